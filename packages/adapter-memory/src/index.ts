@@ -1,0 +1,356 @@
+/**
+ * `@auth/adapter-memory`: an Adapter that keeps users, accounts, sessions and verification
+ * tokens in the memory of the current process. Runtime-neutral: it needs only the Web
+ * standard `crypto.randomUUID()` and `structuredClone()`.
+ *
+ * @module
+ */
+import type {
+  Adapter,
+  AdapterAccount,
+  AdapterSession,
+  AdapterUser,
+  VerificationToken,
+} from "@auth/core/adapters"
+
+/** Records to start the store with (a fixture, a snapshot); each is copied in and checked as if created. */
+export interface MemoryAdapterState {
+  users?: readonly AdapterUser[]
+  accounts?: readonly AdapterAccount[]
+  sessions?: readonly AdapterSession[]
+  verificationTokens?: readonly VerificationToken[]
+}
+
+type Fields = Record<string, unknown>
+
+/**
+ * A user as kept here. The contract types `email` as a string, but `Auth()` creates a user
+ * with `email: null` when the provider shares none: such users are kept, and not indexed.
+ */
+interface StoredUser {
+  id: string
+  email: string | null
+  emailVerified: Date | null
+  [claim: string]: unknown
+}
+
+/** Below this many records a map is never swept; above it, at most once per doubling. */
+const SWEEP_FLOOR = 1024
+
+/**
+ * An Adapter backed by in-memory Maps: for development, tests and single-process apps. Data
+ * lives as long as the returned object; create it once per process, not per request.
+ *
+ * Every method answers synchronously. Records go in and come out as deep copies (Dates
+ * included), so nothing a caller holds can change the store. Emails, provider accounts,
+ * session tokens and verification tokens are unique (a user whose provider shared no email is
+ * kept with `email: null`, found by id and account only); accounts and sessions must belong to an
+ * existing user and go with it when it is deleted. Expired sessions and verification tokens
+ * are never returned nor extended: they are deleted when read, and swept as the store grows.
+ *
+ * @param initial Records to start with, copied in; the caller's objects are never touched.
+ * @returns Every method of the {@link Adapter} contract.
+ * @throws {Error} Here, when `initial` repeats a unique key or refers to a missing user;
+ * from `createUser` / `updateUser` when another user has the email, from `linkAccount` /
+ * `createSession` when the key exists or the user does not, from `createVerificationToken`
+ * when the identifier already has this token, and from `updateUser` when no user has the id.
+ * @throws {TypeError} When a field the store indexes or checks is missing or of the wrong type
+ * (an id or token that is not a string, an `expires` that is not a valid Date).
+ *
+ * @example
+ * ```ts
+ * import { MemoryAdapter } from "@auth/adapter-memory"
+ *
+ * const adapter = MemoryAdapter() // once per process: the store is this object
+ * export default { fetch: (request: Request) => Auth(request, { adapter, providers, secret }) }
+ *
+ * // in a test, start from known records
+ * const seeded = MemoryAdapter({
+ *   users: [{ id: "u1", email: "ada@example.com", emailVerified: null }],
+ *   sessions: [{ sessionToken: "t1", userId: "u1", expires: new Date(Date.now() + 60_000) }],
+ * })
+ * ```
+ */
+export function MemoryAdapter(initial: MemoryAdapterState = {}): Required<Adapter> {
+  const users = new Map<string, StoredUser>()
+  const userIdsByEmail = new Map<string, string>()
+  const accounts = new Map<string, AdapterAccount>()
+  const sessions = new Map<string, AdapterSession>()
+  const verificationTokens = new Map<string, VerificationToken>()
+  const sweepSessions = sweeper(sessions, (session) => session.expires)
+  const sweepVerificationTokens = sweeper(verificationTokens, (token) => token.expires)
+
+  // Each insert takes a record the store owns (already copied) and checks it before indexing it.
+  function insertUser(record: object, where: string): StoredUser {
+    const user = checkUser(record, where)
+    const email = emailKey(user)
+    if (users.has(user.id)) throw new Error(`MemoryAdapter: ${where}: a user with this id exists`)
+    if (email !== undefined && userIdsByEmail.has(email)) throw new Error(`MemoryAdapter: ${where}: another user has this email`)
+    users.set(user.id, user)
+    if (email !== undefined) userIdsByEmail.set(email, user.id)
+    return user
+  }
+
+  function insertAccount(record: object, where: string): AdapterAccount {
+    const account = checkAccount(record, where)
+    requireUser(account.userId, where)
+    const key = compositeKey(account.provider, account.providerAccountId)
+    if (accounts.has(key)) throw new Error(`MemoryAdapter: ${where}: this ${account.provider} account is already linked`)
+    accounts.set(key, account)
+    return account
+  }
+
+  function insertSession(record: object, where: string): AdapterSession {
+    const session = checkSession(record, where)
+    requireUser(session.userId, where)
+    if (sessions.has(session.sessionToken)) throw new Error(`MemoryAdapter: ${where}: a session with this token exists`)
+    sweepSessions()
+    sessions.set(session.sessionToken, session)
+    return session
+  }
+
+  function insertVerificationToken(record: object, where: string): VerificationToken {
+    const token = checkVerificationToken(record, where)
+    const key = compositeKey(token.identifier, token.token)
+    if (verificationTokens.has(key)) throw new Error(`MemoryAdapter: ${where}: this verification token exists`)
+    sweepVerificationTokens()
+    verificationTokens.set(key, token)
+    return token
+  }
+
+  function requireUser(userId: string, where: string): void {
+    if (!users.has(userId)) throw new Error(`MemoryAdapter: ${where}: no user has the id in userId`)
+  }
+
+  initial.users?.forEach((user, i) => insertUser(copy(user), `initial.users[${i}]`))
+  initial.accounts?.forEach((account, i) => insertAccount(copy(account), `initial.accounts[${i}]`))
+  initial.sessions?.forEach((session, i) => insertSession(copy(session), `initial.sessions[${i}]`))
+  initial.verificationTokens?.forEach((token, i) => {
+    insertVerificationToken(copy(token), `initial.verificationTokens[${i}]`)
+  })
+
+  return {
+    createUser(user) {
+      const record: Fields = copy(user)
+      record.id = crypto.randomUUID()
+      return copyUser(insertUser(record, "createUser()"))
+    },
+
+    getUser(id) {
+      return copyUserOrNull(users.get(id))
+    },
+
+    getUserByEmail(email) {
+      const id = userIdsByEmail.get(email)
+      return id === undefined ? null : copyUserOrNull(users.get(id))
+    },
+
+    getUserByAccount({ provider, providerAccountId }) {
+      const account = accounts.get(compositeKey(provider, providerAccountId))
+      return account === undefined ? null : copyUserOrNull(users.get(account.userId))
+    },
+
+    updateUser(patch) {
+      const where = "updateUser()"
+      const current = users.get(patch.id)
+      if (current === undefined) throw new Error(`MemoryAdapter: ${where}: no user has this id`)
+      const next = checkUser({ ...current, ...definedFields(copy(patch)) }, where)
+      const [before, after] = [emailKey(current), emailKey(next)]
+      if (after !== before) {
+        if (after !== undefined && userIdsByEmail.has(after)) throw new Error(`MemoryAdapter: ${where}: another user has this email`)
+        if (before !== undefined) userIdsByEmail.delete(before)
+        if (after !== undefined) userIdsByEmail.set(after, next.id)
+      }
+      users.set(next.id, next)
+      return copyUser(next)
+    },
+
+    deleteUser(userId) {
+      const user = users.get(userId)
+      if (user === undefined) return null
+      users.delete(userId)
+      const email = emailKey(user)
+      if (email !== undefined) userIdsByEmail.delete(email)
+      // A user has few accounts and sessions and is rarely deleted: a scan beats keeping a
+      // per-user index in step on every sign-in.
+      for (const [key, account] of accounts) if (account.userId === userId) accounts.delete(key)
+      for (const [token, session] of sessions) if (session.userId === userId) sessions.delete(token)
+      // Removed records are handed over as they are: the store no longer holds them.
+      return user
+    },
+
+    linkAccount(account) {
+      return copy(insertAccount(copy(account), "linkAccount()"))
+    },
+
+    unlinkAccount({ provider, providerAccountId }) {
+      const key = compositeKey(provider, providerAccountId)
+      const account = accounts.get(key)
+      accounts.delete(key)
+      return account
+    },
+
+    getAccount(providerAccountId, provider) {
+      return copyOrNull(accounts.get(compositeKey(provider, providerAccountId)))
+    },
+
+    createSession(session) {
+      return copy(insertSession(copy(session), "createSession()"))
+    },
+
+    getSessionAndUser(sessionToken) {
+      const session = sessions.get(sessionToken)
+      if (session === undefined) return null
+      if (hasExpired(session.expires)) {
+        sessions.delete(sessionToken)
+        return null
+      }
+      // Always there: deleteUser takes the user's sessions with it.
+      const user = users.get(session.userId)
+      return user === undefined ? null : { session: copy(session), user: copyUser(user) }
+    },
+
+    updateSession(patch) {
+      const where = "updateSession()"
+      const current = sessions.get(patch.sessionToken)
+      if (current === undefined) return null
+      // An expired session is gone, even if this update would extend it.
+      if (hasExpired(current.expires)) {
+        sessions.delete(patch.sessionToken)
+        return null
+      }
+      const next = checkSession({ ...current, ...definedFields(copy(patch)) }, where)
+      requireUser(next.userId, where)
+      sessions.set(next.sessionToken, next)
+      return copy(next)
+    },
+
+    deleteSession(sessionToken) {
+      const session = sessions.get(sessionToken)
+      sessions.delete(sessionToken)
+      return session ?? null
+    },
+
+    createVerificationToken(token) {
+      return copy(insertVerificationToken(copy(token), "createVerificationToken()"))
+    },
+
+    useVerificationToken({ identifier, token }) {
+      const key = compositeKey(identifier, token)
+      const found = verificationTokens.get(key)
+      if (found === undefined) return null
+      verificationTokens.delete(key)
+      return hasExpired(found.expires) ? null : found
+    },
+  }
+}
+
+/** Two strings as one Map key; the length prefix keeps `("a:b", "c")` and `("a", "b:c")` apart. */
+function compositeKey(first: string, second: string): string {
+  return `${first.length}:${first}:${second}`
+}
+
+function hasExpired(expires: Date, now = Date.now()): boolean {
+  return expires.getTime() <= now
+}
+
+/**
+ * Returns a function that drops the expired records once the map has doubled since it last
+ * did: amortised O(1) per insert, and records nobody reads again cannot pile up for ever.
+ */
+function sweeper<T>(records: Map<string, T>, expiresOf: (record: T) => Date): () => void {
+  let threshold = SWEEP_FLOOR
+  return () => {
+    if (records.size < threshold) return
+    const now = Date.now()
+    for (const [key, record] of records) if (hasExpired(expiresOf(record), now)) records.delete(key)
+    threshold = Math.max(SWEEP_FLOOR, records.size * 2)
+  }
+}
+
+/**
+ * A deep copy of plain data: Dates, arrays and plain objects are rebuilt (several times faster
+ * than `structuredClone` on records this small); other objects go through `structuredClone`.
+ */
+function copy<T>(value: T): T {
+  if (typeof value !== "object" || value === null) return value
+  if (value instanceof Date) return new Date(value.getTime()) as T
+  if (Array.isArray(value)) return value.map(copy) as T
+  const prototype: unknown = Object.getPrototypeOf(value)
+  if (prototype !== Object.prototype && prototype !== null) return structuredClone(value)
+  const result: Fields = {}
+  for (const key of Object.keys(value)) {
+    const inner = copy((value as Fields)[key])
+    // Assigning "__proto__" would replace the copy's prototype; define it as a plain field.
+    if (key === "__proto__") Object.defineProperty(result, key, { value: inner, enumerable: true, writable: true, configurable: true })
+    else result[key] = inner
+  }
+  return result as T
+}
+
+function copyOrNull<T>(value: T | undefined): T | null {
+  return value === undefined ? null : copy(value)
+}
+
+/** A user as the contract types it; see {@link StoredUser} for the one way it may differ. */
+function copyUser(user: StoredUser): AdapterUser {
+  return copy(user)
+}
+
+function copyUserOrNull(user: StoredUser | undefined): AdapterUser | null {
+  return user === undefined ? null : copyUser(user)
+}
+
+/** What `getUserByEmail` finds the user by: nothing when the provider shared no email. */
+function emailKey(user: StoredUser): string | undefined {
+  return user.email === null || user.email === "" ? undefined : user.email
+}
+
+/** An update's fields without those left `undefined`, which mean "unchanged", not "erase". */
+function definedFields(patch: Fields): Fields {
+  return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined))
+}
+
+function field(record: object, name: string): unknown {
+  return (record as Fields)[name]
+}
+
+function requireString(record: object, name: string, where: string): void {
+  if (typeof field(record, name) !== "string") throw new TypeError(`MemoryAdapter: ${where}: ${name} must be a string`)
+}
+
+function requireDate(record: object, name: string, where: string): void {
+  const value = field(record, name)
+  if (!(value instanceof Date) || Number.isNaN(value.getTime())) {
+    throw new TypeError(`MemoryAdapter: ${where}: ${name} must be a valid Date`)
+  }
+}
+
+// The checks below run on records the store owns, before they are indexed or replace another.
+
+function checkUser(record: object, where: string): StoredUser {
+  const fields = record as Fields
+  fields.email ??= null
+  fields.emailVerified ??= null
+  requireString(record, "id", where)
+  if (fields.email !== null) requireString(record, "email", where)
+  if (fields.emailVerified !== null) requireDate(record, "emailVerified", where)
+  return record as StoredUser
+}
+
+function checkAccount(record: object, where: string): AdapterAccount {
+  for (const name of ["userId", "provider", "providerAccountId"]) requireString(record, name, where)
+  return record as AdapterAccount
+}
+
+function checkSession(record: object, where: string): AdapterSession {
+  for (const name of ["sessionToken", "userId"]) requireString(record, name, where)
+  requireDate(record, "expires", where)
+  return record as AdapterSession
+}
+
+function checkVerificationToken(record: object, where: string): VerificationToken {
+  for (const name of ["identifier", "token"]) requireString(record, name, where)
+  requireDate(record, "expires", where)
+  return record as VerificationToken
+}

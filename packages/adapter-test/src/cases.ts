@@ -1,0 +1,603 @@
+/**
+ * The conformance cases every adapter passes, as data: a group, a name and an async `run`
+ * that throws (a `node:assert` failure) when the adapter breaks the contract. They need no test
+ * runner, so a store can be checked from a script as well as from vitest.
+ *
+ * Cases make their own random emails, ids and tokens, so they do not collide even when they
+ * share one store.
+ *
+ * @module cases
+ */
+import assert from "node:assert/strict"
+
+/** The email of a user the suite created with one; a store that dropped it fails here. */
+function emailOf(user: { email: string | null }): string {
+  assert.ok(user.email !== null, "the user was created with an email")
+  return user.email
+}
+import type {
+  Adapter,
+  AdapterAccount,
+  AdapterSession,
+  AdapterUser,
+  Awaitable,
+  VerificationToken,
+} from "@auth/core/adapters"
+
+/**
+ * Direct read access to the store behind an adapter, for what the Adapter methods cannot show
+ * (that an expired session was deleted, not merely hidden). Each function returns the stored
+ * record in whatever shape the store keeps it, or `null` / `undefined` when there is none.
+ */
+export interface AdapterTestDb {
+  user(id: string): Awaitable<unknown>
+  account(key: Pick<AdapterAccount, "provider" | "providerAccountId">): Awaitable<unknown>
+  session(sessionToken: string): Awaitable<unknown>
+  verificationToken(key: Pick<VerificationToken, "identifier" | "token">): Awaitable<unknown>
+}
+
+/** What a case runs against. */
+export interface AdapterTestContext {
+  adapter: Adapter
+  db?: AdapterTestDb | undefined
+}
+
+/** The part of the contract a case is about. */
+export type AdapterTestGroup =
+  | "users"
+  | "accounts"
+  | "cascade on deleteUser"
+  | "sessions"
+  | "verification tokens"
+  | "uniqueness"
+  | "copies"
+
+/** One conformance check: resolves when the adapter conforms, rejects with the reason otherwise. */
+export interface AdapterTestCase {
+  group: AdapterTestGroup
+  /** Unique across the suite; what `skip` and the test report name. */
+  name: string
+  run(context: AdapterTestContext): Promise<void>
+}
+
+type Run = (adapter: Required<Adapter>, db: AdapterTestDb | undefined) => Promise<void>
+
+const MINUTE = 60_000
+const HOUR = 60 * MINUTE
+const DAY = 24 * HOUR
+
+/** The adapter with a clear failure, instead of a TypeError, when a case calls a method it lacks. */
+function requireMethods(adapter: Adapter): Required<Adapter> {
+  return new Proxy(adapter, {
+    get(target, property, receiver): unknown {
+      const value: unknown = Reflect.get(target, property, receiver)
+      if (value === undefined && typeof property === "string") {
+        throw new assert.AssertionError({ message: `the adapter does not implement ${property}()` })
+      }
+      return value
+    },
+  }) as Required<Adapter>
+}
+
+function group(name: AdapterTestGroup, runs: Record<string, Run>): AdapterTestCase[] {
+  return Object.entries(runs).map(([caseName, run]) => ({
+    group: name,
+    name: caseName,
+    run: (context) => run(requireMethods(context.adapter), context.db),
+  }))
+}
+
+function unique(): string {
+  return crypto.randomUUID()
+}
+
+/** A Date `offset` ms from now, in whole seconds so stores that keep seconds round-trip it exactly. */
+function fromNow(offset: number): Date {
+  return new Date(Math.floor((Date.now() + offset) / 1000) * 1000)
+}
+
+/** The known fields of a new user (`Omit<AdapterUser, "id">` loses them to the index signature). */
+type NewUser = Pick<AdapterUser, "email" | "emailVerified" | "name" | "image">
+
+function newUser(fields: Partial<NewUser> = {}): NewUser {
+  return {
+    email: `${unique()}@example.com`,
+    emailVerified: fromNow(-HOUR),
+    name: "Ada Lovelace",
+    image: "https://example.com/ada.png",
+    ...fields,
+  }
+}
+
+function newAccount(userId: string, fields: Partial<AdapterAccount> = {}): AdapterAccount {
+  return {
+    userId,
+    type: "oauth",
+    provider: "github",
+    providerAccountId: unique(),
+    access_token: `access-${unique()}`,
+    refresh_token: `refresh-${unique()}`,
+    token_type: "bearer",
+    scope: "read:user user:email",
+    expires_at: Math.floor(Date.now() / 1000) + 3600,
+    ...fields,
+  }
+}
+
+function newSession(userId: string, fields: Partial<AdapterSession> = {}): AdapterSession {
+  return { sessionToken: unique(), userId, expires: fromNow(DAY), ...fields }
+}
+
+function newToken(fields: Partial<VerificationToken> = {}): VerificationToken {
+  return { identifier: `${unique()}@example.com`, token: unique(), expires: fromNow(DAY), ...fields }
+}
+
+function assertDate(actual: unknown, expected: Date, what: string): void {
+  assert.ok(actual instanceof Date, `${what} is a Date, not ${typeof actual}`)
+  assert.equal(actual.getTime(), expected.getTime(), `${what} keeps its time`)
+}
+
+/** Checks the fields `expected` names (Dates by type and time); the store may return more. */
+function assertRecord(actual: unknown, expected: object, what: string): void {
+  assert.ok(typeof actual === "object" && actual !== null, `${what} returns a record`)
+  const record = actual as Record<string, unknown>
+  for (const [key, value] of Object.entries(expected)) {
+    if (value instanceof Date) assertDate(record[key], value, `${what}.${key}`)
+    else assert.deepEqual(record[key], value, `${what}.${key}`)
+  }
+}
+
+function assertStored(record: unknown, what: string): void {
+  assert.ok(record !== null && record !== undefined, `${what} is in the store`)
+}
+
+function assertGone(record: unknown, what: string): void {
+  assert.ok(record === null || record === undefined, `${what} is not in the store`)
+}
+
+function assertNothing(answer: unknown, what: string): void {
+  assert.ok(answer === null || answer === undefined, `${what} answers null or undefined`)
+}
+
+/** Calls a method that must not throw here, and fails as an assertion (naming the call) if it does. */
+async function mustAnswer<T>(call: () => Awaitable<T>, what: string): Promise<T> {
+  try {
+    return await call()
+  } catch (error) {
+    throw new assert.AssertionError({ message: `${what} throws: ${String(error)}` })
+  }
+}
+
+/** Changes every field of a returned or passed-in record in place, Dates included. */
+function tamper(record: unknown): void {
+  if (typeof record !== "object" || record === null) return
+  for (const [key, value] of Object.entries(record)) {
+    if (value instanceof Date) value.setTime(0)
+    else if (typeof value === "string") Reflect.set(record, key, `tampered ${value}`)
+    else if (typeof value === "number") Reflect.set(record, key, value + 1)
+  }
+}
+
+const users = group("users", {
+  async "createUser returns the user with a new id and the given fields"(adapter, db) {
+    const input = newUser()
+    const user = await adapter.createUser(input)
+    assertRecord(user, input, "createUser()")
+    assert.equal(typeof user.id, "string", "the id is a string")
+    assert.notEqual(user.id, "", "the id is not empty")
+    const other = await adapter.createUser(newUser())
+    assert.notEqual(other.id, user.id, "each user gets its own id")
+    if (db) assertStored(await db.user(user.id), "the created user")
+  },
+
+  async "getUser returns the user by id, and null for an unknown id"(adapter) {
+    const user = await adapter.createUser(newUser())
+    assertRecord(await adapter.getUser(user.id), user, "getUser()")
+    assert.equal(await adapter.getUser(unique()), null, "getUser() of an unknown id")
+  },
+
+  async "getUserByEmail returns the user by email, and null for an unknown email"(adapter) {
+    const user = await adapter.createUser(newUser())
+    assertRecord(await adapter.getUserByEmail(emailOf(user)), user, "getUserByEmail()")
+    assert.equal(await adapter.getUserByEmail(`${unique()}@example.com`), null, "getUserByEmail() of an unknown email")
+  },
+
+  async "updateUser returns the updated user, keeping the fields it is not given"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const expected = { ...user, name: "Grace Hopper", image: null }
+    assertRecord(await adapter.updateUser({ id: user.id, name: "Grace Hopper", image: null }), expected, "updateUser()")
+    assertRecord(await adapter.getUser(user.id), expected, "getUser() after updateUser()")
+  },
+
+  async "updateUser moves the user to a new email"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const email = `${unique()}@example.com`
+    assertRecord(await adapter.updateUser({ id: user.id, email }), { id: user.id, email }, "updateUser()")
+    assertRecord(await adapter.getUserByEmail(email), { id: user.id, email }, "getUserByEmail() of the new email")
+    assert.equal(await adapter.getUserByEmail(emailOf(user)), null, "getUserByEmail() of the old email")
+  },
+
+  async "emailVerified round-trips as a Date, or null"(adapter) {
+    const first = fromNow(-DAY)
+    const verified = await adapter.createUser(newUser({ emailVerified: new Date(first) }))
+    assertDate(verified.emailVerified, first, "createUser().emailVerified")
+    assertDate((await adapter.getUser(verified.id))?.emailVerified, first, "getUser().emailVerified")
+    assertDate((await adapter.getUserByEmail(emailOf(verified)))?.emailVerified, first, "getUserByEmail().emailVerified")
+    const later = fromNow(-MINUTE)
+    const updated = await adapter.updateUser({ id: verified.id, emailVerified: new Date(later) })
+    assertDate(updated.emailVerified, later, "updateUser().emailVerified")
+    assertDate((await adapter.getUser(verified.id))?.emailVerified, later, "getUser().emailVerified after updateUser()")
+
+    const unverified = await adapter.createUser(newUser({ emailVerified: null }))
+    assert.equal(unverified.emailVerified, null, "createUser().emailVerified stays null")
+    assert.equal((await adapter.getUser(unverified.id))?.emailVerified, null, "getUser().emailVerified stays null")
+  },
+
+  async "deleteUser removes the user"(adapter, db) {
+    const user = await adapter.createUser(newUser())
+    const deleted = await adapter.deleteUser(user.id)
+    if (deleted) assertRecord(deleted, { id: user.id }, "deleteUser()")
+    assert.equal(await adapter.getUser(user.id), null, "getUser() after deleteUser()")
+    assert.equal(await adapter.getUserByEmail(emailOf(user)), null, "getUserByEmail() after deleteUser()")
+    if (db) assertGone(await db.user(user.id), "the deleted user")
+  },
+
+  async "deleteUser of an unknown id returns nothing"(adapter) {
+    const id = unique()
+    assertNothing(await mustAnswer(() => adapter.deleteUser(id), "deleteUser()"), "deleteUser() of an unknown id")
+  },
+})
+
+const accounts = group("accounts", {
+  async "linkAccount stores the account and getAccount returns it"(adapter, db) {
+    const user = await adapter.createUser(newUser())
+    const account = newAccount(user.id)
+    const linked = await adapter.linkAccount(account)
+    if (linked) assertRecord(linked, account, "linkAccount()")
+    assertRecord(await adapter.getAccount(account.providerAccountId, account.provider), account, "getAccount()")
+    if (db) assertStored(await db.account(account), "the linked account")
+  },
+
+  async "getAccount takes the providerAccountId first, and returns null for an unknown account"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const account = newAccount(user.id)
+    await adapter.linkAccount(account)
+    assert.equal(await adapter.getAccount(account.provider, account.providerAccountId), null, "getAccount(provider, providerAccountId)")
+    assert.equal(await adapter.getAccount(unique(), account.provider), null, "getAccount() of an unknown account")
+  },
+
+  async "getUserByAccount returns the linked user, and null for an unknown account"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const account = newAccount(user.id)
+    await adapter.linkAccount(account)
+    assertRecord(await adapter.getUserByAccount(account), user, "getUserByAccount()")
+    assert.equal(await adapter.getUserByAccount({ provider: "github", providerAccountId: unique() }), null, "getUserByAccount() of an unknown account")
+  },
+
+  async "a user can link accounts at several providers"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const github = newAccount(user.id, { provider: "github" })
+    const google = newAccount(user.id, { provider: "google", type: "oidc", id_token: `id-${unique()}` })
+    await adapter.linkAccount(github)
+    await adapter.linkAccount(google)
+    assertRecord(await adapter.getUserByAccount(github), { id: user.id }, "getUserByAccount() of the first account")
+    assertRecord(await adapter.getUserByAccount(google), { id: user.id }, "getUserByAccount() of the second account")
+    assertRecord(await adapter.getAccount(google.providerAccountId, "google"), google, "getAccount() of the second account")
+  },
+
+  async "an account is found by provider and providerAccountId together"(adapter) {
+    const first = await adapter.createUser(newUser())
+    const second = await adapter.createUser(newUser())
+    const providerAccountId = unique()
+    await adapter.linkAccount(newAccount(first.id, { provider: "github", providerAccountId }))
+    await adapter.linkAccount(newAccount(second.id, { provider: "gitlab", providerAccountId }))
+    assertRecord(await adapter.getUserByAccount({ provider: "github", providerAccountId }), { id: first.id }, "the github account's user")
+    assertRecord(await adapter.getUserByAccount({ provider: "gitlab", providerAccountId }), { id: second.id }, "the gitlab account's user")
+    assertRecord(await adapter.getAccount(providerAccountId, "gitlab"), { userId: second.id, provider: "gitlab" }, "getAccount() of the gitlab account")
+  },
+
+  async "unlinkAccount removes the link and keeps the user"(adapter, db) {
+    const user = await adapter.createUser(newUser())
+    const account = newAccount(user.id)
+    await adapter.linkAccount(account)
+    const unlinked = await adapter.unlinkAccount(account)
+    if (unlinked) assertRecord(unlinked, { provider: account.provider, providerAccountId: account.providerAccountId }, "unlinkAccount()")
+    assert.equal(await adapter.getUserByAccount(account), null, "getUserByAccount() after unlinkAccount()")
+    assert.equal(await adapter.getAccount(account.providerAccountId, account.provider), null, "getAccount() after unlinkAccount()")
+    assertRecord(await adapter.getUser(user.id), { id: user.id }, "the user after unlinkAccount()")
+    if (db) assertGone(await db.account(account), "the unlinked account")
+  },
+
+  async "unlinkAccount of an unknown account returns nothing"(adapter) {
+    const key = { provider: "github", providerAccountId: unique() }
+    assertNothing(await mustAnswer(() => adapter.unlinkAccount(key), "unlinkAccount()"), "unlinkAccount() of an unknown account")
+  },
+})
+
+const cascade = group("cascade on deleteUser", {
+  async "deleteUser deletes the user's accounts"(adapter, db) {
+    const user = await adapter.createUser(newUser())
+    const github = newAccount(user.id, { provider: "github" })
+    const google = newAccount(user.id, { provider: "google" })
+    await adapter.linkAccount(github)
+    await adapter.linkAccount(google)
+    await adapter.deleteUser(user.id)
+    for (const account of [github, google]) {
+      assert.equal(await adapter.getUserByAccount(account), null, `getUserByAccount() of the ${account.provider} account`)
+      assert.equal(await adapter.getAccount(account.providerAccountId, account.provider), null, `getAccount() of the ${account.provider} account`)
+      if (db) assertGone(await db.account(account), `the ${account.provider} account`)
+    }
+    // Without store access, a deleted account shows in its key being free again.
+    const heir = await adapter.createUser(newUser())
+    await mustAnswer(() => adapter.linkAccount({ ...github, userId: heir.id }), "linkAccount() of a deleted user's account")
+    assertRecord(await adapter.getUserByAccount(github), { id: heir.id }, "getUserByAccount() after linking it again")
+  },
+
+  async "deleteUser deletes the user's sessions"(adapter, db) {
+    const user = await adapter.createUser(newUser())
+    const sessions = [newSession(user.id), newSession(user.id)]
+    for (const session of sessions) await adapter.createSession(session)
+    await adapter.deleteUser(user.id)
+    for (const session of sessions) {
+      assert.equal(await adapter.getSessionAndUser(session.sessionToken), null, "getSessionAndUser() after deleteUser()")
+      if (db) assertGone(await db.session(session.sessionToken), "the deleted user's session")
+    }
+    const heir = await adapter.createUser(newUser())
+    const [session] = sessions
+    assert.ok(session)
+    await mustAnswer(() => adapter.createSession({ ...session, userId: heir.id }), "createSession() with a deleted session's token")
+    const found = await adapter.getSessionAndUser(session.sessionToken)
+    assertRecord(found?.user, { id: heir.id }, "getSessionAndUser() of the new session")
+  },
+
+  async "deleteUser leaves other users' accounts and sessions alone"(adapter) {
+    const doomed = await adapter.createUser(newUser())
+    const kept = await adapter.createUser(newUser())
+    const account = newAccount(kept.id)
+    const session = newSession(kept.id)
+    await adapter.linkAccount(newAccount(doomed.id))
+    await adapter.createSession(newSession(doomed.id))
+    await adapter.linkAccount(account)
+    await adapter.createSession(session)
+    await adapter.deleteUser(doomed.id)
+    assertRecord(await adapter.getUser(kept.id), { id: kept.id }, "the other user")
+    assertRecord(await adapter.getUserByAccount(account), { id: kept.id }, "the other user's account")
+    const found = await adapter.getSessionAndUser(session.sessionToken)
+    assertRecord(found?.session, session, "the other user's session")
+  },
+})
+
+const sessions = group("sessions", {
+  async "createSession returns the session, expires as a Date"(adapter, db) {
+    const user = await adapter.createUser(newUser())
+    const session = newSession(user.id)
+    assertRecord(await adapter.createSession(session), session, "createSession()")
+    if (db) assertStored(await db.session(session.sessionToken), "the created session")
+  },
+
+  async "getSessionAndUser returns the session and its user"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const session = newSession(user.id, { expires: fromNow(MINUTE) })
+    await adapter.createSession(session)
+    const found = await adapter.getSessionAndUser(session.sessionToken)
+    assert.ok(found, "getSessionAndUser() finds the session")
+    assertRecord(found.session, session, "getSessionAndUser().session")
+    assertRecord(found.user, user, "getSessionAndUser().user")
+  },
+
+  async "getSessionAndUser returns null for an unknown token"(adapter) {
+    assert.equal(await adapter.getSessionAndUser(unique()), null, "getSessionAndUser() of an unknown token")
+  },
+
+  async "getSessionAndUser returns null for an expired session, and deletes it"(adapter, db) {
+    const user = await adapter.createUser(newUser())
+    const session = newSession(user.id, { expires: fromNow(-MINUTE) })
+    await adapter.createSession(session)
+    assert.equal(await adapter.getSessionAndUser(session.sessionToken), null, "getSessionAndUser() of an expired session")
+    if (db) assertGone(await db.session(session.sessionToken), "the expired session")
+    const renewed = { ...session, expires: fromNow(DAY) }
+    await mustAnswer(() => adapter.createSession(renewed), "createSession() with the expired session's token")
+    assertRecord((await adapter.getSessionAndUser(session.sessionToken))?.session, renewed, "the new session")
+  },
+
+  async "updateSession moves the expiry and returns the session"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const session = newSession(user.id)
+    await adapter.createSession(session)
+    const expires = fromNow(30 * DAY)
+    const updated = await adapter.updateSession({ sessionToken: session.sessionToken, expires })
+    if (updated) assertRecord(updated, { ...session, expires }, "updateSession()")
+    const found = await adapter.getSessionAndUser(session.sessionToken)
+    assertRecord(found?.session, { ...session, expires }, "getSessionAndUser().session after updateSession()")
+  },
+
+  async "deleteSession removes the session and keeps the user"(adapter, db) {
+    const user = await adapter.createUser(newUser())
+    const session = newSession(user.id)
+    await adapter.createSession(session)
+    const deleted = await adapter.deleteSession(session.sessionToken)
+    if (deleted) assertRecord(deleted, { sessionToken: session.sessionToken }, "deleteSession()")
+    assert.equal(await adapter.getSessionAndUser(session.sessionToken), null, "getSessionAndUser() after deleteSession()")
+    assertRecord(await adapter.getUser(user.id), { id: user.id }, "the user after deleteSession()")
+    if (db) assertGone(await db.session(session.sessionToken), "the deleted session")
+  },
+
+  async "updateSession and deleteSession of an unknown token return nothing and create nothing"(adapter) {
+    const sessionToken = unique()
+    const updated = await mustAnswer(() => adapter.updateSession({ sessionToken, expires: fromNow(DAY) }), "updateSession()")
+    assertNothing(updated, "updateSession() of an unknown token")
+    assert.equal(await adapter.getSessionAndUser(sessionToken), null, "getSessionAndUser() after updateSession()")
+    assertNothing(await mustAnswer(() => adapter.deleteSession(sessionToken), "deleteSession()"), "deleteSession() of an unknown token")
+  },
+})
+
+const verificationTokens = group("verification tokens", {
+  async "useVerificationToken returns the token created, expires as a Date"(adapter, db) {
+    const token = newToken()
+    const created = await adapter.createVerificationToken(token)
+    if (created) assertRecord(created, token, "createVerificationToken()")
+    if (db) assertStored(await db.verificationToken(token), "the created token")
+    assertRecord(await adapter.useVerificationToken(token), token, "useVerificationToken()")
+  },
+
+  async "useVerificationToken returns a token once only"(adapter, db) {
+    const token = newToken()
+    await adapter.createVerificationToken(token)
+    assertRecord(await adapter.useVerificationToken(token), token, "the first useVerificationToken()")
+    assert.equal(await adapter.useVerificationToken(token), null, "the second useVerificationToken()")
+    if (db) assertGone(await db.verificationToken(token), "the used token")
+  },
+
+  async "useVerificationToken returns null for an expired token, and deletes it"(adapter, db) {
+    const token = newToken({ expires: fromNow(-MINUTE) })
+    await adapter.createVerificationToken(token)
+    assert.equal(await adapter.useVerificationToken(token), null, "useVerificationToken() of an expired token")
+    if (db) assertGone(await db.verificationToken(token), "the expired token")
+    const renewed = { ...token, expires: fromNow(DAY) }
+    await mustAnswer(() => adapter.createVerificationToken(renewed), "createVerificationToken() with the expired token's value")
+    assertRecord(await adapter.useVerificationToken(token), renewed, "the token issued again")
+  },
+
+  async "useVerificationToken needs the identifier the token was made for"(adapter) {
+    const token = newToken()
+    await adapter.createVerificationToken(token)
+    const stranger = { identifier: `${unique()}@example.com`, token: token.token }
+    assert.equal(await adapter.useVerificationToken(stranger), null, "useVerificationToken() with another identifier")
+    assertRecord(await adapter.useVerificationToken(token), token, "useVerificationToken() with the right identifier")
+  },
+
+  async "useVerificationToken returns null for an unknown token"(adapter) {
+    const token = newToken()
+    await adapter.createVerificationToken(token)
+    assert.equal(await adapter.useVerificationToken({ identifier: token.identifier, token: unique() }), null, "useVerificationToken() of an unknown token")
+  },
+
+  async "tokens for one identifier are used independently"(adapter) {
+    const first = newToken()
+    const second = newToken({ identifier: first.identifier })
+    await adapter.createVerificationToken(first)
+    await adapter.createVerificationToken(second)
+    assertRecord(await adapter.useVerificationToken(first), first, "useVerificationToken() of the first token")
+    assertRecord(await adapter.useVerificationToken(second), second, "useVerificationToken() of the second token")
+  },
+})
+
+const uniqueness = group("uniqueness", {
+  async "createUser throws for an email another user has"(adapter) {
+    const user = await adapter.createUser(newUser())
+    await assert.rejects(async () => adapter.createUser(newUser({ email: user.email })), "createUser() with a taken email")
+    assertRecord(await adapter.getUserByEmail(emailOf(user)), { id: user.id }, "getUserByEmail() after the failed createUser()")
+  },
+
+  async "updateUser throws for an email another user has"(adapter) {
+    const first = await adapter.createUser(newUser())
+    const second = await adapter.createUser(newUser())
+    await assert.rejects(async () => adapter.updateUser({ id: second.id, email: first.email }), "updateUser() to a taken email")
+    assertRecord(await adapter.getUserByEmail(emailOf(first)), { id: first.id }, "the email's owner")
+    assertRecord(await adapter.getUser(second.id), { email: second.email }, "the other user")
+  },
+
+  async "linkAccount throws for an account already linked to the same user"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const account = newAccount(user.id)
+    await adapter.linkAccount(account)
+    await assert.rejects(async () => adapter.linkAccount({ ...account }), "linkAccount() of a linked account")
+  },
+
+  async "linkAccount throws for an account already linked to another user"(adapter) {
+    const owner = await adapter.createUser(newUser())
+    const intruder = await adapter.createUser(newUser())
+    const account = newAccount(owner.id)
+    await adapter.linkAccount(account)
+    await assert.rejects(async () => adapter.linkAccount({ ...account, userId: intruder.id }), "linkAccount() of another user's account")
+    assertRecord(await adapter.getUserByAccount(account), { id: owner.id }, "the account's user")
+  },
+
+  async "createSession throws for a token that exists"(adapter) {
+    const owner = await adapter.createUser(newUser())
+    const intruder = await adapter.createUser(newUser())
+    const session = newSession(owner.id)
+    await adapter.createSession(session)
+    await assert.rejects(async () => adapter.createSession({ ...session, userId: intruder.id }), "createSession() with a taken token")
+    const found = await adapter.getSessionAndUser(session.sessionToken)
+    assertRecord(found?.user, { id: owner.id }, "the session's user")
+  },
+})
+
+const copies = group("copies", {
+  async "changing a returned user does not change the store"(adapter) {
+    const input = newUser()
+    const created = await adapter.createUser(input)
+    const account = newAccount(created.id)
+    await adapter.linkAccount(account)
+    const expected = structuredClone({ ...input, id: created.id })
+    const returned = [
+      created,
+      await adapter.getUser(expected.id),
+      await adapter.getUserByEmail(emailOf(expected)),
+      await adapter.getUserByAccount(account),
+      await adapter.updateUser({ id: expected.id, name: expected.name }),
+    ]
+    returned.forEach(tamper)
+    assertRecord(await adapter.getUser(expected.id), expected, "the stored user")
+  },
+
+  async "changing a user passed in does not change the store"(adapter) {
+    const input = newUser()
+    const created = await adapter.createUser(input)
+    const expected = structuredClone({ ...input, id: created.id })
+    tamper(input)
+    assertRecord(await adapter.getUser(created.id), expected, "the stored user after its input changed")
+    const emailVerified = fromNow(-MINUTE)
+    const update = { id: created.id, emailVerified: new Date(emailVerified) }
+    await adapter.updateUser(update)
+    tamper(update)
+    assertRecord(await adapter.getUser(created.id), { ...expected, emailVerified }, "the stored user after the update changed")
+  },
+
+  async "changing an account passed in or returned does not change the store"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const input = newAccount(user.id)
+    const expected = { ...input }
+    tamper(await adapter.linkAccount(input))
+    tamper(input)
+    tamper(await adapter.getAccount(expected.providerAccountId, expected.provider))
+    assertRecord(await adapter.getAccount(expected.providerAccountId, expected.provider), expected, "the stored account")
+  },
+
+  async "changing a session passed in or returned does not change the store"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const input = newSession(user.id)
+    const expected = { ...input, expires: fromNow(7 * DAY) }
+    tamper(await adapter.createSession(input))
+    tamper(input)
+    const update = { sessionToken: expected.sessionToken, expires: new Date(expected.expires) }
+    tamper(await adapter.updateSession(update))
+    tamper(update)
+    const found = await adapter.getSessionAndUser(expected.sessionToken)
+    tamper(found?.session)
+    tamper(found?.user)
+    const again = await adapter.getSessionAndUser(expected.sessionToken)
+    assertRecord(again?.session, expected, "the stored session")
+    assertRecord(again?.user, user, "the session's user")
+  },
+
+  async "changing a verification token passed in or returned does not change the store"(adapter) {
+    const input = newToken()
+    const expected = { ...input, expires: new Date(input.expires) }
+    tamper(await adapter.createVerificationToken(input))
+    tamper(input)
+    assertRecord(await adapter.useVerificationToken(expected), expected, "the stored token")
+  },
+})
+
+/** Every conformance case, in order, grouped by the part of the contract it checks. */
+export const cases: readonly AdapterTestCase[] = [
+  ...users,
+  ...accounts,
+  ...cascade,
+  ...sessions,
+  ...verificationTokens,
+  ...uniqueness,
+  ...copies,
+]

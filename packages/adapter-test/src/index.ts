@@ -1,0 +1,68 @@
+/**
+ * `@auth/adapter-test`: the conformance suite every `@auth/core` adapter runs.
+ *
+ * @example
+ * ```ts
+ * // test/conformance.test.ts of an adapter package
+ * import { runAdapterTests } from "@auth/adapter-test"
+ * import { MemoryAdapter } from "../src/index.js"
+ *
+ * runAdapterTests({ adapter: () => MemoryAdapter() })
+ * ```
+ *
+ * @module
+ */
+import type { Adapter, Awaitable } from "@auth/core/adapters"
+import { describe, it } from "vitest"
+import { cases, type AdapterTestCase, type AdapterTestDb, type AdapterTestGroup } from "./cases.js"
+
+export { cases }
+export type { AdapterTestCase, AdapterTestContext, AdapterTestDb, AdapterTestGroup } from "./cases.js"
+
+/** What `runAdapterTests` runs the suite against. */
+export interface AdapterTestOptions {
+  /**
+   * The adapter, or a factory called right before each case so no state leaks between cases.
+   * A `db` that reads "the current store" sees the store of the adapter made last.
+   */
+  adapter: Adapter | (() => Awaitable<Adapter>)
+  /** Direct access to the store, so cases can also check what was (not) deleted. */
+  db?: AdapterTestDb
+  /**
+   * Names of cases or of whole groups left out, for what the store does not offer. They are not
+   * registered at all, so a run never counts them (as passed or as skipped).
+   */
+  skip?: readonly string[]
+}
+
+/**
+ * Registers the conformance suite with vitest: a `describe` per group, an `it` per case.
+ * Call it at the top level of a test file.
+ *
+ * @throws {TypeError} when `skip` names no case and no group (a typo would silently run it).
+ */
+export function runAdapterTests(options: AdapterTestOptions): void {
+  const skip = new Set(options.skip)
+  const known = new Set(cases.flatMap((testCase) => [testCase.name, testCase.group]))
+  for (const name of skip) {
+    if (!known.has(name)) throw new TypeError(`runAdapterTests: skip names no case or group: "${name}"`)
+  }
+
+  const groups = new Map<AdapterTestGroup, AdapterTestCase[]>()
+  for (const testCase of cases) groups.set(testCase.group, [...(groups.get(testCase.group) ?? []), testCase])
+
+  describe("adapter conformance", () => {
+    for (const [group, groupCases] of groups) {
+      if (skip.has(group)) continue
+      describe(group, () => {
+        for (const testCase of groupCases) {
+          if (skip.has(group) || skip.has(testCase.name)) continue
+          it(testCase.name, async () => {
+            const adapter = typeof options.adapter === "function" ? await options.adapter() : options.adapter
+            await testCase.run({ adapter, db: options.db })
+          })
+        }
+      })
+    }
+  })
+}

@@ -1,0 +1,551 @@
+import assert from "node:assert/strict"
+import type {
+  Adapter,
+  AdapterAccount,
+  AdapterSession,
+  AdapterUser,
+  VerificationToken,
+} from "@auth/core/adapters"
+import { describe, expect, it } from "vitest"
+import { cases, runAdapterTests, type AdapterTestDb } from "../src/index.js"
+
+interface Store {
+  users: AdapterUser[]
+  accounts: AdapterAccount[]
+  sessions: AdapterSession[]
+  tokens: VerificationToken[]
+}
+
+type AccountKey = Pick<AdapterAccount, "provider" | "providerAccountId">
+
+/** `Omit<AdapterUser, "id">` keeps only the index signature, so the new user is typed here. */
+const withId = (user: Omit<AdapterUser, "id">, id: string): AdapterUser => ({ ...user, id }) as AdapterUser
+
+const emptyStore = (): Store => ({ users: [], accounts: [], sessions: [], tokens: [] })
+const copy = <T>(value: T): T => structuredClone(value)
+const expired = (date: Date): boolean => date.getTime() <= Date.now()
+const sameAccount = (a: AccountKey, b: AccountKey): boolean =>
+  a.provider === b.provider && a.providerAccountId === b.providerAccountId
+
+function remove<T>(list: T[], item: T | undefined): T | undefined {
+  if (item !== undefined) list.splice(list.indexOf(item), 1)
+  return item
+}
+
+/** A deliberately plain, correct adapter: arrays and structuredClone, nothing clever. */
+function referenceAdapter(store: Store): Required<Adapter> {
+  const findUser = (id: string) => store.users.find((user) => user.id === id)
+  const findAccount = (key: AccountKey) => store.accounts.find((account) => sameAccount(account, key))
+  const findSession = (token: string) => store.sessions.find((session) => session.sessionToken === token)
+  const emailTaken = (email: string | null, by?: string) =>
+    email !== null && store.users.some((user) => user.email === email && user.id !== by)
+  return {
+    createUser(user) {
+      const created = withId(copy(user), crypto.randomUUID())
+      if (emailTaken(created.email)) throw new Error("email taken")
+      store.users.push(created)
+      return copy(created)
+    },
+    getUser: (id) => copy(findUser(id) ?? null),
+    getUserByEmail: (email) => copy(store.users.find((user) => user.email === email) ?? null),
+    getUserByAccount(key) {
+      const account = findAccount(key)
+      return copy((account && findUser(account.userId)) ?? null)
+    },
+    updateUser(patch) {
+      const user = findUser(patch.id)
+      if (!user) throw new Error("no such user")
+      if (patch.email !== undefined && emailTaken(patch.email, user.id)) throw new Error("email taken")
+      return copy(Object.assign(user, copy(patch)))
+    },
+    deleteUser(id) {
+      const user = remove(store.users, findUser(id))
+      store.accounts = store.accounts.filter((account) => account.userId !== id)
+      store.sessions = store.sessions.filter((session) => session.userId !== id)
+      return copy(user ?? null)
+    },
+    linkAccount(account) {
+      if (findAccount(account)) throw new Error("account linked")
+      store.accounts.push(copy(account))
+      return copy(account)
+    },
+    unlinkAccount: (key) => copy(remove(store.accounts, findAccount(key))),
+    getAccount: (providerAccountId, provider) => copy(findAccount({ provider, providerAccountId }) ?? null),
+    createSession(session) {
+      if (findSession(session.sessionToken)) throw new Error("token taken")
+      store.sessions.push(copy(session))
+      return copy(session)
+    },
+    getSessionAndUser(token) {
+      const session = findSession(token)
+      if (!session) return null
+      if (expired(session.expires)) {
+        remove(store.sessions, session)
+        return null
+      }
+      const user = findUser(session.userId)
+      return user ? copy({ session, user }) : null
+    },
+    updateSession(patch) {
+      const session = findSession(patch.sessionToken)
+      return session ? copy(Object.assign(session, copy(patch))) : null
+    },
+    deleteSession: (token) => copy(remove(store.sessions, findSession(token)) ?? null),
+    createVerificationToken(token) {
+      store.tokens.push(copy(token))
+      return copy(token)
+    },
+    useVerificationToken({ identifier, token }) {
+      const found = store.tokens.find((stored) => stored.identifier === identifier && stored.token === token)
+      remove(store.tokens, found)
+      return found && !expired(found.expires) ? found : null
+    },
+  }
+}
+
+function storeAccess(current: () => Store): AdapterTestDb {
+  return {
+    user: (id) => current().users.find((user) => user.id === id),
+    account: (key) => current().accounts.find((account) => sameAccount(account, key)),
+    session: (token) => current().sessions.find((session) => session.sessionToken === token),
+    verificationToken: ({ identifier, token }) =>
+      current().tokens.find((stored) => stored.identifier === identifier && stored.token === token),
+  }
+}
+
+interface Defect {
+  defect: string
+  /** Method overrides on top of the reference adapter. */
+  breaks(store: Store, correct: Required<Adapter>): Adapter
+  /** Cases that must fail against it. */
+  caughtBy: string[]
+}
+
+const defects: Defect[] = [
+  {
+    defect: "getUser returns the stored user, not a copy",
+    breaks: (store) => ({ getUser: (id) => store.users.find((user) => user.id === id) ?? null }),
+    caughtBy: ["changing a returned user does not change the store"],
+  },
+  {
+    defect: "createUser copies shallowly, sharing emailVerified with the caller",
+    breaks: (store) => ({
+      createUser(user) {
+        const created = withId(user, crypto.randomUUID())
+        store.users.push(created)
+        return copy(created)
+      },
+    }),
+    caughtBy: ["changing a user passed in does not change the store"],
+  },
+  {
+    defect: "createUser drops the name and image",
+    breaks: (_store, correct) => ({
+      createUser: (user) => correct.createUser({ email: user.email, emailVerified: user.emailVerified }),
+    }),
+    caughtBy: ["createUser returns the user with a new id and the given fields"],
+  },
+  {
+    defect: "getUserByEmail answers with any user",
+    breaks: (store) => ({ getUserByEmail: () => copy(store.users[0] ?? null) }),
+    caughtBy: ["getUserByEmail returns the user by email, and null for an unknown email"],
+  },
+  {
+    defect: "getUser answers undefined for an unknown id",
+    breaks: (store) => ({ getUser: (id) => copy(store.users.find((user) => user.id === id)) as AdapterUser }),
+    caughtBy: ["getUser returns the user by id, and null for an unknown id"],
+  },
+  {
+    defect: "getUser returns dates as strings",
+    breaks: (_store, correct) => ({
+      getUser: async (id) => JSON.parse(JSON.stringify(await correct.getUser(id))) as AdapterUser | null,
+    }),
+    caughtBy: ["getUser returns the user by id, and null for an unknown id", "emailVerified round-trips as a Date, or null"],
+  },
+  {
+    defect: "updateUser returns the record as it was before",
+    breaks: (_store, correct) => ({
+      async updateUser(patch) {
+        const before = await correct.getUser(patch.id)
+        await correct.updateUser(patch)
+        assert.ok(before)
+        return before
+      },
+    }),
+    caughtBy: ["updateUser returns the updated user, keeping the fields it is not given"],
+  },
+  {
+    defect: "updateUser ignores a new email",
+    breaks: (_store, correct) => ({ updateUser: ({ email: _email, ...patch }) => correct.updateUser(patch) }),
+    caughtBy: ["updateUser moves the user to a new email"],
+  },
+  {
+    defect: "deleteUser does nothing",
+    breaks: () => ({ deleteUser: () => null }),
+    caughtBy: ["deleteUser removes the user"],
+  },
+  {
+    defect: "deleteUser throws for an unknown id",
+    breaks: (store, correct) => ({
+      deleteUser(id) {
+        if (!store.users.some((user) => user.id === id)) throw new Error("no such user")
+        return correct.deleteUser(id)
+      },
+    }),
+    caughtBy: ["deleteUser of an unknown id returns nothing"],
+  },
+  {
+    defect: "deleteUser does not cascade",
+    breaks: (store) => ({ deleteUser: (id) => copy(remove(store.users, store.users.find((user) => user.id === id)) ?? null) }),
+    caughtBy: ["deleteUser deletes the user's accounts", "deleteUser deletes the user's sessions"],
+  },
+  {
+    defect: "deleteUser deletes every session",
+    breaks: (store, correct) => ({
+      deleteUser(id) {
+        store.sessions = []
+        return correct.deleteUser(id)
+      },
+    }),
+    caughtBy: ["deleteUser leaves other users' accounts and sessions alone"],
+  },
+  {
+    defect: "getAccount takes the provider first",
+    breaks: (_store, correct) => ({ getAccount: (provider, providerAccountId) => correct.getAccount(providerAccountId, provider) }),
+    caughtBy: [
+      "linkAccount stores the account and getAccount returns it",
+      "getAccount takes the providerAccountId first, and returns null for an unknown account",
+    ],
+  },
+  {
+    defect: "getUserByAccount answers with the first user for an unknown account",
+    breaks: (store, correct) => ({
+      getUserByAccount: async (key) => (await correct.getUserByAccount(key)) ?? copy(store.users[0] ?? null),
+    }),
+    caughtBy: ["getUserByAccount returns the linked user, and null for an unknown account"],
+  },
+  {
+    defect: "accounts are found by providerAccountId alone",
+    breaks: (store) => ({
+      getUserByAccount({ providerAccountId }) {
+        const account = store.accounts.find((stored) => stored.providerAccountId === providerAccountId)
+        return copy(store.users.find((user) => user.id === account?.userId) ?? null)
+      },
+    }),
+    caughtBy: ["an account is found by provider and providerAccountId together"],
+  },
+  {
+    defect: "linkAccount replaces the user's other accounts",
+    breaks: (store, correct) => ({
+      linkAccount(account) {
+        store.accounts = store.accounts.filter((stored) => stored.userId !== account.userId)
+        return correct.linkAccount(account)
+      },
+    }),
+    caughtBy: ["a user can link accounts at several providers"],
+  },
+  {
+    defect: "linkAccount keeps the object passed in",
+    breaks: (store) => ({
+      linkAccount(account) {
+        store.accounts.push(account)
+        return copy(account)
+      },
+    }),
+    caughtBy: ["changing an account passed in or returned does not change the store"],
+  },
+  {
+    defect: "linkAccount links the same provider account twice",
+    breaks: (store) => ({
+      linkAccount(account) {
+        store.accounts.unshift(copy(account))
+        return copy(account)
+      },
+    }),
+    caughtBy: [
+      "linkAccount throws for an account already linked to the same user",
+      "linkAccount throws for an account already linked to another user",
+    ],
+  },
+  {
+    defect: "unlinkAccount does nothing",
+    breaks: () => ({ unlinkAccount: () => undefined }),
+    caughtBy: ["unlinkAccount removes the link and keeps the user"],
+  },
+  {
+    defect: "unlinkAccount throws for an unknown account",
+    breaks: (store, correct) => ({
+      unlinkAccount(key) {
+        if (!store.accounts.some((account) => sameAccount(account, key))) throw new Error("no such account")
+        return correct.unlinkAccount(key)
+      },
+    }),
+    caughtBy: ["unlinkAccount of an unknown account returns nothing"],
+  },
+  {
+    defect: "createUser allows a duplicate email",
+    breaks: (store) => ({
+      createUser(user) {
+        const created = withId(copy(user), crypto.randomUUID())
+        store.users.unshift(created)
+        return copy(created)
+      },
+    }),
+    caughtBy: ["createUser throws for an email another user has"],
+  },
+  {
+    defect: "updateUser takes another user's email",
+    breaks: (store) => ({
+      updateUser(patch) {
+        const user = store.users.find((stored) => stored.id === patch.id)
+        assert.ok(user)
+        return copy(Object.assign(user, copy(patch)))
+      },
+    }),
+    caughtBy: ["updateUser throws for an email another user has"],
+  },
+  {
+    defect: "createSession returns nothing",
+    breaks: (_store, correct) => ({
+      async createSession(session) {
+        await correct.createSession(session)
+        return undefined as unknown as AdapterSession
+      },
+    }),
+    caughtBy: ["createSession returns the session, expires as a Date"],
+  },
+  {
+    defect: "createSession reuses a session token",
+    breaks: (store) => ({
+      createSession(session) {
+        store.sessions.unshift(copy(session))
+        return copy(session)
+      },
+    }),
+    caughtBy: ["createSession throws for a token that exists"],
+  },
+  {
+    defect: "getSessionAndUser returns the session without its user",
+    breaks: (store) => ({
+      getSessionAndUser(token) {
+        const session = store.sessions.find((stored) => stored.sessionToken === token)
+        return session ? { session: copy(session), user: {} as AdapterUser } : null
+      },
+    }),
+    caughtBy: ["getSessionAndUser returns the session and its user"],
+  },
+  {
+    defect: "getSessionAndUser answers undefined for an unknown token",
+    breaks: (_store, correct) => ({
+      getSessionAndUser: async (token) => (await correct.getSessionAndUser(token)) ?? (undefined as unknown as null),
+    }),
+    caughtBy: ["getSessionAndUser returns null for an unknown token"],
+  },
+  {
+    defect: "getSessionAndUser returns expired sessions",
+    breaks: (store) => ({
+      getSessionAndUser(token) {
+        const session = store.sessions.find((stored) => stored.sessionToken === token)
+        const user = store.users.find((stored) => stored.id === session?.userId)
+        return session && user ? copy({ session, user }) : null
+      },
+    }),
+    caughtBy: ["getSessionAndUser returns null for an expired session, and deletes it"],
+  },
+  {
+    defect: "getSessionAndUser hides expired sessions but keeps them",
+    breaks: (store, correct) => ({
+      getSessionAndUser(token) {
+        const session = store.sessions.find((stored) => stored.sessionToken === token)
+        return session && expired(session.expires) ? null : correct.getSessionAndUser(token)
+      },
+    }),
+    caughtBy: ["getSessionAndUser returns null for an expired session, and deletes it"],
+  },
+  {
+    defect: "getSessionAndUser returns the stored session, not a copy",
+    breaks: (store) => ({
+      getSessionAndUser(token) {
+        const session = store.sessions.find((stored) => stored.sessionToken === token)
+        const user = store.users.find((stored) => stored.id === session?.userId)
+        return session && user ? { session, user } : null
+      },
+    }),
+    caughtBy: ["changing a session passed in or returned does not change the store"],
+  },
+  {
+    defect: "updateSession ignores the new expiry",
+    breaks: (_store, correct) => ({ updateSession: ({ sessionToken }) => correct.updateSession({ sessionToken }) }),
+    caughtBy: ["updateSession moves the expiry and returns the session"],
+  },
+  {
+    defect: "updateSession creates an unknown session",
+    breaks: (store, correct) => ({
+      updateSession(patch) {
+        if (!store.sessions.some((session) => session.sessionToken === patch.sessionToken)) {
+          store.sessions.push({ userId: store.users[0]?.id ?? "", expires: new Date(0), ...copy(patch) })
+        }
+        return correct.updateSession(patch)
+      },
+    }),
+    caughtBy: ["updateSession and deleteSession of an unknown token return nothing and create nothing"],
+  },
+  {
+    defect: "deleteSession does nothing",
+    breaks: () => ({ deleteSession: () => null }),
+    caughtBy: ["deleteSession removes the session and keeps the user"],
+  },
+  {
+    defect: "createVerificationToken stores nothing",
+    breaks: () => ({ createVerificationToken: (token) => copy(token) }),
+    caughtBy: ["useVerificationToken returns the token created, expires as a Date"],
+  },
+  {
+    defect: "createVerificationToken keeps the object passed in",
+    breaks: (store) => ({
+      createVerificationToken(token) {
+        store.tokens.push(token)
+        return copy(token)
+      },
+    }),
+    caughtBy: ["changing a verification token passed in or returned does not change the store"],
+  },
+  {
+    defect: "createVerificationToken replaces the identifier's other tokens",
+    breaks: (store, correct) => ({
+      createVerificationToken(token) {
+        store.tokens = store.tokens.filter((stored) => stored.identifier !== token.identifier)
+        return correct.createVerificationToken(token)
+      },
+    }),
+    caughtBy: ["tokens for one identifier are used independently"],
+  },
+  {
+    defect: "useVerificationToken lets a token be used again",
+    breaks: (store) => ({
+      useVerificationToken: ({ identifier, token }) =>
+        copy(store.tokens.find((stored) => stored.identifier === identifier && stored.token === token) ?? null),
+    }),
+    caughtBy: ["useVerificationToken returns a token once only"],
+  },
+  {
+    defect: "useVerificationToken returns expired tokens",
+    breaks: (store) => ({
+      useVerificationToken({ identifier, token }) {
+        const found = store.tokens.find((stored) => stored.identifier === identifier && stored.token === token)
+        return copy(remove(store.tokens, found) ?? null)
+      },
+    }),
+    caughtBy: ["useVerificationToken returns null for an expired token, and deletes it"],
+  },
+  {
+    defect: "useVerificationToken hides expired tokens but keeps them",
+    breaks: (store, correct) => ({
+      useVerificationToken(params) {
+        const found = store.tokens.find((stored) => stored.identifier === params.identifier && stored.token === params.token)
+        return found && expired(found.expires) ? null : correct.useVerificationToken(params)
+      },
+    }),
+    caughtBy: ["useVerificationToken returns null for an expired token, and deletes it"],
+  },
+  {
+    defect: "useVerificationToken ignores the identifier",
+    breaks: (store) => ({
+      useVerificationToken({ token }) {
+        const found = remove(store.tokens, store.tokens.find((stored) => stored.token === token))
+        return found ? copy(found) : null
+      },
+    }),
+    caughtBy: ["useVerificationToken needs the identifier the token was made for"],
+  },
+  {
+    defect: "useVerificationToken answers with any token of the identifier",
+    breaks: (store) => ({
+      useVerificationToken({ identifier }) {
+        const found = remove(store.tokens, store.tokens.find((stored) => stored.identifier === identifier))
+        return found ? copy(found) : null
+      },
+    }),
+    caughtBy: ["useVerificationToken returns null for an unknown token"],
+  },
+  {
+    defect: "the adapter has no verification token methods",
+    breaks: () => ({ createVerificationToken: undefined, useVerificationToken: undefined }),
+    caughtBy: cases.filter((testCase) => testCase.group === "verification tokens").map((testCase) => testCase.name),
+  },
+]
+
+/** Runs every case against a fresh broken adapter; returns the failures by case name. */
+async function failures(defect: Defect, withDb: boolean): Promise<Map<string, unknown>> {
+  const failed = new Map<string, unknown>()
+  for (const testCase of cases) {
+    const store = emptyStore()
+    const correct = referenceAdapter(store)
+    const adapter = { ...correct, ...defect.breaks(store, correct) }
+    try {
+      await testCase.run({ adapter, db: withDb ? storeAccess(() => store) : undefined })
+    } catch (error) {
+      failed.set(testCase.name, error)
+    }
+  }
+  return failed
+}
+
+describe("the reference adapter, with store access", () => {
+  let store = emptyStore()
+  runAdapterTests({
+    adapter: () => {
+      store = emptyStore()
+      return referenceAdapter(store)
+    },
+    db: storeAccess(() => store),
+  })
+})
+
+describe("the reference adapter, one instance for every case", () => {
+  runAdapterTests({ adapter: referenceAdapter(emptyStore()) })
+})
+
+describe("an adapter without verification tokens, skipping that group", () => {
+  const { createVerificationToken: _create, useVerificationToken: _use, ...adapter } = referenceAdapter(emptyStore())
+  runAdapterTests({
+    adapter,
+    skip: ["verification tokens", "changing a verification token passed in or returned does not change the store"],
+  })
+})
+
+describe("the cases", () => {
+  it("have unique names", () => {
+    const names = cases.map((testCase) => testCase.name)
+    expect(new Set(names).size).toBe(names.length)
+  })
+
+  it("each catch at least one defect below", () => {
+    const caught = new Set(defects.flatMap((defect) => defect.caughtBy))
+    expect(cases.map((testCase) => testCase.name).filter((name) => !caught.has(name))).toEqual([])
+  })
+
+  it("run outside vitest, against a plain context", async () => {
+    for (const testCase of cases) await testCase.run({ adapter: referenceAdapter(emptyStore()) })
+  })
+})
+
+describe("runAdapterTests", () => {
+  it("refuses to skip a case or group that does not exist", () => {
+    expect(() => {
+      runAdapterTests({ adapter: {}, skip: ["users", "verification token"] })
+    }).toThrow(/"verification token"/)
+  })
+})
+
+describe.each([
+  { access: "with store access", withDb: true },
+  { access: "through the adapter alone", withDb: false },
+])("the suite, $access, catches an adapter whose", ({ withDb }) => {
+  it.each(defects)("$defect", async (defect) => {
+    for (const name of defect.caughtBy) expect(cases.some((testCase) => testCase.name === name), name).toBe(true)
+    const failed = await failures(defect, withDb)
+    expect([...failed.keys()]).toEqual(expect.arrayContaining(defect.caughtBy))
+    for (const [name, error] of failed) expect(error, name).toBeInstanceOf(assert.AssertionError)
+  })
+})

@@ -1,0 +1,119 @@
+/**
+ * `@auth/core/client`: the browser side. Each function talks to the routes of `Auth()`,
+ * fetching the CSRF token itself.
+ *
+ * @example
+ * ```ts
+ * import { signIn, signOut, getSession } from "@auth/core/client"
+ * button.onclick = () => signIn("github", { callbackUrl: "/dashboard" })
+ * ```
+ *
+ * @module client
+ */
+
+/** Options of the client functions. */
+export interface ClientOptions {
+  /** Where `Auth()` is mounted. Default `/api/auth`. */
+  basePath?: string
+}
+
+/** What `signIn` / `signOut` resolve to when they do not navigate. */
+export interface NavigationResult {
+  /** Where the server sent the browser. */
+  url: string
+  /** The error code in that URL, if it is an error page. */
+  error: string | null
+  ok: boolean
+}
+
+/** A session as `GET /session` answers it. */
+export interface ClientSession {
+  user?: { id?: string; name?: string | null; email?: string | null; image?: string | null }
+  expires: string
+  [field: string]: unknown
+}
+
+let defaultBasePath = "/api/auth"
+
+/** Sets where `Auth()` is mounted for every later call. */
+export function configureClient(options: ClientOptions): void {
+  if (options.basePath !== undefined) defaultBasePath = options.basePath.replace(/\/+$/, "")
+}
+
+function base(options: ClientOptions | undefined): string {
+  return options?.basePath?.replace(/\/+$/, "") ?? defaultBasePath
+}
+
+async function getJson(url: string): Promise<unknown> {
+  const response = await fetch(url, { credentials: "same-origin", headers: { accept: "application/json" } })
+  if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`)
+  return response.json()
+}
+
+/** This browser's CSRF token. */
+export async function getCsrfToken(options?: ClientOptions): Promise<string> {
+  const body = (await getJson(`${base(options)}/csrf`)) as { csrfToken?: unknown }
+  if (typeof body.csrfToken !== "string") throw new Error("GET /csrf answered no token")
+  return body.csrfToken
+}
+
+/** The current session, or `null`. */
+export async function getSession(options?: ClientOptions): Promise<ClientSession | null> {
+  return (await getJson(`${base(options)}/session`)) as ClientSession | null
+}
+
+/** The configured providers, keyed by id. */
+export async function getProviders(
+  options?: ClientOptions,
+): Promise<Record<string, { id: string; name: string; type: string; signinUrl: string; callbackUrl: string }>> {
+  return (await getJson(`${base(options)}/providers`)) as Record<
+    string,
+    { id: string; name: string; type: string; signinUrl: string; callbackUrl: string }
+  >
+}
+
+async function post(url: string, form: Record<string, string>): Promise<NavigationResult> {
+  const response = await fetch(url, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "content-type": "application/x-www-form-urlencoded", "x-auth-return-redirect": "1" },
+    body: new URLSearchParams(form),
+  })
+  const body = (await response.json().catch(() => ({}))) as { url?: unknown; error?: unknown }
+  const target = typeof body.url === "string" ? body.url : location.href
+  const error = typeof body.error === "string" ? body.error : new URL(target, location.href).searchParams.get("error")
+  return { url: target, error, ok: response.ok && error === null }
+}
+
+/**
+ * Starts a sign-in with a provider (or opens the sign-in page when no id is given). By default
+ * the browser navigates; with `redirect: false` the target URL is returned instead.
+ */
+export async function signIn(
+  providerId?: string,
+  options: ClientOptions & { callbackUrl?: string; redirect?: boolean } = {},
+  authorizationParams: Record<string, string> = {},
+): Promise<NavigationResult | undefined> {
+  const callbackUrl = options.callbackUrl ?? location.href
+  if (providerId === undefined) {
+    location.assign(`${base(options)}/signin?${new URLSearchParams({ callbackUrl }).toString()}`)
+    return undefined
+  }
+  const query = new URLSearchParams(authorizationParams).toString()
+  const url = `${base(options)}/signin/${encodeURIComponent(providerId)}${query === "" ? "" : `?${query}`}`
+  const result = await post(url, { csrfToken: await getCsrfToken(options), callbackUrl })
+  if (options.redirect === false) return result
+  location.assign(result.url)
+  return undefined
+}
+
+/** Signs out (CSRF-checked) and, by default, navigates to `callbackUrl`. */
+export async function signOut(
+  options: ClientOptions & { callbackUrl?: string; redirect?: boolean } = {},
+): Promise<NavigationResult | undefined> {
+  const callbackUrl = options.callbackUrl ?? location.href
+  const result = await post(`${base(options)}/signout`, { csrfToken: await getCsrfToken(options), callbackUrl })
+  if (options.redirect === false) return result
+  location.assign(result.url)
+  return undefined
+}

@@ -1,0 +1,293 @@
+/**
+ * Turns the user's `AuthConfig` into the validated, normalised configuration the routes use:
+ * once per config object (cached), never mutating it, failing with an error that names the
+ * option to fix.
+ */
+import type { Adapter, AdapterMethod } from "./adapters.js"
+import { defaultCookies } from "./cookies.js"
+import { AuthError, Configuration, MissingSecret } from "./errors.js"
+import { createLogger } from "./logger.js"
+import { normalizeOAuthProvider, type InternalOAuthProvider } from "./oauth/provider.js"
+import type { OAuthConfig, ProviderConfig } from "./providers/index.js"
+import type {
+  AuthConfig,
+  CallbacksOptions,
+  CookiesOptions,
+  EventCallbacks,
+  JWTOptions,
+  LoggerInstance,
+  PagesOptions,
+  SessionStrategy,
+  Theme,
+} from "./types.js"
+import { randomString } from "./crypto.js"
+
+/** The configuration as the routes use it. */
+export interface InternalConfig {
+  basePath: string
+  secrets: string[]
+  trustHost: boolean
+  /** The canonical origin from `AUTH_URL`, when set. */
+  authUrl: URL | undefined
+  providers: InternalOAuthProvider[]
+  providersById: Map<string, InternalOAuthProvider>
+  session: {
+    strategy: SessionStrategy
+    maxAge: number
+    updateAge: number
+    generateSessionToken: () => string
+  }
+  jwt: { maxAge: number; encode: JWTOptions["encode"]; decode: JWTOptions["decode"] }
+  callbacks: CallbacksOptions
+  events: EventCallbacks
+  pages: PagesOptions
+  /** Cookies for an https origin and for a plain one; `useSecureCookies` pins one. */
+  cookies: { secure: CookiesOptions; insecure: CookiesOptions }
+  useSecureCookies: boolean | undefined
+  redirectProxyUrl: URL | undefined
+  logger: LoggerInstance
+  debug: boolean
+  theme: Theme
+  adapter: Adapter | undefined
+}
+
+type Env = Record<string, string | undefined>
+
+function readEnv(): Env {
+  const process = (globalThis as { process?: { env?: Env } }).process
+  return process?.env ?? {}
+}
+
+const cache = new WeakMap<AuthConfig, InternalConfig | AuthError>()
+
+/**
+ * The validated configuration for `config`, computed on first use and cached per object.
+ *
+ * @throws {Configuration} when an option is invalid; the message names it.
+ * @throws {MissingSecret} when neither `secret` nor `AUTH_SECRET` is set.
+ */
+export function resolveConfig(config: AuthConfig): InternalConfig {
+  if (!isRecord(config)) throw new Configuration("`Auth(request, config)` needs a configuration object.")
+  const cached = cache.get(config)
+  if (cached instanceof AuthError) throw cached
+  if (cached !== undefined) return cached
+  try {
+    const resolved = normalizeConfig(config, readEnv())
+    cache.set(config, resolved)
+    return resolved
+  } catch (error) {
+    const failure = error instanceof AuthError ? error : new Configuration("The configuration could not be read.", { cause: error })
+    cache.set(config, failure)
+    throw failure
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+}
+
+function positiveSeconds(value: unknown, option: string, fallback: number, allowZero = false): number {
+  if (value === undefined) return fallback
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
+    throw new Configuration(`\`${option}\` must be a ${allowZero ? "non-negative" : "positive"} number of seconds.`)
+  }
+  return Math.floor(value)
+}
+
+// The type parameter names what the validated value is; callers pass it explicitly.
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
+function optionalFunction<T extends (...args: never[]) => unknown>(value: unknown, option: string): T | undefined {
+  if (value !== undefined && typeof value !== "function") throw new Configuration(`\`${option}\` must be a function.`)
+  return value as T | undefined
+}
+
+function normalizeSecrets(secret: unknown, env: Env): string[] {
+  const value = secret ?? env.AUTH_SECRET
+  const list = Array.isArray(value) ? (value as unknown[]) : value === undefined || value === "" ? [] : [value]
+  if (list.length === 0) {
+    throw new MissingSecret(
+      "Set `secret` in the configuration or the AUTH_SECRET environment variable (for example, the output of `openssl rand -base64 32`).",
+    )
+  }
+  for (const item of list) {
+    if (typeof item !== "string" || item === "") throw new Configuration("`secret` must be a non-empty string or an array of them.")
+  }
+  return list as string[]
+}
+
+function normalizeBasePath(value: unknown, authUrl: URL | undefined): string {
+  const path: unknown = value ?? (authUrl !== undefined && authUrl.pathname !== "/" ? authUrl.pathname : "/api/auth")
+  if (typeof path !== "string" || !path.startsWith("/") || path.includes("//") || /[?#\\\s]/.test(path)) {
+    throw new Configuration("`basePath` must be an absolute path such as `/api/auth`.")
+  }
+  return path.replace(/\/+$/, "")
+}
+
+function parseAuthUrl(env: Env): URL | undefined {
+  const value = env.AUTH_URL
+  if (value === undefined || value === "") return undefined
+  try {
+    const url = new URL(value)
+    if (url.protocol !== "https:" && url.protocol !== "http:") throw new TypeError("not http(s)")
+    return url
+  } catch (cause) {
+    throw new Configuration("The AUTH_URL environment variable must be an absolute http(s) URL.", { cause })
+  }
+}
+
+function normalizeUrl(value: unknown, option: string): URL | undefined {
+  if (value === undefined) return undefined
+  try {
+    if (typeof value !== "string") throw new TypeError("not a string")
+    const url = new URL(value)
+    if (url.protocol !== "https:" && url.protocol !== "http:") throw new TypeError("not http(s)")
+    return url
+  } catch (cause) {
+    throw new Configuration(`\`${option}\` must be an absolute http(s) URL.`, { cause })
+  }
+}
+
+function normalizePages(pages: unknown): PagesOptions {
+  if (pages === undefined) return {}
+  if (!isRecord(pages)) throw new Configuration("`pages` must be an object of paths.")
+  const out: PagesOptions = {}
+  for (const key of ["signIn", "signOut", "error", "verifyRequest", "newUser"] as const) {
+    const page = pages[key]
+    if (page === undefined) continue
+    if (typeof page !== "string" || !(page.startsWith("/") || /^https?:\/\//.test(page)) || page.startsWith("//")) {
+      throw new Configuration(`\`pages.${key}\` must be a path such as \`/login\` or an absolute URL.`)
+    }
+    out[key] = page
+  }
+  return out
+}
+
+const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+
+function normalizeCookies(overrides: AuthConfig["cookies"]): InternalConfig["cookies"] {
+  if (overrides !== undefined) {
+    if (!isRecord(overrides)) throw new Configuration("`cookies` must be an object.")
+    for (const [key, value] of Object.entries(overrides)) {
+      if (!isRecord(value)) throw new Configuration(`\`cookies.${key}\` must be an object.`)
+      if (value.name !== undefined && (typeof value.name !== "string" || !COOKIE_NAME.test(value.name))) {
+        throw new Configuration(`\`cookies.${key}.name\` must be a valid cookie name.`)
+      }
+    }
+  }
+  return { secure: defaultCookies(true, overrides), insecure: defaultCookies(false, overrides) }
+}
+
+function resolveProvider(provider: unknown, index: number): ProviderConfig {
+  const value: unknown = typeof provider === "function" ? (provider as () => unknown)() : provider
+  if (!isRecord(value)) throw new Configuration(`\`providers[${index}]\` must be a provider object or a function returning one.`)
+  return value as unknown as ProviderConfig
+}
+
+function normalizeProviders(providers: unknown, env: Env, redirectProxyUrl: URL | undefined): InternalOAuthProvider[] {
+  if (!Array.isArray(providers)) throw new Configuration("`providers` must be an array.")
+  const seen = new Set<string>()
+  const out: InternalOAuthProvider[] = []
+  providers.forEach((provider, index) => {
+    const config = resolveProvider(provider, index)
+    const id: unknown = config.id
+    if (typeof id !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(id)) {
+      throw new Configuration(`\`providers[${index}].id\` must be 1 to 64 letters, digits, \`-\` or \`_\`.`)
+    }
+    if (seen.has(id)) throw new Configuration(`Two providers have the id "${id}": each \`id\` must be unique.`)
+    seen.add(id)
+    if (config.type !== "oauth" && config.type !== "oidc") {
+      const known = ["email", "credentials", "webauthn"].includes(config.type)
+      throw new Configuration(
+        known
+          ? `Provider "${id}" has type "${config.type}", which this release of @auth/core does not serve yet.`
+          : `Provider "${id}" has an unknown \`type\`: use "oauth" or "oidc".`,
+      )
+    }
+    out.push(normalizeOAuthProvider(config as OAuthConfig, env, redirectProxyUrl))
+  })
+  return out
+}
+
+/** The adapter methods each feature calls. */
+const REQUIRED_METHODS: Record<"oauth" | "database", AdapterMethod[]> = {
+  oauth: ["createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "deleteUser", "linkAccount"],
+  database: ["createSession", "getSessionAndUser", "updateSession", "deleteSession"],
+}
+
+function checkAdapter(adapter: unknown, strategy: SessionStrategy, hasOAuth: boolean): Adapter | undefined {
+  if (adapter === undefined) {
+    if (strategy === "database") throw new Configuration('`session.strategy: "database"` needs an `adapter`.')
+    return undefined
+  }
+  if (!isRecord(adapter)) throw new Configuration("`adapter` must be an object implementing the Adapter interface.")
+  const needed = [...(hasOAuth ? REQUIRED_METHODS.oauth : []), ...(strategy === "database" ? REQUIRED_METHODS.database : [])]
+  const missing = needed.filter((method) => typeof adapter[method] !== "function")
+  if (missing.length > 0) {
+    throw new Configuration(`The \`adapter\` is missing methods this configuration calls: ${missing.join(", ")}.`)
+  }
+  return adapter
+}
+
+function normalizeConfig(config: AuthConfig, env: Env): InternalConfig {
+  if (!isRecord(config)) throw new Configuration("The configuration must be an object.")
+  const debug = config.debug === true
+  const logger = createLogger(config.logger, debug)
+  const authUrl = parseAuthUrl(env)
+  const secrets = normalizeSecrets(config.secret, env)
+  if (secrets.some((secret) => secret.length < 32)) {
+    logger.warn("WeakSecret", "A `secret` shorter than 32 characters is easy to guess: generate one with `openssl rand -base64 32`.")
+  }
+  const envTrust = env.AUTH_TRUST_HOST
+  const trustHost =
+    config.trustHost ?? (envTrust !== undefined ? envTrust === "true" || envTrust === "1" : authUrl !== undefined)
+  if (typeof trustHost !== "boolean") throw new Configuration("`trustHost` must be a boolean.")
+
+  const session = isRecord(config.session) ? config.session : config.session === undefined ? {} : undefined
+  if (session === undefined) throw new Configuration("`session` must be an object.")
+  const strategy = session.strategy ?? (config.adapter !== undefined ? "database" : "jwt")
+  if (strategy !== "jwt" && strategy !== "database") throw new Configuration('`session.strategy` must be "jwt" or "database".')
+  const maxAge = positiveSeconds(session.maxAge, "session.maxAge", 30 * 24 * 60 * 60)
+  const updateAge = positiveSeconds(session.updateAge, "session.updateAge", 24 * 60 * 60, true)
+  const generateSessionToken =
+    optionalFunction<() => string>(session.generateSessionToken, "session.generateSessionToken") ?? (() => randomString(32))
+
+  const jwt = isRecord(config.jwt) ? config.jwt : config.jwt === undefined ? {} : undefined
+  if (jwt === undefined) throw new Configuration("`jwt` must be an object.")
+
+  const callbacks = isRecord(config.callbacks) ? config.callbacks : {}
+  for (const name of ["signIn", "redirect", "session", "jwt"] as const) optionalFunction(callbacks[name], `callbacks.${name}`)
+  const events = isRecord(config.events) ? config.events : {}
+  for (const [name, handler] of Object.entries(events)) optionalFunction(handler, `events.${name}`)
+
+  const redirectProxyUrl = normalizeUrl(config.redirectProxyUrl ?? env.AUTH_REDIRECT_PROXY_URL, "redirectProxyUrl")
+  const providers = normalizeProviders(config.providers, env, redirectProxyUrl)
+  const useSecureCookies = config.useSecureCookies
+  if (useSecureCookies !== undefined && typeof useSecureCookies !== "boolean") {
+    throw new Configuration("`useSecureCookies` must be a boolean.")
+  }
+
+  return {
+    basePath: normalizeBasePath(config.basePath, authUrl),
+    secrets,
+    trustHost,
+    authUrl,
+    providers,
+    providersById: new Map(providers.map((provider) => [provider.id, provider])),
+    session: { strategy, maxAge, updateAge, generateSessionToken },
+    jwt: {
+      maxAge: positiveSeconds(jwt.maxAge, "jwt.maxAge", maxAge),
+      encode: optionalFunction<NonNullable<JWTOptions["encode"]>>(jwt.encode, "jwt.encode"),
+      decode: optionalFunction<NonNullable<JWTOptions["decode"]>>(jwt.decode, "jwt.decode"),
+    },
+    callbacks: { ...callbacks },
+    events: { ...events },
+    pages: normalizePages(config.pages),
+    cookies: normalizeCookies(config.cookies),
+    useSecureCookies,
+    redirectProxyUrl,
+    logger,
+    debug,
+    theme: isRecord(config.theme) ? { ...config.theme } : {},
+    adapter: checkAdapter(config.adapter, strategy, providers.length > 0),
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * One request as the routes see it: the resolved origin and cookies, the form body read
+ * within limits, and the cookies the response will set.
+ */
+import type { InternalConfig } from "./config.js"
+import { parseCookies, serializeCookie, type SetCookie } from "./cookies.js"
+import { UnknownAction, UntrustedHost } from "./errors.js"
+import type { CookiesOptions } from "./types.js"
+
+/** The largest form body read from a browser or a provider's form_post. */
+const MAX_FORM_BYTES = 64 * 1024
+
+/** What every route gets. */
+export interface RequestContext {
+  config: InternalConfig
+  request: Request
+  url: URL
+  /** The app's origin, e.g. `https://example.com`. */
+  origin: string
+  /** `{origin}{basePath}`: where the routes live. */
+  authUrl: string
+  cookies: CookiesOptions
+  /** The cookies the browser sent (parsed on first use). */
+  jar: Map<string, string>
+  /** The cookies the response sets. */
+  setCookies: SetCookie[]
+}
+
+function firstHeaderValue(value: string | null): string | undefined {
+  const first = value?.split(",")[0]?.trim()
+  return first === "" ? undefined : first
+}
+
+/**
+ * The origin the app is served from: `AUTH_URL` when set; the forwarded or `Host` header
+ * when the host is trusted.
+ *
+ * @throws {UntrustedHost} when the host is not trusted.
+ */
+export function resolveOrigin(config: InternalConfig, request: Request, url: URL): string {
+  if (config.authUrl !== undefined) return config.authUrl.origin
+  if (!config.trustHost) {
+    throw new UntrustedHost(
+      `Host ${url.host} is not trusted: set \`trustHost: true\` (behind a proxy you control), AUTH_TRUST_HOST=true, or AUTH_URL to the app's URL.`,
+    )
+  }
+  const host = firstHeaderValue(request.headers.get("x-forwarded-host")) ?? url.host
+  const proto = firstHeaderValue(request.headers.get("x-forwarded-proto"))?.replace(/:$/, "") ?? url.protocol.slice(0, -1)
+  if (proto !== "http" && proto !== "https") throw new UntrustedHost(`The forwarded protocol "${proto}" is not http or https.`)
+  let origin: string
+  try {
+    origin = new URL(`${proto}://${host}`).origin
+  } catch (cause) {
+    throw new UntrustedHost(`The forwarded host "${host}" is not a valid host.`, { cause })
+  }
+  if (origin === "null") throw new UntrustedHost(`The forwarded host "${host}" is not a valid host.`)
+  return origin
+}
+
+/** Builds the context of one request. */
+export function createContext(config: InternalConfig, request: Request, url: URL): RequestContext {
+  const origin = resolveOrigin(config, request, url)
+  const secure = config.useSecureCookies ?? origin.startsWith("https:")
+  let jar: Map<string, string> | undefined
+  return {
+    config,
+    request,
+    url,
+    origin,
+    authUrl: `${origin}${config.basePath}`,
+    cookies: secure ? config.cookies.secure : config.cookies.insecure,
+    get jar() {
+      jar ??= parseCookies(request.headers.get("cookie"))
+      return jar
+    },
+    setCookies: [],
+  }
+}
+
+/**
+ * Reads an `application/x-www-form-urlencoded` (or JSON object) body, refusing bodies over the
+ * limit and other content types.
+ *
+ * @throws {UnknownAction} for an unreadable, oversized or unsupported body.
+ */
+export async function readForm(request: Request): Promise<URLSearchParams> {
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? ""
+  const declared = Number(request.headers.get("content-length") ?? "0")
+  if (declared > MAX_FORM_BYTES) throw new UnknownAction("The request body is too large.")
+  let text = ""
+  if (request.body !== null) {
+    const reader = request.body.getReader()
+    const decoder = new TextDecoder()
+    let size = 0
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      size += value.byteLength
+      if (size > MAX_FORM_BYTES) {
+        await reader.cancel()
+        throw new UnknownAction("The request body is too large.")
+      }
+      text += decoder.decode(value, { stream: true })
+    }
+    text += decoder.decode()
+  }
+  if (text === "") return new URLSearchParams()
+  if (type === "application/x-www-form-urlencoded") return new URLSearchParams(text)
+  if (type === "application/json") {
+    let body: unknown
+    try {
+      body = JSON.parse(text)
+    } catch (cause) {
+      throw new UnknownAction("The request body is not valid JSON.", { cause })
+    }
+    if (typeof body !== "object" || body === null || Array.isArray(body)) throw new UnknownAction("The request body must be a JSON object.")
+    const params = new URLSearchParams()
+    for (const [key, value] of Object.entries(body)) if (typeof value === "string") params.append(key, value)
+    return params
+  }
+  throw new UnknownAction(`Unsupported request body type "${type}": send a form (application/x-www-form-urlencoded).`)
+}
+
+/** Response headers shared by every answer: nothing here may be cached by a proxy. */
+function baseHeaders(context: RequestContext | undefined, contentType?: string): Headers {
+  const headers = new Headers({ "cache-control": "private, no-cache, no-store" })
+  if (contentType !== undefined) headers.set("content-type", contentType)
+  if (context !== undefined) for (const cookie of context.setCookies) headers.append("set-cookie", serializeCookie(cookie))
+  return headers
+}
+
+/** A JSON answer. */
+export function json(context: RequestContext | undefined, body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: baseHeaders(context, "application/json") })
+}
+
+/** An HTML page, with a policy that allows no script at all. */
+export function html(context: RequestContext | undefined, body: string, status = 200): Response {
+  const headers = baseHeaders(context, "text/html; charset=utf-8")
+  headers.set(
+    "content-security-policy",
+    "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; frame-ancestors 'none'; base-uri 'none'",
+  )
+  headers.set("x-frame-options", "DENY")
+  headers.set("referrer-policy", "no-referrer")
+  return new Response(body, { status, headers })
+}
+
+/**
+ * A redirect; or, when the client asked with `X-Auth-Return-Redirect: 1` (the fetch-based
+ * client), the same target as JSON `{ url }` so it can navigate itself.
+ */
+export function redirect(context: RequestContext, location: string): Response {
+  if (context.request.headers.get("x-auth-return-redirect") === "1") return json(context, { url: location })
+  const headers = baseHeaders(context)
+  headers.set("location", location)
+  return new Response(null, { status: 302, headers })
+}

@@ -1,0 +1,192 @@
+/**
+ * The cryptography of sessions and checks, on WebCrypto only: key derivation (cached per
+ * secret and purpose), compact JWE with `dir` + `A256GCM`, HMAC, randomness, base64url.
+ */
+
+const encoder = new TextEncoder()
+const decoder = new TextDecoder()
+
+const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+const DECODE = new Int16Array(128).fill(-1)
+for (let i = 0; i < ALPHABET.length; i++) DECODE[ALPHABET.charCodeAt(i)] = i
+
+function char(index: number): string {
+  return ALPHABET.charAt(index)
+}
+
+/** Encodes bytes as unpadded base64url (RFC 4648 section 5). */
+export function base64url(bytes: Uint8Array): string {
+  let out = ""
+  let i = 0
+  for (; i + 2 < bytes.length; i += 3) {
+    const n = ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8) | (bytes[i + 2] as number)
+    out += char(n >> 18) + char((n >> 12) & 63) + char((n >> 6) & 63) + char(n & 63)
+  }
+  const rest = bytes.length - i
+  if (rest === 1) {
+    const n = (bytes[i] as number) << 16
+    out += char(n >> 18) + char((n >> 12) & 63)
+  } else if (rest === 2) {
+    const n = ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8)
+    out += char(n >> 18) + char((n >> 12) & 63) + char((n >> 6) & 63)
+  }
+  return out
+}
+
+/** Decodes unpadded base64url; returns `undefined` for anything that is not. */
+export function fromBase64url(text: string): Uint8Array<ArrayBuffer> | undefined {
+  const length = text.length
+  if (length % 4 === 1) return undefined
+  const out = new Uint8Array((length * 3) >> 2)
+  let bits = 0
+  let value = 0
+  let j = 0
+  for (let i = 0; i < length; i++) {
+    const code = text.charCodeAt(i)
+    const digit = code < 128 ? (DECODE[code] as number) : -1
+    if (digit < 0) return undefined
+    value = (value << 6) | digit
+    bits += 6
+    if (bits >= 8) {
+      bits -= 8
+      out[j++] = (value >> bits) & 0xff
+    }
+  }
+  return out
+}
+
+/** `length` bytes from the platform's CSPRNG. */
+export function randomBytes(length: number): Uint8Array<ArrayBuffer> {
+  return crypto.getRandomValues(new Uint8Array(length))
+}
+
+/** A random base64url string carrying `bytes` bytes of entropy. */
+export function randomString(bytes = 32): string {
+  return base64url(randomBytes(bytes))
+}
+
+/** What a derived key is for; each purpose gets its own key from the same secret. */
+export type KeyPurpose = "jwe" | "hmac"
+
+const keyCache = new Map<string, Promise<CryptoKey>>()
+
+/**
+ * Derives (once per secret, salt and purpose) a 256-bit key with HKDF-SHA-256.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc5869 HKDF
+ */
+export function deriveKey(secret: string, salt: string, purpose: KeyPurpose): Promise<CryptoKey> {
+  const id = `${purpose}\u0000${salt}\u0000${secret}`
+  let key = keyCache.get(id)
+  if (key === undefined) {
+    key = hkdf(secret, salt, purpose)
+    // A failed derivation must not poison the cache for later requests.
+    key.catch(() => keyCache.delete(id))
+    keyCache.set(id, key)
+  }
+  return key
+}
+
+const keyListCache = new WeakMap<readonly string[], Map<string, Promise<CryptoKey[]>>>()
+
+/**
+ * The keys of every secret (the first seals, all open) for one salt and purpose, cached per
+ * secrets list so the hot path does no derivation and no allocation.
+ */
+export function deriveKeys(secrets: readonly string[], salt: string, purpose: KeyPurpose): Promise<CryptoKey[]> {
+  let bySalt = keyListCache.get(secrets)
+  if (bySalt === undefined) {
+    bySalt = new Map()
+    keyListCache.set(secrets, bySalt)
+  }
+  const id = `${purpose}\u0000${salt}`
+  let keys = bySalt.get(id)
+  if (keys === undefined) {
+    keys = Promise.all(secrets.map((secret) => deriveKey(secret, salt, purpose)))
+    const cached = bySalt
+    keys.catch(() => cached.delete(id))
+    bySalt.set(id, keys)
+  }
+  return keys
+}
+
+async function hkdf(secret: string, salt: string, purpose: KeyPurpose): Promise<CryptoKey> {
+  const material = await crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, ["deriveKey"])
+  const params = { name: "HKDF", hash: "SHA-256", salt: encoder.encode(salt), info: encoder.encode(`@auth/core ${purpose} key`) }
+  return purpose === "jwe"
+    ? crypto.subtle.deriveKey(params, material, { name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"])
+    : crypto.subtle.deriveKey(params, material, { name: "HMAC", hash: "SHA-256", length: 256 }, false, ["sign", "verify"])
+}
+
+const JWE_HEADER = base64url(encoder.encode(JSON.stringify({ alg: "dir", enc: "A256GCM" })))
+const JWE_AAD = encoder.encode(JWE_HEADER)
+
+/**
+ * Seals a JSON value as a compact JWE (`alg: dir`, `enc: A256GCM`).
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc7516#section-7.1 JWE Compact Serialization
+ */
+export async function sealJwe(payload: unknown, key: CryptoKey): Promise<string> {
+  const iv = randomBytes(12)
+  const sealed = new Uint8Array(
+    await crypto.subtle.encrypt(
+      { name: "AES-GCM", iv, additionalData: JWE_AAD, tagLength: 128 },
+      key,
+      encoder.encode(JSON.stringify(payload)),
+    ),
+  )
+  const ciphertext = sealed.subarray(0, sealed.length - 16)
+  const tag = sealed.subarray(sealed.length - 16)
+  return `${JWE_HEADER}..${base64url(iv)}.${base64url(ciphertext)}.${base64url(tag)}`
+}
+
+/**
+ * Opens a compact JWE sealed by {@link sealJwe} with any of `keys`; `undefined` when it is
+ * malformed, tampered with, or sealed with another key.
+ */
+export async function openJwe(token: string, keys: readonly CryptoKey[]): Promise<unknown> {
+  const parts = token.split(".")
+  if (parts.length !== 5 || parts[0] !== JWE_HEADER || parts[1] !== "") return undefined
+  const iv = fromBase64url(parts[2] as string)
+  const ciphertext = fromBase64url(parts[3] as string)
+  const tag = fromBase64url(parts[4] as string)
+  if (iv?.length !== 12 || ciphertext === undefined || tag?.length !== 16) return undefined
+  const sealed = new Uint8Array(ciphertext.length + 16)
+  sealed.set(ciphertext)
+  sealed.set(tag, ciphertext.length)
+  for (const key of keys) {
+    let plain: ArrayBuffer
+    try {
+      plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv, additionalData: JWE_AAD, tagLength: 128 }, key, sealed)
+    } catch {
+      continue
+    }
+    try {
+      return JSON.parse(decoder.decode(plain)) as unknown
+    } catch {
+      return undefined
+    }
+  }
+  return undefined
+}
+
+/** HMAC-SHA-256 of `value`, base64url. */
+export async function hmac(value: string, key: CryptoKey): Promise<string> {
+  return base64url(new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(value))))
+}
+
+/** Checks an HMAC from {@link hmac} in constant time against any of `keys`. */
+export async function verifyHmac(value: string, mac: string, keys: readonly CryptoKey[]): Promise<boolean> {
+  const signature = fromBase64url(mac)
+  if (signature?.length !== 32) return false
+  const data = encoder.encode(value)
+  for (const key of keys) {
+    if (await crypto.subtle.verify("HMAC", key, signature, data)) return true
+  }
+  return false
+}
+
+/** SHA-256 of a string, base64url. */
+export async function sha256(value: string): Promise<string> {
+  return base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(value))))
+}

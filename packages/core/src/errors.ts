@@ -1,0 +1,198 @@
+/**
+ * Every failure `Auth()` can meet, as values with a stable `code`.
+ *
+ * The logger receives the error with its `cause`; the browser only ever sees the `code`
+ * (in an error or sign-in page URL) and a fixed human sentence for it.
+ *
+ * @module errors
+ */
+
+/** Where a browser is sent after a failure: back to sign-in (it may retry) or the error page. */
+export type ErrorPage = "signin" | "error"
+
+/** What an error is constructed with. */
+export interface AuthErrorOptions {
+  cause?: unknown
+  /** Overrides the class's default landing page, for one occurrence. */
+  page?: ErrorPage
+}
+
+/**
+ * Base class of every error raised by `@auth/core`.
+ *
+ * @example
+ * ```ts
+ * logger: { error(error) { if (error.code === "InvalidCheck") metrics.inc("csrf_or_state") } }
+ * ```
+ */
+export abstract class AuthError extends Error {
+  /** Stable identifier of the failure, safe to show and to match on. */
+  abstract readonly code: AuthErrorCode
+  /** Which page a browser lands on after this failure. */
+  readonly page: ErrorPage
+  /** The page a browser lands on for this class of failure, unless the occurrence says otherwise. */
+  static readonly defaultPage: ErrorPage = "error"
+
+  constructor(message: string, options?: AuthErrorOptions) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause })
+    this.name = new.target.name
+    this.page = options?.page ?? (new.target).defaultPage
+  }
+}
+
+/** The configuration passed to `Auth()` is invalid; the message names the option to fix. */
+export class Configuration extends AuthError {
+  readonly code = "Configuration"
+}
+
+/** No `secret` was configured (nor `AUTH_SECRET` set). */
+export class MissingSecret extends AuthError {
+  readonly code = "MissingSecret"
+}
+
+/** The request's host is not trusted: set `trustHost`, `AUTH_TRUST_HOST` or `AUTH_URL`. */
+export class UntrustedHost extends AuthError {
+  readonly code = "UntrustedHost"
+}
+
+/** The request names no route `Auth()` serves, or uses a method the route does not accept. */
+export class UnknownAction extends AuthError {
+  readonly code = "UnknownAction"
+}
+
+/** The request names a provider that is not configured, or one that cannot serve the route. */
+export class InvalidProvider extends AuthError {
+  readonly code = "InvalidProvider"
+}
+
+/** A state-changing POST came without a valid CSRF token. */
+export class MissingCSRF extends AuthError {
+  readonly code = "MissingCSRF"
+  static override readonly defaultPage: ErrorPage = "signin"
+}
+
+/** A `state`, PKCE or `nonce` check failed on the callback: missing, expired or mismatched. */
+export class InvalidCheck extends AuthError {
+  readonly code = "InvalidCheck"
+  static override readonly defaultPage: ErrorPage = "signin"
+}
+
+/** Starting the sign-in with an OAuth provider failed (discovery, authorization URL). */
+export class OAuthSignInError extends AuthError {
+  readonly code = "OAuthSignInError"
+  static override readonly defaultPage: ErrorPage = "signin"
+}
+
+/** The provider's callback, token or userinfo answer was an error or did not validate. */
+export class OAuthCallbackError extends AuthError {
+  readonly code = "OAuthCallbackError"
+  static override readonly defaultPage: ErrorPage = "signin"
+}
+
+/** The email is already used by a user who signed in with another provider (rule R1). */
+export class OAuthAccountNotLinked extends AuthError {
+  readonly code = "OAuthAccountNotLinked"
+  static override readonly defaultPage: ErrorPage = "signin"
+}
+
+/** The user refused at the provider, or the `signIn` callback refused the sign-in. */
+export class AccessDenied extends AuthError {
+  readonly code = "AccessDenied"
+}
+
+/** A verification token (magic link) is expired, already used or unknown. */
+export class Verification extends AuthError {
+  readonly code = "Verification"
+}
+
+/** A callback (`signIn`, `jwt`, `session`, `profile`, ...) threw while handling the callback route. */
+export class CallbackRouteError extends AuthError {
+  readonly code = "CallbackRouteError"
+}
+
+/** An adapter method threw or returned something unusable. */
+export class AdapterError extends AuthError {
+  readonly code = "AdapterError"
+}
+
+/** `callbackUrl` was not same-origin and the `redirect` callback did not allow it. */
+export class InvalidCallbackUrl extends AuthError {
+  readonly code = "InvalidCallbackUrl"
+}
+
+/** Reading or writing the session failed (a `jwt`/`session` callback threw, or the cookie could not be sealed). */
+export class SessionTokenError extends AuthError {
+  readonly code = "SessionTokenError"
+}
+
+/** A user-supplied event handler threw; logged only, it never changes the response. */
+export class EventError extends AuthError {
+  readonly code = "EventError"
+}
+
+/** Every error class `@auth/core` raises. */
+export type AuthErrorClass =
+  | Configuration
+  | MissingSecret
+  | UntrustedHost
+  | UnknownAction
+  | InvalidProvider
+  | MissingCSRF
+  | InvalidCheck
+  | OAuthSignInError
+  | OAuthCallbackError
+  | OAuthAccountNotLinked
+  | AccessDenied
+  | Verification
+  | CallbackRouteError
+  | AdapterError
+  | InvalidCallbackUrl
+  | SessionTokenError
+  | EventError
+
+/** The union of every stable error `code`. */
+export type AuthErrorCode =
+  | "Configuration"
+  | "MissingSecret"
+  | "UntrustedHost"
+  | "UnknownAction"
+  | "InvalidProvider"
+  | "MissingCSRF"
+  | "InvalidCheck"
+  | "OAuthSignInError"
+  | "OAuthCallbackError"
+  | "OAuthAccountNotLinked"
+  | "AccessDenied"
+  | "Verification"
+  | "CallbackRouteError"
+  | "AdapterError"
+  | "InvalidCallbackUrl"
+  | "SessionTokenError"
+  | "EventError"
+
+/** A human sentence per code: the only error text a browser ever sees. */
+export const errorMessages: Readonly<Record<AuthErrorCode, string>> = {
+  Configuration: "There is a problem with the server configuration. Check the server logs for more information.",
+  MissingSecret: "There is a problem with the server configuration. Check the server logs for more information.",
+  UntrustedHost: "There is a problem with the server configuration. Check the server logs for more information.",
+  UnknownAction: "This address is not handled by the authentication service.",
+  InvalidProvider: "This sign-in method is not available.",
+  MissingCSRF: "The form has expired. Reload the page and try again.",
+  InvalidCheck: "The sign-in could not be verified. Please start again.",
+  OAuthSignInError: "The sign-in could not be started. Try again, or use another method.",
+  OAuthCallbackError: "The sign-in with this provider failed. Try again, or use another method.",
+  OAuthAccountNotLinked:
+    "This email is already linked to another sign-in method. Sign in the way you used originally.",
+  AccessDenied: "You do not have permission to sign in.",
+  Verification: "The sign-in link is no longer valid. It may have been used already or it may have expired.",
+  CallbackRouteError: "The sign-in could not be completed. Try again, or use another method.",
+  AdapterError: "The sign-in could not be completed because of a server problem. Please try again later.",
+  InvalidCallbackUrl: "The page to return to after sign-in is not allowed.",
+  SessionTokenError: "The session could not be read. Please sign in again.",
+  EventError: "The sign-in could not be completed. Please try again.",
+}
+
+/** Whether a value is a known error code (for values read from a URL). */
+export function isAuthErrorCode(value: unknown): value is AuthErrorCode {
+  return typeof value === "string" && Object.hasOwn(errorMessages, value)
+}

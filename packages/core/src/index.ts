@@ -1,0 +1,132 @@
+/**
+ * `@auth/core`: `Auth(request, config)` and the public types.
+ *
+ * @module
+ */
+import { callback } from "./actions/callback.js"
+import { csrf } from "./actions/csrf.js"
+import { error } from "./actions/error.js"
+import { providers } from "./actions/providers.js"
+import { session } from "./actions/session.js"
+import { signIn, signInPage } from "./actions/signin.js"
+import { signOut, signOutPage } from "./actions/signout.js"
+import { resolveConfig, type InternalConfig } from "./config.js"
+import { createContext, html, json, redirect, type RequestContext } from "./context.js"
+import { AuthError, Configuration, errorMessages, UnknownAction, type AuthErrorCode } from "./errors.js"
+import { createLogger } from "./logger.js"
+import { renderError } from "./pages/index.js"
+import { errorPageUrl, parseRoute, signInPageUrl, type Action } from "./routes.js"
+import type { AuthConfig } from "./types.js"
+
+export type { Adapter, AdapterAccount, AdapterSession, AdapterUser, Awaitable, NewAdapterUser, VerificationToken } from "./adapters.js"
+export type { AuthErrorCode } from "./errors.js"
+export type { Account, Profile, Provider, ProviderType, TokenSet, User } from "./providers/index.js"
+export type * from "./types.js"
+
+type Handler = (context: RequestContext, providerId: string | undefined) => Promise<Response> | Response
+
+const GET: Partial<Record<Action, Handler>> = {
+  providers: (context) => providers(context),
+  csrf: (context) => csrf(context),
+  signin: (context) => signInPage(context),
+  session: (context) => session(context),
+  signout: (context) => signOutPage(context),
+  error: (context) => error(context),
+  callback: (context, id) => callback(context, id ?? ""),
+}
+
+const POST: Partial<Record<Action, Handler>> = {
+  signin: (context, id) => (id === undefined ? signInPage(context) : signIn(context, id)),
+  callback: (context, id) => callback(context, id ?? ""),
+  signout: (context) => signOut(context),
+}
+
+/** Routes whose answer is data for scripts: failures answer JSON, not a page. */
+const JSON_ACTIONS = new Set<Action>(["providers", "csrf", "session"])
+
+function fallbackLogger(config: AuthConfig): InternalConfig["logger"] {
+  const logger = (config as { logger?: unknown } | undefined)?.logger
+  return createLogger(typeof logger === "object" && logger !== null ? (logger) : undefined, false)
+}
+
+function jsonError(context: RequestContext | undefined, code: AuthErrorCode, status: number): Response {
+  return json(context, { error: code, message: errorMessages[code] }, status)
+}
+
+/** Failures of the server's own set-up answer 503; everything caused by the request, 400. */
+function statusOf(error: AuthError): number {
+  switch (error.code) {
+    case "Configuration":
+    case "MissingSecret":
+    case "AdapterError":
+    case "SessionTokenError":
+      return 503
+    case "MissingCSRF":
+    case "AccessDenied":
+      return 403
+    default:
+      return 400
+  }
+}
+
+function failure(error: AuthError, request: Request, context: RequestContext | undefined, action: Action | undefined): Response {
+  if (context === undefined || action === undefined) {
+    // No origin to redirect to (an unusable configuration or an untrusted host): answer in place.
+    if ((request.headers.get("accept") ?? "").includes("text/html")) {
+      const page = renderError({ theme: {}, code: error.code, homeUrl: "/", signinUrl: "/" })
+      return html(undefined, page, statusOf(error))
+    }
+    return jsonError(undefined, error.code, statusOf(error))
+  }
+  if (JSON_ACTIONS.has(action) || error instanceof UnknownAction) return jsonError(context, error.code, statusOf(error))
+  if (error.page === "signin") return redirect(context, signInPageUrl(context, { error: error.code }))
+  return redirect(context, errorPageUrl(context, error.code))
+}
+
+/**
+ * Handles one request to the authentication routes and never throws: every failure becomes
+ * a redirect to the sign-in or error page, or a JSON error, and is logged with its cause.
+ *
+ * @example
+ * ```ts
+ * import { Auth } from "@auth/core"
+ * import GitHub from "@auth/providers/github"
+ *
+ * export const handler = (request: Request) => Auth(request, { providers: [GitHub()], secret: process.env.AUTH_SECRET })
+ * ```
+ */
+export async function Auth(request: Request, config: AuthConfig): Promise<Response> {
+  let context: RequestContext | undefined
+  let action: Action | undefined
+  let internal: InternalConfig | undefined
+  try {
+    internal = resolveConfig(config)
+    const url = new URL(request.url)
+    const route = parseRoute(url.pathname, internal.basePath)
+    if (route === undefined) {
+      internal.logger.debug(`Nothing is served at ${url.pathname}.`)
+      return jsonError(undefined, "UnknownAction", 404)
+    }
+    action = route.action
+    context = createContext(internal, request, url)
+    const table = request.method === "GET" || request.method === "HEAD" ? GET : request.method === "POST" ? POST : undefined
+    const handler = table?.[route.action]
+    if (handler === undefined) {
+      internal.logger.debug(`Method ${request.method} is not allowed on /${route.action}.`)
+      const response = jsonError(context, "UnknownAction", 405)
+      response.headers.set("allow", [GET[route.action] && "GET, HEAD", POST[route.action] && "POST"].filter(Boolean).join(", "))
+      return response
+    }
+    return await handler(context, route.providerId)
+  } catch (thrown) {
+    const error = thrown instanceof AuthError ? thrown : new Configuration("An unexpected error occurred while handling the request.", { cause: thrown })
+    const logger = internal?.logger ?? fallbackLogger(config)
+    logger.error(error)
+    try {
+      return failure(error, request, context, action)
+    } catch (cause) {
+      logger.error(new Configuration("The error response could not be built.", { cause }))
+      return jsonError(undefined, "Configuration", 503)
+    }
+  }
+}

@@ -1,0 +1,259 @@
+/**
+ * Handling the provider's callback: the authorization response, the code exchange, the ID
+ * token and the profile, each validated, each failure a typed error.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2 Authorization Response
+ * @see https://www.rfc-editor.org/rfc/rfc9207 Authorization Server Issuer Identification
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#IDTokenValidation
+ */
+import * as o from "oauth4webapi"
+import { AccessDenied, AuthError, OAuthCallbackError } from "../errors.js"
+import type { Account, Profile, TokenSet, User } from "../providers/index.js"
+import type { CookiesOptions } from "../types.js"
+import { verifyChecks } from "./checks.js"
+import type { InternalOAuthProvider } from "./provider.js"
+import { authorizationServer, clientAuthOf, clientOf, httpOptions, providerFetch } from "./server.js"
+
+/** What a successful callback established about the user. */
+export interface CallbackResult {
+  user: User & { id: string }
+  account: Account
+  profile: Profile
+  tokens: TokenSet
+}
+
+/** Seconds a provider's clock may run ahead of ours (oauth4webapi's tolerance for exp and nbf). */
+const CLOCK_SKEW = 30
+
+/** The largest profile or token response read from a provider. */
+const MAX_BODY = 1024 * 1024
+
+function fail(message: string, cause?: unknown): never {
+  throw new OAuthCallbackError(message, cause === undefined ? undefined : { cause })
+}
+
+/** Turns what oauth4webapi and fetch throw into a sentence for the log. */
+function describe(step: string, provider: InternalOAuthProvider, cause: unknown): OAuthCallbackError {
+  if (cause instanceof AuthError) return new OAuthCallbackError(cause.message, { cause })
+  if (cause instanceof o.ResponseBodyError) {
+    return new OAuthCallbackError(`The ${step} of provider "${provider.id}" answered ${cause.error}${cause.error_description === undefined ? "" : `: ${cause.error_description}`}.`, { cause })
+  }
+  if (cause instanceof DOMException && (cause.name === "TimeoutError" || cause.name === "AbortError")) {
+    return new OAuthCallbackError(`The ${step} of provider "${provider.id}" did not answer within ${provider.timeout} ms.`, { cause })
+  }
+  const detail = cause instanceof Error ? cause.message : String(cause)
+  return new OAuthCallbackError(`The ${step} of provider "${provider.id}" failed: ${detail}.`, { cause })
+}
+
+/**
+ * Rejects callbacks that repeat a parameter: the first and the last value could be read by
+ * different parties.
+ */
+function singleValued(params: URLSearchParams): void {
+  const seen = new Set<string>()
+  for (const key of params.keys()) {
+    if (seen.has(key)) fail(`The callback repeats the parameter "${key}".`)
+    seen.add(key)
+  }
+}
+
+function toJsonResponse(body: unknown, response?: Response): Response {
+  return new Response(JSON.stringify(body), {
+    status: response?.status ?? 200,
+    headers: { "content-type": "application/json" },
+  })
+}
+
+/** The provider's raw token response, after its declared quirks are conformed. */
+async function exchangeCode(
+  provider: InternalOAuthProvider,
+  server: o.AuthorizationServer,
+  params: URLSearchParams,
+  redirectUri: string,
+  codeVerifier: string | undefined,
+): Promise<Response> {
+  let response: Response
+  if (provider.token.request !== undefined) {
+    const code = params.get("code") ?? fail("The callback has no `code` parameter.")
+    const { tokens } = await provider.token.request({
+      params: codeVerifier === undefined ? { code, redirect_uri: redirectUri } : { code, redirect_uri: redirectUri, code_verifier: codeVerifier },
+      provider: provider.source,
+      url: server.token_endpoint,
+      fetch: providerFetch(provider),
+    })
+    response = toJsonResponse(tokens)
+  } else {
+    response = await o.authorizationCodeGrantRequest(
+      server,
+      clientOf(provider),
+      clientAuthOf(provider),
+      params,
+      redirectUri,
+      // Only for providers configured without the PKCE check, which some providers reject.
+      // eslint-disable-next-line @typescript-eslint/no-deprecated
+      codeVerifier ?? o.nopkce,
+      { ...httpOptions(provider), ...(provider.token.params === undefined ? {} : { additionalParameters: provider.token.params }) },
+    )
+  }
+  if (provider.token.conform !== undefined) response = (await provider.token.conform(response.clone())) ?? response
+  if (provider.type === "oauth" && server.jwks_uri === undefined) response = await withoutIdToken(response)
+  return response
+}
+
+/**
+ * A plain OAuth 2.0 provider with no published keys gives us nothing to validate an `id_token`
+ * against, so one in its response is dropped rather than trusted.
+ */
+async function withoutIdToken(response: Response): Promise<Response> {
+  if (!response.ok) return response
+  const body: unknown = await response.clone().json().catch(() => undefined)
+  if (typeof body !== "object" || body === null || !("id_token" in body)) return response
+  const { id_token: _dropped, ...rest } = body as Record<string, unknown>
+  return toJsonResponse(rest, response)
+}
+
+async function readJsonObject(response: Response, what: string): Promise<Record<string, unknown>> {
+  const length = Number(response.headers.get("content-length") ?? "0")
+  if (length > MAX_BODY) fail(`The ${what} response is too large.`)
+  const text = await response.text()
+  if (text.length > MAX_BODY) fail(`The ${what} response is too large.`)
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch (cause) {
+    fail(`The ${what} response is not JSON.`, cause)
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) fail(`The ${what} response is not a JSON object.`)
+  return body as Record<string, unknown>
+}
+
+async function fetchProfile(
+  provider: InternalOAuthProvider,
+  server: o.AuthorizationServer,
+  tokens: o.TokenEndpointResponse,
+  claims: o.IDToken | undefined,
+): Promise<Profile> {
+  if (provider.userinfo.request !== undefined) {
+    const profile: unknown = await provider.userinfo.request({
+      tokens: { ...tokens },
+      provider: provider.source,
+      url: server.userinfo_endpoint,
+      fetch: providerFetch(provider),
+    })
+    if (typeof profile !== "object" || profile === null || Array.isArray(profile)) fail(`The userinfo request of provider "${provider.id}" returned no profile object.`)
+    return profile as Profile
+  }
+  if (provider.idToken && claims !== undefined) return { ...claims }
+  if (server.userinfo_endpoint === undefined) fail(`Provider "${provider.id}" has no userinfo endpoint.`)
+  if (provider.type === "oidc") {
+    const response = await o.userInfoRequest(server, clientOf(provider), tokens.access_token, httpOptions(provider))
+    // The userinfo must describe the same subject as the ID token (OpenID Connect Core 5.3.2).
+    const expected = claims?.sub ?? o.skipSubjectCheck
+    return (await o.processUserInfoResponse(server, clientOf(provider), expected, response))
+  }
+  const url = new URL(server.userinfo_endpoint)
+  for (const [key, value] of Object.entries(provider.userinfo.params ?? {})) url.searchParams.set(key, value)
+  const response = await o.protectedResourceRequest(tokens.access_token, "GET", url, new Headers({ accept: "application/json" }), null, httpOptions(provider))
+  if (!response.ok) fail(`The userinfo endpoint of provider "${provider.id}" answered HTTP ${response.status}.`)
+  return (await readJsonObject(response, "userinfo"))
+}
+
+const STRINGIFIED_NOTHING = new Set(["undefined", "null", "NaN", "[object Object]"])
+
+function text(value: unknown): string | null {
+  return typeof value === "string" && value !== "" ? value : null
+}
+
+/** Checks what the provider's `profile` callback made of the profile. */
+function checkedUser(provider: InternalOAuthProvider, user: unknown): User & { id: string } {
+  if (typeof user !== "object" || user === null) fail(`The \`profile\` callback of provider "${provider.id}" returned no user.`)
+  const { id, name, email, image, ...rest } = user as Record<string, unknown>
+  const userId = typeof id === "number" ? String(id) : id
+  // A provider that stringified a missing field would key every such user to one shared account.
+  if (typeof userId !== "string" || userId === "" || STRINGIFIED_NOTHING.has(userId)) {
+    fail(`Provider "${provider.id}" returned a profile with no usable id.`)
+  }
+  return { ...rest, id: userId, name: text(name), email: text(email), image: text(image) }
+}
+
+/**
+ * Validates a provider callback end to end: parameters, checks, code exchange, ID token
+ * (signature against the issuer's keys, `iss`, `aud`, `azp`, `exp`, `iat`, `nonce`) and profile.
+ *
+ * @throws {InvalidCheck} when state, PKCE or nonce do not check out.
+ * @throws {AccessDenied} when the user refused at the provider.
+ * @throws {OAuthCallbackError} for every other protocol failure.
+ */
+export async function validateCallback(
+  provider: InternalOAuthProvider,
+  context: {
+    params: URLSearchParams
+    jar: Map<string, string>
+    cookies: CookiesOptions
+    secrets: readonly string[]
+    redirectUri: string
+  },
+): Promise<CallbackResult> {
+  const { params } = context
+  singleValued(params)
+  const checks = await verifyChecks(provider.checks, context.secrets, context.cookies, context.jar, params.get("state"))
+
+  let server: o.AuthorizationServer
+  try {
+    server = await authorizationServer(provider)
+  } catch (cause) {
+    throw describe("discovery", provider, cause)
+  }
+  if (provider.type === "oauth" && provider.issuer === undefined) params.delete("iss")
+
+  let validated: URLSearchParams
+  try {
+    validated = o.validateAuthResponse(server, clientOf(provider), params, checks.state ?? o.skipStateCheck)
+  } catch (cause) {
+    if (cause instanceof o.AuthorizationResponseError) {
+      if (cause.error === "access_denied") throw new AccessDenied(`The user refused access at provider "${provider.id}".`, { cause, page: "signin" })
+      throw new OAuthCallbackError(`Provider "${provider.id}" answered the sign-in with ${cause.error}${cause.error_description === undefined ? "" : `: ${cause.error_description}`}.`, { cause })
+    }
+    throw describe("authorization response", provider, cause)
+  }
+
+  let tokens: o.TokenEndpointResponse
+  let claims: o.IDToken | undefined
+  try {
+    const response = await exchangeCode(provider, server, validated, context.redirectUri, checks.codeVerifier)
+    tokens = await o.processAuthorizationCodeResponse(server, clientOf(provider), response, {
+      expectedNonce: checks.nonce ?? o.expectNoNonce,
+      requireIdToken: provider.type === "oidc",
+    })
+    if (tokens.id_token !== undefined) {
+      // TLS alone authenticates the token endpoint; the signature check also covers a hostile or misconfigured proxy.
+      await o.validateApplicationLevelSignature(server, response, httpOptions(provider))
+      claims = o.getValidatedIdTokenClaims(tokens)
+      if (claims !== undefined && claims.iat > Math.floor(Date.now() / 1000) + CLOCK_SKEW) {
+        throw new OAuthCallbackError(`The ID token of provider "${provider.id}" was issued in the future (iat ${claims.iat}).`)
+      }
+    }
+  } catch (cause) {
+    throw describe("token endpoint", provider, cause)
+  }
+  if (tokens.token_type !== "bearer") fail(`Provider "${provider.id}" issued a "${tokens.token_type}" token; only bearer tokens are supported.`)
+
+  let profile: Profile
+  try {
+    profile = await fetchProfile(provider, server, tokens, claims)
+  } catch (cause) {
+    throw describe("userinfo endpoint", provider, cause)
+  }
+
+  const tokenSet: TokenSet = { ...tokens }
+  let user: User & { id: string }
+  let account: Account
+  try {
+    user = checkedUser(provider, await provider.profile(profile, tokenSet))
+    const fields = (await provider.account(tokenSet)) ?? {}
+    account = { ...fields, provider: provider.id, type: provider.type, providerAccountId: user.id }
+  } catch (cause) {
+    throw describe("profile mapping", provider, cause)
+  }
+  return { user, account, profile, tokens: tokenSet }
+}

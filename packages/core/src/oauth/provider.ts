@@ -1,0 +1,251 @@
+/**
+ * An OAuth 2.0 / OpenID Connect provider's configuration, checked and normalised once.
+ */
+import { Configuration } from "../errors.js"
+import type {
+  AccountCallback,
+  OAuthConfig,
+  OIDCChecks,
+  Profile,
+  ProfileCallback,
+  ProviderButtonStyles,
+  TokenEndpointHandler,
+  UserinfoEndpointHandler,
+} from "../providers/index.js"
+
+/** An OAuth provider as the routes use it. */
+export interface InternalOAuthProvider {
+  id: string
+  name: string
+  type: "oauth" | "oidc"
+  /** The provider object as configured, handed to the provider's own hooks. */
+  source: OAuthConfig
+  clientId: string
+  clientSecret: string | undefined
+  authMethod: "client_secret_basic" | "client_secret_post" | "none"
+  client: Record<string, unknown>
+  issuer: string | undefined
+  wellKnown: string | undefined
+  authorization: { url: string | undefined; params: Record<string, string> }
+  token: { url: string | undefined; params: Record<string, string> | undefined } & Pick<TokenEndpointHandler, "conform" | "request">
+  userinfo: { url: string | undefined; params: Record<string, string> | undefined } & Pick<UserinfoEndpointHandler, "request">
+  checks: ReadonlySet<OIDCChecks>
+  idToken: boolean
+  profile: ProfileCallback<Profile>
+  account: AccountCallback
+  style: ProviderButtonStyles
+  allowDangerousEmailAccountLinking: boolean
+  redirectProxyUrl: URL | undefined
+  timeout: number
+  allowInsecureRequests: boolean
+}
+
+type Env = Record<string, string | undefined>
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"])
+
+function envName(id: string, suffix: string): string {
+  return `AUTH_${id.toUpperCase().replace(/-/g, "_")}_${suffix}`
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+}
+
+function endpoint(value: unknown, option: string): { url: string | undefined; params: Record<string, unknown>; handler: Record<string, unknown> } {
+  if (value === undefined) return { url: undefined, params: {}, handler: {} }
+  if (typeof value === "string") return { url: value, params: {}, handler: {} }
+  if (!isRecord(value)) throw new Configuration(`\`${option}\` must be a URL or an object with \`url\`.`)
+  if (value.url !== undefined && typeof value.url !== "string") throw new Configuration(`\`${option}.url\` must be a string.`)
+  if (value.params !== undefined && !isRecord(value.params)) throw new Configuration(`\`${option}.params\` must be an object.`)
+  return { url: value.url, params: value.params ?? {}, handler: value }
+}
+
+function stringParams(params: Record<string, unknown>, option: string): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined) continue
+    if (typeof value !== "string") throw new Configuration(`\`${option}.${key}\` must be a string.`)
+    out[key] = value
+  }
+  return out
+}
+
+// The type parameter names what the validated value is; callers pass it explicitly.
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
+function hook<T>(value: unknown, option: string): T | undefined {
+  if (value === undefined) return undefined
+  if (typeof value !== "function") throw new Configuration(`\`${option}\` must be a function.`)
+  return value as T
+}
+
+/** Reads `profile.sub` / `profile.id` into the user shape, for providers that declare no `profile`. */
+export const defaultProfile: ProfileCallback<Profile> = (profile) => {
+  const text = (...values: unknown[]): string | null => {
+    for (const value of values) if (typeof value === "string" && value !== "") return value
+    return null
+  }
+  const id = profile.sub ?? profile.id
+  return {
+    id: typeof id === "string" || typeof id === "number" ? String(id) : undefined,
+    name: text(profile.name, profile.nickname, profile.preferred_username),
+    email: text(profile.email),
+    image: text(profile.picture, profile.image),
+  }
+}
+
+/** Keeps the token fields worth storing with an account. */
+export const defaultAccount: AccountCallback = (tokens) => {
+  const account: Record<string, unknown> = {}
+  for (const key of ["access_token", "id_token", "refresh_token", "scope", "token_type", "session_state"] as const) {
+    if (typeof tokens[key] === "string") account[key] = tokens[key]
+  }
+  if (typeof tokens.expires_at === "number") account.expires_at = tokens.expires_at
+  else if (typeof tokens.expires_in === "number" && Number.isFinite(tokens.expires_in)) {
+    account.expires_at = Math.floor(Date.now() / 1000) + Math.floor(tokens.expires_in)
+  }
+  return account
+}
+
+/**
+ * Checks and normalises one OAuth / OIDC provider.
+ *
+ * @throws {Configuration} naming the provider and the option to fix.
+ */
+export function normalizeOAuthProvider(config: OAuthConfig, env: Env, proxyUrl: URL | undefined): InternalOAuthProvider {
+  const { id, type } = config
+  const name = typeof config.name === "string" && config.name !== "" ? config.name : id
+  const at = (option: string): string => `providers["${id}"].${option}`
+
+  const clientId = config.clientId ?? env[envName(id, "ID")]
+  if (typeof clientId !== "string" || clientId === "") {
+    throw new Configuration(`Provider "${id}" has no \`clientId\`: pass it to the provider or set ${envName(id, "ID")}.`)
+  }
+  const client: Record<string, unknown> = isRecord(config.client) ? { ...config.client } : {}
+  if (config.client !== undefined && !isRecord(config.client)) throw new Configuration(`\`${at("client")}\` must be an object.`)
+  const authMethod = client.token_endpoint_auth_method ?? "client_secret_basic"
+  if (authMethod !== "client_secret_basic" && authMethod !== "client_secret_post" && authMethod !== "none") {
+    throw new Configuration(
+      `\`${at("client.token_endpoint_auth_method")}\` must be "client_secret_basic", "client_secret_post" or "none".`,
+    )
+  }
+  const clientSecret = config.clientSecret ?? env[envName(id, "SECRET")]
+  if (authMethod !== "none" && (typeof clientSecret !== "string" || clientSecret === "")) {
+    throw new Configuration(
+      `Provider "${id}" has no \`clientSecret\`: pass it to the provider, set ${envName(id, "SECRET")}, or set \`client.token_endpoint_auth_method: "none"\` for a public client.`,
+    )
+  }
+
+  const issuer = config.issuer ?? env[envName(id, "ISSUER")]
+  if (issuer !== undefined && typeof issuer !== "string") throw new Configuration(`\`${at("issuer")}\` must be a URL string.`)
+  const wellKnown = config.wellKnown ?? (type === "oidc" && issuer !== undefined ? `${issuer.replace(/\/+$/, "")}/.well-known/openid-configuration` : undefined)
+
+  const authorization = endpoint(config.authorization, at("authorization"))
+  const token = endpoint(config.token, at("token"))
+  const userinfo = endpoint(config.userinfo, at("userinfo"))
+  const tokenRequest = hook<TokenEndpointHandler["request"]>(token.handler.request, at("token.request"))
+  const conform = hook<TokenEndpointHandler["conform"]>(token.handler.conform, at("token.conform"))
+  const userinfoRequest = hook<UserinfoEndpointHandler["request"]>(userinfo.handler.request, at("userinfo.request"))
+
+  if (type === "oidc" && wellKnown === undefined) {
+    throw new Configuration(`Provider "${id}" is OpenID Connect and needs an \`issuer\` (or set ${envName(id, "ISSUER")}).`)
+  }
+  if (wellKnown === undefined) {
+    if (authorization.url === undefined) throw new Configuration(`Provider "${id}" has no \`authorization\` URL and no \`wellKnown\`.`)
+    if (token.url === undefined && tokenRequest === undefined) {
+      throw new Configuration(`Provider "${id}" has no \`token\` endpoint URL and no \`wellKnown\`.`)
+    }
+    if (userinfo.url === undefined && userinfoRequest === undefined) {
+      throw new Configuration(`Provider "${id}" has no \`userinfo\` endpoint URL and no \`wellKnown\`.`)
+    }
+  }
+
+  const allowInsecureLoopback = config.allowInsecureLoopbackRequests === true
+  for (const [option, url] of [
+    ["issuer", issuer],
+    ["wellKnown", wellKnown],
+    ["authorization", authorization.url],
+    ["token", token.url],
+    ["userinfo", userinfo.url],
+  ] as const) {
+    if (url === undefined) continue
+    let parsed: URL
+    try {
+      parsed = new URL(url)
+    } catch (cause) {
+      throw new Configuration(`\`${at(option)}\` must be an absolute URL.`, { cause })
+    }
+    const insecureOk = allowInsecureLoopback && parsed.protocol === "http:" && LOOPBACK.has(parsed.hostname)
+    if (parsed.protocol !== "https:" && !insecureOk) {
+      throw new Configuration(
+        `\`${at(option)}\` must use https (plain http is allowed only on a loopback address with \`allowInsecureLoopbackRequests: true\`).`,
+      )
+    }
+  }
+
+  const allowed: readonly OIDCChecks[] = type === "oidc" ? ["pkce", "state", "nonce", "none"] : ["pkce", "state", "none"]
+  const requested: unknown = config.checks ?? ["pkce"]
+  if (!Array.isArray(requested)) throw new Configuration(`\`${at("checks")}\` must be an array.`)
+  for (const check of requested) {
+    if (!allowed.includes(check as OIDCChecks)) {
+      throw new Configuration(`\`${at("checks")}\` has "${String(check)}"; allowed for type "${type}": ${allowed.join(", ")}.`)
+    }
+  }
+  const checks = new Set<OIDCChecks>(requested as OIDCChecks[])
+  if (checks.has("none") && checks.size > 1) throw new Configuration(`\`${at("checks")}\` cannot combine "none" with other checks.`)
+  let redirectProxyUrl = proxyUrl
+  if (config.redirectProxyUrl !== undefined) {
+    try {
+      redirectProxyUrl = new URL(config.redirectProxyUrl)
+    } catch (cause) {
+      throw new Configuration(`\`${at("redirectProxyUrl")}\` must be an absolute URL.`, { cause })
+    }
+  }
+  if (redirectProxyUrl !== undefined) {
+    checks.delete("none")
+    checks.add("state")
+  }
+
+  const timeout = config.timeout ?? 10_000
+  if (typeof timeout !== "number" || !Number.isFinite(timeout) || timeout <= 0 || timeout > 120_000) {
+    throw new Configuration(`\`${at("timeout")}\` must be a number of milliseconds between 1 and 120000.`)
+  }
+
+  const defaultScope = type === "oidc" ? "openid profile email" : undefined
+  const authorizationParams = stringParams(authorization.params, at("authorization.params"))
+  if (authorizationParams.scope === undefined && defaultScope !== undefined) authorizationParams.scope = defaultScope
+
+  return {
+    id,
+    name,
+    type,
+    source: config,
+    clientId,
+    clientSecret,
+    authMethod,
+    client,
+    issuer,
+    wellKnown,
+    authorization: { url: authorization.url, params: authorizationParams },
+    token: {
+      url: token.url,
+      params: token.handler.params === undefined ? undefined : stringParams(token.params, at("token.params")),
+      conform,
+      request: tokenRequest,
+    },
+    userinfo: {
+      url: userinfo.url,
+      params: userinfo.handler.params === undefined ? undefined : stringParams(userinfo.params, at("userinfo.params")),
+      request: userinfoRequest,
+    },
+    checks,
+    idToken: type === "oidc" && (config as { idToken?: unknown }).idToken !== false,
+    profile: hook<ProfileCallback<Profile>>(config.profile, at("profile")) ?? defaultProfile,
+    account: hook<AccountCallback>(config.account, at("account")) ?? defaultAccount,
+    style: isRecord(config.style) ? { ...config.style } : {},
+    allowDangerousEmailAccountLinking: config.allowDangerousEmailAccountLinking === true,
+    redirectProxyUrl,
+    timeout,
+    allowInsecureRequests: allowInsecureLoopback,
+  }
+}

@@ -1,0 +1,276 @@
+/**
+ * The provider configuration interface, and the one typed merge every built-in provider
+ * factory uses to lay a user's options over its defaults.
+ *
+ * @module providers
+ */
+import type { Awaitable } from "../adapters.js"
+
+/** Every kind of provider the configuration accepts. */
+export type ProviderType = "oauth" | "oidc" | "email" | "credentials" | "webauthn"
+
+/** The provider kinds that sign in by redirecting the browser somewhere. */
+export type RedirectableProviderType = "oauth" | "oidc" | "email"
+
+/** The profile an identity provider returns: free-form claims, read defensively. */
+export interface Profile {
+  sub?: string | null
+  name?: string | null
+  email?: string | null
+  image?: string | null
+  [claim: string]: unknown
+}
+
+/** The user a profile maps to: what the session shows. */
+export interface User {
+  id?: string
+  name?: string | null
+  email?: string | null
+  image?: string | null
+  [field: string]: unknown
+}
+
+/** What a token endpoint answers (RFC 6749 section 5.1), plus what OpenID Connect adds. */
+export interface TokenSet {
+  access_token?: string
+  token_type?: string
+  id_token?: string
+  refresh_token?: string
+  scope?: string
+  expires_in?: number
+  /** Absolute expiry in seconds since the epoch, computed from `expires_in`. */
+  expires_at?: number
+  session_state?: string
+  [field: string]: unknown
+}
+
+/** An account at a provider, as handed to callbacks and stored by adapters. */
+export interface Account extends TokenSet {
+  provider: string
+  type: ProviderType
+  providerAccountId: string
+  userId?: string
+}
+
+/** Query parameters added to a provider's authorization URL. */
+export type AuthorizationParameters = Record<string, string | undefined>
+
+/** A fetch that aborts after the provider's timeout. */
+export type ProviderFetch = (input: string | URL, init?: RequestInit) => Promise<Response>
+
+/** The authorization endpoint: where the browser is sent to sign in. */
+export interface AuthorizationEndpointHandler {
+  url?: string
+  params?: AuthorizationParameters
+}
+
+/** What a custom token request receives. */
+export interface TokenRequestContext {
+  params: { code: string; redirect_uri: string; code_verifier?: string }
+  provider: OAuthConfig
+  /** The provider's token endpoint URL, when known. */
+  url: string | undefined
+  fetch: ProviderFetch
+}
+
+/**
+ * The token endpoint. Standard providers need only `url`; quirky ones declare a `conform`
+ * that rewrites the raw response into a standard one, or (last resort) a whole `request`.
+ */
+export interface TokenEndpointHandler {
+  url?: string
+  /** Extra body parameters sent with the code exchange. */
+  params?: Record<string, string>
+  /** Rewrites a non-standard token response (nested fields, missing `token_type`) into RFC 6749 form. */
+  conform?: (response: Response) => Awaitable<Response | undefined>
+  /** Performs the code exchange itself; the result is still validated like a real token response. */
+  request?: (context: TokenRequestContext) => Awaitable<{ tokens: TokenSet }>
+}
+
+/** What a custom userinfo request receives. */
+export interface UserinfoRequestContext {
+  tokens: TokenSet
+  provider: OAuthConfig
+  /** The provider's userinfo endpoint URL, when known. */
+  url: string | undefined
+  fetch: ProviderFetch
+}
+
+/** The userinfo endpoint: where the profile is read with the access token. */
+export interface UserinfoEndpointHandler {
+  url?: string
+  /** Extra query parameters added to the userinfo URL. */
+  params?: Record<string, string>
+  /** Fetches the profile itself (a POST, an extra header, two calls...). */
+  request?: (context: UserinfoRequestContext) => Awaitable<unknown>
+}
+
+/** Maps the provider's profile to the user the session shows. */
+export type ProfileCallback<P> = (profile: P, tokens: TokenSet) => Awaitable<User>
+
+/** Picks which token fields are stored with the account. */
+export type AccountCallback = (tokens: TokenSet) => Awaitable<Partial<Account> | undefined>
+
+/** How the provider's button looks on the default sign-in page. */
+export interface ProviderButtonStyles {
+  logo?: string
+  brandColor?: string
+  /** @deprecated Use `brandColor`. */
+  bg?: string
+  /** @deprecated Text color is derived from `brandColor`. */
+  text?: string
+}
+
+/** Client metadata overrides (RFC 7591 names). */
+export interface ClientOptions {
+  token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post" | "none"
+  id_token_signed_response_alg?: string
+  userinfo_signed_response_alg?: string
+  authorization_signed_response_alg?: string
+  [field: string]: unknown
+}
+
+/** What every provider has. */
+export interface CommonProviderOptions {
+  id: string
+  name: string
+  type: ProviderType
+}
+
+/** The checks an OAuth 2.0 provider may run on its callback. */
+export type OAuthChecks = "pkce" | "state" | "none"
+/** The checks an OpenID Connect provider may run on its callback. */
+export type OIDCChecks = OAuthChecks | "nonce"
+
+/**
+ * An OAuth 2.0 provider.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc6749 OAuth 2.0
+ */
+export interface OAuth2Config<P = Profile> extends CommonProviderOptions {
+  type: "oauth"
+  authorization?: string | AuthorizationEndpointHandler
+  token?: string | TokenEndpointHandler
+  userinfo?: string | UserinfoEndpointHandler
+  /** Discovery document URL; its endpoints fill in those not set explicitly. */
+  wellKnown?: string
+  issuer?: string
+  /** Default `["pkce"]`. */
+  checks?: OAuthChecks[]
+  clientId?: string
+  clientSecret?: string
+  client?: ClientOptions
+  profile?: ProfileCallback<P>
+  account?: AccountCallback
+  style?: ProviderButtonStyles
+  /** Links this provider's account to an existing user with the same email. Only for providers that verify emails. */
+  allowDangerousEmailAccountLinking?: boolean
+  redirectProxyUrl?: string
+  /** Milliseconds before an outbound request to this provider is aborted. Default 10 000. */
+  timeout?: number
+  /**
+   * Allows plain `http://` endpoints when, and only when, they are on a loopback address
+   * (a local development or test identity provider). Never needed in production.
+   */
+  allowInsecureLoopbackRequests?: boolean
+}
+
+/**
+ * An OpenID Connect provider: OAuth 2.0 plus a validated ID token.
+ *
+ * @see https://openid.net/specs/openid-connect-core-1_0.html
+ */
+export interface OIDCConfig<P = Profile> extends Omit<OAuth2Config<P>, "type" | "checks"> {
+  type: "oidc"
+  /** Default `["pkce"]`; add `"nonce"` for providers without PKCE. */
+  checks?: OIDCChecks[]
+  /** Read the profile from the ID token's claims (default) or, when `false`, from userinfo. */
+  idToken?: boolean
+}
+
+/** Either OAuth flavour. */
+export type OAuthConfig<P = Profile> = OAuth2Config<P> | OIDCConfig<P>
+
+/** Passwordless sign-in by a link sent to an email address. Served in a later release. */
+export interface EmailConfig extends CommonProviderOptions {
+  type: "email"
+  [option: string]: unknown
+}
+
+/** Sign-in with arbitrary credentials checked by `authorize`. Served in a later release. */
+export interface CredentialsConfig extends CommonProviderOptions {
+  type: "credentials"
+  [option: string]: unknown
+}
+
+/** Passkeys / WebAuthn. Served in a later release. */
+export interface WebAuthnConfig extends CommonProviderOptions {
+  type: "webauthn"
+  [option: string]: unknown
+}
+
+/** Any provider configuration object. */
+export type ProviderConfig = OAuth2Config<never> | OIDCConfig<never> | EmailConfig | CredentialsConfig | WebAuthnConfig
+
+/** A provider: a configuration object, or a factory returning one. */
+export type Provider = ProviderConfig | (() => ProviderConfig)
+
+/** What a user passes to a built-in OAuth 2.0 provider factory. */
+export type OAuthUserConfig<P> = Omit<Partial<OAuth2Config<P>>, "type">
+
+/** What a user passes to a built-in OpenID Connect provider factory. */
+export type OIDCUserConfig<P> = Omit<Partial<OIDCConfig<P>>, "type">
+
+interface EndpointObject {
+  url?: string
+  params?: Record<string, string | undefined>
+}
+
+function mergeEndpoint<E extends EndpointObject>(
+  defaults: string | E | undefined,
+  user: string | E | undefined,
+): string | E | undefined {
+  if (user === undefined) return defaults
+  if (defaults === undefined) return user
+  const base: EndpointObject = typeof defaults === "string" ? { url: defaults } : defaults
+  if (typeof user === "string") return { ...base, url: user } as E
+  return { ...base, ...user, params: { ...base.params, ...user.params } }
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  const out: Partial<T> = {}
+  for (const key of Object.keys(value) as (keyof T)[]) {
+    if (value[key] !== undefined) out[key] = value[key]
+  }
+  return out
+}
+
+/**
+ * Lays a user's options over a provider's defaults: top-level fields replace, the known
+ * nested objects (`authorization`, `token`, `userinfo`, their `params`, `client`, `style`)
+ * merge one level deep, `undefined` never erases a default, and neither input is mutated.
+ *
+ * @example
+ * ```ts
+ * export default function Acme(config: OAuthUserConfig<AcmeProfile>): OAuth2Config<AcmeProfile> {
+ *   return mergeProviderConfig({ id: "acme", name: "Acme", type: "oauth", ... }, config)
+ * }
+ * ```
+ */
+export function mergeProviderConfig<C extends OAuthConfig<never>>(
+  defaults: C,
+  user: Partial<Omit<C, "type">> | undefined,
+): C {
+  if (user === undefined) return { ...defaults }
+  const given = withoutUndefined(user) as Partial<C>
+  const merged: C = { ...defaults, ...given, type: defaults.type }
+  const authorization = mergeEndpoint(defaults.authorization, given.authorization)
+  const token = mergeEndpoint(defaults.token, given.token)
+  const userinfo = mergeEndpoint(defaults.userinfo, given.userinfo)
+  if (authorization !== undefined) merged.authorization = authorization
+  if (token !== undefined) merged.token = token
+  if (userinfo !== undefined) merged.userinfo = userinfo
+  if (defaults.client !== undefined || given.client !== undefined) merged.client = { ...defaults.client, ...given.client }
+  if (defaults.style !== undefined || given.style !== undefined) merged.style = { ...defaults.style, ...given.style }
+  return merged
+}

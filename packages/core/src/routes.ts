@@ -1,0 +1,57 @@
+/**
+ * Where things live: the route of each action under `basePath`, and the pages a browser is
+ * sent to (the app's own `pages` when configured).
+ */
+import type { RequestContext } from "./context.js"
+import type { AuthErrorCode } from "./errors.js"
+
+/** The actions `Auth()` serves. */
+export type Action = "providers" | "csrf" | "signin" | "callback" | "session" | "signout" | "error"
+
+const ACTIONS = new Set<string>(["providers", "csrf", "signin", "callback", "session", "signout", "error"])
+
+/** The action and provider id a path names, or `undefined` when it names none. */
+export function parseRoute(pathname: string, basePath: string): { action: Action; providerId: string | undefined } | undefined {
+  if (!pathname.startsWith(`${basePath}/`)) return undefined
+  const rest = pathname.slice(basePath.length + 1).replace(/\/$/, "")
+  const slash = rest.indexOf("/")
+  const action = slash === -1 ? rest : rest.slice(0, slash)
+  if (!ACTIONS.has(action)) return undefined
+  if (slash === -1) return { action: action as Action, providerId: undefined }
+  const providerId = rest.slice(slash + 1)
+  if (providerId === "" || providerId.includes("/")) return undefined
+  let decoded: string
+  try {
+    decoded = decodeURIComponent(providerId)
+  } catch {
+    return undefined
+  }
+  return { action: action as Action, providerId: decoded }
+}
+
+function withQuery(base: string, origin: string, query: Record<string, string | undefined>): string {
+  const url = new URL(base, origin)
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(key, value)
+  return url.href
+}
+
+/** The sign-in page, with an error code to show and the page to return to. */
+export function signInPageUrl(context: RequestContext, query: { error?: AuthErrorCode; callbackUrl?: string } = {}): string {
+  return withQuery(context.config.pages.signIn ?? `${context.config.basePath}/signin`, context.origin, query)
+}
+
+/** The error page for a code. */
+export function errorPageUrl(context: RequestContext, code: AuthErrorCode): string {
+  return withQuery(context.config.pages.error ?? `${context.config.basePath}/error`, context.origin, { error: code })
+}
+
+/** The route a provider's sign-in form posts to. */
+export function signInUrl(context: RequestContext, providerId: string): string {
+  return `${context.authUrl}/signin/${encodeURIComponent(providerId)}`
+}
+
+/** Where the provider sends the browser back to (RFC 6749 `redirect_uri`). */
+export function callbackUrl(context: RequestContext, providerId: string, proxy?: URL): string {
+  const base = proxy === undefined ? context.authUrl : proxy.href.replace(/\/+$/, "")
+  return `${base}/callback/${encodeURIComponent(providerId)}`
+}

@@ -1,0 +1,232 @@
+/**
+ * Sessions for both strategies: reading one on `GET /session` (the hot path), starting one
+ * after a sign-in, and ending one on sign-out.
+ */
+import type { AdapterSession, AdapterUser } from "../adapters.js"
+import type { RequestContext } from "../context.js"
+import { clearChunked, clearCookie, readChunked, writeChunked } from "../cookies.js"
+import { AccessDenied, SessionTokenError } from "../errors.js"
+import { emit } from "../events.js"
+import type { Account, Profile, User } from "../providers/index.js"
+import { callAdapter } from "../store.js"
+import type { JWT, Session } from "../types.js"
+import { decode, encode } from "./jwt.js"
+
+/** A session as read from the request. */
+export interface CurrentSession {
+  session: Session
+  /** The user id the session belongs to. */
+  userId: string | undefined
+  token?: JWT
+  user?: AdapterUser
+}
+
+async function sealToken(context: RequestContext, token: JWT): Promise<string> {
+  const { config } = context
+  const params = { token, secret: config.secrets, salt: context.cookies.sessionToken.name, maxAge: config.jwt.maxAge }
+  const sealed = config.jwt.encode !== undefined ? await config.jwt.encode(params) : await encode(params)
+  if (typeof sealed !== "string" || sealed === "") throw new SessionTokenError("`jwt.encode` returned no string.")
+  return sealed
+}
+
+async function openToken(context: RequestContext, raw: string): Promise<JWT | null> {
+  const { config } = context
+  const params = { token: raw, secret: config.secrets, salt: context.cookies.sessionToken.name }
+  if (config.jwt.decode === undefined) return decode(params)
+  const token = await config.jwt.decode(params)
+  return typeof token === "object" && token !== null ? token : null
+}
+
+function writeTokenCookie(context: RequestContext, sealed: string, maxAge: number): void {
+  const cookie = context.cookies.sessionToken
+  const options = { ...cookie.options, maxAge }
+  context.setCookies.push(...writeChunked(cookie, sealed, context.jar, options))
+}
+
+function clearSessionCookie(context: RequestContext): void {
+  context.setCookies.push(...clearChunked(context.cookies.sessionToken, context.jar))
+}
+
+function sessionUser(source: { id?: unknown; sub?: unknown; name?: unknown; email?: unknown; image?: unknown; picture?: unknown }): NonNullable<Session["user"]> {
+  const text = (value: unknown): string | null => (typeof value === "string" ? value : null)
+  const id = source.id ?? source.sub
+  const user: NonNullable<Session["user"]> = { name: text(source.name), email: text(source.email), image: text(source.image ?? source.picture) }
+  if (typeof id === "string") user.id = id
+  return user
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b)
+}
+
+async function readJwtSession(context: RequestContext): Promise<CurrentSession | null> {
+  const { config } = context
+  const raw = readChunked(context.jar, context.cookies.sessionToken.name)
+  if (raw === undefined) return null
+  let token = await openToken(context, raw)
+  if (token === null) {
+    clearSessionCookie(context)
+    return null
+  }
+  let changed = false
+  if (config.callbacks.jwt !== undefined) {
+    const before = token
+    let after: JWT | null
+    try {
+      after = await config.callbacks.jwt({ token: { ...before }, user: undefined as unknown as User, account: null })
+    } catch (cause) {
+      throw new SessionTokenError("The `jwt` callback threw while reading the session.", { cause })
+    }
+    if (after === null || typeof after !== "object") {
+      clearSessionCookie(context)
+      return null
+    }
+    token = after
+    changed = !sameJson(before, after)
+  }
+  const now = Math.floor(Date.now() / 1000)
+  const issuedAt = typeof token.iat === "number" ? token.iat : 0
+  // Re-sealing on every read costs an encryption and a Set-Cookie; sliding once per updateAge is enough.
+  if (changed || now - issuedAt >= config.session.updateAge) {
+    const { iat: _iat, exp: _exp, jti: _jti, ...claims } = token
+    const sealed = await sealToken(context, claims)
+    writeTokenCookie(context, sealed, config.jwt.maxAge)
+    token = { ...claims, iat: now, exp: now + config.jwt.maxAge }
+  }
+  const expires = new Date((typeof token.exp === "number" ? token.exp : now + config.jwt.maxAge) * 1000).toISOString()
+  let session: Session = { user: sessionUser(token), expires }
+  if (config.callbacks.session !== undefined) {
+    try {
+      session = await config.callbacks.session({ session, token, user: undefined as unknown as AdapterUser })
+    } catch (cause) {
+      throw new SessionTokenError("The `session` callback threw.", { cause })
+    }
+  }
+  await emit(config, "session", { session, token })
+  return { session, token, userId: typeof token.sub === "string" ? token.sub : undefined }
+}
+
+/** A third-party adapter may answer anything; only a session with a user counts. */
+function isSessionAndUser(value: unknown): value is { session: AdapterSession; user: AdapterUser } {
+  if (typeof value !== "object" || value === null) return false
+  const { session, user } = value as { session?: unknown; user?: unknown }
+  return typeof session === "object" && session !== null && typeof user === "object" && user !== null
+}
+
+async function readDatabaseSession(context: RequestContext): Promise<CurrentSession | null> {
+  const { config } = context
+  const adapter = config.adapter
+  if (adapter === undefined) return null
+  const sessionToken = context.jar.get(context.cookies.sessionToken.name)
+  if (sessionToken === undefined || sessionToken === "" || sessionToken.length > 512) return null
+  const found = await callAdapter(adapter, "getSessionAndUser", sessionToken)
+  if (found === null || !isSessionAndUser(found)) {
+    context.setCookies.push(clearCookie(context.cookies.sessionToken))
+    return null
+  }
+  const now = Date.now()
+  let expires = new Date(found.session.expires)
+  if (!(expires.getTime() > now)) {
+    await callAdapter(adapter, "deleteSession", sessionToken)
+    context.setCookies.push(clearCookie(context.cookies.sessionToken))
+    return null
+  }
+  const { maxAge, updateAge } = config.session
+  if (expires.getTime() - maxAge * 1000 + updateAge * 1000 <= now) {
+    expires = new Date(now + maxAge * 1000)
+    await callAdapter(adapter, "updateSession", { sessionToken, expires })
+    const cookie = context.cookies.sessionToken
+    context.setCookies.push({ name: cookie.name, value: sessionToken, options: { ...cookie.options, expires } })
+  }
+  const user = found.user
+  let session: Session = { user: sessionUser(user), expires: expires.toISOString() }
+  if (config.callbacks.session !== undefined) {
+    try {
+      session = await config.callbacks.session({ session, user, token: {} })
+    } catch (cause) {
+      throw new SessionTokenError("The `session` callback threw.", { cause })
+    }
+  }
+  await emit(config, "session", { session, token: {} })
+  return { session, user, userId: user.id }
+}
+
+/**
+ * Reads the request's session, sliding its expiry when due.
+ *
+ * @throws {SessionTokenError} when a `jwt` or `session` callback throws.
+ * @throws {AdapterError} when the adapter fails.
+ */
+export function readSession(context: RequestContext): Promise<CurrentSession | null> {
+  return context.config.session.strategy === "jwt" ? readJwtSession(context) : readDatabaseSession(context)
+}
+
+/** What a finished sign-in hands to the session. */
+export interface SignedIn {
+  user: User & { id: string }
+  account: Account | null
+  profile?: Profile
+  isNewUser: boolean
+}
+
+/**
+ * Starts the session of a user who just signed in.
+ *
+ * @throws {AccessDenied} when the `jwt` callback returns `null`.
+ * @throws {SessionTokenError} when the token cannot be sealed.
+ */
+export async function startSession(context: RequestContext, signedIn: SignedIn): Promise<void> {
+  const { config } = context
+  // A read of the previous session earlier in this request may have queued its own cookie.
+  const name = context.cookies.sessionToken.name
+  context.setCookies = context.setCookies.filter((cookie) => cookie.name !== name && !cookie.name.startsWith(`${name}.`))
+  if (config.session.strategy === "database") {
+    const adapter = config.adapter
+    if (adapter === undefined) throw new SessionTokenError("Database sessions need an adapter.")
+    const sessionToken = config.session.generateSessionToken()
+    const expires = new Date(Date.now() + config.session.maxAge * 1000)
+    await callAdapter(adapter, "createSession", { sessionToken, userId: signedIn.user.id, expires })
+    const cookie = context.cookies.sessionToken
+    context.setCookies.push({ name: cookie.name, value: sessionToken, options: { ...cookie.options, expires } })
+    return
+  }
+  const { user } = signedIn
+  let token: JWT | null = { name: user.name ?? null, email: user.email ?? null, picture: user.image ?? null, sub: user.id }
+  if (config.callbacks.jwt !== undefined) {
+    try {
+      token = await config.callbacks.jwt({
+        token,
+        user,
+        account: signedIn.account,
+        profile: signedIn.profile,
+        trigger: signedIn.isNewUser ? "signUp" : "signIn",
+        isNewUser: signedIn.isNewUser,
+      })
+    } catch (cause) {
+      throw new SessionTokenError("The `jwt` callback threw during sign-in.", { cause })
+    }
+    if (token === null || typeof token !== "object") throw new AccessDenied("The `jwt` callback returned no token for this sign-in.")
+  }
+  writeTokenCookie(context, await sealToken(context, token), config.jwt.maxAge)
+}
+
+/**
+ * Ends the request's session: deletes it from the store (database strategy) and clears the cookie.
+ *
+ * @throws {AdapterError} when the adapter fails.
+ */
+export async function endSession(context: RequestContext): Promise<void> {
+  const { config } = context
+  if (config.session.strategy === "database") {
+    const sessionToken = context.jar.get(context.cookies.sessionToken.name)
+    if (sessionToken !== undefined && sessionToken !== "" && config.adapter !== undefined) {
+      const deleted = await callAdapter(config.adapter, "deleteSession", sessionToken)
+      await emit(config, "signOut", { session: deleted ?? null })
+    }
+  } else {
+    const raw = readChunked(context.jar, context.cookies.sessionToken.name)
+    const token = raw === undefined ? null : await openToken(context, raw)
+    await emit(config, "signOut", { token })
+  }
+  clearSessionCookie(context)
+}

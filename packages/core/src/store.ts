@@ -1,0 +1,29 @@
+/**
+ * Calls into the configured adapter, so that a store failure is always an `AdapterError`
+ * naming the method, never an unhandled throw.
+ */
+import type { Adapter } from "./adapters.js"
+import { AdapterError, Configuration } from "./errors.js"
+
+type Method = keyof Adapter
+type Fn<M extends Method> = NonNullable<Adapter[M]>
+
+/**
+ * Calls `adapter[method](...args)`.
+ *
+ * @throws {AdapterError} when the method throws or rejects.
+ * @throws {Configuration} when the method is missing (configuration checks make this unreachable).
+ */
+export async function callAdapter<M extends Method>(
+  adapter: Adapter,
+  method: M,
+  ...args: Parameters<Fn<M>>
+): Promise<Awaited<ReturnType<Fn<M>>>> {
+  const fn = adapter[method] as ((...a: Parameters<Fn<M>>) => ReturnType<Fn<M>>) | undefined
+  if (typeof fn !== "function") throw new Configuration(`The \`adapter\` has no \`${method}\` method.`)
+  try {
+    return await fn.apply(adapter, args)
+  } catch (cause) {
+    throw new AdapterError(`The adapter's \`${method}\` failed.`, { cause })
+  }
+}

@@ -1,0 +1,58 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
+import { getCsrfToken, getProviders, getSession, signIn, signOut } from "../src/client.js"
+import { encode } from "../src/session/jwt.js"
+import { Auth } from "../src/index.js"
+import { Jar, ORIGIN, SECRET, testConfig } from "./helpers.js"
+
+// The browser boundary: fetch goes to Auth() in-process with a cookie jar, location is recorded.
+describe("@auth/core/client", () => {
+  const config = testConfig()
+  let jar: Jar
+  let assigned: string[]
+
+  beforeEach(() => {
+    jar = new Jar()
+    assigned = []
+    vi.stubGlobal("fetch", async (input: string, init?: RequestInit) => {
+      const headers = new Headers(init?.headers)
+      if (jar.cookies.size > 0) headers.set("cookie", jar.header())
+      const response = await Auth(new Request(new URL(input, ORIGIN), { ...init, headers }), config)
+      jar.store(response)
+      return response
+    })
+    vi.stubGlobal("location", { href: `${ORIGIN}/page`, assign: (url: string) => assigned.push(url) })
+  })
+
+  afterEach(() => {
+    vi.unstubAllGlobals()
+  })
+
+  it("reads providers, a CSRF token and the session", async () => {
+    expect(Object.keys(await getProviders())).toEqual(["acme"])
+    expect(await getCsrfToken()).toMatch(/^[\w-]{43}$/)
+    expect(await getSession()).toBeNull()
+    jar.cookies.set("authjs.session-token", await encode({ token: { name: "Ada" }, secret: SECRET, salt: "authjs.session-token", maxAge: 60 }))
+    expect(await getSession()).toMatchObject({ user: { name: "Ada" } })
+  })
+
+  it("signs in by posting the CSRF token and navigating to the provider", async () => {
+    await signIn("acme", { callbackUrl: "/after" }, { login_hint: "ada@example.com" })
+    expect(assigned).toHaveLength(1)
+    const url = new URL(assigned[0] ?? "")
+    expect(url.host).toBe("acme.example")
+    expect(url.searchParams.get("login_hint")).toBe("ada@example.com")
+  })
+
+  it("returns the target instead of navigating with redirect: false, and reports errors", async () => {
+    const result = await signIn("nobody", { redirect: false })
+    expect(result).toMatchObject({ ok: false, error: "InvalidProvider" })
+    expect(assigned).toEqual([])
+  })
+
+  it("signs out and clears the session cookie", async () => {
+    jar.cookies.set("authjs.session-token", await encode({ token: { name: "Ada" }, secret: SECRET, salt: "authjs.session-token", maxAge: 60 }))
+    await signOut({ callbackUrl: "/bye" })
+    expect(assigned).toEqual([`${ORIGIN}/bye`])
+    expect(jar.cookies.has("authjs.session-token")).toBe(false)
+  })
+})

@@ -1,0 +1,114 @@
+import { afterEach, describe, expect, it, vi } from "vitest"
+import { resolveConfig } from "../src/config.js"
+import { Auth } from "../src/index.js"
+import type { AuthConfig } from "../src/types.js"
+import { acmeProvider, SECRET, testConfig } from "./helpers.js"
+
+function configError(config: AuthConfig): string {
+  try {
+    resolveConfig(config)
+  } catch (error) {
+    return `${(error as { code: string }).code}: ${(error as Error).message}`
+  }
+  throw new Error("expected a configuration error")
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null) {
+    for (const inner of Object.values(value)) deepFreeze(inner)
+    Object.freeze(value)
+  }
+  return value
+}
+
+describe("configuration", () => {
+  afterEach(() => {
+    vi.unstubAllEnvs()
+  })
+
+  it("names a missing secret", () => {
+    vi.stubEnv("AUTH_SECRET", "")
+    expect(configError({ providers: [] })).toMatch(/^MissingSecret: .*AUTH_SECRET/)
+  })
+
+  it("reads AUTH_SECRET, AUTH_URL and provider credentials from the environment", () => {
+    vi.stubEnv("AUTH_SECRET", SECRET)
+    vi.stubEnv("AUTH_URL", "https://app.example/auth")
+    vi.stubEnv("AUTH_ACME_ID", "from-env")
+    vi.stubEnv("AUTH_ACME_SECRET", "secret-from-env")
+    const config = resolveConfig({ providers: [acmeProvider({ clientId: undefined, clientSecret: undefined })] })
+    expect(config.secrets).toEqual([SECRET])
+    expect(config.basePath).toBe("/auth")
+    expect(config.trustHost).toBe(true)
+    expect(config.providers[0]?.clientId).toBe("from-env")
+  })
+
+  it("refuses duplicate provider ids", () => {
+    expect(configError(testConfig({ providers: [acmeProvider(), acmeProvider()] }))).toMatch(/^Configuration: .*"acme".*unique/)
+  })
+
+  it("refuses a check the provider type does not have", () => {
+    expect(configError(testConfig({ providers: [acmeProvider({ checks: ["nonce"] })] }))).toMatch(/checks.*"nonce"/)
+    expect(configError(testConfig({ providers: [acmeProvider({ checks: ["pkce", "bogus"] })] }))).toMatch(/checks.*"bogus"/)
+  })
+
+  it("refuses an oauth provider with no token endpoint", () => {
+    expect(configError(testConfig({ providers: [acmeProvider({ token: undefined })] }))).toMatch(/no `token` endpoint/)
+  })
+
+  it("refuses plain http endpoints, and allows them only on loopback with the explicit option", () => {
+    expect(configError(testConfig({ providers: [acmeProvider({ token: "http://acme.example/token" })] }))).toMatch(/token.*https/)
+    const loopback = { token: "http://127.0.0.1:9/token", authorization: "http://127.0.0.1:9/a", userinfo: "http://127.0.0.1:9/u" }
+    expect(configError(testConfig({ providers: [acmeProvider(loopback)] }))).toMatch(/allowInsecureLoopbackRequests/)
+    expect(resolveConfig(testConfig({ providers: [acmeProvider({ ...loopback, allowInsecureLoopbackRequests: true })] })).providers[0]?.allowInsecureRequests).toBe(true)
+    expect(
+      configError(testConfig({ providers: [acmeProvider({ token: "http://evil.example/token", allowInsecureLoopbackRequests: true })] })),
+    ).toMatch(/token.*https/)
+  })
+
+  it("needs an issuer for OpenID Connect providers and says where to put it", () => {
+    expect(configError(testConfig({ providers: [{ id: "idp", name: "IdP", type: "oidc", clientId: "c", clientSecret: "s" }] }))).toMatch(
+      /issuer.*AUTH_IDP_ISSUER/,
+    )
+  })
+
+  it("says which provider types are not served yet", () => {
+    expect(configError(testConfig({ providers: [{ id: "mail", name: "Mail", type: "email" }] }))).toMatch(/"email".*not serve/)
+    expect(configError(testConfig({ providers: [{ id: "x", name: "X", type: "saml" } as never] }))).toMatch(/unknown `type`/)
+  })
+
+  it("refuses ids that cannot be a path segment", () => {
+    expect(configError(testConfig({ providers: [acmeProvider({ id: "../x" })] }))).toMatch(/providers\[0\]\.id/)
+  })
+
+  it("names bad option values", () => {
+    expect(configError(testConfig({ basePath: "api" }))).toMatch(/basePath/)
+    expect(configError(testConfig({ session: { maxAge: -1 } }))).toMatch(/session\.maxAge/)
+    expect(configError(testConfig({ session: { strategy: "database" } }))).toMatch(/needs an `adapter`/)
+    expect(configError(testConfig({ pages: { signIn: "//evil.example" } }))).toMatch(/pages\.signIn/)
+    expect(configError(testConfig({ cookies: { sessionToken: { name: "a;b" } } }))).toMatch(/cookies\.sessionToken\.name/)
+    expect(configError(testConfig({ adapter: { createUser: () => ({}) } as never }))).toMatch(/missing methods.*getUserByAccount/)
+  })
+
+  it("never mutates the caller's configuration", async () => {
+    const config = deepFreeze(testConfig({ callbacks: {}, session: { maxAge: 60 } }))
+    const response = await Auth(new Request("http://localhost:3000/api/auth/providers"), config)
+    expect(response.status).toBe(200)
+  })
+
+  it("normalises providers once per configuration object, not per request", async () => {
+    const factory = vi.fn(() => acmeProvider())
+    const config = testConfig({ providers: [factory] })
+    for (let i = 0; i < 5; i++) await Auth(new Request("http://localhost:3000/api/auth/session"), config)
+    expect(factory).toHaveBeenCalledTimes(1)
+  })
+
+  it("answers a broken configuration with a typed error, not an exception or a 500", async () => {
+    const response = await Auth(new Request("http://localhost:3000/api/auth/session"), { providers: "nope", secret: SECRET } as never)
+    expect(response.status).toBe(503)
+    expect(await response.json()).toMatchObject({ error: "Configuration" })
+    const page = await Auth(new Request("http://localhost:3000/api/auth/signin", { headers: { accept: "text/html" } }), null as never)
+    expect(page.status).toBe(503)
+    expect(await page.text()).not.toMatch(/at \w+ \(|node_modules|\.ts:/)
+  })
+})

@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest"
+import { CHUNK_SIZE, defaultCookies, parseCookies, readChunked, serializeCookie, writeChunked } from "../src/cookies.js"
+
+describe("cookies", () => {
+  it("uses __Secure- and __Host- prefixes only on https", () => {
+    expect(defaultCookies(true, undefined).sessionToken.name).toBe("__Secure-authjs.session-token")
+    expect(defaultCookies(true, undefined).csrfToken.name).toBe("__Host-authjs.csrf-token")
+    expect(defaultCookies(false, undefined).sessionToken.name).toBe("authjs.session-token")
+    expect(defaultCookies(true, undefined).state.options).toMatchObject({ httpOnly: true, sameSite: "lax", secure: true, maxAge: 900 })
+  })
+
+  it("lays overrides over the defaults without touching other cookies", () => {
+    const cookies = defaultCookies(false, { sessionToken: { name: "sid", options: { domain: "example.com" } } })
+    expect(cookies.sessionToken).toEqual({ name: "sid", options: { httpOnly: true, sameSite: "lax", path: "/", secure: false, domain: "example.com" } })
+    expect(cookies.callbackUrl.name).toBe("authjs.callback-url")
+  })
+
+  it("parses a Cookie header, keeping the first of duplicate names", () => {
+    const jar = parseCookies('a=1; b="2"; a=3; junk; =x; c=')
+    expect([...jar]).toEqual([["a", "1"], ["b", "2"], ["c", ""]])
+    expect(parseCookies(null).size).toBe(0)
+  })
+
+  it("serializes attributes", () => {
+    expect(serializeCookie({ name: "n", value: "v", options: { httpOnly: true, secure: true, sameSite: "lax", maxAge: 60, path: "/" } })).toBe(
+      "n=v; Max-Age=60; Path=/; HttpOnly; Secure; SameSite=Lax",
+    )
+  })
+
+  it("splits a large value into chunks, reassembles it, and clears leftovers", () => {
+    const cookie = defaultCookies(false, undefined).sessionToken
+    const big = "x".repeat(CHUNK_SIZE * 2 + 10)
+    const written = writeChunked(cookie, big, new Map())
+    expect(written.map((c) => c.name)).toEqual(["authjs.session-token.0", "authjs.session-token.1", "authjs.session-token.2"])
+    const jar = new Map(written.map((c) => [c.name, c.value]))
+    expect(readChunked(jar, cookie.name)).toBe(big)
+    const small = writeChunked(cookie, "small", jar)
+    expect(small[0]).toMatchObject({ name: "authjs.session-token", value: "small" })
+    expect(small.slice(1).map((c) => [c.name, c.options.maxAge])).toEqual([
+      ["authjs.session-token.0", 0],
+      ["authjs.session-token.1", 0],
+      ["authjs.session-token.2", 0],
+    ])
+  })
+})

@@ -1,0 +1,271 @@
+import type { DevIdp } from "@auth/dev-idp"
+import { decodeJwt } from "jose"
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import { APP, Harness, e2eConfig, errorOf, idpProvider, oauthProvider, startIdp } from "./harness.js"
+
+let idp: DevIdp
+
+beforeAll(async () => {
+  idp = await startIdp()
+})
+
+afterAll(async () => {
+  await idp.close()
+})
+
+afterEach(() => {
+  idp.reset()
+})
+
+function harness(overrides: Parameters<typeof idpProvider>[1] = {}, extra: Parameters<typeof e2eConfig>[1] = {}) {
+  const config = e2eConfig([idpProvider(idp, overrides), oauthProvider(idp), idpProvider(idp, { id: "idp-post", authorization: { params: { response_mode: "form_post" } } }), idpProvider(idp, { id: "idp-userinfo", idToken: false })], extra)
+  return { config, h: new Harness(config) }
+}
+
+/** Replaces the ID token of the next token response with claims the test chooses. */
+function craftIdToken(change: (claims: Record<string, unknown>) => Record<string, unknown>, options?: Parameters<DevIdp["signJwt"]>[1]) {
+  idp.onTokenResponse(async ({ body }) => ({
+    body: { ...body, id_token: await idp.signJwt(change(decodeJwt(String(body.id_token))), options) },
+  }))
+}
+
+describe("sign-in with a real OpenID Provider", () => {
+  it("completes the code flow with PKCE, state and nonce, then signs out", async () => {
+    const { h, config } = harness()
+    const landed = await h.signIn("idp", "/protected")
+    expect(landed.url).toBe(`${APP}/protected`)
+    expect(await h.session()).toMatchObject({ user: { id: "alice", name: "Alice Example", email: "alice@example.com" } })
+    expect(h.browser.cookies(APP).map((c) => c.name).sort()).toEqual(["authjs.csrf-token", "authjs.session-token"])
+
+    const signout = await h.browser.navigate(`${APP}/api/auth/signout`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrfToken: await h.csrfToken(), callbackUrl: "/bye" }),
+      initiator: `${APP}/api/auth/signout`,
+    })
+    expect(signout.url).toBe(`${APP}/bye`)
+    expect(await h.session()).toBeNull()
+    expect(config.errors).toEqual([])
+  })
+
+  it("completes a response_mode=form_post flow, whose cross-site POST carries no Lax cookies", async () => {
+    const { h } = harness()
+    const landed = await h.signIn("idp-post")
+    expect(landed.url).toBe(`${APP}/protected`)
+    expect(await h.session()).toMatchObject({ user: { email: "alice@example.com" } })
+  })
+
+  it("completes a plain OAuth 2.0 flow with the profile from userinfo", async () => {
+    const { h } = harness()
+    await h.signIn("idp-oauth")
+    expect(await h.session()).toMatchObject({ user: { id: "alice", email: "alice@example.com" } })
+  })
+
+  it("reads the profile from userinfo when the provider says so, and fetches discovery once", async () => {
+    const { h } = harness()
+    idp.clearRequests()
+    await h.signIn("idp-userinfo")
+    await h.signIn("idp-userinfo")
+    expect(await h.session()).toMatchObject({ user: { name: "Alice Example" } })
+    expect(idp.requests.filter((r) => r.path === "/me")).toHaveLength(2)
+    expect(idp.requests.filter((r) => r.path === "/.well-known/openid-configuration").length).toBeLessThanOrEqual(1)
+  })
+
+  it("shows AccessDenied on the sign-in page when the user denies consent", async () => {
+    const { h } = harness()
+    const login = await h.browser.submitForm(await h.startSignIn("idp"), { values: { login: "alice@example.com", password: "alice-password" } })
+    const denied = await h.browser.submitForm(login, { formIndex: 1 })
+    expect(new URL(denied.url).pathname).toBe("/api/auth/signin")
+    expect(errorOf(denied)).toBe("AccessDenied")
+    expect(await h.session()).toBeNull()
+  })
+})
+
+describe("callback attacks", () => {
+  it("refuses a callback whose state cookie is missing", async () => {
+    const { h } = harness()
+    const callback = await h.holdCallback()
+    h.browser.deleteCookie(APP, "authjs.state")
+    expect(errorOf(await h.callback(callback))).toBe("InvalidCheck")
+    expect(await h.session()).toBeNull()
+  })
+
+  it("refuses a callback whose state differs from the cookie (login CSRF)", async () => {
+    const { h } = harness()
+    const callback = await h.holdCallback()
+    callback.searchParams.set("state", "forged")
+    expect(errorOf(await h.callback(callback))).toBe("InvalidCheck")
+    expect(await h.session()).toBeNull()
+  })
+
+  it("refuses a callback without the PKCE verifier cookie", async () => {
+    const { h } = harness()
+    const callback = await h.holdCallback()
+    h.browser.deleteCookie(APP, "authjs.pkce.code_verifier")
+    expect(errorOf(await h.callback(callback))).toBe("InvalidCheck")
+  })
+
+  it("refuses a code redeemed with another sign-in's PKCE verifier (code injection)", async () => {
+    const { h } = harness()
+    const victim = await h.holdCallback()
+    const victimCookies = h.browser.cookies(APP)
+    await h.holdCallback()
+    const attackerVerifier = h.browser.cookies(APP).find((c) => c.name === "authjs.pkce.code_verifier")
+    for (const cookie of victimCookies) h.browser.setCookie(APP, `${cookie.name}=${cookie.value}; Path=/`)
+    h.browser.setCookie(APP, `authjs.pkce.code_verifier=${attackerVerifier?.value ?? ""}; Path=/`)
+    expect(errorOf(await h.callback(victim))).toBe("OAuthCallbackError")
+    expect(await h.session()).toBeNull()
+  })
+
+  it("refuses an ID token whose nonce belongs to another sign-in (replay)", async () => {
+    const { h } = harness()
+    craftIdToken((claims) => ({ ...claims, nonce: "replayed-nonce" }))
+    expect(errorOf(await h.signIn())).toBe("OAuthCallbackError")
+    expect(await h.session()).toBeNull()
+  })
+
+  it("refuses a replayed authorization code", async () => {
+    const { h } = harness()
+    const callback = await h.holdCallback()
+    const cookies = h.browser.cookies(APP)
+    expect((await h.callback(callback)).url).toBe(`${APP}/protected`)
+    h.browser.deleteCookie(APP, "authjs.session-token")
+    for (const cookie of cookies) h.browser.setCookie(APP, `${cookie.name}=${cookie.value}; Path=/`)
+    expect(errorOf(await h.callback(callback))).toBe("OAuthCallbackError")
+    expect(await h.session()).toBeNull()
+  })
+
+  it("refuses an ID token signed with a key the issuer never published", async () => {
+    const { h, config } = harness()
+    craftIdToken((claims) => claims, { key: "foreign" })
+    expect(errorOf(await h.signIn())).toBe("OAuthCallbackError")
+    expect(config.errors.join("\n")).toMatch(/signature/i)
+  })
+
+  it("refuses an unsigned ID token (alg none)", async () => {
+    const { h } = harness()
+    craftIdToken((claims) => claims, { alg: "none" })
+    expect(errorOf(await h.signIn())).toBe("OAuthCallbackError")
+  })
+
+  it("refuses an ID token from another issuer", async () => {
+    const { h } = harness()
+    craftIdToken((claims) => ({ ...claims, iss: "https://evil.example" }))
+    expect(errorOf(await h.signIn())).toBe("OAuthCallbackError")
+  })
+
+  it("refuses an ID token issued to another client", async () => {
+    const { h } = harness()
+    craftIdToken((claims) => ({ ...claims, aud: "someone-else" }))
+    expect(errorOf(await h.signIn())).toBe("OAuthCallbackError")
+  })
+
+  it("refuses an ID token for several audiences without our azp", async () => {
+    const { h } = harness()
+    craftIdToken((claims) => ({ ...claims, aud: [String(claims.aud), "other"], azp: "other" }))
+    expect(errorOf(await h.signIn())).toBe("OAuthCallbackError")
+  })
+
+  it("refuses an expired ID token", async () => {
+    const { h } = harness()
+    const now = Math.floor(Date.now() / 1000)
+    craftIdToken((claims) => ({ ...claims, iat: now - 7200, exp: now - 3600 }))
+    expect(errorOf(await h.signIn())).toBe("OAuthCallbackError")
+  })
+
+  it("refuses an ID token issued in the future, beyond the clock skew", async () => {
+    const { h } = harness()
+    const now = Math.floor(Date.now() / 1000)
+    craftIdToken((claims) => ({ ...claims, iat: now + 3600, exp: now + 7200 }))
+    expect(errorOf(await h.signIn())).toBe("OAuthCallbackError")
+  })
+
+  it("refuses a mix-up: the callback's RFC 9207 iss names another issuer", async () => {
+    const { h } = harness()
+    const callback = await h.holdCallback()
+    expect(callback.searchParams.get("iss")).toBe(idp.issuer)
+    callback.searchParams.set("iss", "https://evil.example")
+    expect(errorOf(await h.callback(callback))).toBe("OAuthCallbackError")
+  })
+
+  it("refuses duplicate callback parameters", async () => {
+    const { h } = harness()
+    const callback = await h.holdCallback()
+    callback.searchParams.append("code", "second-code")
+    expect(errorOf(await h.callback(callback))).toBe("OAuthCallbackError")
+  })
+
+  it("refuses a userinfo answer about another subject", async () => {
+    const { h } = harness()
+    idp.onUserinfoResponse(({ body }) => ({ body: { ...(body as object), sub: "mallory" } }))
+    expect(errorOf(await h.signIn("idp-userinfo"))).toBe("OAuthCallbackError")
+    expect(await h.session()).toBeNull()
+  })
+
+  it("refuses a token response that is an error page, not JSON", async () => {
+    const { h } = harness()
+    idp.onTokenResponse(() => ({ status: 502, body: "<html>Bad gateway</html>", headers: { "content-type": "text/html" } }))
+    expect(errorOf(await h.signIn())).toBe("OAuthCallbackError")
+  })
+
+  it("refuses a token that is not a bearer token", async () => {
+    const { h } = harness()
+    idp.onTokenResponse(({ body }) => ({ body: { ...body, token_type: "mac" } }))
+    expect(errorOf(await h.signIn())).toBe("OAuthCallbackError")
+  })
+
+  it("refuses an OAuth error answered by the token endpoint", async () => {
+    const { h, config } = harness()
+    idp.onTokenResponse(() => ({ status: 400, body: { error: "invalid_grant", error_description: "nope" } }))
+    expect(errorOf(await h.signIn("idp-oauth"))).toBe("OAuthCallbackError")
+    expect(config.errors.join("\n")).toMatch(/invalid_grant: nope/)
+  })
+
+  it("refuses a profile whose id is a stringified missing value, which would merge users", async () => {
+    const { h } = harness({ profile: (profile) => ({ id: String(profile.missing_field), name: "x" }) })
+    expect(errorOf(await h.signIn())).toBe("OAuthCallbackError")
+    expect(await h.session()).toBeNull()
+  })
+
+  it("sends a hostile callbackUrl back to the app's origin", async () => {
+    const { h } = harness()
+    for (const target of ["https://evil.example/", "//evil.example", "/\\evil.example", "javascript:alert(1)"]) {
+      const landed = await h.signIn("idp", target)
+      expect(new URL(landed.url).origin).toBe(APP)
+    }
+  })
+
+  it("refuses a sign-in POST without the CSRF token", async () => {
+    const { h } = harness()
+    const page = await h.browser.navigate(`${APP}/api/auth/signin/idp`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "callbackUrl=%2F",
+      initiator: "https://evil.example/",
+    })
+    expect(errorOf(page)).toBe("MissingCSRF")
+  })
+})
+
+describe("timeouts", () => {
+  it("gives up on a token endpoint that does not answer, within the provider's timeout", async () => {
+    const { h, config } = harness({ timeout: 300 })
+    idp.delay("token", 5_000)
+    const started = Date.now()
+    expect(errorOf(await h.signIn())).toBe("OAuthCallbackError")
+    expect(Date.now() - started).toBeLessThan(4_000)
+    expect(config.errors.join("\n")).toMatch(/did not answer within 300 ms/)
+  })
+
+  it("gives up on discovery that does not answer, with OAuthSignInError", async () => {
+    // A second OP: the first one's discovery document is already cached, as it should be.
+    const slow = await startIdp()
+    try {
+      slow.delay("discovery", 5_000)
+      const h = new Harness(e2eConfig([idpProvider(slow, { timeout: 300 })]))
+      expect(errorOf(await h.startSignIn("idp"))).toBe("OAuthSignInError")
+    } finally {
+      await slow.close()
+    }
+  })
+})

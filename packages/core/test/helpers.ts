@@ -1,0 +1,71 @@
+/** Shared test set-up: a configuration factory and a small cookie-carrying client for `Auth()`. */
+import { Auth } from "../src/index.js"
+import type { AuthConfig } from "../src/types.js"
+
+export const SECRET = "a-test-secret-that-is-at-least-32-characters-long"
+export const ORIGIN = "http://localhost:3000"
+
+/** A plain OAuth 2.0 provider whose endpoints are never called by the tests that use it. */
+export function acmeProvider(overrides: Record<string, unknown> = {}) {
+  return {
+    id: "acme",
+    name: "Acme",
+    type: "oauth" as const,
+    clientId: "acme-client",
+    clientSecret: "acme-secret",
+    authorization: "https://acme.example/authorize",
+    token: "https://acme.example/token",
+    userinfo: "https://acme.example/userinfo",
+    ...overrides,
+  }
+}
+
+export function testConfig(overrides: Partial<AuthConfig> = {}): AuthConfig {
+  return { secret: SECRET, trustHost: true, providers: [acmeProvider()], logger: { error: () => undefined, warn: () => undefined }, ...overrides }
+}
+
+/** Collects `Set-Cookie` headers into a jar and replays them, like a browser on one origin. */
+export class Jar {
+  readonly cookies = new Map<string, string>()
+
+  store(response: Response): void {
+    for (const header of response.headers.getSetCookie()) {
+      const [pair = "", ...attributes] = header.split(";")
+      const eq = pair.indexOf("=")
+      const name = pair.slice(0, eq).trim()
+      const value = pair.slice(eq + 1).trim()
+      const cleared = attributes.some((attribute) => /^\s*max-age=0\s*$/i.test(attribute))
+      if (cleared) this.cookies.delete(name)
+      else this.cookies.set(name, value)
+    }
+  }
+
+  header(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ")
+  }
+}
+
+/** Calls `Auth()` with the jar's cookies and stores what it sets. */
+export async function call(
+  config: AuthConfig,
+  jar: Jar,
+  path: string,
+  init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
+): Promise<Response> {
+  const headers = new Headers(init.headers)
+  if (jar.cookies.size > 0) headers.set("cookie", jar.header())
+  let body: string | undefined
+  if (init.form !== undefined) {
+    headers.set("content-type", "application/x-www-form-urlencoded")
+    body = new URLSearchParams(init.form).toString()
+  }
+  const response = await Auth(new Request(new URL(path, ORIGIN), { method: init.method ?? (body === undefined ? "GET" : "POST"), headers, body }), config)
+  jar.store(response)
+  return response
+}
+
+/** Fetches a CSRF token (and its cookie) into the jar. */
+export async function csrfToken(config: AuthConfig, jar: Jar): Promise<string> {
+  const response = await call(config, jar, "/api/auth/csrf")
+  return ((await response.json()) as { csrfToken: string }).csrfToken
+}

@@ -1,0 +1,115 @@
+import { describe, expect, it } from "vitest"
+import { Auth } from "../src/index.js"
+import { Jar, call, csrfToken, testConfig } from "./helpers.js"
+
+describe("routes", () => {
+  it("lists providers with their sign-in and callback URLs", async () => {
+    const response = await call(testConfig(), new Jar(), "/api/auth/providers")
+    expect(await response.json()).toEqual({
+      acme: {
+        id: "acme",
+        name: "Acme",
+        type: "oauth",
+        signinUrl: "http://localhost:3000/api/auth/signin/acme",
+        callbackUrl: "http://localhost:3000/api/auth/callback/acme",
+      },
+    })
+  })
+
+  it("answers unknown paths 404 and wrong methods 405, in JSON", async () => {
+    const missing = await call(testConfig(), new Jar(), "/api/auth/nothing")
+    expect(missing.status).toBe(404)
+    expect(await missing.json()).toMatchObject({ error: "UnknownAction" })
+    const method = await call(testConfig(), new Jar(), "/api/auth/session", { method: "DELETE" })
+    expect(method.status).toBe(405)
+    expect(method.headers.get("allow")).toBe("GET, HEAD")
+  })
+
+  it("honours basePath", async () => {
+    const response = await Auth(new Request("http://localhost:3000/auth/providers"), testConfig({ basePath: "/auth/" }))
+    expect(response.status).toBe(200)
+  })
+
+  it("refuses an untrusted host with a 400, not a 500", async () => {
+    const response = await Auth(new Request("http://localhost:3000/api/auth/session"), testConfig({ trustHost: false }))
+    expect(response.status).toBe(400)
+    expect(await response.json()).toMatchObject({ error: "UntrustedHost" })
+  })
+
+  it("uses the forwarded host only when trusted", async () => {
+    const response = await Auth(
+      new Request("http://internal:8080/api/auth/providers", { headers: { "x-forwarded-host": "app.example", "x-forwarded-proto": "https" } }),
+      testConfig(),
+    )
+    expect(((await response.json()) as { acme: { signinUrl: string } }).acme.signinUrl).toBe("https://app.example/api/auth/signin/acme")
+  })
+
+  it("renders the sign-in page with escaped provider names and brand colors, and no script", async () => {
+    const provider = { id: "acme", name: '<img src=x onerror="alert(1)">', type: "oauth" as const, clientId: "c", clientSecret: "s", authorization: "https://a.example/a", token: "https://a.example/t", userinfo: "https://a.example/u", style: { brandColor: "#ff0000;background:url(x)" } }
+    const response = await call(testConfig({ providers: [provider] }), new Jar(), "/api/auth/signin?error=OAuthAccountNotLinked&callbackUrl=%2Fback")
+    const page = await response.text()
+    expect(response.headers.get("content-security-policy")).toMatch(/default-src 'none'/)
+    expect(page).not.toContain("<script")
+    expect(page).not.toContain("<img src=x")
+    expect(page).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;")
+    expect(page).not.toContain("url(x)")
+    expect(page).toContain("already linked to another sign-in method")
+    expect(page).toContain('name="callbackUrl" value="http://localhost:3000/back"')
+  })
+
+  it("shows the error page for known codes and a generic one for anything else", async () => {
+    const denied = await call(testConfig(), new Jar(), "/api/auth/error?error=AccessDenied")
+    expect(denied.status).toBe(403)
+    expect(await denied.text()).toContain("You do not have permission to sign in.")
+    const junk = await call(testConfig(), new Jar(), "/api/auth/error?error=%3Cscript%3E")
+    expect(await junk.text()).not.toContain("<script>")
+  })
+
+  it("redirects to the app's own pages when configured", async () => {
+    const config = testConfig({ pages: { signIn: "/login", signOut: "/bye" } })
+    const signin = await call(config, new Jar(), "/api/auth/signin?error=AccessDenied")
+    expect(signin.headers.get("location")).toBe("http://localhost:3000/login?error=AccessDenied")
+    const signout = await call(config, new Jar(), "/api/auth/signout")
+    expect(signout.headers.get("location")).toBe("http://localhost:3000/bye")
+  })
+
+  it("refuses an unknown provider with a redirect to the error page", async () => {
+    const config = testConfig()
+    const jar = new Jar()
+    const token = await csrfToken(config, jar)
+    const response = await call(config, jar, "/api/auth/signin/nobody", { form: { csrfToken: token } })
+    expect(response.headers.get("location")).toBe("http://localhost:3000/api/auth/error?error=InvalidProvider")
+    const callback = await call(config, jar, "/api/auth/callback/nobody?code=x")
+    expect(callback.headers.get("location")).toBe("http://localhost:3000/api/auth/error?error=InvalidProvider")
+  })
+})
+
+describe("hostile requests", () => {
+  const bodies: [string, BodyInit, string][] = [
+    ["an oversized form", "a=" + "x".repeat(200_000), "application/x-www-form-urlencoded"],
+    ["invalid JSON", "{", "application/json"],
+    ["a JSON array", "[]", "application/json"],
+    ["an unsupported type", "<xml/>", "application/xml"],
+    ["binary garbage", new Uint8Array([0xff, 0xfe, 0x00, 0x01]), "application/x-www-form-urlencoded"],
+  ]
+  for (const [name, body, type] of bodies) {
+    it(`answers ${name} without an exception or a 500`, async () => {
+      for (const path of ["/api/auth/signin/acme", "/api/auth/callback/acme", "/api/auth/signout"]) {
+        const response = await Auth(new Request(`http://localhost:3000${path}`, { method: "POST", body, headers: { "content-type": type } }), testConfig())
+        expect(response.status).toBeGreaterThanOrEqual(300)
+        expect(response.status).toBeLessThan(500)
+        expect(await response.text()).not.toMatch(/\n\s+at /)
+      }
+    })
+  }
+
+  it("answers hostile cookies and paths without an exception or a 500", async () => {
+    const cookies = ["authjs.session-token=%%%", "authjs.session-token.0=a; authjs.session-token.1=b", `authjs.csrf-token=${"|".repeat(9000)}`, "=;=;;", "authjs.state=x".repeat(500)]
+    for (const cookie of cookies) {
+      for (const path of ["/api/auth/session", "/api/auth/csrf", "/api/auth/callback/acme?code=x&state=y", "/api/auth/signin", "/api/auth/%E0%A4%A"]) {
+        const response = await Auth(new Request(`http://localhost:3000${path}`, { headers: { cookie } }), testConfig())
+        expect(response.status).toBeLessThan(500)
+      }
+    }
+  })
+})

@@ -1,0 +1,13 @@
+import { defineConfig } from "tsup"
+
+export default defineConfig({
+  entry: ["src/index.ts", "src/adapters.ts", "src/errors.ts", "src/providers/index.ts", "src/client.ts", "src/session/jwt.ts"],
+  format: ["esm"],
+  target: "es2022",
+  platform: "neutral",
+  dts: true,
+  clean: true,
+  sourcemap: true,
+  splitting: true,
+  treeshake: true,
+})

@@ -1,0 +1,541 @@
+import { randomBytes } from "node:crypto"
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from "node:http"
+import type { AddressInfo } from "node:net"
+
+import type { JWK } from "jose"
+import Provider, { type ClientMetadata, type Configuration } from "oidc-provider"
+
+import { interactionPages, type ProviderMiddleware } from "./interactions.js"
+import { generateSigningKey, signWith, type SigningAlg, type SigningKey } from "./keys.js"
+import { PAGE_CSP, renderErrorPage, renderLoggedOutPage, renderLogoutPage } from "./pages.js"
+import { createMemoryStore } from "./store.js"
+
+export type { SigningAlg } from "./keys.js"
+
+/**
+ * Client metadata registered with the dev IdP, in OpenID Connect Dynamic Client Registration
+ * names. Anything oidc-provider understands may be added.
+ *
+ * @see https://openid.net/specs/openid-connect-registration-1_0.html#ClientMetadata
+ */
+export interface DevIdpClient {
+  client_id: string
+  /** Required unless `token_endpoint_auth_method` is `"none"`. */
+  client_secret?: string
+  redirect_uris: string[]
+  post_logout_redirect_uris?: string[]
+  /** Defaults to `"client_secret_basic"`. */
+  token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post" | "client_secret_jwt" | "private_key_jwt" | "none"
+  /** Defaults to `["code"]`. */
+  response_types?: string[]
+  /** Defaults to `["authorization_code"]`; add `"refresh_token"` to be issued refresh tokens. */
+  grant_types?: string[]
+  /** Defaults to `"RS256"`; `"ES256"` needs `signingAlgs` to include it. */
+  id_token_signed_response_alg?: SigningAlg
+  /** Shown on the login and consent pages instead of the client_id. */
+  client_name?: string
+  [metadata: string]: unknown
+}
+
+/** A demo user who can sign in on the login page with `email` (or `sub`) and `password`. */
+export interface DemoAccount {
+  sub: string
+  email: string
+  /** Defaults to `true`. */
+  email_verified?: boolean
+  name: string
+  /** Defaults to an initials avatar served by the dev IdP (`<issuer>/avatars/<sub>.svg`). */
+  picture?: string
+  password: string
+}
+
+/** Options of {@link startDevIdp}. */
+export interface DevIdpOptions {
+  /** The relying parties allowed to use this IdP. At least one. */
+  clients: DevIdpClient[]
+  /** Defaults to {@link DEFAULT_ACCOUNTS}. */
+  accounts?: DemoAccount[]
+  /** The loopback port to listen on; `0` (the default) picks a free one. */
+  port?: number
+  /** Page title and brand name on the login and consent pages. Defaults to `"Demo IdP"`. */
+  title?: string
+  /**
+   * `"prompt"` (the default) shows an Allow / Deny page after login; `"auto"` grants every
+   * requested scope without asking, which makes a flow one form shorter.
+   */
+  consent?: "prompt" | "auto"
+  /**
+   * Keys to generate; the first is the default for ID tokens. Defaults to `["RS256"]`.
+   */
+  signingAlgs?: SigningAlg[]
+  /**
+   * Whether `email` and `profile` claims go into the ID token as well as userinfo. Defaults to
+   * `true`, like most hosted IdPs; `false` keeps oidc-provider's strict behaviour where a code
+   * flow's ID token carries only `sub` and protocol claims.
+   */
+  claimsInIdToken?: boolean
+  /**
+   * `true` rejects authorization requests without PKCE, `false` accepts them from every client.
+   * By default PKCE is required only of public clients (`token_endpoint_auth_method: "none"`).
+   * A `code_challenge` that was sent is always verified.
+   */
+  requirePkce?: boolean
+}
+
+/** An endpoint whose answer a test can stall with {@link DevIdp.delay}. */
+export type DelayedEndpoint = "token" | "userinfo" | "discovery" | "jwks"
+
+/** One request the dev IdP received. */
+export interface RecordedRequest {
+  method: string
+  /** The path, without the query. */
+  path: string
+  /** The query including its `?`, or `""`. */
+  search: string
+}
+
+/** A JSON object, as the token endpoint answers. */
+export type JsonObject = Record<string, unknown>
+
+/** An endpoint's answer as a transform sees it. */
+export interface EndpointResponse<Body> {
+  status: number
+  /** Lower-case header names. */
+  headers: Record<string, string>
+  body: Body
+}
+
+/**
+ * What a transform wants changed; omitted fields are kept. A string `body` is sent as is (to
+ * answer with something that is not JSON), any other value is sent as JSON. A header set to
+ * `null` is removed.
+ */
+export interface ResponseReplacement {
+  status?: number
+  headers?: Record<string, string | null>
+  body?: unknown
+}
+
+/** A test hook that rewrites an endpoint's answer. */
+export type ResponseTransform<Body> = (
+  response: EndpointResponse<Body>,
+) => ResponseReplacement | Promise<ResponseReplacement>
+
+/** Options of {@link DevIdp.signJwt}. */
+export interface SignJwtOptions {
+  /** Defaults to the first of `signingAlgs`. `"none"` makes an unsecured JWT. */
+  alg?: SigningAlg | "none"
+  /**
+   * `"own"` (the default) signs with the IdP's published key; `"foreign"` with a key the IdP
+   * never published, so the signature cannot verify.
+   */
+  key?: "own" | "foreign"
+  /**
+   * The `kid` header. Defaults to the own key's kid, also with `key: "foreign"`, so a verifier
+   * picks the published key and fails on the signature. `null` omits the header.
+   */
+  kid?: string | null
+  /** The `typ` header; omitted by default, as in oidc-provider's ID tokens. */
+  typ?: string
+}
+
+/**
+ * A running dev IdP: a real OpenID Provider (oidc-provider) on `127.0.0.1`, with hooks for
+ * negative tests.
+ */
+export interface DevIdp {
+  /** `http://127.0.0.1:<port>`, the `iss` of everything it signs. */
+  readonly issuer: string
+  readonly port: number
+  /** The public signing keys, as served at `<issuer>/jwks`. */
+  readonly jwks: { keys: JWK[] }
+  /** The demo accounts, with defaults applied (a `picture` URL for every account). */
+  readonly accounts: readonly Readonly<Required<DemoAccount>>[]
+  /** Every request received so far, oldest first (a copy). */
+  readonly requests: readonly RecordedRequest[]
+  /** Forgets the recorded requests. */
+  clearRequests(): void
+  /**
+   * Signs arbitrary claims with the IdP's own key (or a foreign one), to craft ID tokens with a
+   * wrong `iss`, `aud`, `exp` or `nonce` that are still correctly signed. No claim is added.
+   *
+   * @throws Error when `alg` names a key the IdP was not started with (see `signingAlgs`).
+   * @example
+   * ```ts
+   * idp.onTokenResponse(async ({ body }) => ({
+   *   body: { ...body, id_token: await idp.signJwt({ ...decodeJwt(String(body.id_token)), nonce: "other" }) },
+   * }))
+   * ```
+   */
+  signJwt(claims: JsonObject, options?: SignJwtOptions): Promise<string>
+  /**
+   * Rewrites the token endpoint's answers (successes and errors) until replaced; `undefined`
+   * removes the transform.
+   *
+   * @example
+   * ```ts
+   * idp.onTokenResponse(({ body }) => ({ body: { ...body, token_type: undefined } }))
+   * idp.onTokenResponse(() => ({ status: 502, body: "<html>Bad gateway</html>", headers: { "content-type": "text/html" } }))
+   * ```
+   */
+  onTokenResponse(transform: ResponseTransform<JsonObject> | undefined): void
+  /**
+   * Rewrites the userinfo endpoint's answers; `undefined` removes the transform. The body is a
+   * string when the client registered signed userinfo responses.
+   */
+  onUserinfoResponse(transform: ResponseTransform<JsonObject | string> | undefined): void
+  /** Stalls every request to `endpoint` by `ms` before it is handled; `0` removes the delay. */
+  delay(endpoint: DelayedEndpoint, ms: number): void
+  /** Removes every transform and delay and forgets recorded requests; sessions and grants stay. */
+  reset(): void
+  /** Stops listening, drops open connections and pending delays. */
+  close(): Promise<void>
+}
+
+/** The demo accounts used when `accounts` is not given: one verified email, one not. */
+export const DEFAULT_ACCOUNTS: readonly Readonly<DemoAccount>[] = Object.freeze([
+  { sub: "alice", email: "alice@example.com", email_verified: true, name: "Alice Example", password: "alice-password" },
+  { sub: "bob", email: "bob@example.net", email_verified: false, name: "Bob Example", password: "bob-password" },
+])
+
+const ENDPOINT_PATHS: ReadonlyMap<string, DelayedEndpoint> = new Map([
+  ["/token", "token"],
+  ["/me", "userinfo"],
+  ["/.well-known/openid-configuration", "discovery"],
+  ["/jwks", "jwks"],
+])
+
+/**
+ * Starts a real OpenID Provider on `127.0.0.1` with its own login and consent pages.
+ *
+ * Supports the authorization code flow with PKCE (S256), `state`, `nonce`, `response_mode`
+ * `query` and `form_post`, the RFC 9207 `iss` authorization response parameter, userinfo, and
+ * refresh tokens for clients whose `grant_types` include `refresh_token`.
+ *
+ * @throws TypeError when an option is invalid, naming it (client metadata included).
+ * @example
+ * ```ts
+ * const idp = await startDevIdp({
+ *   clients: [{ client_id: "app", client_secret: "secret", redirect_uris: ["http://localhost:3000/auth/callback/demo"] }],
+ * })
+ * // ... discover `${idp.issuer}/.well-known/openid-configuration`, sign in as alice@example.com
+ * await idp.close()
+ * ```
+ */
+export async function startDevIdp(options: DevIdpOptions): Promise<DevIdp> {
+  const settings = readOptions(options)
+  const keys = await Promise.all(settings.signingAlgs.map((alg) => generateSigningKey(alg)))
+
+  const recorded: RecordedRequest[] = []
+  let handle: RequestListener = (_req, res) => {
+    res.statusCode = 503
+    res.end()
+  }
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1")
+    recorded.push({ method: req.method ?? "GET", path: url.pathname, search: url.search })
+    handle(req, res)
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject)
+    server.listen(settings.port, "127.0.0.1", () => {
+      server.off("error", reject)
+      resolve()
+    })
+  })
+  const port = (server.address() as AddressInfo).port
+  const issuer = `http://127.0.0.1:${port}`
+
+  const closeServer = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => {
+        resolve()
+      })
+      server.closeAllConnections()
+    })
+
+  const accounts: Readonly<Required<DemoAccount>>[] = settings.accounts.map((account) =>
+    Object.freeze({
+      email_verified: true,
+      picture: `${issuer}/avatars/${encodeURIComponent(account.sub)}.svg`,
+      ...account,
+    }),
+  )
+
+  let provider: Provider
+  try {
+    provider = new Provider(issuer, providerConfiguration(settings, keys, accounts))
+    await assertClientsValid(provider, settings.clients)
+  } catch (error) {
+    await closeServer()
+    throw error
+  }
+
+  let tokenTransform: ResponseTransform<JsonObject> | undefined
+  let userinfoTransform: ResponseTransform<JsonObject | string> | undefined
+  const delays = new Map<DelayedEndpoint, number>()
+  const stalls = new Set<NodeJS.Timeout>()
+
+  const testHooks: ProviderMiddleware = async (ctx, next) => {
+    const endpoint = ENDPOINT_PATHS.get(ctx.path)
+    const ms = endpoint === undefined ? 0 : (delays.get(endpoint) ?? 0)
+    if (ms > 0) {
+      // Never resolved when close() clears the timer: the connection is destroyed by then.
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          stalls.delete(timer)
+          resolve()
+        }, ms)
+        stalls.add(timer)
+      })
+      // The client gave up (its timeout is usually what the delay tests): nobody reads an answer.
+      if (ctx.req.destroyed) return
+    }
+    await next()
+    const transform = endpoint === "token" ? tokenTransform : endpoint === "userinfo" ? userinfoTransform : undefined
+    if (transform === undefined || ctx.method === "OPTIONS") return
+    const headers: Record<string, string> = {}
+    for (const [name, value] of Object.entries(ctx.response.headers)) {
+      if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : String(value)
+    }
+    const body: unknown = ctx.body
+    const replacement = await (transform as ResponseTransform<unknown>)({ status: ctx.status, headers, body })
+    if (replacement.body !== undefined) {
+      ctx.body = typeof replacement.body === "string" ? replacement.body : JSON.stringify(replacement.body)
+      if (typeof replacement.body !== "string") ctx.type = "application/json; charset=utf-8"
+    }
+    for (const [name, value] of Object.entries(replacement.headers ?? {})) {
+      if (value === null) ctx.remove(name)
+      else ctx.set(name, value)
+    }
+    if (replacement.status !== undefined) ctx.status = replacement.status
+  }
+  provider.use(testHooks)
+  provider.use(interactionPages(provider, { title: settings.title, consent: settings.consent, accounts }))
+  const providerCallback = provider.callback()
+  handle = (req, res) => {
+    void providerCallback(req, res)
+  }
+
+  const ownKeys = new Map(keys.map((key) => [key.alg, key]))
+  const foreignKeys = new Map<SigningAlg, Promise<SigningKey>>()
+  const defaultAlg = settings.signingAlgs[0] ?? "RS256"
+  let closing: Promise<void> | undefined
+
+  return {
+    issuer,
+    port,
+    jwks: { keys: keys.map((key) => ({ ...key.publicJwk })) },
+    accounts,
+    get requests() {
+      return recorded.map((request) => ({ ...request }))
+    },
+    clearRequests() {
+      recorded.length = 0
+    },
+    async signJwt(claims, signOptions = {}) {
+      const alg = signOptions.alg ?? defaultAlg
+      const own = alg === "none" ? undefined : ownKeys.get(alg)
+      let key = own
+      if (signOptions.key === "foreign" && alg !== "none") {
+        let foreign = foreignKeys.get(alg)
+        if (foreign === undefined) {
+          foreign = generateSigningKey(alg)
+          foreignKeys.set(alg, foreign)
+        }
+        key = await foreign
+      }
+      return signWith(claims, {
+        alg,
+        key,
+        kid: signOptions.kid === undefined ? own?.kid : signOptions.kid,
+        typ: signOptions.typ,
+      })
+    },
+    onTokenResponse(transform) {
+      tokenTransform = transform
+    },
+    onUserinfoResponse(transform) {
+      userinfoTransform = transform
+    },
+    delay(endpoint, ms) {
+      if (!ENDPOINT_NAMES.has(endpoint)) {
+        throw new TypeError(`delay: endpoint must be one of ${[...ENDPOINT_NAMES].join(", ")}, got ${endpoint}`)
+      }
+      if (!Number.isFinite(ms) || ms < 0) throw new TypeError(`delay: ms must be a non-negative number, got ${ms}`)
+      if (ms === 0) delays.delete(endpoint)
+      else delays.set(endpoint, ms)
+    },
+    reset() {
+      tokenTransform = undefined
+      userinfoTransform = undefined
+      delays.clear()
+      recorded.length = 0
+    },
+    close() {
+      closing ??= (async () => {
+        for (const timer of stalls) clearTimeout(timer)
+        stalls.clear()
+        await closeServer()
+      })()
+      return closing
+    },
+  }
+}
+
+const ENDPOINT_NAMES: ReadonlySet<string> = new Set(ENDPOINT_PATHS.values())
+// Option values are checked at run time too: JavaScript callers get no type checking.
+const SIGNING_ALGS: ReadonlySet<string> = new Set(["RS256", "ES256"])
+const CONSENT_MODES: ReadonlySet<string> = new Set(["prompt", "auto"])
+
+interface Settings {
+  clients: DevIdpClient[]
+  accounts: DemoAccount[]
+  port: number
+  title: string
+  consent: "prompt" | "auto"
+  signingAlgs: SigningAlg[]
+  claimsInIdToken: boolean
+  requirePkce: boolean | undefined
+}
+
+function readOptions(options: DevIdpOptions): Settings {
+  const fail = (message: string): never => {
+    throw new TypeError(`startDevIdp: ${message}`)
+  }
+  if (!Array.isArray(options.clients) || options.clients.length === 0) {
+    fail("options.clients must list at least one client")
+  }
+  options.clients.forEach((client, index) => {
+    if (typeof client.client_id !== "string" || client.client_id === "") {
+      fail(`options.clients[${index}].client_id must be a non-empty string`)
+    }
+    if (!Array.isArray(client.redirect_uris) || client.redirect_uris.length === 0) {
+      fail(`options.clients[${index}].redirect_uris must list at least one URL`)
+    }
+  })
+  const accounts = (options.accounts ?? DEFAULT_ACCOUNTS).map((account) => ({ ...account }))
+  const seen = new Set<string>()
+  accounts.forEach((account, index) => {
+    for (const field of ["sub", "email", "name", "password"] as const) {
+      if (typeof account[field] !== "string" || account[field] === "") {
+        fail(`options.accounts[${index}].${field} must be a non-empty string`)
+      }
+    }
+    for (const login of [account.sub, account.email.toLowerCase()]) {
+      if (seen.has(login)) fail(`options.accounts[${index}] reuses the sub or email "${login}"`)
+      seen.add(login)
+    }
+  })
+  const port = options.port ?? 0
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    fail(`options.port must be an integer from 0 to 65535, got ${String(port)}`)
+  }
+  const signingAlgs = [...new Set<SigningAlg>(options.signingAlgs ?? ["RS256"])]
+  if (signingAlgs.length === 0 || signingAlgs.some((alg) => !SIGNING_ALGS.has(alg))) {
+    fail(`options.signingAlgs must list "RS256" and/or "ES256"`)
+  }
+  const consent = options.consent ?? "prompt"
+  if (!CONSENT_MODES.has(consent)) fail(`options.consent must be "prompt" or "auto"`)
+  return {
+    clients: structuredClone(options.clients),
+    accounts,
+    port,
+    title: options.title ?? "Demo IdP",
+    consent,
+    signingAlgs,
+    claimsInIdToken: options.claimsInIdToken ?? true,
+    requirePkce: options.requirePkce,
+  }
+}
+
+function providerConfiguration(settings: Settings, keys: SigningKey[], accounts: readonly Readonly<Required<DemoAccount>>[]): Configuration {
+  const { title } = settings
+  const defaultAlg = settings.signingAlgs[0] ?? "RS256"
+  const requirePkce = settings.requirePkce
+  return {
+    // Metadata is validated by oidc-provider at start (assertClientsValid), not by these types.
+    clients: settings.clients.map((client) => ({ id_token_signed_response_alg: defaultAlg, ...client }) as ClientMetadata),
+    jwks: { keys: keys.map((key) => key.privateJwk) },
+    adapter: createMemoryStore(),
+    cookies: { keys: [randomBytes(32).toString("base64url")] },
+    claims: {
+      acr: null,
+      auth_time: null,
+      iss: null,
+      sid: null,
+      openid: ["sub"],
+      email: ["email", "email_verified"],
+      profile: ["name", "picture"],
+    },
+    conformIdTokenClaims: !settings.claimsInIdToken,
+    findAccount(_ctx, sub) {
+      const account = accounts.find((candidate) => candidate.sub === sub)
+      if (account === undefined) return undefined
+      return {
+        accountId: account.sub,
+        claims: () => ({
+          sub: account.sub,
+          email: account.email,
+          email_verified: account.email_verified,
+          name: account.name,
+          picture: account.picture,
+        }),
+      }
+    },
+    // oidc-provider's default also demands the offline_access scope (and prompt=consent for it).
+    issueRefreshToken: (_ctx, client) => client.grantTypeAllowed("refresh_token"),
+    ...(requirePkce === undefined ? {} : { pkce: { required: () => requirePkce } }),
+    features: {
+      devInteractions: { enabled: false },
+      resourceIndicators: { enabled: false },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource(ctx, form) {
+          const formId = /\bid="([^"]+)"/u.exec(form)?.[1] ?? "op.logoutForm"
+          ctx.type = "html"
+          ctx.set("content-security-policy", PAGE_CSP)
+          ctx.body = renderLogoutPage(title, form, formId)
+        },
+        postLogoutSuccessSource(ctx) {
+          ctx.type = "html"
+          ctx.set("content-security-policy", PAGE_CSP)
+          ctx.body = renderLoggedOutPage(title)
+        },
+      },
+    },
+    renderError(ctx, out) {
+      ctx.type = "html"
+      ctx.set("content-security-policy", PAGE_CSP)
+      ctx.body = renderErrorPage(title, out.error, out.error_description)
+    },
+    // Explicit lifetimes (oidc-provider prints a notice for each default it falls back to).
+    ttl: {
+      AccessToken: 3600,
+      AuthorizationCode: 60,
+      ClientCredentials: 600,
+      IdToken: 3600,
+      RefreshToken: 86_400,
+      Interaction: 900,
+      Session: 86_400,
+      Grant: 86_400,
+    },
+  }
+}
+
+async function assertClientsValid(provider: Provider, clients: DevIdpClient[]): Promise<void> {
+  for (const [index, client] of clients.entries()) {
+    try {
+      // oidc-provider validates static client metadata lazily; surface mistakes at start.
+      const found = await provider.Client.find(client.client_id)
+      if (found === undefined) throw new Error("not registered")
+    } catch (cause) {
+      const reason = cause instanceof Error ? cause.message : String(cause)
+      const detail = (cause as { error_description?: unknown }).error_description
+      throw new TypeError(
+        `startDevIdp: options.clients[${index}] (${client.client_id}) is invalid: ${typeof detail === "string" ? detail : reason}`,
+        { cause },
+      )
+    }
+  }
+}

@@ -1,0 +1,414 @@
+import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from "jose"
+import * as oauth from "oauth4webapi"
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+
+import { TestBrowser, type Page } from "../src/browser.js"
+import { startDevIdp, type DevIdp } from "../src/index.js"
+
+const APP = "http://localhost:3000"
+const REDIRECT_URI = `${APP}/callback`
+// eslint-disable-next-line @typescript-eslint/no-deprecated -- the dev IdP speaks plain http on loopback
+const insecure = { [oauth.allowInsecureRequests]: true }
+
+interface Callback {
+  method: string
+  url: URL
+  params: URLSearchParams
+  cookie: string | null
+}
+
+/** A relying party in process: `/login` sets a Lax cookie and redirects to the IdP; `/callback` records what arrives. */
+function relyingParty(authorizationUrl: () => URL) {
+  const callbacks: Callback[] = []
+  const handler = async (request: Request) => {
+    const url = new URL(request.url)
+    if (url.pathname === "/login") {
+      const headers = new Headers({ location: authorizationUrl().href })
+      headers.append("set-cookie", "rp_lax=1; Path=/; HttpOnly; SameSite=Lax")
+      headers.append("set-cookie", "rp_none=1; Path=/; HttpOnly; Secure; SameSite=None")
+      return new Response(null, { status: 302, headers })
+    }
+    if (url.pathname === "/callback") {
+      const params = request.method === "POST" ? new URLSearchParams(await request.text()) : url.searchParams
+      callbacks.push({ method: request.method, url, params, cookie: request.headers.get("cookie") })
+      return new Response("<p>signed in</p>", { headers: { "content-type": "text/html" } })
+    }
+    return new Response("not found", { status: 404 })
+  }
+  return { callbacks, handler }
+}
+
+interface FlowOptions {
+  clientId?: string
+  scope?: string
+  responseMode?: "query" | "form_post"
+  login?: string
+  password?: string
+}
+
+/** Starts an authorization request with PKCE, state and nonce, as oauth4webapi's docs describe. */
+async function beginFlow(idp: DevIdp, options: FlowOptions = {}) {
+  const issuer = new URL(idp.issuer)
+  const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, insecure))
+  const client: oauth.Client = { client_id: options.clientId ?? "app" }
+  const codeVerifier = oauth.generateRandomCodeVerifier()
+  const state = oauth.generateRandomState()
+  const nonce = oauth.generateRandomNonce()
+  const url = new URL(String(as.authorization_endpoint))
+  url.searchParams.set("client_id", client.client_id)
+  url.searchParams.set("redirect_uri", REDIRECT_URI)
+  url.searchParams.set("response_type", "code")
+  url.searchParams.set("scope", options.scope ?? "openid email profile")
+  url.searchParams.set("code_challenge", await oauth.calculatePKCECodeChallenge(codeVerifier))
+  url.searchParams.set("code_challenge_method", "S256")
+  url.searchParams.set("state", state)
+  url.searchParams.set("nonce", nonce)
+  if (options.responseMode !== undefined) url.searchParams.set("response_mode", options.responseMode)
+  const rp = relyingParty(() => url)
+  const browser = new TestBrowser({ routes: { [APP]: rp.handler } })
+  return { as, client, codeVerifier, state, nonce, rp, browser }
+}
+
+type Flow = Awaited<ReturnType<typeof beginFlow>>
+
+/** Clicks through login (and consent when asked) until the callback page. */
+async function clickThrough(flow: Flow, options: FlowOptions = {}): Promise<Page> {
+  let page = await flow.browser.navigate(`${APP}/login`)
+  expect(page.body).toContain("Sign in")
+  page = await flow.browser.submitForm(page, {
+    values: { login: options.login ?? "alice@example.com", password: options.password ?? "alice-password" },
+  })
+  if (page.body.includes("Allow access")) page = await flow.browser.submitForm(page, { button: "Allow" })
+  if (page.body.includes("Submitting Callback")) page = await flow.browser.submitForm(page)
+  return page
+}
+
+async function exchangeCode(flow: Flow, callback: Callback, secret = "app-secret", requestOptions: oauth.TokenEndpointRequestOptions = {}) {
+  const params = oauth.validateAuthResponse(flow.as, flow.client, callback.params, flow.state)
+  const response = await oauth.authorizationCodeGrantRequest(
+    flow.as,
+    flow.client,
+    oauth.ClientSecretBasic(secret),
+    params,
+    REDIRECT_URI,
+    flow.codeVerifier,
+    { ...insecure, ...requestOptions },
+  )
+  return oauth.processAuthorizationCodeResponse(flow.as, flow.client, response, {
+    expectedNonce: flow.nonce,
+    requireIdToken: true,
+  })
+}
+
+function lastCallback(flow: Flow): Callback {
+  const callback = flow.rp.callbacks.at(-1)
+  if (callback === undefined) throw new Error("the callback was never reached")
+  return callback
+}
+
+let idp: DevIdp
+
+beforeAll(async () => {
+  idp = await startDevIdp({
+    clients: [
+      { client_id: "app", client_secret: "app-secret", redirect_uris: [REDIRECT_URI] },
+      {
+        client_id: "offline-app",
+        client_secret: "offline-secret",
+        client_name: "Offline App",
+        redirect_uris: [REDIRECT_URI],
+        grant_types: ["authorization_code", "refresh_token"],
+      },
+    ],
+  })
+})
+
+afterEach(() => {
+  idp.reset()
+})
+
+afterAll(async () => {
+  await idp.close()
+})
+
+describe("authorization code flow", () => {
+  it("signs in with PKCE, state and nonce, then reads userinfo", async () => {
+    const flow = await beginFlow(idp)
+    const page = await clickThrough(flow)
+
+    expect(page.url).toMatch(/^http:\/\/localhost:3000\/callback\?/u)
+    expect(page.body).toContain("signed in")
+    const callback = lastCallback(flow)
+    expect(callback.method).toBe("GET")
+    expect(callback.params.get("iss")).toBe(idp.issuer)
+    expect(callback.cookie).toContain("rp_lax=1")
+
+    const result = await exchangeCode(flow, callback)
+    const claims = oauth.getValidatedIdTokenClaims(result)
+    expect(claims).toMatchObject({
+      iss: idp.issuer,
+      aud: "app",
+      sub: "alice",
+      nonce: flow.nonce,
+      email: "alice@example.com",
+      email_verified: true,
+      name: "Alice Example",
+    })
+    const { payload } = await jwtVerify(String(result.id_token), createLocalJWKSet(idp.jwks), { issuer: idp.issuer })
+    expect(payload.sub).toBe("alice")
+
+    const userinfo = await oauth.processUserInfoResponse(
+      flow.as,
+      flow.client,
+      "alice",
+      await oauth.userInfoRequest(flow.as, flow.client, result.access_token, insecure),
+    )
+    expect(userinfo).toEqual({
+      sub: "alice",
+      email: "alice@example.com",
+      email_verified: true,
+      name: "Alice Example",
+      picture: `${idp.issuer}/avatars/alice.svg`,
+    })
+  })
+
+  it("delivers the response with response_mode=form_post, without the app's Lax cookies", async () => {
+    const flow = await beginFlow(idp, { responseMode: "form_post" })
+    let page = await flow.browser.navigate(`${APP}/login`)
+    page = await flow.browser.submitForm(page, { values: { login: "alice@example.com", password: "alice-password" } })
+    page = await flow.browser.submitForm(page, { button: "Allow" })
+    expect(page.url.startsWith(idp.issuer)).toBe(true)
+    expect(page.body).toContain('<form method="post" action="http://localhost:3000/callback">')
+
+    page = await flow.browser.submitForm(page)
+    expect(page.url).toBe(REDIRECT_URI)
+    const callback = lastCallback(flow)
+    expect(callback.method).toBe("POST")
+    // A cross-site POST carries SameSite=None cookies only, as in a browser.
+    expect(callback.cookie).toBe("rp_none=1")
+
+    const claims = oauth.getValidatedIdTokenClaims(await exchangeCode(flow, callback))
+    expect(claims?.sub).toBe("alice")
+  })
+
+  it("shows the login page again with an error after a wrong password", async () => {
+    const flow = await beginFlow(idp)
+    const login = await flow.browser.navigate(`${APP}/login`)
+    const retry = await flow.browser.submitForm(login, { values: { login: "alice@example.com", password: "wrong" } })
+
+    expect(retry.url).toMatch(/\/interaction\/[\w-]+\/login$/u)
+    expect(retry.body).toContain("Wrong email or password")
+    expect(retry.body).toContain('value="alice@example.com"')
+
+    let page = await flow.browser.submitForm(retry, { values: { password: "alice-password" } })
+    page = await flow.browser.submitForm(page, { button: "Allow" })
+    expect(lastCallback(flow).params.has("code")).toBe(true)
+    expect(page.url.startsWith(REDIRECT_URI)).toBe(true)
+  })
+
+  it("returns access_denied when the user denies consent", async () => {
+    const flow = await beginFlow(idp)
+    let page = await flow.browser.navigate(`${APP}/login`)
+    page = await flow.browser.submitForm(page, { values: { login: "bob@example.net", password: "bob-password" } })
+    expect(page.body).toContain("bob@example.net")
+    await flow.browser.submitForm(page, { formIndex: 1 })
+
+    const callback = lastCallback(flow)
+    expect(callback.params.get("error")).toBe("access_denied")
+    expect(() => oauth.validateAuthResponse(flow.as, flow.client, callback.params, flow.state)).toThrow(
+      oauth.AuthorizationResponseError,
+    )
+  })
+
+  it("reuses the IdP session and the grant on a second sign-in", async () => {
+    const flow = await beginFlow(idp)
+    await clickThrough(flow)
+    const second = await flow.browser.navigate(`${APP}/login`)
+    expect(second.url.startsWith(REDIRECT_URI)).toBe(true)
+    expect(second.redirects.some((url) => url.includes("/interaction/"))).toBe(false)
+  })
+
+  it("issues refresh tokens to clients registered for the refresh_token grant", async () => {
+    const flow = await beginFlow(idp, { clientId: "offline-app" })
+    let page = await flow.browser.navigate(`${APP}/login`)
+    expect(page.body).toContain("Offline App")
+    page = await flow.browser.submitForm(page, { values: { login: "alice", password: "alice-password" } })
+    await flow.browser.submitForm(page, { button: "Allow" })
+
+    const result = await exchangeCode(flow, lastCallback(flow), "offline-secret")
+    expect(typeof result.refresh_token).toBe("string")
+    const refreshed = await oauth.processRefreshTokenResponse(
+      flow.as,
+      flow.client,
+      await oauth.refreshTokenGrantRequest(
+        flow.as,
+        flow.client,
+        oauth.ClientSecretBasic("offline-secret"),
+        String(result.refresh_token),
+        insecure,
+      ),
+    )
+    expect(typeof refreshed.access_token).toBe("string")
+  })
+
+  it("records every request, so a test can count discovery fetches", async () => {
+    const flow = await beginFlow(idp)
+    await exchangeCode(flow, (await clickThrough(flow), lastCallback(flow)))
+    const paths = idp.requests.map((request) => `${request.method} ${request.path}`)
+    expect(paths.filter((path) => path === "GET /.well-known/openid-configuration")).toHaveLength(1)
+    expect(paths).toContain("POST /token")
+    expect(idp.requests.find((request) => request.path === "/auth")?.search).toContain("code_challenge_method=S256")
+  })
+})
+
+describe("test hooks", () => {
+  it("onTokenResponse: a crafted id_token with another nonce is rejected by the client", async () => {
+    idp.onTokenResponse(async ({ body }) => ({
+      body: { ...body, id_token: await idp.signJwt({ ...decodeJwt(String(body.id_token)), nonce: "replayed" }) },
+    }))
+    const flow = await beginFlow(idp)
+    await clickThrough(flow)
+    await expect(exchangeCode(flow, lastCallback(flow))).rejects.toThrow(/nonce/u)
+  })
+
+  it("onTokenResponse: a crafted id_token from another issuer is rejected", async () => {
+    idp.onTokenResponse(async ({ body }) => ({
+      body: { ...body, id_token: await idp.signJwt({ ...decodeJwt(String(body.id_token)), iss: "https://evil.example" }) },
+    }))
+    const flow = await beginFlow(idp)
+    await clickThrough(flow)
+    await expect(exchangeCode(flow, lastCallback(flow))).rejects.toThrow(/iss/u)
+  })
+
+  it("onTokenResponse: dropping token_type fails the client's response check", async () => {
+    idp.onTokenResponse(({ body }) => ({ body: { ...body, token_type: undefined } }))
+    const flow = await beginFlow(idp)
+    await clickThrough(flow)
+    await expect(exchangeCode(flow, lastCallback(flow))).rejects.toThrow(/token_type/u)
+  })
+
+  it("onTokenResponse: replaces the status and sends a body that is not JSON", async () => {
+    idp.onTokenResponse(() => ({ status: 502, body: "<html>bad gateway</html>", headers: { "content-type": "text/html" } }))
+    const flow = await beginFlow(idp)
+    await clickThrough(flow)
+    const params = oauth.validateAuthResponse(flow.as, flow.client, lastCallback(flow).params, flow.state)
+    const response = await oauth.authorizationCodeGrantRequest(
+      flow.as,
+      flow.client,
+      oauth.ClientSecretBasic("app-secret"),
+      params,
+      REDIRECT_URI,
+      flow.codeVerifier,
+      insecure,
+    )
+    expect(response.status).toBe(502)
+    expect(response.headers.get("content-type")).toBe("text/html")
+    expect(await response.text()).toBe("<html>bad gateway</html>")
+  })
+
+  it("onUserinfoResponse: a userinfo answer about another subject is rejected", async () => {
+    idp.onUserinfoResponse(({ body }) => ({ body: { ...(body as Record<string, unknown>), sub: "mallory" } }))
+    const flow = await beginFlow(idp)
+    await clickThrough(flow)
+    const result = await exchangeCode(flow, lastCallback(flow))
+    const response = await oauth.userInfoRequest(flow.as, flow.client, result.access_token, insecure)
+    await expect(oauth.processUserInfoResponse(flow.as, flow.client, "alice", response)).rejects.toThrow(/sub/u)
+  })
+
+  it("delay: stalls the token endpoint past the client's timeout, and 0 removes it", async () => {
+    const flow = await beginFlow(idp)
+    await clickThrough(flow)
+    idp.delay("token", 5_000)
+    await expect(exchangeCode(flow, lastCallback(flow), "app-secret", { signal: AbortSignal.timeout(100) })).rejects.toThrow(
+      /timeout|aborted/iu,
+    )
+
+    idp.delay("token", 0)
+    const retry = await beginFlow(idp)
+    await clickThrough(retry)
+    const started = Date.now()
+    await exchangeCode(retry, lastCallback(retry))
+    expect(Date.now() - started).toBeLessThan(4_000)
+  })
+
+  it("delay: stalls discovery and jwks", async () => {
+    idp.delay("discovery", 150)
+    idp.delay("jwks", 150)
+    const started = Date.now()
+    await fetch(`${idp.issuer}/.well-known/openid-configuration`)
+    await fetch(`${idp.issuer}/jwks`)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290)
+  })
+
+  it("signJwt: signs with the published key, or a foreign key that does not verify", async () => {
+    const jwks = createLocalJWKSet(idp.jwks)
+    const claims = { iss: idp.issuer, sub: "alice", aud: "app" }
+
+    const own = await idp.signJwt(claims)
+    expect(decodeProtectedHeader(own)).toEqual({ alg: "RS256", kid: idp.jwks.keys[0]?.kid })
+    expect((await jwtVerify(own, jwks)).payload).toEqual(claims)
+
+    const foreign = await idp.signJwt(claims, { key: "foreign" })
+    expect(decodeProtectedHeader(foreign).kid).toBe(idp.jwks.keys[0]?.kid)
+    await expect(jwtVerify(foreign, jwks)).rejects.toThrow(/signature verification failed/u)
+
+    const unknownKid = await idp.signJwt(claims, { key: "foreign", kid: "someone-else" })
+    await expect(jwtVerify(unknownKid, jwks)).rejects.toThrow(/no applicable key/iu)
+
+    const unsecured = await idp.signJwt(claims, { alg: "none" })
+    expect(unsecured.endsWith(".")).toBe(true)
+    expect(decodeProtectedHeader(unsecured).alg).toBe("none")
+
+    await expect(idp.signJwt(claims, { alg: "ES256" })).rejects.toThrow(/no ES256 key/u)
+  })
+})
+
+describe("startDevIdp", () => {
+  it("serves the same public keys as devIdp.jwks, and ES256 ID tokens when asked", async () => {
+    const es = await startDevIdp({
+      signingAlgs: ["ES256", "RS256"],
+      consent: "auto",
+      clients: [{ client_id: "app", client_secret: "app-secret", redirect_uris: [REDIRECT_URI] }],
+    })
+    try {
+      const served = (await (await fetch(`${es.issuer}/jwks`)).json()) as { keys: { kid: string }[] }
+      expect(served.keys.map((key) => key.kid).sort()).toEqual(es.jwks.keys.map((key) => key.kid).sort())
+      expect(es.jwks.keys.every((key) => key.d === undefined)).toBe(true)
+
+      const flow = await beginFlow(es)
+      const client: oauth.Client = { ...flow.client, id_token_signed_response_alg: "ES256" }
+      let page = await flow.browser.navigate(`${APP}/login`)
+      page = await flow.browser.submitForm(page, { values: { login: "alice@example.com", password: "alice-password" } })
+      // consent: "auto" goes straight from the login form to the callback.
+      expect(page.url.startsWith(REDIRECT_URI)).toBe(true)
+      const result = await exchangeCode({ ...flow, client }, lastCallback(flow))
+      expect(decodeProtectedHeader(String(result.id_token)).alg).toBe("ES256")
+    } finally {
+      await es.close()
+    }
+  })
+
+  it("rejects invalid options, naming them", async () => {
+    await expect(startDevIdp({ clients: [] })).rejects.toThrow(/options\.clients must list/u)
+    await expect(
+      startDevIdp({ clients: [{ client_id: "x", redirect_uris: [REDIRECT_URI] }] }),
+    ).rejects.toThrow(/options\.clients\[0\] \(x\) is invalid: client_secret is mandatory/u)
+    await expect(
+      startDevIdp({
+        clients: [{ client_id: "x", client_secret: "s", redirect_uris: [REDIRECT_URI] }],
+        accounts: [{ sub: "a", email: "a@example.com", name: "A", password: "" }],
+      }),
+    ).rejects.toThrow(/options\.accounts\[0\]\.password/u)
+  })
+
+  it("closes promptly with a delayed request pending", async () => {
+    const closing = await startDevIdp({ clients: [{ client_id: "x", client_secret: "s", redirect_uris: [REDIRECT_URI] }] })
+    closing.delay("discovery", 60_000)
+    const pending = fetch(`${closing.issuer}/.well-known/openid-configuration`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const started = Date.now()
+    await closing.close()
+    expect(Date.now() - started).toBeLessThan(1_000)
+    await expect(pending).rejects.toThrow()
+  })
+})

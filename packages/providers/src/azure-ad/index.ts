@@ -1,0 +1,64 @@
+/**
+ * Azure Active Directory, now Microsoft Entra ID (OpenID Connect, v2.0 endpoints), one tenant.
+ * Register an app under "App registrations" in the Azure portal with the Web redirect URI
+ * `{origin}/api/auth/callback/azure-ad`. `issuer` is your tenant's v2.0 issuer,
+ * `https://login.microsoftonline.com/<tenant id>/v2.0`; `common` and `organizations` do not
+ * work here because the ID token's `iss` always names the user's own tenant. `email` is an
+ * optional claim: add it under "Token configuration" or it may be missing.
+ *
+ * @see https://learn.microsoft.com/en-us/entra/identity-platform/v2-protocols-oidc
+ * @module azure-ad
+ */
+import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { Configuration } from "@auth/core/errors"
+
+/** The claims of a v2.0 ID token. */
+export interface AzureADProfile {
+  iss: string
+  aud: string
+  exp: number
+  iat: number
+  nbf: number
+  /** Pairwise: unique per user and application. */
+  sub: string
+  /** The user's object id, the same for every application in the tenant. */
+  oid: string
+  tid: string
+  /** `"2.0"`. */
+  ver: string
+  name?: string
+  preferred_username?: string
+  email?: string
+  nonce?: string
+  login_hint?: string
+  sid?: string
+  rh?: string
+  uti?: string
+  [claim: string]: unknown
+}
+
+/** Azure AD / Microsoft Entra ID sign-in for one tenant. */
+export default function AzureAD(config: OIDCUserConfig<AzureADProfile> = {}): OIDCConfig<AzureADProfile> {
+  if (!config.issuer) {
+    throw new Configuration(
+      "Azure AD: set `issuer` to your tenant's v2.0 issuer URL, e.g. https://login.microsoftonline.com/<tenant id>/v2.0",
+    )
+  }
+  return mergeProviderConfig<OIDCConfig<AzureADProfile>>(
+    {
+      id: "azure-ad",
+      name: "Azure Active Directory",
+      type: "oidc",
+      issuer: config.issuer,
+      authorization: { params: { scope: "openid profile email" } },
+      profile: (profile) => ({
+        id: profile.sub,
+        name: profile.name ?? profile.preferred_username ?? null,
+        email: profile.email ?? null,
+        image: null,
+      }),
+      style: { brandColor: "#0078d4" },
+    },
+    config,
+  )
+}

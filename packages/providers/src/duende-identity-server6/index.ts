@@ -1,0 +1,55 @@
+/**
+ * Duende IdentityServer 6 (OpenID Connect). Register a client with the authorization code grant and the
+ * redirect URI `{origin}/api/auth/callback/duende-identity-server6`, then set `issuer` to your server's URL.
+ * IdentityServer keeps user claims out of the ID token by default, so the profile is read from userinfo.
+ *
+ * @see https://docs.duendesoftware.com/identityserver/v6/reference/endpoints/
+ * @module duende-identity-server6
+ */
+import { Configuration } from "@auth/core/errors"
+import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+
+/** The userinfo claims IdentityServer returns for the `openid profile email` scopes. */
+export interface DuendeIdentityServer6Profile {
+  sub: string
+  name?: string
+  given_name?: string
+  family_name?: string
+  preferred_username?: string
+  email?: string
+  email_verified?: boolean
+  picture?: string
+  website?: string
+  [claim: string]: unknown
+}
+
+/**
+ * Duende IdentityServer 6 sign-in.
+ *
+ * @throws {Configuration} when `issuer` is missing.
+ */
+export default function DuendeIdentityServer6(
+  config: OIDCUserConfig<DuendeIdentityServer6Profile> = {},
+): OIDCConfig<DuendeIdentityServer6Profile> {
+  if (config.issuer === undefined || config.issuer === "") {
+    throw new Configuration("DuendeIdentityServer6: set `issuer` to your IdentityServer URL, e.g. https://identity.example.com")
+  }
+  return mergeProviderConfig<OIDCConfig<DuendeIdentityServer6Profile>>(
+    {
+      id: "duende-identity-server6",
+      name: "Duende IdentityServer 6",
+      type: "oidc",
+      issuer: config.issuer,
+      authorization: { params: { scope: "openid profile email" } },
+      idToken: false,
+      profile: (profile) => ({
+        id: profile.sub,
+        name: profile.name ?? profile.preferred_username ?? null,
+        email: profile.email ?? null,
+        image: profile.picture ?? null,
+      }),
+      style: { brandColor: "#1b5e9c" },
+    },
+    config,
+  )
+}

@@ -1,0 +1,74 @@
+/**
+ * GitHub (OAuth 2.0). Create an OAuth app at https://github.com/settings/developers with the
+ * callback URL `{origin}/api/auth/callback/github`. A user who hides their email has `email: null`
+ * in `GET /user`; the default scope asks for `user:email` so the provider can still read it.
+ *
+ * @see https://docs.github.com/en/apps/oauth-apps/building-oauth-apps/authorizing-oauth-apps
+ * @module github
+ */
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+
+/** The user record of `GET https://api.github.com/user`. */
+export interface GitHubProfile {
+  id: number
+  login: string
+  node_id: string
+  avatar_url: string
+  html_url: string
+  name: string | null
+  email: string | null
+  company: string | null
+  blog: string | null
+  location: string | null
+  bio: string | null
+  twitter_username?: string | null
+  public_repos: number
+  followers: number
+  following: number
+  created_at: string
+  updated_at: string
+  [claim: string]: unknown
+}
+
+interface GitHubEmail {
+  email: string
+  primary: boolean
+  verified: boolean
+}
+
+/** GitHub sign-in. */
+export default function GitHub(config: OAuthUserConfig<GitHubProfile> = {}): OAuth2Config<GitHubProfile> {
+  return mergeProviderConfig<OAuth2Config<GitHubProfile>>(
+    {
+      id: "github",
+      name: "GitHub",
+      type: "oauth",
+      authorization: { url: "https://github.com/login/oauth/authorize", params: { scope: "read:user user:email" } },
+      token: "https://github.com/login/oauth/access_token",
+      userinfo: {
+        url: "https://api.github.com/user",
+        // A hidden email is absent from /user; the primary verified one is in /user/emails.
+        async request({ tokens, url, fetch }) {
+          const headers = { Authorization: `Bearer ${tokens.access_token ?? ""}`, "User-Agent": "auth-core" }
+          const profile = (await (await fetch(url ?? "https://api.github.com/user", { headers })).json()) as GitHubProfile
+          if (profile.email === null) {
+            const response = await fetch("https://api.github.com/user/emails", { headers })
+            if (response.ok) {
+              const emails = (await response.json()) as GitHubEmail[]
+              profile.email = emails.find((entry) => entry.primary && entry.verified)?.email ?? null
+            }
+          }
+          return profile
+        },
+      },
+      profile: (profile) => ({
+        id: String(profile.id),
+        name: profile.name ?? profile.login,
+        email: profile.email,
+        image: profile.avatar_url,
+      }),
+      style: { brandColor: "#24292f" },
+    },
+    config,
+  )
+}

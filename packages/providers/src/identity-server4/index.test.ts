@@ -1,0 +1,23 @@
+import { Configuration } from "@auth/core/errors"
+import { describe, expect, it } from "vitest"
+import { testProvider } from "../testing.js"
+import fixture from "./fixture.json" with { type: "json" }
+import IdentityServer4 from "./index.js"
+
+testProvider(IdentityServer4, {
+  config: { issuer: "https://identity.example.com" },
+  fixture,
+  user: {
+    id: "818727",
+    name: "Alice Smith",
+    email: "alice.smith@example.com",
+    image: null,
+  },
+})
+
+describe("identity-server4 without an issuer", () => {
+  it("throws a Configuration error naming `issuer`", () => {
+    expect(() => IdentityServer4({ clientId: "id", clientSecret: "secret" })).toThrow(Configuration)
+    expect(() => IdentityServer4()).toThrow(/issuer/)
+  })
+})

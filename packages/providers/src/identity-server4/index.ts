@@ -1,0 +1,61 @@
+/**
+ * IdentityServer4 (OpenID Connect), self-hosted. Register a client with the authorization code
+ * grant, a secret, the `openid profile email` scopes and the redirect URI
+ * `{origin}/api/auth/callback/identity-server4`. `issuer` is the server's base URL, e.g.
+ * `https://identity.example.com`. IdentityServer4 is out of support; Duende IdentityServer
+ * speaks the same protocol.
+ *
+ * @see https://identityserver4.readthedocs.io/en/latest/topics/clients.html
+ * @module identity-server4
+ */
+import { Configuration } from "@auth/core/errors"
+import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+
+/** The ID token claims for the standard `openid profile email` identity resources. */
+export interface IdentityServer4Profile {
+  sub: string
+  iss: string
+  aud: string | string[]
+  exp: number
+  iat: number
+  nbf?: number
+  auth_time?: number
+  idp?: string
+  amr?: string[]
+  sid?: string
+  name?: string
+  given_name?: string
+  family_name?: string
+  preferred_username?: string
+  website?: string
+  picture?: string
+  email?: string
+  email_verified?: boolean
+  [claim: string]: unknown
+}
+
+/** IdentityServer4 sign-in. */
+export default function IdentityServer4(
+  config: OIDCUserConfig<IdentityServer4Profile> = {},
+): OIDCConfig<IdentityServer4Profile> {
+  if (!config.issuer) {
+    throw new Configuration("IdentityServer4: set `issuer` to your server's URL, e.g. https://identity.example.com")
+  }
+  return mergeProviderConfig<OIDCConfig<IdentityServer4Profile>>(
+    {
+      id: "identity-server4",
+      name: "IdentityServer4",
+      type: "oidc",
+      issuer: config.issuer,
+      authorization: { params: { scope: "openid profile email" } },
+      profile: (profile) => ({
+        id: profile.sub,
+        name: profile.name ?? profile.preferred_username ?? null,
+        email: profile.email ?? null,
+        image: profile.picture ?? null,
+      }),
+      style: { brandColor: "#009be1" },
+    },
+    config,
+  )
+}

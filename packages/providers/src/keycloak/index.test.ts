@@ -1,0 +1,23 @@
+import { Configuration } from "@auth/core/errors"
+import { describe, expect, it } from "vitest"
+import { testProvider } from "../testing.js"
+import fixture from "./fixture.json" with { type: "json" }
+import Keycloak from "./index.js"
+
+testProvider(Keycloak, {
+  config: { issuer: "https://sso.example.com/realms/acme" },
+  fixture,
+  user: {
+    id: "f2c4a0de-91b3-4c55-8f0e-3a7d2b6c9e10",
+    name: "Jamie Rivera",
+    email: "jamie.rivera@example.com",
+    image: null,
+  },
+})
+
+describe("keycloak without an issuer", () => {
+  it("throws a Configuration error naming `issuer`", () => {
+    expect(() => Keycloak({ clientId: "id", clientSecret: "secret" })).toThrow(Configuration)
+    expect(() => Keycloak()).toThrow(/issuer/)
+  })
+})

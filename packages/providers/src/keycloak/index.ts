@@ -1,0 +1,56 @@
+/**
+ * Keycloak (OpenID Connect), self-hosted. Create an OpenID Connect client with "Client
+ * authentication" on in your realm and add the redirect URI `{origin}/api/auth/callback/keycloak`.
+ * `issuer` is the realm URL, e.g. `https://sso.example.com/realms/acme` (Keycloak before 17 puts
+ * `/auth` in front of `/realms`).
+ *
+ * @see https://www.keycloak.org/docs/latest/server_admin/#_oidc_clients
+ * @module keycloak
+ */
+import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { Configuration } from "@auth/core/errors"
+
+/** The ID token claims of a realm user (standard `profile` and `email` scope mappers). */
+export interface KeycloakProfile {
+  sub: string
+  iss: string
+  aud: string | string[]
+  azp?: string
+  exp: number
+  iat: number
+  auth_time?: number
+  sid?: string
+  email_verified?: boolean
+  name?: string
+  preferred_username: string
+  given_name?: string
+  family_name?: string
+  email?: string
+  picture?: string
+  locale?: string
+  [claim: string]: unknown
+}
+
+/** Keycloak sign-in for one realm. */
+export default function Keycloak(config: OIDCUserConfig<KeycloakProfile> = {}): OIDCConfig<KeycloakProfile> {
+  if (!config.issuer) {
+    throw new Configuration("Keycloak: set `issuer` to your realm URL, e.g. https://sso.example.com/realms/acme")
+  }
+  return mergeProviderConfig<OIDCConfig<KeycloakProfile>>(
+    {
+      id: "keycloak",
+      name: "Keycloak",
+      type: "oidc",
+      issuer: config.issuer,
+      authorization: { params: { scope: "openid profile email" } },
+      profile: (profile) => ({
+        id: profile.sub,
+        name: profile.name ?? profile.preferred_username,
+        email: profile.email ?? null,
+        image: profile.picture ?? null,
+      }),
+      style: { brandColor: "#008aaa" },
+    },
+    config,
+  )
+}

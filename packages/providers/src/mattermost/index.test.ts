@@ -1,0 +1,18 @@
+import { Configuration } from "@auth/core/errors"
+import { describe, expect, it } from "vitest"
+import { testProvider } from "../testing.js"
+import fixture from "./fixture.json" with { type: "json" }
+import Mattermost from "./index.js"
+
+testProvider(Mattermost, {
+  config: { issuer: "https://chat.example.com" },
+  fixture,
+  user: { id: "w9kq3x7h1jgr5ndzpbm8ftyc4e", name: "Oliver Brandt", email: "oliver.brandt@example.com", image: null },
+})
+
+describe("mattermost without an issuer", () => {
+  it("throws a Configuration error naming `issuer`", () => {
+    expect(() => Mattermost({ clientId: "id", clientSecret: "secret" })).toThrow(Configuration)
+    expect(() => Mattermost()).toThrow(/issuer/)
+  })
+})

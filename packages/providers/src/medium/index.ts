@@ -1,0 +1,58 @@
+/**
+ * Medium (OAuth 2.0). Medium no longer registers new API integrations; existing ones register
+ * the callback URL `{origin}/api/auth/callback/medium`. Medium returns no email address, and its
+ * token response lists scopes as an array and expiry as a millisecond timestamp, which are
+ * rewritten to the standard form.
+ *
+ * @see https://github.com/Medium/medium-api-docs#2-authentication
+ * @module medium
+ */
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+
+/** The record of `GET https://api.medium.com/v1/me`. */
+export interface MediumProfile {
+  data: {
+    id: string
+    username: string
+    name: string
+    url: string
+    imageUrl: string
+  }
+  [claim: string]: unknown
+}
+
+/** Medium sign-in. */
+export default function Medium(config: OAuthUserConfig<MediumProfile> = {}): OAuth2Config<MediumProfile> {
+  return mergeProviderConfig<OAuth2Config<MediumProfile>>(
+    {
+      id: "medium",
+      name: "Medium",
+      type: "oauth",
+      authorization: { url: "https://medium.com/m/oauth/authorize", params: { scope: "basicProfile" } },
+      token: {
+        url: "https://api.medium.com/v1/tokens",
+        async conform(response) {
+          if (!response.ok) return response
+          const body = (await response.json()) as Record<string, unknown>
+          if (Array.isArray(body.scope)) body.scope = body.scope.join(" ")
+          if (typeof body.expires_at === "number") {
+            body.expires_in = Math.max(0, Math.floor((body.expires_at - Date.now()) / 1000))
+            delete body.expires_at
+          }
+          return Response.json(body, { status: response.status })
+        },
+      },
+      userinfo: "https://api.medium.com/v1/me",
+      checks: ["state"],
+      client: { token_endpoint_auth_method: "client_secret_post" },
+      profile: ({ data }) => ({
+        id: data.id,
+        name: data.name || data.username,
+        email: null,
+        image: data.imageUrl || null,
+      }),
+      style: { brandColor: "#000000" },
+    },
+    config,
+  )
+}

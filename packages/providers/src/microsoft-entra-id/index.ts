@@ -1,0 +1,67 @@
+/**
+ * Microsoft Entra ID (OpenID Connect, v2.0 endpoints). Register an app with the web redirect URI
+ * `{origin}/api/auth/callback/microsoft-entra-id`, and set `issuer` to `https://login.microsoftonline.com/<tenant-id>/v2.0`.
+ * The multi-tenant `common` / `organizations` endpoints are not supported: their ID tokens carry each user's tenant as `iss`.
+ * `email` is only present for accounts that have one; `preferred_username` is not a verified email.
+ *
+ * @see https://learn.microsoft.com/en-us/entra/identity-platform/v2-protocols-oidc
+ * @module microsoft-entra-id
+ */
+import { Configuration } from "@auth/core/errors"
+import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+
+/** The claims of a Microsoft identity platform v2.0 ID token. */
+export interface MicrosoftEntraIDProfile {
+  iss: string
+  sub: string
+  aud: string
+  iat: number
+  nbf: number
+  exp: number
+  ver: string
+  /** The user's object id, the same in every app of the tenant. */
+  oid: string
+  /** The tenant id. */
+  tid: string
+  nonce?: string
+  aio?: string
+  rh?: string
+  uti?: string
+  name?: string
+  preferred_username?: string
+  email?: string
+  login_hint?: string
+  [claim: string]: unknown
+}
+
+/**
+ * Microsoft Entra ID sign-in.
+ *
+ * @throws {Configuration} when `issuer` is missing.
+ */
+export default function MicrosoftEntraID(
+  config: OIDCUserConfig<MicrosoftEntraIDProfile> = {},
+): OIDCConfig<MicrosoftEntraIDProfile> {
+  if (config.issuer === undefined || config.issuer === "") {
+    throw new Configuration(
+      "MicrosoftEntraID: set `issuer` to your tenant's v2.0 issuer URL, e.g. https://login.microsoftonline.com/<tenant-id>/v2.0",
+    )
+  }
+  return mergeProviderConfig<OIDCConfig<MicrosoftEntraIDProfile>>(
+    {
+      id: "microsoft-entra-id",
+      name: "Microsoft Entra ID",
+      type: "oidc",
+      issuer: config.issuer,
+      authorization: { params: { scope: "openid profile email" } },
+      profile: (profile) => ({
+        id: profile.sub,
+        name: profile.name ?? null,
+        email: profile.email ?? null,
+        image: null,
+      }),
+      style: { brandColor: "#0078d4" },
+    },
+    config,
+  )
+}

@@ -1,0 +1,69 @@
+/**
+ * Notion (OAuth 2.0, public integrations). Create a public integration at
+ * https://www.notion.so/profile/integrations with the redirect URI `{origin}/api/auth/callback/notion`.
+ * The token belongs to a bot: the signed-in person is the bot's owner, read from `GET /v1/users/me`
+ * with the required `Notion-Version` header.
+ *
+ * @see https://developers.notion.com/docs/authorization
+ * @module notion
+ */
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+
+const API = "https://api.notion.com/v1"
+const NOTION_VERSION = "2022-06-28"
+
+/** A Notion person user: the owner of the integration's bot, from `GET /v1/users/me`. */
+export interface NotionProfile {
+  object: string
+  id: string
+  type?: string
+  name?: string | null
+  avatar_url: string | null
+  person?: { email?: string }
+  [claim: string]: unknown
+}
+
+interface NotionBotUser {
+  bot?: { owner?: { type: string; user?: NotionProfile } }
+}
+
+/** Notion sign-in. */
+export default function Notion(config: OAuthUserConfig<NotionProfile> = {}): OAuth2Config<NotionProfile> {
+  return mergeProviderConfig<OAuth2Config<NotionProfile>>(
+    {
+      id: "notion",
+      name: "Notion",
+      type: "oauth",
+      authorization: { url: `${API}/oauth/authorize`, params: { owner: "user" } },
+      token: {
+        url: `${API}/oauth/token`,
+        // Notion sends `"refresh_token": null` for integrations without refresh; a token set has none or a string.
+        async conform(response) {
+          if (!response.ok) return response
+          const body = (await response.json()) as Record<string, unknown>
+          if (typeof body.refresh_token !== "string") delete body.refresh_token
+          return Response.json(body, { status: response.status })
+        },
+      },
+      userinfo: {
+        url: `${API}/users/me`,
+        async request({ tokens, url, fetch }) {
+          const response = await fetch(url ?? `${API}/users/me`, {
+            headers: { Authorization: `Bearer ${tokens.access_token ?? ""}`, "Notion-Version": NOTION_VERSION },
+          })
+          const bot = (await response.json()) as NotionBotUser
+          return bot.bot?.owner?.user ?? bot
+        },
+      },
+      checks: ["state"],
+      profile: (profile) => ({
+        id: profile.id,
+        name: profile.name ?? null,
+        email: profile.person?.email ?? null,
+        image: profile.avatar_url,
+      }),
+      style: { brandColor: "#000000" },
+    },
+    config,
+  )
+}

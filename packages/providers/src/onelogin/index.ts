@@ -1,0 +1,56 @@
+/**
+ * OneLogin (OpenID Connect), one account. Add an "OpenId Connect (OIDC)" app in the OneLogin
+ * admin portal, set its Redirect URI to `{origin}/api/auth/callback/onelogin` and its token
+ * endpoint authentication to "Basic". `issuer` is `https://<subdomain>.onelogin.com/oidc/2`.
+ *
+ * @see https://developers.onelogin.com/openid-connect
+ * @module onelogin
+ */
+import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { Configuration } from "@auth/core/errors"
+
+/** The ID token claims of a OneLogin user (`openid profile email` scopes). */
+export interface OneLoginProfile {
+  iss: string
+  aud: string
+  exp: number
+  iat: number
+  /** The numeric user id, as a string. */
+  sub: string
+  sid?: string
+  nonce?: string
+  at_hash?: string
+  email?: string
+  preferred_username?: string
+  name?: string
+  given_name?: string
+  family_name?: string
+  updated_at?: number
+  groups?: string[]
+  params?: Record<string, string>
+  [claim: string]: unknown
+}
+
+/** OneLogin sign-in for one account. */
+export default function OneLogin(config: OIDCUserConfig<OneLoginProfile> = {}): OIDCConfig<OneLoginProfile> {
+  if (!config.issuer) {
+    throw new Configuration("OneLogin: set `issuer` to your account's OIDC URL, e.g. https://acme.onelogin.com/oidc/2")
+  }
+  return mergeProviderConfig<OIDCConfig<OneLoginProfile>>(
+    {
+      id: "onelogin",
+      name: "OneLogin",
+      type: "oidc",
+      issuer: config.issuer,
+      authorization: { params: { scope: "openid profile email" } },
+      profile: (profile) => ({
+        id: profile.sub,
+        name: profile.name ?? profile.preferred_username ?? null,
+        email: profile.email ?? null,
+        image: null,
+      }),
+      style: { brandColor: "#1c1f2a" },
+    },
+    config,
+  )
+}

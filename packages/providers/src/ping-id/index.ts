@@ -1,0 +1,61 @@
+/**
+ * Ping Identity PingOne (OpenID Connect), one environment. Add an "OIDC Web App" application in
+ * the PingOne admin console with the redirect URI `{origin}/api/auth/callback/ping-id`.
+ * `issuer` is `https://auth.pingone.<region>/<environment id>/as`, the region being `com`, `eu`,
+ * `ca` or `asia`.
+ *
+ * @see https://docs.pingidentity.com/r/en-us/pingone/p1_c_add_oidc_app
+ * @module ping-id
+ */
+import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { Configuration } from "@auth/core/errors"
+
+/** The record of the environment's userinfo endpoint (`openid profile email` scopes). */
+export interface PingProfile {
+  /** The user id (a UUID). */
+  sub: string
+  /** The environment id. */
+  env?: string
+  /** The organization id. */
+  org?: string
+  "p1.region"?: string
+  name?: string
+  given_name?: string
+  family_name?: string
+  middle_name?: string
+  preferred_username?: string
+  email?: string
+  email_verified?: boolean
+  locale?: string
+  zoneinfo?: string
+  updated_at?: number
+  [claim: string]: unknown
+}
+
+/** PingOne sign-in for one environment. */
+export default function PingId(config: OIDCUserConfig<PingProfile> = {}): OIDCConfig<PingProfile> {
+  if (!config.issuer) {
+    throw new Configuration(
+      "Ping Identity: set `issuer` to your environment's issuer URL, e.g. https://auth.pingone.com/<environment id>/as",
+    )
+  }
+  return mergeProviderConfig<OIDCConfig<PingProfile>>(
+    {
+      id: "ping-id",
+      name: "Ping Identity",
+      type: "oidc",
+      issuer: config.issuer,
+      authorization: { params: { scope: "openid profile email" } },
+      // PingOne maps profile attributes into userinfo; its ID token may carry little beyond `sub`.
+      idToken: false,
+      profile: (profile) => ({
+        id: profile.sub,
+        name: profile.name ?? profile.preferred_username ?? null,
+        email: profile.email ?? null,
+        image: null,
+      }),
+      style: { brandColor: "#b3282d" },
+    },
+    config,
+  )
+}

@@ -1,0 +1,152 @@
+/**
+ * The provider author's test kit: checks a provider factory against its fixture, then runs its
+ * whole sign-in through `Auth()` against a simulated identity provider on 127.0.0.1 that
+ * answers the provider's real endpoint URLs (redirected to loopback) with the fixture.
+ *
+ * @example
+ * ```ts
+ * import { testProvider } from "../testing.js"
+ * import fixture from "./fixture.json" with { type: "json" }
+ * import Acme from "./index.js"
+ *
+ * testProvider(Acme, { fixture, user: { id: "42", name: "Ada", email: "ada@example.com", image: null } })
+ * ```
+ *
+ * @module testing
+ */
+import { Auth } from "@auth/core"
+import type { OAuthConfig, TokenSet, User } from "@auth/core/providers"
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
+import { simulateProvider, type SimulatedProvider } from "./testing-idp.js"
+
+/** What a provider test declares. */
+export interface ProviderTestCase<P> {
+  /** Options passed to the factory besides `clientId` / `clientSecret` (an `issuer` for tenant providers). */
+  config?: Record<string, unknown>
+  /** The profile the provider's userinfo endpoint (or ID token) returns. */
+  fixture: P
+  /** Extra fields of the token response some providers read the profile from. */
+  tokens?: TokenSet
+  /** The user the fixture must map to. */
+  user: User
+  /**
+   * Answers for other URLs the provider's own hooks call (a second profile request, say),
+   * keyed by URL without the query.
+   */
+  responses?: Record<string, unknown>
+}
+
+function endpointUrl(endpoint: string | { url?: string } | undefined): string | undefined {
+  return typeof endpoint === "string" ? endpoint : endpoint?.url
+}
+
+function deepFreeze<T extends object>(value: T): T {
+  for (const inner of Object.values(value)) if (typeof inner === "object" && inner !== null) deepFreeze(inner as object)
+  return Object.freeze(value)
+}
+
+/**
+ * Registers the tests every provider passes: the contract (id, https endpoints, style) and the
+ * mapping of its fixture to the expected user.
+ */
+export function testProvider<P>(
+  factory: (config: never) => OAuthConfig<P>,
+  testCase: ProviderTestCase<P>,
+): void {
+  const make = (): OAuthConfig<P> =>
+    (factory as (config: Record<string, unknown>) => OAuthConfig<P>)({
+      clientId: "test-client-id",
+      clientSecret: "test-client-secret",
+      ...testCase.config,
+    })
+
+  describe(`provider ${make().id}`, () => {
+    it("declares an id, a name, a type and a brand style", () => {
+      const provider = make()
+      expect(provider.id).toMatch(/^[a-z0-9-]+$/)
+      expect(provider.name.length).toBeGreaterThan(0)
+      expect(["oauth", "oidc"]).toContain(provider.type)
+      expect(provider.style?.brandColor).toMatch(/^#[0-9a-fA-F]{3,8}$/)
+    })
+
+    it("uses https endpoints only", () => {
+      const provider = make()
+      const urls = [
+        provider.issuer,
+        provider.wellKnown,
+        endpointUrl(provider.authorization),
+        endpointUrl(provider.token),
+        endpointUrl(provider.userinfo),
+      ].filter((url): url is string => url !== undefined)
+      expect(urls.length).toBeGreaterThan(0)
+      for (const url of urls) expect(new URL(url).protocol).toBe("https:")
+      if (provider.type === "oauth" && provider.wellKnown === undefined) {
+        expect(endpointUrl(provider.authorization)).toBeDefined()
+        expect(endpointUrl(provider.token)).toBeDefined()
+      }
+      if (provider.type === "oidc") expect(provider.issuer ?? provider.wellKnown).toBeDefined()
+    })
+
+    it("lets the user's options override the defaults without mutating them", () => {
+      const first = make()
+      const userConfig = deepFreeze({
+        clientId: "other",
+        clientSecret: "other-secret",
+        ...testCase.config,
+        name: "Custom name",
+        style: { brandColor: "#123456" },
+      })
+      const custom = (factory as (config: Record<string, unknown>) => OAuthConfig<P>)(userConfig)
+      expect(custom.name).toBe("Custom name")
+      expect(custom.clientId).toBe("other")
+      expect(custom.style?.brandColor).toBe("#123456")
+      const again = make()
+      expect(again.name).toBe(first.name)
+      expect(again.style).toEqual(first.style)
+      expect(JSON.stringify(again)).toBe(JSON.stringify(first))
+    })
+
+    it("maps its fixture to the session user", async () => {
+      const provider = make()
+      expect(provider.profile, "a provider maps its own profile").toBeDefined()
+      const tokens: TokenSet = { access_token: "test-access-token", token_type: "bearer", ...testCase.tokens }
+      const user = await provider.profile?.(testCase.fixture, tokens)
+      expect(user).toEqual(testCase.user)
+      expect(typeof user?.id).toBe("string")
+      expect(user?.id).not.toBe("")
+    })
+
+    describe("through Auth() against a simulated identity provider", () => {
+      let simulated: SimulatedProvider
+      beforeAll(async () => {
+        simulated = await simulateProvider(make() as OAuthConfig, {
+          fixture: testCase.fixture as Record<string, unknown>,
+          tokens: testCase.tokens,
+          responses: testCase.responses,
+        })
+        vi.stubGlobal("fetch", simulated.fetch)
+      })
+      afterAll(async () => {
+        vi.unstubAllGlobals()
+        await simulated.close()
+      })
+
+      it("signs in and shows the mapped user in the session", async () => {
+        const errors: string[] = []
+        const config = {
+          secret: "provider-kit-secret-of-at-least-32-chars",
+          trustHost: true,
+          providers: [make()],
+          logger: { error: (error: Error) => errors.push(`${error.message} ${error.cause instanceof Error ? error.cause.message : ""}`) },
+        }
+        const result = await simulated.signIn((request) => Auth(request, config)).catch((error: unknown) => {
+          throw new Error(`${error instanceof Error ? error.message : String(error)}\n${errors.join("\n")}`)
+        })
+        const { session, tokenRequests } = result
+        const { id: _id, ...shown } = testCase.user
+        expect(session).toMatchObject({ user: { ...shown, id: testCase.user.id } })
+        expect(tokenRequests, "the code was exchanged at the token endpoint").toBeGreaterThanOrEqual(1)
+      })
+    })
+  })
+}

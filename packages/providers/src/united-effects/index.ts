@@ -1,0 +1,53 @@
+/**
+ * United Effects Core EOS (OpenID Connect). Register a client in your Auth Group with the
+ * redirect URI `{origin}/api/auth/callback/united-effects`. `issuer` includes the Auth Group ID,
+ * e.g. `https://auth.unitedeffects.com/YQpbQV5dbW-224dCovz-3`. By design the ID token carries no
+ * name or picture, only the subject and email.
+ *
+ * @see https://docs.unitedeffects.com/integrations/nextauthjs
+ * @module united-effects
+ */
+import { Configuration } from "@auth/core/errors"
+import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+
+/** The ID token claims of a United Effects user. */
+export interface UnitedEffectsProfile {
+  sub: string
+  iss: string
+  aud: string | string[]
+  exp: number
+  iat: number
+  auth_time?: number
+  email: string
+  email_verified?: boolean
+  [claim: string]: unknown
+}
+
+/** United Effects sign-in for one Auth Group. */
+export default function UnitedEffects(
+  config: OIDCUserConfig<UnitedEffectsProfile> = {},
+): OIDCConfig<UnitedEffectsProfile> {
+  if (!config.issuer) {
+    throw new Configuration(
+      "UnitedEffects: set `issuer` to your Auth Group URL, e.g. https://auth.unitedeffects.com/YQpbQV5dbW-224dCovz-3",
+    )
+  }
+  return mergeProviderConfig<OIDCConfig<UnitedEffectsProfile>>(
+    {
+      id: "united-effects",
+      name: "United Effects",
+      type: "oidc",
+      issuer: config.issuer,
+      // The Auth Group is also the resource (audience) the access token is issued for.
+      authorization: { params: { scope: "openid email profile", resource: config.issuer } },
+      profile: (profile) => ({
+        id: profile.sub,
+        name: null,
+        email: profile.email,
+        image: null,
+      }),
+      style: { brandColor: "#000000" },
+    },
+    config,
+  )
+}

@@ -1,0 +1,14 @@
+import { testProvider } from "../testing.js"
+import fixture from "./fixture.json" with { type: "json" }
+import Webex from "./index.js"
+
+testProvider(Webex, {
+  fixture,
+  user: {
+    id: "Y2lzY29zcGFyazovL3VzL1BFT1BMRS9mNWIzNjE4Ny1jOGRkLTQ3MjctOGIyZi1mOWM0NDdmMjkwNDY",
+    name: "Fatima Zahra",
+    email: "fatima.zahra@example.com",
+    image:
+      "https://avatar-prod-us-east-2.webexcontent.com/Avtr~V1~1eb65fdf-9643-417f-9974-ad72cae0e10f/V1~b6b4e2e1a8b74f52a4c0f1e9d3c2b1a0~640",
+  },
+})

@@ -1,0 +1,52 @@
+/**
+ * WorkOS SSO (OAuth 2.0 over each customer's SAML or OIDC connection). Add the redirect URI
+ * `{origin}/api/auth/callback/workos` in the WorkOS dashboard, use the environment's client id and API key
+ * as `clientId` / `clientSecret`, and name the target with an `organization`, `connection` or `provider`
+ * authorization parameter, e.g. `authorization: { params: { organization: "org_..." } }`.
+ *
+ * @see https://workos.com/docs/reference/sso
+ * @module workos
+ */
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+
+/** The Profile object of `GET https://api.workos.com/sso/profile`. */
+export interface WorkOSProfile {
+  object: string
+  id: string
+  organization_id: string | null
+  connection_id: string
+  connection_type: string
+  idp_id: string
+  email: string
+  first_name: string | null
+  last_name: string | null
+  role?: { slug: string }
+  groups?: string[]
+  custom_attributes?: Record<string, unknown>
+  raw_attributes?: Record<string, unknown>
+  [claim: string]: unknown
+}
+
+/** WorkOS sign-in. */
+export default function WorkOS(config: OAuthUserConfig<WorkOSProfile> = {}): OAuth2Config<WorkOSProfile> {
+  return mergeProviderConfig<OAuth2Config<WorkOSProfile>>(
+    {
+      id: "workos",
+      name: "WorkOS",
+      type: "oauth",
+      authorization: "https://api.workos.com/sso/authorize",
+      token: "https://api.workos.com/sso/token",
+      userinfo: "https://api.workos.com/sso/profile",
+      checks: ["state"],
+      client: { token_endpoint_auth_method: "client_secret_post" },
+      profile: (profile) => ({
+        id: profile.id,
+        name: [profile.first_name, profile.last_name].filter(Boolean).join(" ") || null,
+        email: profile.email,
+        image: null,
+      }),
+      style: { brandColor: "#6363f1" },
+    },
+    config,
+  )
+}

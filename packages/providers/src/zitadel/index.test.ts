@@ -1,0 +1,23 @@
+import { Configuration } from "@auth/core/errors"
+import { describe, expect, it } from "vitest"
+import { testProvider } from "../testing.js"
+import fixture from "./fixture.json" with { type: "json" }
+import Zitadel from "./index.js"
+
+testProvider(Zitadel, {
+  config: { issuer: "https://acme-a1b2c3.zitadel.cloud" },
+  fixture,
+  user: {
+    id: "284712400000000000",
+    name: "Hannah Becker",
+    email: "hannah.becker@example.com",
+    image: "https://acme-a1b2c3.zitadel.cloud/assets/v1/284712380000000000/users/284712400000000000/avatar?v=1",
+  },
+})
+
+describe("zitadel without an issuer", () => {
+  it("throws a Configuration error naming `issuer`", () => {
+    expect(() => Zitadel({ clientId: "id", clientSecret: "secret" })).toThrow(Configuration)
+    expect(() => Zitadel()).toThrow(/issuer/)
+  })
+})

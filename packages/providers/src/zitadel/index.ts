@@ -1,0 +1,65 @@
+/**
+ * ZITADEL (OpenID Connect). In the Console create a "Web" application with the "Code" flow in a
+ * project, and add the redirect URI `{origin}/api/auth/callback/zitadel` (enable "Development
+ * Mode" for http localhost). `issuer` is your instance domain, e.g.
+ * `https://acme-a1b2c3.zitadel.cloud` or your own domain when self-hosting.
+ *
+ * @see https://zitadel.com/docs/apis/openidoauth/claims
+ * @module zitadel
+ */
+import { Configuration } from "@auth/core/errors"
+import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+
+/** The ID token claims of a ZITADEL user (standard claims plus `urn:zitadel:iam:*` extras). */
+export interface ZitadelProfile {
+  sub: string
+  iss: string
+  aud: string | string[]
+  azp?: string
+  exp: number
+  iat: number
+  auth_time?: number
+  amr?: string[]
+  sid?: string
+  name?: string
+  given_name?: string
+  family_name?: string
+  nickname?: string
+  preferred_username?: string
+  gender?: string
+  locale?: string | null
+  picture?: string
+  updated_at?: number
+  email?: string
+  email_verified?: boolean
+  phone_number?: string
+  phone_number_verified?: boolean
+  "urn:zitadel:iam:user:resourceowner:id"?: string
+  "urn:zitadel:iam:user:resourceowner:name"?: string
+  "urn:zitadel:iam:org:project:roles"?: Record<string, Record<string, string>>
+  [claim: string]: unknown
+}
+
+/** ZITADEL sign-in for one instance. */
+export default function Zitadel(config: OIDCUserConfig<ZitadelProfile> = {}): OIDCConfig<ZitadelProfile> {
+  if (!config.issuer) {
+    throw new Configuration("Zitadel: set `issuer` to your instance URL, e.g. https://acme-a1b2c3.zitadel.cloud")
+  }
+  return mergeProviderConfig<OIDCConfig<ZitadelProfile>>(
+    {
+      id: "zitadel",
+      name: "ZITADEL",
+      type: "oidc",
+      issuer: config.issuer,
+      authorization: { params: { scope: "openid profile email" } },
+      profile: (profile) => ({
+        id: profile.sub,
+        name: profile.name ?? profile.preferred_username ?? null,
+        email: profile.email ?? null,
+        image: profile.picture ?? null,
+      }),
+      style: { brandColor: "#ff2069" },
+    },
+    config,
+  )
+}

@@ -1,0 +1,93 @@
+// Tree-shaking is the package's promise: an app that imports one provider bundles that provider
+// and nothing of the others. These tests bundle real imports with esbuild and read the metafile.
+import { existsSync, readFileSync, readdirSync } from "node:fs"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { build, type Plugin } from "esbuild"
+import { describe, expect, it } from "vitest"
+
+const packageDir = fileURLToPath(new URL("..", import.meta.url))
+const ids = readdirSync(join(packageDir, "src"), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && existsSync(join(packageDir, "src", entry.name, "index.ts")))
+  .map((entry) => entry.name)
+  .sort()
+const packageExports = (
+  JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as {
+    exports: Record<string, { default: string } | string>
+  }
+).exports
+
+/** The files (relative to the package, `/`-separated) that bundling `code` reads. */
+async function bundledInputs(code: string, plugins: Plugin[] = []): Promise<string[]> {
+  const result = await build({
+    stdin: { contents: code, resolveDir: packageDir, sourcefile: "app.ts", loader: "ts" },
+    absWorkingDir: packageDir,
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    write: false,
+    metafile: true,
+    logLevel: "silent",
+    // The peer dependency stays outside, as in an app's bundle it is shared by every provider.
+    external: ["@auth/core", "@auth/core/*"],
+    plugins,
+  })
+  return Object.keys(result.metafile.inputs).filter((input) => input !== "app.ts" && input !== "<stdin>")
+}
+
+const providerFolder = (input: string): string | undefined => /^src\/([^/]+)\//.exec(input)?.[1]
+
+/**
+ * Resolves `@auth/providers/<id>` the way Node does, through the `exports` map: to the built
+ * file when `dist` has it, else to the source file that `dist` entry is built from.
+ */
+function resolveThroughExports(): Plugin {
+  return {
+    name: "auth-providers-exports",
+    setup(esbuild) {
+      esbuild.onResolve({ filter: /^@auth\/providers(\/|$)/ }, ({ path }) => {
+        const subpath = `.${path.slice("@auth/providers".length)}`
+        const target = packageExports[subpath]
+        if (typeof target !== "object") return { errors: [{ text: `"${subpath}" is not in the exports map` }] }
+        const built = join(packageDir, target.default)
+        if (existsSync(built)) return { path: built }
+        return { path: join(packageDir, target.default.replace(/^\.\/dist\//, "src/").replace(/\.js$/, ".ts")) }
+      })
+    },
+  }
+}
+
+describe("bundling one provider", () => {
+  it("pulls in no file of another provider folder (src/twitter)", async () => {
+    const inputs = await bundledInputs('import Twitter from "./src/twitter/index.ts"\nexport default Twitter\n')
+    expect(inputs).toContain("src/twitter/index.ts")
+    expect(inputs.filter((input) => providerFolder(input) !== "twitter")).toEqual([])
+  })
+
+  it("pulls in only its own folder, for every provider", async () => {
+    for (const id of ids) {
+      const inputs = await bundledInputs(`export { default } from "./src/${id}/index.ts"\n`)
+      expect(
+        inputs.filter((input) => providerFolder(input) !== id),
+        `bundling src/${id}`,
+      ).toEqual([])
+    }
+  })
+
+  const mode = existsSync(join(packageDir, "dist", "twitter", "index.js")) ? "dist" : "src"
+  it(`resolves @auth/providers/twitter to a single self-contained entry (from ${mode})`, async () => {
+    const inputs = await bundledInputs(
+      'import Twitter from "@auth/providers/twitter"\nexport default Twitter\n',
+      [resolveThroughExports()],
+    )
+    expect(inputs).toEqual([mode === "dist" ? "dist/twitter/index.js" : "src/twitter/index.ts"])
+  })
+
+  it("resolves every @auth/providers/<id> to a single file (no shared chunk)", async () => {
+    for (const id of ids) {
+      const inputs = await bundledInputs(`export { default } from "@auth/providers/${id}"\n`, [resolveThroughExports()])
+      expect(inputs, `@auth/providers/${id}`).toHaveLength(1)
+      expect(inputs[0], `@auth/providers/${id}`).toMatch(new RegExp(`^(dist/${id}/index\\.js|src/${id}/index\\.ts)$`))
+    }
+  })
+})
