@@ -5,7 +5,7 @@
  * @see https://cheatsheetseries.owasp.org/cheatsheets/Cross-Site_Request_Forgery_Prevention_Cheat_Sheet.html#signed-double-submit-cookie-recommended
  */
 import type { RequestContext } from "./context.js"
-import { deriveKeys, hmac, randomString, verifyHmac } from "./crypto.js"
+import { deriveKeys, hmac, randomString, verifyHmac, type SecretKey } from "./crypto.js"
 import { MissingCSRF } from "./errors.js"
 
 const SALT = "authjs.csrf"
@@ -27,7 +27,7 @@ export async function csrfToken(context: RequestContext): Promise<string> {
   const token = randomString(32)
   const [key] = await deriveKeys(context.config.secrets.slice(0, 1), SALT, "hmac")
   const cookie = context.cookies.csrfToken
-  context.setCookies.push({ name: cookie.name, value: `${token}|${await hmac(token, key as CryptoKey)}`, options: cookie.options })
+  context.setCookies.push({ name: cookie.name, value: `${token}|${await hmac(token, key as SecretKey)}`, options: cookie.options })
   return token
 }
 

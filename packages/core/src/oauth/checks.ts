@@ -8,7 +8,7 @@
  */
 import * as o from "oauth4webapi"
 import { clearCookie, type SetCookie } from "../cookies.js"
-import { deriveKey, openJwe, sealJwe } from "../crypto.js"
+import { deriveKey, openJwe, sealJwe, type SecretKey } from "../crypto.js"
 import { InvalidCheck } from "../errors.js"
 import type { CookiesOptions } from "../types.js"
 
@@ -19,7 +19,7 @@ type CheckName = "state" | "pkce" | "nonce"
 
 const COOKIE: Record<CheckName, keyof CookiesOptions> = { state: "state", pkce: "pkceCodeVerifier", nonce: "nonce" }
 
-function keys(secrets: readonly string[], check: CheckName): Promise<CryptoKey[]> {
+function keys(secrets: readonly string[], check: CheckName): Promise<SecretKey[]> {
   return Promise.all(secrets.map((secret) => deriveKey(secret, `authjs.${check}`, "jwe")))
 }
 
@@ -32,7 +32,7 @@ interface Sealed {
 
 async function seal(secrets: readonly string[], check: CheckName, payload: Omit<Sealed, "exp">): Promise<string> {
   const [key] = await keys(secrets.slice(0, 1), check)
-  return sealJwe({ ...payload, exp: Math.floor(Date.now() / 1000) + CHECK_MAX_AGE }, key as CryptoKey)
+  return sealJwe({ ...payload, exp: Math.floor(Date.now() / 1000) + CHECK_MAX_AGE }, key as SecretKey)
 }
 
 async function open(secrets: readonly string[], check: CheckName, sealed: string | undefined): Promise<Sealed | undefined> {

@@ -231,7 +231,7 @@ function mergeEndpoint<E extends EndpointObject>(
   user: string | E | undefined,
 ): string | E | undefined {
   if (user === undefined) return defaults
-  if (defaults === undefined) return user
+  if (defaults === undefined || (typeof user === "string" && typeof defaults === "string")) return user
   const base: EndpointObject = typeof defaults === "string" ? { url: defaults } : defaults
   if (typeof user === "string") return { ...base, url: user } as E
   return { ...base, ...user, params: { ...base.params, ...user.params } }
@@ -274,3 +274,6 @@ export function mergeProviderConfig<C extends OAuthConfig<never>>(
   if (defaults.style !== undefined || given.style !== undefined) merged.style = { ...defaults.style, ...given.style }
   return merged
 }
+
+export { userFromClaims, type StandardClaims } from "./claims.js"
+export { tenantIssuer } from "./tenant.js"

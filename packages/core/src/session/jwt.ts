@@ -4,7 +4,7 @@
  * @see https://www.rfc-editor.org/rfc/rfc7519 JSON Web Token
  * @see https://www.rfc-editor.org/rfc/rfc7516 JSON Web Encryption
  */
-import { deriveKeys, openJwe, sealJwe } from "../crypto.js"
+import { deriveKeys, openJwe, sealJwe, type SecretKey } from "../crypto.js"
 import type { JWT, JWTDecodeParams, JWTEncodeParams } from "../types.js"
 
 function secretList(secret: string | string[]): string[] {
@@ -37,7 +37,7 @@ export async function encode({ token, secret, salt, maxAge }: JWTEncodeParams): 
   const secrets = stableSecrets(secret)
   const [key] = await deriveKeys(secrets, salt, "jwe")
   const now = Math.floor(Date.now() / 1000)
-  return sealJwe({ ...token, iat: now, exp: now + maxAge, jti: crypto.randomUUID() }, key as CryptoKey)
+  return sealJwe({ ...token, iat: now, exp: now + maxAge, jti: crypto.randomUUID() }, key as SecretKey)
 }
 
 /**

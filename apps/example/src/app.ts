@@ -1,0 +1,215 @@
+/**
+ * The example app: `createApp` builds the Hono app from options (no I/O), `startExample` starts
+ * it with its Demo IdP on any ports, for `src/server.ts` and the tests alike.
+ */
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+
+import { Auth, type AuthConfig, type LoggerInstance } from "@auth/core"
+import type { DevIdp } from "@auth/dev-idp"
+import { getRequestListener } from "@hono/node-server"
+import { Hono } from "hono"
+
+import { AUTH_BASE_PATH, createAuthConfig } from "./auth.js"
+import { bundleClientScript } from "./client-bundle.js"
+import { startDemoIdp } from "./demo-idp.js"
+import { FAVICON, pagePolicy, renderHome, renderNotFound, renderProtected, renderServerError, STYLESHEET, type HomeView } from "./pages.js"
+import { selectProviders, type ProviderStatus } from "./providers.js"
+import { readSession } from "./session.js"
+import { readSessionStrategy, resolveSecret, SettingsError, type Env } from "./settings.js"
+
+/** Options of {@link createApp}. */
+export interface AppOptions {
+  auth: AuthConfig
+  /** The bundled browser script served as `/assets/client.js`. */
+  clientScript: string
+  /** The Demo IdP's issuer: linked from the home page, and allowed as an image source (avatars). */
+  demoIdpUrl: string
+  /** The optional providers the home page lists as on or off. */
+  providers: ProviderStatus[]
+  /** Where unexpected failures are reported. Default `console.error`. */
+  onError?: (error: unknown) => void
+}
+
+/** Builds the app: `Auth()` under `/api/auth`, the pages, and the static assets. */
+export function createApp(options: AppOptions): Hono {
+  const { auth } = options
+  const strategy = auth.session?.strategy ?? (auth.adapter === undefined ? "jwt" : "database")
+  const policy = pagePolicy([new URL(options.demoIdpUrl).origin])
+  const onError =
+    options.onError ??
+    ((error: unknown) => {
+      console.error(error)
+    })
+
+  const page = (body: string, status: number, setCookies: string[] = []): Response => {
+    const headers = new Headers({
+      "content-type": "text/html; charset=utf-8",
+      // Pages show who is signed in: never stored by the browser or a proxy.
+      "cache-control": "private, no-store",
+      "content-security-policy": policy,
+      "x-content-type-options": "nosniff",
+      "referrer-policy": "no-referrer",
+    })
+    for (const cookie of setCookies) headers.append("set-cookie", cookie)
+    return new Response(body, { status, headers })
+  }
+  const asset = (body: string, type: string): Response =>
+    new Response(body, { headers: { "content-type": type, "cache-control": "no-cache", "x-content-type-options": "nosniff" } })
+
+  const app = new Hono()
+  app.all(`${AUTH_BASE_PATH}/*`, (c) => Auth(c.req.raw, auth))
+  app.get("/assets/client.js", () => asset(options.clientScript, "text/javascript; charset=utf-8"))
+  app.get("/assets/style.css", () => asset(STYLESHEET, "text/css; charset=utf-8"))
+  app.get("/favicon.svg", () => asset(FAVICON, "image/svg+xml"))
+  // Browsers ask for /favicon.ico on pages that link no icon (core's sign-in and sign-out pages).
+  app.get("/favicon.ico", () => asset(FAVICON, "image/svg+xml"))
+  app.get("/", async (c) => {
+    const { session, setCookies } = await readSession(c.req.raw, auth)
+    const view: HomeView = { session, sessionStrategy: strategy, demoIdpUrl: options.demoIdpUrl, providers: options.providers }
+    return page(renderHome(view), 200, setCookies)
+  })
+  app.get("/protected", async (c) => {
+    const { session, setCookies } = await readSession(c.req.raw, auth)
+    if (session === null) {
+      const url = new URL(c.req.url)
+      const signIn = `${AUTH_BASE_PATH}/signin?${new URLSearchParams({ callbackUrl: `${url.pathname}${url.search}` }).toString()}`
+      const headers = new Headers({ location: signIn, "cache-control": "private, no-store" })
+      for (const cookie of setCookies) headers.append("set-cookie", cookie)
+      return new Response(null, { status: 302, headers })
+    }
+    return page(renderProtected(session), 200, setCookies)
+  })
+  app.notFound((c) => page(renderNotFound(new URL(c.req.url).pathname), 404))
+  app.onError((error) => {
+    onError(error)
+    return page(renderServerError(), 500)
+  })
+  return app
+}
+
+/** Options of {@link startExample}. */
+export interface ExampleOptions {
+  /** Where settings are read from (`AUTH_SECRET`, `AUTH_SESSION_STRATEGY`, `AUTH_<ID>_ID`...). */
+  env: Env
+  /** The app's port. Default 3000; `0` takes a free one. */
+  port?: number
+  /** Default `localhost`: the URL people open, and one site for cookies. */
+  hostname?: string
+  /** The port the Demo IdP tries first. Default 4000; `0` takes a free one. */
+  idpPort?: number
+  /** Where start-up warnings go. Default `console.warn`. */
+  warn?: (message: string) => void
+  /** Passed to `Auth()` as `logger`. Default: core's console logger. */
+  authLogger?: Partial<LoggerInstance>
+  /** Where unexpected failures of the pages are reported. Default `console.error`. */
+  onError?: (error: unknown) => void
+}
+
+/** A started example. */
+export interface RunningExample {
+  /** The app's URL, e.g. `http://localhost:3000`. */
+  url: string
+  idp: DevIdp
+  config: AuthConfig
+  /** Stops the app and the Demo IdP. */
+  close(): Promise<void>
+}
+
+function listen(server: Server, port: number, hostname: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === "EADDRINUSE"
+          ? new SettingsError("PORT", `Port ${port} on ${hostname} is already in use: stop what runs there, or choose another port (PORT=3001 pnpm dev).`)
+          : error,
+      )
+    }
+    server.once("error", onError)
+    server.listen(port, hostname, () => {
+      server.off("error", onError)
+      resolve((server.address() as AddressInfo).port)
+    })
+  })
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => {
+      resolve()
+    })
+    server.closeAllConnections()
+  })
+}
+
+/**
+ * Starts the app and its Demo IdP: reads the settings, listens, starts the IdP with the app's
+ * callback URL registered, then serves.
+ *
+ * @throws {SettingsError} for an unusable setting or a taken app port, naming what to change.
+ */
+export async function startExample(options: ExampleOptions): Promise<RunningExample> {
+  const warn =
+    options.warn ??
+    ((message: string) => {
+      console.warn(message)
+    })
+  const hostname = options.hostname ?? "localhost"
+  const { secret, warning } = resolveSecret(options.env)
+  const sessionStrategy = readSessionStrategy(options.env)
+  const selection = selectProviders(options.env)
+  if (warning !== undefined) warn(warning)
+  selection.warnings.forEach(warn)
+  const clientScript = await bundleClientScript()
+
+  // The port must be known before the IdP starts (it registers the callback URL), so the
+  // server listens first and serves once the app exists.
+  let handle = (_request: Request): Response | Promise<Response> => new Response("Starting, try again in a moment.", { status: 503 })
+  const listener = getRequestListener((request) => handle(request), {
+    // Keep the platform's own Request and Response: Auth() builds and reads those.
+    overrideGlobalObjects: false,
+  })
+  const server = createServer((incoming, outgoing) => {
+    void listener(incoming, outgoing)
+  })
+  const port = await listen(server, options.port ?? 3000, hostname)
+  const host = hostname.includes(":") ? `[${hostname}]` : hostname
+  const url = `http://${host}:${port}`
+
+  let demo: Awaited<ReturnType<typeof startDemoIdp>>
+  try {
+    // Both names of the loopback host, so opening http://127.0.0.1:<port> also signs in.
+    const origins = hostname === "localhost" ? [url, `http://127.0.0.1:${port}`] : [url]
+    demo = await startDemoIdp({ port: options.idpPort ?? 4000, appOrigins: origins })
+  } catch (error) {
+    await closeServer(server)
+    throw error
+  }
+  if (demo.warning !== undefined) warn(demo.warning)
+
+  const config = createAuthConfig({
+    providers: [demo.provider, ...selection.providers],
+    secret,
+    sessionStrategy,
+    ...(options.authLogger === undefined ? {} : { logger: options.authLogger }),
+  })
+  const app = createApp({
+    auth: config,
+    clientScript,
+    demoIdpUrl: demo.idp.issuer,
+    providers: selection.status,
+    ...(options.onError === undefined ? {} : { onError: options.onError }),
+  })
+  handle = (request) => app.fetch(request)
+
+  let closing: Promise<void> | undefined
+  return {
+    url,
+    idp: demo.idp,
+    config,
+    close() {
+      closing ??= Promise.all([closeServer(server), demo.idp.close()]).then(() => undefined)
+      return closing
+    },
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * The example's `AuthConfig`: the providers, the memory adapter and the session strategy.
+ */
+import type { Adapter, AuthConfig, LoggerInstance, Provider, SessionStrategy } from "@auth/core"
+import { MemoryAdapter } from "@auth/adapter-memory"
+
+/** Where `Auth()` is mounted; the client script and the pages link here. */
+export const AUTH_BASE_PATH = "/api/auth"
+
+/** Options of {@link createAuthConfig}. */
+export interface AuthOptions {
+  providers: Provider[]
+  secret: string
+  sessionStrategy: SessionStrategy
+  /** Default: a fresh `MemoryAdapter()`, so users, accounts and sessions live as long as the process. */
+  adapter?: Adapter
+  /** Default: core's console logger. */
+  logger?: Partial<LoggerInstance>
+}
+
+/** Builds the configuration every `Auth()` call of the app uses (one object: core caches its checks per object). */
+export function createAuthConfig(options: AuthOptions): AuthConfig {
+  return {
+    providers: options.providers,
+    secret: options.secret,
+    adapter: options.adapter ?? MemoryAdapter(),
+    session: { strategy: options.sessionStrategy },
+    basePath: AUTH_BASE_PATH,
+    // The example listens on localhost and is reached directly, so the request's own host is the
+    // URL the user typed. Deployed behind a proxy, set AUTH_URL: core then uses it instead.
+    trustHost: true,
+    theme: { colorScheme: "auto", brandColor: "#2f5bd3" },
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+  }
+}

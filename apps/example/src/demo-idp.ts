@@ -1,0 +1,79 @@
+/**
+ * The Demo IdP: a real OpenID Provider on 127.0.0.1 (`@auth/dev-idp`), started next to the app
+ * so that signing in works offline, with no OAuth app registered anywhere.
+ */
+import { randomBytes } from "node:crypto"
+
+import type { OIDCConfig } from "@auth/core/providers"
+import { startDevIdp, type DevIdp } from "@auth/dev-idp"
+
+/** The provider id: the callback URL is `<app>/api/auth/callback/demo`. */
+export const DEMO_PROVIDER_ID = "demo"
+
+/** A started Demo IdP and the provider that signs in with it. */
+export interface DemoIdp {
+  idp: DevIdp
+  provider: OIDCConfig
+  /** Set when the preferred port was taken and another one was used. */
+  warning: string | undefined
+}
+
+/** Options of {@link startDemoIdp}. */
+export interface DemoIdpOptions {
+  /** The port to try first; `0` takes any free one. */
+  port: number
+  /** The app origins the IdP may send the browser back to. */
+  appOrigins: string[]
+}
+
+function isAddressInUse(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === "EADDRINUSE"
+}
+
+/**
+ * Starts the Demo IdP on `port`, or on a free port when that one is taken (the app learns the
+ * issuer at start, so any port works; a fixed one only makes the URL easier to recognise).
+ *
+ * @throws Error when the IdP cannot start for another reason than a taken port.
+ */
+export async function startDemoIdp(options: DemoIdpOptions): Promise<DemoIdp> {
+  // Made up per run: the IdP and the app are started together and never meet anyone else.
+  const client = { id: "example-app", secret: randomBytes(24).toString("base64url") }
+  const start = (port: number) =>
+    startDevIdp({
+      port,
+      clients: [
+        {
+          client_id: client.id,
+          client_secret: client.secret,
+          client_name: "the Auth example app",
+          redirect_uris: options.appOrigins.map((origin) => `${origin}/api/auth/callback/${DEMO_PROVIDER_ID}`),
+        },
+      ],
+    })
+  let idp: DevIdp
+  let warning: string | undefined
+  try {
+    idp = await start(options.port)
+  } catch (error) {
+    if (!isAddressInUse(error) || options.port === 0) throw error
+    idp = await start(0)
+    warning = `Port ${options.port} is taken, so the Demo IdP listens on ${idp.issuer} instead (set DEMO_IDP_PORT to choose another).`
+  }
+  return {
+    idp,
+    warning,
+    provider: {
+      id: DEMO_PROVIDER_ID,
+      name: "Demo IdP",
+      type: "oidc",
+      issuer: idp.issuer,
+      clientId: client.id,
+      clientSecret: client.secret,
+      checks: ["pkce", "state", "nonce"],
+      // The IdP speaks plain http on 127.0.0.1; core refuses http anywhere but loopback.
+      allowInsecureLoopbackRequests: true,
+      style: { brandColor: "#2f5bd3" },
+    },
+  }
+}

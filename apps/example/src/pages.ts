@@ -1,0 +1,201 @@
+/**
+ * The app's own pages, rendered on the server: home, the protected page, not found and error.
+ * Every value is escaped; the only script is the static `/assets/client.js`.
+ */
+import type { Session, SessionStrategy } from "@auth/core"
+
+import { AUTH_BASE_PATH } from "./auth.js"
+import type { ProviderStatus } from "./providers.js"
+
+const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }
+
+/** Escapes text for HTML content and quoted attribute values. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char)
+}
+
+/** The stylesheet of every page, served as `/assets/style.css`. */
+export const STYLESHEET = `:root{color-scheme:light dark;--brand:#2f5bd3;--muted:#6b7280;--card:#fff;--bg:#f3f4f6;--border:#e5e7eb}
+@media (prefers-color-scheme:dark){:root{--card:#1f2937;--bg:#111827;--border:#374151;--muted:#9ca3af}}
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,sans-serif;background:var(--bg);color:CanvasText}
+header{display:flex;gap:1.25rem;align-items:center;padding:.9rem 1.5rem;background:var(--card);border-bottom:1px solid var(--border)}
+header .brand{font-weight:700;margin-right:auto;color:inherit;text-decoration:none}
+header a{color:var(--brand);text-decoration:none}
+main{max-width:42rem;margin:2rem auto;padding:0 1rem}
+main a{color:var(--brand)}
+.card{background:var(--card);border:1px solid var(--border);border-radius:12px;padding:1.5rem;margin-bottom:1.25rem}
+h1{font-size:1.5rem;margin:0 0 .5rem}
+h2{font-size:1.1rem;margin:0 0 .5rem}
+.muted{color:var(--muted)}
+.user{display:flex;gap:1rem;align-items:center;margin:1rem 0}
+.avatar{width:72px;height:72px;border-radius:50%;background:var(--border);object-fit:cover}
+.user .name{font-size:1.2rem;font-weight:600;margin:0}
+.user .email{margin:0}
+.actions{display:flex;flex-wrap:wrap;gap:.75rem;margin-top:1rem}
+.button{display:inline-block;padding:.6rem 1.1rem;border-radius:8px;border:1px solid var(--border);background:transparent;color:inherit;font:inherit;font-weight:600;text-decoration:none;cursor:pointer}
+.button.primary{background:var(--brand);border-color:var(--brand);color:#fff}
+.button:disabled{opacity:.6;cursor:progress}
+.badge{display:inline-block;padding:.1rem .5rem;border-radius:999px;font-size:.85rem;font-weight:600}
+.badge.on{background:#dcfce7;color:#166534}
+.badge.off{background:#fee2e2;color:#991b1b}
+ul.providers{list-style:none;padding:0;margin:.5rem 0 0}
+ul.providers li{padding:.35rem 0;border-bottom:1px solid var(--border)}
+ul.providers li:last-child{border-bottom:0}
+code,pre{font:.9em ui-monospace,monospace}
+pre{background:var(--bg);border-radius:8px;padding:1rem;overflow:auto}
+[role=status]:empty{display:none}
+[role=status]{color:#b91c1c}
+`
+
+/** The app's icon (a padlock), served as `/favicon.svg` and, for pages that do not link it, `/favicon.ico`. */
+export const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#2f5bd3"/><path d="M11 14v-3a5 5 0 0 1 10 0v3" fill="none" stroke="#fff" stroke-width="2.5"/><rect x="8" y="14" width="16" height="12" rx="2.5" fill="#fff"/><circle cx="16" cy="20" r="2" fill="#2f5bd3"/></svg>`
+
+/** The Content-Security-Policy of the app's pages: own script and style only, images also from `imageSources`. */
+export function pagePolicy(imageSources: readonly string[]): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    // Profile pictures: https from real providers, the Demo IdP's own http origin on loopback.
+    `img-src ${["'self'", "https:", "data:", ...imageSources].join(" ")}`,
+    "connect-src 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join("; ")
+}
+
+interface LayoutOptions {
+  title: string
+  signedIn: boolean
+  /** Loads `/assets/client.js`, for pages with client-side buttons. */
+  clientScript?: boolean
+}
+
+function layout(options: LayoutOptions, body: string): string {
+  const account = options.signedIn
+    ? `<a href="${AUTH_BASE_PATH}/signout">Sign out</a>`
+    : `<a href="${AUTH_BASE_PATH}/signin">Sign in</a>`
+  const script = options.clientScript === true ? `\n<script type="module" src="/assets/client.js"></script>` : ""
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(options.title)} · Auth example</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/assets/style.css">${script}
+</head>
+<body>
+<header><a class="brand" href="/">Auth example</a><a href="/">Home</a><a href="/protected">Protected page</a>${account}</header>
+<main>
+${body}
+</main>
+</body></html>
+`
+}
+
+/** An image URL worth putting in `src`: http(s) only. */
+function imageUrl(value: string | null | undefined): string | undefined {
+  if (typeof value !== "string") return undefined
+  try {
+    const url = new URL(value)
+    return url.protocol === "https:" || url.protocol === "http:" ? url.href : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The signed-in user: picture, name and email. */
+function userCard(user: NonNullable<Session["user"]>): string {
+  const image = imageUrl(user.image)
+  const picture =
+    image === undefined
+      ? `<span class="avatar" aria-hidden="true"></span>`
+      : `<img class="avatar" src="${escapeHtml(image)}" alt="" width="72" height="72">`
+  const name = user.name ?? "(no name shared)"
+  const email = user.email ?? "(no email shared)"
+  return `<div class="user" data-testid="user">${picture}<div><p class="name" data-testid="user-name">${escapeHtml(name)}</p><p class="email muted" data-testid="user-email">${escapeHtml(email)}</p></div></div>`
+}
+
+/** What the home page shows. */
+export interface HomeView {
+  session: Session | null
+  sessionStrategy: SessionStrategy
+  /** The Demo IdP's issuer URL. */
+  demoIdpUrl: string
+  /** The optional providers, each with whether its credentials are set. */
+  providers: readonly ProviderStatus[]
+}
+
+/** The home page: the session, the custom Demo IdP button, and which providers are on. */
+export function renderHome(view: HomeView): string {
+  const user = view.session?.user
+  const strategy = `<span class="muted">(${view.sessionStrategy === "jwt" ? "JWT session: an encrypted cookie" : "database session, in the memory adapter"})</span>`
+  const status =
+    user === undefined
+      ? `<h1>You are not signed in</h1>
+<p class="muted" data-testid="state">Signed out.</p>
+<div class="actions">
+<button type="button" class="button primary" data-sign-in="demo" disabled>Sign in with Demo IdP</button>
+<a class="button" href="${AUTH_BASE_PATH}/signin">All sign-in options</a>
+</div>
+<p role="status" data-sign-in-status></p>
+<p class="muted">The Demo IdP is a real OpenID Provider running on your machine at <a href="${escapeHtml(view.demoIdpUrl)}/.well-known/openid-configuration">${escapeHtml(view.demoIdpUrl)}</a>. Sign in as <code>alice@example.com</code> / <code>alice-password</code>.</p>`
+      : `<h1>You are signed in</h1>
+<p class="muted" data-testid="state">Signed in ${strategy}</p>
+${userCard(user)}
+<div class="actions">
+<a class="button primary" href="/protected">Open the protected page</a>
+<a class="button" href="${AUTH_BASE_PATH}/signout">Sign out</a>
+</div>`
+  const providers = view.providers
+    .map((provider) =>
+      provider.enabled
+        ? `<li>${escapeHtml(provider.name)} <span class="badge on">on</span></li>`
+        : `<li>${escapeHtml(provider.name)} <span class="badge off">off</span> <span class="muted">set ${provider.variables.map((name) => `<code>${escapeHtml(name)}</code>`).join(" and ")}</span></li>`,
+    )
+    .join("\n")
+  return layout(
+    { title: "Home", signedIn: user !== undefined, clientScript: user === undefined },
+    `<section class="card">
+${status}
+</section>
+<section class="card">
+<h2>Providers</h2>
+<ul class="providers">
+<li>Demo IdP <span class="badge on">on</span> <span class="muted">always, offline</span></li>
+${providers}
+</ul>
+<p class="muted">Real providers switch on when their credentials are in <code>apps/example/.env</code>: see <code>apps/example/.env.example</code>.</p>
+</section>`,
+  )
+}
+
+/** The protected page, shown only with a session. */
+export function renderProtected(session: Session): string {
+  const user = session.user ?? {}
+  return layout(
+    { title: "Protected page", signedIn: true },
+    `<section class="card">
+<h1>Protected page</h1>
+<p class="muted">Only signed-in users see this page; without a session it sends you to sign in.</p>
+${userCard(user)}
+<h2>The session</h2>
+<pre data-testid="session">${escapeHtml(JSON.stringify(session, null, 2))}</pre>
+</section>`,
+  )
+}
+
+/** A page for a path nothing is served at. */
+export function renderNotFound(path: string): string {
+  return layout(
+    { title: "Not found", signedIn: false },
+    `<section class="card"><h1>Not found</h1><p>Nothing is served at <code>${escapeHtml(path)}</code>. <a href="/">Home</a></p></section>`,
+  )
+}
+
+/** A page for an unexpected failure; the details are in the server's log, not here. */
+export function renderServerError(): string {
+  return layout(
+    { title: "Error", signedIn: false },
+    `<section class="card"><h1>Something went wrong</h1><p>The server log says what. <a href="/">Home</a></p></section>`,
+  )
+}

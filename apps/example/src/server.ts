@@ -1,0 +1,40 @@
+/**
+ * `pnpm dev`: loads `.env`, starts the app on http://localhost:3000 with its Demo IdP, and
+ * prints where to go.
+ */
+import { fileURLToPath } from "node:url"
+
+import { startExample } from "./app.js"
+import { loadEnvFile } from "./env-file.js"
+import { readPort, SettingsError } from "./settings.js"
+
+const envFile = fileURLToPath(new URL("../.env", import.meta.url))
+
+async function main(): Promise<void> {
+  const loaded = loadEnvFile(envFile, process.env)
+  if (loaded !== undefined) console.log(`Loaded ${loaded.length} variable(s) from ${envFile}`)
+  const example = await startExample({
+    env: process.env,
+    port: readPort(process.env, "PORT", 3000),
+    idpPort: readPort(process.env, "DEMO_IDP_PORT", 4000),
+  })
+  console.log(`
+  Auth example is running at ${example.url}
+
+  Demo IdP (a local OpenID Provider): ${example.idp.issuer}
+  Sign in as alice@example.com / alice-password (or bob@example.net / bob-password).
+  Press Ctrl+C to stop.
+`)
+  const stop = (signal: NodeJS.Signals) => {
+    console.log(`\n${signal}: stopping.`)
+    void example.close().then(() => process.exit(0))
+  }
+  process.once("SIGINT", stop)
+  process.once("SIGTERM", stop)
+}
+
+main().catch((error: unknown) => {
+  // A setting to fix is explained in one line; anything else deserves its stack.
+  console.error(error instanceof SettingsError ? `\nCannot start: ${error.message}\n` : error)
+  process.exit(1)
+})

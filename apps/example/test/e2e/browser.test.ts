@@ -1,0 +1,178 @@
+/**
+ * The example in a real browser: the app and its Demo IdP on free loopback ports, Chromium
+ * clicking through sign-in, consent and sign-out as a new user would.
+ */
+import type { Browser, Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+import { startExample, type RunningExample } from "../../src/app.js"
+import { launchChromium, screenshot } from "./chromium.js"
+
+const ALICE = { login: "alice@example.com", password: "alice-password", name: "Alice Example" }
+const SECRET = "an-e2e-secret-for-the-example-app-32+"
+
+// Launched by the first test that needs it, so that a missing Chromium fails every browser
+// test with the install hint instead of leaving them reported as skipped.
+let browser: Promise<Browser> | undefined
+
+/** An example started for a test, with everything it logged. */
+interface Started {
+  example: RunningExample
+  /** Errors `Auth()` or the pages reported: a passing flow reports none. */
+  errors: string[]
+}
+
+const started: Started[] = []
+
+async function start(env: Record<string, string> = {}): Promise<Started> {
+  const errors: string[] = []
+  const example = await startExample({
+    env: { AUTH_SECRET: SECRET, ...env },
+    port: 0,
+    idpPort: 0,
+    warn: () => undefined,
+    authLogger: { error: (error) => errors.push(`${error.code}: ${error.message}`), warn: () => undefined },
+    onError: (error) => errors.push(String(error)),
+  })
+  const run = { example, errors }
+  started.push(run)
+  return run
+}
+
+afterAll(async () => {
+  await Promise.all(started.map(({ example }) => example.close()))
+  await (await browser?.catch(() => undefined))?.close()
+})
+
+/**
+ * Runs `body` in a fresh browser context (no cookies at the app or the IdP); on failure saves a
+ * screenshot under test-results/ and names it in the error. Also fails on any script error or
+ * Content-Security-Policy violation the page reports.
+ */
+function browserTest(name: string, body: (page: Page) => Promise<void>): void {
+  it(name, async () => {
+    browser ??= launchChromium()
+    const context = await (await browser).newContext()
+    const page = await context.newPage()
+    const pageErrors: string[] = []
+    page.on("pageerror", (error) => pageErrors.push(error.message))
+    page.on("console", (message) => {
+      const source = message.location().url
+      // The Demo IdP serves no icon; Chromium's request for one is not the example's failure.
+      if (message.type() !== "error" || started.some(({ example }) => source === `${example.idp.issuer}/favicon.ico`)) return
+      pageErrors.push(`${message.text()} (${source})`)
+    })
+    try {
+      await body(page)
+      expect(pageErrors).toEqual([])
+    } catch (error) {
+      const path = await screenshot(page, name).catch((cause: unknown) => `none (${String(cause)})`)
+      if (error instanceof Error) error.message += `\nScreenshot: ${path}`
+      throw error
+    } finally {
+      await context.close()
+    }
+  })
+}
+
+/** Logs in at the Demo IdP and approves consent when it is asked for; ends back at the app. */
+async function logInAtIdp(page: Page, example: RunningExample): Promise<void> {
+  await page.waitForURL((url) => url.origin === example.idp.issuer && url.pathname.startsWith("/interaction/"))
+  await page.getByLabel("Email").fill(ALICE.login)
+  await page.getByLabel("Password").fill(ALICE.password)
+  await page.getByRole("button", { name: "Sign in", exact: true }).click()
+  const appOrigin = new URL(example.url).origin
+  const allow = page.getByRole("button", { name: "Allow" })
+  const backAtApp = page.waitForURL((url) => url.origin === appOrigin)
+  // Whichever comes first; the other wait is abandoned and must not fail the test later.
+  await Promise.race([allow.waitFor().catch(() => undefined), backAtApp.catch(() => undefined)])
+  if (new URL(page.url()).origin !== appOrigin) await allow.click()
+  await backAtApp
+}
+
+async function sessionCookie(page: Page): Promise<string | undefined> {
+  const cookies = await page.context().cookies()
+  return cookies.find((cookie) => cookie.name === "authjs.session-token")?.value
+}
+
+describe("the example with database sessions", () => {
+  let run: Started
+  beforeAll(async () => {
+    run = await start()
+  })
+
+  browserTest("signs in through the protected page and the Demo IdP, then signs out", async (page) => {
+    const { example } = run
+    await page.goto(`${example.url}/`)
+    expect(await page.getByTestId("state").textContent()).toContain("Signed out")
+
+    await page.getByRole("link", { name: "Protected page" }).click()
+    await page.waitForURL(`${example.url}/api/auth/signin?callbackUrl=%2Fprotected`)
+    await page.getByRole("button", { name: "Sign in with Demo IdP" }).click()
+
+    await logInAtIdp(page, example)
+    await page.waitForURL(`${example.url}/protected`)
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Protected page")
+    expect(await page.getByTestId("user-name").textContent()).toBe(ALICE.name)
+    expect(await page.getByTestId("user-email").textContent()).toBe(ALICE.login)
+    // The avatar comes from the IdP's origin: it must pass the page's policy and load.
+    const avatarWidth = await page.locator("img.avatar").evaluate((image: HTMLImageElement) => image.naturalWidth)
+    expect(avatarWidth).toBeGreaterThan(0)
+    // A database session: the cookie is an opaque token, not a JWE.
+    expect((await sessionCookie(page))?.split(".")).toHaveLength(1)
+
+    await page.getByRole("link", { name: "Sign out" }).click()
+    await page.waitForURL(`${example.url}/api/auth/signout`)
+    await page.getByRole("button", { name: "Sign out" }).click()
+    await page.waitForURL(`${example.url}/`)
+    expect(await page.getByTestId("state").textContent()).toContain("Signed out")
+    expect(await sessionCookie(page)).toBeUndefined()
+
+    await page.goto(`${example.url}/protected`)
+    await page.waitForURL(/\/api\/auth\/signin\?callbackUrl=%2Fprotected$/)
+    expect(run.errors).toEqual([])
+  })
+
+  browserTest("signs in with the home page's own button (signIn(\"demo\") from @auth/core/client)", async (page) => {
+    const { example } = run
+    const clientPosts: string[] = []
+    page.on("request", (request) => {
+      if (request.method() === "POST" && request.headers()["x-auth-return-redirect"] === "1") clientPosts.push(new URL(request.url()).pathname)
+    })
+    await page.goto(`${example.url}/`)
+    // Rendered disabled; clickable once /assets/client.js has run.
+    await page.locator("button[data-sign-in=demo]:enabled").click()
+
+    await logInAtIdp(page, example)
+    await page.waitForURL(`${example.url}/`)
+    expect(clientPosts).toEqual(["/api/auth/signin/demo"])
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("You are signed in")
+    expect(await page.getByTestId("user-name").textContent()).toBe(ALICE.name)
+    expect(await page.getByTestId("state").textContent()).toContain("database session")
+    expect(run.errors).toEqual([])
+  })
+})
+
+describe("the example with AUTH_SESSION_STRATEGY=jwt", () => {
+  let run: Started
+  beforeAll(async () => {
+    run = await start({ AUTH_SESSION_STRATEGY: "jwt" })
+  })
+
+  browserTest("keeps the session in an encrypted cookie and reads it back", async (page) => {
+    const { example } = run
+    await page.goto(`${example.url}/protected`)
+    await page.getByRole("button", { name: "Sign in with Demo IdP" }).click()
+    await logInAtIdp(page, example)
+    await page.waitForURL(`${example.url}/protected`)
+
+    // A compact JWE has five parts.
+    expect((await sessionCookie(page))?.split(".")).toHaveLength(5)
+    const response = await page.request.get(`${example.url}/api/auth/session`)
+    expect(await response.json()).toMatchObject({ user: { name: ALICE.name, email: ALICE.login } })
+
+    await page.goto(`${example.url}/`)
+    expect(await page.getByTestId("state").textContent()).toContain("JWT session")
+    expect(run.errors).toEqual([])
+  })
+})

@@ -1,0 +1,93 @@
+import type { Session } from "@auth/core"
+import { describe, expect, it } from "vitest"
+
+import { escapeHtml, pagePolicy, renderHome, renderNotFound, renderProtected, type HomeView } from "../src/pages.js"
+
+const hostile = `<script>alert("x")</script>`
+
+function home(session: Session | null, overrides: Partial<HomeView> = {}): string {
+  return renderHome({
+    session,
+    sessionStrategy: "database",
+    demoIdpUrl: "http://127.0.0.1:4000",
+    providers: [{ id: "github", name: "GitHub", enabled: false, variables: ["AUTH_GITHUB_ID", "AUTH_GITHUB_SECRET"] }],
+    ...overrides,
+  })
+}
+
+function session(user: NonNullable<Session["user"]>): Session {
+  return { user, expires: "2030-01-01T00:00:00.000Z" }
+}
+
+describe("renderHome", () => {
+  it("shows the signed-out state with the custom Demo IdP button, disabled until the script runs", () => {
+    const page = home(null)
+    expect(page).toContain("You are not signed in")
+    expect(page).toContain('<button type="button" class="button primary" data-sign-in="demo" disabled>Sign in with Demo IdP</button>')
+    expect(page).toContain('<script type="module" src="/assets/client.js"></script>')
+    expect(page).toContain("<code>AUTH_GITHUB_ID</code> and <code>AUTH_GITHUB_SECRET</code>")
+  })
+
+  it("shows the session's name, email and image when signed in", () => {
+    const page = home(session({ name: "Alice Example", email: "alice@example.com", image: "http://127.0.0.1:4000/avatars/alice.svg" }))
+    expect(page).toContain("You are signed in")
+    expect(page).toContain(">Alice Example</p>")
+    expect(page).toContain(">alice@example.com</p>")
+    expect(page).toContain('<img class="avatar" src="http://127.0.0.1:4000/avatars/alice.svg"')
+    expect(page).not.toContain("<script")
+  })
+
+  it("says which strategy keeps the session", () => {
+    expect(home(session({ name: "A" }), { sessionStrategy: "jwt" })).toContain("JWT session")
+    expect(home(session({ name: "A" }))).toContain("database session")
+  })
+
+  it("escapes what the identity provider sent", () => {
+    const page = home(session({ name: hostile, email: `"><img src=x onerror=alert(1)>` }))
+    expect(page).not.toContain(hostile)
+    expect(page).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;")
+    expect(page).not.toContain("<img src=x")
+  })
+
+  it("shows no image whose URL is not http(s)", () => {
+    const page = home(session({ name: "A", image: "javascript:alert(1)" }))
+    expect(page).not.toContain("javascript:")
+    expect(page).not.toContain("<img")
+  })
+
+  it("copes with a user who shared neither name nor email", () => {
+    const page = home(session({ name: null, email: null, image: null }))
+    expect(page).toContain("(no name shared)")
+    expect(page).toContain("(no email shared)")
+  })
+})
+
+describe("renderProtected", () => {
+  it("shows the user and the session as escaped JSON", () => {
+    const page = renderProtected(session({ name: hostile, email: "a@example.com" }))
+    expect(page).toContain("Protected page")
+    expect(page).not.toContain(hostile)
+    expect(page).toContain("&quot;email&quot;: &quot;a@example.com&quot;")
+  })
+})
+
+describe("renderNotFound", () => {
+  it("escapes the path", () => {
+    expect(renderNotFound(`/${hostile}`)).not.toContain(hostile)
+  })
+})
+
+describe("escapeHtml", () => {
+  it("escapes the five HTML-significant characters", () => {
+    expect(escapeHtml(`&<>"'`)).toBe("&amp;&lt;&gt;&quot;&#39;")
+  })
+})
+
+describe("pagePolicy", () => {
+  it("allows no inline script and images from https and the given origins only", () => {
+    const policy = pagePolicy(["http://127.0.0.1:4000"])
+    expect(policy).toContain("script-src 'self'")
+    expect(policy).not.toContain("unsafe-inline")
+    expect(policy).toContain("img-src 'self' https: data: http://127.0.0.1:4000")
+  })
+})

@@ -1,0 +1,157 @@
+/**
+ * `pnpm bench`: ours against Auth.js on the same work, in the same process, rounds
+ * interleaved; prints the table and writes RESULTS.md. Ratios are what count.
+ */
+import { execFileSync } from "node:child_process"
+import { readFileSync, writeFileSync } from "node:fs"
+import { cpus, totalmem } from "node:os"
+import { bundleSize } from "./src/bundle.js"
+import { fullSignIn, readSession, signInStart } from "./src/flows.js"
+import { startBenchIdp } from "./src/idp.js"
+import { CLIENT, implementations, type Impl, type Strategy } from "./src/impls.js"
+import { Jar } from "./src/jar.js"
+import { median, opsPerSecond } from "./src/measure.js"
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
+const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 800)
+
+interface Row {
+  name: string
+  unit: string
+  ours: number
+  theirs: number
+  /** ours / theirs, where higher is better for ops/s and lower for time and bytes. */
+  ratio: number
+  target: string
+  met: boolean
+}
+
+const rows: Row[] = []
+
+function record(name: string, unit: string, ours: number, theirs: number, target: { min?: number; max?: number }): void {
+  const ratio = ours / theirs
+  const met = (target.min === undefined || ratio >= target.min) && (target.max === undefined || ratio <= target.max)
+  const text = target.min !== undefined ? `≥ ${target.min}x` : `≤ ${target.max ?? 0}x`
+  rows.push({ name, unit, ours, theirs, ratio, target: text, met })
+  console.log(`${name.padEnd(44)} ours ${format(ours, unit).padStart(12)}   Auth.js ${format(theirs, unit).padStart(12)}   ${ratio.toFixed(2)}x (target ${text}) ${met ? "ok" : "MISSED"}`)
+}
+
+function format(value: number, unit: string): string {
+  return unit === "ops/s" ? `${Math.round(value)} ops/s` : unit === "ms" ? `${value.toFixed(1)} ms` : `${Math.round(value)} B`
+}
+
+/** Runs `prepare` once per implementation, then measures `op` in interleaved rounds. */
+async function throughput<S>(
+  impls: Impl[],
+  name: string,
+  concurrency: number,
+  target: number,
+  prepare: (impl: Impl) => S | Promise<S>,
+  op: (impl: Impl, state: S, worker: number) => Promise<void>,
+): Promise<void> {
+  const states = new Map<Impl, S>()
+  for (const impl of impls) states.set(impl, await prepare(impl))
+  const results = new Map<Impl, number[]>(impls.map((impl) => [impl, []]))
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? impls : [...impls].reverse()
+    for (const impl of order) {
+      const state = states.get(impl) as S
+      results.get(impl)?.push(await opsPerSecond((worker) => op(impl, state, worker), concurrency, ROUND_MS))
+    }
+  }
+  const [ours, theirs] = impls.map((impl) => median(results.get(impl) ?? []))
+  record(`${name}, concurrency ${concurrency}`, "ops/s", ours ?? 0, theirs ?? 0, { min: target })
+}
+
+/** One signed-in cookie jar per worker, each from a real sign-in. */
+async function signedInJars(impl: Impl, count: number): Promise<Jar[]> {
+  const jars: Jar[] = []
+  for (let i = 0; i < count; i++) jars.push(await fullSignIn(impl))
+  return jars
+}
+
+function coldStart(): void {
+  const runs = { ours: [] as number[], theirs: [] as number[] }
+  const script = new URL("./src/cold.mjs", import.meta.url).pathname
+  const once = (which: string): number => Number(execFileSync(process.execPath, [script, which], { encoding: "utf8" }))
+  for (let i = 0; i < 2 * ROUNDS; i++) {
+    if (i % 2 === 0) {
+      runs.ours.push(once("ours"))
+      runs.theirs.push(once("theirs"))
+    } else {
+      runs.theirs.push(once("theirs"))
+      runs.ours.push(once("ours"))
+    }
+  }
+  record("cold start: import + first /session", "ms", median(runs.ours), median(runs.theirs), { max: 0.7 })
+}
+
+async function main(): Promise<void> {
+  const started = performance.now()
+  const idp = await startBenchIdp(CLIENT)
+  try {
+    for (const strategy of ["jwt", "database"] as Strategy[]) {
+      const impls = implementations(idp.issuer, strategy)
+      const label = strategy === "jwt" ? "session read, JWT" : "session read, database (memory adapter)"
+      for (const concurrency of strategy === "jwt" ? [1, 8] : [1]) {
+        await throughput(
+          impls,
+          label,
+          concurrency,
+          strategy === "jwt" ? 10 : 3,
+          (impl) => signedInJars(impl, concurrency),
+          (impl, jars, worker) => readSession(impl, jars[worker] as Jar),
+        )
+      }
+    }
+    const impls = implementations(idp.issuer, "jwt")
+    await throughput(impls, "sign-in start (csrf + POST /signin)", 1, 3, () => undefined, async (impl) => {
+      await signInStart(impl, new Jar())
+    })
+    for (const concurrency of [1, 16]) {
+      await throughput(impls, "full sign-in (start, provider, callback, session)", concurrency, 2, () => undefined, async (impl) => {
+        await fullSignIn(impl)
+      })
+    }
+    coldStart()
+    const ours = await bundleSize("@auth/core", "@auth/providers/twitter")
+    const theirs = await bundleSize("authjs-core", "authjs-core/providers/twitter")
+    record("bundle: Auth + twitter, minified + gzipped", "B", ours.gzipped, theirs.gzipped, { max: 0.5 })
+  } finally {
+    await idp.close()
+  }
+  const seconds = (performance.now() - started) / 1000
+  writeResults(seconds)
+  console.log(`\n${rows.every((row) => row.met) ? "every target met" : "some targets MISSED"} in ${seconds.toFixed(0)} s; wrote bench/RESULTS.md`)
+}
+
+function version(path: string): string {
+  return (JSON.parse(readFileSync(new URL(path, import.meta.url), "utf8")) as { version: string }).version
+}
+
+function writeResults(seconds: number): void {
+  const cpu = cpus()
+  const lines = [
+    "# Benchmark results",
+    "",
+    "Written by `pnpm bench` (bench/run.ts); do not edit by hand. Each row runs the same work",
+    "through both implementations in one process, rounds interleaved; the figure is the median",
+    `of ${ROUNDS} rounds of ${ROUND_MS} ms (cold start: median of ${2 * ROUNDS} fresh processes each).`,
+    "This machine is noisy: read the ratios, not the absolute figures.",
+    "",
+    `- machine: ${cpu.length} × ${cpu[0]?.model ?? "unknown CPU"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ${process.platform} ${process.arch}`,
+    `- Node.js ${process.version}; ours: @auth/core ${version("../packages/core/package.json")}; peer: @auth/core ${version("./node_modules/authjs-core/package.json")} (Auth.js)`,
+    `- run on ${new Date().toISOString().slice(0, 10)}, ${seconds.toFixed(0)} s in all`,
+    "",
+    "| benchmark | ours | Auth.js | ratio (ours / Auth.js) | target | met |",
+    "| --- | ---: | ---: | ---: | --- | --- |",
+    ...rows.map((row) => `| ${row.name} | ${format(row.ours, row.unit)} | ${format(row.theirs, row.unit)} | ${row.ratio.toFixed(2)}x | ${row.target} | ${row.met ? "yes" : "no"} |`),
+    "",
+    "For ops/s higher is better (the target is a minimum ratio); for milliseconds and bytes lower is",
+    "better (the target is a maximum ratio).",
+    "",
+  ]
+  writeFileSync(new URL("./RESULTS.md", import.meta.url), lines.join("\n"))
+}
+
+await main()

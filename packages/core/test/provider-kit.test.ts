@@ -1,0 +1,76 @@
+import { afterEach, describe, expect, it, vi } from "vitest"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OAuth2Config } from "../src/providers/index.js"
+
+describe("mergeProviderConfig", () => {
+  const defaults: OAuth2Config = {
+    id: "acme",
+    name: "Acme",
+    type: "oauth",
+    authorization: { url: "https://acme.example/authorize", params: { scope: "read", prompt: "consent" } },
+    token: "https://acme.example/token",
+    style: { brandColor: "#000000" },
+    client: { token_endpoint_auth_method: "client_secret_post" },
+  }
+
+  it("replaces top-level fields and merges the known nested objects one level deep", () => {
+    const merged = mergeProviderConfig(defaults, {
+      name: "Acme EU",
+      authorization: { params: { scope: "read write" } },
+      token: "https://eu.acme.example/token",
+      style: { logo: "https://acme.example/logo.svg" },
+    })
+    expect(merged.name).toBe("Acme EU")
+    expect(merged.authorization).toEqual({ url: "https://acme.example/authorize", params: { scope: "read write", prompt: "consent" } })
+    expect(merged.token).toBe("https://eu.acme.example/token")
+    expect(merged.style).toEqual({ brandColor: "#000000", logo: "https://acme.example/logo.svg" })
+    expect(merged.client).toEqual({ token_endpoint_auth_method: "client_secret_post" })
+  })
+
+  it("keeps default params when a string replaces an endpoint's URL", () => {
+    expect(mergeProviderConfig(defaults, { authorization: "https://other.example/a" }).authorization).toEqual({
+      url: "https://other.example/a",
+      params: { scope: "read", prompt: "consent" },
+    })
+  })
+
+  it("never lets undefined erase a default, never changes its type, and mutates nothing", () => {
+    const user = Object.freeze({ token: undefined, type: "oidc" as never, clientId: "id" })
+    const frozen = Object.freeze({ ...defaults })
+    const merged = mergeProviderConfig(frozen, user)
+    expect(merged.token).toBe("https://acme.example/token")
+    expect(merged.type).toBe("oauth")
+    expect(merged).not.toBe(frozen)
+  })
+})
+
+describe("userFromClaims", () => {
+  it("maps standard claims, falling back from name to given and family name to username", () => {
+    expect(userFromClaims({ sub: "1", name: "Ada Lovelace", email: "ada@example.com", picture: "https://i.example/a" })).toEqual({
+      id: "1",
+      name: "Ada Lovelace",
+      email: "ada@example.com",
+      image: "https://i.example/a",
+    })
+    expect(userFromClaims({ sub: "2", given_name: "Ada", family_name: "Lovelace" }).name).toBe("Ada Lovelace")
+    expect(userFromClaims({ sub: "3", preferred_username: "ada" }).name).toBe("ada")
+  })
+
+  it("leaves a missing or non-string subject out instead of inventing one", () => {
+    expect(userFromClaims({ name: "x" })).not.toHaveProperty("id")
+    expect(userFromClaims({ sub: 42, email: 7 })).toEqual({ name: null, email: null, image: null })
+  })
+})
+
+describe("tenantIssuer", () => {
+  afterEach(() => {
+    vi.unstubAllEnvs()
+  })
+
+  it("takes the option, else AUTH_<ID>_ISSUER, else fails naming both", () => {
+    expect(tenantIssuer("azure-ad", { issuer: "https://a.example" }, "x")).toBe("https://a.example")
+    vi.stubEnv("AUTH_AZURE_AD_ISSUER", "https://env.example")
+    expect(tenantIssuer("azure-ad", {}, "x")).toBe("https://env.example")
+    vi.stubEnv("AUTH_AZURE_AD_ISSUER", "")
+    expect(() => tenantIssuer("azure-ad", {}, "your tenant's URL")).toThrow(/`issuer` \(or AUTH_AZURE_AD_ISSUER\): your tenant's URL/)
+  })
+})
