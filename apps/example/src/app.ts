@@ -83,7 +83,8 @@ export function createApp(options: AppOptions): Hono {
   app.notFound((c) => page(renderNotFound(new URL(c.req.url).pathname), 404))
   app.onError((error) => {
     onError(error)
-    return page(renderServerError(), 500)
+    // Whatever failed (the store, a callback) is on the server side: try again later, not a crash page.
+    return page(renderServerError(), 503)
   })
   return app
 }

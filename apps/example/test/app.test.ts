@@ -91,7 +91,7 @@ describe("the pages", () => {
     const reported: unknown[] = []
     const { hono, errors } = app({ adapter }, { onError: (error) => reported.push(error) })
     const response = await hono.request(`${APP}/`, { headers: { cookie: "authjs.session-token=any" } })
-    expect(response.status).toBe(500)
+    expect(response.status).toBe(503)
     expect(await response.text()).toContain("Something went wrong")
     expect(String(reported[0])).toMatch(/Reading the session failed: GET \/api\/auth\/session answered 503/)
     expect(errors[0]).toMatch(/^AdapterError/)

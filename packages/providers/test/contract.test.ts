@@ -28,8 +28,9 @@ async function loadFactory(id: string): Promise<unknown> {
 
 /**
  * Calls the factory as a user would. A provider that needs more than credentials (a tenant's
- * `issuer`, an API key) throws a `Configuration` error whose message names the option to set:
- * set it to a placeholder and call again.
+ * `issuer`, an API key) throws a `Configuration` error whose message names the option to set
+ * ("set `apiKey` ..." or, from `tenantIssuer`, "needs `issuer` ..."): set it to a placeholder and
+ * call again.
  */
 function build(factory: Factory): OAuthConfig<never> {
   const config: Record<string, unknown> = { clientId: "contract-client-id", clientSecret: "contract-client-secret" }
@@ -38,7 +39,7 @@ function build(factory: Factory): OAuthConfig<never> {
       return factory(config)
     } catch (error) {
       if (!(error instanceof Configuration)) throw error
-      const option = /set `(\w+)`/.exec(error.message)?.[1]
+      const option = /(?:set|needs) `(\w+)`/.exec(error.message)?.[1]
       if (option === undefined || option in config) throw error
       config[option] = option === "issuer" || /Url$/.test(option) ? "https://tenant.example.com" : `contract-${option}`
     }

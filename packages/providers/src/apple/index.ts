@@ -9,7 +9,7 @@
  * @see https://developer.apple.com/documentation/signinwithapple
  * @module apple
  */
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
 
 /** The claims of Apple's ID token. */
 export interface AppleProfile {
@@ -46,12 +46,7 @@ export default function Apple(config: OIDCUserConfig<AppleProfile> = {}): OIDCCo
       authorization: { params: { scope: "name email", response_mode: "form_post" } },
       checks: ["nonce", "state"],
       client: { token_endpoint_auth_method: "client_secret_post" },
-      profile: (profile) => ({
-        id: profile.sub,
-        name: null,
-        email: profile.email ?? null,
-        image: null,
-      }),
+      profile: (profile) => userFromClaims(profile),
       style: { brandColor: "#000000" },
     },
     config,

@@ -18,6 +18,6 @@ testProvider(Asgardeo, {
 describe("asgardeo without an issuer", () => {
   it("throws a Configuration error naming `issuer`", () => {
     expect(() => Asgardeo({ clientId: "id", clientSecret: "secret" })).toThrow(Configuration)
-    expect(() => Asgardeo()).toThrow(/issuer/)
+    expect(() => Asgardeo()).toThrow(/needs `issuer` \(or AUTH_ASGARDEO_ISSUER\)/)
   })
 })

@@ -7,8 +7,7 @@
  * @see https://wso2.com/asgardeo/docs/guides/authentication/oidc/discover-oidc-configs/
  * @module asgardeo
  */
-import { Configuration } from "@auth/core/errors"
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
 
 /** The ID token claims Asgardeo issues for the `openid profile email` scopes. */
 export interface AsgardeoProfile {
@@ -33,24 +32,19 @@ export interface AsgardeoProfile {
 
 /** Asgardeo sign-in for one organization. */
 export default function Asgardeo(config: OIDCUserConfig<AsgardeoProfile> = {}): OIDCConfig<AsgardeoProfile> {
-  if (!config.issuer) {
-    throw new Configuration(
-      "Asgardeo: set `issuer` to your organization's token endpoint URL, e.g. https://api.asgardeo.io/t/acme/oauth2/token",
-    )
-  }
+  const issuer = tenantIssuer(
+    "asgardeo",
+    config,
+    "your organization's token endpoint URL, e.g. https://api.asgardeo.io/t/acme/oauth2/token",
+  )
   return mergeProviderConfig<OIDCConfig<AsgardeoProfile>>(
     {
       id: "asgardeo",
       name: "Asgardeo",
       type: "oidc",
-      issuer: config.issuer,
+      issuer,
       authorization: { params: { scope: "openid profile email" } },
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? ([profile.given_name, profile.family_name].filter(Boolean).join(" ") || null),
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }),
+      profile: (profile) => userFromClaims(profile),
       style: { brandColor: "#ff7300" },
     },
     config,

@@ -19,6 +19,6 @@ testProvider(Auth0, {
 describe("auth0 without an issuer", () => {
   it("throws a Configuration error naming `issuer`", () => {
     expect(() => Auth0({ clientId: "id", clientSecret: "secret" })).toThrow(Configuration)
-    expect(() => Auth0()).toThrow(/issuer/)
+    expect(() => Auth0()).toThrow(/needs `issuer` \(or AUTH_AUTH0_ISSUER\)/)
   })
 })

@@ -6,8 +6,7 @@
  * @see https://auth0.com/docs/authenticate/protocols/openid-connect-protocol
  * @module auth0
  */
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
-import { Configuration } from "@auth/core/errors"
+import { mergeProviderConfig, tenantIssuer, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
 
 /** The ID token claims of an Auth0 user (`openid profile email` scopes). */
 export interface Auth0Profile {
@@ -33,15 +32,13 @@ export interface Auth0Profile {
 
 /** Auth0 sign-in for one tenant. */
 export default function Auth0(config: OIDCUserConfig<Auth0Profile> = {}): OIDCConfig<Auth0Profile> {
-  if (!config.issuer) {
-    throw new Configuration("Auth0: set `issuer` to your tenant domain URL, e.g. https://dev-abc123.us.auth0.com")
-  }
+  const issuer = tenantIssuer("auth0", config, "your tenant domain URL, e.g. https://dev-abc123.us.auth0.com")
   return mergeProviderConfig<OIDCConfig<Auth0Profile>>(
     {
       id: "auth0",
       name: "Auth0",
       type: "oidc",
-      issuer: config.issuer,
+      issuer,
       authorization: { params: { scope: "openid profile email" } },
       profile: (profile) => ({
         id: profile.sub,

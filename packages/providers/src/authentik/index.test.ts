@@ -18,7 +18,7 @@ testProvider(Authentik, {
 describe("authentik without an issuer", () => {
   it("throws a Configuration error naming `issuer`", () => {
     expect(() => Authentik({ clientId: "id", clientSecret: "secret" })).toThrow(Configuration)
-    expect(() => Authentik()).toThrow(/issuer/)
+    expect(() => Authentik()).toThrow(/needs `issuer` \(or AUTH_AUTHENTIK_ISSUER\)/)
   })
 
   it("derives the discovery URL without a doubled slash", () => {

@@ -7,8 +7,7 @@
  * @see https://docs.goauthentik.io/docs/add-secure-apps/providers/oauth2/
  * @module authentik
  */
-import { Configuration } from "@auth/core/errors"
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
 
 /** The ID token claims authentik's default `openid email profile` scope mappings produce. */
 export interface AuthentikProfile {
@@ -31,26 +30,21 @@ export interface AuthentikProfile {
 
 /** authentik sign-in for one application. */
 export default function Authentik(config: OIDCUserConfig<AuthentikProfile> = {}): OIDCConfig<AuthentikProfile> {
-  if (!config.issuer) {
-    throw new Configuration(
-      "Authentik: set `issuer` to your application's issuer URL, e.g. https://authentik.example.com/application/o/my-app/",
-    )
-  }
+  const issuer = tenantIssuer(
+    "authentik",
+    config,
+    "your application's issuer URL, e.g. https://authentik.example.com/application/o/my-app/",
+  )
   return mergeProviderConfig<OIDCConfig<AuthentikProfile>>(
     {
       id: "authentik",
       name: "authentik",
       type: "oidc",
-      issuer: config.issuer,
+      issuer,
       // The issuer keeps its trailing slash (it must match `iss`); the discovery path must not double it.
-      wellKnown: `${config.issuer.replace(/\/+$/, "")}/.well-known/openid-configuration`,
+      wellKnown: `${issuer.replace(/\/+$/, "")}/.well-known/openid-configuration`,
       authorization: { params: { scope: "openid profile email" } },
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: null,
-      }),
+      profile: (profile) => userFromClaims(profile),
       style: { brandColor: "#fd4b2d" },
     },
     config,

@@ -22,7 +22,7 @@ testProvider(AzureADB2C, {
 describe("Azure AD B2C configuration", () => {
   it("names the missing issuer", () => {
     expect(() => AzureADB2C({ clientId: "id", wellKnown })).toThrow(Configuration)
-    expect(() => AzureADB2C({ clientId: "id", wellKnown })).toThrow(/`issuer`/)
+    expect(() => AzureADB2C({ clientId: "id", wellKnown })).toThrow(/needs `issuer` \(or AUTH_AZURE_AD_B2C_ISSUER\)/)
   })
 
   it("names the missing user flow metadata URL", () => {

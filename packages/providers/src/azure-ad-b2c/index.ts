@@ -8,7 +8,7 @@
  * @module azure-ad-b2c
  */
 import { Configuration } from "@auth/core/errors"
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
 
 /** The claims of an Azure AD B2C ID token (user flow defaults; your flow may add more). */
 export interface AzureADB2CProfile {
@@ -42,11 +42,11 @@ export interface AzureADB2CProfile {
  * @throws {Configuration} when `issuer` or `wellKnown` is missing.
  */
 export default function AzureADB2C(config: OIDCUserConfig<AzureADB2CProfile> = {}): OIDCConfig<AzureADB2CProfile> {
-  if (config.issuer === undefined || config.issuer === "") {
-    throw new Configuration(
-      "AzureADB2C: set `issuer` to the issuer of your user flow's metadata, e.g. https://contoso.b2clogin.com/<tenant-id>/v2.0/",
-    )
-  }
+  const issuer = tenantIssuer(
+    "azure-ad-b2c",
+    config,
+    "the issuer of your user flow's metadata, e.g. https://contoso.b2clogin.com/<tenant-id>/v2.0/",
+  )
   if (config.wellKnown === undefined || config.wellKnown === "") {
     throw new Configuration(
       "AzureADB2C: set `wellKnown` to your user flow's metadata URL, e.g. https://contoso.b2clogin.com/contoso.onmicrosoft.com/B2C_1_signin/v2.0/.well-known/openid-configuration",
@@ -58,7 +58,7 @@ export default function AzureADB2C(config: OIDCUserConfig<AzureADB2CProfile> = {
       id: "azure-ad-b2c",
       name: "Azure AD B2C",
       type: "oidc",
-      issuer: config.issuer,
+      issuer,
       wellKnown: config.wellKnown,
       authorization: { params: { scope } },
       profile: (profile) => ({

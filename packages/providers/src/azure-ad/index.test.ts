@@ -18,6 +18,6 @@ testProvider(AzureAD, {
 describe("azure-ad without an issuer", () => {
   it("throws a Configuration error naming `issuer`", () => {
     expect(() => AzureAD({ clientId: "id", clientSecret: "secret" })).toThrow(Configuration)
-    expect(() => AzureAD()).toThrow(/issuer/)
+    expect(() => AzureAD()).toThrow(/needs `issuer` \(or AUTH_AZURE_AD_ISSUER\)/)
   })
 })

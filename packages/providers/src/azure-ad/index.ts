@@ -9,8 +9,7 @@
  * @see https://learn.microsoft.com/en-us/entra/identity-platform/v2-protocols-oidc
  * @module azure-ad
  */
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
-import { Configuration } from "@auth/core/errors"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
 
 /** The claims of a v2.0 ID token. */
 export interface AzureADProfile {
@@ -39,24 +38,19 @@ export interface AzureADProfile {
 
 /** Azure AD / Microsoft Entra ID sign-in for one tenant. */
 export default function AzureAD(config: OIDCUserConfig<AzureADProfile> = {}): OIDCConfig<AzureADProfile> {
-  if (!config.issuer) {
-    throw new Configuration(
-      "Azure AD: set `issuer` to your tenant's v2.0 issuer URL, e.g. https://login.microsoftonline.com/<tenant id>/v2.0",
-    )
-  }
+  const issuer = tenantIssuer(
+    "azure-ad",
+    config,
+    "your tenant's v2.0 issuer URL, e.g. https://login.microsoftonline.com/<tenant id>/v2.0",
+  )
   return mergeProviderConfig<OIDCConfig<AzureADProfile>>(
     {
       id: "azure-ad",
       name: "Azure Active Directory",
       type: "oidc",
-      issuer: config.issuer,
+      issuer,
       authorization: { params: { scope: "openid profile email" } },
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: null,
-      }),
+      profile: (profile) => userFromClaims(profile),
       style: { brandColor: "#0078d4" },
     },
     config,

@@ -6,7 +6,7 @@
  * @see https://confluence.bankidnorge.no/confluence/pdoidcl
  * @module bankid-no
  */
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
 
 /** The claims of a BankID ID token with the `openid profile` scopes. */
 export interface BankIDNorwayProfile {
@@ -49,12 +49,7 @@ export default function BankIDNorway(config: OIDCUserConfig<BankIDNorwayProfile>
       issuer: "https://auth.bankid.no/auth/realms/prod",
       authorization: { params: { scope: "openid profile" } },
       client: { token_endpoint_auth_method: "client_secret_post" },
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name,
-        email: profile.email ?? null,
-        image: null,
-      }),
+      profile: (profile) => userFromClaims(profile),
       style: { brandColor: "#39134c" },
     },
     config,

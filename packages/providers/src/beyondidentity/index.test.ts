@@ -18,6 +18,6 @@ testProvider(BeyondIdentity, {
 describe("beyondidentity without an issuer", () => {
   it("throws a Configuration error naming `issuer`", () => {
     expect(() => BeyondIdentity({ clientId: "id", clientSecret: "secret" })).toThrow(Configuration)
-    expect(() => BeyondIdentity()).toThrow(/issuer/)
+    expect(() => BeyondIdentity()).toThrow(/needs `issuer` \(or AUTH_BEYONDIDENTITY_ISSUER\)/)
   })
 })

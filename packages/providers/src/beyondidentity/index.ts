@@ -7,8 +7,7 @@
  * @see https://developer.beyondidentity.com/docs/
  * @module beyondidentity
  */
-import { Configuration } from "@auth/core/errors"
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
 
 /** The ID token claims of a Beyond Identity user. */
 export interface BeyondIdentityProfile {
@@ -27,24 +26,19 @@ export interface BeyondIdentityProfile {
 export default function BeyondIdentity(
   config: OIDCUserConfig<BeyondIdentityProfile> = {},
 ): OIDCConfig<BeyondIdentityProfile> {
-  if (!config.issuer) {
-    throw new Configuration(
-      "BeyondIdentity: set `issuer` to your application's issuer URL, e.g. https://auth-us.beyondidentity.com/v1/tenants/<tenant>/realms/<realm>/applications/<app>",
-    )
-  }
+  const issuer = tenantIssuer(
+    "beyondidentity",
+    config,
+    "your application's issuer URL, e.g. https://auth-us.beyondidentity.com/v1/tenants/<tenant>/realms/<realm>/applications/<app>",
+  )
   return mergeProviderConfig<OIDCConfig<BeyondIdentityProfile>>(
     {
       id: "beyondidentity",
       name: "Beyond Identity",
       type: "oidc",
-      issuer: config.issuer,
+      issuer,
       authorization: { params: { scope: "openid profile email" } },
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: null,
-      }),
+      profile: (profile) => userFromClaims(profile),
       style: { brandColor: "#5077c5" },
     },
     config,

@@ -18,6 +18,6 @@ testProvider(BoxyHQSAML, {
 describe("boxyhq-saml without an issuer", () => {
   it("throws a Configuration error naming `issuer`", () => {
     expect(() => BoxyHQSAML({ clientId: "id", clientSecret: "secret" })).toThrow(Configuration)
-    expect(() => BoxyHQSAML()).toThrow(/issuer/)
+    expect(() => BoxyHQSAML()).toThrow(/needs `issuer` \(or AUTH_BOXYHQ_SAML_ISSUER\)/)
   })
 })

@@ -7,8 +7,7 @@
  * @see https://boxyhq.com/docs/jackson/sso-flow
  * @module boxyhq-saml
  */
-import { Configuration } from "@auth/core/errors"
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
 
 /** The record of Jackson's `GET /api/oauth/userinfo`, built from the SAML assertion. */
 export interface BoxyHQSAMLProfile {
@@ -25,16 +24,14 @@ export interface BoxyHQSAMLProfile {
 
 /** BoxyHQ SAML Jackson sign-in. */
 export default function BoxyHQSAML(config: OAuthUserConfig<BoxyHQSAMLProfile> = {}): OAuth2Config<BoxyHQSAMLProfile> {
-  if (!config.issuer) {
-    throw new Configuration("BoxyHQSAML: set `issuer` to your SAML Jackson service URL, e.g. https://jackson.example.com")
-  }
-  const base = config.issuer.replace(/\/+$/, "")
+  const issuer = tenantIssuer("boxyhq-saml", config, "your SAML Jackson service URL, e.g. https://jackson.example.com")
+  const base = issuer.replace(/\/+$/, "")
   return mergeProviderConfig<OAuth2Config<BoxyHQSAMLProfile>>(
     {
       id: "boxyhq-saml",
       name: "BoxyHQ SAML",
       type: "oauth",
-      issuer: config.issuer,
+      issuer,
       authorization: { url: `${base}/api/oauth/authorize`, params: { provider: "saml" } },
       token: `${base}/api/oauth/token`,
       userinfo: `${base}/api/oauth/userinfo`,

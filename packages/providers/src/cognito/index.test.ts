@@ -18,6 +18,6 @@ testProvider(Cognito, {
 describe("cognito without an issuer", () => {
   it("throws a Configuration error naming `issuer`", () => {
     expect(() => Cognito({ clientId: "id", clientSecret: "secret" })).toThrow(Configuration)
-    expect(() => Cognito()).toThrow(/issuer/)
+    expect(() => Cognito()).toThrow(/needs `issuer` \(or AUTH_COGNITO_ISSUER\)/)
   })
 })

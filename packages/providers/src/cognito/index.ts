@@ -7,8 +7,7 @@
  * @see https://docs.aws.amazon.com/cognito/latest/developerguide/amazon-cognito-user-pools-using-the-id-token.html
  * @module cognito
  */
-import { Configuration } from "@auth/core/errors"
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
 
 /** The claims of a Cognito user pool ID token. */
 export interface CognitoProfile {
@@ -34,17 +33,17 @@ export interface CognitoProfile {
 
 /** Amazon Cognito sign-in for one user pool. */
 export default function Cognito(config: OIDCUserConfig<CognitoProfile> = {}): OIDCConfig<CognitoProfile> {
-  if (!config.issuer) {
-    throw new Configuration(
-      "Cognito: set `issuer` to your user pool URL, e.g. https://cognito-idp.us-east-1.amazonaws.com/us-east-1_AbC123xYz",
-    )
-  }
+  const issuer = tenantIssuer(
+    "cognito",
+    config,
+    "your user pool URL, e.g. https://cognito-idp.us-east-1.amazonaws.com/us-east-1_AbC123xYz",
+  )
   return mergeProviderConfig<OIDCConfig<CognitoProfile>>(
     {
       id: "cognito",
       name: "Cognito",
       type: "oidc",
-      issuer: config.issuer,
+      issuer,
       authorization: { params: { scope: "openid profile email" } },
       profile: (profile) => ({
         id: profile.sub,

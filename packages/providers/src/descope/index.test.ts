@@ -24,6 +24,6 @@ describe("descope issuer", () => {
 
   it("throws a Configuration error without a project ID or an issuer", () => {
     expect(() => Descope()).toThrow(Configuration)
-    expect(() => Descope({ clientSecret: "secret" })).toThrow(/issuer/)
+    expect(() => Descope({ clientSecret: "secret" })).toThrow(/needs `issuer` \(or AUTH_DESCOPE_ISSUER\)/)
   })
 })

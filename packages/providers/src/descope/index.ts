@@ -7,8 +7,7 @@
  * @see https://docs.descope.com/getting-started/nextjs
  * @module descope
  */
-import { Configuration } from "@auth/core/errors"
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
 
 /** The ID token claims of a Descope user. */
 export interface DescopeProfile {
@@ -31,12 +30,12 @@ export interface DescopeProfile {
 
 /** Descope sign-in for one project. */
 export default function Descope(config: OIDCUserConfig<DescopeProfile> = {}): OIDCConfig<DescopeProfile> {
-  const issuer = config.issuer ?? (config.clientId ? `https://api.descope.com/${config.clientId}` : undefined)
-  if (!issuer) {
-    throw new Configuration(
-      "Descope: set `clientId` to your project ID, or `issuer` to your project's issuer URL, e.g. https://api.descope.com/P2abc123",
-    )
-  }
+  const projectIssuer = config.clientId ? `https://api.descope.com/${config.clientId}` : undefined
+  const issuer = tenantIssuer(
+    "descope",
+    { issuer: config.issuer ?? projectIssuer },
+    "your project's issuer URL, e.g. https://api.descope.com/P2abc123, or set `clientId` to your project ID",
+  )
   return mergeProviderConfig<OIDCConfig<DescopeProfile>>(
     {
       id: "descope",
@@ -44,12 +43,7 @@ export default function Descope(config: OIDCUserConfig<DescopeProfile> = {}): OI
       type: "oidc",
       issuer,
       authorization: { params: { scope: "openid profile email" } },
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }),
+      profile: (profile) => userFromClaims(profile),
       style: { brandColor: "#1c1c23" },
     },
     config,

@@ -18,6 +18,6 @@ testProvider(DuendeIdentityServer6, {
 describe("Duende IdentityServer 6 configuration", () => {
   it("names the missing issuer", () => {
     expect(() => DuendeIdentityServer6({ clientId: "id", clientSecret: "secret" })).toThrow(Configuration)
-    expect(() => DuendeIdentityServer6({ clientId: "id", clientSecret: "secret" })).toThrow(/`issuer`/)
+    expect(() => DuendeIdentityServer6({ clientId: "id", clientSecret: "secret" })).toThrow(/needs `issuer` \(or AUTH_DUENDE_IDENTITY_SERVER6_ISSUER\)/)
   })
 })

@@ -6,8 +6,7 @@
  * @see https://docs.duendesoftware.com/identityserver/v6/reference/endpoints/
  * @module duende-identity-server6
  */
-import { Configuration } from "@auth/core/errors"
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
 
 /** The userinfo claims IdentityServer returns for the `openid profile email` scopes. */
 export interface DuendeIdentityServer6Profile {
@@ -26,28 +25,21 @@ export interface DuendeIdentityServer6Profile {
 /**
  * Duende IdentityServer 6 sign-in.
  *
- * @throws {Configuration} when `issuer` is missing.
+ * @throws {Configuration} when neither `issuer` nor `AUTH_DUENDE_IDENTITY_SERVER6_ISSUER` is set.
  */
 export default function DuendeIdentityServer6(
   config: OIDCUserConfig<DuendeIdentityServer6Profile> = {},
 ): OIDCConfig<DuendeIdentityServer6Profile> {
-  if (config.issuer === undefined || config.issuer === "") {
-    throw new Configuration("DuendeIdentityServer6: set `issuer` to your IdentityServer URL, e.g. https://identity.example.com")
-  }
+  const issuer = tenantIssuer("duende-identity-server6", config, "your IdentityServer URL, e.g. https://identity.example.com")
   return mergeProviderConfig<OIDCConfig<DuendeIdentityServer6Profile>>(
     {
       id: "duende-identity-server6",
       name: "Duende IdentityServer 6",
       type: "oidc",
-      issuer: config.issuer,
+      issuer,
       authorization: { params: { scope: "openid profile email" } },
       idToken: false,
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }),
+      profile: (profile) => userFromClaims(profile),
       style: { brandColor: "#1b5e9c" },
     },
     config,

@@ -18,6 +18,6 @@ testProvider(Frontegg, {
 describe("frontegg without an issuer", () => {
   it("throws a Configuration error naming `issuer`", () => {
     expect(() => Frontegg({ clientId: "id", clientSecret: "secret" })).toThrow(Configuration)
-    expect(() => Frontegg()).toThrow(/issuer/)
+    expect(() => Frontegg()).toThrow(/needs `issuer` \(or AUTH_FRONTEGG_ISSUER\)/)
   })
 })

@@ -7,8 +7,7 @@
  * @see https://developers.frontegg.com/guides/management/frontegg-idp/native-hosted
  * @module frontegg
  */
-import { Configuration } from "@auth/core/errors"
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
 
 /** The ID token claims of a Frontegg user. */
 export interface FronteggProfile {
@@ -31,16 +30,14 @@ export interface FronteggProfile {
 
 /** Frontegg sign-in for one environment. */
 export default function Frontegg(config: OIDCUserConfig<FronteggProfile> = {}): OIDCConfig<FronteggProfile> {
-  if (!config.issuer) {
-    throw new Configuration("Frontegg: set `issuer` to your login domain URL, e.g. https://acme.frontegg.com")
-  }
+  const issuer = tenantIssuer("frontegg", config, "your login domain URL, e.g. https://acme.frontegg.com")
   return mergeProviderConfig<OIDCConfig<FronteggProfile>>(
     {
       id: "frontegg",
       name: "Frontegg",
       type: "oidc",
-      issuer: config.issuer,
-      wellKnown: `${config.issuer.replace(/\/+$/, "")}/oauth/.well-known/openid-configuration`,
+      issuer,
+      wellKnown: `${issuer.replace(/\/+$/, "")}/oauth/.well-known/openid-configuration`,
       authorization: { params: { scope: "openid profile email" } },
       profile: (profile) => ({
         id: profile.sub,

@@ -18,6 +18,6 @@ testProvider(FusionAuth, {
 describe("FusionAuth configuration", () => {
   it("names the missing issuer", () => {
     expect(() => FusionAuth({ clientId: "id", clientSecret: "secret" })).toThrow(Configuration)
-    expect(() => FusionAuth({ clientId: "id", clientSecret: "secret" })).toThrow(/`issuer`/)
+    expect(() => FusionAuth({ clientId: "id", clientSecret: "secret" })).toThrow(/needs `issuer` \(or AUTH_FUSIONAUTH_ISSUER\)/)
   })
 })

@@ -6,8 +6,7 @@
  * @see https://fusionauth.io/docs/lifecycle/authenticate-users/oauth/endpoints
  * @module fusionauth
  */
-import { Configuration } from "@auth/core/errors"
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
 
 /** The claims of a FusionAuth ID token. */
 export interface FusionAuthProfile {
@@ -41,25 +40,18 @@ export interface FusionAuthProfile {
 /**
  * FusionAuth sign-in.
  *
- * @throws {Configuration} when `issuer` is missing.
+ * @throws {Configuration} when neither `issuer` nor `AUTH_FUSIONAUTH_ISSUER` is set.
  */
 export default function FusionAuth(config: OIDCUserConfig<FusionAuthProfile> = {}): OIDCConfig<FusionAuthProfile> {
-  if (config.issuer === undefined || config.issuer === "") {
-    throw new Configuration("FusionAuth: set `issuer` to your FusionAuth tenant's issuer URL, e.g. https://auth.example.com")
-  }
+  const issuer = tenantIssuer("fusionauth", config, "your FusionAuth tenant's issuer URL, e.g. https://auth.example.com")
   return mergeProviderConfig<OIDCConfig<FusionAuthProfile>>(
     {
       id: "fusionauth",
       name: "FusionAuth",
       type: "oidc",
-      issuer: config.issuer,
+      issuer,
       authorization: { params: { scope: "openid offline_access email profile" } },
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }),
+      profile: (profile) => userFromClaims(profile),
       style: { brandColor: "#f58320" },
     },
     config,

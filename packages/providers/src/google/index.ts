@@ -8,7 +8,7 @@
  * @see https://developers.google.com/identity/openid-connect/openid-connect
  * @module google
  */
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
 
 /** The claims of Google's ID token (`name`, `picture`... need the `profile` scope, `email` the `email` one). */
 export interface GoogleProfile {
@@ -41,12 +41,7 @@ export default function Google(config: OIDCUserConfig<GoogleProfile> = {}): OIDC
       type: "oidc",
       issuer: "https://accounts.google.com",
       authorization: { params: { scope: "openid email profile" } },
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }),
+      profile: (profile) => userFromClaims(profile),
       style: { brandColor: "#4285f4" },
     },
     config,

@@ -7,7 +7,7 @@
  * @see https://huggingface.co/docs/hub/oauth
  * @module huggingface
  */
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
 
 /** The record of `GET https://huggingface.co/oauth/userinfo`. */
 export interface HuggingFaceProfile {
@@ -40,12 +40,7 @@ export default function HuggingFace(
       authorization: { params: { scope: "openid profile email" } },
       // The profile claims are documented for userinfo, not for the ID token.
       idToken: false,
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name || profile.preferred_username,
-        email: profile.email ?? null,
-        image: profile.picture,
-      }),
+      profile: (profile) => userFromClaims(profile),
       style: { brandColor: "#ffd21e" },
     },
     config,

@@ -18,6 +18,6 @@ testProvider(IdentityServer4, {
 describe("identity-server4 without an issuer", () => {
   it("throws a Configuration error naming `issuer`", () => {
     expect(() => IdentityServer4({ clientId: "id", clientSecret: "secret" })).toThrow(Configuration)
-    expect(() => IdentityServer4()).toThrow(/issuer/)
+    expect(() => IdentityServer4()).toThrow(/needs `issuer` \(or AUTH_IDENTITY_SERVER4_ISSUER\)/)
   })
 })

@@ -8,8 +8,7 @@
  * @see https://identityserver4.readthedocs.io/en/latest/topics/clients.html
  * @module identity-server4
  */
-import { Configuration } from "@auth/core/errors"
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
 
 /** The ID token claims for the standard `openid profile email` identity resources. */
 export interface IdentityServer4Profile {
@@ -38,22 +37,15 @@ export interface IdentityServer4Profile {
 export default function IdentityServer4(
   config: OIDCUserConfig<IdentityServer4Profile> = {},
 ): OIDCConfig<IdentityServer4Profile> {
-  if (!config.issuer) {
-    throw new Configuration("IdentityServer4: set `issuer` to your server's URL, e.g. https://identity.example.com")
-  }
+  const issuer = tenantIssuer("identity-server4", config, "your server's URL, e.g. https://identity.example.com")
   return mergeProviderConfig<OIDCConfig<IdentityServer4Profile>>(
     {
       id: "identity-server4",
       name: "IdentityServer4",
       type: "oidc",
-      issuer: config.issuer,
+      issuer,
       authorization: { params: { scope: "openid profile email" } },
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }),
+      profile: (profile) => userFromClaims(profile),
       style: { brandColor: "#009be1" },
     },
     config,

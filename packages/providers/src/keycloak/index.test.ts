@@ -1,5 +1,5 @@
 import { Configuration } from "@auth/core/errors"
-import { describe, expect, it } from "vitest"
+import { afterEach, describe, expect, it, vi } from "vitest"
 import { testProvider } from "../testing.js"
 import fixture from "./fixture.json" with { type: "json" }
 import Keycloak from "./index.js"
@@ -18,6 +18,22 @@ testProvider(Keycloak, {
 describe("keycloak without an issuer", () => {
   it("throws a Configuration error naming `issuer`", () => {
     expect(() => Keycloak({ clientId: "id", clientSecret: "secret" })).toThrow(Configuration)
-    expect(() => Keycloak()).toThrow(/issuer/)
+    expect(() => Keycloak()).toThrow(/needs `issuer` \(or AUTH_KEYCLOAK_ISSUER\)/)
+  })
+})
+
+describe("keycloak issuer from the environment", () => {
+  afterEach(() => {
+    vi.unstubAllEnvs()
+  })
+
+  it("takes AUTH_KEYCLOAK_ISSUER when `issuer` is not set", () => {
+    vi.stubEnv("AUTH_KEYCLOAK_ISSUER", "https://sso.example.com/realms/from-env")
+    expect(Keycloak({ clientId: "id", clientSecret: "secret" }).issuer).toBe("https://sso.example.com/realms/from-env")
+  })
+
+  it("prefers the `issuer` option to AUTH_KEYCLOAK_ISSUER", () => {
+    vi.stubEnv("AUTH_KEYCLOAK_ISSUER", "https://sso.example.com/realms/from-env")
+    expect(Keycloak({ issuer: "https://sso.example.com/realms/acme" }).issuer).toBe("https://sso.example.com/realms/acme")
   })
 })

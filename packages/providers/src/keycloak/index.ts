@@ -7,8 +7,7 @@
  * @see https://www.keycloak.org/docs/latest/server_admin/#_oidc_clients
  * @module keycloak
  */
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
-import { Configuration } from "@auth/core/errors"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
 
 /** The ID token claims of a realm user (standard `profile` and `email` scope mappers). */
 export interface KeycloakProfile {
@@ -33,22 +32,15 @@ export interface KeycloakProfile {
 
 /** Keycloak sign-in for one realm. */
 export default function Keycloak(config: OIDCUserConfig<KeycloakProfile> = {}): OIDCConfig<KeycloakProfile> {
-  if (!config.issuer) {
-    throw new Configuration("Keycloak: set `issuer` to your realm URL, e.g. https://sso.example.com/realms/acme")
-  }
+  const issuer = tenantIssuer("keycloak", config, "your realm URL, e.g. https://sso.example.com/realms/acme")
   return mergeProviderConfig<OIDCConfig<KeycloakProfile>>(
     {
       id: "keycloak",
       name: "Keycloak",
       type: "oidc",
-      issuer: config.issuer,
+      issuer,
       authorization: { params: { scope: "openid profile email" } },
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }),
+      profile: (profile) => userFromClaims(profile),
       style: { brandColor: "#008aaa" },
     },
     config,

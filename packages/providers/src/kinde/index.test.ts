@@ -18,6 +18,6 @@ testProvider(Kinde, {
 describe("Kinde configuration", () => {
   it("names the missing issuer", () => {
     expect(() => Kinde({ clientId: "id", clientSecret: "secret" })).toThrow(Configuration)
-    expect(() => Kinde({ clientId: "id", clientSecret: "secret" })).toThrow(/`issuer`/)
+    expect(() => Kinde({ clientId: "id", clientSecret: "secret" })).toThrow(/needs `issuer` \(or AUTH_KINDE_ISSUER\)/)
   })
 })

@@ -6,8 +6,7 @@
  * @see https://docs.kinde.com/developer-tools/about/using-kinde-without-an-sdk/
  * @module kinde
  */
-import { Configuration } from "@auth/core/errors"
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
 
 /** The claims of a Kinde ID token. */
 export interface KindeProfile {
@@ -34,25 +33,18 @@ export interface KindeProfile {
 /**
  * Kinde sign-in.
  *
- * @throws {Configuration} when `issuer` is missing.
+ * @throws {Configuration} when neither `issuer` nor `AUTH_KINDE_ISSUER` is set.
  */
 export default function Kinde(config: OIDCUserConfig<KindeProfile> = {}): OIDCConfig<KindeProfile> {
-  if (config.issuer === undefined || config.issuer === "") {
-    throw new Configuration("Kinde: set `issuer` to your Kinde domain URL, e.g. https://your-business.kinde.com")
-  }
+  const issuer = tenantIssuer("kinde", config, "your Kinde domain URL, e.g. https://your-business.kinde.com")
   return mergeProviderConfig<OIDCConfig<KindeProfile>>(
     {
       id: "kinde",
       name: "Kinde",
       type: "oidc",
-      issuer: config.issuer,
+      issuer,
       authorization: { params: { scope: "openid profile email offline" } },
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? ([profile.given_name, profile.family_name].filter(Boolean).join(" ") || null),
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }),
+      profile: (profile) => userFromClaims(profile),
       style: { brandColor: "#000000" },
     },
     config,

@@ -6,7 +6,7 @@
  * @see https://developers.line.biz/en/docs/line-login/integrate-line-login/
  * @module line
  */
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
 
 /** The claims of LINE's ID token. */
 export interface LineProfile {
@@ -39,12 +39,7 @@ export default function Line(config: OIDCUserConfig<LineProfile> = {}): OIDCConf
       // with it, ES256 with the keys its discovery document publishes.
       token: { params: { id_token_key_type: "JWK" } },
       client: { token_endpoint_auth_method: "client_secret_post" },
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }),
+      profile: (profile) => userFromClaims(profile),
       style: { brandColor: "#06c755" },
     },
     config,

@@ -6,7 +6,7 @@
  * @see https://learn.microsoft.com/en-us/linkedin/consumer/integrations/self-serve/sign-in-with-linkedin-v2
  * @module linkedin
  */
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
 
 /** The ID token claims of a LinkedIn member. */
 export interface LinkedInProfile {
@@ -36,12 +36,7 @@ export default function LinkedIn(config: OIDCUserConfig<LinkedInProfile> = {}): 
       authorization: { params: { scope: "openid profile email" } },
       checks: ["state"],
       client: { token_endpoint_auth_method: "client_secret_post" },
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }),
+      profile: (profile) => userFromClaims(profile),
       style: { brandColor: "#0a66c2" },
     },
     config,

@@ -18,6 +18,6 @@ testProvider(Logto, {
 describe("Logto configuration", () => {
   it("names the missing issuer", () => {
     expect(() => Logto({ clientId: "id", clientSecret: "secret" })).toThrow(Configuration)
-    expect(() => Logto({ clientId: "id", clientSecret: "secret" })).toThrow(/`issuer`/)
+    expect(() => Logto({ clientId: "id", clientSecret: "secret" })).toThrow(/needs `issuer` \(or AUTH_LOGTO_ISSUER\)/)
   })
 })

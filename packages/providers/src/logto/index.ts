@@ -6,8 +6,7 @@
  * @see https://docs.logto.io/integrate-logto/third-party-applications/oidc
  * @module logto
  */
-import { Configuration } from "@auth/core/errors"
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
 
 /** The claims of a Logto ID token with the `openid profile email` scopes. */
 export interface LogtoProfile {
@@ -33,18 +32,16 @@ export interface LogtoProfile {
 /**
  * Logto sign-in.
  *
- * @throws {Configuration} when `issuer` is missing.
+ * @throws {Configuration} when neither `issuer` nor `AUTH_LOGTO_ISSUER` is set.
  */
 export default function Logto(config: OIDCUserConfig<LogtoProfile> = {}): OIDCConfig<LogtoProfile> {
-  if (config.issuer === undefined || config.issuer === "") {
-    throw new Configuration("Logto: set `issuer` to your tenant's OIDC endpoint, e.g. https://abc123.logto.app/oidc")
-  }
+  const issuer = tenantIssuer("logto", config, "your tenant's OIDC endpoint, e.g. https://abc123.logto.app/oidc")
   return mergeProviderConfig<OIDCConfig<LogtoProfile>>(
     {
       id: "logto",
       name: "Logto",
       type: "oidc",
-      issuer: config.issuer,
+      issuer,
       authorization: { params: { scope: "openid offline_access profile email" } },
       profile: (profile) => ({
         id: profile.sub,

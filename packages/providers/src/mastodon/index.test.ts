@@ -18,7 +18,7 @@ testProvider(Mastodon, {
 describe("Mastodon configuration", () => {
   it("names the missing issuer", () => {
     expect(() => Mastodon({ clientId: "id", clientSecret: "secret" })).toThrow(Configuration)
-    expect(() => Mastodon({ clientId: "id", clientSecret: "secret" })).toThrow(/`issuer`/)
+    expect(() => Mastodon({ clientId: "id", clientSecret: "secret" })).toThrow(/needs `issuer` \(or AUTH_MASTODON_ISSUER\)/)
   })
 
   it("builds the endpoints on the instance, whatever its trailing slash", () => {

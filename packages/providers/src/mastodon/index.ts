@@ -6,8 +6,7 @@
  * @see https://docs.joinmastodon.org/spec/oauth/
  * @module mastodon
  */
-import { Configuration } from "@auth/core/errors"
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
 
 /** The CredentialAccount of `GET /api/v1/accounts/verify_credentials`. */
 export interface MastodonProfile {
@@ -38,13 +37,11 @@ export interface MastodonProfile {
 /**
  * Mastodon sign-in.
  *
- * @throws {Configuration} when `issuer` is missing.
+ * @throws {Configuration} when neither `issuer` nor `AUTH_MASTODON_ISSUER` is set.
  */
 export default function Mastodon(config: OAuthUserConfig<MastodonProfile> = {}): OAuth2Config<MastodonProfile> {
-  if (config.issuer === undefined || config.issuer === "") {
-    throw new Configuration("Mastodon: set `issuer` to your Mastodon instance's URL, e.g. https://mastodon.social")
-  }
-  const instance = config.issuer.replace(/\/+$/, "")
+  const issuer = tenantIssuer("mastodon", config, "your Mastodon instance's URL, e.g. https://mastodon.social")
+  const instance = issuer.replace(/\/+$/, "")
   return mergeProviderConfig<OAuth2Config<MastodonProfile>>(
     {
       id: "mastodon",

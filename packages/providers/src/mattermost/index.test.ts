@@ -13,6 +13,6 @@ testProvider(Mattermost, {
 describe("mattermost without an issuer", () => {
   it("throws a Configuration error naming `issuer`", () => {
     expect(() => Mattermost({ clientId: "id", clientSecret: "secret" })).toThrow(Configuration)
-    expect(() => Mattermost()).toThrow(/issuer/)
+    expect(() => Mattermost()).toThrow(/needs `issuer` \(or AUTH_MATTERMOST_ISSUER\)/)
   })
 })

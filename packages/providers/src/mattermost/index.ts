@@ -7,8 +7,7 @@
  * @see https://developers.mattermost.com/integrate/apps/authentication/oauth2/
  * @module mattermost
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
-import { Configuration } from "@auth/core/errors"
+import { mergeProviderConfig, tenantIssuer, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
 
 /** The user record of `GET {issuer}/api/v4/users/me`. */
 export interface MattermostProfile {
@@ -36,10 +35,8 @@ export interface MattermostProfile {
 
 /** Mattermost sign-in for one server. */
 export default function Mattermost(config: OAuthUserConfig<MattermostProfile> = {}): OAuth2Config<MattermostProfile> {
-  if (!config.issuer) {
-    throw new Configuration("Mattermost: set `issuer` to your Mattermost server URL, e.g. https://chat.example.com")
-  }
-  const server = config.issuer.replace(/\/+$/, "")
+  const issuer = tenantIssuer("mattermost", config, "your Mattermost server URL, e.g. https://chat.example.com")
+  const server = issuer.replace(/\/+$/, "")
   return mergeProviderConfig<OAuth2Config<MattermostProfile>>(
     {
       id: "mattermost",

@@ -18,6 +18,6 @@ testProvider(MicrosoftEntraID, {
 describe("Microsoft Entra ID configuration", () => {
   it("names the missing issuer", () => {
     expect(() => MicrosoftEntraID({ clientId: "id", clientSecret: "secret" })).toThrow(Configuration)
-    expect(() => MicrosoftEntraID({ clientId: "id", clientSecret: "secret" })).toThrow(/`issuer`/)
+    expect(() => MicrosoftEntraID({ clientId: "id", clientSecret: "secret" })).toThrow(/needs `issuer` \(or AUTH_MICROSOFT_ENTRA_ID_ISSUER\)/)
   })
 })

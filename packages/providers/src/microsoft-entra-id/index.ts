@@ -7,8 +7,7 @@
  * @see https://learn.microsoft.com/en-us/entra/identity-platform/v2-protocols-oidc
  * @module microsoft-entra-id
  */
-import { Configuration } from "@auth/core/errors"
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
 
 /** The claims of a Microsoft identity platform v2.0 ID token. */
 export interface MicrosoftEntraIDProfile {
@@ -37,29 +36,24 @@ export interface MicrosoftEntraIDProfile {
 /**
  * Microsoft Entra ID sign-in.
  *
- * @throws {Configuration} when `issuer` is missing.
+ * @throws {Configuration} when neither `issuer` nor `AUTH_MICROSOFT_ENTRA_ID_ISSUER` is set.
  */
 export default function MicrosoftEntraID(
   config: OIDCUserConfig<MicrosoftEntraIDProfile> = {},
 ): OIDCConfig<MicrosoftEntraIDProfile> {
-  if (config.issuer === undefined || config.issuer === "") {
-    throw new Configuration(
-      "MicrosoftEntraID: set `issuer` to your tenant's v2.0 issuer URL, e.g. https://login.microsoftonline.com/<tenant-id>/v2.0",
-    )
-  }
+  const issuer = tenantIssuer(
+    "microsoft-entra-id",
+    config,
+    "your tenant's v2.0 issuer URL, e.g. https://login.microsoftonline.com/<tenant-id>/v2.0",
+  )
   return mergeProviderConfig<OIDCConfig<MicrosoftEntraIDProfile>>(
     {
       id: "microsoft-entra-id",
       name: "Microsoft Entra ID",
       type: "oidc",
-      issuer: config.issuer,
+      issuer,
       authorization: { params: { scope: "openid profile email" } },
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? null,
-        email: profile.email ?? null,
-        image: null,
-      }),
+      profile: (profile) => userFromClaims(profile),
       style: { brandColor: "#0078d4" },
     },
     config,

@@ -18,6 +18,6 @@ testProvider(NetSuite, {
 describe("NetSuite configuration", () => {
   it("names the missing issuer", () => {
     expect(() => NetSuite({ clientId: "id", clientSecret: "secret" })).toThrow(Configuration)
-    expect(() => NetSuite({ clientId: "id", clientSecret: "secret" })).toThrow(/`issuer`/)
+    expect(() => NetSuite({ clientId: "id", clientSecret: "secret" })).toThrow(/needs `issuer` \(or AUTH_NETSUITE_ISSUER\)/)
   })
 })

@@ -7,8 +7,7 @@
  * @see https://docs.oracle.com/en/cloud/saas/netsuite/ns-online-help/section_160855370280.html
  * @module netsuite
  */
-import { Configuration } from "@auth/core/errors"
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
 
 /** The userinfo claims of NetSuite for the `openid email` scopes. */
 export interface NetSuiteProfile {
@@ -24,26 +23,19 @@ export interface NetSuiteProfile {
 /**
  * NetSuite sign-in.
  *
- * @throws {Configuration} when `issuer` is missing.
+ * @throws {Configuration} when neither `issuer` nor `AUTH_NETSUITE_ISSUER` is set.
  */
 export default function NetSuite(config: OIDCUserConfig<NetSuiteProfile> = {}): OIDCConfig<NetSuiteProfile> {
-  if (config.issuer === undefined || config.issuer === "") {
-    throw new Configuration("NetSuite: set `issuer` to your account's SuiteTalk URL, e.g. https://1234567.suitetalk.api.netsuite.com")
-  }
+  const issuer = tenantIssuer("netsuite", config, "your account's SuiteTalk URL, e.g. https://1234567.suitetalk.api.netsuite.com")
   return mergeProviderConfig<OIDCConfig<NetSuiteProfile>>(
     {
       id: "netsuite",
       name: "NetSuite",
       type: "oidc",
-      issuer: config.issuer,
+      issuer,
       authorization: { params: { scope: "openid email" } },
       idToken: false,
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? ([profile.given_name, profile.family_name].filter(Boolean).join(" ") || null),
-        email: profile.email ?? null,
-        image: null,
-      }),
+      profile: (profile) => userFromClaims(profile),
       style: { brandColor: "#125580" },
     },
     config,

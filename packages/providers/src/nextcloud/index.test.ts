@@ -13,6 +13,6 @@ testProvider(Nextcloud, {
 describe("nextcloud without an issuer", () => {
   it("throws a Configuration error naming `issuer`", () => {
     expect(() => Nextcloud({ clientId: "id", clientSecret: "secret" })).toThrow(Configuration)
-    expect(() => Nextcloud()).toThrow(/issuer/)
+    expect(() => Nextcloud()).toThrow(/needs `issuer` \(or AUTH_NEXTCLOUD_ISSUER\)/)
   })
 })

@@ -7,8 +7,7 @@
  * @see https://docs.nextcloud.com/server/latest/admin_manual/configuration_server/oauth2.html
  * @module nextcloud
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
-import { Configuration } from "@auth/core/errors"
+import { mergeProviderConfig, tenantIssuer, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
 
 /** The user record inside `GET {issuer}/ocs/v2.php/cloud/user`. */
 export interface NextcloudUser {
@@ -43,10 +42,8 @@ export interface NextcloudProfile {
 
 /** Nextcloud sign-in for one server. */
 export default function Nextcloud(config: OAuthUserConfig<NextcloudProfile> = {}): OAuth2Config<NextcloudProfile> {
-  if (!config.issuer) {
-    throw new Configuration("Nextcloud: set `issuer` to your Nextcloud server URL, e.g. https://cloud.example.com")
-  }
-  const server = config.issuer.replace(/\/+$/, "")
+  const issuer = tenantIssuer("nextcloud", config, "your Nextcloud server URL, e.g. https://cloud.example.com")
+  const server = issuer.replace(/\/+$/, "")
   const userinfoUrl = `${server}/ocs/v2.php/cloud/user?format=json`
   return mergeProviderConfig<OAuth2Config<NextcloudProfile>>(
     {

@@ -18,6 +18,6 @@ testProvider(Okta, {
 describe("Okta configuration", () => {
   it("names the missing issuer", () => {
     expect(() => Okta({ clientId: "id", clientSecret: "secret" })).toThrow(Configuration)
-    expect(() => Okta({ clientId: "id", clientSecret: "secret" })).toThrow(/`issuer`/)
+    expect(() => Okta({ clientId: "id", clientSecret: "secret" })).toThrow(/needs `issuer` \(or AUTH_OKTA_ISSUER\)/)
   })
 })

@@ -6,8 +6,7 @@
  * @see https://developer.okta.com/docs/reference/api/oidc/
  * @module okta
  */
-import { Configuration } from "@auth/core/errors"
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
 
 /** The claims of an Okta ID token with the `openid profile email` scopes. */
 export interface OktaProfile {
@@ -39,25 +38,22 @@ export interface OktaProfile {
 /**
  * Okta sign-in.
  *
- * @throws {Configuration} when `issuer` is missing.
+ * @throws {Configuration} when neither `issuer` nor `AUTH_OKTA_ISSUER` is set.
  */
 export default function Okta(config: OIDCUserConfig<OktaProfile> = {}): OIDCConfig<OktaProfile> {
-  if (config.issuer === undefined || config.issuer === "") {
-    throw new Configuration("Okta: set `issuer` to your Okta authorization server URL, e.g. https://dev-123456.okta.com/oauth2/default")
-  }
+  const issuer = tenantIssuer(
+    "okta",
+    config,
+    "your Okta authorization server URL, e.g. https://dev-123456.okta.com/oauth2/default",
+  )
   return mergeProviderConfig<OIDCConfig<OktaProfile>>(
     {
       id: "okta",
       name: "Okta",
       type: "oidc",
-      issuer: config.issuer,
+      issuer,
       authorization: { params: { scope: "openid profile email" } },
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }),
+      profile: (profile) => userFromClaims(profile),
       style: { brandColor: "#007dc1" },
     },
     config,

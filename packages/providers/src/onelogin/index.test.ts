@@ -13,6 +13,6 @@ testProvider(OneLogin, {
 describe("onelogin without an issuer", () => {
   it("throws a Configuration error naming `issuer`", () => {
     expect(() => OneLogin({ clientId: "id", clientSecret: "secret" })).toThrow(Configuration)
-    expect(() => OneLogin()).toThrow(/issuer/)
+    expect(() => OneLogin()).toThrow(/needs `issuer` \(or AUTH_ONELOGIN_ISSUER\)/)
   })
 })

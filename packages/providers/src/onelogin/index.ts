@@ -6,8 +6,7 @@
  * @see https://developers.onelogin.com/openid-connect
  * @module onelogin
  */
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
-import { Configuration } from "@auth/core/errors"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
 
 /** The ID token claims of a OneLogin user (`openid profile email` scopes). */
 export interface OneLoginProfile {
@@ -33,22 +32,15 @@ export interface OneLoginProfile {
 
 /** OneLogin sign-in for one account. */
 export default function OneLogin(config: OIDCUserConfig<OneLoginProfile> = {}): OIDCConfig<OneLoginProfile> {
-  if (!config.issuer) {
-    throw new Configuration("OneLogin: set `issuer` to your account's OIDC URL, e.g. https://acme.onelogin.com/oidc/2")
-  }
+  const issuer = tenantIssuer("onelogin", config, "your account's OIDC URL, e.g. https://acme.onelogin.com/oidc/2")
   return mergeProviderConfig<OIDCConfig<OneLoginProfile>>(
     {
       id: "onelogin",
       name: "OneLogin",
       type: "oidc",
-      issuer: config.issuer,
+      issuer,
       authorization: { params: { scope: "openid profile email" } },
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: null,
-      }),
+      profile: (profile) => userFromClaims(profile),
       style: { brandColor: "#1c1f2a" },
     },
     config,

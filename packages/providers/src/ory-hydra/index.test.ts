@@ -18,6 +18,6 @@ testProvider(OryHydra, {
 describe("ory-hydra without an issuer", () => {
   it("throws a Configuration error naming `issuer`", () => {
     expect(() => OryHydra({ clientId: "id", clientSecret: "secret" })).toThrow(Configuration)
-    expect(() => OryHydra()).toThrow(/issuer/)
+    expect(() => OryHydra()).toThrow(/needs `issuer` \(or AUTH_ORY_HYDRA_ISSUER\)/)
   })
 })

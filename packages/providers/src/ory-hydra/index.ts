@@ -7,8 +7,7 @@
  * @see https://www.ory.sh/docs/hydra/guides/oauth2-clients
  * @module ory-hydra
  */
-import { Configuration } from "@auth/core/errors"
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
 
 /** The ID token claims Hydra issues; identity claims come from the login/consent app's session. */
 export interface OryHydraProfile {
@@ -33,24 +32,15 @@ export interface OryHydraProfile {
 
 /** Ory Hydra sign-in. */
 export default function OryHydra(config: OIDCUserConfig<OryHydraProfile> = {}): OIDCConfig<OryHydraProfile> {
-  if (!config.issuer) {
-    throw new Configuration(
-      "OryHydra: set `issuer` to your Hydra public URL, e.g. https://my-project.projects.oryapis.com",
-    )
-  }
+  const issuer = tenantIssuer("ory-hydra", config, "your Hydra public URL, e.g. https://my-project.projects.oryapis.com")
   return mergeProviderConfig<OIDCConfig<OryHydraProfile>>(
     {
       id: "ory-hydra",
       name: "Ory Hydra",
       type: "oidc",
-      issuer: config.issuer,
+      issuer,
       authorization: { params: { scope: "openid profile email" } },
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? ([profile.given_name, profile.family_name].filter(Boolean).join(" ") || null),
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }),
+      profile: (profile) => userFromClaims(profile),
       style: { brandColor: "#5528ff" },
     },
     config,

@@ -18,6 +18,6 @@ testProvider(Osso, {
 describe("Osso configuration", () => {
   it("names the missing issuer", () => {
     expect(() => Osso({ clientId: "id", clientSecret: "secret" })).toThrow(Configuration)
-    expect(() => Osso({ clientId: "id", clientSecret: "secret" })).toThrow(/`issuer`/)
+    expect(() => Osso({ clientId: "id", clientSecret: "secret" })).toThrow(/needs `issuer` \(or AUTH_OSSO_ISSUER\)/)
   })
 })

@@ -7,8 +7,7 @@
  * @see https://ossoapp.com/docs/integration/oauth-consumption
  * @module osso
  */
-import { Configuration } from "@auth/core/errors"
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
 
 /** The answer of `GET /oauth/me`. */
 export interface OssoProfile {
@@ -24,13 +23,11 @@ export interface OssoProfile {
 /**
  * Osso sign-in.
  *
- * @throws {Configuration} when `issuer` is missing.
+ * @throws {Configuration} when neither `issuer` nor `AUTH_OSSO_ISSUER` is set.
  */
 export default function Osso(config: OAuthUserConfig<OssoProfile> = {}): OAuth2Config<OssoProfile> {
-  if (config.issuer === undefined || config.issuer === "") {
-    throw new Configuration("Osso: set `issuer` to your Osso deployment's URL, e.g. https://osso.example.com")
-  }
-  const deployment = config.issuer.replace(/\/+$/, "")
+  const issuer = tenantIssuer("osso", config, "your Osso deployment's URL, e.g. https://osso.example.com")
+  const deployment = issuer.replace(/\/+$/, "")
   return mergeProviderConfig<OAuth2Config<OssoProfile>>(
     {
       id: "osso",

@@ -18,6 +18,6 @@ testProvider(Passage, {
 describe("passage without an issuer", () => {
   it("throws a Configuration error naming `issuer`", () => {
     expect(() => Passage({ clientId: "id", clientSecret: "secret" })).toThrow(Configuration)
-    expect(() => Passage()).toThrow(/issuer/)
+    expect(() => Passage()).toThrow(/needs `issuer` \(or AUTH_PASSAGE_ISSUER\)/)
   })
 })

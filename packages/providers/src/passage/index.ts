@@ -7,8 +7,7 @@
  * @see https://docs.passage.id/hosted-login/oidc-client-configuration
  * @module passage
  */
-import { Configuration } from "@auth/core/errors"
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
 
 /** The ID token claims of a Passage user. */
 export interface PassageProfile {
@@ -29,22 +28,15 @@ export interface PassageProfile {
 
 /** Passage sign-in for one app. */
 export default function Passage(config: OIDCUserConfig<PassageProfile> = {}): OIDCConfig<PassageProfile> {
-  if (!config.issuer) {
-    throw new Configuration("Passage: set `issuer` to your app's issuer URL, e.g. https://auth.passage.id/v1/apps/<app id>")
-  }
+  const issuer = tenantIssuer("passage", config, "your app's issuer URL, e.g. https://auth.passage.id/v1/apps/<app id>")
   return mergeProviderConfig<OIDCConfig<PassageProfile>>(
     {
       id: "passage",
       name: "Passage",
       type: "oidc",
-      issuer: config.issuer,
+      issuer,
       authorization: { params: { scope: "openid email phone" } },
-      profile: (profile) => ({
-        id: profile.sub,
-        name: null,
-        email: profile.email ?? null,
-        image: null,
-      }),
+      profile: (profile) => userFromClaims(profile),
       style: { brandColor: "#0572ec" },
     },
     config,

@@ -18,6 +18,6 @@ testProvider(PingId, {
 describe("ping-id without an issuer", () => {
   it("throws a Configuration error naming `issuer`", () => {
     expect(() => PingId({ clientId: "id", clientSecret: "secret" })).toThrow(Configuration)
-    expect(() => PingId()).toThrow(/issuer/)
+    expect(() => PingId()).toThrow(/needs `issuer` \(or AUTH_PING_ID_ISSUER\)/)
   })
 })

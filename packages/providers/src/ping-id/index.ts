@@ -7,8 +7,7 @@
  * @see https://docs.pingidentity.com/r/en-us/pingone/p1_c_add_oidc_app
  * @module ping-id
  */
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
-import { Configuration } from "@auth/core/errors"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
 
 /** The record of the environment's userinfo endpoint (`openid profile email` scopes). */
 export interface PingProfile {
@@ -34,26 +33,21 @@ export interface PingProfile {
 
 /** PingOne sign-in for one environment. */
 export default function PingId(config: OIDCUserConfig<PingProfile> = {}): OIDCConfig<PingProfile> {
-  if (!config.issuer) {
-    throw new Configuration(
-      "Ping Identity: set `issuer` to your environment's issuer URL, e.g. https://auth.pingone.com/<environment id>/as",
-    )
-  }
+  const issuer = tenantIssuer(
+    "ping-id",
+    config,
+    "your environment's issuer URL, e.g. https://auth.pingone.com/<environment id>/as",
+  )
   return mergeProviderConfig<OIDCConfig<PingProfile>>(
     {
       id: "ping-id",
       name: "Ping Identity",
       type: "oidc",
-      issuer: config.issuer,
+      issuer,
       authorization: { params: { scope: "openid profile email" } },
       // PingOne maps profile attributes into userinfo; its ID token may carry little beyond `sub`.
       idToken: false,
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: null,
-      }),
+      profile: (profile) => userFromClaims(profile),
       style: { brandColor: "#b3282d" },
     },
     config,

@@ -6,7 +6,7 @@
  * @see https://create.roblox.com/docs/cloud/reference/oauth2
  * @module roblox
  */
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
 
 /** The ID token claims of a Roblox user with the `profile` scope. */
 export interface RobloxProfile {
@@ -41,12 +41,7 @@ export default function Roblox(config: OIDCUserConfig<RobloxProfile> = {}): OIDC
       wellKnown: "https://apis.roblox.com/oauth/.well-known/openid-configuration",
       authorization: { params: { scope: "openid profile" } },
       checks: ["pkce", "state"],
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name || profile.preferred_username,
-        email: null,
-        image: profile.picture ?? null,
-      }),
+      profile: (profile) => userFromClaims(profile),
       style: { brandColor: "#000000" },
     },
     config,

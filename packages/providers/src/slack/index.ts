@@ -6,7 +6,7 @@
  * @see https://docs.slack.dev/authentication/sign-in-with-slack/
  * @module slack
  */
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
 
 /** The ID token claims of Sign in with Slack. */
 export interface SlackProfile {
@@ -46,12 +46,7 @@ export default function Slack(config: OIDCUserConfig<SlackProfile> = {}): OIDCCo
       authorization: { params: { scope: "openid profile email" } },
       // Slack's discovery document does not advertise PKCE; `nonce` binds the ID token instead.
       checks: ["nonce", "state"],
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name,
-        email: profile.email,
-        image: profile.picture,
-      }),
+      profile: (profile) => userFromClaims(profile),
       style: { brandColor: "#4a154b" },
     },
     config,

@@ -18,6 +18,6 @@ testProvider(UnitedEffects, {
 describe("united-effects without an issuer", () => {
   it("throws a Configuration error naming `issuer`", () => {
     expect(() => UnitedEffects({ clientId: "id", clientSecret: "secret" })).toThrow(Configuration)
-    expect(() => UnitedEffects()).toThrow(/issuer/)
+    expect(() => UnitedEffects()).toThrow(/needs `issuer` \(or AUTH_UNITED_EFFECTS_ISSUER\)/)
   })
 })

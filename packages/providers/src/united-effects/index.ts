@@ -7,8 +7,7 @@
  * @see https://docs.unitedeffects.com/integrations/nextauthjs
  * @module united-effects
  */
-import { Configuration } from "@auth/core/errors"
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
 
 /** The ID token claims of a United Effects user. */
 export interface UnitedEffectsProfile {
@@ -27,25 +26,20 @@ export interface UnitedEffectsProfile {
 export default function UnitedEffects(
   config: OIDCUserConfig<UnitedEffectsProfile> = {},
 ): OIDCConfig<UnitedEffectsProfile> {
-  if (!config.issuer) {
-    throw new Configuration(
-      "UnitedEffects: set `issuer` to your Auth Group URL, e.g. https://auth.unitedeffects.com/YQpbQV5dbW-224dCovz-3",
-    )
-  }
+  const issuer = tenantIssuer(
+    "united-effects",
+    config,
+    "your Auth Group URL, e.g. https://auth.unitedeffects.com/YQpbQV5dbW-224dCovz-3",
+  )
   return mergeProviderConfig<OIDCConfig<UnitedEffectsProfile>>(
     {
       id: "united-effects",
       name: "United Effects",
       type: "oidc",
-      issuer: config.issuer,
+      issuer,
       // The Auth Group is also the resource (audience) the access token is issued for.
-      authorization: { params: { scope: "openid email profile", resource: config.issuer } },
-      profile: (profile) => ({
-        id: profile.sub,
-        name: null,
-        email: profile.email,
-        image: null,
-      }),
+      authorization: { params: { scope: "openid email profile", resource: issuer } },
+      profile: (profile) => userFromClaims(profile),
       style: { brandColor: "#000000" },
     },
     config,

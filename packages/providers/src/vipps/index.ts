@@ -6,7 +6,7 @@
  * @see https://developer.vippsmobilepay.com/docs/APIs/login-api/
  * @module vipps
  */
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
 
 interface VippsAddress {
   address_type: string
@@ -45,12 +45,7 @@ export default function Vipps(config: OIDCUserConfig<VippsProfile> = {}): OIDCCo
       authorization: { params: { scope: "openid name email" } },
       idToken: false,
       checks: ["pkce", "state"],
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? null,
-        email: profile.email ?? null,
-        image: null,
-      }),
+      profile: (profile) => userFromClaims(profile),
       style: { brandColor: "#ff5b24" },
     },
     config,

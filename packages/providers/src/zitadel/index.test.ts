@@ -18,6 +18,6 @@ testProvider(Zitadel, {
 describe("zitadel without an issuer", () => {
   it("throws a Configuration error naming `issuer`", () => {
     expect(() => Zitadel({ clientId: "id", clientSecret: "secret" })).toThrow(Configuration)
-    expect(() => Zitadel()).toThrow(/issuer/)
+    expect(() => Zitadel()).toThrow(/needs `issuer` \(or AUTH_ZITADEL_ISSUER\)/)
   })
 })

@@ -7,8 +7,7 @@
  * @see https://zitadel.com/docs/apis/openidoauth/claims
  * @module zitadel
  */
-import { Configuration } from "@auth/core/errors"
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
 
 /** The ID token claims of a ZITADEL user (standard claims plus `urn:zitadel:iam:*` extras). */
 export interface ZitadelProfile {
@@ -42,22 +41,15 @@ export interface ZitadelProfile {
 
 /** ZITADEL sign-in for one instance. */
 export default function Zitadel(config: OIDCUserConfig<ZitadelProfile> = {}): OIDCConfig<ZitadelProfile> {
-  if (!config.issuer) {
-    throw new Configuration("Zitadel: set `issuer` to your instance URL, e.g. https://acme-a1b2c3.zitadel.cloud")
-  }
+  const issuer = tenantIssuer("zitadel", config, "your instance URL, e.g. https://acme-a1b2c3.zitadel.cloud")
   return mergeProviderConfig<OIDCConfig<ZitadelProfile>>(
     {
       id: "zitadel",
       name: "ZITADEL",
       type: "oidc",
-      issuer: config.issuer,
+      issuer,
       authorization: { params: { scope: "openid profile email" } },
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }),
+      profile: (profile) => userFromClaims(profile),
       style: { brandColor: "#ff2069" },
     },
     config,
