@@ -214,6 +214,23 @@ describe("callback attacks", () => {
     expect(errorOf(await h.signIn())).toBe("OAuthCallbackError")
   })
 
+  it("refuses a userinfo endpoint that fails with a server error", async () => {
+    const { h, config } = harness()
+    idp.onUserinfoResponse(() => ({ status: 500, body: "<html>oops</html>", headers: { "content-type": "text/html" } }))
+    expect(errorOf(await h.signIn("idp-userinfo"))).toBe("OAuthCallbackError")
+    expect(config.errors.join("\n")).toMatch(/HTTP 500/)
+  })
+
+  it("does not hammer the JWKS endpoint for tokens signed with an unknown key", async () => {
+    const { h } = harness()
+    await h.signIn()
+    idp.clearRequests()
+    craftIdToken((claims) => claims, { key: "foreign", kid: "unknown-key" })
+    expect(errorOf(await h.signIn())).toBe("OAuthCallbackError")
+    expect(errorOf(await h.signIn())).toBe("OAuthCallbackError")
+    expect(idp.requests.filter((r) => r.path === "/jwks").length).toBeLessThanOrEqual(1)
+  })
+
   it("refuses an OAuth error answered by the token endpoint", async () => {
     const { h, config } = harness()
     idp.onTokenResponse(() => ({ status: 400, body: { error: "invalid_grant", error_description: "nope" } }))
