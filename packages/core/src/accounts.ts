@@ -1,13 +1,38 @@
 /**
- * Who signs in: with an adapter, the account-linking rules decide whether an OAuth account
- * signs in its user, creates a new one, links to the signed-in user, or is refused.
+ * Who signs in: the app's `signIn` callback may refuse anyone; with an adapter, the
+ * account-linking rules decide whether an OAuth account signs in its user, creates a new one,
+ * links to the signed-in user, or is refused; a verified email signs in its address's user.
  */
 import type { Adapter, AdapterAccount, AdapterUser } from "./adapters.js"
+import { resolveCallbackUrl } from "./callback-url.js"
 import type { InternalConfig } from "./config.js"
-import { AdapterError, OAuthAccountNotLinked } from "./errors.js"
+import type { RequestContext } from "./context.js"
+import { AccessDenied, AdapterError, CallbackRouteError, OAuthAccountNotLinked } from "./errors.js"
 import { emit } from "./events.js"
 import type { Account, Profile, User } from "./providers/index.js"
 import { callAdapter } from "./store.js"
+import type { CallbacksOptions } from "./types.js"
+
+/**
+ * Asks the app's `signIn` callback about a sign-in: `undefined` to go on, or the URL it
+ * redirects to instead.
+ *
+ * @throws {AccessDenied} when the callback answers `false` (or anything but `true` or a URL).
+ * @throws {CallbackRouteError} when the callback throws.
+ */
+export async function askSignIn(context: RequestContext, params: Parameters<NonNullable<CallbacksOptions["signIn"]>>[0]): Promise<string | undefined> {
+  const callback = context.config.callbacks.signIn
+  if (callback === undefined) return undefined
+  let answer: boolean | string
+  try {
+    answer = await callback(params)
+  } catch (cause) {
+    throw new CallbackRouteError("The `signIn` callback threw.", { cause })
+  }
+  if (answer === true) return undefined
+  if (typeof answer === "string") return resolveCallbackUrl(context, answer)
+  throw new AccessDenied("The `signIn` callback refused this sign-in.")
+}
 
 /** The outcome of {@link findUser}: the stored user, if the account or email is known. */
 export interface KnownUser {
@@ -110,4 +135,53 @@ export async function resolveUser(
   await emit(config, "createUser", { user: created })
   await emit(config, "linkAccount", { user: created, account, profile: profileUser })
   return { user: created, isNewUser: true }
+}
+
+/** The stored user with this email address, if any. */
+export async function findUserByEmail(adapter: Adapter, email: string): Promise<AdapterUser | null> {
+  return (await callAdapter(adapter, "getUserByEmail", email)) ?? null
+}
+
+/**
+ * The user a followed sign-in link signs in: the user with the address (marked verified now
+ * if it was not), or a new user with `emailVerified` set. Rule R1 does not apply: following
+ * the link proved the address, whichever provider the user first signed in with.
+ *
+ * @throws {AdapterError} when the store fails.
+ */
+export async function resolveEmailUser(
+  config: InternalConfig,
+  adapter: Adapter,
+  identifier: string,
+  existing: AdapterUser | null,
+): Promise<{ user: AdapterUser; isNewUser: boolean }> {
+  const now = new Date()
+  if (existing !== null) {
+    if (existing.emailVerified != null) return { user: existing, isNewUser: false }
+    const updated: unknown = await callAdapter(adapter, "updateUser", { id: existing.id, emailVerified: now })
+    const user = isStoredUser(updated) ? updated : { ...existing, emailVerified: now }
+    await emit(config, "updateUser", { user })
+    return { user, isNewUser: false }
+  }
+  const created: unknown = await callAdapter(adapter, "createUser", { email: identifier, emailVerified: now })
+  if (!isStoredUser(created)) throw new AdapterError("The adapter's `createUser` returned no user with an id.")
+  await emit(config, "createUser", { user: created })
+  return { user: created, isNewUser: true }
+}
+
+/**
+ * With database sessions, the user `authorize` returned as the adapter stores it: the session
+ * row must point at a stored user.
+ *
+ * @throws {CallbackRouteError} when the adapter has no user with that id.
+ * @throws {AdapterError} when the store fails.
+ */
+export async function storedCredentialsUser(adapter: Adapter, user: User & { id: string }, providerId: string): Promise<AdapterUser> {
+  const stored = await callAdapter(adapter, "getUser", user.id)
+  if (stored === null || typeof stored !== "object") {
+    throw new CallbackRouteError(
+      `The \`authorize\` of provider "${providerId}" returned user "${user.id}", which the adapter does not store: with database sessions, return a user the adapter's \`getUser\` finds.`,
+    )
+  }
+  return stored
 }

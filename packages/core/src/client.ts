@@ -85,23 +85,46 @@ async function post(url: string, form: Record<string, string>): Promise<Navigati
   return { url: target, error, ok: response.ok && error === null }
 }
 
+/** What `signIn` takes: where to go, whether to navigate, and the form fields a provider reads. */
+export type SignInOptions = ClientOptions & {
+  callbackUrl?: string
+  redirect?: boolean
+  /** Form fields: `email` for an email provider, the declared fields for a credentials provider. */
+  [field: string]: string | boolean | undefined
+}
+
 /**
  * Starts a sign-in with a provider (or opens the sign-in page when no id is given). By default
- * the browser navigates; with `redirect: false` the target URL is returned instead.
+ * the browser navigates; with `redirect: false` the target URL is returned instead. Extra string
+ * options are sent as form fields: a credentials provider's fields go to its callback (the
+ * provider's type is read from `GET /providers`), anything else to `POST /signin/:id`.
+ *
+ * @example
+ * ```ts
+ * await signIn("email", { email: "ada@example.com" })
+ * const result = await signIn("credentials", { username: "ada", password, redirect: false })
+ * if (result?.error === "CredentialsSignin") showError()
+ * ```
  */
 export async function signIn(
   providerId?: string,
-  options: ClientOptions & { callbackUrl?: string; redirect?: boolean } = {},
+  options: SignInOptions = {},
   authorizationParams: Record<string, string> = {},
 ): Promise<NavigationResult | undefined> {
-  const callbackUrl = options.callbackUrl ?? location.href
+  const { basePath: _basePath, callbackUrl: requested, redirect: _redirect, ...rest } = options
+  const callbackUrl = requested ?? location.href
   if (providerId === undefined) {
     location.assign(`${base(options)}/signin?${new URLSearchParams({ callbackUrl }).toString()}`)
     return undefined
   }
+  const fields: Record<string, string> = {}
+  for (const [name, value] of Object.entries(rest)) if (typeof value === "string") fields[name] = value
   const query = new URLSearchParams(authorizationParams).toString()
-  const url = `${base(options)}/signin/${encodeURIComponent(providerId)}${query === "" ? "" : `?${query}`}`
-  const result = await post(url, { csrfToken: await getCsrfToken(options), callbackUrl })
+  let url = `${base(options)}/signin/${encodeURIComponent(providerId)}${query === "" ? "" : `?${query}`}`
+  if (Object.keys(fields).length > 0 && (await getProviders(options))[providerId]?.type === "credentials") {
+    url = `${base(options)}/callback/${encodeURIComponent(providerId)}`
+  }
+  const result = await post(url, { ...fields, csrfToken: await getCsrfToken(options), callbackUrl })
   if (options.redirect === false) return result
   location.assign(result.url)
   return undefined

@@ -7,6 +7,8 @@ import type { Adapter, AdapterMethod } from "./adapters.js"
 import { defaultCookies } from "./cookies.js"
 import { AuthError, Configuration, MissingSecret } from "./errors.js"
 import { createLogger } from "./logger.js"
+import { normalizeCredentialsProvider, type InternalCredentialsProvider } from "./credentials/provider.js"
+import { normalizeEmailProvider, type InternalEmailProvider } from "./email/provider.js"
 import { normalizeOAuthProvider, type InternalOAuthProvider } from "./oauth/provider.js"
 import type { OAuthConfig, ProviderConfig } from "./providers/index.js"
 import type {
@@ -22,6 +24,9 @@ import type {
 } from "./types.js"
 import { randomString } from "./crypto.js"
 
+/** A provider as the routes use it; `type` tells which flow serves it. */
+export type InternalProvider = InternalOAuthProvider | InternalEmailProvider | InternalCredentialsProvider
+
 /** The configuration as the routes use it. */
 export interface InternalConfig {
   basePath: string
@@ -29,8 +34,8 @@ export interface InternalConfig {
   trustHost: boolean
   /** The canonical origin from `AUTH_URL`, when set. */
   authUrl: URL | undefined
-  providers: InternalOAuthProvider[]
-  providersById: Map<string, InternalOAuthProvider>
+  providers: InternalProvider[]
+  providersById: Map<string, InternalProvider>
   session: {
     strategy: SessionStrategy
     maxAge: number
@@ -183,10 +188,26 @@ function resolveProvider(provider: unknown, index: number): ProviderConfig {
   return value as unknown as ProviderConfig
 }
 
-function normalizeProviders(providers: unknown, env: Env, redirectProxyUrl: URL | undefined): InternalOAuthProvider[] {
+function normalizeProvider(config: ProviderConfig, id: string, env: Env, redirectProxyUrl: URL | undefined): InternalProvider {
+  switch (config.type) {
+    case "oauth":
+    case "oidc":
+      return normalizeOAuthProvider(config as OAuthConfig, env, redirectProxyUrl)
+    case "email":
+      return normalizeEmailProvider(config)
+    case "credentials":
+      return normalizeCredentialsProvider(config)
+    case "webauthn":
+      throw new Configuration(`Provider "${id}" has type "webauthn", which this release of @auth/core does not serve yet.`)
+    default:
+      throw new Configuration(`Provider "${id}" has an unknown \`type\`: use "oauth", "oidc", "email" or "credentials".`)
+  }
+}
+
+function normalizeProviders(providers: unknown, env: Env, redirectProxyUrl: URL | undefined): InternalProvider[] {
   if (!Array.isArray(providers)) throw new Configuration("`providers` must be an array.")
   const seen = new Set<string>()
-  const out: InternalOAuthProvider[] = []
+  const out: InternalProvider[] = []
   providers.forEach((provider, index) => {
     const config = resolveProvider(provider, index)
     const id: unknown = config.id
@@ -195,33 +216,38 @@ function normalizeProviders(providers: unknown, env: Env, redirectProxyUrl: URL 
     }
     if (seen.has(id)) throw new Configuration(`Two providers have the id "${id}": each \`id\` must be unique.`)
     seen.add(id)
-    if (config.type !== "oauth" && config.type !== "oidc") {
-      const known = ["email", "credentials", "webauthn"].includes(config.type)
-      throw new Configuration(
-        known
-          ? `Provider "${id}" has type "${config.type}", which this release of @auth/core does not serve yet.`
-          : `Provider "${id}" has an unknown \`type\`: use "oauth" or "oidc".`,
-      )
-    }
-    out.push(normalizeOAuthProvider(config as OAuthConfig, env, redirectProxyUrl))
+    out.push(normalizeProvider(config, id, env, redirectProxyUrl))
   })
   return out
 }
 
 /** The adapter methods each feature calls. */
-const REQUIRED_METHODS: Record<"oauth" | "database", AdapterMethod[]> = {
+const REQUIRED_METHODS: Record<"oauth" | "email" | "credentials" | "database", AdapterMethod[]> = {
   oauth: ["createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "deleteUser", "linkAccount"],
+  email: ["createVerificationToken", "useVerificationToken", "createUser", "getUserByEmail", "updateUser"],
+  // With database sessions the session row must point at a user the adapter stores.
+  credentials: ["getUser"],
   database: ["createSession", "getSessionAndUser", "updateSession", "deleteSession"],
 }
 
-function checkAdapter(adapter: unknown, strategy: SessionStrategy, hasOAuth: boolean): Adapter | undefined {
+function checkAdapter(adapter: unknown, strategy: SessionStrategy, providers: readonly InternalProvider[]): Adapter | undefined {
+  const email = providers.find((provider) => provider.type === "email")
   if (adapter === undefined) {
     if (strategy === "database") throw new Configuration('`session.strategy: "database"` needs an `adapter`.')
+    if (email !== undefined) {
+      throw new Configuration(`Provider "${email.id}" (type "email") needs an \`adapter\` to store its single-use verification tokens.`)
+    }
     return undefined
   }
   if (!isRecord(adapter)) throw new Configuration("`adapter` must be an object implementing the Adapter interface.")
-  const needed = [...(hasOAuth ? REQUIRED_METHODS.oauth : []), ...(strategy === "database" ? REQUIRED_METHODS.database : [])]
-  const missing = needed.filter((method) => typeof adapter[method] !== "function")
+  const has = (type: InternalProvider["type"]): boolean => providers.some((provider) => provider.type === type)
+  const needed = new Set([
+    ...(has("oauth") || has("oidc") ? REQUIRED_METHODS.oauth : []),
+    ...(email !== undefined ? REQUIRED_METHODS.email : []),
+    ...(has("credentials") && strategy === "database" ? REQUIRED_METHODS.credentials : []),
+    ...(strategy === "database" ? REQUIRED_METHODS.database : []),
+  ])
+  const missing = [...needed].filter((method) => typeof adapter[method] !== "function")
   if (missing.length > 0) {
     throw new Configuration(`The \`adapter\` is missing methods this configuration calls: ${missing.join(", ")}.`)
   }
@@ -288,6 +314,6 @@ function normalizeConfig(config: AuthConfig, env: Env): InternalConfig {
     logger,
     debug,
     theme: isRecord(config.theme) ? { ...config.theme } : {},
-    adapter: checkAdapter(config.adapter, strategy, providers.length > 0),
+    adapter: checkAdapter(config.adapter, strategy, providers),
   }
 }

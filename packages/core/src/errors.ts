@@ -95,12 +95,47 @@ export class OAuthAccountNotLinked extends AuthError {
   static override readonly defaultPage: ErrorPage = "signin"
 }
 
+/**
+ * A credentials sign-in was refused: `authorize` returned `null` or threw this error. The
+ * browser goes back to the sign-in page with `error=CredentialsSignin&code={publicCode}`.
+ *
+ * @example
+ * ```ts
+ * authorize: async ({ username, password }) => {
+ *   const user = await users.find(username)
+ *   if (user?.locked) throw new CredentialsSignin("Account locked.", { code: "locked" })
+ *   return user && (await verify(password, user.hash)) ? user : null
+ * }
+ * ```
+ */
+export class CredentialsSignin extends AuthError {
+  readonly code = "CredentialsSignin"
+  static override readonly defaultPage: ErrorPage = "signin"
+  /**
+   * A short reason the browser may see, as `code=` on the sign-in page URL: letters, digits,
+   * `_` and `-`, at most 32; anything else is replaced by the default `"credentials"`.
+   */
+  readonly publicCode: string
+
+  constructor(message = "The credentials were refused.", options?: AuthErrorOptions & { code?: string }) {
+    super(message, options)
+    const code = options?.code
+    this.publicCode = isPublicCode(code) ? code : "credentials"
+  }
+}
+
+/** Starting an email sign-in failed: the address is not one valid address, or the email could not be sent. */
+export class EmailSignInError extends AuthError {
+  readonly code = "EmailSignInError"
+  static override readonly defaultPage: ErrorPage = "signin"
+}
+
 /** The user refused at the provider, or the `signIn` callback refused the sign-in. */
 export class AccessDenied extends AuthError {
   readonly code = "AccessDenied"
 }
 
-/** A verification token (magic link) is expired, already used or unknown. */
+/** A verification token (magic link) is expired, already used, unknown or malformed. */
 export class Verification extends AuthError {
   readonly code = "Verification"
 }
@@ -142,6 +177,8 @@ export type AuthErrorClass =
   | OAuthSignInError
   | OAuthCallbackError
   | OAuthAccountNotLinked
+  | CredentialsSignin
+  | EmailSignInError
   | AccessDenied
   | Verification
   | CallbackRouteError
@@ -162,6 +199,8 @@ export type AuthErrorCode =
   | "OAuthSignInError"
   | "OAuthCallbackError"
   | "OAuthAccountNotLinked"
+  | "CredentialsSignin"
+  | "EmailSignInError"
   | "AccessDenied"
   | "Verification"
   | "CallbackRouteError"
@@ -183,6 +222,8 @@ export const errorMessages: Readonly<Record<AuthErrorCode, string>> = {
   OAuthCallbackError: "The sign-in with this provider failed. Try again, or use another method.",
   OAuthAccountNotLinked:
     "This email is already linked to another sign-in method. Sign in the way you used originally.",
+  CredentialsSignin: "Sign-in failed. Check that the details you entered are correct.",
+  EmailSignInError: "The sign-in email could not be sent. Check the address and try again.",
   AccessDenied: "You do not have permission to sign in.",
   Verification: "The sign-in link is no longer valid. It may have been used already or it may have expired.",
   CallbackRouteError: "The sign-in could not be completed. Try again, or use another method.",
@@ -195,4 +236,9 @@ export const errorMessages: Readonly<Record<AuthErrorCode, string>> = {
 /** Whether a value is a known error code (for values read from a URL). */
 export function isAuthErrorCode(value: unknown): value is AuthErrorCode {
   return typeof value === "string" && Object.hasOwn(errorMessages, value)
+}
+
+/** Whether a value can be a `CredentialsSignin` public code: 1 to 32 letters, digits, `_` or `-`. */
+export function isPublicCode(value: unknown): value is string {
+  return typeof value === "string" && /^[A-Za-z0-9_-]{1,32}$/.test(value)
 }

@@ -10,9 +10,10 @@ import { providers } from "./actions/providers.js"
 import { session } from "./actions/session.js"
 import { signIn, signInPage } from "./actions/signin.js"
 import { signOut, signOutPage } from "./actions/signout.js"
+import { verifyRequest } from "./actions/verify-request.js"
 import { resolveConfig, type InternalConfig } from "./config.js"
 import { createContext, html, json, redirect, type RequestContext } from "./context.js"
-import { AuthError, Configuration, errorMessages, UnknownAction, type AuthErrorCode } from "./errors.js"
+import { AuthError, Configuration, CredentialsSignin, errorMessages, UnknownAction, type AuthErrorCode } from "./errors.js"
 import { createLogger } from "./logger.js"
 import { renderError } from "./pages/index.js"
 import { errorPageUrl, parseRoute, signInPageUrl, type Action } from "./routes.js"
@@ -20,7 +21,18 @@ import type { AuthConfig } from "./types.js"
 
 export type { Adapter, AdapterAccount, AdapterSession, AdapterUser, Awaitable, NewAdapterUser, VerificationToken } from "./adapters.js"
 export type { AuthErrorCode } from "./errors.js"
-export type { Account, Profile, Provider, ProviderType, TokenSet, User } from "./providers/index.js"
+export type {
+  Account,
+  CredentialInput,
+  CredentialsConfig,
+  EmailConfig,
+  Profile,
+  Provider,
+  ProviderType,
+  SendVerificationRequestParams,
+  TokenSet,
+  User,
+} from "./providers/index.js"
 export type * from "./types.js"
 
 type Handler = (context: RequestContext, providerId: string | undefined) => Promise<Response> | Response
@@ -33,6 +45,7 @@ const GET: Partial<Record<Action, Handler>> = {
   signout: (context) => signOutPage(context),
   error: (context) => error(context),
   callback: (context, id) => callback(context, id ?? ""),
+  "verify-request": (context) => verifyRequest(context),
 }
 
 const POST: Partial<Record<Action, Handler>> = {
@@ -79,7 +92,10 @@ function failure(error: AuthError, request: Request, context: RequestContext | u
     return jsonError(undefined, error.code, statusOf(error))
   }
   if (JSON_ACTIONS.has(action) || error instanceof UnknownAction) return jsonError(context, error.code, statusOf(error))
-  if (error.page === "signin") return redirect(context, signInPageUrl(context, { error: error.code }))
+  if (error.page === "signin") {
+    const code = error instanceof CredentialsSignin ? error.publicCode : undefined
+    return redirect(context, signInPageUrl(context, { error: error.code, code }))
+  }
   return redirect(context, errorPageUrl(context, error.code))
 }
 

@@ -6,9 +6,9 @@ import type { RequestContext } from "./context.js"
 import type { AuthErrorCode } from "./errors.js"
 
 /** The actions `Auth()` serves. */
-export type Action = "providers" | "csrf" | "signin" | "callback" | "session" | "signout" | "error"
+export type Action = "providers" | "csrf" | "signin" | "callback" | "session" | "signout" | "error" | "verify-request"
 
-const ACTIONS = new Set<string>(["providers", "csrf", "signin", "callback", "session", "signout", "error"])
+const ACTIONS = new Set<string>(["providers", "csrf", "signin", "callback", "session", "signout", "error", "verify-request"])
 
 /** The action and provider id a path names, or `undefined` when it names none. */
 export function parseRoute(pathname: string, basePath: string): { action: Action; providerId: string | undefined } | undefined {
@@ -35,9 +35,21 @@ function withQuery(base: string, origin: string, query: Record<string, string | 
   return url.href
 }
 
-/** The sign-in page, with an error code to show and the page to return to. */
-export function signInPageUrl(context: RequestContext, query: { error?: AuthErrorCode; callbackUrl?: string } = {}): string {
+/**
+ * The sign-in page, with an error code to show (and, for a refused credentials sign-in, its
+ * public `code`) and the page to return to.
+ */
+export function signInPageUrl(
+  context: RequestContext,
+  query: { error?: AuthErrorCode; code?: string; callbackUrl?: string } = {},
+): string {
   return withQuery(context.config.pages.signIn ?? `${context.config.basePath}/signin`, context.origin, query)
+}
+
+/** The "check your email" page shown after a sign-in link was sent. */
+export function verifyRequestUrl(context: RequestContext, providerId: string): string {
+  const page = context.config.pages.verifyRequest ?? `${context.config.basePath}/verify-request`
+  return withQuery(page, context.origin, { provider: providerId, type: "email" })
 }
 
 /** The error page for a code. */

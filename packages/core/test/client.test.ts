@@ -2,11 +2,18 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { getCsrfToken, getProviders, getSession, signIn, signOut } from "../src/client.js"
 import { encode } from "../src/session/jwt.js"
 import { Auth } from "../src/index.js"
-import { Jar, ORIGIN, SECRET, testConfig } from "./helpers.js"
+import { Jar, ORIGIN, SECRET, acmeProvider, testConfig } from "./helpers.js"
 
 // The browser boundary: fetch goes to Auth() in-process with a cookie jar, location is recorded.
 describe("@auth/core/client", () => {
-  const config = testConfig()
+  const credentials = {
+    id: "credentials",
+    name: "Password",
+    type: "credentials" as const,
+    credentials: { username: {}, password: { type: "password" } },
+    authorize: ({ username, password }: { username?: string; password?: string }) => (username === "ada" && password === "secret" ? { id: "1", name: "Ada" } : null),
+  }
+  const config = testConfig({ providers: [acmeProvider(), credentials] })
   let jar: Jar
   let assigned: string[]
 
@@ -28,7 +35,7 @@ describe("@auth/core/client", () => {
   })
 
   it("reads providers, a CSRF token and the session", async () => {
-    expect(Object.keys(await getProviders())).toEqual(["acme"])
+    expect(Object.keys(await getProviders())).toEqual(["acme", "credentials"])
     expect(await getCsrfToken()).toMatch(/^[\w-]{43}$/)
     expect(await getSession()).toBeNull()
     jar.cookies.set("authjs.session-token", await encode({ token: { name: "Ada" }, secret: SECRET, salt: "authjs.session-token", maxAge: 60 }))
@@ -46,6 +53,19 @@ describe("@auth/core/client", () => {
   it("returns the target instead of navigating with redirect: false, and reports errors", async () => {
     const result = await signIn("nobody", { redirect: false })
     expect(result).toMatchObject({ ok: false, error: "InvalidProvider" })
+    expect(assigned).toEqual([])
+  })
+
+  it("signs in with credentials by posting the fields to the provider's callback", async () => {
+    const result = await signIn("credentials", { username: "ada", password: "secret", callbackUrl: "/home", redirect: false })
+    expect(result).toEqual({ ok: true, error: null, url: `${ORIGIN}/home` })
+    expect(await getSession()).toMatchObject({ user: { id: "1", name: "Ada" } })
+  })
+
+  it("reports a refused credentials sign-in without navigating", async () => {
+    const result = await signIn("credentials", { username: "ada", password: "guess", redirect: false })
+    expect(result).toMatchObject({ ok: false, error: "CredentialsSignin" })
+    expect(new URL(result?.url ?? "").searchParams.get("code")).toBe("credentials")
     expect(assigned).toEqual([])
   })
 

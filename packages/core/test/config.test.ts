@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
-import { resolveConfig } from "../src/config.js"
+import { resolveConfig, type InternalProvider } from "../src/config.js"
+import type { InternalOAuthProvider } from "../src/oauth/provider.js"
+// Imported by path: @auth/adapter-memory depends on @auth/core (see test/e2e/adapter.test.ts).
+import { MemoryAdapter } from "../../adapter-memory/src/index.js"
 import { Auth } from "../src/index.js"
 import type { AuthConfig } from "../src/types.js"
 import { acmeProvider, SECRET, testConfig } from "./helpers.js"
@@ -11,6 +14,10 @@ function configError(config: AuthConfig): string {
     return `${(error as { code: string }).code}: ${(error as Error).message}`
   }
   throw new Error("expected a configuration error")
+}
+
+function oauth(provider: InternalProvider | undefined): InternalOAuthProvider | undefined {
+  return provider?.type === "oauth" || provider?.type === "oidc" ? provider : undefined
 }
 
 function deepFreeze<T>(value: T): T {
@@ -40,7 +47,7 @@ describe("configuration", () => {
     expect(config.secrets).toEqual([SECRET])
     expect(config.basePath).toBe("/auth")
     expect(config.trustHost).toBe(true)
-    expect(config.providers[0]?.clientId).toBe("from-env")
+    expect(oauth(config.providers[0])?.clientId).toBe("from-env")
   })
 
   it("refuses duplicate provider ids", () => {
@@ -60,7 +67,7 @@ describe("configuration", () => {
     expect(configError(testConfig({ providers: [acmeProvider({ token: "http://acme.example/token" })] }))).toMatch(/token.*https/)
     const loopback = { token: "http://127.0.0.1:9/token", authorization: "http://127.0.0.1:9/a", userinfo: "http://127.0.0.1:9/u" }
     expect(configError(testConfig({ providers: [acmeProvider(loopback)] }))).toMatch(/allowInsecureLoopbackRequests/)
-    expect(resolveConfig(testConfig({ providers: [acmeProvider({ ...loopback, allowInsecureLoopbackRequests: true })] })).providers[0]?.allowInsecureRequests).toBe(true)
+    expect(oauth(resolveConfig(testConfig({ providers: [acmeProvider({ ...loopback, allowInsecureLoopbackRequests: true })] })).providers[0])?.allowInsecureRequests).toBe(true)
     expect(
       configError(testConfig({ providers: [acmeProvider({ token: "http://evil.example/token", allowInsecureLoopbackRequests: true })] })),
     ).toMatch(/token.*https/)
@@ -73,8 +80,46 @@ describe("configuration", () => {
   })
 
   it("says which provider types are not served yet", () => {
-    expect(configError(testConfig({ providers: [{ id: "mail", name: "Mail", type: "email" }] }))).toMatch(/"email".*not serve/)
+    expect(configError(testConfig({ providers: [{ id: "passkey", name: "Passkey", type: "webauthn" }] }))).toMatch(/"webauthn".*not serve/)
     expect(configError(testConfig({ providers: [{ id: "x", name: "X", type: "saml" } as never] }))).toMatch(/unknown `type`/)
+  })
+
+  it("checks email providers: a sender, a positive maxAge, and an adapter that stores tokens", () => {
+    const send = () => undefined
+    const adapter = MemoryAdapter()
+    const email = (overrides: Record<string, unknown> = {}) => ({ id: "email", name: "Email", type: "email" as const, sendVerificationRequest: send, ...overrides })
+    expect(configError(testConfig({ providers: [email({ sendVerificationRequest: undefined })], adapter }))).toMatch(/providers\["email"\]\.sendVerificationRequest/)
+    expect(configError(testConfig({ providers: [email({ maxAge: 0 })], adapter }))).toMatch(/providers\["email"\]\.maxAge/)
+    expect(configError(testConfig({ providers: [email()] }))).toMatch(/"email".*needs an `adapter`/)
+    const { useVerificationToken: _omitted, ...withoutUse } = adapter
+    expect(configError(testConfig({ providers: [email()], adapter: withoutUse }))).toMatch(/missing methods.*useVerificationToken/)
+    expect(resolveConfig(testConfig({ providers: [email()], adapter })).providers[0]).toMatchObject({ type: "email", maxAge: 86_400 })
+  })
+
+  it("checks credentials providers: an authorize function and well-formed fields", () => {
+    const authorize = () => null
+    const credentials = (overrides: Record<string, unknown> = {}) => ({
+      id: "credentials",
+      name: "Password",
+      type: "credentials" as const,
+      credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" } },
+      authorize,
+      ...overrides,
+    })
+    expect(configError(testConfig({ providers: [credentials({ authorize: undefined })] }))).toMatch(/providers\["credentials"\]\.authorize/)
+    expect(configError(testConfig({ providers: [credentials({ credentials: { csrfToken: {} } })] }))).toMatch(/credentials\.csrfToken/)
+    expect(configError(testConfig({ providers: [credentials({ credentials: { 'a"b': {} } })] }))).toMatch(/field name/)
+    expect(configError(testConfig({ providers: [credentials({ credentials: { pin: { type: "file" } } })] }))).toMatch(/credentials\.pin\.type/)
+    const adapter = MemoryAdapter()
+    const { getUser: _omitted, ...withoutGetUser } = adapter
+    expect(configError(testConfig({ providers: [credentials()], adapter: withoutGetUser, session: { strategy: "database" } }))).toMatch(/missing methods.*getUser/)
+    expect(resolveConfig(testConfig({ providers: [credentials()] })).providers[0]).toMatchObject({
+      type: "credentials",
+      fields: [
+        { name: "username", label: "Username", type: "text" },
+        { name: "password", label: "Password", type: "password" },
+      ],
+    })
   })
 
   it("refuses ids that cannot be a path segment", () => {

@@ -50,7 +50,7 @@ export async function call(
   config: AuthConfig,
   jar: Jar,
   path: string,
-  init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
+  init: { method?: string; form?: Record<string, string> | URLSearchParams; headers?: Record<string, string> } = {},
 ): Promise<Response> {
   const headers = new Headers(init.headers)
   if (jar.cookies.size > 0) headers.set("cookie", jar.header())

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Derives everything that lists the providers from the `src/<id>/` folders themselves, so adding
-// a folder is the only step: the `exports` map, the `OAuthProviderType` union, the tsup entries
-// and the README tables. `--check` writes nothing and fails when a file is out of date (CI/lint).
+// a folder is the only step: the `exports` map, the provider id unions (`OAuthProviderType` for
+// OAuth and OpenID Connect, one per other type), the tsup entries and the README tables. `--check` writes nothing and fails when a file is out of date (CI/lint).
 import console from "node:console"
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs"
 import { dirname, join, relative } from "node:path"
@@ -38,11 +38,13 @@ function describeProvider(id) {
   if (idAt === -1) throw new GenerateError(`${file}: the factory must set \`id: "${id}"\` (the folder name)`)
   const rest = source.slice(idAt)
   const name = /\bname:\s*"((?:[^"\\]|\\.)+)"/.exec(rest)?.[1]
-  const type = /\btype:\s*"(oauth|oidc)"/.exec(rest)?.[1]
+  const type = /\btype:\s*"(oauth|oidc|email|credentials)"/.exec(rest)?.[1]
   const header = /\/\*\*([\s\S]*?)\*\//.exec(source)?.[1] ?? ""
   const docs = /@see\s+(https:\/\/\S+)/.exec(header)?.[1]
   if (name === undefined) throw new GenerateError(`${file}: the factory must set \`name: "..."\` after its id`)
-  if (type === undefined) throw new GenerateError(`${file}: the factory must set \`type: "oauth"\` or \`type: "oidc"\``)
+  if (type === undefined) {
+    throw new GenerateError(`${file}: the factory must set \`type:\` to "oauth", "oidc", "email" or "credentials"`)
+  }
   if (docs === undefined) throw new GenerateError(`${file}: the header TSDoc needs an \`@see https://...\` line (the provider's docs)`)
   return { id, name: JSON.parse(`"${name}"`), type, docs }
 }
@@ -59,10 +61,25 @@ function packageJson(ids) {
   return { path, content: `${JSON.stringify({ ...pkg, exports }, null, 2)}\n` }
 }
 
-function indexTs(ids) {
-  const all = [...new Set([...ids, ...GENERIC_IDS])].sort(byCodePoint)
-  const union = all.map((id) => `\n  | "${id}"`).join("")
-  return { path: join(srcDir, "index.ts"), content: `// ${GENERATED}\nexport type OAuthProviderType =${union}\n` }
+const union = (ids) => (ids.length === 0 ? " never" : ids.map((id) => `\n  | "${id}"`).join(""))
+
+function indexTs(providers) {
+  const ofType = (...types) => providers.filter((p) => types.includes(p.type)).map((p) => p.id)
+  const oauth = [...new Set([...ofType("oauth", "oidc"), ...GENERIC_IDS])].sort(byCodePoint)
+  const content = `// ${GENERATED}
+/** The ids of the built-in OAuth 2.0 and OpenID Connect providers. */
+export type OAuthProviderType =${union(oauth)}
+
+/** The ids of the built-in email (magic link) providers. */
+export type EmailProviderType =${union(ofType("email"))}
+
+/** The ids of the built-in credentials providers. */
+export type CredentialsProviderType =${union(ofType("credentials"))}
+
+/** Every built-in provider id. */
+export type BuiltInProviderType = OAuthProviderType | EmailProviderType | CredentialsProviderType
+`
+  return { path: join(srcDir, "index.ts"), content }
 }
 
 function tsupConfig(ids) {
@@ -98,7 +115,7 @@ ${lines}
   return { path: join(packageDir, "tsup.config.ts"), content }
 }
 
-const TYPE_LABEL = { oauth: "OAuth 2.0", oidc: "OpenID Connect" }
+const TYPE_LABEL = { oauth: "OAuth 2.0", oidc: "OpenID Connect", email: "Email (magic link)", credentials: "Credentials" }
 
 function table(providers, folderPrefix) {
   const cell = (text) => text.replaceAll("|", "\\|")
@@ -127,7 +144,7 @@ export function generatedFiles() {
   const providers = ids.map(describeProvider)
   return [
     packageJson(ids),
-    indexTs(ids),
+    indexTs(providers),
     tsupConfig(ids),
     readmeWithTable(join(repoDir, "README.md"), providers, "packages/providers/src/"),
     readmeWithTable(join(packageDir, "README.md"), providers, "src/"),

@@ -28,8 +28,9 @@ async function bundledInputs(code: string, plugins: Plugin[] = []): Promise<stri
     write: false,
     metafile: true,
     logLevel: "silent",
-    // The peer dependency stays outside, as in an app's bundle it is shared by every provider.
-    external: ["@auth/core", "@auth/core/*"],
+    // The peer dependency stays outside, as in an app's bundle it is shared by every provider;
+    // so does nodemailer, a dependency only the nodemailer entry imports.
+    external: ["@auth/core", "@auth/core/*", "nodemailer"],
     plugins,
   })
   return Object.keys(result.metafile.inputs).filter((input) => input !== "app.ts" && input !== "<stdin>")

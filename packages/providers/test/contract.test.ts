@@ -1,13 +1,15 @@
 // What every provider folder must satisfy beyond its own test: the files the generator and the
-// kit rely on, an id matching the folder, and a place in the exports map and the id union.
+// kit rely on, an id matching the folder, a type core serves, and a place in the exports map and
+// the id union of that type. OAuth / OIDC folders test through the kit (`testProvider`); email
+// and credentials folders, whose flows the kit does not simulate, test their own factory.
 import { existsSync, readFileSync, readdirSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Configuration } from "@auth/core/errors"
-import type { OAuthConfig } from "@auth/core/providers"
+import type { ProviderConfig } from "@auth/core/providers"
 import { describe, expect, it } from "vitest"
 
-type Factory = (config: Record<string, unknown>) => OAuthConfig<never>
+type Factory = (config: Record<string, unknown>) => ProviderConfig
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url))
 const srcDir = join(packageDir, "src")
@@ -18,8 +20,21 @@ const ids = readdirSync(srcDir, { withFileTypes: true })
 
 const read = (...path: string[]): string => readFileSync(join(...path), "utf8")
 const packageExports = (JSON.parse(read(packageDir, "package.json")) as { exports: Record<string, unknown> }).exports
-const unionSource = read(srcDir, "index.ts").split("OAuthProviderType =")[1] ?? ""
-const unionIds = new Set(Array.from(unionSource.matchAll(/"([^"]+)"/g), (match) => match[1]))
+const indexSource = read(srcDir, "index.ts")
+
+/** The ids listed in one generated union of src/index.ts. */
+function unionIds(name: string): Set<string> {
+  const source = new RegExp(`export type ${name} =([^]*?)(?:\\n\\n|$)`).exec(indexSource)?.[1] ?? ""
+  return new Set(Array.from(source.matchAll(/"([^"]+)"/g), (match) => match[1] as string))
+}
+
+/** The generated union each provider type's ids are listed in. */
+const UNION_OF: Partial<Record<ProviderConfig["type"], string>> = {
+  oauth: "OAuthProviderType",
+  oidc: "OAuthProviderType",
+  email: "EmailProviderType",
+  credentials: "CredentialsProviderType",
+}
 
 async function loadFactory(id: string): Promise<unknown> {
   const module = (await import(join(srcDir, id, "index.ts"))) as { default?: unknown }
@@ -32,7 +47,7 @@ async function loadFactory(id: string): Promise<unknown> {
  * ("set `apiKey` ..." or, from `tenantIssuer`, "needs `issuer` ..."): set it to a placeholder and
  * call again.
  */
-function build(factory: Factory): OAuthConfig<never> {
+function build(factory: Factory): ProviderConfig {
   const config: Record<string, unknown> = { clientId: "contract-client-id", clientSecret: "contract-client-secret" }
   for (;;) {
     try {
@@ -41,7 +56,12 @@ function build(factory: Factory): OAuthConfig<never> {
       if (!(error instanceof Configuration)) throw error
       const option = /(?:set|needs) `(\w+)`/.exec(error.message)?.[1]
       if (option === undefined || option in config) throw error
-      config[option] = option === "issuer" || /Url$/.test(option) ? "https://tenant.example.com" : `contract-${option}`
+      config[option] =
+        option === "issuer" || /Url$/.test(option)
+          ? "https://tenant.example.com"
+          : option === "server"
+            ? "smtp://smtp.example.com:587"
+            : `contract-${option}`
     }
   }
 }
@@ -51,12 +71,15 @@ it("finds the provider folders", () => {
 })
 
 describe.each(ids)("src/%s", (id) => {
-  it("has index.ts, fixture.json and index.test.ts", () => {
+  it("has index.ts, fixture.json and index.test.ts, testing the factory through the kit when it is OAuth", async () => {
     for (const file of ["index.ts", "fixture.json", "index.test.ts"]) {
       expect(existsSync(join(srcDir, id, file)), `src/${id}/${file}`).toBe(true)
     }
     expect(typeof JSON.parse(read(srcDir, id, "fixture.json"))).toBe("object")
-    expect(read(srcDir, id, "index.test.ts")).toContain("testProvider(")
+    const test = read(srcDir, id, "index.test.ts")
+    const { type } = build((await loadFactory(id)) as Factory)
+    if (type === "oauth" || type === "oidc") expect(test).toContain("testProvider(")
+    else expect(test).toMatch(/from "\.\/index\.js"/)
   })
 
   it("has a header naming its docs and its module", () => {
@@ -71,9 +94,12 @@ describe.each(ids)("src/%s", (id) => {
     expect(build(factory as Factory).id).toBe(id)
   })
 
-  it("is in the exports map and the OAuthProviderType union (run `pnpm generate`)", () => {
+  it("declares a type core serves, and is in the exports map and that type's id union (run `pnpm generate`)", async () => {
+    const { type } = build((await loadFactory(id)) as Factory)
+    const union = UNION_OF[type]
+    expect(union, `type "${type}"`).toBeDefined()
     expect(packageExports[`./${id}`]).toEqual({ types: `./dist/${id}/index.d.ts`, default: `./dist/${id}/index.js` })
-    expect(unionIds.has(id), `"${id}" in src/index.ts`).toBe(true)
+    expect(unionIds(union ?? "").has(id), `"${id}" in ${union ?? "?"} (src/index.ts)`).toBe(true)
   })
 
   it("has no scaffold placeholder left", () => {

@@ -1,16 +1,23 @@
-import { findUser, resolveUser } from "../accounts.js"
+import { askSignIn, findUser, findUserByEmail, resolveEmailUser, resolveUser, storedCredentialsUser } from "../accounts.js"
 import type { AdapterUser } from "../adapters.js"
 import { rememberedCallbackUrl, resolveCallbackUrl } from "../callback-url.js"
 import { clearCookie } from "../cookies.js"
+import type { InternalProvider } from "../config.js"
 import { readForm, redirect, type RequestContext } from "../context.js"
-import { AccessDenied, CallbackRouteError, InvalidProvider } from "../errors.js"
+import { verifyCsrf } from "../csrf.js"
+import { authorize, readCredentials } from "../credentials/authorize.js"
+import type { InternalCredentialsProvider } from "../credentials/provider.js"
+import { confirmationPage, verifySignInLink } from "../email/callback.js"
+import type { InternalEmailProvider } from "../email/provider.js"
+import { emailAdapter } from "../email/signin.js"
+import { InvalidProvider } from "../errors.js"
 import { emit } from "../events.js"
 import { validateCallback } from "../oauth/callback.js"
 import { clearChecks, proxiedOrigin } from "../oauth/checks.js"
 import type { InternalOAuthProvider } from "../oauth/provider.js"
-import type { User } from "../providers/index.js"
+import type { Account, User } from "../providers/index.js"
 import { callbackUrl } from "../routes.js"
-import { readSession, startSession } from "../session/index.js"
+import { readSession, startSession, type SignedIn } from "../session/index.js"
 
 /**
  * On the stable deployment behind `redirectProxyUrl`, a callback for a sign-in started on
@@ -39,25 +46,20 @@ function relayCrossSitePost(context: RequestContext, provider: InternalOAuthProv
   return new Response(null, { status: 303, headers: { location: target.href, "cache-control": "private, no-cache, no-store" } })
 }
 
-async function askSignIn(context: RequestContext, params: Parameters<NonNullable<RequestContext["config"]["callbacks"]["signIn"]>>[0]): Promise<string | undefined> {
-  const callback = context.config.callbacks.signIn
-  if (callback === undefined) return undefined
-  let answer: boolean | string
-  try {
-    answer = await callback(params)
-  } catch (cause) {
-    throw new CallbackRouteError("The `signIn` callback threw.", { cause })
+/** Every provider type ends the same way: the session started, the event sent, the browser sent on. */
+async function finishSignIn(context: RequestContext, signedIn: SignedIn, target: string): Promise<Response> {
+  const { config } = context
+  await startSession(context, signedIn)
+  await emit(config, "signIn", { user: signedIn.user, account: signedIn.account, profile: signedIn.profile, isNewUser: signedIn.isNewUser })
+  if (context.jar.has(context.cookies.callbackUrl.name)) context.setCookies.push(clearCookie(context.cookies.callbackUrl))
+  if (signedIn.isNewUser && config.pages.newUser !== undefined) {
+    return redirect(context, await resolveCallbackUrl(context, `${config.pages.newUser}${config.pages.newUser.includes("?") ? "&" : "?"}callbackUrl=${encodeURIComponent(target)}`))
   }
-  if (answer === true) return undefined
-  if (typeof answer === "string") return resolveCallbackUrl(context, answer)
-  throw new AccessDenied("The `signIn` callback refused this sign-in.")
+  return redirect(context, target)
 }
 
-/** `GET|POST /callback/:id`: completes an OAuth sign-in and starts the session. */
-export async function callback(context: RequestContext, providerId: string): Promise<Response> {
+async function oauthCallback(context: RequestContext, provider: InternalOAuthProvider): Promise<Response> {
   const { config } = context
-  const provider = config.providersById.get(providerId)
-  if (provider === undefined) throw new InvalidProvider(`No provider has the id "${providerId}".`)
   const params = context.request.method === "POST" ? await readForm(context.request) : new URLSearchParams(context.url.searchParams)
 
   const forwarded = await forwardProxied(context, provider, params)
@@ -98,13 +100,55 @@ export async function callback(context: RequestContext, providerId: string): Pro
     isNewUser = resolved.isNewUser
   }
 
-  await startSession(context, { user, account: result.account, profile: result.profile, isNewUser })
-  await emit(config, "signIn", { user, account: result.account, profile: result.profile, isNewUser })
-
   const target = await resolveCallbackUrl(context, rememberedCallbackUrl(context))
-  if (context.jar.has(context.cookies.callbackUrl.name)) context.setCookies.push(clearCookie(context.cookies.callbackUrl))
-  if (isNewUser && config.pages.newUser !== undefined) {
-    return redirect(context, await resolveCallbackUrl(context, `${config.pages.newUser}${config.pages.newUser.includes("?") ? "&" : "?"}callbackUrl=${encodeURIComponent(target)}`))
+  return finishSignIn(context, { user, account: result.account, profile: result.profile, isNewUser }, target)
+}
+
+async function emailCallback(context: RequestContext, provider: InternalEmailProvider): Promise<Response> {
+  if (context.request.method !== "POST") return confirmationPage(context, provider)
+  const { config } = context
+  const { identifier, callbackUrl: requested } = await verifySignInLink(context, provider, await readForm(context.request))
+  const adapter = emailAdapter(context, provider)
+  const existing = await findUserByEmail(adapter, identifier)
+  const account: Account = { provider: provider.id, type: "email", providerAccountId: identifier }
+  const redirectTo = await askSignIn(context, { user: existing ?? { id: identifier, email: identifier, emailVerified: null }, account })
+  if (redirectTo !== undefined) return redirect(context, redirectTo)
+  const { user, isNewUser } = await resolveEmailUser(config, adapter, identifier, existing)
+  return finishSignIn(context, { user, account: { ...account, userId: user.id }, isNewUser }, await resolveCallbackUrl(context, requested))
+}
+
+async function credentialsCallback(context: RequestContext, provider: InternalCredentialsProvider): Promise<Response> {
+  if (context.request.method !== "POST") {
+    throw new InvalidProvider(`Provider "${provider.id}" (type "credentials") signs in by POSTing its form to this route.`)
   }
-  return redirect(context, target)
+  const { config } = context
+  const form = await readForm(context.request)
+  await verifyCsrf(context, form.get("csrfToken"))
+  const credentials = readCredentials(provider, form)
+  let user: User & { id: string } = await authorize(provider, credentials, context.request)
+  if (config.session.strategy === "database" && config.adapter !== undefined) {
+    user = await storedCredentialsUser(config.adapter, user, provider.id)
+  }
+  const account: Account = { provider: provider.id, type: "credentials", providerAccountId: user.id, userId: user.id }
+  const redirectTo = await askSignIn(context, { user, account, credentials })
+  if (redirectTo !== undefined) return redirect(context, redirectTo)
+  return finishSignIn(context, { user, account, isNewUser: false }, await resolveCallbackUrl(context, form.get("callbackUrl")))
+}
+
+/**
+ * `GET|POST /callback/:id`: completes a sign-in and starts the session. OAuth providers come
+ * back here from the provider; an email link opens its confirmation page here (GET) and signs
+ * in on its button (POST); a credentials form posts here.
+ */
+export async function callback(context: RequestContext, providerId: string): Promise<Response> {
+  const provider: InternalProvider | undefined = context.config.providersById.get(providerId)
+  if (provider === undefined) throw new InvalidProvider(`No provider has the id "${providerId}".`)
+  switch (provider.type) {
+    case "email":
+      return emailCallback(context, provider)
+    case "credentials":
+      return credentialsCallback(context, provider)
+    default:
+      return oauthCallback(context, provider)
+  }
 }

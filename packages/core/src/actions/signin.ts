@@ -1,9 +1,11 @@
 import { rememberCallbackUrl, resolveCallbackUrl } from "../callback-url.js"
 import { html, readForm, redirect, type RequestContext } from "../context.js"
 import { csrfToken, verifyCsrf } from "../csrf.js"
-import { InvalidProvider, isAuthErrorCode } from "../errors.js"
+import { sendSignInLink } from "../email/signin.js"
+import { InvalidProvider, isAuthErrorCode, isPublicCode } from "../errors.js"
 import { createAuthorizationUrl } from "../oauth/authorize.js"
-import { renderSignIn } from "../pages/index.js"
+import type { InternalOAuthProvider } from "../oauth/provider.js"
+import { renderSignIn, type PageProvider } from "../pages/index.js"
 import { callbackUrl, signInPageUrl, signInUrl } from "../routes.js"
 
 /** `GET /signin`: the sign-in page (or a redirect to the app's own). */
@@ -14,15 +16,19 @@ export async function signInPage(context: RequestContext): Promise<Response> {
   const target = requested === null ? undefined : await resolveCallbackUrl(context, requested)
   const error = query.get("error")
   if (pages.signIn !== undefined) {
-    return redirect(context, signInPageUrl(context, { callbackUrl: target, error: isAuthErrorCode(error) ? error : undefined }))
+    const code = query.get("code")
+    return redirect(context, signInPageUrl(context, { callbackUrl: target, error: isAuthErrorCode(error) ? error : undefined, code: isPublicCode(code) ? code : undefined }))
   }
   const page = renderSignIn({
     theme,
-    providers: providers.map((provider) => ({
+    providers: providers.map((provider): PageProvider => ({
       id: provider.id,
       name: provider.name,
-      signinUrl: signInUrl(context, provider.id),
+      type: provider.type,
+      // A credentials form goes straight to its callback; the others start at their sign-in route.
+      action: provider.type === "credentials" ? callbackUrl(context, provider.id) : signInUrl(context, provider.id),
       style: provider.style,
+      fields: provider.type === "credentials" ? provider.fields : undefined,
     })),
     csrfToken: await csrfToken(context),
     callbackUrl: target,
@@ -31,7 +37,11 @@ export async function signInPage(context: RequestContext): Promise<Response> {
   return html(context, page)
 }
 
-/** `POST /signin/:id`: CSRF-checked; sends the browser to the provider's authorization URL. */
+/**
+ * `POST /signin/:id`: CSRF-checked; sends the browser to the OAuth provider's authorization
+ * URL, or sends an email provider's sign-in link. A credentials form posts to its callback
+ * instead: here it is answered with the sign-in page.
+ */
 export async function signIn(context: RequestContext, providerId: string): Promise<Response> {
   const provider = context.config.providersById.get(providerId)
   if (provider === undefined) throw new InvalidProvider(`No provider has the id "${providerId}".`)
@@ -41,6 +51,17 @@ export async function signIn(context: RequestContext, providerId: string): Promi
   const query = new URLSearchParams(context.url.searchParams)
   const target = await resolveCallbackUrl(context, form.get("callbackUrl") ?? query.get("callbackUrl"))
   query.delete("callbackUrl")
+  switch (provider.type) {
+    case "email":
+      return redirect(context, await sendSignInLink(context, provider, { form, callbackUrl: target }))
+    case "credentials":
+      return redirect(context, signInPageUrl(context, { callbackUrl: target }))
+    default:
+      return startOAuthSignIn(context, provider, target, query)
+  }
+}
+
+async function startOAuthSignIn(context: RequestContext, provider: InternalOAuthProvider, target: string, query: URLSearchParams): Promise<Response> {
   rememberCallbackUrl(context, target)
 
   const { url, cookies } = await createAuthorizationUrl(provider, {

@@ -1,74 +1,61 @@
 /**
  * The built-in pages: sign-in, sign-out, error. Plain HTML forms, every value escaped, no
- * script, styled by the theme and each provider's brand color.
+ * script, styled by the theme and each provider's brand color. The email pages are in
+ * `./email.ts`.
  */
 import { errorMessages, type AuthErrorCode } from "../errors.js"
 import type { ProviderButtonStyles } from "../providers/index.js"
 import type { Theme } from "../types.js"
+import { escapeHtml, layout, safeColor, textOn } from "./layout.js"
 
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }
-
-/** Escapes text for HTML content and double-quoted attributes. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char)
-}
-
-/** A color from config, or `undefined` when it is not a plain CSS color (it lands in a style attribute). */
-function safeColor(value: string | undefined): string | undefined {
-  return value !== undefined && /^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,20}|rgba?\([\d\s.,%]+\))$/.test(value) ? value : undefined
-}
-
-/** An image URL from config, only when it is https or a data image. */
-function safeImage(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined
-  if (/^data:image\/(png|svg\+xml|jpeg|gif|webp);base64,[A-Za-z0-9+/=]+$/.test(value)) return value
-  try {
-    return new URL(value).protocol === "https:" ? value : undefined
-  } catch {
-    return undefined
-  }
-}
-
-/** Black or white, whichever reads better on `color` (a #rgb or #rrggbb color). */
-function textOn(color: string): string {
-  const hex = color.startsWith("#") ? color.slice(1) : ""
-  const full = hex.length === 3 ? hex.replace(/./g, (c) => c + c) : hex.slice(0, 6)
-  if (full.length !== 6) return "#fff"
-  const [r, g, b] = [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16)) as [number, number, number]
-  return r * 0.299 + g * 0.587 + b * 0.114 > 160 ? "#111" : "#fff"
-}
-
-function layout(theme: Theme, title: string, body: string): string {
-  const brand = safeColor(theme.brandColor) ?? "#346df1"
-  const scheme = theme.colorScheme === "dark" ? "dark" : theme.colorScheme === "light" ? "light" : "light dark"
-  const logo = safeImage(theme.logo)
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="${scheme}"><title>${escapeHtml(title)}</title>
-<style>
-:root{color-scheme:${scheme};--brand:${brand}}
-body{margin:0;min-height:100vh;display:grid;place-items:center;font:16px/1.5 system-ui,sans-serif;background:Canvas;color:CanvasText}
-main{width:min(22rem,90vw);padding:2rem;border-radius:12px;box-shadow:0 2px 12px rgb(0 0 0/.15);text-align:center}
-img.logo{max-height:64px;max-width:12rem;margin-bottom:1rem}
-h1{font-size:1.25rem;margin:0 0 1rem}
-form{margin:.75rem 0}
-button{width:100%;padding:.75rem 1rem;border:0;border-radius:8px;font:inherit;font-weight:600;cursor:pointer;background:var(--brand);color:#fff}
-button:focus-visible{outline:3px solid CanvasText;outline-offset:2px}
-.error{padding:.75rem;border-radius:8px;background:#fde8e8;color:#8a1c1c;margin-bottom:1rem}
-a{color:var(--brand)}
-</style></head>
-<body><main>${logo === undefined ? "" : `<img class="logo" src="${escapeHtml(logo)}" alt="">`}${body}</main></body></html>`
-}
-
-/** A provider as the sign-in page lists it. */
+/** A provider as the sign-in page lists it: `action` is where its form posts. */
 export interface PageProvider {
   id: string
   name: string
-  signinUrl: string
+  type: "oauth" | "oidc" | "email" | "credentials"
+  action: string
   style: ProviderButtonStyles
+  /** The inputs of a credentials form. */
+  fields?: readonly { name: string; label: string; type: string; placeholder: string | undefined }[]
 }
 
-/** The sign-in page: one form (CSRF token, callback URL) per provider. */
+function hiddenInput(name: string, value: string | undefined): string {
+  return value === undefined ? "" : `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`
+}
+
+function input(id: string, field: { name: string; label: string; type: string; placeholder?: string | undefined; autocomplete?: string }): string {
+  const inputId = escapeHtml(`${id}-${field.name}`)
+  const placeholder = field.placeholder === undefined ? "" : ` placeholder="${escapeHtml(field.placeholder)}"`
+  const autocomplete = field.autocomplete === undefined ? "" : ` autocomplete="${field.autocomplete}"`
+  return `<label for="${inputId}">${escapeHtml(field.label)}</label><input id="${inputId}" name="${escapeHtml(field.name)}" type="${escapeHtml(field.type)}"${placeholder}${autocomplete} required>`
+}
+
+function buttonStyle(style: ProviderButtonStyles): string {
+  // The deprecated `bg` and `text` are still honoured for providers written against older versions.
+  // eslint-disable-next-line @typescript-eslint/no-deprecated
+  const color = safeColor(style.brandColor ?? style.bg)
+  // eslint-disable-next-line @typescript-eslint/no-deprecated
+  const text = safeColor(style.text)
+  return color === undefined ? "" : ` style="background:${color};color:${text ?? textOn(color)}"`
+}
+
+function providerForm(provider: PageProvider, hidden: string): string {
+  let inputs = ""
+  if (provider.type === "email") {
+    inputs = input(provider.id, { name: "email", label: "Email", type: "email", placeholder: "you@example.com", autocomplete: "email" })
+  } else if (provider.type === "credentials") {
+    // Password managers fill a form whose fields say what they are.
+    const autocomplete = (field: { name: string; type: string }): string | undefined =>
+      field.type === "password" ? "current-password" : field.name === "username" ? "username" : undefined
+    inputs = (provider.fields ?? []).map((field) => input(provider.id, { ...field, autocomplete: autocomplete(field) })).join("")
+  }
+  return `<form method="post" action="${escapeHtml(provider.action)}">${hidden}${inputs}<button type="submit"${buttonStyle(provider.style)}>Sign in with ${escapeHtml(provider.name)}</button></form>`
+}
+
+/**
+ * The sign-in page: one form (CSRF token, callback URL) per provider; OAuth buttons first,
+ * then the email and credentials forms with their inputs, each group set apart.
+ */
 export function renderSignIn(params: {
   theme: Theme
   providers: PageProvider[]
@@ -78,30 +65,23 @@ export function renderSignIn(params: {
 }): string {
   const error =
     params.error === undefined ? "" : `<p class="error" role="alert">${escapeHtml(errorMessages[params.error])}</p>`
-  const buttons = params.providers
-    .map((provider) => {
-      // The deprecated `bg` and `text` are still honoured for providers written against older versions.
-      // eslint-disable-next-line @typescript-eslint/no-deprecated
-      const color = safeColor(provider.style.brandColor ?? provider.style.bg)
-      // eslint-disable-next-line @typescript-eslint/no-deprecated
-      const text = safeColor(provider.style.text)
-      const style = color === undefined ? "" : ` style="background:${color};color:${text ?? textOn(color)}"`
-      const callback =
-        params.callbackUrl === undefined ? "" : `<input type="hidden" name="callbackUrl" value="${escapeHtml(params.callbackUrl)}">`
-      return `<form method="post" action="${escapeHtml(provider.signinUrl)}"><input type="hidden" name="csrfToken" value="${escapeHtml(params.csrfToken)}">${callback}<button type="submit"${style}>Sign in with ${escapeHtml(provider.name)}</button></form>`
-    })
-    .join("\n")
-  return layout(params.theme, "Sign in", `<h1>Sign in</h1>${error}${buttons}`)
+  const hidden = `${hiddenInput("csrfToken", params.csrfToken)}${hiddenInput("callbackUrl", params.callbackUrl)}`
+  const groups = [
+    params.providers.filter((provider) => provider.type === "oauth" || provider.type === "oidc"),
+    params.providers.filter((provider) => provider.type === "email"),
+    params.providers.filter((provider) => provider.type === "credentials"),
+  ]
+    .filter((group) => group.length > 0)
+    .map((group) => group.map((provider) => providerForm(provider, hidden)).join("\n"))
+  return layout(params.theme, "Sign in", `<h1>Sign in</h1>${error}${groups.join("\n<hr>\n")}`)
 }
 
 /** The sign-out confirmation page. */
 export function renderSignOut(params: { theme: Theme; action: string; csrfToken: string; callbackUrl: string | undefined }): string {
-  const callback =
-    params.callbackUrl === undefined ? "" : `<input type="hidden" name="callbackUrl" value="${escapeHtml(params.callbackUrl)}">`
   return layout(
     params.theme,
     "Sign out",
-    `<h1>Are you sure you want to sign out?</h1><form method="post" action="${escapeHtml(params.action)}"><input type="hidden" name="csrfToken" value="${escapeHtml(params.csrfToken)}">${callback}<button type="submit">Sign out</button></form>`,
+    `<h1>Are you sure you want to sign out?</h1><form method="post" action="${escapeHtml(params.action)}">${hiddenInput("csrfToken", params.csrfToken)}${hiddenInput("callbackUrl", params.callbackUrl)}<button type="submit">Sign out</button></form>`,
   )
 }
 

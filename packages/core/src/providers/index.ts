@@ -5,6 +5,7 @@
  * @module providers
  */
 import type { Awaitable } from "../adapters.js"
+import type { Theme } from "../types.js"
 
 /** Every kind of provider the configuration accepts. */
 export type ProviderType = "oauth" | "oidc" | "email" | "credentials" | "webauthn"
@@ -191,16 +192,81 @@ export interface OIDCConfig<P = Profile> extends Omit<OAuth2Config<P>, "type" | 
 /** Either OAuth flavour. */
 export type OAuthConfig<P = Profile> = OAuth2Config<P> | OIDCConfig<P>
 
-/** Passwordless sign-in by a link sent to an email address. Served in a later release. */
-export interface EmailConfig extends CommonProviderOptions {
-  type: "email"
-  [option: string]: unknown
+/** What an email provider's `sendVerificationRequest` receives to send one sign-in link. */
+export interface SendVerificationRequestParams {
+  /** The normalised, validated email address to send the link to. */
+  identifier: string
+  /** The sign-in link: it opens a confirmation page whose button completes the sign-in. */
+  url: string
+  /** When the link stops working. */
+  expires: Date
+  /** The provider's configuration, with its defaults applied (`maxAge`, `name`). */
+  provider: EmailConfig
+  /** The raw token inside `url`, for senders that build their own link. Only its HMAC is stored. */
+  token: string
+  /** The sign-in request, whose body has already been read. */
+  request: Request
+  /** The theme of the built-in pages, for branded emails. */
+  theme: Theme
 }
 
-/** Sign-in with arbitrary credentials checked by `authorize`. Served in a later release. */
-export interface CredentialsConfig extends CommonProviderOptions {
+/**
+ * Passwordless sign-in by a single-use link sent to an email address (a "magic link"). Needs
+ * an adapter with `createVerificationToken` and `useVerificationToken`.
+ */
+export interface EmailConfig extends CommonProviderOptions {
+  type: "email"
+  /** The sender address, for `sendVerificationRequest`. */
+  from?: string
+  /** Seconds a sign-in link stays valid. Default 24 hours. */
+  maxAge?: number
+  /** Sends the link; a throw refuses the sign-in with `EmailSignInError`. */
+  sendVerificationRequest: (params: SendVerificationRequestParams) => Awaitable<void>
+  /**
+   * Makes the token of a link. Default: 32 random bytes, base64url. A custom token must be at
+   * least 43 characters (as much entropy as the default) and at most 512.
+   */
+  generateVerificationToken?: () => Awaitable<string>
+  /**
+   * Turns what the user typed into the address to send to (default: trimmed and lowercased).
+   * Its result is still checked to be exactly one address; a throw refuses the sign-in.
+   */
+  normalizeIdentifier?: (identifier: string) => string
+  style?: ProviderButtonStyles
+}
+
+/** One field of a credentials form, rendered as an `<input>` on the built-in sign-in page. */
+export interface CredentialInput {
+  /** The field's label. Default: its name. */
+  label?: string
+  /** The input type: `text` (default), `password`, `email`, `tel`, `number` or `url`. */
+  type?: string
+  placeholder?: string
+}
+
+/** The submitted values of a credentials form: each declared field, as typed, when it was sent. */
+export type CredentialValues<C extends Record<string, CredentialInput>> = Partial<Record<keyof C & string, string>>
+
+/**
+ * Sign-in with arbitrary credentials (a username and password, a one-time code) that the app
+ * checks itself in `authorize`.
+ *
+ * With JWT sessions the returned user is sealed into the session cookie (a user without an
+ * `id` gets a random one). With database sessions a session row is created for the returned
+ * user, so `authorize` must return a user the adapter stores (its `id` found by `getUser`).
+ */
+export interface CredentialsConfig<C extends Record<string, CredentialInput> = Record<string, CredentialInput>>
+  extends CommonProviderOptions {
   type: "credentials"
-  [option: string]: unknown
+  /** The form's fields, by name. Only these are accepted from the browser. */
+  credentials: C
+  /**
+   * Checks the submitted credentials: returns the user to sign in, or `null` (or throws
+   * `CredentialsSignin`) to refuse. Any other throw is logged and shown as a generic error.
+   * `request` is the sign-in request (its body has already been read into `credentials`).
+   */
+  authorize: (credentials: CredentialValues<C>, request: Request) => Awaitable<User | null>
+  style?: ProviderButtonStyles
 }
 
 /** Passkeys / WebAuthn. Served in a later release. */
@@ -210,7 +276,12 @@ export interface WebAuthnConfig extends CommonProviderOptions {
 }
 
 /** Any provider configuration object. */
-export type ProviderConfig = OAuth2Config<never> | OIDCConfig<never> | EmailConfig | CredentialsConfig | WebAuthnConfig
+export type ProviderConfig =
+  | OAuth2Config<never>
+  | OIDCConfig<never>
+  | EmailConfig
+  | CredentialsConfig
+  | WebAuthnConfig
 
 /** A provider: a configuration object, or a factory returning one. */
 export type Provider = ProviderConfig | (() => ProviderConfig)
@@ -220,6 +291,15 @@ export type OAuthUserConfig<P> = Omit<Partial<OAuth2Config<P>>, "type">
 
 /** What a user passes to a built-in OpenID Connect provider factory. */
 export type OIDCUserConfig<P> = Omit<Partial<OIDCConfig<P>>, "type">
+
+/** What a user passes to a built-in email provider factory. */
+export type EmailUserConfig = Omit<Partial<EmailConfig>, "type">
+
+/** What a user passes to the built-in credentials provider factory. */
+export type CredentialsUserConfig<C extends Record<string, CredentialInput> = Record<string, CredentialInput>> = Omit<
+  Partial<CredentialsConfig<C>>,
+  "type"
+>
 
 interface EndpointObject {
   url?: string

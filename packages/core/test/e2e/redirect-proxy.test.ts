@@ -54,7 +54,7 @@ describe("redirectProxyUrl", () => {
     if (new URL(page.url).origin !== PREVIEW) page = await browser.submitForm(page, { button: "Allow" })
     expect(page.url).toBe(`${PREVIEW}/after`)
     expect(page.redirects.some((url) => url.startsWith(`${APP}/api/auth/callback/idp?`))).toBe(true)
-    const previewSession = await (await browser.request(`${PREVIEW}/api/auth/session`)).json()
+    const previewSession: unknown = await (await browser.request(`${PREVIEW}/api/auth/session`)).json()
     expect(previewSession).toMatchObject({ user: { email: "alice@example.com" } })
     expect(await (await browser.request(`${APP}/api/auth/session`)).json()).toBeNull()
   })

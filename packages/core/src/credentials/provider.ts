@@ -1,0 +1,85 @@
+/**
+ * A credentials provider's configuration, checked and normalised once.
+ */
+import { Configuration } from "../errors.js"
+import type { CredentialsConfig, ProviderButtonStyles } from "../providers/index.js"
+
+/** One declared form field, ready to render and to accept. */
+export interface CredentialField {
+  name: string
+  label: string
+  type: string
+  placeholder: string | undefined
+}
+
+/** A credentials provider as the routes use it. */
+export interface InternalCredentialsProvider {
+  id: string
+  name: string
+  type: "credentials"
+  /** The declared fields, in order: the only ones accepted from the browser. */
+  fields: CredentialField[]
+  authorize: CredentialsConfig["authorize"]
+  style: ProviderButtonStyles
+}
+
+/** A name that is safe as a form field and an element id, and says what it holds. */
+const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/
+
+/** Fields the sign-in form itself sends beside the credentials. */
+export const RESERVED_FIELDS: ReadonlySet<string> = new Set(["csrfToken", "callbackUrl"])
+
+const INPUT_TYPES = new Set(["text", "password", "email", "tel", "number", "url"])
+
+/** More fields than any sign-in form needs: a bound on what a request may make us read. */
+const MAX_FIELDS = 16
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+}
+
+function optionalString(value: unknown, option: string): string | undefined {
+  if (value !== undefined && typeof value !== "string") throw new Configuration(`\`${option}\` must be a string.`)
+  return value
+}
+
+/**
+ * Checks and normalises one credentials provider.
+ *
+ * @throws {Configuration} naming the provider and the option to fix.
+ */
+export function normalizeCredentialsProvider(config: CredentialsConfig): InternalCredentialsProvider {
+  const { id } = config
+  const at = (option: string): string => `providers["${id}"].${option}`
+  if (typeof config.authorize !== "function") {
+    throw new Configuration(`\`${at("authorize")}\` must be a function that checks the credentials and returns a user or null.`)
+  }
+  const declared: unknown = config.credentials
+  if (!isRecord(declared)) throw new Configuration(`\`${at("credentials")}\` must be an object of form fields, such as \`{ username: { label: "Username" } }\`.`)
+  const entries = Object.entries(declared)
+  if (entries.length > MAX_FIELDS) throw new Configuration(`\`${at("credentials")}\` declares more than ${MAX_FIELDS} fields.`)
+  const fields = entries.map(([name, input]): CredentialField => {
+    const option = at(`credentials.${name}`)
+    if (!FIELD_NAME.test(name) || RESERVED_FIELDS.has(name)) {
+      throw new Configuration(`\`${option}\`: a field name must start with a letter, use letters, digits, \`-\` or \`_\`, and not be csrfToken or callbackUrl.`)
+    }
+    if (!isRecord(input)) throw new Configuration(`\`${option}\` must be an object such as \`{ label: "Password", type: "password" }\`.`)
+    const type = optionalString(input.type, `${option}.type`) ?? "text"
+    if (!INPUT_TYPES.has(type)) throw new Configuration(`\`${option}.type\` must be one of ${[...INPUT_TYPES].join(", ")}.`)
+    return {
+      name,
+      label: optionalString(input.label, `${option}.label`) ?? name,
+      type,
+      placeholder: optionalString(input.placeholder, `${option}.placeholder`),
+    }
+  })
+  if (config.style !== undefined && !isRecord(config.style)) throw new Configuration(`\`${at("style")}\` must be an object.`)
+  return {
+    id,
+    name: typeof config.name === "string" && config.name !== "" ? config.name : id,
+    type: "credentials",
+    fields,
+    authorize: config.authorize,
+    style: { ...config.style },
+  }
+}

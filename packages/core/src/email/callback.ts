@@ -1,0 +1,83 @@
+/**
+ * Following a sign-in link. `GET` (what a mail scanner pre-fetching the link also does) only
+ * shows a confirmation page; its button `POST`s the link's parameters back, CSRF-checked, and
+ * only that uses the single-use token.
+ */
+import { resolveCallbackUrl } from "../callback-url.js"
+import { html, type RequestContext } from "../context.js"
+import { csrfToken, verifyCsrf } from "../csrf.js"
+import { Verification } from "../errors.js"
+import { renderConfirmSignIn } from "../pages/email.js"
+import { callbackUrl as callbackRoute } from "../routes.js"
+import { isSingleAddress } from "./address.js"
+import type { InternalEmailProvider } from "./provider.js"
+import { emailAdapter } from "./signin.js"
+import { MAX_TOKEN, useToken } from "./token.js"
+
+/** The parameters a sign-in link carries. */
+interface LinkParams {
+  token: string
+  email: string
+  callbackUrl: string | null
+}
+
+function single(params: URLSearchParams, name: string, required: boolean): string | null {
+  const values = params.getAll(name)
+  if (values.length > 1) throw new Verification(`The sign-in link repeats the parameter "${name}".`)
+  const value = values[0] ?? null
+  if (required && (value === null || value === "")) throw new Verification(`The sign-in link has no \`${name}\`.`)
+  return value
+}
+
+/**
+ * The link's parameters, checked. The address is not normalised again: it is the identifier
+ * the token was stored under.
+ *
+ * @throws {Verification} when a parameter is missing, repeated or malformed.
+ */
+function readLink(params: URLSearchParams): LinkParams {
+  const token = single(params, "token", true) as string
+  const email = single(params, "email", true) as string
+  const callbackUrl = single(params, "callbackUrl", false)
+  if (token.length > MAX_TOKEN) throw new Verification("The sign-in link's token is too long.")
+  if (!isSingleAddress(email)) throw new Verification("The sign-in link's email is not one plain address.")
+  return { token, email, callbackUrl }
+}
+
+/**
+ * `GET /callback/:id` of an email provider: the confirmation page. Nothing is used up.
+ *
+ * @throws {Verification} when the link is malformed.
+ */
+export async function confirmationPage(context: RequestContext, provider: InternalEmailProvider): Promise<Response> {
+  const link = readLink(context.url.searchParams)
+  const page = renderConfirmSignIn({
+    theme: context.config.theme,
+    action: callbackRoute(context, provider.id),
+    csrfToken: await csrfToken(context),
+    email: link.email,
+    token: link.token,
+    callbackUrl: link.callbackUrl === null ? undefined : await resolveCallbackUrl(context, link.callbackUrl),
+  })
+  return html(context, page)
+}
+
+/**
+ * `POST /callback/:id` of an email provider: uses the link's token and returns the verified
+ * address and the page to return to.
+ *
+ * @throws {MissingCSRF} when the confirmation form's CSRF token does not check out.
+ * @throws {Verification} when the token is unknown, already used, expired, or the link malformed.
+ * @throws {AdapterError} when the store fails.
+ */
+export async function verifySignInLink(
+  context: RequestContext,
+  provider: InternalEmailProvider,
+  form: URLSearchParams,
+): Promise<{ identifier: string; callbackUrl: string | null }> {
+  await verifyCsrf(context, form.get("csrfToken"))
+  const link = readLink(form)
+  const used = await useToken(context.config, emailAdapter(context, provider), link.email, link.token)
+  if (!used) throw new Verification(`The sign-in link of provider "${provider.id}" is unknown, already used or expired.`)
+  return { identifier: link.email, callbackUrl: link.callbackUrl }
+}

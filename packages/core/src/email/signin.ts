@@ -1,0 +1,67 @@
+/**
+ * Starting an email sign-in: the address checked, the `signIn` callback asked, a token
+ * stored (as its HMAC), and the link handed to the provider's `sendVerificationRequest`.
+ */
+import { askSignIn, findUserByEmail } from "../accounts.js"
+import type { Adapter } from "../adapters.js"
+import type { RequestContext } from "../context.js"
+import { AuthError, Configuration, EmailSignInError } from "../errors.js"
+import { callbackUrl as callbackRoute, verifyRequestUrl } from "../routes.js"
+import { readIdentifier } from "./address.js"
+import type { InternalEmailProvider } from "./provider.js"
+import { createToken, useToken } from "./token.js"
+
+/** The adapter email sign-in needs; configuration checks make its absence unreachable. */
+export function emailAdapter(context: RequestContext, provider: InternalEmailProvider): Adapter {
+  const adapter = context.config.adapter
+  if (adapter === undefined) throw new Configuration(`Provider "${provider.id}" (type "email") needs an \`adapter\`.`)
+  return adapter
+}
+
+/**
+ * Sends a sign-in link to the submitted address and returns where the browser goes next: the
+ * "check your email" page, or the URL the `signIn` callback chose instead. The answer is the
+ * same whether or not a user has the address.
+ *
+ * @throws {EmailSignInError} when the address is not one valid address, or sending failed.
+ * @throws {AccessDenied} when the `signIn` callback refuses.
+ * @throws {AdapterError} when the store fails.
+ */
+export async function sendSignInLink(
+  context: RequestContext,
+  provider: InternalEmailProvider,
+  params: { form: URLSearchParams; callbackUrl: string },
+): Promise<string> {
+  const { config } = context
+  const adapter = emailAdapter(context, provider)
+  const identifier = readIdentifier(provider, params.form.getAll("email"))
+  const existing = await findUserByEmail(adapter, identifier)
+  const redirectTo = await askSignIn(context, {
+    user: existing ?? { id: identifier, email: identifier, emailVerified: null },
+    account: { provider: provider.id, type: "email", providerAccountId: identifier },
+    email: { verificationRequest: true },
+  })
+  if (redirectTo !== undefined) return redirectTo
+
+  const { token, expires } = await createToken(config, adapter, provider, identifier)
+  const query = new URLSearchParams({ callbackUrl: params.callbackUrl, token, email: identifier })
+  const url = `${callbackRoute(context, provider.id)}?${query.toString()}`
+  try {
+    await provider.sendVerificationRequest({
+      identifier,
+      url,
+      expires,
+      provider: provider.source,
+      token,
+      request: context.request,
+      theme: config.theme,
+    })
+  } catch (cause) {
+    // A link that was never sent must not stay usable.
+    await useToken(config, adapter, identifier, token).catch((error: unknown) => {
+      config.logger.error(error instanceof AuthError ? error : new EmailSignInError("The unsent token could not be removed.", { cause: error }))
+    })
+    throw new EmailSignInError(`The \`sendVerificationRequest\` of provider "${provider.id}" failed.`, { cause })
+  }
+  return verifyRequestUrl(context, provider.id)
+}

@@ -1,0 +1,37 @@
+/**
+ * The pages of an email sign-in: "check your email" after the link is sent, and the
+ * confirmation page the link opens, whose button (a POST) is what uses the token.
+ */
+import type { Theme } from "../types.js"
+import { escapeHtml, layout } from "./layout.js"
+
+/** The page shown after a sign-in link was sent. */
+export function renderVerifyRequest(params: { theme: Theme; homeUrl: string }): string {
+  const host = new URL(params.homeUrl).host
+  return layout(
+    params.theme,
+    "Check your email",
+    `<h1>Check your email</h1><p>A sign-in link has been sent to your email address. It works once.</p><p><a href="${escapeHtml(params.homeUrl)}">${escapeHtml(host)}</a></p>`,
+  )
+}
+
+/**
+ * The page a sign-in link opens. Mail scanners fetch links to inspect them; only a person
+ * pressing the button sends the POST that uses the token.
+ */
+export function renderConfirmSignIn(params: {
+  theme: Theme
+  action: string
+  csrfToken: string
+  email: string
+  token: string
+  callbackUrl: string | undefined
+}): string {
+  const hidden = (name: string, value: string): string => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`
+  const callback = params.callbackUrl === undefined ? "" : hidden("callbackUrl", params.callbackUrl)
+  return layout(
+    params.theme,
+    "Sign in",
+    `<h1>Sign in</h1><p>Continue as <strong>${escapeHtml(params.email)}</strong>?</p><form method="post" action="${escapeHtml(params.action)}">${hidden("csrfToken", params.csrfToken)}${hidden("token", params.token)}${hidden("email", params.email)}${callback}<button type="submit">Sign in</button></form>`,
+  )
+}

@@ -1,0 +1,39 @@
+/**
+ * Credentials: a sign-in form the app checks itself (a username and password, a one-time code).
+ * The fields declared in `credentials` are rendered on the built-in sign-in page and are the only
+ * ones accepted; `authorize` returns the user to sign in, or `null` (or throws `CredentialsSignin`)
+ * to refuse. With database sessions it must return a user the adapter stores.
+ *
+ * @see https://cheatsheetseries.owasp.org/cheatsheets/Authentication_Cheat_Sheet.html
+ * @module credentials
+ */
+import type { CredentialInput, CredentialsConfig, CredentialsUserConfig } from "@auth/core/providers"
+
+const defaults = { id: "credentials", name: "Credentials", type: "credentials" } as const
+
+/** What `Credentials()` takes: the fields and `authorize`; `id` and `name` are optional. */
+export type CredentialsOptions<C extends Record<string, CredentialInput>> = CredentialsUserConfig<C> &
+  Pick<CredentialsConfig<C>, "authorize">
+
+/**
+ * A credentials provider.
+ *
+ * @example
+ * ```ts
+ * Credentials({
+ *   credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" } },
+ *   authorize: async ({ username, password }) => (await users.check(username, password)) ?? null,
+ * })
+ * ```
+ */
+export default function Credentials<C extends Record<string, CredentialInput> = Record<string, CredentialInput>>(
+  config: CredentialsOptions<C>,
+): CredentialsConfig<C> {
+  return {
+    ...config,
+    id: config.id ?? defaults.id,
+    name: config.name ?? defaults.name,
+    type: defaults.type,
+    credentials: config.credentials ?? ({} as C),
+  }
+}

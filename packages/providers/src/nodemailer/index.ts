@@ -1,0 +1,106 @@
+/**
+ * Nodemailer: email sign-in links sent over SMTP with nodemailer. `server` is an SMTP URL
+ * (`smtps://user:pass@smtp.example.com:465`) or nodemailer's SMTP transport options; `from` is
+ * the sender. Needs an adapter that stores verification tokens.
+ *
+ * @see https://nodemailer.com/smtp/
+ * @module nodemailer
+ */
+import { Configuration } from "@auth/core/errors"
+import type { EmailConfig, EmailUserConfig, SendVerificationRequestParams } from "@auth/core/providers"
+import { createTransport } from "nodemailer"
+import type SMTPTransport from "nodemailer/lib/smtp-transport/index.js"
+
+const defaults = { id: "nodemailer", name: "Email", type: "email", maxAge: 24 * 60 * 60 } as const
+
+/** SMTP transport options, as nodemailer reads them (`host`, `port`, `secure`, `auth`, `tls`...). */
+export interface NodemailerServerOptions {
+  host?: string
+  port?: number
+  secure?: boolean
+  auth?: { user: string; pass: string }
+  [option: string]: unknown
+}
+
+/** An email provider that sends through an SMTP server. */
+export interface NodemailerConfig extends EmailConfig {
+  /** An `smtp://` or `smtps://` URL, or SMTP transport options. */
+  server: string | NodemailerServerOptions
+  /** The sender, e.g. `"Acme <no-reply@acme.example>"`. */
+  from: string
+}
+
+/** What `Nodemailer()` takes: `server` and `from`, and optionally any email provider option. */
+export type NodemailerOptions = EmailUserConfig & Pick<NodemailerConfig, "server" | "from">
+
+function checkedServer(server: unknown): NodemailerConfig["server"] {
+  if (typeof server === "string") {
+    let protocol: string | undefined
+    try {
+      protocol = new URL(server).protocol
+    } catch {
+      protocol = undefined
+    }
+    if (protocol === "smtp:" || protocol === "smtps:") return server
+  } else if (typeof server === "object" && server !== null && !Array.isArray(server)) {
+    return server as NodemailerServerOptions
+  }
+  throw new Configuration("Nodemailer: set `server` to an SMTP URL (smtps://user:pass@smtp.example.com:465) or SMTP transport options.")
+}
+
+const escapes: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }
+const escape = (text: string): string => text.replace(/[&<>"']/g, (char) => escapes[char] ?? char)
+
+/** The message: a plain-text part and a minimal HTML part with one button. */
+function message(url: string, host: string, brandColor: string | undefined): { subject: string; text: string; html: string } {
+  const color = brandColor !== undefined && /^#[0-9a-fA-F]{3,8}$/.test(brandColor) ? brandColor : "#346df1"
+  return {
+    subject: `Sign in to ${host}`,
+    text: `Sign in to ${host}\n\n${url}\n\nIf you did not ask for this email, you can ignore it.\n`,
+    html: `<body style="font-family:sans-serif"><p>Sign in to <strong>${escape(host)}</strong></p><p><a href="${escape(url)}" style="display:inline-block;padding:12px 20px;border-radius:6px;background:${color};color:#fff;text-decoration:none">Sign in</a></p><p style="color:#666">If you did not ask for this email, you can ignore it.</p></body>`,
+  }
+}
+
+/**
+ * The default sender: one message through the provider's SMTP server.
+ *
+ * @throws {Error} when the server refuses the recipient or cannot be reached.
+ */
+async function sendVerificationRequest(params: SendVerificationRequestParams): Promise<void> {
+  const { identifier, url, provider, theme } = params
+  const { server, from } = provider as NodemailerConfig
+  const transport = createTransport(server as string | SMTPTransport.Options)
+  try {
+    const host = new URL(url).host
+    const info = await transport.sendMail({ to: identifier, from, ...message(url, host, theme.brandColor) })
+    if (info.rejected.length > 0) throw new Error("The SMTP server refused the recipient.")
+  } finally {
+    transport.close()
+  }
+}
+
+/**
+ * An email provider sending through SMTP.
+ *
+ * @throws {Configuration} when `server` is not an SMTP URL or options object, or `from` is missing.
+ * @example
+ * ```ts
+ * Nodemailer({ server: process.env.AUTH_EMAIL_SERVER!, from: "Acme <no-reply@acme.example>" })
+ * ```
+ */
+export default function Nodemailer(config: NodemailerOptions): NodemailerConfig {
+  const server = checkedServer(config.server)
+  if (typeof config.from !== "string" || config.from === "") {
+    throw new Configuration('Nodemailer: set `from` to the sender, such as "Acme <no-reply@acme.example>".')
+  }
+  return {
+    ...config,
+    id: config.id ?? defaults.id,
+    name: config.name ?? defaults.name,
+    type: defaults.type,
+    maxAge: config.maxAge ?? defaults.maxAge,
+    server,
+    from: config.from,
+    sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest,
+  }
+}
