@@ -138,12 +138,16 @@ describe("email sign-in", () => {
       users: [{ id: "u1", email: "ada@example.com", emailVerified: null, name: "Ada" }],
       accounts: [{ userId: "u1", type: "oidc", provider: "idp", providerAccountId: "ada-at-idp" }],
     })
-    const { config, sent } = setup({ adapter })
+    const updated: unknown[] = []
+    const { config, sent } = setup({ adapter, config: { events: { updateUser: (message) => { updated.push(message) } } } })
     await requestLink(config, new Jar(), "ada@example.com")
     const jar = new Jar()
     await followLink(config, jar, sent[0]?.url ?? "")
     expect(await session(config, jar)).toMatchObject({ user: { id: "u1", name: "Ada" } })
     expect((await adapter.getUser("u1"))?.emailVerified).toBeInstanceOf(Date)
+    expect(updated).toHaveLength(1)
+    expect(updated[0]).toMatchObject({ user: { id: "u1" } })
+    expect((updated[0] as { user: { emailVerified: unknown } }).user.emailVerified).toBeInstanceOf(Date)
   })
 
   it("sends a new user to pages.newUser", async () => {
