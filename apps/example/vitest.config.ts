@@ -3,6 +3,7 @@ import { defineConfig } from "vitest/config"
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    globalSetup: ["test/e2e/install-chromium.ts"],
     // The browser tests start a real OpenID Provider and Chromium: generous, not tight.
     testTimeout: 30_000,
     hookTimeout: 30_000,

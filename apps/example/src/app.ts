@@ -13,10 +13,12 @@ import { Hono } from "hono"
 import { AUTH_BASE_PATH, createAuthConfig } from "./auth.js"
 import { bundleClientScript } from "./client-bundle.js"
 import { startDemoIdp } from "./demo-idp.js"
+import { createDemoUserCheck, DEMO_USERNAME, demoUserProvider } from "./demo-user.js"
+import { printSignInLink, selectEmailProvider, type EmailDelivery, type SignInLinkSink } from "./email.js"
 import { FAVICON, pagePolicy, renderHome, renderNotFound, renderProtected, renderServerError, STYLESHEET, type HomeView } from "./pages.js"
 import { selectProviders, type ProviderStatus } from "./providers.js"
 import { readSession } from "./session.js"
-import { readSessionStrategy, resolveSecret, SettingsError, type Env } from "./settings.js"
+import { readSessionStrategy, resolveDemoPassword, resolveSecret, SettingsError, type Env } from "./settings.js"
 
 /** Options of {@link createApp}. */
 export interface AppOptions {
@@ -27,6 +29,8 @@ export interface AppOptions {
   demoIdpUrl: string
   /** The optional providers the home page lists as on or off. */
   providers: ProviderStatus[]
+  /** How sign-in links are delivered, for the home page. */
+  emailDelivery: EmailDelivery
   /** Where unexpected failures are reported. Default `console.error`. */
   onError?: (error: unknown) => void
 }
@@ -66,7 +70,13 @@ export function createApp(options: AppOptions): Hono {
   app.get("/favicon.ico", () => asset(FAVICON, "image/svg+xml"))
   app.get("/", async (c) => {
     const { session, setCookies } = await readSession(c.req.raw, auth)
-    const view: HomeView = { session, sessionStrategy: strategy, demoIdpUrl: options.demoIdpUrl, providers: options.providers }
+    const view: HomeView = {
+      session,
+      sessionStrategy: strategy,
+      demoIdpUrl: options.demoIdpUrl,
+      providers: options.providers,
+      emailDelivery: options.emailDelivery,
+    }
     return page(renderHome(view), 200, setCookies)
   })
   app.get("/protected", async (c) => {
@@ -105,6 +115,11 @@ export interface ExampleOptions {
   authLogger?: Partial<LoggerInstance>
   /** Where unexpected failures of the pages are reported. Default `console.error`. */
   onError?: (error: unknown) => void
+  /**
+   * Where sign-in links go when no SMTP server is set (`AUTH_EMAIL_SERVER`, `AUTH_EMAIL_FROM`).
+   * Default: printed to the terminal. Tests read the links here.
+   */
+  sendSignInLink?: SignInLinkSink
 }
 
 /** A started example. */
@@ -113,6 +128,10 @@ export interface RunningExample {
   url: string
   idp: DevIdp
   config: AuthConfig
+  /** The demo user's credentials; `passwordGenerated` when the password was made up at start (no `DEMO_USER_PASSWORD`). */
+  demoUser: { username: string; password: string; passwordGenerated: boolean }
+  /** How sign-in links are delivered. */
+  emailDelivery: EmailDelivery
   /** Stops the app and the Demo IdP. */
   close(): Promise<void>
 }
@@ -159,8 +178,11 @@ export async function startExample(options: ExampleOptions): Promise<RunningExam
   const { secret, warning } = resolveSecret(options.env)
   const sessionStrategy = readSessionStrategy(options.env)
   const selection = selectProviders(options.env)
+  const demoPassword = resolveDemoPassword(options.env)
+  const email = selectEmailProvider(options.env, options.sendSignInLink ?? printSignInLink)
   if (warning !== undefined) warn(warning)
   selection.warnings.forEach(warn)
+  email.warnings.forEach(warn)
   const clientScript = await bundleClientScript()
 
   // The port must be known before the IdP starts (it registers the callback URL), so the
@@ -189,7 +211,12 @@ export async function startExample(options: ExampleOptions): Promise<RunningExam
   if (demo.warning !== undefined) warn(demo.warning)
 
   const config = createAuthConfig({
-    providers: [demo.provider, ...selection.providers],
+    providers: [
+      demo.provider,
+      ...selection.providers,
+      ...(email.provider === undefined ? [] : [email.provider]),
+      demoUserProvider(createDemoUserCheck(demoPassword.password)),
+    ],
     secret,
     sessionStrategy,
     ...(options.authLogger === undefined ? {} : { logger: options.authLogger }),
@@ -199,6 +226,7 @@ export async function startExample(options: ExampleOptions): Promise<RunningExam
     clientScript,
     demoIdpUrl: demo.idp.issuer,
     providers: selection.status,
+    emailDelivery: email.delivery,
     ...(options.onError === undefined ? {} : { onError: options.onError }),
   })
   handle = (request) => app.fetch(request)
@@ -208,6 +236,8 @@ export async function startExample(options: ExampleOptions): Promise<RunningExam
     url,
     idp: demo.idp,
     config,
+    demoUser: { username: DEMO_USERNAME, password: demoPassword.password, passwordGenerated: demoPassword.generated },
+    emailDelivery: email.delivery,
     close() {
       closing ??= Promise.all([closeServer(server), demo.idp.close()]).then(() => undefined)
       return closing

@@ -4,6 +4,8 @@
 import type { Adapter, AuthConfig, LoggerInstance, Provider, SessionStrategy } from "@auth/core"
 import { MemoryAdapter } from "@auth/adapter-memory"
 
+import { DEMO_USER } from "./demo-user.js"
+
 /** Where `Auth()` is mounted; the client script and the pages link here. */
 export const AUTH_BASE_PATH = "/api/auth"
 
@@ -12,7 +14,10 @@ export interface AuthOptions {
   providers: Provider[]
   secret: string
   sessionStrategy: SessionStrategy
-  /** Default: a fresh `MemoryAdapter()`, so users, accounts and sessions live as long as the process. */
+  /**
+   * Default: a fresh `MemoryAdapter()` holding the demo user, so users, accounts and sessions
+   * live as long as the process.
+   */
   adapter?: Adapter
   /** Default: core's console logger. */
   logger?: Partial<LoggerInstance>
@@ -23,7 +28,8 @@ export function createAuthConfig(options: AuthOptions): AuthConfig {
   return {
     providers: options.providers,
     secret: options.secret,
-    adapter: options.adapter ?? MemoryAdapter(),
+    // Seeded with the demo user: a database session can only refer to a user the adapter stores.
+    adapter: options.adapter ?? MemoryAdapter({ users: [DEMO_USER] }),
     session: { strategy: options.sessionStrategy },
     basePath: AUTH_BASE_PATH,
     // The example listens on localhost and is reached directly, so the request's own host is the

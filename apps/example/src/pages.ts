@@ -5,6 +5,8 @@
 import type { Session, SessionStrategy } from "@auth/core"
 
 import { AUTH_BASE_PATH } from "./auth.js"
+import { DEMO_USERNAME } from "./demo-user.js"
+import type { EmailDelivery } from "./email.js"
 import type { ProviderStatus } from "./providers.js"
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }
@@ -123,6 +125,14 @@ export interface HomeView {
   demoIdpUrl: string
   /** The optional providers, each with whether its credentials are set. */
   providers: readonly ProviderStatus[]
+  /** How sign-in links are delivered. */
+  emailDelivery: EmailDelivery
+}
+
+const EMAIL_STATUS: Record<EmailDelivery, string> = {
+  smtp: `<span class="badge on">on</span> <span class="muted">links are emailed through <code>AUTH_EMAIL_SERVER</code></span>`,
+  terminal: `<span class="badge on">on</span> <span class="muted">links are printed in the terminal; set <code>AUTH_EMAIL_SERVER</code> and <code>AUTH_EMAIL_FROM</code> to email them</span>`,
+  off: `<span class="badge off">off</span> <span class="muted">set <code>AUTH_EMAIL_SERVER</code> and <code>AUTH_EMAIL_FROM</code></span>`,
 }
 
 /** The home page: the session, the custom Demo IdP button, and which providers are on. */
@@ -138,7 +148,8 @@ export function renderHome(view: HomeView): string {
 <a class="button" href="${AUTH_BASE_PATH}/signin">All sign-in options</a>
 </div>
 <p role="status" data-sign-in-status></p>
-<p class="muted">The Demo IdP is a real OpenID Provider running on your machine at <a href="${escapeHtml(view.demoIdpUrl)}/.well-known/openid-configuration">${escapeHtml(view.demoIdpUrl)}</a>. Sign in as <code>alice@example.com</code> / <code>alice-password</code>.</p>`
+<p class="muted">The Demo IdP is a real OpenID Provider running on your machine at <a href="${escapeHtml(view.demoIdpUrl)}/.well-known/openid-configuration">${escapeHtml(view.demoIdpUrl)}</a>. Sign in as <code>alice@example.com</code> / <code>alice-password</code>.</p>
+<p class="muted">On <a href="${AUTH_BASE_PATH}/signin">the sign-in page</a> you can also sign in as the demo user <code>${DEMO_USERNAME}</code>, with the password printed in the terminal at start (or your <code>DEMO_USER_PASSWORD</code>), or ask for a sign-in link by email.</p>`
       : `<h1>You are signed in</h1>
 <p class="muted" data-testid="state">Signed in ${strategy}</p>
 ${userCard(user)}
@@ -162,6 +173,8 @@ ${status}
 <h2>Providers</h2>
 <ul class="providers">
 <li>Demo IdP <span class="badge on">on</span> <span class="muted">always, offline</span></li>
+<li>Demo user (username and password) <span class="badge on">on</span> <span class="muted">always: <code>${DEMO_USERNAME}</code>, with the password printed at start</span></li>
+<li>Email sign-in link ${EMAIL_STATUS[view.emailDelivery]}</li>
 ${providers}
 </ul>
 <p class="muted">Real providers switch on when their credentials are in <code>apps/example/.env</code>: see <code>apps/example/.env.example</code>.</p>

@@ -1,6 +1,6 @@
 /**
  * `pnpm dev`: loads `.env`, starts the app on http://localhost:3000 with its Demo IdP, and
- * prints where to go.
+ * prints where to go and how to sign in.
  */
 import { fileURLToPath } from "node:url"
 
@@ -18,11 +18,20 @@ async function main(): Promise<void> {
     port: readPort(process.env, "PORT", 3000),
     idpPort: readPort(process.env, "DEMO_IDP_PORT", 4000),
   })
+  const { username, password, passwordGenerated } = example.demoUser
+  const email = {
+    smtp: "links are emailed through AUTH_EMAIL_SERVER.",
+    terminal: "links are printed here (set AUTH_EMAIL_SERVER and AUTH_EMAIL_FROM to email them).",
+    off: "off (set AUTH_EMAIL_SERVER and AUTH_EMAIL_FROM).",
+  }[example.emailDelivery]
   console.log(`
   Auth example is running at ${example.url}
 
   Demo IdP (a local OpenID Provider): ${example.idp.issuer}
   Sign in as alice@example.com / alice-password (or bob@example.net / bob-password).
+
+  Demo user, on the sign-in page: ${username} / ${passwordGenerated ? `${password}  (new at each start; set DEMO_USER_PASSWORD to keep one)` : "the password in DEMO_USER_PASSWORD"}
+  Email sign-in: ${email}
   Press Ctrl+C to stop.
 `)
   const stop = (signal: NodeJS.Signals) => {

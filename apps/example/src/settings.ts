@@ -84,3 +84,24 @@ export function readPort(env: Env, name: string, fallback: number): number {
   if (!(port >= 0 && port <= 65_535)) throw new SettingsError(name, `${name} must be a port number from 0 to 65535, got "${value}".`)
   return port
 }
+
+/** The demo user's password, and whether it was made up at start (and so must be shown to the user). */
+export interface DemoPassword {
+  password: string
+  generated: boolean
+}
+
+/**
+ * `DEMO_USER_PASSWORD`, or a random password made at start (printed by `pnpm dev`), so that no
+ * password anyone could look up signs in to a running example.
+ *
+ * @throws {SettingsError} when `DEMO_USER_PASSWORD` is shorter than 8 or longer than 128 characters.
+ */
+export function resolveDemoPassword(env: Env): DemoPassword {
+  const password = readVariable(env, "DEMO_USER_PASSWORD")
+  if (password === undefined) return { password: randomBytes(12).toString("hex"), generated: true }
+  if (password.length < 8 || password.length > 128) {
+    throw new SettingsError("DEMO_USER_PASSWORD", `DEMO_USER_PASSWORD must be 8 to 128 characters long, got ${password.length}.`)
+  }
+  return { password, generated: false }
+}

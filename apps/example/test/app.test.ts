@@ -6,6 +6,8 @@ import { describe, expect, it } from "vitest"
 
 import { createApp, type AppOptions } from "../src/app.js"
 import { createAuthConfig } from "../src/auth.js"
+import { createDemoUserCheck, DEMO_USER, demoUserProvider } from "../src/demo-user.js"
+import { selectEmailProvider } from "../src/email.js"
 
 const APP = "http://localhost:3000"
 const SECRET = "a-unit-test-secret-of-at-least-32-chars"
@@ -37,7 +39,14 @@ function app(auth: Partial<Parameters<typeof createAuthConfig>[0]> = {}, options
     logger: { error: (error) => errors.push(`${error.code}: ${error.message}`), warn: () => undefined },
     ...auth,
   })
-  const hono = createApp({ auth: config, clientScript: "/* client */", demoIdpUrl: "http://127.0.0.1:9", providers: [], ...options })
+  const hono = createApp({
+    auth: config,
+    clientScript: "/* client */",
+    demoIdpUrl: "http://127.0.0.1:9",
+    providers: [],
+    emailDelivery: "terminal",
+    ...options,
+  })
   return { hono, errors }
 }
 
@@ -134,5 +143,22 @@ describe("the auth routes", () => {
     const page = await (await app().hono.request(`${APP}/api/auth/signin?callbackUrl=%2Fprotected`)).text()
     expect(page).toContain("Sign in with Demo IdP</button>")
     expect(page).toContain('name="callbackUrl" value="http://localhost:3000/protected"')
+  })
+})
+
+describe("the demo user and email sign-in", () => {
+  it("offers the email form and the demo user's username and password form on core's sign-in page", async () => {
+    const email = selectEmailProvider({}, () => undefined).provider
+    const providers = [demo, ...(email === undefined ? [] : [email]), demoUserProvider(createDemoUserCheck("a-demo-password"))]
+    const page = await (await app({ providers }).hono.request(`${APP}/api/auth/signin`)).text()
+    expect(page).toContain('action="http://localhost:3000/api/auth/signin/email"')
+    expect(page).toContain('action="http://localhost:3000/api/auth/callback/credentials"')
+    expect(page).toContain('<input id="credentials-password" name="password" type="password"')
+    expect(page).toContain("Sign in with Demo user</button>")
+  })
+
+  it("stores the demo user in the default memory adapter, for database sessions", async () => {
+    const config = createAuthConfig({ providers: [demo], secret: SECRET, sessionStrategy: "database" })
+    expect(await config.adapter?.getUser?.(DEMO_USER.id)).toEqual(DEMO_USER)
   })
 })

@@ -11,6 +11,7 @@ function home(session: Session | null, overrides: Partial<HomeView> = {}): strin
     sessionStrategy: "database",
     demoIdpUrl: "http://127.0.0.1:4000",
     providers: [{ id: "github", name: "GitHub", enabled: false, variables: ["AUTH_GITHUB_ID", "AUTH_GITHUB_SECRET"] }],
+    emailDelivery: "terminal",
     ...overrides,
   })
 }
@@ -26,6 +27,15 @@ describe("renderHome", () => {
     expect(page).toContain('<button type="button" class="button primary" data-sign-in="demo" disabled>Sign in with Demo IdP</button>')
     expect(page).toContain('<script type="module" src="/assets/client.js"></script>')
     expect(page).toContain("<code>AUTH_GITHUB_ID</code> and <code>AUTH_GITHUB_SECRET</code>")
+  })
+
+  it("lists the demo user and says how sign-in links are delivered", () => {
+    const page = home(null)
+    expect(page).toContain("the demo user <code>demo</code>")
+    expect(page).toContain("Demo user (username and password) <span class=\"badge on\">on</span>")
+    expect(page).toContain("Email sign-in link <span class=\"badge on\">on</span> <span class=\"muted\">links are printed in the terminal")
+    expect(home(null, { emailDelivery: "smtp" })).toContain("links are emailed through <code>AUTH_EMAIL_SERVER</code>")
+    expect(home(null, { emailDelivery: "off" })).toContain("Email sign-in link <span class=\"badge off\">off</span>")
   })
 
   it("shows the session's name, email and image when signed in", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 
-import { isProduction, readPort, readSessionStrategy, resolveSecret, SettingsError } from "../src/settings.js"
+import { isProduction, readPort, readSessionStrategy, resolveDemoPassword, resolveSecret, SettingsError } from "../src/settings.js"
 
 describe("resolveSecret", () => {
   it("uses AUTH_SECRET when it is set, without a warning", () => {
@@ -73,5 +73,25 @@ describe("readPort", () => {
 
   it.each(["abc", "70000", "-1", "30.5"])("rejects %s, naming the variable", (value) => {
     expect(() => readPort({ DEMO_IDP_PORT: value }, "DEMO_IDP_PORT", 4000)).toThrow(/^DEMO_IDP_PORT must be a port number/)
+  })
+})
+
+describe("resolveDemoPassword", () => {
+  it("makes up a new random password at each start when DEMO_USER_PASSWORD is unset", () => {
+    const first = resolveDemoPassword({})
+    const second = resolveDemoPassword({ DEMO_USER_PASSWORD: "" })
+    expect(first.generated).toBe(true)
+    expect(first.password).toMatch(/^[0-9a-f]{24}$/)
+    expect(second.password).not.toBe(first.password)
+  })
+
+  it("uses DEMO_USER_PASSWORD when it is set", () => {
+    expect(resolveDemoPassword({ DEMO_USER_PASSWORD: "correct horse battery" })).toEqual({ password: "correct horse battery", generated: false })
+  })
+
+  it.each([["short", 5], ["long", 129]])("rejects a %s password, naming the variable and not the value", (_kind, length) => {
+    const attempt = () => resolveDemoPassword({ DEMO_USER_PASSWORD: "p".repeat(length) })
+    expect(attempt).toThrow(SettingsError)
+    expect(attempt).toThrow(`DEMO_USER_PASSWORD must be 8 to 128 characters long, got ${length}.`)
   })
 })

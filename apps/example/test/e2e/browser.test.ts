@@ -1,11 +1,13 @@
 /**
  * The example in a real browser: the app and its Demo IdP on free loopback ports, Chromium
- * clicking through sign-in, consent and sign-out as a new user would.
+ * clicking through sign-in, consent and sign-out as a new user would, and through the demo
+ * user's password form and an email sign-in link.
  */
 import type { Browser, Page } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 
 import { startExample, type RunningExample } from "../../src/app.js"
+import type { SignInLink } from "../../src/email.js"
 import { launchChromium, screenshot } from "./chromium.js"
 
 const ALICE = { login: "alice@example.com", password: "alice-password", name: "Alice Example" }
@@ -20,12 +22,15 @@ interface Started {
   example: RunningExample
   /** Errors `Auth()` or the pages reported: a passing flow reports none. */
   errors: string[]
+  /** The sign-in links the app would have emailed, in order. */
+  links: SignInLink[]
 }
 
 const started: Started[] = []
 
 async function start(env: Record<string, string> = {}): Promise<Started> {
   const errors: string[] = []
+  const links: SignInLink[] = []
   const example = await startExample({
     env: { AUTH_SECRET: SECRET, ...env },
     port: 0,
@@ -33,8 +38,11 @@ async function start(env: Record<string, string> = {}): Promise<Started> {
     warn: () => undefined,
     authLogger: { error: (error) => errors.push(`${error.code}: ${error.message}`), warn: () => undefined },
     onError: (error) => errors.push(String(error)),
+    sendSignInLink: (link) => {
+      links.push(link)
+    },
   })
-  const run = { example, errors }
+  const run = { example, errors, links }
   started.push(run)
   return run
 }
@@ -53,6 +61,8 @@ function browserTest(name: string, body: (page: Page) => Promise<void>): void {
   it(name, async () => {
     browser ??= launchChromium()
     const context = await (await browser).newContext()
+    // Below the test's own timeout, so that a step that never happens fails here, with a screenshot.
+    context.setDefaultTimeout(10_000)
     const page = await context.newPage()
     const pageErrors: string[] = []
     page.on("pageerror", (error) => pageErrors.push(error.message))
@@ -153,6 +163,71 @@ describe("the example with database sessions", () => {
   })
 })
 
+describe("the example's own sign-in forms, with database sessions", () => {
+  let run: Started
+  beforeAll(async () => {
+    run = await start()
+  })
+  // Each test checks exactly what it caused to be logged and sent.
+  beforeEach(() => {
+    run.errors.length = 0
+    run.links.length = 0
+  })
+
+  browserTest("signs the demo user in with the password form, after showing the error for a wrong password", async (page) => {
+    const { example } = run
+    const { username, password } = example.demoUser
+    await page.goto(`${example.url}/protected`)
+    await page.waitForURL(`${example.url}/api/auth/signin?callbackUrl=%2Fprotected`)
+
+    await page.getByLabel("Username").fill(username)
+    await page.getByLabel("Password").fill(`${password}x`)
+    await page.getByRole("button", { name: "Sign in with Demo user" }).click()
+    await page.waitForURL(`${example.url}/api/auth/signin?error=CredentialsSignin&code=credentials`)
+    expect(await page.getByRole("alert").textContent()).toBe("Sign-in failed. Check that the details you entered are correct.")
+    expect(await sessionCookie(page)).toBeUndefined()
+
+    await page.getByLabel("Username").fill(username)
+    await page.getByLabel("Password").fill(password)
+    await page.getByRole("button", { name: "Sign in with Demo user" }).click()
+    // Core's redirect with the error carries no callbackUrl, so the second try lands on the home page.
+    await page.waitForURL(`${example.url}/`)
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("You are signed in")
+    expect(await page.getByTestId("user-name").textContent()).toBe("Demo User")
+    expect(await page.getByTestId("user-email").textContent()).toBe("demo@example.com")
+    // A database session for the user seeded in the memory adapter: an opaque token.
+    expect((await sessionCookie(page))?.split(".")).toHaveLength(1)
+    // The refusal is logged (never the password); nothing else went wrong.
+    expect(run.errors).toEqual(['CredentialsSignin: The `authorize` of provider "credentials" refused the credentials.'])
+    expect(run.errors.join("\n")).not.toContain(password)
+  })
+
+  browserTest("signs in with an email link: the address on the sign-in page, the link, the confirmation", async (page) => {
+    const { example } = run
+    await page.goto(`${example.url}/protected`)
+    await page.waitForURL(`${example.url}/api/auth/signin?callbackUrl=%2Fprotected`)
+    await page.getByLabel("Email").fill(" Carol@Example.org ")
+    await page.getByRole("button", { name: "Sign in with Email" }).click()
+    await page.waitForURL(`${example.url}/api/auth/verify-request?provider=email&type=email`)
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Check your email")
+
+    expect(run.links.map((link) => link.email)).toEqual(["carol@example.org"])
+    const link = run.links[0] as SignInLink
+    expect(new URL(link.url).pathname).toBe("/api/auth/callback/email")
+    expect(await sessionCookie(page)).toBeUndefined()
+
+    // Opening the link only asks to confirm; pressing the button signs in.
+    await page.goto(link.url)
+    expect(await page.locator("main").textContent()).toContain("Continue as carol@example.org?")
+    expect(await sessionCookie(page)).toBeUndefined()
+    await page.getByRole("button", { name: "Sign in" }).click()
+    await page.waitForURL(`${example.url}/protected`)
+    expect(await page.getByTestId("user-email").textContent()).toBe("carol@example.org")
+    expect(await page.getByTestId("user-name").textContent()).toBe("(no name shared)")
+    expect(run.errors).toEqual([])
+  })
+})
+
 describe("the example with AUTH_SESSION_STRATEGY=jwt", () => {
   let run: Started
   beforeAll(async () => {
@@ -173,6 +248,18 @@ describe("the example with AUTH_SESSION_STRATEGY=jwt", () => {
 
     await page.goto(`${example.url}/`)
     expect(await page.getByTestId("state").textContent()).toContain("JWT session")
+    expect(run.errors).toEqual([])
+  })
+
+  browserTest("seals the demo user signed in with the password form into the cookie", async (page) => {
+    const { example } = run
+    await page.goto(`${example.url}/api/auth/signin`)
+    await page.getByLabel("Username").fill(example.demoUser.username)
+    await page.getByLabel("Password").fill(example.demoUser.password)
+    await page.getByRole("button", { name: "Sign in with Demo user" }).click()
+    await page.waitForURL(`${example.url}/`)
+    expect((await sessionCookie(page))?.split(".")).toHaveLength(5)
+    expect(await page.getByTestId("user-name").textContent()).toBe("Demo User")
     expect(run.errors).toEqual([])
   })
 })

@@ -20,7 +20,7 @@ export const RESULTS_DIR = fileURLToPath(new URL("../../test-results/", import.m
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
-      `${CHROMIUM} is missing: the example's browser tests drive Debian's Chromium. Install it with \`apt-get update && apt-get install -y chromium\` (as root, or with sudo); .ci/run does this on CI.`,
+      `${CHROMIUM} is missing: the example's browser tests drive Debian's Chromium. Install it with \`apt-get update && apt-get install -y chromium\` (the tests do it themselves when run as root).`,
     )
   }
   return chromium.launch({

@@ -1,0 +1,61 @@
+/**
+ * The demo user: a username and password the app checks itself (`@auth/providers/credentials`).
+ * The user is stored in the memory adapter, because a database session must refer to a stored user.
+ */
+import { createHash, timingSafeEqual } from "node:crypto"
+
+import type { AdapterUser } from "@auth/core"
+import type { CredentialsConfig } from "@auth/core/providers"
+import Credentials from "@auth/providers/credentials"
+
+/** The demo user's username on the sign-in form. */
+export const DEMO_USERNAME = "demo"
+
+/** The demo user as the memory adapter stores it: seed the adapter with it. */
+export const DEMO_USER: Readonly<AdapterUser> = {
+  id: "demo-user",
+  name: "Demo User",
+  email: "demo@example.com",
+  emailVerified: null,
+  image: null,
+}
+
+/** Answers the demo user for the right username and password, and `null` for anything else. */
+export type DemoUserCheck = (username: unknown, password: unknown) => AdapterUser | null
+
+const digest = (value: string): Buffer => createHash("sha256").update(value, "utf8").digest()
+
+/**
+ * Makes the check of the demo user's credentials. The password is compared as SHA-256 digests
+ * with `timingSafeEqual`: equal lengths whatever was typed, and a time that does not say how
+ * much of it was right. The username is public, so it is compared plainly (trimmed, any case).
+ *
+ * @example
+ * ```ts
+ * const check = createDemoUserCheck("s3cret-demo-password")
+ * check("demo", "s3cret-demo-password") // DEMO_USER
+ * check("demo", "guess") // null
+ * ```
+ */
+export function createDemoUserCheck(password: string): DemoUserCheck {
+  const expected = digest(password)
+  return (username, given) => {
+    if (typeof username !== "string" || typeof given !== "string") return null
+    const passwordMatches = timingSafeEqual(digest(given), expected)
+    return passwordMatches && username.trim().toLowerCase() === DEMO_USERNAME ? { ...DEMO_USER } : null
+  }
+}
+
+const fields = {
+  username: { label: "Username", placeholder: DEMO_USERNAME },
+  password: { label: "Password", type: "password" },
+}
+
+/** The credentials provider of the demo user: its form is on core's sign-in page as "Sign in with Demo user". */
+export function demoUserProvider(check: DemoUserCheck): CredentialsConfig<typeof fields> {
+  return Credentials({
+    name: "Demo user",
+    credentials: fields,
+    authorize: ({ username, password }) => check(username, password),
+  })
+}

@@ -1,0 +1,93 @@
+/**
+ * Email sign-in: links are sent through SMTP (`@auth/providers/nodemailer`) when
+ * `AUTH_EMAIL_SERVER` and `AUTH_EMAIL_FROM` are set; in development without them, each link is
+ * handed to a sink (by default printed to the terminal) by `@auth/providers/email`.
+ */
+import type { Provider } from "@auth/core"
+import Email from "@auth/providers/email"
+import Nodemailer from "@auth/providers/nodemailer"
+
+import { isProduction, readVariable, SettingsError, type Env } from "./settings.js"
+
+/** A sign-in link that was not emailed. */
+export interface SignInLink {
+  /** The address it was asked for, as core normalised it. */
+  email: string
+  url: string
+  expires: Date
+}
+
+/** Where sign-in links go when no SMTP server is set. */
+export type SignInLinkSink = (link: SignInLink) => void | Promise<void>
+
+/** How sign-in links reach people: mail through SMTP, the sink (the terminal), or not at all. */
+export type EmailDelivery = "smtp" | "terminal" | "off"
+
+/** The email provider, if any, how it delivers, and what looks like a half-done set-up. */
+export interface EmailSelection {
+  provider: Provider | undefined
+  delivery: EmailDelivery
+  warnings: string[]
+}
+
+/** The sign-in link as `pnpm dev` prints it: set apart, with the URL alone on its line so terminals make it clickable. */
+export function formatSignInLink(link: SignInLink): string {
+  const rule = "─".repeat(72)
+  return `
+  ${rule}
+  Sign-in link for ${link.email}
+  (printed here because AUTH_EMAIL_SERVER and AUTH_EMAIL_FROM are not set)
+
+  ${link.url}
+
+  Open it in a browser to sign in. It works once, until ${link.expires.toISOString()}.
+  ${rule}
+`
+}
+
+/** The default sink: prints the link to the terminal. */
+export function printSignInLink(link: SignInLink): void {
+  console.log(formatSignInLink(link))
+}
+
+function checkedServer(value: string): string {
+  let protocol: string | undefined
+  try {
+    protocol = new URL(value).protocol
+  } catch {
+    protocol = undefined
+  }
+  // The value is not repeated in the message: it usually holds the SMTP password.
+  if (protocol !== "smtp:" && protocol !== "smtps:") {
+    throw new SettingsError("AUTH_EMAIL_SERVER", "AUTH_EMAIL_SERVER must be an smtp:// or smtps:// URL, such as smtps://user:password@smtp.example.com:465.")
+  }
+  return value
+}
+
+/**
+ * Picks how sign-in links are delivered: SMTP when `AUTH_EMAIL_SERVER` and `AUTH_EMAIL_FROM`
+ * are both set, otherwise `sink` in development, and no email sign-in in production (a link in
+ * a server log would let whoever reads the log sign in).
+ *
+ * @throws {SettingsError} when `AUTH_EMAIL_SERVER` is set but is not an smtp:// or smtps:// URL.
+ */
+export function selectEmailProvider(env: Env, sink: SignInLinkSink): EmailSelection {
+  const server = readVariable(env, "AUTH_EMAIL_SERVER")
+  const from = readVariable(env, "AUTH_EMAIL_FROM")
+  if (server !== undefined && from !== undefined) {
+    return { provider: Nodemailer({ server: checkedServer(server), from }), delivery: "smtp", warnings: [] }
+  }
+  const warnings: string[] = []
+  if (server !== undefined || from !== undefined) {
+    const [set, missing] = server === undefined ? ["AUTH_EMAIL_FROM", "AUTH_EMAIL_SERVER"] : ["AUTH_EMAIL_SERVER", "AUTH_EMAIL_FROM"]
+    warnings.push(`${set} is set but ${missing} is not: sign-in links are not emailed until both are set.`)
+  }
+  if (isProduction(env)) {
+    warnings.push("Email sign-in is off: with NODE_ENV=production sign-in links are never printed. Set AUTH_EMAIL_SERVER and AUTH_EMAIL_FROM to email them.")
+    return { provider: undefined, delivery: "off", warnings }
+  }
+  const provider = Email({
+    sendVerificationRequest: ({ identifier, url, expires }) => sink({ email: identifier, url, expires }),
+  })
+  return { provider, delivery: "terminal", warnings }
+}
