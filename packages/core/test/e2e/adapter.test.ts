@@ -1,25 +1,12 @@
-import type { DevIdp } from "@auth/dev-idp"
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 // Imported by path, not by package name: @auth/adapter-memory depends on @auth/core, and a
 // dependency back would make the workspace graph cyclic.
 import { MemoryAdapter } from "../../../adapter-memory/src/index.js"
 import type { Adapter } from "../../src/adapters.js"
 import type { AuthConfig } from "../../src/types.js"
-import { APP, Harness, e2eConfig, errorOf, idpProvider, startIdp } from "./harness.js"
+import { APP, Harness, e2eConfig, errorOf, idpProvider, useIdp } from "./harness.js"
 
-let idp: DevIdp
-
-beforeAll(async () => {
-  idp = await startIdp()
-})
-
-afterAll(async () => {
-  await idp.close()
-})
-
-afterEach(() => {
-  idp.reset()
-})
+const idp = useIdp()
 
 interface Setup {
   adapter: ReturnType<typeof MemoryAdapter>
@@ -35,7 +22,7 @@ function setup(options: { linkByEmail?: boolean; adapter?: Adapter; overrides?: 
     events.push([name, message])
   }
   const config = e2eConfig(
-    [idpProvider(idp), idpProvider(idp, { id: "idp-second", name: "Second IdP", allowDangerousEmailAccountLinking: options.linkByEmail === true })],
+    [idpProvider(idp()), idpProvider(idp(), { id: "idp-second", name: "Second IdP", allowDangerousEmailAccountLinking: options.linkByEmail === true })],
     {
       adapter: options.adapter ?? adapter,
       events: { signIn: record("signIn"), signOut: record("signOut"), createUser: record("createUser"), linkAccount: record("linkAccount"), session: record("session") },
@@ -47,7 +34,7 @@ function setup(options: { linkByEmail?: boolean; adapter?: Adapter; overrides?: 
 
 /** Forgets the OP's login in this browser, so the next flow shows the login form again. */
 function logOutOfIdp(h: Harness): void {
-  for (const cookie of h.browser.cookies(idp.issuer)) h.browser.deleteCookie(idp.issuer, cookie.name, { path: cookie.path })
+  for (const cookie of h.browser.cookies(idp().issuer)) h.browser.deleteCookie(idp().issuer, cookie.name, { path: cookie.path })
 }
 
 const BOB = { login: "bob@example.net", password: "bob-password" }

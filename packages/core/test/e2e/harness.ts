@@ -4,6 +4,7 @@
  */
 import { startDevIdp, type DevIdp, type DevIdpOptions } from "@auth/dev-idp"
 import { TestBrowser, type Page } from "@auth/dev-idp/browser"
+import { afterAll, afterEach, beforeAll } from "vitest"
 import { Auth } from "../../src/index.js"
 import type { OIDCConfig, OAuth2Config } from "../../src/providers/index.js"
 import type { AuthConfig } from "../../src/types.js"
@@ -27,6 +28,27 @@ export async function startIdp(options: Partial<DevIdpOptions> = {}): Promise<De
     ],
     ...options,
   })
+}
+
+/**
+ * One OpenID Provider for a test file: started before its tests, reset (hooks, delays, request
+ * log) after each, closed after all. Returns an accessor, valid inside tests and hooks.
+ */
+export function useIdp(options: Partial<DevIdpOptions> = {}): () => DevIdp {
+  let idp: DevIdp | undefined
+  beforeAll(async () => {
+    idp = await startIdp(options)
+  })
+  afterEach(() => {
+    idp?.reset()
+  })
+  afterAll(async () => {
+    await idp?.close()
+  })
+  return () => {
+    if (idp === undefined) throw new Error("useIdp(): the OpenID Provider is only there inside tests and hooks")
+    return idp
+  }
 }
 
 /** An OpenID Connect provider for the dev IdP, with every check on. */

@@ -1,31 +1,19 @@
 import type { DevIdp } from "@auth/dev-idp"
 import { decodeJwt } from "jose"
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
-import { APP, Harness, e2eConfig, errorOf, idpProvider, oauthProvider, startIdp } from "./harness.js"
+import { describe, expect, it } from "vitest"
+import { APP, Harness, e2eConfig, errorOf, idpProvider, oauthProvider, startIdp, useIdp } from "./harness.js"
 
-let idp: DevIdp
-
-beforeAll(async () => {
-  idp = await startIdp()
-})
-
-afterAll(async () => {
-  await idp.close()
-})
-
-afterEach(() => {
-  idp.reset()
-})
+const idp = useIdp()
 
 function harness(overrides: Parameters<typeof idpProvider>[1] = {}, extra: Parameters<typeof e2eConfig>[1] = {}) {
-  const config = e2eConfig([idpProvider(idp, overrides), oauthProvider(idp), idpProvider(idp, { id: "idp-post", authorization: { params: { response_mode: "form_post" } } }), idpProvider(idp, { id: "idp-userinfo", idToken: false })], extra)
+  const config = e2eConfig([idpProvider(idp(), overrides), oauthProvider(idp()), idpProvider(idp(), { id: "idp-post", authorization: { params: { response_mode: "form_post" } } }), idpProvider(idp(), { id: "idp-userinfo", idToken: false })], extra)
   return { config, h: new Harness(config) }
 }
 
 /** Replaces the ID token of the next token response with claims the test chooses. */
 function craftIdToken(change: (claims: Record<string, unknown>) => Record<string, unknown>, options?: Parameters<DevIdp["signJwt"]>[1]) {
-  idp.onTokenResponse(async ({ body }) => ({
-    body: { ...body, id_token: await idp.signJwt(change(decodeJwt(String(body.id_token))), options) },
+  idp().onTokenResponse(async ({ body }) => ({
+    body: { ...body, id_token: await idp().signJwt(change(decodeJwt(String(body.id_token))), options) },
   }))
 }
 
@@ -63,12 +51,12 @@ describe("sign-in with a real OpenID Provider", () => {
 
   it("reads the profile from userinfo when the provider says so, and fetches discovery once", async () => {
     const { h } = harness()
-    idp.clearRequests()
+    idp().clearRequests()
     await h.signIn("idp-userinfo")
     await h.signIn("idp-userinfo")
     expect(await h.session()).toMatchObject({ user: { name: "Alice Example" } })
-    expect(idp.requests.filter((r) => r.path === "/me")).toHaveLength(2)
-    expect(idp.requests.filter((r) => r.path === "/.well-known/openid-configuration").length).toBeLessThanOrEqual(1)
+    expect(idp().requests.filter((r) => r.path === "/me")).toHaveLength(2)
+    expect(idp().requests.filter((r) => r.path === "/.well-known/openid-configuration").length).toBeLessThanOrEqual(1)
   })
 
   it("shows AccessDenied on the sign-in page when the user denies consent", async () => {
@@ -183,7 +171,7 @@ describe("callback attacks", () => {
   it("refuses a mix-up: the callback's RFC 9207 iss names another issuer", async () => {
     const { h } = harness()
     const callback = await h.holdCallback()
-    expect(callback.searchParams.get("iss")).toBe(idp.issuer)
+    expect(callback.searchParams.get("iss")).toBe(idp().issuer)
     callback.searchParams.set("iss", "https://evil.example")
     expect(errorOf(await h.callback(callback))).toBe("OAuthCallbackError")
   })
@@ -197,26 +185,26 @@ describe("callback attacks", () => {
 
   it("refuses a userinfo answer about another subject", async () => {
     const { h } = harness()
-    idp.onUserinfoResponse(({ body }) => ({ body: { ...(body as object), sub: "mallory" } }))
+    idp().onUserinfoResponse(({ body }) => ({ body: { ...(body as object), sub: "mallory" } }))
     expect(errorOf(await h.signIn("idp-userinfo"))).toBe("OAuthCallbackError")
     expect(await h.session()).toBeNull()
   })
 
   it("refuses a token response that is an error page, not JSON", async () => {
     const { h } = harness()
-    idp.onTokenResponse(() => ({ status: 502, body: "<html>Bad gateway</html>", headers: { "content-type": "text/html" } }))
+    idp().onTokenResponse(() => ({ status: 502, body: "<html>Bad gateway</html>", headers: { "content-type": "text/html" } }))
     expect(errorOf(await h.signIn())).toBe("OAuthCallbackError")
   })
 
   it("refuses a token that is not a bearer token", async () => {
     const { h } = harness()
-    idp.onTokenResponse(({ body }) => ({ body: { ...body, token_type: "mac" } }))
+    idp().onTokenResponse(({ body }) => ({ body: { ...body, token_type: "mac" } }))
     expect(errorOf(await h.signIn())).toBe("OAuthCallbackError")
   })
 
   it("refuses a userinfo endpoint that fails with a server error", async () => {
     const { h, config } = harness()
-    idp.onUserinfoResponse(() => ({ status: 500, body: "<html>oops</html>", headers: { "content-type": "text/html" } }))
+    idp().onUserinfoResponse(() => ({ status: 500, body: "<html>oops</html>", headers: { "content-type": "text/html" } }))
     expect(errorOf(await h.signIn("idp-userinfo"))).toBe("OAuthCallbackError")
     expect(config.errors.join("\n")).toMatch(/HTTP 500/)
   })
@@ -224,16 +212,16 @@ describe("callback attacks", () => {
   it("does not hammer the JWKS endpoint for tokens signed with an unknown key", async () => {
     const { h } = harness()
     await h.signIn()
-    idp.clearRequests()
+    idp().clearRequests()
     craftIdToken((claims) => claims, { key: "foreign", kid: "unknown-key" })
     expect(errorOf(await h.signIn())).toBe("OAuthCallbackError")
     expect(errorOf(await h.signIn())).toBe("OAuthCallbackError")
-    expect(idp.requests.filter((r) => r.path === "/jwks").length).toBeLessThanOrEqual(1)
+    expect(idp().requests.filter((r) => r.path === "/jwks").length).toBeLessThanOrEqual(1)
   })
 
   it("refuses an OAuth error answered by the token endpoint", async () => {
     const { h, config } = harness()
-    idp.onTokenResponse(() => ({ status: 400, body: { error: "invalid_grant", error_description: "nope" } }))
+    idp().onTokenResponse(() => ({ status: 400, body: { error: "invalid_grant", error_description: "nope" } }))
     expect(errorOf(await h.signIn("idp-oauth"))).toBe("OAuthCallbackError")
     expect(config.errors.join("\n")).toMatch(/invalid_grant: nope/)
   })
@@ -267,7 +255,7 @@ describe("callback attacks", () => {
 describe("timeouts", () => {
   it("gives up on a token endpoint that does not answer, within the provider's timeout", async () => {
     const { h, config } = harness({ timeout: 300 })
-    idp.delay("token", 5_000)
+    idp().delay("token", 5_000)
     const started = Date.now()
     expect(errorOf(await h.signIn())).toBe("OAuthCallbackError")
     expect(Date.now() - started).toBeLessThan(4_000)

@@ -1,26 +1,17 @@
-import type { DevIdp } from "@auth/dev-idp"
 import { TestBrowser } from "@auth/dev-idp/browser"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { resolveConfig } from "../../src/config.js"
 import { Auth } from "../../src/index.js"
-import { APP, e2eConfig, idpProvider, startIdp } from "./harness.js"
+import { APP, e2eConfig, idpProvider, useIdp } from "./harness.js"
 
 // The stable deployment (registered at the provider) is APP; a preview deployment runs elsewhere
 // with the same secret and sends its sign-ins through the stable one.
 const PREVIEW = "http://preview.example:3001"
 
-let idp: DevIdp
-
-beforeAll(async () => {
-  idp = await startIdp()
-})
-
-afterAll(async () => {
-  await idp.close()
-})
+const idp = useIdp()
 
 function deployments() {
-  const config = () => e2eConfig([idpProvider(idp, { checks: ["pkce", "nonce"] })], { redirectProxyUrl: `${APP}/api/auth` })
+  const config = () => e2eConfig([idpProvider(idp(), { checks: ["pkce", "nonce"] })], { redirectProxyUrl: `${APP}/api/auth` })
   const stable = config()
   const preview = config()
   const browser = new TestBrowser({
@@ -35,7 +26,7 @@ function deployments() {
 
 describe("redirectProxyUrl", () => {
   it("adds the state check, which carries the origin that started the sign-in", () => {
-    const config = resolveConfig(e2eConfig([idpProvider(idp, { checks: ["pkce"] })], { redirectProxyUrl: `${APP}/api/auth` }))
+    const config = resolveConfig(e2eConfig([idpProvider(idp(), { checks: ["pkce"] })], { redirectProxyUrl: `${APP}/api/auth` }))
     const provider = config.providers[0]
     expect([...(provider?.type === "oidc" ? provider.checks : [])].sort()).toEqual(["pkce", "state"])
   })
@@ -61,7 +52,7 @@ describe("redirectProxyUrl", () => {
 
   it("does not forward a callback whose state this secret did not seal (no open redirect for codes)", async () => {
     const { browser, stable } = deployments()
-    const forged = await browser.navigate(`${APP}/api/auth/callback/idp?code=stolen&state=not-sealed&iss=${encodeURIComponent(idp.issuer)}`)
+    const forged = await browser.navigate(`${APP}/api/auth/callback/idp?code=stolen&state=not-sealed&iss=${encodeURIComponent(idp().issuer)}`)
     expect(new URL(forged.url).origin).toBe(APP)
     expect(new URL(forged.url).searchParams.get("error")).toBe("InvalidCheck")
     expect(stable.errors.join("\n")).toMatch(/state/)
