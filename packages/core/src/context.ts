@@ -24,6 +24,8 @@ export interface RequestContext {
   jar: Map<string, string>
   /** The cookies the response sets. */
   setCookies: SetCookie[]
+  /** Where the user meant to go, once a route has resolved it: a failed sign-in keeps it. */
+  returnTo: string | undefined
 }
 
 function firstHeaderValue(value: string | null): string | undefined {
@@ -74,6 +76,7 @@ export function createContext(config: InternalConfig, request: Request, url: URL
       return jar
     },
     setCookies: [],
+    returnTo: undefined,
   }
 }
 

@@ -94,7 +94,7 @@ function failure(error: AuthError, request: Request, context: RequestContext | u
   if (JSON_ACTIONS.has(action) || error instanceof UnknownAction) return jsonError(context, error.code, statusOf(error))
   if (error.page === "signin") {
     const code = error instanceof CredentialsSignin ? error.publicCode : undefined
-    return redirect(context, signInPageUrl(context, { error: error.code, code }))
+    return redirect(context, signInPageUrl(context, { error: error.code, code, callbackUrl: context.returnTo }))
   }
   return redirect(context, errorPageUrl(context, error.code))
 }

@@ -183,15 +183,18 @@ describe("the example's own sign-in forms, with database sessions", () => {
     await page.getByLabel("Username").fill(username)
     await page.getByLabel("Password").fill(`${password}x`)
     await page.getByRole("button", { name: "Sign in with Demo user" }).click()
-    await page.waitForURL(`${example.url}/api/auth/signin?error=CredentialsSignin&code=credentials`)
+    await page.waitForURL(
+      `${example.url}/api/auth/signin?error=CredentialsSignin&code=credentials&callbackUrl=${encodeURIComponent(`${example.url}/protected`)}`,
+    )
     expect(await page.getByRole("alert").textContent()).toBe("Sign-in failed. Check that the details you entered are correct.")
     expect(await sessionCookie(page)).toBeUndefined()
 
     await page.getByLabel("Username").fill(username)
     await page.getByLabel("Password").fill(password)
     await page.getByRole("button", { name: "Sign in with Demo user" }).click()
-    // Core's redirect with the error carries no callbackUrl, so the second try lands on the home page.
-    await page.waitForURL(`${example.url}/`)
+    // The refusal kept where the user was going, so the second try lands there.
+    await page.waitForURL(`${example.url}/protected`)
+    await page.goto(`${example.url}/`)
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("You are signed in")
     expect(await page.getByTestId("user-name").textContent()).toBe("Demo User")
     expect(await page.getByTestId("user-email").textContent()).toBe("demo@example.com")

@@ -68,6 +68,8 @@ async function oauthCallback(context: RequestContext, provider: InternalOAuthPro
   if (relayed !== undefined) return relayed
 
   context.setCookies.push(...clearChecks(context.cookies, context.jar))
+  const remembered = rememberedCallbackUrl(context)
+  if (remembered !== undefined) context.returnTo = await resolveCallbackUrl(context, remembered)
   const result = await validateCallback(provider, {
     params,
     jar: context.jar,
@@ -100,7 +102,7 @@ async function oauthCallback(context: RequestContext, provider: InternalOAuthPro
     isNewUser = resolved.isNewUser
   }
 
-  const target = await resolveCallbackUrl(context, rememberedCallbackUrl(context))
+  const target = context.returnTo ?? (await resolveCallbackUrl(context, undefined))
   return finishSignIn(context, { user, account: result.account, profile: result.profile, isNewUser }, target)
 }
 
@@ -124,6 +126,9 @@ async function credentialsCallback(context: RequestContext, provider: InternalCr
   const { config } = context
   const form = await readForm(context.request)
   await verifyCsrf(context, form.get("csrfToken"))
+  const requested = form.get("callbackUrl")
+  const target = await resolveCallbackUrl(context, requested)
+  if (requested !== null) context.returnTo = target
   const credentials = readCredentials(provider, form)
   let user: User & { id: string } = await authorize(provider, credentials, context.request)
   if (config.session.strategy === "database" && config.adapter !== undefined) {
@@ -132,7 +137,7 @@ async function credentialsCallback(context: RequestContext, provider: InternalCr
   const account: Account = { provider: provider.id, type: "credentials", providerAccountId: user.id, userId: user.id }
   const redirectTo = await askSignIn(context, { user, account, credentials })
   if (redirectTo !== undefined) return redirect(context, redirectTo)
-  return finishSignIn(context, { user, account, isNewUser: false }, await resolveCallbackUrl(context, form.get("callbackUrl")))
+  return finishSignIn(context, { user, account, isNewUser: false }, target)
 }
 
 /**

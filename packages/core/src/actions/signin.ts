@@ -49,7 +49,9 @@ export async function signIn(context: RequestContext, providerId: string): Promi
   await verifyCsrf(context, form.get("csrfToken"))
 
   const query = new URLSearchParams(context.url.searchParams)
-  const target = await resolveCallbackUrl(context, form.get("callbackUrl") ?? query.get("callbackUrl"))
+  const requested = form.get("callbackUrl") ?? query.get("callbackUrl")
+  const target = await resolveCallbackUrl(context, requested)
+  if (requested !== null) context.returnTo = target
   query.delete("callbackUrl")
   switch (provider.type) {
     case "email":

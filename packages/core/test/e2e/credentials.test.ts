@@ -119,6 +119,12 @@ describe("credentials sign-in", () => {
     expect(response.headers.get("location")).toBe(`${ORIGIN}/login?error=CredentialsSignin&code=credentials`)
   })
 
+  it("keeps the page the user meant to reach when the credentials are refused", async () => {
+    const response = await submit(setup(), new Jar(), { username: "ada", password: "wrong", callbackUrl: "/dashboard" })
+    expect(location(response).searchParams.get("error")).toBe("CredentialsSignin")
+    expect(location(response).searchParams.get("callbackUrl")).toBe(`${ORIGIN}/dashboard`)
+  })
+
   it("forwards only a well-formed code from the built-in sign-in route to the app's page", async () => {
     const config = setup({ pages: { signIn: "/login" } })
     const safe = await call(config, new Jar(), "/api/auth/signin?error=CredentialsSignin&code=locked")

@@ -78,6 +78,15 @@ describe("callback attacks", () => {
     expect(await h.session()).toBeNull()
   })
 
+  it("keeps the page the user meant to reach when the callback fails", async () => {
+    const { h } = harness()
+    const callback = await h.holdCallback()
+    callback.searchParams.set("state", "forged")
+    const landed = await h.callback(callback)
+    expect(errorOf(landed)).toBe("InvalidCheck")
+    expect(new URL(landed.url).searchParams.get("callbackUrl")).toBe(`${APP}/protected`)
+  })
+
   it("refuses a callback whose state differs from the cookie (login CSRF)", async () => {
     const { h } = harness()
     const callback = await h.holdCallback()
