@@ -34,19 +34,13 @@ export async function askSignIn(context: RequestContext, params: Parameters<NonN
   throw new AccessDenied("The `signIn` callback refused this sign-in.")
 }
 
-/** The outcome of {@link findUser}: the stored user, if the account or email is known. */
-export interface KnownUser {
-  /** The user the account already belongs to. */
-  accountUser: AdapterUser | null
-}
-
-/** Looks up the user an OAuth account already belongs to. */
-export async function findUser(adapter: Adapter, account: Account): Promise<KnownUser> {
-  const accountUser = await callAdapter(adapter, "getUserByAccount", {
+/** The stored user an OAuth account already belongs to, or `null`. */
+export async function findUser(adapter: Adapter, account: Account): Promise<AdapterUser | null> {
+  const user = await callAdapter(adapter, "getUserByAccount", {
     provider: account.provider,
     providerAccountId: account.providerAccountId,
   })
-  return { accountUser: accountUser ?? null }
+  return user ?? null
 }
 
 function isStoredUser(value: unknown): value is AdapterUser {
@@ -79,7 +73,8 @@ export async function resolveUser(
   config: InternalConfig,
   adapter: Adapter,
   params: {
-    known: KnownUser
+    /** The user the account already belongs to, from {@link findUser}. */
+    accountUser: AdapterUser | null
     profileUser: User & { id: string }
     account: Account
     profile: Profile
@@ -87,10 +82,10 @@ export async function resolveUser(
     signedInUserId: string | undefined
   },
 ): Promise<{ user: AdapterUser; isNewUser: boolean }> {
-  const { known, profileUser, account, signedInUserId } = params
+  const { accountUser, profileUser, account, signedInUserId } = params
   if (signedInUserId !== undefined) {
-    if (known.accountUser !== null) {
-      if (known.accountUser.id === signedInUserId) return { user: known.accountUser, isNewUser: false }
+    if (accountUser !== null) {
+      if (accountUser.id === signedInUserId) return { user: accountUser, isNewUser: false }
       throw new OAuthAccountNotLinked(`The ${account.provider} account is already linked to another user.`)
     }
     const current = await callAdapter(adapter, "getUser", signedInUserId)
@@ -100,7 +95,7 @@ export async function resolveUser(
     }
     // The session points at a user that no longer exists: continue as a fresh sign-in.
   }
-  if (known.accountUser !== null) return { user: known.accountUser, isNewUser: false }
+  if (accountUser !== null) return { user: accountUser, isNewUser: false }
 
   const email = profileUser.email
   if (typeof email === "string" && email !== "") {

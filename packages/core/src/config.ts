@@ -23,6 +23,7 @@ import type {
   Theme,
 } from "./types.js"
 import { randomString } from "./crypto.js"
+import { isRecord, optionalFunction } from "./options.js"
 
 /** A provider as the routes use it; `type` tells which flow serves it. */
 export type InternalProvider = InternalOAuthProvider | InternalEmailProvider | InternalCredentialsProvider
@@ -87,23 +88,12 @@ export function resolveConfig(config: AuthConfig): InternalConfig {
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-}
-
 function positiveSeconds(value: unknown, option: string, fallback: number, allowZero = false): number {
   if (value === undefined) return fallback
   if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
     throw new Configuration(`\`${option}\` must be a ${allowZero ? "non-negative" : "positive"} number of seconds.`)
   }
   return Math.floor(value)
-}
-
-// The type parameter names what the validated value is; callers pass it explicitly.
-// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
-function optionalFunction<T extends (...args: never[]) => unknown>(value: unknown, option: string): T | undefined {
-  if (value !== undefined && typeof value !== "function") throw new Configuration(`\`${option}\` must be a function.`)
-  return value as T | undefined
 }
 
 function normalizeSecrets(secret: unknown, env: Env): string[] {

@@ -289,8 +289,3 @@ export async function verifyHmac(value: string, mac: string, keys: readonly Secr
   }
   return false
 }
-
-/** SHA-256 of a string, base64url. */
-export async function sha256(value: string): Promise<string> {
-  return base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(value))))
-}

@@ -233,6 +233,26 @@ export const errorMessages: Readonly<Record<AuthErrorCode, string>> = {
   EventError: "The sign-in could not be completed. Please try again.",
 }
 
+/**
+ * The HTTP status a code answers with: 503 for the server's own set-up or store, 403 for a
+ * refusal, 400 for everything the request itself got wrong. Never 500.
+ */
+export function httpStatus(code: AuthErrorCode): number {
+  switch (code) {
+    case "Configuration":
+    case "MissingSecret":
+    case "AdapterError":
+    case "SessionTokenError":
+      return 503
+    case "MissingCSRF":
+    case "AccessDenied":
+    case "Verification":
+      return 403
+    default:
+      return 400
+  }
+}
+
 /** Whether a value is a known error code (for values read from a URL). */
 export function isAuthErrorCode(value: unknown): value is AuthErrorCode {
   return typeof value === "string" && Object.hasOwn(errorMessages, value)

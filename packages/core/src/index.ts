@@ -13,7 +13,7 @@ import { signOut, signOutPage } from "./actions/signout.js"
 import { verifyRequest } from "./actions/verify-request.js"
 import { resolveConfig, type InternalConfig } from "./config.js"
 import { createContext, html, json, redirect, type RequestContext } from "./context.js"
-import { AuthError, Configuration, CredentialsSignin, errorMessages, UnknownAction, type AuthErrorCode } from "./errors.js"
+import { AuthError, Configuration, CredentialsSignin, errorMessages, httpStatus, UnknownAction, type AuthErrorCode } from "./errors.js"
 import { createLogger } from "./logger.js"
 import { renderError } from "./pages/index.js"
 import { errorPageUrl, parseRoute, signInPageUrl, type Action } from "./routes.js"
@@ -66,32 +66,16 @@ function jsonError(context: RequestContext | undefined, code: AuthErrorCode, sta
   return json(context, { error: code, message: errorMessages[code] }, status)
 }
 
-/** Failures of the server's own set-up answer 503; everything caused by the request, 400. */
-function statusOf(error: AuthError): number {
-  switch (error.code) {
-    case "Configuration":
-    case "MissingSecret":
-    case "AdapterError":
-    case "SessionTokenError":
-      return 503
-    case "MissingCSRF":
-    case "AccessDenied":
-      return 403
-    default:
-      return 400
-  }
-}
-
 function failure(error: AuthError, request: Request, context: RequestContext | undefined, action: Action | undefined): Response {
   if (context === undefined || action === undefined) {
     // No origin to redirect to (an unusable configuration or an untrusted host): answer in place.
     if ((request.headers.get("accept") ?? "").includes("text/html")) {
       const page = renderError({ theme: {}, code: error.code, homeUrl: "/", signinUrl: "/" })
-      return html(undefined, page, statusOf(error))
+      return html(undefined, page, httpStatus(error.code))
     }
-    return jsonError(undefined, error.code, statusOf(error))
+    return jsonError(undefined, error.code, httpStatus(error.code))
   }
-  if (JSON_ACTIONS.has(action) || error instanceof UnknownAction) return jsonError(context, error.code, statusOf(error))
+  if (JSON_ACTIONS.has(action) || error instanceof UnknownAction) return jsonError(context, error.code, httpStatus(error.code))
   if (error.page === "signin") {
     const code = error instanceof CredentialsSignin ? error.publicCode : undefined
     return redirect(context, signInPageUrl(context, { error: error.code, code, callbackUrl: context.returnTo }))

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OAuth2Config } from "../src/providers/index.js"
+import { mergeEmailConfig, mergeProviderConfig, tenantIssuer, userFromClaims, type OAuth2Config } from "../src/providers/index.js"
 
 describe("mergeProviderConfig", () => {
   const defaults: OAuth2Config = {
@@ -72,5 +72,18 @@ describe("tenantIssuer", () => {
     expect(tenantIssuer("azure-ad", {}, "x")).toBe("https://env.example")
     vi.stubEnv("AUTH_AZURE_AD_ISSUER", "")
     expect(() => tenantIssuer("azure-ad", {}, "your tenant's URL")).toThrow(/`issuer` \(or AUTH_AZURE_AD_ISSUER\): your tenant's URL/)
+  })
+})
+
+describe("mergeEmailConfig", () => {
+  const sendVerificationRequest = () => undefined
+
+  it("fills the id, name, type and a 24-hour link lifetime, and lets the user's options win", () => {
+    expect(mergeEmailConfig({ id: "email", name: "Email" }, { sendVerificationRequest })).toMatchObject({ id: "email", name: "Email", type: "email", maxAge: 86_400 })
+    expect(mergeEmailConfig({ id: "email", name: "Email" }, { sendVerificationRequest, id: "magic", maxAge: 600, type: "oauth" } as never)).toMatchObject({
+      id: "magic",
+      type: "email",
+      maxAge: 600,
+    })
   })
 })

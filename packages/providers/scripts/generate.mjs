@@ -38,12 +38,13 @@ function describeProvider(id) {
   if (idAt === -1) throw new GenerateError(`${file}: the factory must set \`id: "${id}"\` (the folder name)`)
   const rest = source.slice(idAt)
   const name = /\bname:\s*"((?:[^"\\]|\\.)+)"/.exec(rest)?.[1]
-  const type = /\btype:\s*"(oauth|oidc|email|credentials)"/.exec(rest)?.[1]
+  // An email factory built on core's mergeEmailConfig gets its type from it.
+  const type = /\btype:\s*"(oauth|oidc|email|credentials)"/.exec(rest)?.[1] ?? (/\bmergeEmailConfig\(/.test(source) ? "email" : undefined)
   const header = /\/\*\*([\s\S]*?)\*\//.exec(source)?.[1] ?? ""
   const docs = /@see\s+(https:\/\/\S+)/.exec(header)?.[1]
   if (name === undefined) throw new GenerateError(`${file}: the factory must set \`name: "..."\` after its id`)
   if (type === undefined) {
-    throw new GenerateError(`${file}: the factory must set \`type:\` to "oauth", "oidc", "email" or "credentials"`)
+    throw new GenerateError(`${file}: the factory must set \`type:\` to "oauth", "oidc", "email" or "credentials" (or use mergeEmailConfig)`)
   }
   if (docs === undefined) throw new GenerateError(`${file}: the header TSDoc needs an \`@see https://...\` line (the provider's docs)`)
   return { id, name: JSON.parse(`"${name}"`), type, docs }

@@ -1,5 +1,4 @@
 import { askSignIn, findUser, findUserByEmail, resolveEmailUser, resolveUser, storedCredentialsUser } from "../accounts.js"
-import type { AdapterUser } from "../adapters.js"
 import { rememberedCallbackUrl, resolveCallbackUrl } from "../callback-url.js"
 import { clearCookie } from "../cookies.js"
 import type { InternalProvider } from "../config.js"
@@ -80,18 +79,16 @@ async function oauthCallback(context: RequestContext, provider: InternalOAuthPro
 
   const adapter = config.adapter
   let user: User & { id: string } = result.user
-  let stored: AdapterUser | null = null
   let isNewUser = false
-  const known = adapter === undefined ? undefined : await findUser(adapter, result.account)
-  if (known?.accountUser != null) stored = known.accountUser
+  const accountUser = adapter === undefined ? null : await findUser(adapter, result.account)
 
-  const redirectTo = await askSignIn(context, { user: stored ?? user, account: result.account, profile: result.profile })
+  const redirectTo = await askSignIn(context, { user: accountUser ?? user, account: result.account, profile: result.profile })
   if (redirectTo !== undefined) return redirect(context, redirectTo)
 
-  if (adapter !== undefined && known !== undefined) {
+  if (adapter !== undefined) {
     const current = await readSession(context)
     const resolved = await resolveUser(config, adapter, {
-      known,
+      accountUser,
       profileUser: result.user,
       account: result.account,
       profile: result.profile,

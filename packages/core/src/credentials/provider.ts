@@ -3,6 +3,7 @@
  */
 import { Configuration } from "../errors.js"
 import type { CredentialsConfig, ProviderButtonStyles } from "../providers/index.js"
+import { isRecord, optionalString } from "../options.js"
 
 /** One declared form field, ready to render and to accept. */
 export interface CredentialField {
@@ -33,15 +34,6 @@ const INPUT_TYPES = new Set(["text", "password", "email", "tel", "number", "url"
 
 /** More fields than any sign-in form needs: a bound on what a request may make us read. */
 const MAX_FIELDS = 16
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-}
-
-function optionalString(value: unknown, option: string): string | undefined {
-  if (value !== undefined && typeof value !== "string") throw new Configuration(`\`${option}\` must be a string.`)
-  return value
-}
 
 /**
  * Checks and normalises one credentials provider.

@@ -3,6 +3,8 @@
  */
 import { Configuration } from "../errors.js"
 import type { EmailConfig, ProviderButtonStyles } from "../providers/index.js"
+import { isRecord, optionalFunction } from "../options.js"
+import { DEFAULT_LINK_MAX_AGE } from "../providers/email.js"
 
 /** An email provider as the routes use it. */
 export interface InternalEmailProvider {
@@ -19,19 +21,6 @@ export interface InternalEmailProvider {
   style: ProviderButtonStyles
 }
 
-const DAY = 24 * 60 * 60
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-}
-
-// The type parameter names what the validated value is; callers pass it explicitly.
-// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
-function optionalFunction<T>(value: unknown, option: string): T | undefined {
-  if (value !== undefined && typeof value !== "function") throw new Configuration(`\`${option}\` must be a function.`)
-  return value as T | undefined
-}
-
 /**
  * Checks and normalises one email provider.
  *
@@ -41,7 +30,7 @@ export function normalizeEmailProvider(config: EmailConfig): InternalEmailProvid
   const { id } = config
   const at = (option: string): string => `providers["${id}"].${option}`
   const name = typeof config.name === "string" && config.name !== "" ? config.name : id
-  const maxAge: unknown = config.maxAge ?? DAY
+  const maxAge: unknown = config.maxAge ?? DEFAULT_LINK_MAX_AGE
   if (typeof maxAge !== "number" || !Number.isFinite(maxAge) || maxAge <= 0) {
     throw new Configuration(`\`${at("maxAge")}\` must be a positive number of seconds.`)
   }

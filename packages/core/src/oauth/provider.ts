@@ -12,6 +12,8 @@ import type {
   TokenEndpointHandler,
   UserinfoEndpointHandler,
 } from "../providers/index.js"
+import { isRecord, optionalFunction } from "../options.js"
+import { userFromClaims } from "../providers/claims.js"
 
 /** An OAuth provider as the routes use it. */
 export interface InternalOAuthProvider {
@@ -48,10 +50,6 @@ function envName(id: string, suffix: string): string {
   return `AUTH_${id.toUpperCase().replace(/-/g, "_")}_${suffix}`
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-}
-
 function endpoint(value: unknown, option: string): { url: string | undefined; params: Record<string, unknown>; handler: Record<string, unknown> } {
   if (value === undefined) return { url: undefined, params: {}, handler: {} }
   if (typeof value === "string") return { url: value, params: {}, handler: {} }
@@ -71,27 +69,18 @@ function stringParams(params: Record<string, unknown>, option: string): Record<s
   return out
 }
 
-// The type parameter names what the validated value is; callers pass it explicitly.
-// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
-function hook<T>(value: unknown, option: string): T | undefined {
-  if (value === undefined) return undefined
-  if (typeof value !== "function") throw new Configuration(`\`${option}\` must be a function.`)
-  return value as T
-}
-
 /** Reads `profile.sub` / `profile.id` into the user shape, for providers that declare no `profile`. */
 export const defaultProfile: ProfileCallback<Profile> = (profile) => {
-  const text = (...values: unknown[]): string | null => {
-    for (const value of values) if (typeof value === "string" && value !== "") return value
-    return null
-  }
   const id = profile.sub ?? profile.id
-  return {
-    id: typeof id === "string" || typeof id === "number" ? String(id) : undefined,
-    name: text(profile.name, profile.nickname, profile.preferred_username),
-    email: text(profile.email),
-    image: text(profile.picture, profile.image),
-  }
+  const first = (...values: unknown[]): unknown => values.find((value) => typeof value === "string" && value !== "")
+  // Standard claims, plus the names non-OIDC providers commonly use for the same things.
+  return userFromClaims({
+    sub: typeof id === "number" ? String(id) : id,
+    name: first(profile.name, profile.nickname),
+    preferred_username: profile.preferred_username,
+    email: profile.email,
+    picture: first(profile.picture, profile.image),
+  })
 }
 
 /** Keeps the token fields worth storing with an account. */
@@ -143,9 +132,9 @@ export function normalizeOAuthProvider(config: OAuthConfig, env: Env, proxyUrl: 
   const authorization = endpoint(config.authorization, at("authorization"))
   const token = endpoint(config.token, at("token"))
   const userinfo = endpoint(config.userinfo, at("userinfo"))
-  const tokenRequest = hook<TokenEndpointHandler["request"]>(token.handler.request, at("token.request"))
-  const conform = hook<TokenEndpointHandler["conform"]>(token.handler.conform, at("token.conform"))
-  const userinfoRequest = hook<UserinfoEndpointHandler["request"]>(userinfo.handler.request, at("userinfo.request"))
+  const tokenRequest = optionalFunction<TokenEndpointHandler["request"]>(token.handler.request, at("token.request"))
+  const conform = optionalFunction<TokenEndpointHandler["conform"]>(token.handler.conform, at("token.conform"))
+  const userinfoRequest = optionalFunction<UserinfoEndpointHandler["request"]>(userinfo.handler.request, at("userinfo.request"))
 
   if (type === "oidc" && wellKnown === undefined) {
     throw new Configuration(`Provider "${id}" is OpenID Connect and needs an \`issuer\` (or set ${envName(id, "ISSUER")}).`)
@@ -240,8 +229,8 @@ export function normalizeOAuthProvider(config: OAuthConfig, env: Env, proxyUrl: 
     },
     checks,
     idToken: type === "oidc" && (config as { idToken?: unknown }).idToken !== false,
-    profile: hook<ProfileCallback<Profile>>(config.profile, at("profile")) ?? defaultProfile,
-    account: hook<AccountCallback>(config.account, at("account")) ?? defaultAccount,
+    profile: optionalFunction<ProfileCallback<Profile>>(config.profile, at("profile")) ?? defaultProfile,
+    account: optionalFunction<AccountCallback>(config.account, at("account")) ?? defaultAccount,
     style: isRecord(config.style) ? { ...config.style } : {},
     allowDangerousEmailAccountLinking: config.allowDangerousEmailAccountLinking === true,
     redirectProxyUrl,

@@ -357,3 +357,4 @@ export function mergeProviderConfig<C extends OAuthConfig<never>>(
 
 export { userFromClaims, type StandardClaims } from "./claims.js"
 export { tenantIssuer } from "./tenant.js"
+export { DEFAULT_LINK_MAX_AGE, mergeEmailConfig } from "./email.js"

@@ -6,9 +6,7 @@
  * @see https://www.rfc-editor.org/rfc/rfc5321
  * @module email
  */
-import type { EmailConfig, EmailUserConfig } from "@auth/core/providers"
-
-const defaults = { id: "email", name: "Email", type: "email", maxAge: 24 * 60 * 60 } as const
+import { mergeEmailConfig, type EmailConfig, type EmailUserConfig } from "@auth/core/providers"
 
 /** What `Email()` takes: `sendVerificationRequest` and, optionally, everything else. */
 export type EmailOptions = EmailUserConfig & Pick<EmailConfig, "sendVerificationRequest">
@@ -25,11 +23,5 @@ export type EmailOptions = EmailUserConfig & Pick<EmailConfig, "sendVerification
  * ```
  */
 export default function Email(config: EmailOptions): EmailConfig {
-  return {
-    ...config,
-    id: config.id ?? defaults.id,
-    name: config.name ?? defaults.name,
-    type: defaults.type,
-    maxAge: config.maxAge ?? defaults.maxAge,
-  }
+  return mergeEmailConfig({ id: "email", name: "Email" }, config)
 }

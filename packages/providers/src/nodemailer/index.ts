@@ -7,11 +7,10 @@
  * @module nodemailer
  */
 import { Configuration } from "@auth/core/errors"
-import type { EmailConfig, EmailUserConfig, SendVerificationRequestParams } from "@auth/core/providers"
+import { mergeEmailConfig, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@auth/core/providers"
 import { createTransport } from "nodemailer"
 import type SMTPTransport from "nodemailer/lib/smtp-transport/index.js"
 
-const defaults = { id: "nodemailer", name: "Email", type: "email", maxAge: 24 * 60 * 60 } as const
 
 /** SMTP transport options, as nodemailer reads them (`host`, `port`, `secure`, `auth`, `tls`...). */
 export interface NodemailerServerOptions {
@@ -94,13 +93,11 @@ export default function Nodemailer(config: NodemailerOptions): NodemailerConfig 
     throw new Configuration('Nodemailer: set `from` to the sender, such as "Acme <no-reply@acme.example>".')
   }
   return {
-    ...config,
-    id: config.id ?? defaults.id,
-    name: config.name ?? defaults.name,
-    type: defaults.type,
-    maxAge: config.maxAge ?? defaults.maxAge,
+    ...mergeEmailConfig(
+      { id: "nodemailer", name: "Email" },
+      { ...config, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest },
+    ),
     server,
     from: config.from,
-    sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest,
   }
 }

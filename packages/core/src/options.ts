@@ -1,0 +1,32 @@
+/**
+ * The checks an option goes through where it is first turned into a typed value: shared by the
+ * configuration and every provider type, so each failure reads the same and names the option.
+ */
+import { Configuration } from "./errors.js"
+
+/** A plain object (not null, not an array). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+}
+
+/**
+ * An optional function option.
+ *
+ * @throws {Configuration} naming the option when it is set to something else.
+ */
+// The type parameter names what the validated value is; callers pass it explicitly.
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
+export function optionalFunction<T>(value: unknown, option: string): T | undefined {
+  if (value !== undefined && typeof value !== "function") throw new Configuration(`\`${option}\` must be a function.`)
+  return value as T | undefined
+}
+
+/**
+ * An optional string option.
+ *
+ * @throws {Configuration} naming the option when it is set to something else.
+ */
+export function optionalString(value: unknown, option: string): string | undefined {
+  if (value !== undefined && typeof value !== "string") throw new Configuration(`\`${option}\` must be a string.`)
+  return value
+}
