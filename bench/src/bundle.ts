@@ -1,16 +1,41 @@
 /** The size an app pays for `Auth` plus one provider: bundled, minified and gzipped with esbuild. */
 import { gzipSync } from "node:zlib"
-import { build } from "esbuild"
+import { build, type Plugin } from "esbuild"
 
-export async function bundleSize(core: string, twitter: string): Promise<{ minified: number; gzipped: number }> {
-  const result = await build({
-    stdin: {
-      contents: `import { Auth } from "${core}"
+/** One part of a bundle, told by the resolved path of each module in it. */
+export interface BundlePart {
+  label: string
+  test: RegExp
+}
+
+function entry(core: string, twitter: string): string {
+  return `import { Auth } from "${core}"
 import Twitter from "${twitter}"
-export default (request) => Auth(request, { providers: [Twitter({ clientId: "id", clientSecret: "secret" })], secret: "s" })`,
-      resolveDir: import.meta.dirname,
-      loader: "js",
+export default (request) => Auth(request, { providers: [Twitter({ clientId: "id", clientSecret: "secret" })], secret: "s" })`
+}
+
+/** Leaves out every module whose resolved path one of `tests` matches (its import stays, its code goes). */
+function leaveOut(tests: readonly RegExp[]): Plugin {
+  return {
+    name: "leave-out",
+    setup(plugin) {
+      plugin.onResolve({ filter: /.*/ }, async (args) => {
+        if (tests.length === 0 || args.pluginData === "inner") return undefined
+        const { resolveDir, kind, importer } = args
+        const resolved = await plugin.resolve(args.path, { resolveDir, kind, importer, pluginData: "inner" })
+        return tests.some((test) => test.test(resolved.path)) ? { path: args.path, external: true } : undefined
+      })
     },
+  }
+}
+
+async function gzippedSize(
+  core: string,
+  twitter: string,
+  options: { alias?: Record<string, string>; leaveOut?: readonly RegExp[] } = {},
+): Promise<{ minified: number; gzipped: number }> {
+  const result = await build({
+    stdin: { contents: entry(core, twitter), resolveDir: import.meta.dirname, loader: "js" },
     bundle: true,
     minify: true,
     format: "esm",
@@ -19,7 +44,69 @@ export default (request) => Auth(request, { providers: [Twitter({ clientId: "id"
     target: "es2022",
     write: false,
     logLevel: "silent",
+    alias: options.alias ?? {},
+    plugins: [leaveOut(options.leaveOut ?? [])],
   })
   const code = result.outputFiles[0]?.contents ?? new Uint8Array()
   return { minified: code.length, gzipped: gzipSync(code, { level: 9 }).length }
 }
+
+export function bundleSize(core: string, twitter: string): Promise<{ minified: number; gzipped: number }> {
+  return gzippedSize(core, twitter)
+}
+
+/**
+ * Where the gzipped bytes go: the parts are left out one after another, each credited with
+ * what leaving it out saved, so the figures add up to the whole. A part's figure includes
+ * whatever only it imports that no earlier part took.
+ */
+export async function bundleBreakdown(
+  core: string,
+  twitter: string,
+  parts: readonly BundlePart[],
+  alias?: Record<string, string>,
+): Promise<{ label: string; gzipped: number }[]> {
+  const out: { label: string; gzipped: number }[] = []
+  let previous = (await gzippedSize(core, twitter, { alias })).gzipped
+  for (let index = 0; index < parts.length; index++) {
+    const size = (await gzippedSize(core, twitter, { alias, leaveOut: parts.slice(0, index + 1).map((part) => part.test) })).gzipped
+    out.push({ label: parts[index]?.label ?? "", gzipped: previous - size })
+    previous = size
+  }
+  out.push({ label: "everything else (the entry, imports left standing)", gzipped: previous })
+  return out
+}
+
+const CORE_SOURCE = new URL("../../packages/core/src/", import.meta.url).pathname
+
+/** Our bundle built from core's sources, so each module can be told apart (the published build is one file). */
+export const OUR_SOURCE_ALIAS: Record<string, string> = {
+  "@auth/core": `${CORE_SOURCE}index.ts`,
+  "@auth/core/errors": `${CORE_SOURCE}errors.ts`,
+  "@auth/core/providers": `${CORE_SOURCE}providers/index.ts`,
+}
+
+/** Every package but the implementation itself (pnpm's store paths hold two `node_modules` segments). */
+const OTHER_PACKAGES = /\/node_modules\/(?!\.pnpm\/)(?!@auth\/core\/)/
+
+export const OUR_PARTS: readonly BundlePart[] = [
+  { label: "oauth4webapi", test: /\/node_modules\/oauth4webapi\// },
+  { label: "other dependencies", test: OTHER_PACKAGES },
+  { label: "the twitter provider", test: /\/packages\/providers\/dist\/twitter\// },
+  { label: "core: OAuth and OIDC flow (src/oauth)", test: /\/core\/src\/oauth\// },
+  { label: "core: email and credentials flows", test: /\/core\/src\/(email\/|credentials\/|pages\/email|actions\/verify-request)/ },
+  { label: "core: sessions, cookies, CSRF, crypto", test: /\/core\/src\/(session\/|cookies|csrf|crypto)/ },
+  { label: "core: default pages", test: /\/core\/src\/pages\// },
+  { label: "core: account linking, adapter calls", test: /\/core\/src\/(accounts|store|adapters)\./ },
+  { label: "core: configuration checks", test: /\/core\/src\/(config|options)\.|\/core\/src\/providers\// },
+  { label: "core: routes, errors, the rest", test: /\/core\/src\// },
+]
+
+export const PEER_PARTS: readonly BundlePart[] = [
+  { label: "oauth4webapi", test: /\/node_modules\/oauth4webapi\// },
+  { label: "jose", test: /\/node_modules\/jose\// },
+  { label: "preact, preact-render-to-string", test: /\/node_modules\/preact(-render-to-string)?\// },
+  { label: "other dependencies", test: OTHER_PACKAGES },
+  { label: "the twitter provider", test: /\/@auth\/core\/providers\/twitter\./ },
+  { label: "@auth/core's own code", test: /\/@auth\/core\// },
+]
