@@ -49,15 +49,20 @@ export function resolveOrigin(config: InternalConfig, request: Request, url: URL
   const host = firstHeaderValue(request.headers.get("x-forwarded-host")) ?? url.host
   const proto = firstHeaderValue(request.headers.get("x-forwarded-proto"))?.replace(/:$/, "") ?? url.protocol.slice(0, -1)
   if (proto !== "http" && proto !== "https") throw new UntrustedHost(`The forwarded protocol "${proto}" is not http or https.`)
+  // Only a name or an address with an optional port: a URL parser would read `evil.example/path`
+  // or `@evil.example` as some other origin.
+  if (!HOST.test(host)) throw new UntrustedHost(`The forwarded host "${host}" is not a valid host.`)
   let origin: string
   try {
     origin = new URL(`${proto}://${host}`).origin
   } catch (cause) {
     throw new UntrustedHost(`The forwarded host "${host}" is not a valid host.`, { cause })
   }
-  if (origin === "null") throw new UntrustedHost(`The forwarded host "${host}" is not a valid host.`)
   return origin
 }
+
+/** `host[:port]` as the Host header carries it: a name (`_` allowed, as container names have it), IPv4, or bracketed IPv6. */
+const HOST = /^(?:[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/
 
 /** Builds the context of one request. */
 export function createContext(config: InternalConfig, request: Request, url: URL): RequestContext {

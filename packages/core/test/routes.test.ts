@@ -44,6 +44,18 @@ describe("routes", () => {
     expect(((await response.json()) as { acme: { signinUrl: string } }).acme.signinUrl).toBe("https://app.example/api/auth/signin/acme")
   })
 
+  it("refuses a forwarded host that a URL parser would read as another origin", async () => {
+    for (const host of ["evil.example/path", "@evil.example", "app.example@evil.example", "app.example:3000#x", "a b", "[::1"]) {
+      const response = await Auth(new Request("http://localhost:3000/api/auth/providers", { headers: { "x-forwarded-host": host } }), testConfig())
+      expect(response.status, host).toBe(400)
+      expect(await response.json(), host).toMatchObject({ error: "UntrustedHost" })
+    }
+    for (const [host, origin] of [["my_app:8080", "http://my_app:8080"], ["[::1]:3000", "http://[::1]:3000"], ["App.Example.", "http://app.example."]]) {
+      const response = await Auth(new Request("http://localhost:3000/api/auth/providers", { headers: { "x-forwarded-host": host as string } }), testConfig())
+      expect(((await response.json()) as { acme: { signinUrl: string } }).acme.signinUrl, host).toBe(`${origin as string}/api/auth/signin/acme`)
+    }
+  })
+
   it("renders the sign-in page with escaped provider names and brand colors, and no script", async () => {
     const provider = { id: "acme", name: '<img src=x onerror="alert(1)">', type: "oauth" as const, clientId: "c", clientSecret: "s", authorization: "https://a.example/a", token: "https://a.example/t", userinfo: "https://a.example/u", style: { brandColor: "#ff0000;background:url(x)" } }
     const response = await call(testConfig({ providers: [provider] }), new Jar(), "/api/auth/signin?error=OAuthAccountNotLinked&callbackUrl=%2Fback")
