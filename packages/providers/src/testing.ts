@@ -40,6 +40,13 @@ function endpointUrl(endpoint: string | { url?: string } | undefined): string | 
   return typeof endpoint === "string" ? endpoint : endpoint?.url
 }
 
+/** `value` with every leaf replaced by `null`, its shape kept: a profile that names nobody. */
+function nameless(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(nameless)
+  if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, nameless(inner)]))
+  return null
+}
+
 function deepFreeze<T extends object>(value: T): T {
   for (const inner of Object.values(value)) if (typeof inner === "object" && inner !== null) deepFreeze(inner as object)
   return Object.freeze(value)
@@ -148,5 +155,30 @@ export function testProvider<P>(
         expect(tokenRequests, "the code was exchanged at the token endpoint").toBeGreaterThanOrEqual(1)
       })
     })
+
+    // An OpenID provider's subject is the ID token's `sub`, which core checks; a plain OAuth
+    // provider's is whatever its `profile` makes of the answers, so that must not invent one.
+    if (make().type === "oauth") {
+      describe("when every answer names nobody (each field null)", () => {
+        let simulated: SimulatedProvider
+        beforeAll(async () => {
+          simulated = await simulateProvider(make() as OAuthConfig, {
+            fixture: nameless(testCase.fixture) as Record<string, unknown>,
+            tokens: nameless(testCase.tokens ?? {}) as TokenSet,
+            responses: nameless(testCase.responses ?? {}) as Record<string, unknown>,
+          })
+          vi.stubGlobal("fetch", simulated.fetch)
+        })
+        afterAll(async () => {
+          vi.unstubAllGlobals()
+          await simulated.close()
+        })
+
+        it("refuses the sign-in with an error code, and starts no session", async () => {
+          const config = { secret: "provider-kit-secret-of-at-least-32-chars", trustHost: true, providers: [make()], logger: { error: () => undefined } }
+          await expect(simulated.signIn((request) => Auth(request, config))).rejects.toThrow(/^the callback answered 302 \S*[?&]error=OAuthCallbackError/)
+        })
+      })
+    }
   })
 }
