@@ -14,7 +14,7 @@
  *
  * @module testing
  */
-import { Auth } from "@auth/core"
+import { Auth, type AuthConfig } from "@auth/core"
 import type { OAuthConfig, TokenSet, User } from "@auth/core/providers"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { simulateProvider, type SimulatedProvider } from "./testing-idp.js"
@@ -45,6 +45,28 @@ function nameless(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(nameless)
   if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, nameless(inner)]))
   return null
+}
+
+/** Runs a simulator answering `data` for the enclosing `describe`, with `fetch` sent to it. */
+function useSimulatedProvider(make: () => OAuthConfig<never>, data: Parameters<typeof simulateProvider>[1]): () => SimulatedProvider {
+  let simulated: SimulatedProvider | undefined
+  beforeAll(async () => {
+    simulated = await simulateProvider(make() as OAuthConfig, data)
+    vi.stubGlobal("fetch", simulated.fetch)
+  })
+  afterAll(async () => {
+    vi.unstubAllGlobals()
+    await simulated?.close()
+  })
+  return () => {
+    if (simulated === undefined) throw new Error("the simulated provider is not running")
+    return simulated
+  }
+}
+
+/** The smallest configuration that signs in with `provider`. */
+function authConfig(provider: OAuthConfig<never>, error: (error: Error) => void): AuthConfig {
+  return { secret: "provider-kit-secret-of-at-least-32-chars", trustHost: true, providers: [provider], logger: { error } }
 }
 
 function deepFreeze<T extends object>(value: T): T {
@@ -124,29 +146,16 @@ export function testProvider<P>(
     })
 
     describe("through Auth() against a simulated identity provider", () => {
-      let simulated: SimulatedProvider
-      beforeAll(async () => {
-        simulated = await simulateProvider(make() as OAuthConfig, {
-          fixture: testCase.fixture as Record<string, unknown>,
-          tokens: testCase.tokens,
-          responses: testCase.responses,
-        })
-        vi.stubGlobal("fetch", simulated.fetch)
-      })
-      afterAll(async () => {
-        vi.unstubAllGlobals()
-        await simulated.close()
+      const simulated = useSimulatedProvider(make, {
+        fixture: testCase.fixture as Record<string, unknown>,
+        tokens: testCase.tokens,
+        responses: testCase.responses,
       })
 
       it("signs in and shows the mapped user in the session", async () => {
         const errors: string[] = []
-        const config = {
-          secret: "provider-kit-secret-of-at-least-32-chars",
-          trustHost: true,
-          providers: [make()],
-          logger: { error: (error: Error) => errors.push(`${error.message} ${error.cause instanceof Error ? error.cause.message : ""}`) },
-        }
-        const result = await simulated.signIn((request) => Auth(request, config)).catch((error: unknown) => {
+        const config = authConfig(make(), (error) => errors.push(`${error.message} ${error.cause instanceof Error ? error.cause.message : ""}`))
+        const result = await simulated().signIn((request) => Auth(request, config)).catch((error: unknown) => {
           throw new Error(`${error instanceof Error ? error.message : String(error)}\n${errors.join("\n")}`)
         })
         const { session, tokenRequests } = result
@@ -160,23 +169,15 @@ export function testProvider<P>(
     // provider's is whatever its `profile` makes of the answers, so that must not invent one.
     if (make().type === "oauth") {
       describe("when every answer names nobody (each field null)", () => {
-        let simulated: SimulatedProvider
-        beforeAll(async () => {
-          simulated = await simulateProvider(make() as OAuthConfig, {
-            fixture: nameless(testCase.fixture) as Record<string, unknown>,
-            tokens: nameless(testCase.tokens ?? {}) as TokenSet,
-            responses: nameless(testCase.responses ?? {}) as Record<string, unknown>,
-          })
-          vi.stubGlobal("fetch", simulated.fetch)
-        })
-        afterAll(async () => {
-          vi.unstubAllGlobals()
-          await simulated.close()
+        const simulated = useSimulatedProvider(make, {
+          fixture: nameless(testCase.fixture) as Record<string, unknown>,
+          tokens: nameless(testCase.tokens ?? {}) as TokenSet,
+          responses: nameless(testCase.responses ?? {}) as Record<string, unknown>,
         })
 
         it("refuses the sign-in with an error code, and starts no session", async () => {
-          const config = { secret: "provider-kit-secret-of-at-least-32-chars", trustHost: true, providers: [make()], logger: { error: () => undefined } }
-          await expect(simulated.signIn((request) => Auth(request, config))).rejects.toThrow(/^the callback answered 302 \S*[?&]error=OAuthCallbackError/)
+          const config = authConfig(make(), () => undefined)
+          await expect(simulated().signIn((request) => Auth(request, config))).rejects.toThrow(/^the callback answered 302 \S*[?&]error=OAuthCallbackError/)
         })
       })
     }
