@@ -71,7 +71,6 @@ export type KeyPurpose = "jwe" | "hmac"
 
 /** A derived 256-bit key, as WebCrypto and (where available) Node's crypto use it. */
 export interface SecretKey {
-  readonly purpose: KeyPurpose
   readonly web: CryptoKey
   readonly raw: Uint8Array<ArrayBuffer>
   /** Node's KeyObject for the same bytes, made on first use by the Node engine. */
@@ -85,23 +84,30 @@ export interface SecretKey {
  */
 export interface CryptoEngine {
   readonly name: "webcrypto" | "node"
-  /** AES-256-GCM; returns ciphertext followed by the 16-byte tag. */
-  encrypt(key: SecretKey, iv: Uint8Array<ArrayBuffer>, aad: Uint8Array<ArrayBuffer>, plaintext: Uint8Array<ArrayBuffer>): Uint8Array | Promise<Uint8Array>
-  /** Opens ciphertext + tag; `undefined` when it does not authenticate. */
-  decrypt(key: SecretKey, iv: Uint8Array<ArrayBuffer>, aad: Uint8Array<ArrayBuffer>, sealed: Uint8Array<ArrayBuffer>): Uint8Array | undefined | Promise<Uint8Array | undefined>
+  /** AES-256-GCM with a 16-byte tag, kept apart as a compact JWE carries them. */
+  encrypt(key: SecretKey, iv: Uint8Array<ArrayBuffer>, aad: Uint8Array<ArrayBuffer>, plaintext: Uint8Array<ArrayBuffer>): Sealed | Promise<Sealed>
+  /** Opens what {@link CryptoEngine.encrypt} sealed; `undefined` when it does not authenticate. */
+  decrypt(key: SecretKey, iv: Uint8Array<ArrayBuffer>, aad: Uint8Array<ArrayBuffer>, sealed: Sealed): Uint8Array | undefined | Promise<Uint8Array | undefined>
   /** HMAC-SHA-256. */
   sign(key: SecretKey, data: Uint8Array<ArrayBuffer>): Uint8Array | Promise<Uint8Array>
 }
 
-/** The WebCrypto engine: standard, available in every runtime. */
+/** AES-GCM output: the ciphertext and its 16-byte authentication tag. */
+export interface Sealed {
+  ciphertext: Uint8Array
+  tag: Uint8Array
+}
+
+/** The WebCrypto engine: standard, available in every runtime. It takes and gives the tag appended to the ciphertext. */
 export const webEngine: CryptoEngine = {
   name: "webcrypto",
   async encrypt(key, iv, aad, plaintext) {
-    return new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: aad, tagLength: 128 }, key.web, plaintext))
+    const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: aad, tagLength: 128 }, key.web, plaintext))
+    return { ciphertext: sealed.subarray(0, sealed.length - 16), tag: sealed.subarray(sealed.length - 16) }
   },
-  async decrypt(key, iv, aad, sealed) {
+  async decrypt(key, iv, aad, { ciphertext, tag }) {
     try {
-      return new Uint8Array(await crypto.subtle.decrypt({ name: "AES-GCM", iv, additionalData: aad, tagLength: 128 }, key.web, sealed))
+      return new Uint8Array(await crypto.subtle.decrypt({ name: "AES-GCM", iv, additionalData: aad, tagLength: 128 }, key.web, concat(ciphertext, tag)))
     } catch {
       return undefined
     }
@@ -126,11 +132,16 @@ interface NodeCrypto {
   createHmac(algorithm: string, key: unknown): { update(data: Uint8Array): { digest(): Uint8Array } }
 }
 
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(a.length + b.length)
   out.set(a)
   out.set(b, a.length)
   return out
+}
+
+/** `head` then `tail`, copied only when the tail has bytes (GCM's `final()` gives none). */
+function joined(head: Uint8Array, tail: Uint8Array): Uint8Array {
+  return tail.length === 0 ? head : concat(head, tail)
 }
 
 /** The Node engine, over the given `node:crypto` module. */
@@ -141,15 +152,16 @@ export function nodeEngine(node: NodeCrypto): CryptoEngine {
     encrypt(key, iv, aad, plaintext) {
       const cipher = node.createCipheriv("aes-256-gcm", keyObject(key), iv, { authTagLength: 16 })
       cipher.setAAD(aad)
-      return concat(concat(cipher.update(plaintext), cipher.final()), cipher.getAuthTag())
+      const ciphertext = joined(cipher.update(plaintext), cipher.final())
+      return { ciphertext, tag: cipher.getAuthTag() }
     },
-    decrypt(key, iv, aad, sealed) {
-      if (sealed.length < 16) return undefined
+    decrypt(key, iv, aad, { ciphertext, tag }) {
+      if (tag.length !== 16) return undefined
       const decipher = node.createDecipheriv("aes-256-gcm", keyObject(key), iv, { authTagLength: 16 })
       decipher.setAAD(aad)
-      decipher.setAuthTag(sealed.subarray(sealed.length - 16))
+      decipher.setAuthTag(tag)
       try {
-        return concat(decipher.update(sealed.subarray(0, sealed.length - 16)), decipher.final())
+        return joined(decipher.update(ciphertext), decipher.final())
       } catch {
         return undefined
       }
@@ -226,7 +238,7 @@ async function hkdf(secret: string, salt: string, purpose: KeyPurpose): Promise<
     purpose === "jwe"
       ? await crypto.subtle.importKey("raw", raw, { name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"])
       : await crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256", length: 256 }, false, ["sign", "verify"])
-  return { purpose, web, raw }
+  return { web, raw }
 }
 
 const JWE_HEADER = base64url(encoder.encode(JSON.stringify({ alg: "dir", enc: "A256GCM" })))
@@ -239,9 +251,7 @@ const JWE_AAD = encoder.encode(JWE_HEADER)
  */
 export async function sealJwe(payload: unknown, key: SecretKey, using: CryptoEngine = engine): Promise<string> {
   const iv = randomBytes(12)
-  const sealed = await using.encrypt(key, iv, JWE_AAD, encoder.encode(JSON.stringify(payload)))
-  const ciphertext = sealed.subarray(0, sealed.length - 16)
-  const tag = sealed.subarray(sealed.length - 16)
+  const { ciphertext, tag } = await using.encrypt(key, iv, JWE_AAD, encoder.encode(JSON.stringify(payload)))
   return `${JWE_HEADER}..${base64url(iv)}.${base64url(ciphertext)}.${base64url(tag)}`
 }
 
@@ -256,11 +266,8 @@ export async function openJwe(token: string, keys: readonly SecretKey[], using: 
   const ciphertext = fromBase64url(parts[3] as string)
   const tag = fromBase64url(parts[4] as string)
   if (iv?.length !== 12 || ciphertext === undefined || tag?.length !== 16) return undefined
-  const sealed = new Uint8Array(ciphertext.length + 16)
-  sealed.set(ciphertext)
-  sealed.set(tag, ciphertext.length)
   for (const key of keys) {
-    const plain = await using.decrypt(key, iv, JWE_AAD, sealed)
+    const plain = await using.decrypt(key, iv, JWE_AAD, { ciphertext, tag })
     if (plain === undefined) continue
     try {
       return JSON.parse(decoder.decode(plain)) as unknown

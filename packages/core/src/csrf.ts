@@ -25,7 +25,8 @@ export async function csrfToken(context: RequestContext): Promise<string> {
   const existing = await readCookieToken(context)
   if (existing !== undefined) return existing
   const token = randomString(32)
-  const [key] = await deriveKeys(context.config.secrets.slice(0, 1), SALT, "hmac")
+  // The first secret's key signs; the list is passed whole so its derived keys stay cached.
+  const [key] = await deriveKeys(context.config.secrets, SALT, "hmac")
   const cookie = context.cookies.csrfToken
   context.setCookies.push({ name: cookie.name, value: `${token}|${await hmac(token, key as SecretKey)}`, options: cookie.options })
   return token

@@ -21,7 +21,7 @@ function invalidInput(message: string): CredentialsSignin {
  * @throws {CredentialsSignin} (`code: "invalid_input"`) for an undeclared, repeated or oversized field.
  */
 export function readCredentials(provider: InternalCredentialsProvider, form: URLSearchParams): Record<string, string> {
-  const declared = new Set(provider.fields.map((field) => field.name))
+  const declared = provider.fieldNames
   const seen = new Set<string>()
   const credentials: Record<string, string> = {}
   for (const [name, value] of form) {

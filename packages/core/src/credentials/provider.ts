@@ -20,6 +20,8 @@ export interface InternalCredentialsProvider {
   type: "credentials"
   /** The declared fields, in order: the only ones accepted from the browser. */
   fields: CredentialField[]
+  /** The names of `fields`, for checking a submitted form. */
+  fieldNames: ReadonlySet<string>
   authorize: CredentialsConfig["authorize"]
   style: ProviderButtonStyles
 }
@@ -71,6 +73,7 @@ export function normalizeCredentialsProvider(config: CredentialsConfig): Interna
     name: typeof config.name === "string" && config.name !== "" ? config.name : id,
     type: "credentials",
     fields,
+    fieldNames: new Set(fields.map((field) => field.name)),
     authorize: config.authorize,
     style: { ...config.style },
   }
