@@ -3,7 +3,7 @@
  * sent to (the app's own `pages` when configured).
  */
 import type { RequestContext } from "./context.js"
-import type { AuthErrorCode } from "./errors.js"
+import { isPublicCode, type AuthErrorCode } from "./errors.js"
 
 /** The actions `Auth()` serves. */
 export type Action = "providers" | "csrf" | "signin" | "callback" | "session" | "signout" | "error" | "verify-request"
@@ -43,7 +43,9 @@ export function signInPageUrl(
   context: RequestContext,
   query: { error?: AuthErrorCode; code?: string; callbackUrl?: string } = {},
 ): string {
-  return withQuery(context.config.pages.signIn ?? `${context.config.basePath}/signin`, context.origin, query)
+  // The public reason may come from an app's CredentialsSignin subclass: only a safe one is shown.
+  const code = isPublicCode(query.code) ? query.code : undefined
+  return withQuery(context.config.pages.signIn ?? `${context.config.basePath}/signin`, context.origin, { ...query, code })
 }
 
 /** The "check your email" page shown after a sign-in link was sent. */

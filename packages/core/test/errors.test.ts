@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { AccessDenied, AuthError, Configuration, CredentialsSignin, EmailSignInError, InvalidCheck, errorMessages, isAuthErrorCode } from "../src/errors.js"
+import { Jar, call, csrfToken, testConfig } from "./helpers.js"
 
 describe("AuthError", () => {
   it("carries a stable code, its class name and the cause", () => {
@@ -35,5 +36,30 @@ describe("AuthError", () => {
     expect(isAuthErrorCode("__proto__")).toBe(false)
     expect(isAuthErrorCode(42)).toBe(false)
     for (const message of Object.values(errorMessages)) expect(message).toMatch(/\.$/)
+  })
+})
+
+describe("a CredentialsSignin subclass's public code", () => {
+  /** Where a refused credentials sign-in sends the browser when `authorize` throws `error`. */
+  async function refusedWith(error: CredentialsSignin): Promise<URL> {
+    const config = testConfig({
+      providers: [{ id: "password", name: "Password", type: "credentials", credentials: { username: { label: "Username" } }, authorize: () => { throw error } }],
+    })
+    const jar = new Jar()
+    const response = await call(config, jar, "/api/auth/callback/password", { form: { csrfToken: await csrfToken(config, jar), username: "ada" } })
+    return new URL(response.headers.get("location") ?? "")
+  }
+
+  it("reaches the sign-in page URL when it is safe, and is left out when it is not", async () => {
+    class TooManyAttempts extends CredentialsSignin {
+      override readonly publicCode = "rate_limited"
+    }
+    class Unsafe extends CredentialsSignin {
+      override readonly publicCode = "<b>call 555-0100</b>"
+    }
+    expect((await refusedWith(new TooManyAttempts())).searchParams.get("code")).toBe("rate_limited")
+    const unsafe = await refusedWith(new Unsafe())
+    expect(unsafe.searchParams.get("error")).toBe("CredentialsSignin")
+    expect(unsafe.searchParams.has("code")).toBe(false)
   })
 })

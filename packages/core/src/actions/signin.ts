@@ -2,7 +2,7 @@ import { rememberCallbackUrl, resolveCallbackUrl } from "../callback-url.js"
 import { html, readForm, redirect, type RequestContext } from "../context.js"
 import { csrfToken, verifyCsrf } from "../csrf.js"
 import { sendSignInLink } from "../email/signin.js"
-import { InvalidProvider, isAuthErrorCode, isPublicCode } from "../errors.js"
+import { InvalidProvider, isAuthErrorCode } from "../errors.js"
 import { createAuthorizationUrl } from "../oauth/authorize.js"
 import type { InternalOAuthProvider } from "../oauth/provider.js"
 import { renderSignIn, type PageProvider } from "../pages/index.js"
@@ -16,8 +16,7 @@ export async function signInPage(context: RequestContext): Promise<Response> {
   const target = requested === null ? undefined : await resolveCallbackUrl(context, requested)
   const error = query.get("error")
   if (pages.signIn !== undefined) {
-    const code = query.get("code")
-    return redirect(context, signInPageUrl(context, { callbackUrl: target, error: isAuthErrorCode(error) ? error : undefined, code: isPublicCode(code) ? code : undefined }))
+    return redirect(context, signInPageUrl(context, { callbackUrl: target, error: isAuthErrorCode(error) ? error : undefined, code: query.get("code") ?? undefined }))
   }
   const page = renderSignIn({
     theme,
