@@ -99,7 +99,7 @@ export async function resolveUser(
 
   const email = profileUser.email
   if (typeof email === "string" && email !== "") {
-    const byEmail = await callAdapter(adapter, "getUserByEmail", email)
+    const byEmail = await findUserByEmail(adapter, email)
     if (byEmail !== null) {
       if (!params.allowEmailLinking) {
         throw new OAuthAccountNotLinked(
@@ -135,6 +135,28 @@ export async function resolveUser(
 /** The stored user with this email address, if any. */
 export async function findUserByEmail(adapter: Adapter, email: string): Promise<AdapterUser | null> {
   return (await callAdapter(adapter, "getUserByEmail", email)) ?? null
+}
+
+/**
+ * Asks the `signIn` callback about an email sign-in of `identifier`, as its stored user or, for
+ * a new address, a stand-in carrying the address. Both steps of the flow ask: sending the link
+ * (with `email.verificationRequest`) and using it.
+ *
+ * @throws {AccessDenied} when the callback refuses.
+ */
+export async function askEmailSignIn(
+  context: RequestContext,
+  params: { adapter: Adapter; providerId: string; identifier: string; verificationRequest?: true },
+): Promise<{ existing: AdapterUser | null; account: Account; redirectTo: string | undefined }> {
+  const { adapter, providerId, identifier } = params
+  const existing = await findUserByEmail(adapter, identifier)
+  const account: Account = { provider: providerId, type: "email", providerAccountId: identifier }
+  const redirectTo = await askSignIn(context, {
+    user: existing ?? { id: identifier, email: identifier, emailVerified: null },
+    account,
+    ...(params.verificationRequest === true ? { email: { verificationRequest: true } } : {}),
+  })
+  return { existing, account, redirectTo }
 }
 
 /**

@@ -23,7 +23,7 @@ import type {
   Theme,
 } from "./types.js"
 import { randomString } from "./crypto.js"
-import { isRecord, optionalFunction } from "./options.js"
+import { isRecord, optionalFunction, positiveSeconds, readEnv } from "./options.js"
 
 /** A provider as the routes use it; `type` tells which flow serves it. */
 export type InternalProvider = InternalOAuthProvider | InternalEmailProvider | InternalCredentialsProvider
@@ -59,11 +59,6 @@ export interface InternalConfig {
 
 type Env = Record<string, string | undefined>
 
-function readEnv(): Env {
-  const process = (globalThis as { process?: { env?: Env } }).process
-  return process?.env ?? {}
-}
-
 const cache = new WeakMap<AuthConfig, InternalConfig | AuthError>()
 
 /**
@@ -86,14 +81,6 @@ export function resolveConfig(config: AuthConfig): InternalConfig {
     cache.set(config, failure)
     throw failure
   }
-}
-
-function positiveSeconds(value: unknown, option: string, fallback: number, allowZero = false): number {
-  if (value === undefined) return fallback
-  if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
-    throw new Configuration(`\`${option}\` must be a ${allowZero ? "non-negative" : "positive"} number of seconds.`)
-  }
-  return Math.floor(value)
 }
 
 function normalizeSecrets(secret: unknown, env: Env): string[] {

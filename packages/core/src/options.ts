@@ -30,3 +30,27 @@ export function optionalString(value: unknown, option: string): string | undefin
   if (value !== undefined && typeof value !== "string") throw new Configuration(`\`${option}\` must be a string.`)
   return value
 }
+
+/**
+ * A number of seconds, floored; `fallback` when unset.
+ *
+ * @throws {Configuration} naming the option when it is not a finite positive number (or, with
+ * `allowZero`, non-negative).
+ */
+export function positiveSeconds(value: unknown, option: string, fallback: number, allowZero = false): number {
+  if (value === undefined) return fallback
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
+    throw new Configuration(`\`${option}\` must be a ${allowZero ? "non-negative" : "positive"} number of seconds.`)
+  }
+  return Math.floor(value)
+}
+
+/** The environment variables, where the runtime has them (an empty record elsewhere). */
+export function readEnv(): Record<string, string | undefined> {
+  return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {}
+}
+
+/** The environment variable a provider option is read from: `AUTH_<ID>_<SUFFIX>`, `-` as `_`. */
+export function envName(id: string, suffix: string): string {
+  return `AUTH_${id.toUpperCase().replace(/-/g, "_")}_${suffix}`
+}

@@ -1,4 +1,4 @@
-import { askSignIn, findUser, findUserByEmail, resolveEmailUser, resolveUser, storedCredentialsUser } from "../accounts.js"
+import { askEmailSignIn, askSignIn, findUser, resolveEmailUser, resolveUser, storedCredentialsUser } from "../accounts.js"
 import { rememberedCallbackUrl, resolveCallbackUrl } from "../callback-url.js"
 import { clearCookie } from "../cookies.js"
 import type { InternalProvider } from "../config.js"
@@ -108,9 +108,7 @@ async function emailCallback(context: RequestContext, provider: InternalEmailPro
   const { config } = context
   const { identifier, callbackUrl: requested } = await verifySignInLink(context, provider, await readForm(context.request))
   const adapter = emailAdapter(context, provider)
-  const existing = await findUserByEmail(adapter, identifier)
-  const account: Account = { provider: provider.id, type: "email", providerAccountId: identifier }
-  const redirectTo = await askSignIn(context, { user: existing ?? { id: identifier, email: identifier, emailVerified: null }, account })
+  const { existing, account, redirectTo } = await askEmailSignIn(context, { adapter, providerId: provider.id, identifier })
   if (redirectTo !== undefined) return redirect(context, redirectTo)
   const { user, isNewUser } = await resolveEmailUser(config, adapter, identifier, existing)
   return finishSignIn(context, { user, account: { ...account, userId: user.id }, isNewUser }, await resolveCallbackUrl(context, requested))

@@ -2,7 +2,7 @@
  * Starting an email sign-in: the address checked, the `signIn` callback asked, a token
  * stored (as its HMAC), and the link handed to the provider's `sendVerificationRequest`.
  */
-import { askSignIn, findUserByEmail } from "../accounts.js"
+import { askEmailSignIn } from "../accounts.js"
 import type { Adapter } from "../adapters.js"
 import type { RequestContext } from "../context.js"
 import { AuthError, Configuration, EmailSignInError } from "../errors.js"
@@ -35,12 +35,7 @@ export async function sendSignInLink(
   const { config } = context
   const adapter = emailAdapter(context, provider)
   const identifier = readIdentifier(provider, params.form.getAll("email"))
-  const existing = await findUserByEmail(adapter, identifier)
-  const redirectTo = await askSignIn(context, {
-    user: existing ?? { id: identifier, email: identifier, emailVerified: null },
-    account: { provider: provider.id, type: "email", providerAccountId: identifier },
-    email: { verificationRequest: true },
-  })
+  const { redirectTo } = await askEmailSignIn(context, { adapter, providerId: provider.id, identifier, verificationRequest: true })
   if (redirectTo !== undefined) return redirectTo
 
   const { token, expires } = await createToken(config, adapter, provider, identifier)

@@ -15,11 +15,6 @@ const MIN_TOKEN = 43
 /** The longest token accepted, from a generator or from a link. */
 export const MAX_TOKEN = 512
 
-/** What is stored for a token: its HMAC under one secret's key. */
-function storedForm(token: string, key: SecretKey): Promise<string> {
-  return hmac(token, key)
-}
-
 async function generate(provider: InternalEmailProvider): Promise<string> {
   if (provider.generateVerificationToken === undefined) return randomString(32)
   const token: unknown = await provider.generateVerificationToken()
@@ -46,7 +41,7 @@ export async function createToken(
   const token = await generate(provider)
   const expires = new Date(Date.now() + provider.maxAge * 1000)
   const [key] = await deriveKeys(config.secrets, SALT, "hmac")
-  await callAdapter(adapter, "createVerificationToken", { identifier, token: await storedForm(token, key as SecretKey), expires })
+  await callAdapter(adapter, "createVerificationToken", { identifier, token: await hmac(token, key as SecretKey), expires })
   return { token, expires }
 }
 
@@ -58,7 +53,7 @@ export async function createToken(
  */
 export async function useToken(config: InternalConfig, adapter: Adapter, identifier: string, token: string): Promise<boolean> {
   for (const key of await deriveKeys(config.secrets, SALT, "hmac")) {
-    const found = await callAdapter(adapter, "useVerificationToken", { identifier, token: await storedForm(token, key) })
+    const found = await callAdapter(adapter, "useVerificationToken", { identifier, token: await hmac(token, key) })
     if (found === null || typeof found !== "object") continue
     // A third-party adapter may hand back an expired row; it is used up either way.
     const expires = new Date(found.expires).getTime()

@@ -12,7 +12,7 @@ import type {
   TokenEndpointHandler,
   UserinfoEndpointHandler,
 } from "../providers/index.js"
-import { isRecord, optionalFunction } from "../options.js"
+import { envName, isRecord, optionalFunction } from "../options.js"
 import { userFromClaims } from "../providers/claims.js"
 
 /** An OAuth provider as the routes use it. */
@@ -45,10 +45,6 @@ export interface InternalOAuthProvider {
 type Env = Record<string, string | undefined>
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"])
-
-function envName(id: string, suffix: string): string {
-  return `AUTH_${id.toUpperCase().replace(/-/g, "_")}_${suffix}`
-}
 
 function endpoint(value: unknown, option: string): { url: string | undefined; params: Record<string, unknown>; handler: Record<string, unknown> } {
   if (value === undefined) return { url: undefined, params: {}, handler: {} }

@@ -3,7 +3,7 @@
  * confirmation page the link opens, whose button (a POST) is what uses the token.
  */
 import type { Theme } from "../types.js"
-import { escapeHtml, layout } from "./layout.js"
+import { escapeHtml, hiddenInput, layout } from "./layout.js"
 
 /** The page shown after a sign-in link was sent. */
 export function renderVerifyRequest(params: { theme: Theme; homeUrl: string }): string {
@@ -27,11 +27,9 @@ export function renderConfirmSignIn(params: {
   token: string
   callbackUrl: string | undefined
 }): string {
-  const hidden = (name: string, value: string): string => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`
-  const callback = params.callbackUrl === undefined ? "" : hidden("callbackUrl", params.callbackUrl)
   return layout(
     params.theme,
     "Sign in",
-    `<h1>Sign in</h1><p>Continue as <strong>${escapeHtml(params.email)}</strong>?</p><form method="post" action="${escapeHtml(params.action)}">${hidden("csrfToken", params.csrfToken)}${hidden("token", params.token)}${hidden("email", params.email)}${callback}<button type="submit">Sign in</button></form>`,
+    `<h1>Sign in</h1><p>Continue as <strong>${escapeHtml(params.email)}</strong>?</p><form method="post" action="${escapeHtml(params.action)}">${hiddenInput("csrfToken", params.csrfToken)}${hiddenInput("token", params.token)}${hiddenInput("email", params.email)}${hiddenInput("callbackUrl", params.callbackUrl)}<button type="submit">Sign in</button></form>`,
   )
 }

@@ -6,7 +6,7 @@
 import { errorMessages, type AuthErrorCode } from "../errors.js"
 import type { ProviderButtonStyles } from "../providers/index.js"
 import type { Theme } from "../types.js"
-import { escapeHtml, layout, safeColor, textOn } from "./layout.js"
+import { escapeHtml, hiddenInput, layout, safeColor, textOn } from "./layout.js"
 
 /** A provider as the sign-in page lists it: `action` is where its form posts. */
 export interface PageProvider {
@@ -17,10 +17,6 @@ export interface PageProvider {
   style: ProviderButtonStyles
   /** The inputs of a credentials form. */
   fields?: readonly { name: string; label: string; type: string; placeholder: string | undefined }[]
-}
-
-function hiddenInput(name: string, value: string | undefined): string {
-  return value === undefined ? "" : `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`
 }
 
 function input(id: string, field: { name: string; label: string; type: string; placeholder?: string | undefined; autocomplete?: string }): string {

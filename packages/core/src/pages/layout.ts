@@ -11,6 +11,11 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char)
 }
 
+/** A hidden form field; nothing when there is no value. */
+export function hiddenInput(name: string, value: string | undefined): string {
+  return value === undefined ? "" : `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`
+}
+
 /** A color from config, or `undefined` when it is not a plain CSS color (it lands in a style attribute). */
 export function safeColor(value: string | undefined): string | undefined {
   return value !== undefined && /^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,20}|rgba?\([\d\s.,%]+\))$/.test(value) ? value : undefined

@@ -1,4 +1,5 @@
 import { Configuration } from "../errors.js"
+import { envName, readEnv } from "../options.js"
 
 /**
  * The `issuer` of a tenant-specific provider (one whose URL is the customer's own domain,
@@ -11,9 +12,8 @@ import { Configuration } from "../errors.js"
  * ```
  */
 export function tenantIssuer(id: string, config: { issuer?: string }, what: string): string {
-  const variable = `AUTH_${id.toUpperCase().replace(/-/g, "_")}_ISSUER`
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
-  const issuer = config.issuer ?? env?.[variable]
+  const variable = envName(id, "ISSUER")
+  const issuer = config.issuer ?? readEnv()[variable]
   if (issuer === undefined || issuer === "") {
     throw new Configuration(`Provider "${id}" needs \`issuer\` (or ${variable}): ${what}.`)
   }
