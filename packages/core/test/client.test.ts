@@ -2,18 +2,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { getCsrfToken, getProviders, getSession, signIn, signOut } from "../src/client.js"
 import { encode } from "../src/session/jwt.js"
 import { Auth } from "../src/index.js"
-import { Jar, ORIGIN, SECRET, acmeProvider, testConfig } from "./helpers.js"
+import { Jar, ORIGIN, PASSWORD, SECRET, acmeProvider, passwordProvider, testConfig } from "./helpers.js"
 
 // The browser boundary: fetch goes to Auth() in-process with a cookie jar, location is recorded.
 describe("@auth/core/client", () => {
-  const credentials = {
-    id: "credentials",
-    name: "Password",
-    type: "credentials" as const,
-    credentials: { username: {}, password: { type: "password" } },
-    authorize: ({ username, password }: { username?: string; password?: string }) => (username === "ada" && password === "secret" ? { id: "1", name: "Ada" } : null),
-  }
-  const config = testConfig({ providers: [acmeProvider(), credentials] })
+  const config = testConfig({ providers: [acmeProvider(), passwordProvider()] })
   let jar: Jar
   let assigned: string[]
 
@@ -57,9 +50,9 @@ describe("@auth/core/client", () => {
   })
 
   it("signs in with credentials by posting the fields to the provider's callback", async () => {
-    const result = await signIn("credentials", { username: "ada", password: "secret", callbackUrl: "/home", redirect: false })
+    const result = await signIn("credentials", { username: "ada", password: PASSWORD, callbackUrl: "/home", redirect: false })
     expect(result).toEqual({ ok: true, error: null, url: `${ORIGIN}/home` })
-    expect(await getSession()).toMatchObject({ user: { id: "1", name: "Ada" } })
+    expect(await getSession()).toMatchObject({ user: { id: "user-ada", name: "Ada Lovelace" } })
   })
 
   it("reports a refused credentials sign-in without navigating", async () => {

@@ -5,7 +5,7 @@ import type { InternalOAuthProvider } from "../src/oauth/provider.js"
 import { MemoryAdapter } from "../../adapter-memory/src/index.js"
 import { Auth } from "../src/index.js"
 import type { AuthConfig } from "../src/types.js"
-import { acmeProvider, SECRET, testConfig } from "./helpers.js"
+import { acmeProvider, passwordProvider, SECRET, testConfig } from "./helpers.js"
 
 function configError(config: AuthConfig): string {
   try {
@@ -97,15 +97,7 @@ describe("configuration", () => {
   })
 
   it("checks credentials providers: an authorize function and well-formed fields", () => {
-    const authorize = () => null
-    const credentials = (overrides: Record<string, unknown> = {}) => ({
-      id: "credentials",
-      name: "Password",
-      type: "credentials" as const,
-      credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" } },
-      authorize,
-      ...overrides,
-    })
+    const credentials = (overrides: Record<string, unknown> = {}) => ({ ...passwordProvider(), ...overrides })
     expect(configError(testConfig({ providers: [credentials({ authorize: undefined })] }))).toMatch(/providers\["credentials"\]\.authorize/)
     expect(configError(testConfig({ providers: [credentials({ credentials: { csrfToken: {} } })] }))).toMatch(/credentials\.csrfToken/)
     expect(configError(testConfig({ providers: [credentials({ credentials: { 'a"b': {} } })] }))).toMatch(/field name/)

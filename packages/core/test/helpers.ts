@@ -1,9 +1,12 @@
 /** Shared test set-up: a configuration factory and a small cookie-carrying client for `Auth()`. */
 import { Auth } from "../src/index.js"
+import type { CredentialsConfig } from "../src/providers/index.js"
 import type { AuthConfig } from "../src/types.js"
 
 export const SECRET = "a-test-secret-that-is-at-least-32-characters-long"
 export const ORIGIN = "http://localhost:3000"
+/** The one password `passwordProvider()` accepts (for the user `ada`). */
+export const PASSWORD = "correct horse battery staple"
 
 /** A plain OAuth 2.0 provider whose endpoints are never called by the tests that use it. */
 export function acmeProvider(overrides: Record<string, unknown> = {}) {
@@ -20,8 +23,41 @@ export function acmeProvider(overrides: Record<string, unknown> = {}) {
   }
 }
 
+const passwordFields = {
+  username: { label: "Username" },
+  password: { label: "Password", type: "password" },
+}
+
+/** A credentials provider with a username and a password field, whose one user is ada / PASSWORD. */
+export function passwordProvider(overrides: Partial<CredentialsConfig<typeof passwordFields>> = {}): CredentialsConfig<typeof passwordFields> {
+  return {
+    id: "credentials",
+    name: "Password",
+    type: "credentials",
+    credentials: passwordFields,
+    authorize: ({ username, password }) =>
+      username === "ada" && password === PASSWORD ? { id: "user-ada", name: "Ada Lovelace", email: "ada@example.com", role: "admin" } : null,
+    ...overrides,
+  }
+}
+
 export function testConfig(overrides: Partial<AuthConfig> = {}): AuthConfig {
   return { secret: SECRET, trustHost: true, providers: [acmeProvider()], logger: { error: () => undefined, warn: () => undefined }, ...overrides }
+}
+
+/**
+ * The cookies a response sets, by name, in header order. A cleared cookie (`Max-Age=0`, as
+ * `Auth()` clears them) maps to `""`, so one check tells setting from clearing.
+ */
+export function setCookies(response: Response): Map<string, string> {
+  const cookies = new Map<string, string>()
+  for (const header of response.headers.getSetCookie()) {
+    const [pair = "", ...attributes] = header.split(";")
+    const eq = pair.indexOf("=")
+    const cleared = attributes.some((attribute) => /^\s*max-age=0\s*$/i.test(attribute))
+    cookies.set(pair.slice(0, eq).trim(), cleared ? "" : pair.slice(eq + 1).trim())
+  }
+  return cookies
 }
 
 /** Collects `Set-Cookie` headers into a jar and replays them, like a browser on one origin. */
@@ -29,13 +65,8 @@ export class Jar {
   readonly cookies = new Map<string, string>()
 
   store(response: Response): void {
-    for (const header of response.headers.getSetCookie()) {
-      const [pair = "", ...attributes] = header.split(";")
-      const eq = pair.indexOf("=")
-      const name = pair.slice(0, eq).trim()
-      const value = pair.slice(eq + 1).trim()
-      const cleared = attributes.some((attribute) => /^\s*max-age=0\s*$/i.test(attribute))
-      if (cleared) this.cookies.delete(name)
+    for (const [name, value] of setCookies(response)) {
+      if (value === "") this.cookies.delete(name)
       else this.cookies.set(name, value)
     }
   }
@@ -68,4 +99,9 @@ export async function call(
 export async function csrfToken(config: AuthConfig, jar: Jar): Promise<string> {
   const response = await call(config, jar, "/api/auth/csrf")
   return ((await response.json()) as { csrfToken: string }).csrfToken
+}
+
+/** Where a redirect points; throws on a response without a `location`. */
+export function location(response: Response): URL {
+  return new URL(response.headers.get("location") ?? "")
 }

@@ -1,38 +1,16 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 // Imported by path, not by package name: @auth/adapter-memory depends on @auth/core.
 import { MemoryAdapter } from "../../../adapter-memory/src/index.js"
-import { CredentialsSignin } from "../../src/errors.js"
-import type { CredentialsConfig, User } from "../../src/providers/index.js"
+import { CredentialsSignin, errorMessages } from "../../src/errors.js"
+import type { User } from "../../src/providers/index.js"
 import type { AuthConfig } from "../../src/types.js"
-import { Jar, ORIGIN, SECRET, call, csrfToken } from "../helpers.js"
-
-const PASSWORD = "correct horse battery staple"
-
-const fields = {
-  username: { label: "Username" },
-  password: { label: "Password", type: "password" },
-}
-
-/** A credentials provider whose one user is ada / PASSWORD. */
-function passwordProvider(overrides: Partial<CredentialsConfig<typeof fields>> = {}): CredentialsConfig<typeof fields> {
-  return {
-    id: "credentials",
-    name: "Password",
-    type: "credentials",
-    credentials: fields,
-    authorize: ({ username, password }) =>
-      username === "ada" && password === PASSWORD ? { id: "user-ada", name: "Ada Lovelace", email: "ada@example.com", role: "admin" } : null,
-    ...overrides,
-  }
-}
+import { Jar, ORIGIN, PASSWORD, call, csrfToken, location, passwordProvider, testConfig } from "../helpers.js"
 
 /** A configuration whose logger (and debug output) is captured, to check what reaches the logs. */
 function setup(overrides: Partial<AuthConfig> = {}, provider = passwordProvider()): AuthConfig & { logs: string[] } {
   const logs: string[] = []
   const describe = (value: unknown): string => (value instanceof Error ? `${value.name}: ${value.message} ${describe(value.cause)}` : JSON.stringify(value))
-  return {
-    secret: SECRET,
-    trustHost: true,
+  const config = testConfig({
     debug: true,
     providers: [provider],
     logger: {
@@ -41,8 +19,8 @@ function setup(overrides: Partial<AuthConfig> = {}, provider = passwordProvider(
       debug: (message, metadata) => logs.push(`debug ${message} ${describe(metadata)}`),
     },
     ...overrides,
-    logs,
-  }
+  })
+  return { ...config, logs }
 }
 
 async function submit(config: AuthConfig, jar: Jar, form: Record<string, string> | URLSearchParams, path = "/api/auth/callback/credentials"): Promise<Response> {
@@ -50,10 +28,6 @@ async function submit(config: AuthConfig, jar: Jar, form: Record<string, string>
   const body = new URLSearchParams(form)
   if (!body.has("csrfToken")) body.set("csrfToken", token)
   return call(config, jar, path, { form: body })
-}
-
-function location(response: Response): URL {
-  return new URL(response.headers.get("location") ?? "")
 }
 
 afterEach(() => {
@@ -202,11 +176,16 @@ describe("credentials sign-in against hostile forms", () => {
     expect(authorize).not.toHaveBeenCalled()
   })
 
-  it("answers a body over the form limit without a 500", async () => {
-    const config = setup()
+  it("answers a body over the 64 KiB form limit with a 400, before reading any field", async () => {
+    const authorize = vi.fn(() => null)
+    const config = setup({}, passwordProvider({ authorize }))
     const response = await submit(config, new Jar(), { username: "ada", password: "x".repeat(100_000) })
-    expect(response.status).toBeLessThan(500)
+    // The per-field limit alone would answer with a redirect (code=invalid_input): this is the body limit's own answer.
+    expect(response.status).toBe(400)
+    expect(await response.json()).toEqual({ error: "UnknownAction", message: errorMessages.UnknownAction })
     expect(response.headers.get("set-cookie") ?? "").not.toContain("session-token")
+    expect(config.logs.join("\n")).toContain("The request body is too large.")
+    expect(authorize).not.toHaveBeenCalled()
   })
 
   it("keeps the password out of every log line, even with debug on", async () => {

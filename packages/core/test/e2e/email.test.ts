@@ -1,10 +1,12 @@
+import { parseForms } from "@auth/dev-idp/browser"
 import { afterEach, describe, expect, it, vi } from "vitest"
 // Imported by path, not by package name: @auth/adapter-memory depends on @auth/core.
 import { MemoryAdapter } from "../../../adapter-memory/src/index.js"
 import type { Adapter, VerificationToken } from "../../src/adapters.js"
 import type { EmailConfig, SendVerificationRequestParams } from "../../src/providers/index.js"
 import type { AuthConfig } from "../../src/types.js"
-import { Jar, ORIGIN, SECRET, call, csrfToken } from "../helpers.js"
+import { Jar, ORIGIN, acmeProvider, call, csrfToken, location, passwordProvider } from "../helpers.js"
+import { SECRET, e2eConfig } from "./harness.js"
 
 interface Setup {
   config: AuthConfig & { errors: string[] }
@@ -26,32 +28,22 @@ function setup(options: { provider?: Partial<EmailConfig>; config?: Partial<Auth
       return adapter.createVerificationToken(token)
     },
   }
-  const errors: string[] = []
-  const config = {
-    secret: SECRET,
-    trustHost: true,
-    adapter: recording,
-    providers: [
+  const config = e2eConfig(
+    [
       {
         id: "email",
         name: "Email",
-        type: "email" as const,
+        type: "email",
         from: "Sign-in <no-reply@app.example>",
-        sendVerificationRequest: (params: SendVerificationRequestParams) => {
+        sendVerificationRequest: (params) => {
           sent.push(params)
         },
         ...options.provider,
       },
     ],
-    logger: { error: (error: { code: string; message: string }) => errors.push(`${error.code}: ${error.message}`), warn: () => undefined },
-    ...options.config,
-    errors,
-  }
+    { adapter: recording, ...options.config },
+  )
   return { config, adapter, sent, stored }
-}
-
-function location(response: Response): URL {
-  return new URL(response.headers.get("location") ?? "")
 }
 
 /** Posts the sign-in form with an `email` field (or several). */
@@ -65,13 +57,11 @@ async function requestLink(config: AuthConfig, jar: Jar, email: string | string[
 async function followLink(config: AuthConfig, jar: Jar, link: string): Promise<Response> {
   const page = await call(config, jar, link)
   expect(page.status).toBe(200)
-  const html = await page.text()
+  const [confirm] = parseForms(await page.text())
+  if (confirm?.action === undefined) throw new Error("the link opened no confirmation form")
   const form = new URLSearchParams()
-  for (const match of html.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)) {
-    form.set(match[1] as string, (match[2] as string).replaceAll("&amp;", "&").replaceAll("&quot;", '"').replaceAll("&#39;", "'"))
-  }
-  const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1] ?? ""
-  return call(config, jar, action, { form })
+  for (const control of confirm.controls) if (control.type === "hidden") form.set(control.name, control.values[0] ?? "")
+  return call(config, jar, confirm.action, { form })
 }
 
 async function session(config: AuthConfig, jar: Jar): Promise<unknown> {
@@ -352,15 +342,7 @@ describe("email sign-in against hostile addresses", () => {
 describe("the built-in sign-in page", () => {
   it("offers the email form and the credentials form beside the OAuth buttons", async () => {
     const { config } = setup()
-    const credentials = {
-      id: "credentials",
-      name: "Password",
-      type: "credentials" as const,
-      credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" } },
-      authorize: () => null,
-    }
-    const oauth = { id: "acme", name: "Acme", type: "oauth" as const, clientId: "c", clientSecret: "s", authorization: "https://a.example/a", token: "https://a.example/t", userinfo: "https://a.example/u" }
-    const all = { ...config, providers: [credentials, ...config.providers, oauth], session: { strategy: "jwt" as const } }
+    const all = { ...config, providers: [passwordProvider(), ...config.providers, acmeProvider()], session: { strategy: "jwt" as const } }
     const page = await (await call(all, new Jar(), "/api/auth/signin?callbackUrl=%2Fback")).text()
     expect(page).toContain(`action="${ORIGIN}/api/auth/signin/email"`)
     expect(page).toContain('<input id="email-email" name="email" type="email"')
