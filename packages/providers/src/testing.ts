@@ -171,13 +171,16 @@ export function testProvider<P>(
       describe("when every answer names nobody (each field null)", () => {
         const simulated = useSimulatedProvider(make, {
           fixture: nameless(testCase.fixture) as Record<string, unknown>,
-          tokens: nameless(testCase.tokens ?? {}) as TokenSet,
+          // The token answer stays valid, so the sign-in gets as far as the `profile` callback.
+          tokens: testCase.tokens,
           responses: nameless(testCase.responses ?? {}) as Record<string, unknown>,
         })
 
         it("refuses the sign-in with an error code, and starts no session", async () => {
-          const config = authConfig(make(), () => undefined)
+          const errors: string[] = []
+          const config = authConfig(make(), (error) => errors.push(`${error.message} ${error.cause instanceof Error ? error.cause.message : ""}`))
           await expect(simulated().signIn((request) => Auth(request, config))).rejects.toThrow(/^the callback answered 302 \S*[?&]error=OAuthCallbackError/)
+          expect(errors.join("\n"), "core refused the profile, not an earlier step").toMatch(/no usable id/)
         })
       })
     }

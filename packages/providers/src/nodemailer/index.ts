@@ -11,7 +11,6 @@ import { mergeEmailConfig, type EmailConfig, type EmailUserConfig, type SendVeri
 import { createTransport } from "nodemailer"
 import type SMTPTransport from "nodemailer/lib/smtp-transport/index.js"
 
-
 /** SMTP transport options, as nodemailer reads them (`host`, `port`, `secure`, `auth`, `tls`...). */
 export interface NodemailerServerOptions {
   host?: string
@@ -32,19 +31,20 @@ export interface NodemailerConfig extends EmailConfig {
 /** What `Nodemailer()` takes: `server` and `from`, and optionally any email provider option. */
 export type NodemailerOptions = EmailUserConfig & Pick<NodemailerConfig, "server" | "from">
 
-function checkedServer(server: unknown): NodemailerConfig["server"] {
-  if (typeof server === "string") {
-    let protocol: string | undefined
-    try {
-      protocol = new URL(server).protocol
-    } catch {
-      protocol = undefined
-    }
-    if (protocol === "smtp:" || protocol === "smtps:") return server
-  } else if (typeof server === "object" && server !== null && !Array.isArray(server)) {
-    return server as NodemailerServerOptions
+/**
+ * Checks what a caller without types may have got wrong.
+ *
+ * @throws {Configuration} naming `server` or `from`.
+ */
+function checkOptions(server: unknown, from: unknown): void {
+  const isUrl = typeof server === "string" && URL.canParse(server) && /^smtps?:$/.test(new URL(server).protocol)
+  const isOptions = typeof server === "object" && server !== null && !Array.isArray(server)
+  if (!isUrl && !isOptions) {
+    throw new Configuration("Nodemailer: set `server` to an SMTP URL (smtps://user:pass@smtp.example.com:465) or SMTP transport options.")
   }
-  throw new Configuration("Nodemailer: set `server` to an SMTP URL (smtps://user:pass@smtp.example.com:465) or SMTP transport options.")
+  if (typeof from !== "string" || from === "") {
+    throw new Configuration('Nodemailer: set `from` to the sender, such as "Acme <no-reply@acme.example>".')
+  }
 }
 
 const escapes: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }
@@ -63,7 +63,8 @@ function message(url: string, host: string, brandColor: string | undefined): { s
 /**
  * The default sender: one message through the provider's SMTP server.
  *
- * @throws {Error} when the server refuses the recipient or cannot be reached.
+ * @throws {Error} when the server refuses the recipient (nodemailer fails a message no recipient
+ * of which was accepted) or cannot be reached.
  */
 async function sendVerificationRequest(params: SendVerificationRequestParams): Promise<void> {
   const { identifier, url, provider, theme } = params
@@ -71,8 +72,7 @@ async function sendVerificationRequest(params: SendVerificationRequestParams): P
   const transport = createTransport(server as string | SMTPTransport.Options)
   try {
     const host = new URL(url).host
-    const info = await transport.sendMail({ to: identifier, from, ...message(url, host, theme.brandColor) })
-    if (info.rejected.length > 0) throw new Error("The SMTP server refused the recipient.")
+    await transport.sendMail({ to: identifier, from, ...message(url, host, theme.brandColor) })
   } finally {
     transport.close()
   }
@@ -88,16 +88,6 @@ async function sendVerificationRequest(params: SendVerificationRequestParams): P
  * ```
  */
 export default function Nodemailer(config: NodemailerOptions): NodemailerConfig {
-  const server = checkedServer(config.server)
-  if (typeof config.from !== "string" || config.from === "") {
-    throw new Configuration('Nodemailer: set `from` to the sender, such as "Acme <no-reply@acme.example>".')
-  }
-  return {
-    ...mergeEmailConfig(
-      { id: "nodemailer", name: "Email" },
-      { ...config, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest },
-    ),
-    server,
-    from: config.from,
-  }
+  checkOptions(config.server, config.from)
+  return mergeEmailConfig({ id: "nodemailer", name: "Email" }, { ...config, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest })
 }
