@@ -29,11 +29,12 @@ function leaveOut(tests: readonly RegExp[]): Plugin {
   }
 }
 
-async function gzippedSize(
+/** Bytes of the app's bundle, minified and gzipped, with `alias`ed imports and the modules `leaveOut` matches left out. */
+export async function gzippedSize(
   core: string,
   twitter: string,
   options: { alias?: Record<string, string>; leaveOut?: readonly RegExp[] } = {},
-): Promise<{ minified: number; gzipped: number }> {
+): Promise<number> {
   const result = await build({
     stdin: { contents: entry(core, twitter), resolveDir: import.meta.dirname, loader: "js" },
     bundle: true,
@@ -48,11 +49,7 @@ async function gzippedSize(
     plugins: [leaveOut(options.leaveOut ?? [])],
   })
   const code = result.outputFiles[0]?.contents ?? new Uint8Array()
-  return { minified: code.length, gzipped: gzipSync(code, { level: 9 }).length }
-}
-
-export function bundleSize(core: string, twitter: string): Promise<{ minified: number; gzipped: number }> {
-  return gzippedSize(core, twitter)
+  return gzipSync(code, { level: 9 }).length
 }
 
 /**
@@ -67,9 +64,9 @@ export async function bundleBreakdown(
   alias?: Record<string, string>,
 ): Promise<{ label: string; gzipped: number }[]> {
   const out: { label: string; gzipped: number }[] = []
-  let previous = (await gzippedSize(core, twitter, { alias })).gzipped
+  let previous = await gzippedSize(core, twitter, { alias })
   for (let index = 0; index < parts.length; index++) {
-    const size = (await gzippedSize(core, twitter, { alias, leaveOut: parts.slice(0, index + 1).map((part) => part.test) })).gzipped
+    const size = await gzippedSize(core, twitter, { alias, leaveOut: parts.slice(0, index + 1).map((part) => part.test) })
     out.push({ label: parts[index]?.label ?? "", gzipped: previous - size })
     previous = size
   }

@@ -31,7 +31,8 @@ export async function signInStart(impl: Impl, jar: Jar): Promise<string> {
 }
 
 /** A whole sign-in: start, the provider's redirect back, the callback, and the first session read. */
-export async function fullSignIn(impl: Impl, jar = new Jar()): Promise<Jar> {
+export async function fullSignIn(impl: Impl): Promise<Jar> {
+  const jar = new Jar()
   const authorization = await signInStart(impl, jar)
   const redirect = await fetch(authorization, { redirect: "manual" })
   await redirect.arrayBuffer()

@@ -31,12 +31,23 @@ function provider(issuer: string) {
   }
 }
 
+/** One implementation's configuration; each gets its own, so neither shares the other's store. */
+function config(issuer: string, strategy: Strategy) {
+  return {
+    secret: SECRET,
+    trustHost: true,
+    basePath: "/api/auth",
+    session: { strategy },
+    providers: [provider(issuer)],
+    logger: { error: () => undefined, warn: () => undefined, debug: () => undefined },
+    ...(strategy === "database" ? { adapter: MemoryAdapter() } : {}),
+  }
+}
+
 /** Both implementations with the same configuration. */
 export function implementations(issuer: string, strategy: Strategy): Impl[] {
-  const common = { secret: SECRET, trustHost: true, basePath: "/api/auth", session: { strategy } }
-  const silent = { error: () => undefined, warn: () => undefined, debug: () => undefined }
-  const ourConfig = { ...common, providers: [provider(issuer)], logger: silent, ...(strategy === "database" ? { adapter: MemoryAdapter() } : {}) }
-  const theirConfig = { ...common, providers: [provider(issuer)], logger: silent, ...(strategy === "database" ? { adapter: MemoryAdapter() } : {}) }
+  const ourConfig = config(issuer, strategy)
+  const theirConfig = config(issuer, strategy)
   return [
     { name: "ours", handle: (request) => ours(request, ourConfig) },
     // The peer types its Response as its own interface; at runtime it is the global Response.

@@ -17,10 +17,4 @@ export class Jar {
     for (const [name, value] of this.cookies) out += `${out === "" ? "" : "; "}${name}=${value}`
     return out
   }
-
-  clone(): Jar {
-    const copy = new Jar()
-    for (const [name, value] of this.cookies) copy.cookies.set(name, value)
-    return copy
-  }
 }
