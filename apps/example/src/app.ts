@@ -5,7 +5,7 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 
-import { Auth, type AuthConfig, type LoggerInstance } from "@auth/core"
+import { Auth, type AuthConfig, type LoggerInstance, type SessionStrategy } from "@auth/core"
 import type { DevIdp } from "@auth/dev-idp"
 import { getRequestListener } from "@hono/node-server"
 import { Hono } from "hono"
@@ -23,6 +23,8 @@ import { readSessionStrategy, resolveDemoPassword, resolveSecret, SettingsError,
 /** Options of {@link createApp}. */
 export interface AppOptions {
   auth: AuthConfig
+  /** The strategy `auth` keeps sessions with, for the home page to say. */
+  sessionStrategy: SessionStrategy
   /** The bundled browser script served as `/assets/client.js`. */
   clientScript: string
   /** The Demo IdP's issuer: linked from the home page, and allowed as an image source (avatars). */
@@ -38,7 +40,6 @@ export interface AppOptions {
 /** Builds the app: `Auth()` under `/api/auth`, the pages, and the static assets. */
 export function createApp(options: AppOptions): Hono {
   const { auth } = options
-  const strategy = auth.session?.strategy ?? (auth.adapter === undefined ? "jwt" : "database")
   const policy = pagePolicy([new URL(options.demoIdpUrl).origin])
   const onError =
     options.onError ??
@@ -72,7 +73,7 @@ export function createApp(options: AppOptions): Hono {
     const { session, setCookies } = await readSession(c.req.raw, auth)
     const view: HomeView = {
       session,
-      sessionStrategy: strategy,
+      sessionStrategy: options.sessionStrategy,
       demoIdpUrl: options.demoIdpUrl,
       providers: options.providers,
       emailDelivery: options.emailDelivery,
@@ -105,8 +106,6 @@ export interface ExampleOptions {
   env: Env
   /** The app's port. Default 3000; `0` takes a free one. */
   port?: number
-  /** Default `localhost`: the URL people open, and one site for cookies. */
-  hostname?: string
   /** The port the Demo IdP tries first. Default 4000; `0` takes a free one. */
   idpPort?: number
   /** Where start-up warnings go. Default `console.warn`. */
@@ -127,7 +126,6 @@ export interface RunningExample {
   /** The app's URL, e.g. `http://localhost:3000`. */
   url: string
   idp: DevIdp
-  config: AuthConfig
   /** The demo user's credentials; `passwordGenerated` when the password was made up at start (no `DEMO_USER_PASSWORD`). */
   demoUser: { username: string; password: string; passwordGenerated: boolean }
   /** How sign-in links are delivered. */
@@ -136,17 +134,20 @@ export interface RunningExample {
   close(): Promise<void>
 }
 
-function listen(server: Server, port: number, hostname: string): Promise<number> {
+/** The app's host: the URL people open, and one site for cookies. */
+const HOSTNAME = "localhost"
+
+function listen(server: Server, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
       reject(
         error.code === "EADDRINUSE"
-          ? new SettingsError("PORT", `Port ${port} on ${hostname} is already in use: stop what runs there, or choose another port (PORT=3001 pnpm dev).`)
+          ? new SettingsError(`Port ${port} on ${HOSTNAME} is already in use: stop what runs there, or choose another port (PORT=3001 pnpm dev).`)
           : error,
       )
     }
     server.once("error", onError)
-    server.listen(port, hostname, () => {
+    server.listen(port, HOSTNAME, () => {
       server.off("error", onError)
       resolve((server.address() as AddressInfo).port)
     })
@@ -174,7 +175,6 @@ export async function startExample(options: ExampleOptions): Promise<RunningExam
     ((message: string) => {
       console.warn(message)
     })
-  const hostname = options.hostname ?? "localhost"
   const { secret, warning } = resolveSecret(options.env)
   const sessionStrategy = readSessionStrategy(options.env)
   const selection = selectProviders(options.env)
@@ -195,15 +195,13 @@ export async function startExample(options: ExampleOptions): Promise<RunningExam
   const server = createServer((incoming, outgoing) => {
     void listener(incoming, outgoing)
   })
-  const port = await listen(server, options.port ?? 3000, hostname)
-  const host = hostname.includes(":") ? `[${hostname}]` : hostname
-  const url = `http://${host}:${port}`
+  const port = await listen(server, options.port ?? 3000)
+  const url = `http://${HOSTNAME}:${port}`
 
   let demo: Awaited<ReturnType<typeof startDemoIdp>>
   try {
     // Both names of the loopback host, so opening http://127.0.0.1:<port> also signs in.
-    const origins = hostname === "localhost" ? [url, `http://127.0.0.1:${port}`] : [url]
-    demo = await startDemoIdp({ port: options.idpPort ?? 4000, appOrigins: origins })
+    demo = await startDemoIdp({ port: options.idpPort ?? 4000, appOrigins: [url, `http://127.0.0.1:${port}`] })
   } catch (error) {
     await closeServer(server)
     throw error
@@ -223,6 +221,7 @@ export async function startExample(options: ExampleOptions): Promise<RunningExam
   })
   const app = createApp({
     auth: config,
+    sessionStrategy,
     clientScript,
     demoIdpUrl: demo.idp.issuer,
     providers: selection.status,
@@ -235,7 +234,6 @@ export async function startExample(options: ExampleOptions): Promise<RunningExam
   return {
     url,
     idp: demo.idp,
-    config,
     demoUser: { username: DEMO_USERNAME, password: demoPassword.password, passwordGenerated: demoPassword.generated },
     emailDelivery: email.delivery,
     close() {

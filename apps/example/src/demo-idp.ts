@@ -7,6 +7,8 @@ import { randomBytes } from "node:crypto"
 import type { OIDCConfig } from "@auth/core/providers"
 import { startDevIdp, type DevIdp } from "@auth/dev-idp"
 
+import { AUTH_BASE_PATH } from "./auth.js"
+
 /** The provider id: the callback URL is `<app>/api/auth/callback/demo`. */
 export const DEMO_PROVIDER_ID = "demo"
 
@@ -47,7 +49,7 @@ export async function startDemoIdp(options: DemoIdpOptions): Promise<DemoIdp> {
           client_id: client.id,
           client_secret: client.secret,
           client_name: "the Auth example app",
-          redirect_uris: options.appOrigins.map((origin) => `${origin}/api/auth/callback/${DEMO_PROVIDER_ID}`),
+          redirect_uris: options.appOrigins.map((origin) => `${origin}${AUTH_BASE_PATH}/callback/${DEMO_PROVIDER_ID}`),
         },
       ],
     })

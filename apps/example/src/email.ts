@@ -4,6 +4,7 @@
  * handed to a sink (by default printed to the terminal) by `@auth/providers/email`.
  */
 import type { Provider } from "@auth/core"
+import { Configuration } from "@auth/core/errors"
 import Email from "@auth/providers/email"
 import Nodemailer from "@auth/providers/nodemailer"
 
@@ -50,18 +51,18 @@ export function printSignInLink(link: SignInLink): void {
   console.log(formatSignInLink(link))
 }
 
-function checkedServer(value: string): string {
-  let protocol: string | undefined
+/**
+ * The SMTP provider. `Nodemailer()` checks `server` itself (`from` is never empty here, so a
+ * `Configuration` error is about `server`); its refusal is restated as a setting to fix, without
+ * the value, which usually holds the SMTP password.
+ */
+function smtpProvider(server: string, from: string): Provider {
   try {
-    protocol = new URL(value).protocol
-  } catch {
-    protocol = undefined
+    return Nodemailer({ server, from })
+  } catch (error) {
+    if (!(error instanceof Configuration)) throw error
+    throw new SettingsError("AUTH_EMAIL_SERVER must be an smtp:// or smtps:// URL, such as smtps://user:password@smtp.example.com:465.", { cause: error })
   }
-  // The value is not repeated in the message: it usually holds the SMTP password.
-  if (protocol !== "smtp:" && protocol !== "smtps:") {
-    throw new SettingsError("AUTH_EMAIL_SERVER", "AUTH_EMAIL_SERVER must be an smtp:// or smtps:// URL, such as smtps://user:password@smtp.example.com:465.")
-  }
-  return value
 }
 
 /**
@@ -75,7 +76,7 @@ export function selectEmailProvider(env: Env, sink: SignInLinkSink): EmailSelect
   const server = readVariable(env, "AUTH_EMAIL_SERVER")
   const from = readVariable(env, "AUTH_EMAIL_FROM")
   if (server !== undefined && from !== undefined) {
-    return { provider: Nodemailer({ server: checkedServer(server), from }), delivery: "smtp", warnings: [] }
+    return { provider: smtpProvider(server, from), delivery: "smtp", warnings: [] }
   }
   const warnings: string[] = []
   if (server !== undefined || from !== undefined) {

@@ -4,7 +4,10 @@
  */
 import type { Session, SessionStrategy } from "@auth/core"
 
+import { DEFAULT_ACCOUNTS } from "@auth/dev-idp"
+
 import { AUTH_BASE_PATH } from "./auth.js"
+import { DEMO_PROVIDER_ID } from "./demo-idp.js"
 import { DEMO_USERNAME } from "./demo-user.js"
 import type { EmailDelivery } from "./email.js"
 import type { ProviderStatus } from "./providers.js"
@@ -129,6 +132,11 @@ export interface HomeView {
   emailDelivery: EmailDelivery
 }
 
+// The Demo IdP starts with dev-idp's default accounts: the hint reads them there, so it cannot drift.
+const DEMO_IDP_ACCOUNTS = DEFAULT_ACCOUNTS.map(
+  (account) => `<code>${escapeHtml(account.email)}</code> / <code>${escapeHtml(account.password)}</code>`,
+).join(" or ")
+
 const EMAIL_STATUS: Record<EmailDelivery, string> = {
   smtp: `<span class="badge on">on</span> <span class="muted">links are emailed through <code>AUTH_EMAIL_SERVER</code></span>`,
   terminal: `<span class="badge on">on</span> <span class="muted">links are printed in the terminal; set <code>AUTH_EMAIL_SERVER</code> and <code>AUTH_EMAIL_FROM</code> to email them</span>`,
@@ -144,11 +152,11 @@ export function renderHome(view: HomeView): string {
       ? `<h1>You are not signed in</h1>
 <p class="muted" data-testid="state">Signed out.</p>
 <div class="actions">
-<button type="button" class="button primary" data-sign-in="demo" disabled>Sign in with Demo IdP</button>
+<button type="button" class="button primary" data-sign-in="${DEMO_PROVIDER_ID}" disabled>Sign in with Demo IdP</button>
 <a class="button" href="${AUTH_BASE_PATH}/signin">All sign-in options</a>
 </div>
 <p role="status" data-sign-in-status></p>
-<p class="muted">The Demo IdP is a real OpenID Provider running on your machine at <a href="${escapeHtml(view.demoIdpUrl)}/.well-known/openid-configuration">${escapeHtml(view.demoIdpUrl)}</a>. Sign in as <code>alice@example.com</code> / <code>alice-password</code>.</p>
+<p class="muted">The Demo IdP is a real OpenID Provider running on your machine at <a href="${escapeHtml(view.demoIdpUrl)}/.well-known/openid-configuration">${escapeHtml(view.demoIdpUrl)}</a>. Sign in as ${DEMO_IDP_ACCOUNTS}.</p>
 <p class="muted">On <a href="${AUTH_BASE_PATH}/signin">the sign-in page</a> you can also sign in as the demo user <code>${DEMO_USERNAME}</code>, with the password printed in the terminal at start (or your <code>DEMO_USER_PASSWORD</code>), or ask for a sign-in link by email.</p>`
       : `<h1>You are signed in</h1>
 <p class="muted" data-testid="state">Signed in ${strategy}</p>

@@ -49,9 +49,9 @@ export interface ProviderSelection {
 }
 
 /** Picks the optional providers whose credentials are both set in `env`. */
-export function selectProviders(env: Env, candidates: readonly OptionalProvider[] = OPTIONAL_PROVIDERS): ProviderSelection {
+export function selectProviders(env: Env): ProviderSelection {
   const selection: ProviderSelection = { providers: [], status: [], warnings: [] }
-  for (const candidate of candidates) {
+  for (const candidate of OPTIONAL_PROVIDERS) {
     const { idVariable, secretVariable } = credentialVariables(candidate.id)
     const clientId = readVariable(env, idVariable)
     const clientSecret = readVariable(env, secretVariable)

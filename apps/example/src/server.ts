@@ -5,20 +5,33 @@
 import { fileURLToPath } from "node:url"
 
 import { startExample } from "./app.js"
-import { loadEnvFile } from "./env-file.js"
 import { readPort, SettingsError } from "./settings.js"
 
 const envFile = fileURLToPath(new URL("../.env", import.meta.url))
 
+/**
+ * Loads `path` into `process.env` with Node's own parser, which keeps variables already set in
+ * the shell. Answers whether there was a file: it is optional.
+ */
+function loadEnvFile(path: string): boolean {
+  try {
+    process.loadEnvFile(path)
+    return true
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false
+    throw error
+  }
+}
+
 async function main(): Promise<void> {
-  const loaded = loadEnvFile(envFile, process.env)
-  if (loaded !== undefined) console.log(`Loaded ${loaded.length} variable(s) from ${envFile}`)
+  if (loadEnvFile(envFile)) console.log(`Loaded ${envFile}`)
   const example = await startExample({
     env: process.env,
     port: readPort(process.env, "PORT", 3000),
     idpPort: readPort(process.env, "DEMO_IDP_PORT", 4000),
   })
   const { username, password, passwordGenerated } = example.demoUser
+  const accounts = example.idp.accounts.map((account) => `${account.email} / ${account.password}`).join(" or ")
   const email = {
     smtp: "links are emailed through AUTH_EMAIL_SERVER.",
     terminal: "links are printed here (set AUTH_EMAIL_SERVER and AUTH_EMAIL_FROM to email them).",
@@ -28,7 +41,7 @@ async function main(): Promise<void> {
   Auth example is running at ${example.url}
 
   Demo IdP (a local OpenID Provider): ${example.idp.issuer}
-  Sign in as alice@example.com / alice-password (or bob@example.net / bob-password).
+  Sign in as ${accounts}.
 
   Demo user, on the sign-in page: ${username} / ${passwordGenerated ? `${password}  (new at each start; set DEMO_USER_PASSWORD to keep one)` : "the password in DEMO_USER_PASSWORD"}
   Email sign-in: ${email}

@@ -9,16 +9,9 @@ import type { SessionStrategy } from "@auth/core"
 /** Environment variables as the settings read them; an empty string counts as unset. */
 export type Env = Readonly<Record<string, string | undefined>>
 
-/** A setting that cannot be used; `variable` names the environment variable to fix. */
+/** A setting that cannot be used; the message names the environment variable to fix. */
 export class SettingsError extends Error {
   override readonly name = "SettingsError"
-
-  constructor(
-    readonly variable: string,
-    message: string,
-  ) {
-    super(message)
-  }
 }
 
 /** The value of `name`, or `undefined` when it is unset or empty (a copied `.env.example` line). */
@@ -48,7 +41,6 @@ export function resolveSecret(env: Env): ResolvedSecret {
   if (secret !== undefined) return { secret, warning: undefined }
   if (isProduction(env)) {
     throw new SettingsError(
-      "AUTH_SECRET",
       "AUTH_SECRET is not set. With NODE_ENV=production the example needs a fixed secret: generate one with `openssl rand -base64 32` and set AUTH_SECRET (in the environment or apps/example/.env).",
     )
   }
@@ -67,7 +59,7 @@ export function resolveSecret(env: Env): ResolvedSecret {
 export function readSessionStrategy(env: Env): SessionStrategy {
   const value = readVariable(env, "AUTH_SESSION_STRATEGY") ?? "database"
   if (value !== "database" && value !== "jwt") {
-    throw new SettingsError("AUTH_SESSION_STRATEGY", `AUTH_SESSION_STRATEGY must be "database" or "jwt", got "${value}".`)
+    throw new SettingsError(`AUTH_SESSION_STRATEGY must be "database" or "jwt", got "${value}".`)
   }
   return value
 }
@@ -81,7 +73,7 @@ export function readPort(env: Env, name: string, fallback: number): number {
   const value = readVariable(env, name)
   if (value === undefined) return fallback
   const port = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN
-  if (!(port >= 0 && port <= 65_535)) throw new SettingsError(name, `${name} must be a port number from 0 to 65535, got "${value}".`)
+  if (!(port >= 0 && port <= 65_535)) throw new SettingsError(`${name} must be a port number from 0 to 65535, got "${value}".`)
   return port
 }
 
@@ -101,7 +93,7 @@ export function resolveDemoPassword(env: Env): DemoPassword {
   const password = readVariable(env, "DEMO_USER_PASSWORD")
   if (password === undefined) return { password: randomBytes(12).toString("hex"), generated: true }
   if (password.length < 8 || password.length > 128) {
-    throw new SettingsError("DEMO_USER_PASSWORD", `DEMO_USER_PASSWORD must be 8 to 128 characters long, got ${password.length}.`)
+    throw new SettingsError(`DEMO_USER_PASSWORD must be 8 to 128 characters long, got ${password.length}.`)
   }
   return { password, generated: false }
 }

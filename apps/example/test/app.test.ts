@@ -28,10 +28,11 @@ const alice = { id: "u-alice", name: "Alice Example", email: "alice@example.com"
 
 function app(auth: Partial<Parameters<typeof createAuthConfig>[0]> = {}, options: Partial<AppOptions> = {}) {
   const errors: string[] = []
+  const sessionStrategy = auth.sessionStrategy ?? "database"
   const config: AuthConfig = createAuthConfig({
     providers: [demo],
     secret: SECRET,
-    sessionStrategy: "database",
+    sessionStrategy,
     adapter: MemoryAdapter({
       users: [alice],
       sessions: [{ sessionToken: "alice-session", userId: alice.id, expires: new Date(Date.now() + DAY) }],
@@ -41,6 +42,7 @@ function app(auth: Partial<Parameters<typeof createAuthConfig>[0]> = {}, options
   })
   const hono = createApp({
     auth: config,
+    sessionStrategy,
     clientScript: "/* client */",
     demoIdpUrl: "http://127.0.0.1:9",
     providers: [],

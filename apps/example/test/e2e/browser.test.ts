@@ -3,6 +3,7 @@
  * clicking through sign-in, consent and sign-out as a new user would, and through the demo
  * user's password form and an email sign-in link.
  */
+import { DEFAULT_ACCOUNTS } from "@auth/dev-idp"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 
@@ -10,7 +11,8 @@ import { startExample, type RunningExample } from "../../src/app.js"
 import type { SignInLink } from "../../src/email.js"
 import { launchChromium, screenshot } from "./chromium.js"
 
-const ALICE = { login: "alice@example.com", password: "alice-password", name: "Alice Example" }
+/** The Demo IdP account the tests sign in with: dev-idp's first default account, whose email is verified. */
+const ALICE = DEFAULT_ACCOUNTS[0] ?? expect.unreachable("@auth/dev-idp has no default account to sign in with")
 const SECRET = "an-e2e-secret-for-the-example-app-32+"
 
 // Launched by the first test that needs it, so that a missing Chromium fails every browser
@@ -85,19 +87,19 @@ function browserTest(name: string, body: (page: Page) => Promise<void>): void {
   })
 }
 
-/** Logs in at the Demo IdP and approves consent when it is asked for; ends back at the app. */
+/**
+ * Logs in at the Demo IdP and allows the app on the consent page, which is always shown: the
+ * IdP asks for consent by default and a fresh browser context holds no earlier grant. Ends back
+ * at the app.
+ */
 async function logInAtIdp(page: Page, example: RunningExample): Promise<void> {
   await page.waitForURL((url) => url.origin === example.idp.issuer && url.pathname.startsWith("/interaction/"))
-  await page.getByLabel("Email").fill(ALICE.login)
+  await page.getByLabel("Email").fill(ALICE.email)
   await page.getByLabel("Password").fill(ALICE.password)
   await page.getByRole("button", { name: "Sign in", exact: true }).click()
+  await page.getByRole("button", { name: "Allow" }).click()
   const appOrigin = new URL(example.url).origin
-  const allow = page.getByRole("button", { name: "Allow" })
-  const backAtApp = page.waitForURL((url) => url.origin === appOrigin)
-  // Whichever comes first; the other wait is abandoned and must not fail the test later.
-  await Promise.race([allow.waitFor().catch(() => undefined), backAtApp.catch(() => undefined)])
-  if (new URL(page.url()).origin !== appOrigin) await allow.click()
-  await backAtApp
+  await page.waitForURL((url) => url.origin === appOrigin)
 }
 
 async function sessionCookie(page: Page): Promise<string | undefined> {
@@ -124,7 +126,7 @@ describe("the example with database sessions", () => {
     await page.waitForURL(`${example.url}/protected`)
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Protected page")
     expect(await page.getByTestId("user-name").textContent()).toBe(ALICE.name)
-    expect(await page.getByTestId("user-email").textContent()).toBe(ALICE.login)
+    expect(await page.getByTestId("user-email").textContent()).toBe(ALICE.email)
     // The avatar comes from the IdP's origin: it must pass the page's policy and load.
     const avatarWidth = await page.locator("img.avatar").evaluate((image: HTMLImageElement) => image.naturalWidth)
     expect(avatarWidth).toBeGreaterThan(0)
@@ -247,7 +249,7 @@ describe("the example with AUTH_SESSION_STRATEGY=jwt", () => {
     // A compact JWE has five parts.
     expect((await sessionCookie(page))?.split(".")).toHaveLength(5)
     const response = await page.request.get(`${example.url}/api/auth/session`)
-    expect(await response.json()).toMatchObject({ user: { name: ALICE.name, email: ALICE.login } })
+    expect(await response.json()).toMatchObject({ user: { name: ALICE.name, email: ALICE.email } })
 
     await page.goto(`${example.url}/`)
     expect(await page.getByTestId("state").textContent()).toContain("JWT session")

@@ -9,7 +9,7 @@ import { chromium, type Browser, type Page } from "playwright-core"
 export const CHROMIUM = "/usr/bin/chromium"
 
 /** Where failure screenshots go (git-ignored). */
-export const RESULTS_DIR = fileURLToPath(new URL("../../test-results/", import.meta.url))
+const RESULTS_DIR = fileURLToPath(new URL("../../test-results/", import.meta.url))
 
 /**
  * Launches headless Chromium.
