@@ -34,6 +34,7 @@ export type {
   User,
 } from "./providers/index.js"
 export type * from "./types.js"
+export { getSession, getSessionForResponse, type SetCookieSink } from "./get-session.js"
 
 type Handler = (context: RequestContext, providerId: string | undefined) => Promise<Response> | Response
 
