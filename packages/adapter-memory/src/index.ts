@@ -8,6 +8,7 @@
 import type {
   Adapter,
   AdapterAccount,
+  AdapterAuthenticator,
   AdapterSession,
   AdapterUser,
   VerificationToken,
@@ -19,6 +20,7 @@ export interface MemoryAdapterState {
   accounts?: readonly AdapterAccount[]
   sessions?: readonly AdapterSession[]
   verificationTokens?: readonly VerificationToken[]
+  authenticators?: readonly AdapterAuthenticator[]
 }
 
 type Fields = Record<string, unknown>
@@ -43,19 +45,21 @@ const SWEEP_FLOOR = 1024
  *
  * Every method answers synchronously. Records go in and come out as deep copies (Dates
  * included), so nothing a caller holds can change the store. Emails, provider accounts,
- * session tokens and verification tokens are unique (a user whose provider shared no email is
- * kept with `email: null`, found by id and account only); accounts and sessions must belong to an
- * existing user and go with it when it is deleted. Expired sessions and verification tokens
+ * session tokens, verification tokens and WebAuthn credential ids are unique (a user whose provider shared no email is
+ * kept with `email: null`, found by id and account only); accounts, sessions and authenticators
+ * must belong to an existing user and go with it when it is deleted. Expired sessions and verification tokens
  * are never returned nor extended: they are deleted when read, and swept as the store grows.
  *
  * @param initial Records to start with, copied in; the caller's objects are never touched.
  * @returns Every method of the {@link Adapter} contract.
  * @throws {Error} Here, when `initial` repeats a unique key or refers to a missing user;
  * from `createUser` / `updateUser` when another user has the email, from `linkAccount` /
- * `createSession` when the key exists or the user does not, from `createVerificationToken`
- * when the identifier already has this token, and from `updateUser` when no user has the id.
+ * `createSession` / `createAuthenticator` when the key exists or the user does not, from
+ * `createVerificationToken` when the identifier already has this token, from `updateUser` when
+ * no user has the id, and from `updateAuthenticatorCounter` when no credential has the id.
  * @throws {TypeError} When a field the store indexes or checks is missing or of the wrong type
- * (an id or token that is not a string, an `expires` that is not a valid Date).
+ * (an id or token that is not a string, an `expires` that is not a valid Date, a `counter` that
+ * is not a non-negative integer).
  *
  * @example
  * ```ts
@@ -77,6 +81,7 @@ export function MemoryAdapter(initial: MemoryAdapterState = {}): Required<Adapte
   const accounts = new Map<string, AdapterAccount>()
   const sessions = new Map<string, AdapterSession>()
   const verificationTokens = new Map<string, VerificationToken>()
+  const authenticators = new Map<string, AdapterAuthenticator>()
   const sweepSessions = sweeper(sessions, (session) => session.expires)
   const sweepVerificationTokens = sweeper(verificationTokens, (token) => token.expires)
 
@@ -118,6 +123,14 @@ export function MemoryAdapter(initial: MemoryAdapterState = {}): Required<Adapte
     return token
   }
 
+  function insertAuthenticator(record: object, where: string): AdapterAuthenticator {
+    const authenticator = checkAuthenticator(record, where)
+    requireUser(authenticator.userId, where)
+    if (authenticators.has(authenticator.credentialID)) throw new Error(`MemoryAdapter: ${where}: a credential with this credentialID exists`)
+    authenticators.set(authenticator.credentialID, authenticator)
+    return authenticator
+  }
+
   function requireUser(userId: string, where: string): void {
     if (!users.has(userId)) throw new Error(`MemoryAdapter: ${where}: no user has the id in userId`)
   }
@@ -127,6 +140,9 @@ export function MemoryAdapter(initial: MemoryAdapterState = {}): Required<Adapte
   initial.sessions?.forEach((session, i) => insertSession(copy(session), `initial.sessions[${i}]`))
   initial.verificationTokens?.forEach((token, i) => {
     insertVerificationToken(copy(token), `initial.verificationTokens[${i}]`)
+  })
+  initial.authenticators?.forEach((authenticator, i) => {
+    insertAuthenticator(copy(authenticator), `initial.authenticators[${i}]`)
   })
 
   return {
@@ -175,6 +191,7 @@ export function MemoryAdapter(initial: MemoryAdapterState = {}): Required<Adapte
       // per-user index in step on every sign-in.
       for (const [key, account] of accounts) if (account.userId === userId) accounts.delete(key)
       for (const [token, session] of sessions) if (session.userId === userId) sessions.delete(token)
+      for (const [id, authenticator] of authenticators) if (authenticator.userId === userId) authenticators.delete(id)
       // Removed records are handed over as they are: the store no longer holds them.
       return user
     },
@@ -241,6 +258,28 @@ export function MemoryAdapter(initial: MemoryAdapterState = {}): Required<Adapte
       if (found === undefined) return null
       verificationTokens.delete(key)
       return hasExpired(found.expires) ? null : found
+    },
+
+    createAuthenticator(authenticator) {
+      return copy(insertAuthenticator(copy(authenticator), "createAuthenticator()"))
+    },
+
+    getAuthenticator(credentialID) {
+      return copyOrNull(authenticators.get(credentialID))
+    },
+
+    listAuthenticatorsByUserId(userId) {
+      // Scanned like deleteUser's cascade: read once per passkey sign-in, a user has a handful.
+      return [...authenticators.values()].filter((authenticator) => authenticator.userId === userId).map(copy)
+    },
+
+    updateAuthenticatorCounter(credentialID, newCounter) {
+      const where = "updateAuthenticatorCounter()"
+      const current = authenticators.get(credentialID)
+      if (current === undefined) throw new Error(`MemoryAdapter: ${where}: no credential has this credentialID`)
+      const next = checkAuthenticator({ ...current, counter: newCounter }, where)
+      authenticators.set(credentialID, next)
+      return copy(next)
     },
   }
 }
@@ -347,6 +386,20 @@ function checkSession(record: object, where: string): AdapterSession {
   for (const name of ["sessionToken", "userId"]) requireString(record, name, where)
   requireDate(record, "expires", where)
   return record as AdapterSession
+}
+
+function checkAuthenticator(record: object, where: string): AdapterAuthenticator {
+  for (const name of ["credentialID", "userId", "providerAccountId", "credentialPublicKey", "credentialDeviceType"]) {
+    requireString(record, name, where)
+  }
+  const fields = record as Fields
+  if (!Number.isSafeInteger(fields.counter) || (fields.counter as number) < 0) {
+    throw new TypeError(`MemoryAdapter: ${where}: counter must be a non-negative integer`)
+  }
+  if (typeof fields.credentialBackedUp !== "boolean") throw new TypeError(`MemoryAdapter: ${where}: credentialBackedUp must be a boolean`)
+  fields.transports ??= null
+  if (fields.transports !== null) requireString(record, "transports", where)
+  return record as AdapterAuthenticator
 }
 
 function checkVerificationToken(record: object, where: string): VerificationToken {

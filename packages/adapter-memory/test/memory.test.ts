@@ -21,6 +21,17 @@ function seed(): Required<MemoryAdapterState> {
     accounts: [{ userId: "u1", type: "oauth", provider: "github", providerAccountId: "42", access_token: "at" }],
     sessions: [{ sessionToken: "s1", userId: "u1", expires }],
     verificationTokens: [{ identifier: "ada@example.com", token: "t1", expires }],
+    authenticators: [
+      {
+        credentialID: "c1",
+        userId: "u1",
+        providerAccountId: "c1",
+        credentialPublicKey: "pQECAyYgASFYIA",
+        counter: 3,
+        credentialDeviceType: "singleDevice",
+        credentialBackedUp: false,
+      },
+    ],
   }
 }
 
@@ -36,6 +47,7 @@ describe("MemoryAdapter initial state", () => {
     expect(await adapter.getUserByAccount({ provider: "github", providerAccountId: "42" })).toMatchObject({ id: "u1" })
     expect(await adapter.getSessionAndUser("s1")).toMatchObject({ session: { userId: "u1" }, user: { id: "u1" } })
     expect(await adapter.useVerificationToken({ identifier: "ada@example.com", token: "t1" })).toMatchObject({ token: "t1" })
+    expect(await adapter.listAuthenticatorsByUserId("u1")).toEqual([expect.objectContaining({ credentialID: "c1", counter: 3, transports: null })])
   })
 
   it("copies the records in: changing the caller's objects later changes nothing", async () => {
@@ -208,6 +220,23 @@ describe("MemoryAdapter rules", () => {
     )
     expect(await adapter.getAccount("1", "github")).toBeNull()
     expect(await adapter.getSessionAndUser("s")).toBeNull()
+  })
+
+  it("refuses an authenticator with a counter that is not a non-negative integer, or without its flags", async () => {
+    const state = seed()
+    const adapter = MemoryAdapter(state)
+    const [authenticator] = state.authenticators
+    if (!authenticator) throw new Error("seed() changed")
+    expect(() => adapter.updateAuthenticatorCounter("c1", -1)).toThrow(/counter must be a non-negative integer/)
+    expect(() => adapter.updateAuthenticatorCounter("c1", 1.5)).toThrow(/counter must be a non-negative integer/)
+    expect(() => adapter.createAuthenticator({ ...authenticator, credentialID: "c2", credentialBackedUp: "yes" as never })).toThrow(
+      /credentialBackedUp must be a boolean/,
+    )
+    expect(() => adapter.createAuthenticator({ ...authenticator, credentialID: "c3", userId: "ghost" })).toThrow(
+      /createAuthenticator\(\): no user has the id/,
+    )
+    expect((await adapter.getAuthenticator("c1"))?.counter).toBe(3)
+    expect(await adapter.getAuthenticator("c2")).toBeNull()
   })
 
   it("refuses a verification token that exists", async () => {

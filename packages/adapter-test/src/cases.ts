@@ -18,6 +18,7 @@ function emailOf(user: { email: string | null }): string {
 import type {
   Adapter,
   AdapterAccount,
+  AdapterAuthenticator,
   AdapterSession,
   AdapterUser,
   Awaitable,
@@ -34,6 +35,8 @@ export interface AdapterTestDb {
   account(key: Pick<AdapterAccount, "provider" | "providerAccountId">): Awaitable<unknown>
   session(sessionToken: string): Awaitable<unknown>
   verificationToken(key: Pick<VerificationToken, "identifier" | "token">): Awaitable<unknown>
+  /** The stored WebAuthn credential; leave it out when the store keeps none. */
+  authenticator?(credentialID: string): Awaitable<unknown>
 }
 
 /** What a case runs against. */
@@ -51,6 +54,7 @@ export type AdapterTestGroup =
   | "verification tokens"
   | "uniqueness"
   | "copies"
+  | "authenticators"
 
 /** One conformance check: resolves when the adapter conforms, rejects with the reason otherwise. */
 export interface AdapterTestCase {
@@ -120,6 +124,20 @@ function newAccount(userId: string, fields: Partial<AdapterAccount> = {}): Adapt
     token_type: "bearer",
     scope: "read:user user:email",
     expires_at: Math.floor(Date.now() / 1000) + 3600,
+    ...fields,
+  }
+}
+
+function newAuthenticator(userId: string, fields: Partial<AdapterAuthenticator> = {}): AdapterAuthenticator {
+  return {
+    credentialID: unique(),
+    userId,
+    providerAccountId: unique(),
+    credentialPublicKey: `pQECAyYgASFYI${unique()}`,
+    counter: 0,
+    credentialDeviceType: "multiDevice",
+    credentialBackedUp: true,
+    transports: "internal,hybrid",
     ...fields,
   }
 }
@@ -306,6 +324,21 @@ const accounts = group("accounts", {
     assert.equal(await adapter.getAccount(account.providerAccountId, account.provider), null, "getAccount() after unlinkAccount()")
     assertRecord(await adapter.getUser(user.id), { id: user.id }, "the user after unlinkAccount()")
     if (db) assertGone(await db.account(account), "the unlinked account")
+  },
+
+  async "an OAuth 1.0a account keeps its oauth_token and oauth_token_secret"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const account: AdapterAccount = {
+      userId: user.id,
+      type: "oauth",
+      provider: "twitter",
+      providerAccountId: unique(),
+      oauth_token: `token-${unique()}`,
+      oauth_token_secret: `secret-${unique()}`,
+    }
+    const linked = await adapter.linkAccount(account)
+    if (linked) assertRecord(linked, account, "linkAccount()")
+    assertRecord(await adapter.getAccount(account.providerAccountId, account.provider), account, "getAccount()")
   },
 
   async "unlinkAccount of an unknown account returns nothing"(adapter) {
@@ -591,6 +624,102 @@ const copies = group("copies", {
   },
 })
 
+const authenticators = group("authenticators", {
+  async "createAuthenticator returns the authenticator and getAuthenticator finds it by credentialID"(adapter, db) {
+    const user = await adapter.createUser(newUser())
+    const authenticator = newAuthenticator(user.id, { counter: 7, credentialBackedUp: false, credentialDeviceType: "singleDevice" })
+    assertRecord(await adapter.createAuthenticator(authenticator), authenticator, "createAuthenticator()")
+    assertRecord(await adapter.getAuthenticator(authenticator.credentialID), authenticator, "getAuthenticator()")
+    if (db?.authenticator) assertStored(await db.authenticator(authenticator.credentialID), "the created authenticator")
+  },
+
+  async "an authenticator without transports keeps them unknown"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const authenticator = newAuthenticator(user.id, { transports: null })
+    await adapter.createAuthenticator(authenticator)
+    const found = await adapter.getAuthenticator(authenticator.credentialID)
+    const { transports: _unknown, ...known } = authenticator
+    assertRecord(found, known, "getAuthenticator()")
+    assert.ok(found?.transports == null, "getAuthenticator().transports is null or undefined")
+  },
+
+  async "getAuthenticator returns null for an unknown credentialID"(adapter) {
+    const user = await adapter.createUser(newUser())
+    await adapter.createAuthenticator(newAuthenticator(user.id))
+    assert.equal(await adapter.getAuthenticator(unique()), null, "getAuthenticator() of an unknown credentialID")
+  },
+
+  async "listAuthenticatorsByUserId returns the user's authenticators only"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const other = await adapter.createUser(newUser())
+    const mine = [newAuthenticator(user.id), newAuthenticator(user.id, { transports: "usb" })]
+    for (const authenticator of [...mine, newAuthenticator(other.id)]) await adapter.createAuthenticator(authenticator)
+    const listed = await adapter.listAuthenticatorsByUserId(user.id)
+    assert.ok(Array.isArray(listed), "listAuthenticatorsByUserId() returns an array")
+    assert.deepEqual(listed.map((found) => found.credentialID).sort(), mine.map((made) => made.credentialID).sort(), "the user's credentialIDs")
+    for (const authenticator of mine) {
+      assertRecord(listed.find((found) => found.credentialID === authenticator.credentialID), authenticator, "a listed authenticator")
+    }
+    const lonely = await adapter.createUser(newUser())
+    assert.deepEqual(await adapter.listAuthenticatorsByUserId(lonely.id), [], "listAuthenticatorsByUserId() of a user without any")
+  },
+
+  async "updateAuthenticatorCounter stores the new counter and returns the authenticator"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const authenticator = newAuthenticator(user.id, { counter: 1 })
+    const untouched = newAuthenticator(user.id, { counter: 1 })
+    await adapter.createAuthenticator(authenticator)
+    await adapter.createAuthenticator(untouched)
+    const expected = { ...authenticator, counter: 2_000_000_000 }
+    assertRecord(await adapter.updateAuthenticatorCounter(authenticator.credentialID, expected.counter), expected, "updateAuthenticatorCounter()")
+    assertRecord(await adapter.getAuthenticator(authenticator.credentialID), expected, "getAuthenticator() after the update")
+    assertRecord(await adapter.getAuthenticator(untouched.credentialID), untouched, "another authenticator after the update")
+  },
+
+  async "updateAuthenticatorCounter throws for an unknown credentialID"(adapter) {
+    const credentialID = unique()
+    await assert.rejects(async () => adapter.updateAuthenticatorCounter(credentialID, 1), "updateAuthenticatorCounter() of an unknown credentialID")
+    assert.equal(await adapter.getAuthenticator(credentialID), null, "getAuthenticator() after the failed update")
+  },
+
+  async "createAuthenticator throws for a credentialID that exists"(adapter) {
+    const owner = await adapter.createUser(newUser())
+    const intruder = await adapter.createUser(newUser())
+    const authenticator = newAuthenticator(owner.id)
+    await adapter.createAuthenticator(authenticator)
+    await assert.rejects(
+      async () => adapter.createAuthenticator({ ...authenticator, userId: intruder.id, credentialPublicKey: "forged" }),
+      "createAuthenticator() with a taken credentialID",
+    )
+    assertRecord(await adapter.getAuthenticator(authenticator.credentialID), authenticator, "the first authenticator")
+  },
+
+  async "deleteUser deletes the user's authenticators"(adapter, db) {
+    const user = await adapter.createUser(newUser())
+    const kept = await adapter.createUser(newUser())
+    const doomed = newAuthenticator(user.id)
+    const other = newAuthenticator(kept.id)
+    await adapter.createAuthenticator(doomed)
+    await adapter.createAuthenticator(other)
+    await adapter.deleteUser(user.id)
+    assert.equal(await adapter.getAuthenticator(doomed.credentialID), null, "getAuthenticator() after deleteUser()")
+    assert.deepEqual(await adapter.listAuthenticatorsByUserId(user.id), [], "listAuthenticatorsByUserId() after deleteUser()")
+    if (db?.authenticator) assertGone(await db.authenticator(doomed.credentialID), "the deleted user's authenticator")
+    assertRecord(await adapter.getAuthenticator(other.credentialID), other, "another user's authenticator")
+  },
+
+  async "changing an authenticator passed in or returned does not change the store"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const input = newAuthenticator(user.id, { counter: 3 })
+    const expected = { ...input }
+    tamper(await adapter.createAuthenticator(input))
+    tamper(input)
+    tamper(await adapter.getAuthenticator(expected.credentialID))
+    for (const listed of await adapter.listAuthenticatorsByUserId(expected.userId)) tamper(listed)
+    assertRecord(await adapter.getAuthenticator(expected.credentialID), expected, "the stored authenticator")
+  },
+})
+
 /** Every conformance case, in order, grouped by the part of the contract it checks. */
 export const cases: readonly AdapterTestCase[] = [
   ...users,
@@ -600,4 +729,5 @@ export const cases: readonly AdapterTestCase[] = [
   ...verificationTokens,
   ...uniqueness,
   ...copies,
+  ...authenticators,
 ]

@@ -2,6 +2,7 @@ import assert from "node:assert/strict"
 import type {
   Adapter,
   AdapterAccount,
+  AdapterAuthenticator,
   AdapterSession,
   AdapterUser,
   VerificationToken,
@@ -14,6 +15,7 @@ interface Store {
   accounts: AdapterAccount[]
   sessions: AdapterSession[]
   tokens: VerificationToken[]
+  authenticators: AdapterAuthenticator[]
 }
 
 type AccountKey = Pick<AdapterAccount, "provider" | "providerAccountId">
@@ -21,7 +23,7 @@ type AccountKey = Pick<AdapterAccount, "provider" | "providerAccountId">
 /** `Omit<AdapterUser, "id">` keeps only the index signature, so the new user is typed here. */
 const withId = (user: Omit<AdapterUser, "id">, id: string): AdapterUser => ({ ...user, id }) as AdapterUser
 
-const emptyStore = (): Store => ({ users: [], accounts: [], sessions: [], tokens: [] })
+const emptyStore = (): Store => ({ users: [], accounts: [], sessions: [], tokens: [], authenticators: [] })
 const copy = <T>(value: T): T => structuredClone(value)
 const expired = (date: Date): boolean => date.getTime() <= Date.now()
 const sameAccount = (a: AccountKey, b: AccountKey): boolean =>
@@ -37,6 +39,7 @@ function referenceAdapter(store: Store): Required<Adapter> {
   const findUser = (id: string) => store.users.find((user) => user.id === id)
   const findAccount = (key: AccountKey) => store.accounts.find((account) => sameAccount(account, key))
   const findSession = (token: string) => store.sessions.find((session) => session.sessionToken === token)
+  const findAuthenticator = (id: string) => store.authenticators.find((authenticator) => authenticator.credentialID === id)
   const emailTaken = (email: string | null, by?: string) =>
     email !== null && store.users.some((user) => user.email === email && user.id !== by)
   return {
@@ -62,6 +65,7 @@ function referenceAdapter(store: Store): Required<Adapter> {
       const user = remove(store.users, findUser(id))
       store.accounts = store.accounts.filter((account) => account.userId !== id)
       store.sessions = store.sessions.filter((session) => session.userId !== id)
+      store.authenticators = store.authenticators.filter((authenticator) => authenticator.userId !== id)
       return copy(user ?? null)
     },
     linkAccount(account) {
@@ -100,6 +104,19 @@ function referenceAdapter(store: Store): Required<Adapter> {
       remove(store.tokens, found)
       return found && !expired(found.expires) ? found : null
     },
+    createAuthenticator(authenticator) {
+      if (findAuthenticator(authenticator.credentialID)) throw new Error("credential taken")
+      store.authenticators.push(copy(authenticator))
+      return copy(authenticator)
+    },
+    getAuthenticator: (id) => copy(findAuthenticator(id) ?? null),
+    listAuthenticatorsByUserId: (userId) => copy(store.authenticators.filter((authenticator) => authenticator.userId === userId)),
+    updateAuthenticatorCounter(id, counter) {
+      const authenticator = findAuthenticator(id)
+      if (!authenticator) throw new Error("no such authenticator")
+      authenticator.counter = counter
+      return copy(authenticator)
+    },
   }
 }
 
@@ -110,6 +127,7 @@ function storeAccess(current: () => Store): AdapterTestDb {
     session: (token) => current().sessions.find((session) => session.sessionToken === token),
     verificationToken: ({ identifier, token }) =>
       current().tokens.find((stored) => stored.identifier === identifier && stored.token === token),
+    authenticator: (id) => current().authenticators.find((stored) => stored.credentialID === id),
   }
 }
 
@@ -467,6 +485,108 @@ const defects: Defect[] = [
       },
     }),
     caughtBy: ["useVerificationToken returns null for an unknown token"],
+  },
+  {
+    defect: "linkAccount drops the OAuth 1.0a token and secret",
+    breaks: (_store, correct) => ({
+      linkAccount: ({ oauth_token: _token, oauth_token_secret: _secret, ...account }) => correct.linkAccount(account),
+    }),
+    caughtBy: ["an OAuth 1.0a account keeps its oauth_token and oauth_token_secret"],
+  },
+  {
+    defect: "createAuthenticator stores the flags as strings",
+    breaks: (store) => ({
+      createAuthenticator(authenticator) {
+        const stored = { ...copy(authenticator), counter: String(authenticator.counter), credentialBackedUp: String(authenticator.credentialBackedUp) }
+        store.authenticators.push(stored as unknown as AdapterAuthenticator)
+        return copy(authenticator)
+      },
+    }),
+    caughtBy: [
+      "createAuthenticator returns the authenticator and getAuthenticator finds it by credentialID",
+      "listAuthenticatorsByUserId returns the user's authenticators only",
+    ],
+  },
+  {
+    defect: "createAuthenticator turns unknown transports into an empty string",
+    breaks: (_store, correct) => ({
+      createAuthenticator: (authenticator) => correct.createAuthenticator({ ...authenticator, transports: authenticator.transports ?? "" }),
+    }),
+    caughtBy: ["an authenticator without transports keeps them unknown"],
+  },
+  {
+    defect: "getAuthenticator answers with the first authenticator for an unknown credentialID",
+    breaks: (store, correct) => ({
+      getAuthenticator: async (id) => (await correct.getAuthenticator(id)) ?? copy(store.authenticators[0] ?? null),
+    }),
+    caughtBy: ["getAuthenticator returns null for an unknown credentialID"],
+  },
+  {
+    defect: "listAuthenticatorsByUserId lists every user's authenticators",
+    breaks: (store) => ({ listAuthenticatorsByUserId: () => copy(store.authenticators) }),
+    caughtBy: ["listAuthenticatorsByUserId returns the user's authenticators only"],
+  },
+  {
+    defect: "updateAuthenticatorCounter returns the authenticator but stores nothing",
+    breaks: (_store, correct) => ({
+      async updateAuthenticatorCounter(id, counter) {
+        const found = await correct.getAuthenticator(id)
+        if (!found) throw new Error("no such authenticator")
+        return { ...found, counter }
+      },
+    }),
+    caughtBy: ["updateAuthenticatorCounter stores the new counter and returns the authenticator"],
+  },
+  {
+    defect: "updateAuthenticatorCounter updates every authenticator of the user",
+    breaks: (store, correct) => ({
+      updateAuthenticatorCounter(id, counter) {
+        const userId = store.authenticators.find((stored) => stored.credentialID === id)?.userId
+        for (const stored of store.authenticators) if (stored.userId === userId) stored.counter = counter
+        return correct.updateAuthenticatorCounter(id, counter)
+      },
+    }),
+    caughtBy: ["updateAuthenticatorCounter stores the new counter and returns the authenticator"],
+  },
+  {
+    defect: "updateAuthenticatorCounter creates an unknown authenticator",
+    breaks: (store, correct) => ({
+      updateAuthenticatorCounter(id, counter) {
+        if (!store.authenticators.some((stored) => stored.credentialID === id)) {
+          store.authenticators.push({ ...copy(store.authenticators[0] ?? ({} as AdapterAuthenticator)), credentialID: id, counter })
+        }
+        return correct.updateAuthenticatorCounter(id, counter)
+      },
+    }),
+    caughtBy: ["updateAuthenticatorCounter throws for an unknown credentialID"],
+  },
+  {
+    defect: "createAuthenticator replaces an authenticator with the same credentialID",
+    breaks: (store) => ({
+      createAuthenticator(authenticator) {
+        store.authenticators = store.authenticators.filter((stored) => stored.credentialID !== authenticator.credentialID)
+        store.authenticators.push(copy(authenticator))
+        return copy(authenticator)
+      },
+    }),
+    caughtBy: ["createAuthenticator throws for a credentialID that exists"],
+  },
+  {
+    defect: "deleteUser leaves the user's authenticators",
+    breaks: (store, correct) => ({
+      async deleteUser(id) {
+        const kept = store.authenticators.filter((stored) => stored.userId === id)
+        const deleted = await correct.deleteUser(id)
+        store.authenticators.push(...kept)
+        return deleted
+      },
+    }),
+    caughtBy: ["deleteUser deletes the user's authenticators"],
+  },
+  {
+    defect: "getAuthenticator returns the stored authenticator, not a copy",
+    breaks: (store) => ({ getAuthenticator: (id) => store.authenticators.find((stored) => stored.credentialID === id) ?? null }),
+    caughtBy: ["changing an authenticator passed in or returned does not change the store"],
   },
   {
     defect: "the adapter has no verification token methods",

@@ -25,10 +25,13 @@ export interface AdapterUser extends NewAdapterUser {
   id: string
 }
 
+/** The kinds of provider an account can be linked through (credentials sign-ins keep no account). */
+export type AdapterAccountType = Extract<ProviderType, "oauth" | "oidc" | "email" | "webauthn">
+
 /** A link between a user and one account at a provider, with the tokens the provider issued. */
 export interface AdapterAccount {
   userId: string
-  type: Extract<ProviderType, "oauth" | "oidc" | "email" | "webauthn">
+  type: AdapterAccountType
   provider: string
   providerAccountId: string
   access_token?: string
@@ -38,6 +41,10 @@ export interface AdapterAccount {
   token_type?: string
   scope?: string
   session_state?: string
+  /** OAuth 1.0a accounts: the access token the provider issued. */
+  oauth_token?: string
+  /** OAuth 1.0a accounts: the secret that signs requests made with `oauth_token`. */
+  oauth_token_secret?: string
   [field: string]: unknown
 }
 
@@ -53,6 +60,47 @@ export interface VerificationToken {
   identifier: string
   expires: Date
   token: string
+}
+
+/**
+ * A WebAuthn credential (a passkey) registered by a user, as the store keeps it.
+ *
+ * @see https://www.w3.org/TR/webauthn-3/#credential-record
+ */
+export interface AdapterAuthenticator {
+  /** The credential id, base64url-encoded; unique across all users. */
+  credentialID: string
+  userId: string
+  /** The `providerAccountId` of the `webauthn` account this credential signs in to. */
+  providerAccountId: string
+  /** The credential's COSE public key, base64url-encoded. */
+  credentialPublicKey: string
+  /** The signature counter last seen, to detect a cloned authenticator. */
+  counter: number
+  /** `"singleDevice"` or `"multiDevice"` (a synced passkey). */
+  credentialDeviceType: string
+  /** Whether the credential is backed up (synced) by its provider. */
+  credentialBackedUp: boolean
+  /** How the client can reach the authenticator, comma-separated (`"internal,hybrid"`), if known. */
+  transports?: string | null
+}
+
+// An ISO 8601 date-time as `Date.prototype.toJSON()` writes it, with or without milliseconds,
+// seconds, and with `Z` or a numeric offset.
+const ISO_DATE_TIME = /^\d{4}-[01]\d-[0-3]\dT[0-2]\d:[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-][0-2]\d:[0-5]\d)$/
+
+/**
+ * Whether a value is an ISO 8601 date-time string, as Dates become in JSON: for adapters that
+ * store records as JSON and must turn such fields back into Dates when reading.
+ *
+ * @example
+ * ```ts
+ * import { isDate } from "@auth/core/adapters"
+ * const user = JSON.parse(text, (_key, value: unknown) => (isDate(value) ? new Date(value) : value))
+ * ```
+ */
+export function isDate(value: unknown): value is string {
+  return typeof value === "string" && ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value))
 }
 
 /**
@@ -77,7 +125,7 @@ export interface Adapter {
   ): Awaitable<AdapterUser | null>
   /** Returns the updated user; throws when no user has the id. */
   updateUser?(user: Partial<AdapterUser> & Pick<AdapterUser, "id">): Awaitable<AdapterUser>
-  /** Deletes the user and, in cascade, their accounts and sessions; answers nothing for an unknown id. */
+  /** Deletes the user and, in cascade, their accounts, sessions and authenticators; answers nothing for an unknown id. */
   deleteUser?(userId: string): Awaitable<AdapterUser | null | undefined>
   linkAccount?(account: AdapterAccount): Awaitable<AdapterAccount | null | undefined>
   unlinkAccount?(
@@ -93,6 +141,13 @@ export interface Adapter {
   createVerificationToken?(token: VerificationToken): Awaitable<VerificationToken | null | undefined>
   /** Returns the token and deletes it, so it can be used once only. */
   useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>
+  /** Stores a new WebAuthn credential; throws when its `credentialID` exists. */
+  createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>
+  getAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>
+  /** Every credential of the user (an empty array for none, or for an unknown user). */
+  listAuthenticatorsByUserId?(userId: string): Awaitable<AdapterAuthenticator[]>
+  /** Stores the signature counter of a sign-in; throws when no credential has the id. */
+  updateAuthenticatorCounter?(credentialID: string, newCounter: number): Awaitable<AdapterAuthenticator>
 }
 
 /** Names of the adapter's methods. */
