@@ -211,26 +211,34 @@ export type AuthErrorCode =
 
 /** A human sentence per code: the only error text a browser ever sees. */
 export const errorMessages: Readonly<Record<AuthErrorCode, string>> = {
-  Configuration: "There is a problem with the server configuration. Check the server logs for more information.",
-  MissingSecret: "There is a problem with the server configuration. Check the server logs for more information.",
-  UntrustedHost: "There is a problem with the server configuration. Check the server logs for more information.",
-  UnknownAction: "This address is not handled by the authentication service.",
-  InvalidProvider: "This sign-in method is not available.",
-  MissingCSRF: "The form has expired. Reload the page and try again.",
-  InvalidCheck: "The sign-in could not be verified. Please start again.",
-  OAuthSignInError: "The sign-in could not be started. Try again, or use another method.",
-  OAuthCallbackError: "The sign-in with this provider failed. Try again, or use another method.",
-  OAuthAccountNotLinked:
-    "This email is already linked to another sign-in method. Sign in the way you used originally.",
-  CredentialsSignin: "Sign-in failed. Check that the details you entered are correct.",
-  EmailSignInError: "The sign-in email could not be sent. Check the address and try again.",
-  AccessDenied: "You do not have permission to sign in.",
-  Verification: "The sign-in link is no longer valid. It may have been used already or it may have expired.",
-  CallbackRouteError: "The sign-in could not be completed. Try again, or use another method.",
-  AdapterError: "The sign-in could not be completed because of a server problem. Please try again later.",
-  InvalidCallbackUrl: "The page to return to after sign-in is not allowed.",
-  SessionTokenError: "The session could not be read. Please sign in again.",
-  EventError: "The sign-in could not be completed. Please try again.",
+  Configuration: "Sign-in is not working on this site right now. Please try again later. Site owner: the server log says what to fix.",
+  MissingSecret: "Sign-in is not working on this site right now. Please try again later. Site owner: the server log says what to fix.",
+  UntrustedHost: "Sign-in is not working on this site right now. Please try again later. Site owner: the server log says what to fix.",
+  UnknownAction: "There is nothing at this address. Check the link, or start again from the sign-in page.",
+  InvalidProvider: "This way of signing in is not available here. Please choose another one.",
+  MissingCSRF: "This page was open for too long and has expired. Please try again.",
+  InvalidCheck: "We could not confirm that this sign-in started in this browser. Please start again, and allow cookies for this site if they are blocked.",
+  OAuthSignInError: "We could not reach the sign-in service. Please try again, or choose another way to sign in.",
+  OAuthCallbackError: "The sign-in service sent back an answer we could not use. Please try again, or choose another way to sign in.",
+  OAuthAccountNotLinked: "Your email address is already used with a different way of signing in. Please sign in the way you did before.",
+  CredentialsSignin: "Those details did not work. Check them and try again.",
+  EmailSignInError: "We could not send the sign-in email. Check the address and try again.",
+  AccessDenied: "This account is not allowed to sign in here. If you think it should be, contact the site's owner.",
+  Verification: "This sign-in link no longer works: it may have been used already, or it has expired. Ask for a new one.",
+  CallbackRouteError: "The sign-in could not be finished. Please try again.",
+  AdapterError: "Sign-in is not working right now because of a problem on our side. Please try again in a few minutes.",
+  InvalidCallbackUrl: "The page you wanted to return to after signing in is not allowed. Please start again from this site.",
+  SessionTokenError: "We could not read your sign-in. Please sign in again.",
+  EventError: "Something went wrong while signing in. Please try again.",
+}
+
+/**
+ * What the sign-in page says instead, for a code that reads differently there. `AccessDenied`
+ * lands on the sign-in page only when the person pressed Cancel or Deny at the provider
+ * (`access_denied`); the `signIn` callback's refusal goes to the error page.
+ */
+export const signInPageMessages: Readonly<Partial<Record<AuthErrorCode, string>>> = {
+  AccessDenied: "You cancelled the sign-in, so you are not signed in. Choose a way to sign in below to try again.",
 }
 
 /**

@@ -15,7 +15,7 @@ import { resolveConfig, type InternalConfig } from "./config.js"
 import { createContext, html, json, redirect, type RequestContext } from "./context.js"
 import { AuthError, Configuration, CredentialsSignin, errorMessages, httpStatus, UnknownAction, type AuthErrorCode } from "./errors.js"
 import { createLogger } from "./logger.js"
-import { renderError } from "./pages/index.js"
+import { renderError, renderNotFound } from "./pages/index.js"
 import { errorPageUrl, parseRoute, signInPageUrl, type Action } from "./routes.js"
 import type { AuthConfig } from "./types.js"
 
@@ -63,6 +63,11 @@ function fallbackLogger(config: AuthConfig): InternalConfig["logger"] {
   return createLogger(typeof logger === "object" && logger !== null ? (logger) : undefined, false)
 }
 
+/** Whether the request is a browser's navigation, which wants a page rather than JSON. */
+function acceptsHtml(request: Request): boolean {
+  return (request.headers.get("accept") ?? "").includes("text/html")
+}
+
 function jsonError(context: RequestContext | undefined, code: AuthErrorCode, status: number): Response {
   return json(context, { error: code, message: errorMessages[code] }, status)
 }
@@ -70,7 +75,7 @@ function jsonError(context: RequestContext | undefined, code: AuthErrorCode, sta
 function failure(error: AuthError, request: Request, context: RequestContext | undefined, action: Action | undefined): Response {
   if (context === undefined || action === undefined) {
     // No origin to redirect to (an unusable configuration or an untrusted host): answer in place.
-    if ((request.headers.get("accept") ?? "").includes("text/html")) {
+    if (acceptsHtml(request)) {
       const page = renderError({ theme: {}, code: error.code, homeUrl: "/", signinUrl: "/" })
       return html(undefined, page, httpStatus(error.code))
     }
@@ -106,6 +111,8 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
     const route = parseRoute(url.pathname, internal.basePath)
     if (route === undefined) {
       internal.logger.debug(`Nothing is served at ${url.pathname}.`)
+      // A person who followed a stale link gets a page with a way on; scripts keep their JSON.
+      if (acceptsHtml(request)) return html(undefined, renderNotFound({ theme: internal.theme, homeUrl: "/", signinUrl: `${internal.basePath}/signin` }), 404)
       return jsonError(undefined, "UnknownAction", 404)
     }
     action = route.action

@@ -65,16 +65,32 @@ describe("routes", () => {
     expect(page).not.toContain("<img src=x")
     expect(page).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;")
     expect(page).not.toContain("url(x)")
-    expect(page).toContain("already linked to another sign-in method")
+    expect(page).toContain("already used with a different way of signing in")
     expect(page).toContain('name="callbackUrl" value="http://localhost:3000/back"')
   })
 
   it("shows the error page for known codes and a generic one for anything else", async () => {
     const denied = await call(testConfig(), new Jar(), "/api/auth/error?error=AccessDenied")
     expect(denied.status).toBe(403)
-    expect(await denied.text()).toContain("You do not have permission to sign in.")
+    expect(await denied.text()).toContain("This account is not allowed to sign in here.")
     const junk = await call(testConfig(), new Jar(), "/api/auth/error?error=%3Cscript%3E")
     expect(await junk.text()).not.toContain("<script>")
+  })
+
+  it("tells a person who cancelled at the provider that they cancelled, not that they were refused", async () => {
+    const page = await (await call(testConfig(), new Jar(), "/api/auth/signin?error=AccessDenied")).text()
+    expect(page).toContain("You cancelled the sign-in")
+    expect(page).not.toContain("not allowed")
+  })
+
+  it("answers a browser's visit to an unknown auth path with an HTML page that links to sign-in", async () => {
+    const response = await call(testConfig(), new Jar(), "/api/auth/nothing-here", { headers: { accept: "text/html,application/xhtml+xml" } })
+    expect(response.status).toBe(404)
+    expect(response.headers.get("content-type")).toMatch(/^text\/html/)
+    expect(response.headers.get("content-security-policy")).toMatch(/default-src 'none'/)
+    const page = await response.text()
+    expect(page).toContain("Page not found")
+    expect(page).toContain('href="/api/auth/signin"')
   })
 
   it("redirects to the app's own pages when configured", async () => {

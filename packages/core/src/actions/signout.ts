@@ -14,6 +14,7 @@ export async function signOutPage(context: RequestContext): Promise<Response> {
     action: `${context.origin}${basePath}/signout`,
     csrfToken: await csrfToken(context),
     callbackUrl: requested === null ? undefined : await resolveCallbackUrl(context, requested),
+    homeUrl: context.origin,
   })
   return html(context, page)
 }

@@ -3,7 +3,7 @@
  * confirmation page the link opens, whose button (a POST) is what uses the token.
  */
 import type { Theme } from "../types.js"
-import { escapeHtml, hiddenInput, layout } from "./layout.js"
+import { escapeHtml, hiddenInput, layout, themeButtonStyle } from "./layout.js"
 
 /** The page shown after a sign-in link was sent. */
 export function renderVerifyRequest(params: { theme: Theme; homeUrl: string }): string {
@@ -11,7 +11,7 @@ export function renderVerifyRequest(params: { theme: Theme; homeUrl: string }): 
   return layout(
     params.theme,
     "Check your email",
-    `<h1>Check your email</h1><p>A sign-in link has been sent to your email address. It works once.</p><p><a href="${escapeHtml(params.homeUrl)}">${escapeHtml(host)}</a></p>`,
+    `<h1>Check your email</h1><p>We sent you an email with a sign-in link. Open it to sign in: it works once, and only for a short time.</p><p class="muted">No email? Check your spam folder, or go back and ask for a new link.</p><p class="links"><a href="${escapeHtml(params.homeUrl)}">Back to ${escapeHtml(host)}</a></p>`,
   )
 }
 
@@ -30,6 +30,6 @@ export function renderConfirmSignIn(params: {
   return layout(
     params.theme,
     "Sign in",
-    `<h1>Sign in</h1><p>Continue as <strong>${escapeHtml(params.email)}</strong>?</p><form method="post" action="${escapeHtml(params.action)}">${hiddenInput("csrfToken", params.csrfToken)}${hiddenInput("token", params.token)}${hiddenInput("email", params.email)}${hiddenInput("callbackUrl", params.callbackUrl)}<button type="submit">Sign in</button></form>`,
+    `<h1>Sign in</h1><p>Continue as <strong>${escapeHtml(params.email)}</strong>?</p><form method="post" action="${escapeHtml(params.action)}">${hiddenInput("csrfToken", params.csrfToken)}${hiddenInput("token", params.token)}${hiddenInput("email", params.email)}${hiddenInput("callbackUrl", params.callbackUrl)}<button type="submit" class="button primary"${themeButtonStyle(params.theme)}>Sign in</button></form>`,
   )
 }

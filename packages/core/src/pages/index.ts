@@ -1,12 +1,12 @@
 /**
- * The built-in pages: sign-in, sign-out, error. Plain HTML forms, every value escaped, no
- * script, styled by the theme and each provider's brand color. The email pages are in
- * `./email.ts`.
+ * The built-in pages: sign-in, sign-out, error and "page not found". Plain HTML forms, every
+ * value escaped, no script, styled by the theme and each provider's brand color and logo. The
+ * email pages are in `./email.ts`.
  */
-import { errorMessages, type AuthErrorCode } from "../errors.js"
+import { errorMessages, signInPageMessages, type AuthErrorCode } from "../errors.js"
 import type { ProviderButtonStyles } from "../providers/index.js"
 import type { Theme } from "../types.js"
-import { escapeHtml, hiddenInput, layout, safeColor, textOn } from "./layout.js"
+import { brandButtonStyle, escapeHtml, hiddenInput, layout, logoMarkup, themeButtonStyle } from "./layout.js"
 
 /** A provider as the sign-in page lists it: `action` is where its form posts. */
 export interface PageProvider {
@@ -26,16 +26,21 @@ function input(id: string, field: { name: string; label: string; type: string; p
   return `<label for="${inputId}">${escapeHtml(field.label)}</label><input id="${inputId}" name="${escapeHtml(field.name)}" type="${escapeHtml(field.type)}"${placeholder}${autocomplete} required>`
 }
 
-function buttonStyle(style: ProviderButtonStyles): string {
-  // The deprecated `bg` and `text` are still honoured for providers written against older versions.
+/**
+ * A provider's button: its brand color and logo; a provider without a brand color (email,
+ * credentials) takes the theme's. The deprecated `bg` and `text` are still honoured for
+ * providers written against older versions.
+ */
+function providerButton(provider: PageProvider, theme: Theme): string {
   // eslint-disable-next-line @typescript-eslint/no-deprecated
-  const color = safeColor(style.brandColor ?? style.bg)
+  const brand = provider.style.brandColor ?? provider.style.bg
   // eslint-disable-next-line @typescript-eslint/no-deprecated
-  const text = safeColor(style.text)
-  return color === undefined ? "" : ` style="background:${color};color:${text ?? textOn(color)}"`
+  const style = brand === undefined ? themeButtonStyle(theme) : brandButtonStyle(brand, provider.style.text)
+  const logo = logoMarkup(provider.style.logo, "logo")
+  return `<button type="submit" class="button primary"${style}>${logo}<span>Sign in with ${escapeHtml(provider.name)}</span></button>`
 }
 
-function providerForm(provider: PageProvider, hidden: string): string {
+function providerForm(provider: PageProvider, hidden: string, theme: Theme): string {
   let inputs = ""
   if (provider.type === "email") {
     inputs = input(provider.id, { name: "email", label: "Email", type: "email", placeholder: "you@example.com", autocomplete: "email" })
@@ -45,12 +50,12 @@ function providerForm(provider: PageProvider, hidden: string): string {
       field.type === "password" ? "current-password" : field.name === "username" ? "username" : undefined
     inputs = (provider.fields ?? []).map((field) => input(provider.id, { ...field, autocomplete: autocomplete(field) })).join("")
   }
-  return `<form method="post" action="${escapeHtml(provider.action)}">${hidden}${inputs}<button type="submit"${buttonStyle(provider.style)}>Sign in with ${escapeHtml(provider.name)}</button></form>`
+  return `<form method="post" action="${escapeHtml(provider.action)}">${hidden}${inputs}${providerButton(provider, theme)}</form>`
 }
 
 /**
  * The sign-in page: one form (CSRF token, callback URL) per provider; OAuth buttons first,
- * then the email and credentials forms with their inputs, each group set apart.
+ * then the email and credentials forms with their inputs, each group set apart by "or".
  */
 export function renderSignIn(params: {
   theme: Theme
@@ -59,8 +64,8 @@ export function renderSignIn(params: {
   callbackUrl: string | undefined
   error: AuthErrorCode | undefined
 }): string {
-  const error =
-    params.error === undefined ? "" : `<p class="error" role="alert">${escapeHtml(errorMessages[params.error])}</p>`
+  const message = params.error === undefined ? undefined : (signInPageMessages[params.error] ?? errorMessages[params.error])
+  const error = message === undefined ? "" : `<p class="error" role="alert">${escapeHtml(message)}</p>`
   const hidden = `${hiddenInput("csrfToken", params.csrfToken)}${hiddenInput("callbackUrl", params.callbackUrl)}`
   const groups = [
     params.providers.filter((provider) => provider.type === "oauth" || provider.type === "oidc"),
@@ -68,25 +73,39 @@ export function renderSignIn(params: {
     params.providers.filter((provider) => provider.type === "credentials"),
   ]
     .filter((group) => group.length > 0)
-    .map((group) => group.map((provider) => providerForm(provider, hidden)).join("\n"))
-  return layout(params.theme, "Sign in", `<h1>Sign in</h1>${error}${groups.join("\n<hr>\n")}`)
+    .map((group) => group.map((provider) => providerForm(provider, hidden, params.theme)).join("\n"))
+  return layout(params.theme, "Sign in", `<h1>Sign in</h1>${error}${groups.join('\n<p class="or">or</p>\n')}`)
 }
 
-/** The sign-out confirmation page. */
-export function renderSignOut(params: { theme: Theme; action: string; csrfToken: string; callbackUrl: string | undefined }): string {
+/** The sign-out confirmation page, with a way back for a person who changed their mind. */
+export function renderSignOut(params: { theme: Theme; action: string; csrfToken: string; callbackUrl: string | undefined; homeUrl: string }): string {
   return layout(
     params.theme,
     "Sign out",
-    `<h1>Are you sure you want to sign out?</h1><form method="post" action="${escapeHtml(params.action)}">${hiddenInput("csrfToken", params.csrfToken)}${hiddenInput("callbackUrl", params.callbackUrl)}<button type="submit">Sign out</button></form>`,
+    `<h1>Sign out</h1><p>Are you sure you want to sign out?</p><form method="post" action="${escapeHtml(params.action)}">${hiddenInput("csrfToken", params.csrfToken)}${hiddenInput("callbackUrl", params.callbackUrl)}<button type="submit" class="button primary"${themeButtonStyle(params.theme)}>Sign out</button></form><p class="links"><a href="${escapeHtml(params.callbackUrl ?? params.homeUrl)}">Stay signed in</a></p>`,
   )
+}
+
+/** The links under a failure: start the sign-in again, or leave. */
+function wayBack(signinUrl: string, homeUrl: string): string {
+  return `<p class="links"><a href="${escapeHtml(signinUrl)}">Try signing in again</a><a href="${escapeHtml(homeUrl)}">Go to the home page</a></p>`
 }
 
 /** The error page: the code's fixed sentence and a way back. */
 export function renderError(params: { theme: Theme; code: AuthErrorCode | undefined; homeUrl: string; signinUrl: string }): string {
-  const message = params.code === undefined ? "Something went wrong while signing in." : errorMessages[params.code]
+  const message = params.code === undefined ? "Something went wrong while signing in. Please try again." : errorMessages[params.code]
   return layout(
     params.theme,
-    "Error",
-    `<h1>Sign-in error</h1><p class="error" role="alert">${escapeHtml(message)}</p><p><a href="${escapeHtml(params.signinUrl)}">Sign in</a> · <a href="${escapeHtml(params.homeUrl)}">Home</a></p>`,
+    "Sign-in problem",
+    `<h1>We could not sign you in</h1><p class="error" role="alert">${escapeHtml(message)}</p>${wayBack(params.signinUrl, params.homeUrl)}`,
+  )
+}
+
+/** The page a browser gets for an address under the base path that no route serves. */
+export function renderNotFound(params: { theme: Theme; homeUrl: string; signinUrl: string }): string {
+  return layout(
+    params.theme,
+    "Page not found",
+    `<h1>Page not found</h1><p>${escapeHtml(errorMessages.UnknownAction)}</p><p class="links"><a href="${escapeHtml(params.signinUrl)}">Go to the sign-in page</a><a href="${escapeHtml(params.homeUrl)}">Go to the home page</a></p>`,
   )
 }

@@ -1,6 +1,7 @@
 /**
- * What every built-in page shares: escaping, the theme's colors and logo checked before they
- * reach a style or an attribute, and one layout with no script.
+ * What every built-in page shares: escaping, the theme's colors and logos checked before they
+ * reach a style or an attribute, readable button colors, and one layout with no script that
+ * fits a phone and follows the browser's light or dark preference.
  */
 import type { Theme } from "../types.js"
 
@@ -22,8 +23,7 @@ export function safeColor(value: string | undefined): string | undefined {
 }
 
 /** An image URL from config, only when it is https or a data image. */
-function safeImage(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined
+function safeImage(value: string): string | undefined {
   if (/^data:image\/(png|svg\+xml|jpeg|gif|webp);base64,[A-Za-z0-9+/=]+$/.test(value)) return value
   try {
     return new URL(value).protocol === "https:" ? value : undefined
@@ -32,36 +32,131 @@ function safeImage(value: string | undefined): string | undefined {
   }
 }
 
-/** Black or white, whichever reads better on `color` (a #rgb or #rrggbb color). */
-export function textOn(color: string): string {
-  const hex = color.startsWith("#") ? color.slice(1) : ""
-  const full = hex.length === 3 ? hex.replace(/./g, (c) => c + c) : hex.slice(0, 6)
-  if (full.length !== 6) return "#fff"
-  const [r, g, b] = [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16)) as [number, number, number]
-  return r * 0.299 + g * 0.587 + b * 0.114 > 160 ? "#111" : "#fff"
+const VIEW_BOX = /\bviewBox="([\d\s.,-]{1,64})"/
+const PATH = /<path\b[^>]*?\sd="([^"]*)"/g
+const PATH_DATA = /^[MmLlHhVvCcSsQqTtAaZz\d\s.,eE+-]+$/
+
+/**
+ * An inline SVG logo (such as a Simple Icons file) redrawn from its `viewBox` and path data
+ * only, filled with the text color: nothing else of the markup reaches the page.
+ */
+function inlineSvg(svg: string, className: string): string | undefined {
+  const viewBox = VIEW_BOX.exec(svg)?.[1] ?? "0 0 24 24"
+  const paths = [...svg.matchAll(PATH)].map((match) => match[1] ?? "")
+  if (paths.length === 0 || !paths.every((d) => d.length > 0 && PATH_DATA.test(d))) return undefined
+  return `<svg class="${className}" viewBox="${viewBox}" aria-hidden="true" focusable="false">${paths.map((d) => `<path d="${d}"/>`).join("")}</svg>`
 }
 
+/**
+ * A logo from config, decorative (the text next to it names the brand): an inline `<svg>` with
+ * path data, drawn in the text color, or an https/data image URL, as Auth.js accepts. Anything
+ * else is dropped.
+ */
+export function logoMarkup(logo: string | undefined, className: string): string {
+  if (logo === undefined) return ""
+  const trimmed = logo.trim()
+  if (trimmed.startsWith("<svg")) return inlineSvg(trimmed, className) ?? ""
+  const image = safeImage(trimmed)
+  return image === undefined ? "" : `<img class="${className}" src="${escapeHtml(image)}" alt="">`
+}
+
+type Rgb = [number, number, number]
+
+function parseHex(color: string): Rgb | undefined {
+  const hex = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.exec(color)?.[1]
+  if (hex === undefined) return undefined
+  const full = hex.length === 3 ? hex.replace(/./g, (c) => c + c) : hex
+  return [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16)) as Rgb
+}
+
+const toHex = (rgb: Rgb): string => `#${rgb.map((channel) => Math.round(channel).toString(16).padStart(2, "0")).join("")}`
+
+/** WCAG 2 relative luminance. */
+function luminance(rgb: Rgb): number {
+  const [r, g, b] = rgb.map((channel) => {
+    const c = channel / 255
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4
+  }) as Rgb
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b
+}
+
+const contrast = (a: number, b: number): number => (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)
+
+const DARK_TEXT = "#111111"
+const DARK_LUMINANCE = luminance([17, 17, 17])
+
+/**
+ * A button's background and text for a brand color, readable at WCAG AA (4.5:1): white text
+ * when it reads well; dark text on light brands; otherwise the brand darkened until white
+ * text reads well (Google's blue or Reddit's orange stay recognisable, with legible text).
+ * A color that is not `#rgb`/`#rrggbb` is kept with white text.
+ */
+export function buttonColors(brand: string): { background: string; text: string } {
+  const rgb = parseHex(brand)
+  if (rgb === undefined) return { background: brand, text: "#fff" }
+  if (contrast(luminance(rgb), 1) >= 4.5) return { background: brand, text: "#fff" }
+  if (contrast(luminance(rgb), DARK_LUMINANCE) >= 7) return { background: brand, text: DARK_TEXT }
+  for (let keep = 0.95; keep > 0; keep -= 0.05) {
+    const darker = rgb.map((channel) => channel * keep) as Rgb
+    if (contrast(luminance(darker), 1) >= 4.5) return { background: toHex(darker), text: "#fff" }
+  }
+  return { background: DARK_TEXT, text: "#fff" }
+}
+
+/** The `style` attribute of a button in `brand` colors, with `text` (when it is a plain color) overriding the computed text color. */
+export function brandButtonStyle(brand: string | undefined, text?: string): string {
+  const color = safeColor(brand)
+  if (color === undefined) return ""
+  const colors = buttonColors(color)
+  return ` style="background:${colors.background};color:${safeColor(text) ?? colors.text}"`
+}
+
+const LIGHT = "--bg:#f3f4f6;--card:#fff;--border:#c9ced6;--text:#1f2328;--muted:#57606a;--link:#0b57d0;--error-bg:#fdecec;--error-text:#8a1c1c;--error-border:#f3b4b4;--input-border:#8c959f"
+const DARK = "--bg:#0d1117;--card:#1a1f27;--border:#454c56;--text:#e6edf3;--muted:#a1a9b3;--link:#79b8ff;--error-bg:#3a1618;--error-text:#ffc2c2;--error-border:#7a2e33;--input-border:#79828e"
+
+function palette(scheme: Theme["colorScheme"]): string {
+  if (scheme === "dark") return `:root{color-scheme:dark;${DARK}}`
+  if (scheme === "light") return `:root{color-scheme:light;${LIGHT}}`
+  return `:root{color-scheme:light dark;${LIGHT}}\n@media (prefers-color-scheme:dark){:root{${DARK}}}`
+}
+
+const STYLES = `*,*::before,*::after{box-sizing:border-box}
+body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;padding:1.5rem 1rem;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:var(--bg);color:var(--text)}
+main{width:100%;max-width:24rem}
+.brand-logo{display:block;max-height:64px;max-width:12rem;margin:0 auto 1.25rem;color:var(--text)}
+svg.brand-logo{width:64px;height:64px}
+.card{background:var(--card);border:1px solid var(--border);border-radius:12px;box-shadow:0 1px 3px rgb(0 0 0/.08);padding:2rem 1.5rem;text-align:center;overflow-wrap:anywhere}
+h1{font-size:1.375rem;line-height:1.3;margin:0 0 1rem}
+p{margin:0 0 1rem}
+.muted{color:var(--muted);font-size:.9375rem}
+form{margin:0 0 .75rem}
+.button{display:flex;align-items:center;justify-content:center;gap:.625rem;width:100%;min-height:2.75rem;padding:.625rem 1rem;border:1px solid var(--border);border-radius:8px;font:inherit;font-weight:600;text-decoration:none;cursor:pointer;background:var(--card);color:var(--text);box-shadow:inset 0 0 0 1px rgb(0 0 0/.06)}
+.button:hover{filter:brightness(1.08)}
+.button.primary{border-color:transparent}
+.logo{width:1.25rem;height:1.25rem;flex:none;fill:currentColor;object-fit:contain}
+:focus-visible{outline:3px solid var(--text);outline-offset:2px}
+label{display:block;text-align:left;font-size:.875rem;font-weight:500;margin:0 0 .25rem}
+input{width:100%;min-height:2.75rem;padding:.5rem .75rem;margin:0 0 .75rem;border:1px solid var(--input-border);border-radius:8px;font:inherit;background:var(--card);color:var(--text)}
+.or{display:flex;align-items:center;gap:.75rem;margin:1.25rem 0;color:var(--muted);font-size:.875rem}
+.or::before,.or::after{content:"";flex:1;border-top:1px solid var(--border)}
+.error{padding:.75rem 1rem;border:1px solid var(--error-border);border-radius:8px;background:var(--error-bg);color:var(--error-text);text-align:left}
+.links{display:flex;flex-wrap:wrap;justify-content:center;gap:.5rem 1.25rem;margin:1rem 0 0}
+a{color:var(--link);text-underline-offset:2px}`
+
+/** The theme's own button colors: `brandColor` with `buttonText`, as Auth.js documents them. */
+export function themeButtonStyle(theme: Theme): string {
+  return brandButtonStyle(theme.brandColor ?? "#346df1", theme.buttonText)
+}
+
+/** A whole page: the theme's logo above one card holding `body`. */
 export function layout(theme: Theme, title: string, body: string): string {
-  const brand = safeColor(theme.brandColor) ?? "#346df1"
-  const scheme = theme.colorScheme === "dark" ? "dark" : theme.colorScheme === "light" ? "light" : "light dark"
-  const logo = safeImage(theme.logo)
+  const scheme = theme.colorScheme === "dark" || theme.colorScheme === "light" ? theme.colorScheme : "light dark"
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="${scheme}"><title>${escapeHtml(title)}</title>
+<meta name="color-scheme" content="${scheme}"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title>
 <style>
-:root{color-scheme:${scheme};--brand:${brand}}
-body{margin:0;min-height:100vh;display:grid;place-items:center;font:16px/1.5 system-ui,sans-serif;background:Canvas;color:CanvasText}
-main{width:min(22rem,90vw);padding:2rem;border-radius:12px;box-shadow:0 2px 12px rgb(0 0 0/.15);text-align:center}
-img.logo{max-height:64px;max-width:12rem;margin-bottom:1rem}
-h1{font-size:1.25rem;margin:0 0 1rem}
-form{margin:.75rem 0}
-button{width:100%;padding:.75rem 1rem;border:0;border-radius:8px;font:inherit;font-weight:600;cursor:pointer;background:var(--brand);color:#fff}
-button:focus-visible,input:focus-visible{outline:3px solid CanvasText;outline-offset:2px}
-label{display:block;text-align:left;font-size:.875rem;margin:.5rem 0 .25rem}
-input{box-sizing:border-box;width:100%;padding:.6rem .75rem;margin-bottom:.5rem;border:1px solid GrayText;border-radius:8px;font:inherit;background:Canvas;color:CanvasText}
-hr{border:0;border-top:1px solid GrayText;opacity:.4;margin:1.25rem 0}
-.error{padding:.75rem;border-radius:8px;background:#fde8e8;color:#8a1c1c;margin-bottom:1rem}
-a{color:var(--brand)}
+${palette(theme.colorScheme)}
+${STYLES}
 </style></head>
-<body><main>${logo === undefined ? "" : `<img class="logo" src="${escapeHtml(logo)}" alt="">`}${body}</main></body></html>`
+<body><main>${logoMarkup(theme.logo, "brand-logo")}<div class="card">${body}</div></main></body></html>`
 }
