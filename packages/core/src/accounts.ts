@@ -3,7 +3,7 @@
  * account-linking rules decide whether an OAuth account signs in its user, creates a new one,
  * links to the signed-in user, or is refused; a verified email signs in its address's user.
  */
-import type { Adapter, AdapterAccount, AdapterUser } from "./adapters.js"
+import type { Adapter, AdapterAccount, AdapterUser, NewAdapterUser } from "./adapters.js"
 import { resolveCallbackUrl } from "./callback-url.js"
 import type { InternalConfig } from "./config.js"
 import type { RequestContext } from "./context.js"
@@ -40,11 +40,34 @@ export async function findUser(adapter: Adapter, account: Account): Promise<Adap
     provider: account.provider,
     providerAccountId: account.providerAccountId,
   })
-  return user ?? null
+  return storedUser(user) ?? null
 }
 
-function isStoredUser(value: unknown): value is AdapterUser {
-  return typeof value === "object" && value !== null && typeof (value as { id?: unknown }).id === "string"
+/**
+ * A user as a third-party adapter returned it, with its id as a string: Auth.js's own adapters
+ * return numeric ids from SERIAL columns, and core treats every id as an opaque string.
+ * `undefined` when there is no usable id.
+ */
+function storedUser(value: unknown): AdapterUser | undefined {
+  if (typeof value !== "object" || value === null) return undefined
+  const id: unknown = (value as { id?: unknown }).id
+  if (typeof id === "string" && id !== "") return value as AdapterUser
+  if ((typeof id === "number" && Number.isSafeInteger(id)) || typeof id === "bigint") return { ...(value as AdapterUser), id: String(id) }
+  return undefined
+}
+
+/**
+ * Creates a user with a fresh random id (an adapter may keep its own), checking that the adapter
+ * answered with a stored user.
+ *
+ * @throws {AdapterError} when the adapter fails or answers without an id.
+ */
+async function createUser(adapter: Adapter, fields: NewAdapterUser): Promise<AdapterUser> {
+  // Checked as unknown: a third-party adapter may return anything.
+  const created: unknown = await callAdapter(adapter, "createUser", { ...fields, id: crypto.randomUUID() })
+  const user = storedUser(created)
+  if (user === undefined) throw new AdapterError("The adapter's `createUser` returned no user with an id (a string or a number).")
+  return user
 }
 
 function toAdapterAccount(account: Account, userId: string): AdapterAccount {
@@ -60,11 +83,13 @@ async function link(config: InternalConfig, adapter: Adapter, user: AdapterUser,
  * Applies the account-linking rules and returns the user to sign in.
  *
  * - A known account signs in its user (when someone is signed in, only if it is theirs).
- * - While signed in, a new account is linked to the signed-in user.
- * - Otherwise, an email already used by another user is refused (rule R1) unless the
- *   provider sets `allowDangerousEmailAccountLinking`.
- * - Otherwise a user is created and the account linked; if linking fails the new user is
- *   deleted again, so nothing half-done is left and a retry works.
+ * - While signed in (in a flow that user started), a new account is linked to the signed-in user.
+ * - Otherwise, an email already used by another user is refused (rule R1), unless the provider
+ *   verified that email and sets `allowDangerousEmailAccountLinking`: an unverified email never
+ *   links.
+ * - Otherwise a user is created (its `emailVerified` set when the provider verified the email)
+ *   and the account linked; if linking fails the new user is deleted again, so nothing half-done
+ *   is left and a retry works.
  *
  * @throws {OAuthAccountNotLinked} when the rules refuse the account.
  * @throws {AdapterError} when the store fails.
@@ -78,7 +103,10 @@ export async function resolveUser(
     profileUser: User & { id: string }
     account: Account
     profile: Profile
+    /** Whether the provider vouched for `profileUser.email`. */
+    emailVerified: boolean
     allowEmailLinking: boolean
+    /** The signed-in user who started this flow, if any. */
     signedInUserId: string | undefined
   },
 ): Promise<{ user: AdapterUser; isNewUser: boolean }> {
@@ -88,8 +116,8 @@ export async function resolveUser(
       if (accountUser.id === signedInUserId) return { user: accountUser, isNewUser: false }
       throw new OAuthAccountNotLinked(`The ${account.provider} account is already linked to another user.`)
     }
-    const current = await callAdapter(adapter, "getUser", signedInUserId)
-    if (current !== null) {
+    const current = storedUser(await callAdapter(adapter, "getUser", signedInUserId))
+    if (current !== undefined) {
       await link(config, adapter, current, account, profileUser)
       return { user: current, isNewUser: false }
     }
@@ -101,9 +129,11 @@ export async function resolveUser(
   if (typeof email === "string" && email !== "") {
     const byEmail = await findUserByEmail(adapter, email)
     if (byEmail !== null) {
-      if (!params.allowEmailLinking) {
+      if (!params.allowEmailLinking || !params.emailVerified) {
         throw new OAuthAccountNotLinked(
-          `A user with this email already signed in with another provider; ${account.provider} does not allow linking by email.`,
+          params.allowEmailLinking
+            ? `A user with this email already exists; ${account.provider} did not say it verified the email, so it is not linked.`
+            : `A user with this email already signed in with another provider; ${account.provider} does not allow linking by email.`,
         )
       }
       await link(config, adapter, byEmail, account, profileUser)
@@ -112,11 +142,7 @@ export async function resolveUser(
   }
 
   const { id: _providerId, ...fields } = profileUser
-  // Checked as unknown: a third-party adapter may return anything.
-  const created: unknown = await callAdapter(adapter, "createUser", { ...fields, email: email ?? null, emailVerified: null })
-  if (!isStoredUser(created)) {
-    throw new AdapterError("The adapter's `createUser` returned no user with an id.")
-  }
+  const created = await createUser(adapter, { ...fields, email: email ?? null, emailVerified: params.emailVerified ? new Date() : null })
   try {
     await callAdapter(adapter, "linkAccount", toAdapterAccount(account, created.id))
   } catch (error) {
@@ -134,7 +160,7 @@ export async function resolveUser(
 
 /** The stored user with this email address, if any. */
 export async function findUserByEmail(adapter: Adapter, email: string): Promise<AdapterUser | null> {
-  return (await callAdapter(adapter, "getUserByEmail", email)) ?? null
+  return storedUser(await callAdapter(adapter, "getUserByEmail", email)) ?? null
 }
 
 /**
@@ -160,10 +186,16 @@ export async function askEmailSignIn(
 }
 
 /**
- * The user a followed sign-in link signs in: the user with the address (marked verified now
- * if it was not), or a new user with `emailVerified` set. Rule R1 does not apply: following
- * the link proved the address, whichever provider the user first signed in with.
+ * The user a followed sign-in link signs in: the user with the address if that address was
+ * verified (by an earlier link, or by the provider it signed up with), or a new user with
+ * `emailVerified` set. Rule R1 does not apply: following the link proved the address.
  *
+ * A user whose address was never verified may have been created by someone who merely claimed
+ * it at some provider: signing its owner into that user would hand them the claimant's linked
+ * accounts and the claimant a way into the owner's data. Such a sign-in is refused, unless the
+ * email provider sets `allowDangerousEmailAccountLinking`.
+ *
+ * @throws {OAuthAccountNotLinked} when the address belongs to a user whose email was never verified.
  * @throws {AdapterError} when the store fails.
  */
 export async function resolveEmailUser(
@@ -171,17 +203,22 @@ export async function resolveEmailUser(
   adapter: Adapter,
   identifier: string,
   existing: AdapterUser | null,
+  allowUnverified: boolean,
 ): Promise<{ user: AdapterUser; isNewUser: boolean }> {
   const now = new Date()
   if (existing !== null) {
     if (existing.emailVerified != null) return { user: existing, isNewUser: false }
-    const updated: unknown = await callAdapter(adapter, "updateUser", { id: existing.id, emailVerified: now })
-    const user = isStoredUser(updated) ? updated : { ...existing, emailVerified: now }
+    if (!allowUnverified) {
+      throw new OAuthAccountNotLinked(
+        `The address ${identifier} belongs to a user whose email was never verified: sign in the way that user signed up (the email provider's \`allowDangerousEmailAccountLinking\` allows it).`,
+      )
+    }
+    const updated = storedUser(await callAdapter(adapter, "updateUser", { id: existing.id, emailVerified: now }))
+    const user = updated ?? { ...existing, emailVerified: now }
     await emit(config, "updateUser", { user })
     return { user, isNewUser: false }
   }
-  const created: unknown = await callAdapter(adapter, "createUser", { email: identifier, emailVerified: now })
-  if (!isStoredUser(created)) throw new AdapterError("The adapter's `createUser` returned no user with an id.")
+  const created = await createUser(adapter, { email: identifier, emailVerified: now })
   await emit(config, "createUser", { user: created })
   return { user: created, isNewUser: true }
 }
@@ -194,8 +231,8 @@ export async function resolveEmailUser(
  * @throws {AdapterError} when the store fails.
  */
 export async function storedCredentialsUser(adapter: Adapter, user: User & { id: string }, providerId: string): Promise<AdapterUser> {
-  const stored = await callAdapter(adapter, "getUser", user.id)
-  if (stored === null || typeof stored !== "object") {
+  const stored = storedUser(await callAdapter(adapter, "getUser", user.id))
+  if (stored === undefined) {
     throw new CallbackRouteError(
       `The \`authorize\` of provider "${providerId}" returned user "${user.id}", which the adapter does not store: with database sessions, return a user the adapter's \`getUser\` finds.`,
     )

@@ -23,6 +23,7 @@ import type {
   Theme,
 } from "./types.js"
 import { randomString } from "./crypto.js"
+import { compileOriginPattern, type OriginPattern, type OriginPolicy } from "./origins.js"
 import { isRecord, optionalFunction, positiveSeconds, readEnv } from "./options.js"
 
 /** A provider as the routes use it; `type` tells which flow serves it. */
@@ -33,8 +34,10 @@ export interface InternalConfig {
   basePath: string
   secrets: string[]
   trustHost: boolean
-  /** The canonical origin from `AUTH_URL`, when set. */
+  /** The canonical URL from `url` / `AUTH_URL`, when set. */
   authUrl: URL | undefined
+  /** Which origins requests and outbound URLs may use. */
+  origins: OriginPolicy
   providers: InternalProvider[]
   providersById: Map<string, InternalProvider>
   session: {
@@ -105,16 +108,28 @@ function normalizeBasePath(value: unknown, authUrl: URL | undefined): string {
   return path.replace(/\/+$/, "")
 }
 
-function parseAuthUrl(env: Env): URL | undefined {
-  const value = env.AUTH_URL
-  if (value === undefined || value === "") return undefined
+function parseAuthUrl(value: unknown, env: Env): URL | undefined {
+  const option = value === undefined ? "The AUTH_URL environment variable" : "`url`"
+  const raw = value ?? env.AUTH_URL
+  if (raw === undefined || raw === "") return undefined
   try {
-    const url = new URL(value)
+    if (typeof raw !== "string") throw new TypeError("not a string")
+    const url = new URL(raw)
     if (url.protocol !== "https:" && url.protocol !== "http:") throw new TypeError("not http(s)")
     return url
   } catch (cause) {
-    throw new Configuration("The AUTH_URL environment variable must be an absolute http(s) URL.", { cause })
+    throw new Configuration(`${option} must be an absolute http(s) URL such as "https://app.example.com".`, { cause })
   }
+}
+
+function normalizeAllowedOrigins(value: unknown, env: Env): OriginPattern[] {
+  if (value === undefined) {
+    const list = env.AUTH_ALLOWED_ORIGINS
+    if (list === undefined || list.trim() === "") return []
+    return list.split(",").map((entry, index) => compileOriginPattern(entry.trim(), `AUTH_ALLOWED_ORIGINS[${index}]`))
+  }
+  if (!Array.isArray(value)) throw new Configuration("`allowedOrigins` must be an array of origins such as \"https://*.preview.example.com\".")
+  return value.map((entry, index) => compileOriginPattern(entry, `allowedOrigins[${index}]`))
 }
 
 function normalizeUrl(value: unknown, option: string): URL | undefined {
@@ -153,6 +168,11 @@ function normalizeCookies(overrides: AuthConfig["cookies"]): InternalConfig["coo
       if (!isRecord(value)) throw new Configuration(`\`cookies.${key}\` must be an object.`)
       if (value.name !== undefined && (typeof value.name !== "string" || !COOKIE_NAME.test(value.name))) {
         throw new Configuration(`\`cookies.${key}.name\` must be a valid cookie name.`)
+      }
+      const options = isRecord(value.options) ? value.options : {}
+      if (typeof value.name === "string" && value.name.startsWith("__Host-") && (options.domain !== undefined || (options.path ?? "/") !== "/")) {
+        // Browsers drop such a cookie without a word; the sign-in would then fail on every request.
+        throw new Configuration(`\`cookies.${key}.name\` starts with \`__Host-\`, which browsers accept only without \`domain\` and with \`path: "/"\`.`)
       }
     }
   }
@@ -234,9 +254,12 @@ function checkAdapter(adapter: unknown, strategy: SessionStrategy, providers: re
 function normalizeConfig(config: AuthConfig, env: Env): InternalConfig {
   if (!isRecord(config)) throw new Configuration("The configuration must be an object.")
   const debug = config.debug === true
-  const logger = createLogger(config.logger, debug)
-  const authUrl = parseAuthUrl(env)
+  // Filled once known: the logger redacts these from everything it is handed.
+  const logSecrets: string[] = []
+  const logger = createLogger(config.logger, debug, logSecrets)
+  const authUrl = parseAuthUrl(config.url, env)
   const secrets = normalizeSecrets(config.secret, env)
+  logSecrets.push(...secrets)
   if (secrets.some((secret) => secret.length < 32)) {
     logger.warn("WeakSecret", "A `secret` shorter than 32 characters is easy to guess: generate one with `openssl rand -base64 32`.")
   }
@@ -264,6 +287,7 @@ function normalizeConfig(config: AuthConfig, env: Env): InternalConfig {
 
   const redirectProxyUrl = normalizeUrl(config.redirectProxyUrl ?? env.AUTH_REDIRECT_PROXY_URL, "redirectProxyUrl")
   const providers = normalizeProviders(config.providers, env, redirectProxyUrl)
+  for (const provider of providers) if (provider.type !== "email" && provider.type !== "credentials" && provider.clientSecret !== undefined) logSecrets.push(provider.clientSecret)
   const useSecureCookies = config.useSecureCookies
   if (useSecureCookies !== undefined && typeof useSecureCookies !== "boolean") {
     throw new Configuration("`useSecureCookies` must be a boolean.")
@@ -274,6 +298,7 @@ function normalizeConfig(config: AuthConfig, env: Env): InternalConfig {
     secrets,
     trustHost,
     authUrl,
+    origins: { canonical: authUrl, trustHost, allowed: normalizeAllowedOrigins(config.allowedOrigins, env) },
     providers,
     providersById: new Map(providers.map((provider) => [provider.id, provider])),
     session: { strategy, maxAge, updateAge, generateSessionToken },

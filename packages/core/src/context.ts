@@ -4,7 +4,8 @@
  */
 import type { InternalConfig } from "./config.js"
 import { parseCookies, serializeCookie, type SetCookie } from "./cookies.js"
-import { UnknownAction, UntrustedHost } from "./errors.js"
+import { UnknownAction } from "./errors.js"
+import { resolveOrigin } from "./origins.js"
 import type { CookiesOptions } from "./types.js"
 
 /** The largest form body read from a browser or a provider's form_post. */
@@ -26,47 +27,13 @@ export interface RequestContext {
   setCookies: SetCookie[]
   /** Where the user meant to go, once a route has resolved it: a failed sign-in keeps it. */
   returnTo: string | undefined
+  /** Values of this request no log may show (codes, tokens, passwords), found as the request is handled. */
+  sensitive: Set<string>
 }
-
-function firstHeaderValue(value: string | null): string | undefined {
-  const first = value?.split(",")[0]?.trim()
-  return first === "" ? undefined : first
-}
-
-/**
- * The origin the app is served from: `AUTH_URL` when set; the forwarded or `Host` header
- * when the host is trusted.
- *
- * @throws {UntrustedHost} when the host is not trusted.
- */
-export function resolveOrigin(config: InternalConfig, request: Request, url: URL): string {
-  if (config.authUrl !== undefined) return config.authUrl.origin
-  if (!config.trustHost) {
-    throw new UntrustedHost(
-      `Host ${url.host} is not trusted: set \`trustHost: true\` (behind a proxy you control), AUTH_TRUST_HOST=true, or AUTH_URL to the app's URL.`,
-    )
-  }
-  const host = firstHeaderValue(request.headers.get("x-forwarded-host")) ?? url.host
-  const proto = firstHeaderValue(request.headers.get("x-forwarded-proto"))?.replace(/:$/, "") ?? url.protocol.slice(0, -1)
-  if (proto !== "http" && proto !== "https") throw new UntrustedHost(`The forwarded protocol "${proto}" is not http or https.`)
-  // Only a name or an address with an optional port: a URL parser would read `evil.example/path`
-  // or `@evil.example` as some other origin.
-  if (!HOST.test(host)) throw new UntrustedHost(`The forwarded host "${host}" is not a valid host.`)
-  let origin: string
-  try {
-    origin = new URL(`${proto}://${host}`).origin
-  } catch (cause) {
-    throw new UntrustedHost(`The forwarded host "${host}" is not a valid host.`, { cause })
-  }
-  return origin
-}
-
-/** `host[:port]` as the Host header carries it: a name (`_` allowed, as container names have it), IPv4, or bracketed IPv6. */
-const HOST = /^(?:[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/
 
 /** Builds the context of one request. */
 export function createContext(config: InternalConfig, request: Request, url: URL): RequestContext {
-  const origin = resolveOrigin(config, request, url)
+  const origin = resolveOrigin(config.origins, request, url)
   const secure = config.useSecureCookies ?? origin.startsWith("https:")
   let jar: Map<string, string> | undefined
   return {
@@ -82,6 +49,7 @@ export function createContext(config: InternalConfig, request: Request, url: URL
     },
     setCookies: [],
     returnTo: undefined,
+    sensitive: new Set(),
   }
 }
 

@@ -9,33 +9,40 @@ export const CHUNK_SIZE = 3936
 
 const PREFIX = "authjs"
 
+/**
+ * The name prefix a cookie with these attributes gets on a secure origin: `__Host-` (the browser
+ * refuses such a cookie from any other host, so a sibling subdomain cannot plant one) unless the
+ * app shares it with a `domain` or narrows its `path`, which `__Host-` forbids; then `__Secure-`.
+ *
+ * @see https://datatracker.ietf.org/doc/html/draft-ietf-httpbis-rfc6265bis#name-cookie-name-prefixes
+ */
+function prefixFor(secure: boolean, options: CookieOption["options"]): string {
+  if (!secure) return ""
+  return options.domain === undefined && (options.path ?? "/") === "/" ? "__Host-" : "__Secure-"
+}
+
 /** The default cookies for a secure (https) or plain origin, with the user's overrides laid over them. */
 export function defaultCookies(
   secure: boolean,
   overrides: Partial<{ [K in keyof CookiesOptions]: Partial<CookiesOptions[K]> }> | undefined,
 ): CookiesOptions {
-  const prefix = secure ? "__Secure-" : ""
   const base = { httpOnly: true, sameSite: "lax" as const, path: "/", secure }
   const checkMaxAge = 15 * 60
-  const defaults: CookiesOptions = {
-    sessionToken: { name: `${prefix}${PREFIX}.session-token`, options: { ...base } },
-    callbackUrl: { name: `${prefix}${PREFIX}.callback-url`, options: { ...base } },
-    csrfToken: { name: `${secure ? "__Host-" : ""}${PREFIX}.csrf-token`, options: { ...base } },
-    pkceCodeVerifier: { name: `${prefix}${PREFIX}.pkce.code_verifier`, options: { ...base, maxAge: checkMaxAge } },
-    state: { name: `${prefix}${PREFIX}.state`, options: { ...base, maxAge: checkMaxAge } },
-    nonce: { name: `${prefix}${PREFIX}.nonce`, options: { ...base, maxAge: checkMaxAge } },
+  const defaults: Record<keyof CookiesOptions, { name: string; options: CookieOption["options"] }> = {
+    sessionToken: { name: "session-token", options: base },
+    callbackUrl: { name: "callback-url", options: base },
+    csrfToken: { name: "csrf-token", options: base },
+    pkceCodeVerifier: { name: "pkce.code_verifier", options: { ...base, maxAge: checkMaxAge } },
+    state: { name: "state", options: { ...base, maxAge: checkMaxAge } },
+    nonce: { name: "nonce", options: { ...base, maxAge: checkMaxAge } },
   }
-  if (overrides === undefined) return defaults
-  const merged = { ...defaults }
+  const out = {} as CookiesOptions
   for (const key of Object.keys(defaults) as (keyof CookiesOptions)[]) {
-    const override = overrides[key]
-    if (override === undefined) continue
-    merged[key] = {
-      name: override.name ?? defaults[key].name,
-      options: { ...defaults[key].options, ...override.options },
-    }
+    const override = overrides?.[key]
+    const options = { ...defaults[key].options, ...override?.options }
+    out[key] = { name: override?.name ?? `${prefixFor(secure, options)}${PREFIX}.${defaults[key].name}`, options }
   }
-  return merged
+  return out
 }
 
 /** Parses a `Cookie` header into a map; the first occurrence of a name wins, as browsers send the most specific first. */

@@ -9,7 +9,7 @@ import { deriveKeys, hmac, randomString, verifyHmac, type SecretKey } from "./cr
 import { MissingCSRF } from "./errors.js"
 
 const SALT = "authjs.csrf"
-
+const BINDING_SALT = "authjs.flow-binding"
 async function readCookieToken(context: RequestContext): Promise<string | undefined> {
   const value = context.jar.get(context.cookies.csrfToken.name)
   if (value === undefined || value.length > 256) return undefined
@@ -49,4 +49,16 @@ export async function verifyCsrf(context: RequestContext, submitted: string | nu
   const expected = await readCookieToken(context)
   if (expected === undefined) throw new MissingCSRF("The CSRF cookie is missing or was not set by this server.")
   if (!equal(expected, submitted)) throw new MissingCSRF("The submitted `csrfToken` does not match the CSRF cookie.")
+}
+
+/**
+ * A digest of this browser's CSRF token, or `undefined` when it has no valid CSRF cookie. The
+ * CSRF cookie is `__Host-` on https, so no other host can plant it: check values sealed with
+ * this digest are refused in any other browser.
+ */
+export async function browserBinding(context: RequestContext): Promise<string | undefined> {
+  const token = await readCookieToken(context)
+  if (token === undefined) return undefined
+  const [key] = await deriveKeys(context.config.secrets, BINDING_SALT, "hmac")
+  return hmac(token, key as SecretKey)
 }

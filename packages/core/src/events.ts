@@ -1,5 +1,6 @@
 import type { InternalConfig } from "./config.js"
 import { EventError } from "./errors.js"
+import { sanitizeError } from "./logger.js"
 import type { EventCallbacks } from "./types.js"
 
 /**
@@ -16,6 +17,13 @@ export async function emit<E extends keyof EventCallbacks>(
   try {
     await handler(message)
   } catch (cause) {
-    config.logger.error(new EventError(`The \`events.${event}\` handler threw.`, { cause }))
+    // The message carries the account's tokens, which the handler may have put in its error.
+    config.logger.error(sanitizeError(new EventError(`The \`events.${event}\` handler threw.`, { cause }), tokensOf(message)))
   }
+}
+
+function tokensOf(message: unknown): string[] {
+  const account = (message as { account?: unknown }).account
+  if (typeof account !== "object" || account === null) return []
+  return Object.values(account).filter((value): value is string => typeof value === "string" && value.length >= 8)
 }

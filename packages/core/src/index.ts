@@ -14,7 +14,7 @@ import { verifyRequest } from "./actions/verify-request.js"
 import { resolveConfig, type InternalConfig } from "./config.js"
 import { createContext, html, json, redirect, type RequestContext } from "./context.js"
 import { AuthError, Configuration, CredentialsSignin, errorMessages, httpStatus, UnknownAction, type AuthErrorCode } from "./errors.js"
-import { createLogger } from "./logger.js"
+import { createLogger, sanitizeError } from "./logger.js"
 import { renderError, renderNotFound } from "./pages/index.js"
 import { errorPageUrl, parseRoute, signInPageUrl, type Action } from "./routes.js"
 import type { AuthConfig } from "./types.js"
@@ -129,7 +129,7 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
   } catch (thrown) {
     const error = thrown instanceof AuthError ? thrown : new Configuration("An unexpected error occurred while handling the request.", { cause: thrown })
     const logger = internal?.logger ?? fallbackLogger(config)
-    logger.error(error)
+    logger.error(context === undefined ? error : sanitizeError(error, context.sensitive))
     try {
       return failure(error, request, context, action)
     } catch (cause) {

@@ -4,6 +4,7 @@
  */
 import type { RequestContext } from "./context.js"
 import { isPublicCode, type AuthErrorCode } from "./errors.js"
+import { publicOrigin } from "./origins.js"
 
 /** The actions `Auth()` serves. */
 export type Action = "providers" | "csrf" | "signin" | "callback" | "session" | "signout" | "error" | "verify-request"
@@ -64,8 +65,18 @@ export function signInUrl(context: RequestContext, providerId: string): string {
   return `${context.authUrl}/signin/${encodeURIComponent(providerId)}`
 }
 
-/** Where the provider sends the browser back to (RFC 6749 `redirect_uri`). */
-export function callbackUrl(context: RequestContext, providerId: string, proxy?: URL): string {
-  const base = proxy === undefined ? context.authUrl : proxy.href.replace(/\/+$/, "")
+/** The callback route of a provider on the request's origin: where a credentials form posts. */
+export function callbackUrl(context: RequestContext, providerId: string): string {
+  return `${context.authUrl}/callback/${encodeURIComponent(providerId)}`
+}
+
+/**
+ * The callback route on an origin the app configured, for URLs that leave the server: an OAuth
+ * `redirect_uri` (or the redirect proxy's, when one is used) and an emailed sign-in link.
+ *
+ * @throws {Configuration} when the app configured no origin and the request is not on loopback.
+ */
+export function outboundCallbackUrl(context: RequestContext, providerId: string, purpose: string, proxy?: URL): string {
+  const base = proxy === undefined ? `${publicOrigin(context.config.origins, context.origin, purpose)}${context.config.basePath}` : proxy.href.replace(/\/+$/, "")
   return `${base}/callback/${encodeURIComponent(providerId)}`
 }

@@ -1,9 +1,29 @@
+/**
+ * `@auth/core/types`: the public types of the configuration, the session and the callbacks.
+ * Augment them here, as with Auth.js:
+ *
+ * @example
+ * ```ts
+ * import type { DefaultSession } from "@auth/core/types"
+ *
+ * declare module "@auth/core/types" {
+ *   interface Session {
+ *     user: { role: "admin" | "member" } & DefaultSession["user"]
+ *   }
+ * }
+ * ```
+ *
+ * @module types
+ */
 import type { Adapter, AdapterSession, AdapterUser, Awaitable } from "./adapters.js"
 import type { AuthError } from "./errors.js"
 import type { Account, Profile, Provider, User } from "./providers/index.js"
 
-/** The claims of the session JWT. Free-form beyond the registered ones. */
-export interface JWT {
+export type { Adapter, AdapterAccount, AdapterSession, AdapterUser, Awaitable } from "./adapters.js"
+export type { Account, Profile, Provider, ProviderType, TokenSet, User } from "./providers/index.js"
+
+/** The claims every session JWT may carry; the registered ones are set by `encode`. */
+export interface DefaultJWT extends Record<string, unknown> {
   name?: string | null
   email?: string | null
   picture?: string | null
@@ -11,21 +31,37 @@ export interface JWT {
   iat?: number
   exp?: number
   jti?: string
-  [claim: string]: unknown
 }
 
-/** What `GET /session` answers and the `session` callback shapes. */
-export interface Session {
-  user?: {
-    id?: string
-    name?: string | null
-    email?: string | null
-    image?: string | null
-  }
+/**
+ * The claims of the session JWT: what the `jwt` callback returns. Add your own claims with
+ * `declare module "@auth/core/jwt" { interface JWT { role?: string } }`.
+ */
+export interface JWT extends Record<string, unknown>, DefaultJWT {}
+
+/** The session's shape before the app adds to it. */
+export interface DefaultSession {
+  user?: User
   /** ISO 8601 date after which the session is no longer honoured. */
   expires: string
   [field: string]: unknown
 }
+
+/**
+ * What `GET /session` answers and the `session` callback shapes. Add your own fields with
+ * `declare module "@auth/core/types" { interface Session { ... } }`.
+ *
+ * @example
+ * ```ts
+ * declare module "@auth/core/types" {
+ *   interface Session {
+ *     user: { role: "admin" | "member" } & DefaultSession["user"]
+ *   }
+ * }
+ * ```
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- empty so that apps can augment it
+export interface Session extends DefaultSession {}
 
 /** How the session is kept: an encrypted cookie, or a token pointing at a row in the adapter. */
 export type SessionStrategy = "jwt" | "database"
@@ -43,19 +79,24 @@ export interface SessionOptions {
 }
 
 /** Arguments of `jwt.encode`. */
-export interface JWTEncodeParams {
-  token: JWT
+export interface JWTEncodeParams<Payload = JWT> {
+  /** The claims to seal. Default `{}`. */
+  token?: Payload
   /** The secret(s): the first one seals. */
   secret: string | string[]
   /** The cookie name, used as the key-derivation salt. */
   salt: string
-  maxAge: number
+  /** Seconds until the JWT expires. Default 30 days. */
+  maxAge?: number
 }
 
 /** Arguments of `jwt.decode`. */
 export interface JWTDecodeParams {
-  token: string | undefined
+  /** The sealed JWT; empty or missing decodes to `null`. */
+  token?: string
+  /** The secret(s): each is tried, so an old one keeps opening what it sealed. */
   secret: string | string[]
+  /** The cookie name, used as the key-derivation salt. */
   salt: string
 }
 
@@ -84,14 +125,21 @@ export interface CallbacksOptions {
   }) => Awaitable<boolean | string>
   /** Decides where a `callbackUrl` may lead. Default: same origin or a relative path. */
   redirect?: (params: { url: string; baseUrl: string }) => Awaitable<string>
-  /** Shapes what `GET /session` returns. */
+  /**
+   * Shapes what `GET /session` returns, with the arguments Auth.js passes: `{ session, token }`
+   * with JWT sessions (`session.user` holds the token's `sub`, `name`, `email` and `picture`);
+   * `{ session, user, newSession }` with database sessions (`session.user` is the adapter's user).
+   */
   session?: (params: {
-    session: Session
+    session: Session & { user: AdapterUser }
+    /** The session JWT's claims (JWT sessions only). */
     token: JWT
+    /** The adapter's user (database sessions only). */
     user: AdapterUser
-    trigger?: "update"
+    /** What the client sent with an update (database sessions); validate it before use. */
     newSession?: unknown
-  }) => Awaitable<Session>
+    trigger?: "update"
+  }) => Awaitable<Session | DefaultSession>
   /** Shapes the session JWT; return `null` to end the session. */
   jwt?: (params: {
     token: JWT
@@ -167,7 +215,25 @@ export interface AuthConfig {
   providers: Provider[]
   /** Seals sessions and checks; an array rotates: the first seals, all are tried to open. Default: `AUTH_SECRET`. */
   secret?: string | string[]
-  /** Trusts the request's `Host` / `X-Forwarded-Host`. Default: `AUTH_TRUST_HOST`, or true when `AUTH_URL` is set. */
+  /**
+   * The app's URL (origin, and the routes' path when `basePath` is not set), e.g.
+   * `"https://app.example.com"`. Every URL that leaves the server (emailed sign-in links,
+   * `redirect_uri`, redirect-proxy targets) is built from it. Default: `AUTH_URL`.
+   */
+  url?: string
+  /**
+   * Other origins the app is served on, such as preview deployments: exact origins or patterns
+   * with `*` in the first label (`"https://*.preview.example.com"`). A request whose (trusted)
+   * host is one of them is served on that origin. Default: `AUTH_ALLOWED_ORIGINS`, comma-separated.
+   */
+  allowedOrigins?: string[]
+  /**
+   * Believes the request's `Host`, `X-Forwarded-Host` and `X-Forwarded-Proto` headers, as set by
+   * a proxy you control, to tell which of the app's origins a request came to. It never lets
+   * those headers name an origin the app did not configure (`url`, `allowedOrigins`) in a URL
+   * sent elsewhere; without either, only loopback addresses get such URLs.
+   * Default: `AUTH_TRUST_HOST`, or true when `url` / `AUTH_URL` is set.
+   */
   trustHost?: boolean
   /** The path the routes live under. Default `/api/auth`. */
   basePath?: string

@@ -2,11 +2,34 @@ import { describe, expect, it } from "vitest"
 import { CHUNK_SIZE, defaultCookies, parseCookies, readChunked, serializeCookie, writeChunked } from "../src/cookies.js"
 
 describe("cookies", () => {
-  it("uses __Secure- and __Host- prefixes only on https", () => {
-    expect(defaultCookies(true, undefined).sessionToken.name).toBe("__Secure-authjs.session-token")
-    expect(defaultCookies(true, undefined).csrfToken.name).toBe("__Host-authjs.csrf-token")
-    expect(defaultCookies(false, undefined).sessionToken.name).toBe("authjs.session-token")
-    expect(defaultCookies(true, undefined).state.options).toMatchObject({ httpOnly: true, sameSite: "lax", secure: true, maxAge: 900 })
+  it("gives every cookie the __Host- prefix on https, and none on http", () => {
+    const secure = defaultCookies(true, undefined)
+    for (const cookie of Object.values(secure)) {
+      expect(cookie.name).toMatch(/^__Host-authjs\./)
+      expect(cookie.options).toMatchObject({ secure: true, path: "/" })
+      expect(cookie.options.domain).toBeUndefined()
+    }
+    expect(Object.values(defaultCookies(false, undefined)).map((cookie) => cookie.name)).toEqual([
+      "authjs.session-token",
+      "authjs.callback-url",
+      "authjs.csrf-token",
+      "authjs.pkce.code_verifier",
+      "authjs.state",
+      "authjs.nonce",
+    ])
+    expect(secure.state.options).toMatchObject({ httpOnly: true, sameSite: "lax", secure: true, maxAge: 900 })
+  })
+
+  it("falls back to __Secure- only for a cookie the app shares with a domain or narrows to a path", () => {
+    const cookies = defaultCookies(true, { sessionToken: { options: { domain: "example.com" } }, callbackUrl: { options: { path: "/app" } } })
+    expect(cookies.sessionToken.name).toBe("__Secure-authjs.session-token")
+    expect(cookies.callbackUrl.name).toBe("__Secure-authjs.callback-url")
+    expect(cookies.csrfToken.name).toBe("__Host-authjs.csrf-token")
+  })
+
+  it("keeps a name the app chose, the migration path from Auth.js's __Secure- names", () => {
+    const cookies = defaultCookies(true, { sessionToken: { name: "__Secure-authjs.session-token" } })
+    expect(cookies.sessionToken.name).toBe("__Secure-authjs.session-token")
   })
 
   it("lays overrides over the defaults without touching other cookies", () => {

@@ -99,11 +99,14 @@ const COOKIE_NAMES = [
   "authjs.pkce.code_verifier",
   "authjs.state",
   "authjs.nonce",
-  "__Secure-authjs.session-token",
-  "__Secure-authjs.session-token.0",
+  "__Host-authjs.session-token",
+  "__Host-authjs.session-token.0",
   "__Host-authjs.csrf-token",
-  "__Secure-authjs.callback-url",
-  "__Secure-authjs.pkce.code_verifier",
+  "__Host-authjs.callback-url",
+  "__Host-authjs.pkce.code_verifier",
+  "__Host-authjs.state",
+  // Auth.js's names, which a planted cookie would use.
+  "__Secure-authjs.session-token",
   "__Secure-authjs.state",
 ]
 

@@ -3,29 +3,35 @@ import { rememberedCallbackUrl, resolveCallbackUrl } from "../callback-url.js"
 import { clearCookie } from "../cookies.js"
 import type { InternalProvider } from "../config.js"
 import { readForm, redirect, type RequestContext } from "../context.js"
-import { verifyCsrf } from "../csrf.js"
+import { browserBinding, verifyCsrf } from "../csrf.js"
 import { authorize, readCredentials } from "../credentials/authorize.js"
 import type { InternalCredentialsProvider } from "../credentials/provider.js"
 import { confirmationPage, verifySignInLink } from "../email/callback.js"
 import type { InternalEmailProvider } from "../email/provider.js"
 import { emailAdapter } from "../email/signin.js"
-import { InvalidProvider } from "../errors.js"
+import { InvalidCheck, InvalidProvider } from "../errors.js"
 import { emit } from "../events.js"
 import { validateCallback } from "../oauth/callback.js"
-import { clearChecks, proxiedOrigin } from "../oauth/checks.js"
+import { clearChecks, stateOrigin } from "../oauth/checks.js"
 import type { InternalOAuthProvider } from "../oauth/provider.js"
 import type { Account, User } from "../providers/index.js"
-import { callbackUrl } from "../routes.js"
+import { isAllowedOrigin, isLoopbackOrigin } from "../origins.js"
+import { callbackUrl, outboundCallbackUrl } from "../routes.js"
 import { readSession, startSession, type SignedIn } from "../session/index.js"
 
 /**
  * On the stable deployment behind `redirectProxyUrl`, a callback for a sign-in started on
- * another origin (sealed in `state`) is sent back there unprocessed.
+ * another origin (sealed in `state`) is sent back there unprocessed, if the app admits it.
+ *
+ * @throws {InvalidCheck} when the sign-in started on an origin the app does not admit.
  */
 async function forwardProxied(context: RequestContext, provider: InternalOAuthProvider, params: URLSearchParams): Promise<Response | undefined> {
   if (provider.redirectProxyUrl === undefined) return undefined
-  const origin = await proxiedOrigin(context.config.secrets, params.get("state"))
+  const origin = await stateOrigin(context.config.secrets, params.get("state"))
   if (origin === undefined || origin === context.origin) return undefined
+  if (!isAllowedOrigin(context.config.origins, origin) && !(isLoopbackOrigin(origin) && isLoopbackOrigin(context.origin))) {
+    throw new InvalidCheck(`The sign-in started on ${origin}, which is not one of \`allowedOrigins\`: its callback is not forwarded there.`)
+  }
   const target = new URL(`${context.config.basePath}/callback/${encodeURIComponent(provider.id)}`, origin)
   target.search = params.toString()
   return redirect(context, target.href)
@@ -74,7 +80,10 @@ async function oauthCallback(context: RequestContext, provider: InternalOAuthPro
     jar: context.jar,
     cookies: context.cookies,
     secrets: config.secrets,
-    redirectUri: callbackUrl(context, provider.id, provider.redirectProxyUrl),
+    redirectUri: outboundCallbackUrl(context, provider.id, "An OAuth `redirect_uri`", provider.redirectProxyUrl),
+    origin: context.origin,
+    browser: await browserBinding(context),
+    sensitive: context.sensitive,
   })
 
   const adapter = config.adapter
@@ -86,14 +95,17 @@ async function oauthCallback(context: RequestContext, provider: InternalOAuthPro
   if (redirectTo !== undefined) return redirect(context, redirectTo)
 
   if (adapter !== undefined) {
-    const current = await readSession(context)
+    // Linking to the signed-in user needs both: that user is signed in now, and started this flow.
+    // A session cookie planted mid-flow, or a flow started by someone else, links nothing.
+    const current = result.startedBy === undefined ? undefined : (await readSession(context))?.userId
     const resolved = await resolveUser(config, adapter, {
       accountUser,
       profileUser: result.user,
       account: result.account,
       profile: result.profile,
+      emailVerified: result.emailVerified,
       allowEmailLinking: provider.allowDangerousEmailAccountLinking,
-      signedInUserId: current?.userId,
+      signedInUserId: current !== undefined && current === result.startedBy ? current : undefined,
     })
     user = resolved.user
     isNewUser = resolved.isNewUser
@@ -110,7 +122,7 @@ async function emailCallback(context: RequestContext, provider: InternalEmailPro
   const adapter = emailAdapter(context, provider)
   const { existing, account, redirectTo } = await askEmailSignIn(context, { adapter, providerId: provider.id, identifier })
   if (redirectTo !== undefined) return redirect(context, redirectTo)
-  const { user, isNewUser } = await resolveEmailUser(config, adapter, identifier, existing)
+  const { user, isNewUser } = await resolveEmailUser(config, adapter, identifier, existing, provider.allowDangerousEmailAccountLinking)
   return finishSignIn(context, { user, account: { ...account, userId: user.id }, isNewUser }, await resolveCallbackUrl(context, requested))
 }
 
@@ -125,6 +137,7 @@ async function credentialsCallback(context: RequestContext, provider: InternalCr
   const target = await resolveCallbackUrl(context, requested)
   if (requested !== null) context.returnTo = target
   const credentials = readCredentials(provider, form)
+  for (const value of Object.values(credentials)) context.sensitive.add(value)
   let user: User & { id: string } = await authorize(provider, credentials, context.request)
   if (config.session.strategy === "database" && config.adapter !== undefined) {
     user = await storedCredentialsUser(config.adapter, user, provider.id)

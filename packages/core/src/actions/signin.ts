@@ -1,12 +1,14 @@
 import { rememberCallbackUrl, resolveCallbackUrl } from "../callback-url.js"
 import { html, readForm, redirect, type RequestContext } from "../context.js"
-import { csrfToken, verifyCsrf } from "../csrf.js"
+import { browserBinding, csrfToken, verifyCsrf } from "../csrf.js"
 import { sendSignInLink } from "../email/signin.js"
 import { InvalidProvider, isAuthErrorCode } from "../errors.js"
 import { createAuthorizationUrl } from "../oauth/authorize.js"
 import type { InternalOAuthProvider } from "../oauth/provider.js"
 import { renderSignIn, type PageProvider } from "../pages/index.js"
-import { callbackUrl, signInPageUrl, signInUrl } from "../routes.js"
+import { publicOrigin } from "../origins.js"
+import { callbackUrl, outboundCallbackUrl, signInPageUrl, signInUrl } from "../routes.js"
+import { readSession } from "../session/index.js"
 
 /** `GET /signin`: the sign-in page (or a redirect to the app's own). */
 export async function signInPage(context: RequestContext): Promise<Response> {
@@ -64,12 +66,18 @@ export async function signIn(context: RequestContext, providerId: string): Promi
 
 async function startOAuthSignIn(context: RequestContext, provider: InternalOAuthProvider, target: string, query: URLSearchParams): Promise<Response> {
   rememberCallbackUrl(context, target)
-
+  const redirectUri = outboundCallbackUrl(context, provider.id, "An OAuth `redirect_uri`", provider.redirectProxyUrl)
+  // The CSRF check just passed, so the browser holds a valid CSRF cookie to bind the flow to.
+  const browser = (await browserBinding(context)) ?? ""
+  // Only a flow started while signed in may link its account to that user (read only when linking can happen).
+  const userId = context.config.adapter === undefined ? undefined : (await readSession(context))?.userId
+  // A redirect proxy sends the callback back to this origin: it must be one the app configured.
+  const origin = provider.redirectProxyUrl === undefined ? context.origin : publicOrigin(context.config.origins, context.origin, "A sign-in through `redirectProxyUrl`")
   const { url, cookies } = await createAuthorizationUrl(provider, {
-    redirectUri: callbackUrl(context, provider.id, provider.redirectProxyUrl),
+    redirectUri,
     secrets: context.config.secrets,
     cookies: context.cookies,
-    proxiedFrom: provider.redirectProxyUrl === undefined ? undefined : context.origin,
+    binding: userId === undefined ? { origin, browser } : { origin, browser, userId },
     extraParams: query,
   })
   context.setCookies.push(...cookies)

@@ -19,6 +19,8 @@ export interface InternalEmailProvider {
   generateVerificationToken: EmailConfig["generateVerificationToken"]
   normalizeIdentifier: EmailConfig["normalizeIdentifier"]
   style: ProviderButtonStyles
+  /** Lets a link sign in a user whose address was never verified (see `resolveEmailUser`). */
+  allowDangerousEmailAccountLinking: boolean
 }
 
 /**
@@ -47,5 +49,6 @@ export function normalizeEmailProvider(config: EmailConfig): InternalEmailProvid
     generateVerificationToken: optionalFunction(config.generateVerificationToken, at("generateVerificationToken")),
     normalizeIdentifier: optionalFunction(config.normalizeIdentifier, at("normalizeIdentifier")),
     style: { ...config.style },
+    allowDangerousEmailAccountLinking: config.allowDangerousEmailAccountLinking === true,
   }
 }

@@ -6,7 +6,7 @@ import { askEmailSignIn } from "../accounts.js"
 import type { Adapter } from "../adapters.js"
 import type { RequestContext } from "../context.js"
 import { AuthError, Configuration, EmailSignInError } from "../errors.js"
-import { callbackUrl as callbackRoute, verifyRequestUrl } from "../routes.js"
+import { outboundCallbackUrl, verifyRequestUrl } from "../routes.js"
 import { readIdentifier } from "./address.js"
 import type { InternalEmailProvider } from "./provider.js"
 import { createToken, useToken } from "./token.js"
@@ -38,9 +38,13 @@ export async function sendSignInLink(
   const { redirectTo } = await askEmailSignIn(context, { adapter, providerId: provider.id, identifier, verificationRequest: true })
   if (redirectTo !== undefined) return redirectTo
 
+  // Checked before a token exists: a link to an origin taken from a forged Host header would
+  // hand the victim's token to whoever named that host.
+  const route = outboundCallbackUrl(context, provider.id, `Email provider "${provider.id}"`)
   const { token, expires } = await createToken(config, adapter, provider, identifier)
+  context.sensitive.add(token)
   const query = new URLSearchParams({ callbackUrl: params.callbackUrl, token, email: identifier })
-  const url = `${callbackRoute(context, provider.id)}?${query.toString()}`
+  const url = `${route}?${query.toString()}`
   try {
     await provider.sendVerificationRequest({
       identifier,

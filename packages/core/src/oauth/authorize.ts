@@ -6,7 +6,7 @@
 import type { SetCookie } from "../cookies.js"
 import { OAuthSignInError } from "../errors.js"
 import type { CookiesOptions } from "../types.js"
-import { createChecks } from "./checks.js"
+import { createChecks, type FlowBinding } from "./checks.js"
 import type { InternalOAuthProvider } from "./provider.js"
 import { authorizationServer } from "./server.js"
 
@@ -31,8 +31,8 @@ export async function createAuthorizationUrl(
     redirectUri: string
     secrets: readonly string[]
     cookies: CookiesOptions
-    /** The origin to return to through the redirect proxy, when one is used. */
-    proxiedFrom: string | undefined
+    /** What the check values are bound to: the origin (where a redirect proxy returns), the browser, the signed-in user. */
+    binding: FlowBinding
     /** Extra parameters from the sign-in request (`login_hint`, `prompt`, ...). */
     extraParams: URLSearchParams
   },
@@ -47,7 +47,7 @@ export async function createAuthorizationUrl(
     throw new OAuthSignInError(`Provider "${provider.id}" has no authorization endpoint in its configuration or metadata.`)
   }
   const url = new URL(endpoint)
-  const checks = await createChecks(provider.checks, context.secrets, context.cookies, context.proxiedFrom)
+  const checks = await createChecks(provider.checks, context.secrets, context.cookies, context.binding)
   const params = url.searchParams
   for (const [key, value] of Object.entries(provider.authorization.params)) params.set(key, value)
   for (const [key, value] of context.extraParams) if (!PROTECTED.has(key)) params.set(key, value)

@@ -10,9 +10,9 @@ import * as o from "oauth4webapi"
 import { AccessDenied, AuthError, OAuthCallbackError } from "../errors.js"
 import type { Account, Profile, TokenSet, User } from "../providers/index.js"
 import type { CookiesOptions } from "../types.js"
-import { verifyChecks } from "./checks.js"
+import { verifyChecks, type VerifiedChecks } from "./checks.js"
 import type { InternalOAuthProvider } from "./provider.js"
-import { authorizationServer, clientAuthOf, clientOf, httpOptions, providerFetch } from "./server.js"
+import { authorizationServer, clientAuthOf, clientOf, httpOptions, providerFetch, verifyIdTokenSignature } from "./server.js"
 
 /** What a successful callback established about the user. */
 export interface CallbackResult {
@@ -20,6 +20,10 @@ export interface CallbackResult {
   account: Account
   profile: Profile
   tokens: TokenSet
+  /** Whether the provider says it verified `user.email`: only then may the email decide linking. */
+  emailVerified: boolean
+  /** The user signed in when this flow started, from its sealed checks. */
+  startedBy: string | undefined
 }
 
 /** Seconds a provider's clock may run ahead of ours (oauth4webapi's tolerance for exp and nbf). */
@@ -71,6 +75,7 @@ async function exchangeCode(
   params: URLSearchParams,
   redirectUri: string,
   codeVerifier: string | undefined,
+  deadline: AbortSignal,
 ): Promise<Response> {
   let response: Response
   if (provider.token.request !== undefined) {
@@ -79,7 +84,7 @@ async function exchangeCode(
       params: codeVerifier === undefined ? { code, redirect_uri: redirectUri } : { code, redirect_uri: redirectUri, code_verifier: codeVerifier },
       provider: provider.source,
       url: server.token_endpoint,
-      fetch: providerFetch(provider),
+      fetch: providerFetch(provider, deadline),
     })
     response = toJsonResponse(tokens)
   } else {
@@ -92,7 +97,7 @@ async function exchangeCode(
       // Only for providers configured without the PKCE check, which some providers reject.
       // eslint-disable-next-line @typescript-eslint/no-deprecated
       codeVerifier ?? o.nopkce,
-      { ...httpOptions(provider), ...(provider.token.params === undefined ? {} : { additionalParameters: provider.token.params }) },
+      { ...httpOptions(provider, deadline), ...(provider.token.params === undefined ? {} : { additionalParameters: provider.token.params }) },
     )
   }
   if (provider.token.conform !== undefined) response = (await provider.token.conform(response.clone())) ?? response
@@ -132,13 +137,14 @@ async function fetchProfile(
   server: o.AuthorizationServer,
   tokens: o.TokenEndpointResponse,
   claims: o.IDToken | undefined,
+  deadline: AbortSignal,
 ): Promise<Profile> {
   if (provider.userinfo.request !== undefined) {
     const profile: unknown = await provider.userinfo.request({
       tokens: { ...tokens },
       provider: provider.source,
       url: server.userinfo_endpoint,
-      fetch: providerFetch(provider),
+      fetch: providerFetch(provider, deadline),
     })
     if (typeof profile !== "object" || profile === null || Array.isArray(profile)) fail(`The userinfo request of provider "${provider.id}" returned no profile object.`)
     return profile as Profile
@@ -150,7 +156,7 @@ async function fetchProfile(
   // A discovery document may name any URL: the access token only ever travels over TLS.
   if (url.protocol !== "https:" && !provider.allowInsecureRequests) fail(`The userinfo endpoint of provider "${provider.id}" is not https.`)
   const response = await fetch(url, {
-    ...httpOptions(provider),
+    ...httpOptions(provider, deadline),
     headers: { accept: "application/json", authorization: `Bearer ${tokens.access_token}` },
     redirect: "manual",
   })
@@ -167,25 +173,45 @@ function text(value: unknown): string | null {
   return typeof value === "string" && value !== "" ? value : null
 }
 
-/** Checks what the provider's `profile` callback made of the profile. */
-function checkedUser(provider: InternalOAuthProvider, user: unknown): User & { id: string } {
+/**
+ * Checks what the provider's `profile` callback made of the profile, and whether the provider
+ * vouches for its email: the profile's `email_verified` is `true` for that same address, or the
+ * `profile` callback returned `emailVerified` (a date or `true`) because it knows the provider
+ * only hands out verified addresses.
+ */
+function checkedUser(provider: InternalOAuthProvider, user: unknown, profile: Profile): { user: User & { id: string }; emailVerified: boolean } {
   if (typeof user !== "object" || user === null) fail(`The \`profile\` callback of provider "${provider.id}" returned no user.`)
-  const { id, name, email, image, ...rest } = user as Record<string, unknown>
+  const { id, name, email, image, emailVerified, ...rest } = user as Record<string, unknown>
   const userId = typeof id === "number" ? String(id) : id
   // A provider that stringified a missing field would key every such user to one shared account.
   if (typeof userId !== "string" || userId === "" || STRINGIFIED_NOTHING.has(userId)) {
     fail(`Provider "${provider.id}" returned a profile with no usable id.`)
   }
-  return { ...rest, id: userId, name: text(name), email: text(email), image: text(image) }
+  const address = text(email)
+  const claimed = profile.email_verified === true || profile.email_verified === "true"
+  const vouched = (claimed && typeof profile.email === "string" && profile.email.toLowerCase() === address?.toLowerCase()) ||
+    emailVerified === true || (emailVerified instanceof Date && !Number.isNaN(emailVerified.getTime()))
+  return { user: { ...rest, id: userId, name: text(name), email: address, image: text(image) }, emailVerified: address !== null && vouched }
+}
+
+/** Registers the tokens of a token response (whatever a provider calls them) as values no log may show. */
+async function rememberSecrets(response: Response, sensitive: Set<string>): Promise<void> {
+  if (!response.ok) return
+  const body: unknown = await response.clone().json().catch(() => undefined)
+  if (typeof body !== "object" || body === null) return
+  for (const [key, value] of Object.entries(body)) {
+    if (typeof value === "string" && /token|secret|code|key/i.test(key) && key !== "token_type") sensitive.add(value)
+  }
 }
 
 /**
- * Validates a provider callback end to end: parameters, checks, code exchange, ID token
- * (signature against the issuer's keys, `iss`, `aud`, `azp`, `exp`, `iat`, `nonce`) and profile.
+ * Validates a provider callback end to end: parameters, checks (bound to this origin and
+ * browser), code exchange, ID token (signature against the issuer's keys, `iss`, `aud`, `azp`,
+ * `exp`, `iat`, `nonce`) and profile, all within the provider's `callbackTimeout`.
  *
  * @throws {InvalidCheck} when state, PKCE or nonce do not check out.
  * @throws {AccessDenied} when the user refused at the provider.
- * @throws {OAuthCallbackError} for every other protocol failure.
+ * @throws {OAuthCallbackError} for every other protocol failure, and when the deadline passes.
  */
 export async function validateCallback(
   provider: InternalOAuthProvider,
@@ -195,12 +221,48 @@ export async function validateCallback(
     cookies: CookiesOptions
     secrets: readonly string[]
     redirectUri: string
+    /** The origin completing the sign-in and the browser's binding: the checks must have been sealed for both. */
+    origin: string
+    browser: string | undefined
+    /** Collects the code and tokens of this callback, which no log may show. */
+    sensitive: Set<string>
   },
 ): Promise<CallbackResult> {
   const { params } = context
   singleValued(params)
-  const checks = await verifyChecks(provider.checks, context.secrets, context.cookies, context.jar, params.get("state"))
+  const code = params.get("code")
+  if (code !== null) context.sensitive.add(code)
+  const checks = await verifyChecks(provider.checks, context.secrets, context.cookies, context.jar, {
+    state: params.get("state"),
+    origin: context.origin,
+    browser: context.browser,
+  })
 
+  const controller = new AbortController()
+  const expired = new OAuthCallbackError(`Provider "${provider.id}" did not complete the sign-in within ${provider.callbackTimeout} ms (\`callbackTimeout\`).`)
+  let timer: ReturnType<typeof setTimeout> | undefined
+  // A hook that ignores the abort signal (a custom profile or request) is still cut off by the race.
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      controller.abort(expired)
+      reject(expired)
+    }, provider.callbackTimeout)
+  })
+  try {
+    const result = await Promise.race([exchangeAndProfile(provider, context, checks, controller.signal), deadline])
+    return { ...result, startedBy: checks.startedBy }
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+async function exchangeAndProfile(
+  provider: InternalOAuthProvider,
+  context: { params: URLSearchParams; redirectUri: string; sensitive: Set<string> },
+  checks: VerifiedChecks,
+  deadline: AbortSignal,
+): Promise<Omit<CallbackResult, "startedBy">> {
+  const { params } = context
   let server: o.AuthorizationServer
   try {
     server = await authorizationServer(provider)
@@ -223,18 +285,17 @@ export async function validateCallback(
   let tokens: o.TokenEndpointResponse
   let claims: o.IDToken | undefined
   try {
-    const response = await exchangeCode(provider, server, validated, context.redirectUri, checks.codeVerifier)
+    const response = await exchangeCode(provider, server, validated, context.redirectUri, checks.codeVerifier, deadline)
+    await rememberSecrets(response, context.sensitive)
     tokens = await o.processAuthorizationCodeResponse(server, clientOf(provider), response, {
       expectedNonce: checks.nonce ?? o.expectNoNonce,
       requireIdToken: provider.type === "oidc",
     })
     if (tokens.id_token !== undefined) {
       // TLS alone authenticates the token endpoint; the signature check also covers a hostile or misconfigured proxy.
-      await o.validateApplicationLevelSignature(server, response, httpOptions(provider))
+      await verifyIdTokenSignature(provider, server, response, deadline)
       claims = o.getValidatedIdTokenClaims(tokens)
-      if (claims !== undefined && claims.iat > Math.floor(Date.now() / 1000) + CLOCK_SKEW) {
-        throw new OAuthCallbackError(`The ID token of provider "${provider.id}" was issued in the future (iat ${claims.iat}).`)
-      }
+      if (claims !== undefined) checkIdTokenClaims(provider, claims)
     }
   } catch (cause) {
     throw describe("token endpoint", provider, cause)
@@ -243,20 +304,33 @@ export async function validateCallback(
 
   let profile: Profile
   try {
-    profile = await fetchProfile(provider, server, tokens, claims)
+    profile = await fetchProfile(provider, server, tokens, claims, deadline)
   } catch (cause) {
     throw describe("userinfo endpoint", provider, cause)
   }
 
   const tokenSet: TokenSet = { ...tokens }
-  let user: User & { id: string }
-  let account: Account
   try {
-    user = checkedUser(provider, await provider.profile(profile, tokenSet))
+    const { user, emailVerified } = checkedUser(provider, await provider.profile(profile, tokenSet), profile)
     const fields = (await provider.account(tokenSet)) ?? {}
-    account = { ...fields, provider: provider.id, type: provider.type, providerAccountId: user.id }
+    const account: Account = { ...fields, provider: provider.id, type: provider.type, providerAccountId: user.id }
+    return { user, account, profile, tokens: tokenSet, emailVerified }
   } catch (cause) {
     throw describe("profile mapping", provider, cause)
   }
-  return { user, account, profile, tokens: tokenSet }
+}
+
+/**
+ * The ID token checks oauth4webapi leaves to us: an `iat` in the future, and an `azp` that is
+ * not our client (oauth4webapi compares `azp` only when there are several audiences).
+ *
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#IDTokenValidation (3.1.3.7, steps 5 and 10)
+ */
+function checkIdTokenClaims(provider: InternalOAuthProvider, claims: o.IDToken): void {
+  if (claims.iat > Math.floor(Date.now() / 1000) + CLOCK_SKEW) {
+    fail(`The ID token of provider "${provider.id}" was issued in the future (iat ${claims.iat}).`)
+  }
+  if (claims.azp !== undefined && claims.azp !== provider.clientId) {
+    fail(`The ID token of provider "${provider.id}" was issued to another party (azp ${JSON.stringify(claims.azp)}).`)
+  }
 }

@@ -23,25 +23,43 @@ function keys(secrets: readonly string[], check: CheckName): Promise<SecretKey[]
   return Promise.all(secrets.map((secret) => deriveKey(secret, `authjs.${check}`, "jwe")))
 }
 
+/**
+ * What ties a sign-in's check values to where, in which browser and by whom it was started,
+ * sealed into every check value so none can be replayed elsewhere.
+ */
+export interface FlowBinding {
+  /** The origin the sign-in started on: its callback is completed there (after the redirect proxy, if any). */
+  origin: string
+  /** {@link browserBinding} of the browser that started it. */
+  browser: string
+  /** The user signed in when it started: only that user can have the new account linked. */
+  userId?: string
+}
+
 interface Sealed {
   v: string
   exp: number
-  /** For `state`: the origin that started the sign-in, when it went through a redirect proxy. */
-  origin?: string
+  /** The {@link FlowBinding}, in short keys: these values live in cookies. */
+  o: string
+  b: string
+  u?: string
 }
 
-async function seal(secrets: readonly string[], check: CheckName, payload: Omit<Sealed, "exp">): Promise<string> {
+async function seal(secrets: readonly string[], check: CheckName, value: string, binding: FlowBinding): Promise<string> {
   const [key] = await keys(secrets.slice(0, 1), check)
-  return sealJwe({ ...payload, exp: Math.floor(Date.now() / 1000) + CHECK_MAX_AGE }, key as SecretKey)
+  const payload: Sealed = { v: value, exp: Math.floor(Date.now() / 1000) + CHECK_MAX_AGE, o: binding.origin, b: binding.browser }
+  if (binding.userId !== undefined) payload.u = binding.userId
+  return sealJwe(payload, key as SecretKey)
 }
 
 async function open(secrets: readonly string[], check: CheckName, sealed: string | undefined): Promise<Sealed | undefined> {
   if (sealed === undefined || sealed === "" || sealed.length > 4096) return undefined
   const value = await openJwe(sealed, await keys(secrets, check))
   if (typeof value !== "object" || value === null) return undefined
-  const { v, exp, origin } = value as Record<string, unknown>
+  const { v, exp, o, b, u } = value as Record<string, unknown>
   if (typeof v !== "string" || typeof exp !== "number" || exp < Date.now() / 1000) return undefined
-  return typeof origin === "string" ? { v, exp, origin } : { v, exp }
+  if (typeof o !== "string" || typeof b !== "string") return undefined
+  return typeof u === "string" ? { v, exp, o, b, u } : { v, exp, o, b }
 }
 
 /** The values a sign-in sends to the provider, and the cookies that remember them. */
@@ -51,7 +69,7 @@ export interface CreatedChecks {
 }
 
 /**
- * Creates the configured checks for a new sign-in.
+ * Creates the configured checks for a new sign-in, each value sealed with the flow's binding.
  *
  * The `state` value itself is sealed (so a redirect proxy can read which origin to send the
  * callback back to, and nobody can forge one); the cookie holds the same value.
@@ -60,7 +78,7 @@ export async function createChecks(
   checks: ReadonlySet<string>,
   secrets: readonly string[],
   cookies: CookiesOptions,
-  origin: string | undefined,
+  binding: FlowBinding,
 ): Promise<CreatedChecks> {
   const params: Record<string, string> = {}
   const out: SetCookie[] = []
@@ -72,17 +90,17 @@ export async function createChecks(
     const verifier = o.generateRandomCodeVerifier()
     params.code_challenge = await o.calculatePKCECodeChallenge(verifier)
     params.code_challenge_method = "S256"
-    remember("pkce", await seal(secrets, "pkce", { v: verifier }))
+    remember("pkce", await seal(secrets, "pkce", verifier, binding))
   }
   if (checks.has("state")) {
-    const state = await seal(secrets, "state", origin === undefined ? { v: o.generateRandomState() } : { v: o.generateRandomState(), origin })
+    const state = await seal(secrets, "state", o.generateRandomState(), binding)
     params.state = state
     remember("state", state)
   }
   if (checks.has("nonce")) {
     const nonce = o.generateRandomNonce()
     params.nonce = nonce
-    remember("nonce", await seal(secrets, "nonce", { v: nonce }))
+    remember("nonce", await seal(secrets, "nonce", nonce, binding))
   }
   return { params, cookies: out }
 }
@@ -93,6 +111,8 @@ export interface VerifiedChecks {
   state: string | undefined
   codeVerifier: string | undefined
   nonce: string | undefined
+  /** The user signed in when the flow started, or `undefined` (also when the provider uses no check). */
+  startedBy: string | undefined
 }
 
 /** Cookies that clear every check cookie the browser sent: done after every callback, whatever its outcome. */
@@ -104,42 +124,54 @@ export function clearChecks(cookies: CookiesOptions, jar: Map<string, string>): 
 }
 
 /**
- * Reads and opens the check cookies of a callback.
+ * Reads and opens the check cookies of a callback, and checks that every one was sealed for
+ * this origin and this browser.
  *
- * @throws {InvalidCheck} when a configured check's cookie is missing, expired or not ours, or
- *   the callback's `state` differs from the cookie's.
+ * @throws {InvalidCheck} when a configured check's cookie is missing, expired or not ours, the
+ *   callback's `state` differs from the cookie's, or a value was sealed for another origin or
+ *   browser (planted from elsewhere).
  */
 export async function verifyChecks(
   checks: ReadonlySet<string>,
   secrets: readonly string[],
   cookies: CookiesOptions,
   jar: Map<string, string>,
-  callbackState: string | null,
+  callback: { state: string | null; origin: string; browser: string | undefined },
 ): Promise<VerifiedChecks> {
-  const result: VerifiedChecks = { state: undefined, codeVerifier: undefined, nonce: undefined }
+  const result: VerifiedChecks = { state: undefined, codeVerifier: undefined, nonce: undefined, startedBy: undefined }
+  const bound = (opened: Sealed, what: string): Sealed => {
+    if (opened.o !== callback.origin) throw new InvalidCheck(`The ${what} was issued for a sign-in on ${opened.o}, not ${callback.origin}.`)
+    if (callback.browser === undefined || opened.b !== callback.browser) {
+      throw new InvalidCheck(`The ${what} belongs to a sign-in started in another browser.`)
+    }
+    result.startedBy = opened.u
+    return opened
+  }
   if (checks.has("state")) {
     const cookieState = jar.get(cookies.state.name)
     if (cookieState === undefined) throw new InvalidCheck("The state cookie is missing: the sign-in was not started by this browser or took longer than 15 minutes.")
-    if (callbackState === null) throw new InvalidCheck("The callback has no `state` parameter.")
-    if (callbackState !== cookieState) throw new InvalidCheck("The callback's `state` does not match the state cookie.")
-    if ((await open(secrets, "state", cookieState)) === undefined) throw new InvalidCheck("The state value is expired or was not sealed by this server.")
+    if (callback.state === null) throw new InvalidCheck("The callback has no `state` parameter.")
+    if (callback.state !== cookieState) throw new InvalidCheck("The callback's `state` does not match the state cookie.")
+    const opened = await open(secrets, "state", cookieState)
+    if (opened === undefined) throw new InvalidCheck("The state value is expired or was not sealed by this server.")
+    bound(opened, "state")
     result.state = cookieState
   }
   if (checks.has("pkce")) {
     const opened = await open(secrets, "pkce", jar.get(cookies.pkceCodeVerifier.name))
     if (opened === undefined) throw new InvalidCheck("The PKCE code verifier cookie is missing, expired or not valid.")
-    result.codeVerifier = opened.v
+    result.codeVerifier = bound(opened, "PKCE code verifier").v
   }
   if (checks.has("nonce")) {
     const opened = await open(secrets, "nonce", jar.get(cookies.nonce.name))
     if (opened === undefined) throw new InvalidCheck("The nonce cookie is missing, expired or not valid.")
-    result.nonce = opened.v
+    result.nonce = bound(opened, "nonce").v
   }
   return result
 }
 
-/** Reads the origin a proxied sign-in came from, out of its sealed `state`. */
-export async function proxiedOrigin(secrets: readonly string[], state: string | null): Promise<string | undefined> {
+/** The origin a sign-in started on, out of its sealed `state`: where a redirect proxy forwards the callback. */
+export async function stateOrigin(secrets: readonly string[], state: string | null): Promise<string | undefined> {
   if (state === null) return undefined
-  return (await open(secrets, "state", state))?.origin
+  return (await open(secrets, "state", state))?.o
 }

@@ -38,11 +38,27 @@ export interface InternalOAuthProvider {
   style: ProviderButtonStyles
   allowDangerousEmailAccountLinking: boolean
   redirectProxyUrl: URL | undefined
+  /** Milliseconds one request to the provider may take. */
   timeout: number
+  /** Milliseconds the whole callback (discovery, keys, token, userinfo, profile) may take. */
+  callbackTimeout: number
   allowInsecureRequests: boolean
 }
 
 type Env = Record<string, string | undefined>
+
+/** A provider that hangs holds the user this long per request at most. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 5_000
+/** ... and this long for a whole callback, however many requests it makes. */
+export const DEFAULT_CALLBACK_TIMEOUT_MS = 15_000
+
+function milliseconds(value: unknown, option: string, fallback: number): number {
+  const ms = value ?? fallback
+  if (typeof ms !== "number" || !Number.isFinite(ms) || ms <= 0 || ms > 120_000) {
+    throw new Configuration(`\`${option}\` must be a number of milliseconds between 1 and 120000.`)
+  }
+  return ms
+}
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"])
 
@@ -191,10 +207,8 @@ export function normalizeOAuthProvider(config: OAuthConfig, env: Env, proxyUrl: 
     checks.add("state")
   }
 
-  const timeout = config.timeout ?? 10_000
-  if (typeof timeout !== "number" || !Number.isFinite(timeout) || timeout <= 0 || timeout > 120_000) {
-    throw new Configuration(`\`${at("timeout")}\` must be a number of milliseconds between 1 and 120000.`)
-  }
+  const timeout = milliseconds(config.timeout, at("timeout"), DEFAULT_REQUEST_TIMEOUT_MS)
+  const callbackTimeout = milliseconds(config.callbackTimeout, at("callbackTimeout"), Math.max(DEFAULT_CALLBACK_TIMEOUT_MS, timeout))
 
   const defaultScope = type === "oidc" ? "openid profile email" : undefined
   const authorizationParams = stringParams(authorization.params, at("authorization.params"))
@@ -231,6 +245,7 @@ export function normalizeOAuthProvider(config: OAuthConfig, env: Env, proxyUrl: 
     allowDangerousEmailAccountLinking: config.allowDangerousEmailAccountLinking === true,
     redirectProxyUrl,
     timeout,
+    callbackTimeout,
     allowInsecureRequests: allowInsecureLoopback,
   }
 }

@@ -16,18 +16,24 @@ const servers = new WeakMap<InternalOAuthProvider, { at: number; server: Promise
 
 /* eslint-disable @typescript-eslint/no-deprecated -- plain http is deprecated in oauth4webapi on purpose; it is only ever enabled for loopback development providers (see allowInsecureLoopbackRequests). */
 
+/** A timeout for one request, also aborted when the whole callback's `deadline` passes. */
+function requestSignal(provider: InternalOAuthProvider, deadline: AbortSignal | undefined): AbortSignal {
+  const timeout = AbortSignal.timeout(provider.timeout)
+  return deadline === undefined ? timeout : AbortSignal.any([timeout, deadline])
+}
+
 /** The options of one outbound request to the provider. */
-export function httpOptions(provider: InternalOAuthProvider): { signal: AbortSignal; [o.allowInsecureRequests]?: boolean } {
-  const options: { signal: AbortSignal; [o.allowInsecureRequests]?: boolean } = { signal: AbortSignal.timeout(provider.timeout) }
+export function httpOptions(provider: InternalOAuthProvider, deadline?: AbortSignal): { signal: AbortSignal; [o.allowInsecureRequests]?: boolean } {
+  const options: { signal: AbortSignal; [o.allowInsecureRequests]?: boolean } = { signal: requestSignal(provider, deadline) }
   if (provider.allowInsecureRequests) options[o.allowInsecureRequests] = true
   return options
 }
 /* eslint-enable @typescript-eslint/no-deprecated */
 
-/** A `fetch` for the provider's own hooks, aborted after the provider's timeout. */
-export function providerFetch(provider: InternalOAuthProvider): ProviderFetch {
+/** A `fetch` for the provider's own hooks, aborted after the provider's timeout (or the callback's deadline). */
+export function providerFetch(provider: InternalOAuthProvider, deadline?: AbortSignal): ProviderFetch {
   return (input, init) => {
-    const timeout = AbortSignal.timeout(provider.timeout)
+    const timeout = requestSignal(provider, deadline)
     const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout
     return fetch(input, { ...init, signal })
   }
@@ -93,6 +99,70 @@ export function authorizationServer(provider: InternalOAuthProvider): Promise<o.
     if (servers.get(provider)?.server === server) servers.delete(provider)
   })
   return server
+}
+
+/**
+ * The least time between two downloads of a provider's keys forced by an unknown key: a first
+ * sign-in after a key rotation refetches at once, a stream of unknown `kid`s costs the provider
+ * one request per interval at most.
+ */
+export const KEY_REFETCH_INTERVAL_MS = 10_000
+
+/** Per provider: oauth4webapi's JWKS cache (it records when the keys were downloaded) and our last forced refetch. */
+interface KeyState {
+  cache: Partial<o.ExportedJWKSCache>
+  forcedAt: number
+}
+
+const keyState = new WeakMap<InternalOAuthProvider, KeyState>()
+
+function keysOf(provider: InternalOAuthProvider): KeyState {
+  let state = keyState.get(provider)
+  if (state === undefined) {
+    state = { cache: {}, forcedAt: 0 }
+    keyState.set(provider, state)
+  }
+  return state
+}
+
+function isUnknownKey(error: unknown): boolean {
+  return error instanceof o.OperationProcessingError && error.code === o.KEY_SELECTION
+}
+
+/**
+ * Verifies the signature of the ID token in a processed token response against the issuer's
+ * published keys. A token signed with a key we have not seen (the provider rotated its keys)
+ * makes us download the keys again once, unless they were downloaded moments ago.
+ *
+ * @throws what oauth4webapi throws for a bad signature or an unusable key set.
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#RotateSigKeys
+ */
+export async function verifyIdTokenSignature(
+  provider: InternalOAuthProvider,
+  server: o.AuthorizationServer,
+  response: Response,
+  deadline: AbortSignal | undefined,
+): Promise<void> {
+  const state = keysOf(provider)
+  const verify = (as: o.AuthorizationServer) =>
+    o.validateApplicationLevelSignature(as, response, { ...httpOptions(provider, deadline), [o.jwksCache]: state.cache as o.JWKSCacheInput })
+  try {
+    await verify(server)
+  } catch (error) {
+    if (!isUnknownKey(error)) throw error
+    let current = await authorizationServer(provider)
+    if (current === server) {
+      const lastDownload = Math.max((state.cache.uat ?? 0) * 1000, state.forcedAt)
+      if (Date.now() - lastDownload < KEY_REFETCH_INTERVAL_MS) throw error
+      state.forcedAt = Date.now()
+      // oauth4webapi keeps keys per metadata object: a copy of it starts with none.
+      current = { ...server }
+      delete state.cache.jwks
+      delete state.cache.uat
+      servers.set(provider, { at: servers.get(provider)?.at ?? Date.now(), server: Promise.resolve(current) })
+    }
+    await verify(current)
+  }
 }
 
 /** The client metadata oauth4webapi checks responses against. */

@@ -164,11 +164,17 @@ export interface OAuth2Config<P = Profile> extends CommonProviderOptions {
   profile?: ProfileCallback<P>
   account?: AccountCallback
   style?: ProviderButtonStyles
-  /** Links this provider's account to an existing user with the same email. Only for providers that verify emails. */
+  /**
+   * Links this provider's account to an existing user with the same email, when the provider
+   * says it verified that email (`email_verified: true`, or a `profile()` that returns
+   * `emailVerified`). An unverified email never links.
+   */
   allowDangerousEmailAccountLinking?: boolean
   redirectProxyUrl?: string
-  /** Milliseconds before an outbound request to this provider is aborted. Default 10 000. */
+  /** Milliseconds before one outbound request to this provider is aborted. Default 5 000. */
   timeout?: number
+  /** Milliseconds the whole callback (discovery, keys, token, userinfo, profile) may take. Default 15 000. */
+  callbackTimeout?: number
   /**
    * Allows plain `http://` endpoints when, and only when, they are on a loopback address
    * (a local development or test identity provider). Never needed in production.
@@ -233,6 +239,12 @@ export interface EmailConfig extends CommonProviderOptions {
    */
   normalizeIdentifier?: (identifier: string) => string
   style?: ProviderButtonStyles
+  /**
+   * Lets a link sign in the user holding its address even when that user's email was never
+   * verified (created through a provider that did not vouch for it): whoever claimed the address
+   * there keeps their way into the same user. Off by default.
+   */
+  allowDangerousEmailAccountLinking?: boolean
 }
 
 /** One field of a credentials form, rendered as an `<input>` on the built-in sign-in page. */

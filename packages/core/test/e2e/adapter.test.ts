@@ -45,7 +45,9 @@ describe("sign-in with an adapter", () => {
     const h = browser()
     expect((await h.signIn()).url).toBe(`${APP}/protected`)
     const user = await adapter.getUserByAccount({ provider: "idp", providerAccountId: "alice" })
-    expect(user).toMatchObject({ email: "alice@example.com", name: "Alice Example", emailVerified: null })
+    // Alice's IdP says it verified her email (email_verified: true), so the new user records it.
+    expect(user).toMatchObject({ email: "alice@example.com", name: "Alice Example" })
+    expect(user?.emailVerified).toBeInstanceOf(Date)
     const account = await adapter.getAccount("alice", "idp")
     expect(account).toMatchObject({ userId: user?.id, type: "oidc", token_type: "bearer" })
     expect(typeof account?.access_token).toBe("string")

@@ -123,13 +123,45 @@ describe("email sign-in", () => {
     expect(known.headers.get("location")).toBe(unknown.headers.get("location"))
   })
 
-  it("signs a user who first came with OAuth in by their verified email (rule R1 does not apply)", async () => {
+  it("signs a user whose email a provider verified in by a link (rule R1 does not apply)", async () => {
+    const verifiedAt = new Date("2026-01-01T00:00:00Z")
+    const adapter = MemoryAdapter({
+      users: [{ id: "u1", email: "ada@example.com", emailVerified: verifiedAt, name: "Ada" }],
+      accounts: [{ userId: "u1", type: "oidc", provider: "idp", providerAccountId: "ada-at-idp" }],
+    })
+    const { config, sent } = setup({ adapter })
+    await requestLink(config, new Jar(), "ada@example.com")
+    const jar = new Jar()
+    await followLink(config, jar, sent[0]?.url ?? "")
+    expect(await session(config, jar)).toMatchObject({ user: { id: "u1", name: "Ada" } })
+  })
+
+  it("refuses a link into a user who only claimed the address at a provider (squatted email)", async () => {
+    const adapter = MemoryAdapter({
+      users: [{ id: "squatter", email: "ada@example.com", emailVerified: null, name: "Not Ada" }],
+      accounts: [{ userId: "squatter", type: "oauth", provider: "acme", providerAccountId: "mallory" }],
+    })
+    const { config, sent } = setup({ adapter })
+    await requestLink(config, new Jar(), "ada@example.com")
+    const jar = new Jar()
+    const landed = location(await followLink(config, jar, sent[0]?.url ?? ""))
+    expect(landed.searchParams.get("error")).toBe("OAuthAccountNotLinked")
+    expect(await session(config, jar)).toBeNull()
+    expect((await adapter.getUser("squatter"))?.emailVerified).toBeNull()
+    expect(config.errors.join("\n")).toMatch(/never verified/)
+  })
+
+  it("signs such a user in, marking the email verified, when the email provider sets allowDangerousEmailAccountLinking", async () => {
     const adapter = MemoryAdapter({
       users: [{ id: "u1", email: "ada@example.com", emailVerified: null, name: "Ada" }],
       accounts: [{ userId: "u1", type: "oidc", provider: "idp", providerAccountId: "ada-at-idp" }],
     })
     const updated: unknown[] = []
-    const { config, sent } = setup({ adapter, config: { events: { updateUser: (message) => { updated.push(message) } } } })
+    const { config, sent } = setup({
+      adapter,
+      provider: { allowDangerousEmailAccountLinking: true },
+      config: { events: { updateUser: (message) => { updated.push(message) } } },
+    })
     await requestLink(config, new Jar(), "ada@example.com")
     const jar = new Jar()
     await followLink(config, jar, sent[0]?.url ?? "")

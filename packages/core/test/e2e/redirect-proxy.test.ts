@@ -11,7 +11,8 @@ const PREVIEW = "http://preview.example:3001"
 const idp = useIdp()
 
 function deployments() {
-  const config = () => e2eConfig([idpProvider(idp(), { checks: ["pkce", "nonce"] })], { redirectProxyUrl: `${APP}/api/auth` })
+  const config = () =>
+    e2eConfig([idpProvider(idp(), { checks: ["pkce", "nonce"] })], { redirectProxyUrl: `${APP}/api/auth`, url: APP, allowedOrigins: [PREVIEW] })
   const stable = config()
   const preview = config()
   const browser = new TestBrowser({

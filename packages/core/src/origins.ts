@@ -1,0 +1,130 @@
+/**
+ * Which origin a request is served on, and which origins may appear in a URL that leaves the
+ * server (an emailed sign-in link, a `redirect_uri`, a redirect-proxy target). Request headers
+ * only ever pick among origins the app configured: `url` / `AUTH_URL`, `allowedOrigins` /
+ * `AUTH_ALLOWED_ORIGINS`, or a loopback address during development.
+ */
+import { Configuration, UntrustedHost } from "./errors.js"
+
+/** One entry of `allowedOrigins`, compiled: an exact origin or a pattern with `*` in its first label. */
+export interface OriginPattern {
+  /** The entry as configured, for messages. */
+  source: string
+  test: (origin: string) => boolean
+}
+
+/** The origin rules of one configuration. */
+export interface OriginPolicy {
+  /** `url` / `AUTH_URL`: the canonical origin. */
+  canonical: URL | undefined
+  /** Whether `Host` / `X-Forwarded-Host` / `X-Forwarded-Proto` describe the request (a proxy sets them). */
+  trustHost: boolean
+  allowed: readonly OriginPattern[]
+}
+
+const LABEL_CHARS = "[a-z0-9-]+"
+
+/**
+ * Compiles one `allowedOrigins` entry: `https://app.example.com`, `https://*.preview.example.com`
+ * or `https://my-app-*.vercel.app`. `*` stands for letters, digits and `-` inside the first label
+ * only, so it never spans a dot: `https://*.example.com` does not admit `https://a.b.example.com`.
+ *
+ * @throws {Configuration} naming the option when the entry is not such an origin.
+ */
+export function compileOriginPattern(entry: unknown, option: string): OriginPattern {
+  if (typeof entry !== "string") throw new Configuration(`\`${option}\` must be an origin string such as "https://*.preview.example.com".`)
+  const match = /^(https?):\/\/([^/:?#]+)(?::(\d{1,5}))?\/?$/.exec(entry.trim().toLowerCase())
+  const host = match?.[2]
+  if (match === null || host === undefined) {
+    throw new Configuration(`\`${option}\` ("${entry}") must be an origin: scheme, host and optional port, such as "https://*.preview.example.com".`)
+  }
+  const [first = "", ...rest] = host.split(".")
+  if (rest.some((label) => label.includes("*")) || (first.includes("*") && rest.length < 2)) {
+    throw new Configuration(`\`${option}\` ("${entry}") may use \`*\` only in the first label of a host with at least two more labels.`)
+  }
+  if (!/^[a-z0-9*-]+$/.test(first) || !rest.every((label) => /^[a-z0-9-]+$/.test(label))) {
+    throw new Configuration(`\`${option}\` ("${entry}") has a host that is not a plain DNS name.`)
+  }
+  const scheme = match[1] ?? "https"
+  const port = match[3] === undefined || match[3] === (scheme === "https" ? "443" : "80") ? "" : `:${match[3]}`
+  const escape = (text: string): string => text.replace(/[.-]/g, (char) => `\\${char}`)
+  const firstPattern = first.split("*").map(escape).join(LABEL_CHARS)
+  const regex = new RegExp(`^${scheme}://${firstPattern}${rest.length > 0 ? `\\.${rest.map(escape).join("\\.")}` : ""}${port}$`)
+  return { source: entry, test: (origin) => regex.test(origin) }
+}
+
+/** Whether an origin is on this machine: development servers get outbound URLs without configuration. */
+export function isLoopbackOrigin(origin: string): boolean {
+  const { hostname } = new URL(origin)
+  return hostname === "localhost" || hostname.endsWith(".localhost") || hostname === "[::1]" || /^127(?:\.\d{1,3}){3}$/.test(hostname)
+}
+
+/** Whether the app admits `origin` besides its canonical one. */
+export function isAllowedOrigin(policy: OriginPolicy, origin: string): boolean {
+  return policy.canonical?.origin === origin || policy.allowed.some((pattern) => pattern.test(origin))
+}
+
+function firstHeaderValue(value: string | null): string | undefined {
+  const first = value?.split(",")[0]?.trim()
+  return first === "" ? undefined : first
+}
+
+/** `host[:port]` as the Host header carries it: a name (`_` allowed, as container names have it), IPv4, or bracketed IPv6. */
+const HOST = /^(?:[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/
+
+/**
+ * The origin the request's own headers describe.
+ *
+ * @throws {UntrustedHost} when the forwarded host or protocol is malformed.
+ */
+function headerOrigin(request: Request, url: URL): string {
+  const host = firstHeaderValue(request.headers.get("x-forwarded-host")) ?? url.host
+  const proto = firstHeaderValue(request.headers.get("x-forwarded-proto"))?.replace(/:$/, "") ?? url.protocol.slice(0, -1)
+  if (proto !== "http" && proto !== "https") throw new UntrustedHost(`The forwarded protocol "${proto}" is not http or https.`)
+  // Only a name or an address with an optional port: a URL parser would read `evil.example/path`
+  // or `@evil.example` as some other origin.
+  if (!HOST.test(host)) throw new UntrustedHost(`The forwarded host "${host}" is not a valid host.`)
+  try {
+    return new URL(`${proto}://${host}`).origin
+  } catch (cause) {
+    throw new UntrustedHost(`The forwarded host "${host}" is not a valid host.`, { cause })
+  }
+}
+
+/**
+ * The origin the app answers this request on.
+ *
+ * - With `url` / `AUTH_URL`: that origin, or, with `trustHost`, another origin the request names
+ *   if `allowedOrigins` admits it (a preview deployment).
+ * - Without it: the request's origin, if `trustHost` is set; when `allowedOrigins` is set, only
+ *   an origin it admits.
+ *
+ * @throws {UntrustedHost} when the host is not trusted, malformed, or not admitted.
+ */
+export function resolveOrigin(policy: OriginPolicy, request: Request, url: URL): string {
+  if (!policy.trustHost) {
+    if (policy.canonical !== undefined) return policy.canonical.origin
+    throw new UntrustedHost(
+      `Host ${url.host} is not trusted: set AUTH_URL (or \`url\`) to the app's URL, or \`trustHost: true\` (AUTH_TRUST_HOST=true) when a proxy you control sets the Host header.`,
+    )
+  }
+  const origin = headerOrigin(request, url)
+  if (policy.canonical !== undefined) return isAllowedOrigin(policy, origin) ? origin : policy.canonical.origin
+  if (policy.allowed.length > 0 && !policy.allowed.some((pattern) => pattern.test(origin))) {
+    throw new UntrustedHost(`The origin ${origin} is not one of \`allowedOrigins\`.`)
+  }
+  return origin
+}
+
+/**
+ * The origin a URL that leaves the server may be built from: the request's origin when the app
+ * configured it (or it is a loopback address), never one taken from headers alone.
+ *
+ * @throws {Configuration} when the app configured no origin at all and this one is not loopback.
+ */
+export function publicOrigin(policy: OriginPolicy, origin: string, purpose: string): string {
+  if (isAllowedOrigin(policy, origin) || isLoopbackOrigin(origin)) return origin
+  throw new Configuration(
+    `${purpose} needs the app's origin: set AUTH_URL (or \`url\`) to the app's URL, or list the origins it is served on in \`allowedOrigins\` (AUTH_ALLOWED_ORIGINS). A URL built from the request's Host header could point anywhere.`,
+  )
+}
