@@ -1,0 +1,83 @@
+-- @auth/adapter-pg: the tables of Auth.js's PostgreSQL adapter, plus what it lacks
+-- (OAuth 1.0a tokens on accounts, WebAuthn authenticators, the unique keys that make
+-- concurrent first sign-ins safe).
+--
+-- Idempotent: apply it to an empty database, again, or to a database made from Auth.js's
+-- documented schema (its SERIAL integer ids, or UUID ids): only what is missing is added.
+-- `migrate(pool)` runs this file in one transaction, under an advisory lock.
+--
+-- Tables made here get foreign keys that delete a user's accounts, sessions and authenticators
+-- with the user; the adapter also deletes them itself, for databases made without them.
+
+CREATE TABLE IF NOT EXISTS users (
+  id SERIAL PRIMARY KEY,
+  name VARCHAR(255),
+  email VARCHAR(255),
+  "emailVerified" TIMESTAMPTZ,
+  image TEXT
+);
+
+CREATE TABLE IF NOT EXISTS accounts (
+  id SERIAL PRIMARY KEY,
+  "userId" INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  type VARCHAR(255) NOT NULL,
+  provider VARCHAR(255) NOT NULL,
+  "providerAccountId" VARCHAR(255) NOT NULL,
+  refresh_token TEXT,
+  access_token TEXT,
+  expires_at BIGINT,
+  id_token TEXT,
+  scope TEXT,
+  session_state TEXT,
+  token_type TEXT
+);
+
+-- OAuth 1.0a accounts (Twitter/X v1) keep a token and a signing secret instead.
+ALTER TABLE accounts ADD COLUMN IF NOT EXISTS oauth_token TEXT;
+ALTER TABLE accounts ADD COLUMN IF NOT EXISTS oauth_token_secret TEXT;
+
+CREATE TABLE IF NOT EXISTS sessions (
+  id SERIAL PRIMARY KEY,
+  "userId" INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  expires TIMESTAMPTZ NOT NULL,
+  "sessionToken" VARCHAR(255) NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS verification_token (
+  identifier TEXT NOT NULL,
+  expires TIMESTAMPTZ NOT NULL,
+  token TEXT NOT NULL,
+  PRIMARY KEY (identifier, token)
+);
+
+-- A WebAuthn credential's "userId" has the type of users.id, whatever the database uses.
+DO $$
+BEGIN
+  EXECUTE format(
+    'CREATE TABLE IF NOT EXISTS authenticators (
+      "credentialID" TEXT PRIMARY KEY,
+      "userId" %s NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+      "providerAccountId" TEXT NOT NULL,
+      "credentialPublicKey" TEXT NOT NULL,
+      counter BIGINT NOT NULL,
+      "credentialDeviceType" TEXT NOT NULL,
+      "credentialBackedUp" BOOLEAN NOT NULL,
+      transports TEXT
+    )',
+    (SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = 'users'::regclass AND attname = 'id')
+  );
+END
+$$;
+
+-- One user per email and one link per provider account, even when two instances handle the
+-- same person's first sign-in at once: the loser's insert fails instead of duplicating.
+CREATE UNIQUE INDEX IF NOT EXISTS users_email_key ON users (email);
+CREATE UNIQUE INDEX IF NOT EXISTS accounts_provider_account_key ON accounts (provider, "providerAccountId");
+CREATE UNIQUE INDEX IF NOT EXISTS sessions_session_token_key ON sessions ("sessionToken");
+
+-- deleteUser, listAuthenticatorsByUserId and sweepExpired read by these.
+CREATE INDEX IF NOT EXISTS accounts_user_id_idx ON accounts ("userId");
+CREATE INDEX IF NOT EXISTS sessions_user_id_idx ON sessions ("userId");
+CREATE INDEX IF NOT EXISTS sessions_expires_idx ON sessions (expires);
+CREATE INDEX IF NOT EXISTS verification_token_expires_idx ON verification_token (expires);
+CREATE INDEX IF NOT EXISTS authenticators_user_id_idx ON authenticators ("userId");

@@ -1,0 +1,332 @@
+/**
+ * The Adapter on a node-postgres pool.
+ *
+ * @module adapter
+ */
+import type { Adapter } from "@auth/core/adapters"
+import type { Pool, PoolClient, QueryResultRow } from "pg"
+import { PostgresAdapterError, explain, isForeignId } from "./errors.js"
+import {
+  ACCOUNT_COLUMNS,
+  ACCOUNT_FIELDS,
+  AUTHENTICATOR_COLUMNS,
+  SESSION_COLUMNS,
+  USER_COLUMNS,
+  USER_FIELDS,
+  toAccount,
+  toAuthenticator,
+  toSession,
+  toUser,
+  toVerificationToken,
+  userColumns,
+} from "./rows.js"
+
+/** What the adapter needs of a node-postgres `Pool`. */
+export type PostgresPool = Pick<Pool, "query" | "connect">
+
+type Queryable = Pick<Pool | PoolClient, "query">
+
+/**
+ * An Adapter that keeps users, accounts, sessions, verification tokens and WebAuthn
+ * authenticators in PostgreSQL, in the tables of Auth.js's PostgreSQL adapter (`users`,
+ * `accounts`, `sessions`, `verification_token`) plus `authenticators`: an Auth.js database
+ * switches to it after {@link migrate} adds what is new.
+ *
+ * Several instances may share one database: every write is a single statement or a
+ * transaction, and unique keys decide races (see {@link PostgresAdapterError}). Ids come back as
+ * strings whatever the id columns' type (SERIAL integers or UUIDs); an id the column cannot
+ * hold is simply not found. The database assigns user ids: an `id` passed to `createUser` is
+ * ignored. Users keep `name`, `email`, `emailVerified` and `image`; accounts keep the token
+ * fields of the contract, and other fields are not stored.
+ *
+ * @param pool A node-postgres `Pool`, created once per process.
+ * @returns Every method of the {@link Adapter} contract.
+ * @throws {PostgresAdapterError} from the methods: `Conflict` when a unique key is taken,
+ * `MissingSchema` when tables are missing (run `migrate(pool)`), `NotFound` from `updateUser` and
+ * `updateAuthenticatorCounter` for an unknown id. Other database errors are thrown as they are.
+ *
+ * @example
+ * ```ts
+ * import { Pool } from "pg"
+ * import { PostgresAdapter, migrate } from "@auth/adapter-pg"
+ *
+ * const pool = new Pool({ connectionString: process.env.DATABASE_URL })
+ * await migrate(pool)
+ * const adapter = PostgresAdapter(pool)
+ * ```
+ */
+export function PostgresAdapter(pool: PostgresPool): Required<Adapter> {
+  /** Runs one statement, turning what the database says into an error that says what to fix. */
+  async function run<R extends QueryResultRow>(
+    db: Queryable,
+    method: string,
+    sql: string,
+    values: unknown[],
+    taken = "a unique key is taken",
+  ): Promise<R[]> {
+    try {
+      const result = await db.query<R>(sql, values)
+      return result.rows
+    } catch (error) {
+      throw explain(error, method, taken)
+    }
+  }
+
+  /** Like {@link run}, for lookups by id: an id the column's type cannot hold finds nothing. */
+  async function find<R extends QueryResultRow>(method: string, sql: string, values: unknown[]): Promise<R[]> {
+    try {
+      return await run<R>(pool, method, sql, values)
+    } catch (error) {
+      if (isForeignId(error)) return []
+      throw error
+    }
+  }
+
+  async function transaction<T>(method: string, work: (client: PoolClient) => Promise<T>): Promise<T> {
+    const client = await pool.connect()
+    try {
+      await run(client, method, "BEGIN", [])
+      const result = await work(client)
+      await run(client, method, "COMMIT", [])
+      return result
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => undefined)
+      throw error
+    } finally {
+      client.release()
+    }
+  }
+
+  return {
+    async createUser(user) {
+      const values = USER_FIELDS.map((field) => user[field] ?? null)
+      const [row] = await run(
+        pool,
+        "createUser",
+        `INSERT INTO users (name, email, "emailVerified", image) VALUES ($1, $2, $3, $4) RETURNING ${USER_COLUMNS}`,
+        values,
+        "another user has this email",
+      )
+      return toUser(required(row, "createUser"))
+    },
+
+    async getUser(id) {
+      const [row] = await find("getUser", `SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [id])
+      return row ? toUser(row) : null
+    },
+
+    async getUserByEmail(email) {
+      const [row] = await run(pool, "getUserByEmail", `SELECT ${USER_COLUMNS} FROM users WHERE email = $1`, [email])
+      return row ? toUser(row) : null
+    },
+
+    async getUserByAccount({ provider, providerAccountId }) {
+      const [row] = await run(
+        pool,
+        "getUserByAccount",
+        `SELECT ${userColumns("u.")} FROM users u JOIN accounts a ON a."userId" = u.id
+         WHERE a.provider = $1 AND a."providerAccountId" = $2`,
+        [provider, providerAccountId],
+      )
+      return row ? toUser(row) : null
+    },
+
+    async updateUser(patch) {
+      // undefined means "unchanged"; null clears the column.
+      const fields = USER_FIELDS.filter((field) => patch[field] !== undefined)
+      const assignments = fields.map((field, i) => `"${field}" = $${i + 2}`)
+      const sql =
+        assignments.length === 0
+          ? `SELECT ${USER_COLUMNS} FROM users WHERE id = $1`
+          : `UPDATE users SET ${assignments.join(", ")} WHERE id = $1 RETURNING ${USER_COLUMNS}`
+      let rows: QueryResultRow[]
+      try {
+        rows = await run(pool, "updateUser", sql, [patch.id, ...fields.map((field) => patch[field])], "another user has this email")
+      } catch (error) {
+        if (!isForeignId(error)) throw error
+        rows = []
+      }
+      const [row] = rows
+      if (!row) throw new PostgresAdapterError("NotFound", "PostgresAdapter: updateUser(): no user has this id.")
+      return toUser(row)
+    },
+
+    async deleteUser(userId) {
+      try {
+        return await transaction("deleteUser", async (client) => {
+          // Databases made from Auth.js's schema have no foreign keys to cascade along.
+          for (const table of ["accounts", "sessions", "authenticators"]) {
+            await run(client, "deleteUser", `DELETE FROM ${table} WHERE "userId" = $1`, [userId])
+          }
+          const [row] = await run(client, "deleteUser", `DELETE FROM users WHERE id = $1 RETURNING ${USER_COLUMNS}`, [userId])
+          return row ? toUser(row) : null
+        })
+      } catch (error) {
+        if (isForeignId(error)) return null
+        throw error
+      }
+    },
+
+    async linkAccount(account) {
+      const columns = [`"userId"`, "provider", `"providerAccountId"`, ...ACCOUNT_FIELDS]
+      const values = [
+        account.userId,
+        account.provider,
+        account.providerAccountId,
+        ...ACCOUNT_FIELDS.map((field) => account[field] ?? null),
+      ]
+      const [row] = await run(
+        pool,
+        "linkAccount",
+        `INSERT INTO accounts (${columns.join(", ")}) VALUES (${values.map((_, i) => `$${i + 1}`).join(", ")})
+         RETURNING ${ACCOUNT_COLUMNS}`,
+        values,
+        `this ${account.provider} account is already linked to a user`,
+      )
+      return toAccount(required(row, "linkAccount"))
+    },
+
+    async unlinkAccount({ provider, providerAccountId }) {
+      const [row] = await run(
+        pool,
+        "unlinkAccount",
+        `DELETE FROM accounts WHERE provider = $1 AND "providerAccountId" = $2 RETURNING ${ACCOUNT_COLUMNS}`,
+        [provider, providerAccountId],
+      )
+      return row ? toAccount(row) : undefined
+    },
+
+    async getAccount(providerAccountId, provider) {
+      const [row] = await run(
+        pool,
+        "getAccount",
+        `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE provider = $1 AND "providerAccountId" = $2`,
+        [provider, providerAccountId],
+      )
+      return row ? toAccount(row) : null
+    },
+
+    async createSession({ sessionToken, userId, expires }) {
+      const [row] = await run(
+        pool,
+        "createSession",
+        `INSERT INTO sessions ("sessionToken", "userId", expires) VALUES ($1, $2, $3) RETURNING ${SESSION_COLUMNS}`,
+        [sessionToken, userId, expires],
+        "a session with this token exists",
+      )
+      return toSession(required(row, "createSession"))
+    },
+
+    async getSessionAndUser(sessionToken) {
+      const [row] = await run(
+        pool,
+        "getSessionAndUser",
+        `SELECT s."sessionToken", s."userId", s.expires, ${userColumns("u.")}
+         FROM sessions s JOIN users u ON u.id = s."userId" WHERE s."sessionToken" = $1`,
+        [sessionToken],
+      )
+      if (!row) return null
+      const session = toSession(row)
+      if (hasExpired(session.expires)) {
+        await run(pool, "getSessionAndUser", `DELETE FROM sessions WHERE "sessionToken" = $1 AND expires <= $2`, [sessionToken, new Date()])
+        return null
+      }
+      return { session, user: toUser(row) }
+    },
+
+    async updateSession({ sessionToken, userId, expires }) {
+      // An expired session is gone, even if this update would extend it.
+      const [row] = await run(
+        pool,
+        "updateSession",
+        `UPDATE sessions SET expires = COALESCE($2, expires), "userId" = COALESCE($3, "userId")
+         WHERE "sessionToken" = $1 AND expires > $4 RETURNING ${SESSION_COLUMNS}`,
+        [sessionToken, expires ?? null, userId ?? null, new Date()],
+      )
+      return row ? toSession(row) : null
+    },
+
+    async deleteSession(sessionToken) {
+      const [row] = await run(pool, "deleteSession", `DELETE FROM sessions WHERE "sessionToken" = $1 RETURNING ${SESSION_COLUMNS}`, [sessionToken])
+      return row ? toSession(row) : null
+    },
+
+    async createVerificationToken({ identifier, token, expires }) {
+      const [row] = await run(
+        pool,
+        "createVerificationToken",
+        `INSERT INTO verification_token (identifier, token, expires) VALUES ($1, $2, $3) RETURNING identifier, token, expires`,
+        [identifier, token, expires],
+        "this verification token exists",
+      )
+      return toVerificationToken(required(row, "createVerificationToken"))
+    },
+
+    async useVerificationToken({ identifier, token }) {
+      // One DELETE ... RETURNING: of two concurrent uses, only one gets the row.
+      const [row] = await run(
+        pool,
+        "useVerificationToken",
+        `DELETE FROM verification_token WHERE identifier = $1 AND token = $2 RETURNING identifier, token, expires`,
+        [identifier, token],
+      )
+      if (!row) return null
+      const found = toVerificationToken(row)
+      return hasExpired(found.expires) ? null : found
+    },
+
+    async createAuthenticator(authenticator) {
+      const values = [
+        authenticator.credentialID,
+        authenticator.userId,
+        authenticator.providerAccountId,
+        authenticator.credentialPublicKey,
+        authenticator.counter,
+        authenticator.credentialDeviceType,
+        authenticator.credentialBackedUp,
+        authenticator.transports ?? null,
+      ]
+      const [row] = await run(
+        pool,
+        "createAuthenticator",
+        `INSERT INTO authenticators (${AUTHENTICATOR_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${AUTHENTICATOR_COLUMNS}`,
+        values,
+        "a credential with this credentialID exists",
+      )
+      return toAuthenticator(required(row, "createAuthenticator"))
+    },
+
+    async getAuthenticator(credentialID) {
+      const [row] = await run(pool, "getAuthenticator", `SELECT ${AUTHENTICATOR_COLUMNS} FROM authenticators WHERE "credentialID" = $1`, [
+        credentialID,
+      ])
+      return row ? toAuthenticator(row) : null
+    },
+
+    async listAuthenticatorsByUserId(userId) {
+      const rows = await find("listAuthenticatorsByUserId", `SELECT ${AUTHENTICATOR_COLUMNS} FROM authenticators WHERE "userId" = $1`, [userId])
+      return rows.map(toAuthenticator)
+    },
+
+    async updateAuthenticatorCounter(credentialID, newCounter) {
+      const [row] = await run(
+        pool,
+        "updateAuthenticatorCounter",
+        `UPDATE authenticators SET counter = $2 WHERE "credentialID" = $1 RETURNING ${AUTHENTICATOR_COLUMNS}`,
+        [credentialID, newCounter],
+      )
+      if (!row) throw new PostgresAdapterError("NotFound", "PostgresAdapter: updateAuthenticatorCounter(): no credential has this credentialID.")
+      return toAuthenticator(row)
+    },
+  }
+}
+
+function hasExpired(expires: Date): boolean {
+  return expires.getTime() <= Date.now()
+}
+
+/** The row an INSERT ... RETURNING always returns. */
+function required(row: QueryResultRow | undefined, method: string): QueryResultRow {
+  if (row === undefined) throw new Error(`PostgresAdapter: ${method}(): the database returned no row`)
+  return row
+}

@@ -1,0 +1,24 @@
+/**
+ * `@auth/adapter-pg`: an Adapter for `@auth/core` on PostgreSQL through node-postgres (`pg`),
+ * in the tables of Auth.js's PostgreSQL adapter, with `migrate()` to create or complete them
+ * and `sweepExpired()` to delete what expired.
+ *
+ * @example
+ * ```ts
+ * import { Pool } from "pg"
+ * import PostgresAdapter, { migrate } from "@auth/adapter-pg"
+ *
+ * const pool = new Pool({ connectionString: process.env.DATABASE_URL })
+ * await migrate(pool)
+ * Auth(request, { adapter: PostgresAdapter(pool), providers, secret, session: { strategy: "database" } })
+ * ```
+ *
+ * @module
+ */
+import { PostgresAdapter } from "./adapter.js"
+
+export { PostgresAdapter, type PostgresPool } from "./adapter.js"
+export { PostgresAdapterError, type PostgresAdapterErrorReason } from "./errors.js"
+export { migrate, sweepExpired, SCHEMA_URL, type SweepResult } from "./migrate.js"
+
+export default PostgresAdapter

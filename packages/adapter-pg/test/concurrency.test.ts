@@ -1,0 +1,81 @@
+import type { Adapter, AdapterUser } from "@auth/core/adapters"
+import pg from "pg"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { PostgresAdapter, PostgresAdapterError, migrate } from "../src/index.js"
+import { useDatabase } from "./databases.js"
+
+const RACERS = 8
+
+/**
+ * A first sign-in as core does it with no signed-in user: look the account up, then the email,
+ * then create the user and link the account, deleting the user again if linking fails.
+ */
+async function firstSignIn(adapter: Required<Adapter>, email: string | null, providerAccountId: string): Promise<AdapterUser> {
+  const account = { type: "oidc" as const, provider: "idp", providerAccountId }
+  const known = await adapter.getUserByAccount(account)
+  if (known) return known
+  if (email !== null && (await adapter.getUserByEmail(email))) throw new Error("OAuthAccountNotLinked")
+  const user = await adapter.createUser({ email, emailVerified: null, name: "Racer" })
+  try {
+    await adapter.linkAccount({ ...account, userId: user.id })
+  } catch (error) {
+    await adapter.deleteUser(user.id)
+    throw error
+  }
+  return user
+}
+
+describe("concurrent first sign-ins of one person, through separate pools (instances)", () => {
+  const pool = useDatabase("concurrency", migrate)
+  const instances: pg.Pool[] = []
+  beforeAll(() => {
+    const { connectionString } = pool().options
+    for (let i = 0; i < 2; i++) instances.push(new pg.Pool({ connectionString, max: RACERS }))
+  })
+  afterAll(async () => {
+    await Promise.all(instances.map((instance) => instance.end()))
+  })
+
+  /** Runs RACERS sign-ins at once, alternating instances; returns the settled results. */
+  async function race(email: string | null, providerAccountId: string): Promise<PromiseSettledResult<AdapterUser>[]> {
+    const adapters = instances.map((instance) => PostgresAdapter(instance))
+    return Promise.allSettled(Array.from({ length: RACERS }, (_, i) => firstSignIn(adapters[i % adapters.length] as Required<Adapter>, email, providerAccountId)))
+  }
+
+  async function count(sql: string, values: unknown[]): Promise<number> {
+    const { rows } = await pool().query<{ n: string }>(`SELECT count(*) AS n FROM ${sql}`, values)
+    return Number(rows[0]?.n)
+  }
+
+  it("with an email: one user and one account; the others fail with a Conflict", async () => {
+    const results = await race("racer@example.com", "racer-1")
+    expect(await count(`users WHERE email = $1`, ["racer@example.com"])).toBe(1)
+    expect(await count(`accounts WHERE "providerAccountId" = $1`, ["racer-1"])).toBe(1)
+    const created = results.filter((result) => result.status === "fulfilled")
+    expect(created.length).toBeGreaterThanOrEqual(1)
+    for (const result of results) {
+      if (result.status === "rejected") expect(result.reason).toBeInstanceOf(PostgresAdapterError)
+    }
+    // Whoever lost signs in again and finds the winner's user.
+    const [again] = await race("racer@example.com", "racer-1")
+    expect(again).toMatchObject({ status: "fulfilled", value: { email: "racer@example.com" } })
+  })
+
+  it("without an email: the account links once, and the losers' users are deleted again", async () => {
+    const results = await race(null, "racer-2")
+    expect(await count(`accounts WHERE "providerAccountId" = $1`, ["racer-2"])).toBe(1)
+    expect(await count(`users WHERE email IS NULL`, [])).toBe(1)
+    const rejected = results.filter((result) => result.status === "rejected")
+    for (const result of rejected) expect(result.reason).toMatchObject({ reason: "Conflict", message: /already linked/ })
+  })
+
+  it("a verification token is used once, however many instances try at once", async () => {
+    const adapters = instances.map((instance) => PostgresAdapter(instance))
+    const token = { identifier: "racer@example.com", token: "one-use", expires: new Date(Date.now() + 60_000) }
+    const [first, second] = adapters
+    if (!first || !second) throw new Error("two instances")
+    await first.createVerificationToken(token)
+    const used = await Promise.all(Array.from({ length: RACERS }, async (_, i) => (i % 2 ? first : second).useVerificationToken(token)))
+    expect(used.filter((found) => found !== null)).toHaveLength(1)
+  })
+})

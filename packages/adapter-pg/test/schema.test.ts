@@ -1,0 +1,172 @@
+import { readFile } from "node:fs/promises"
+import pg from "pg"
+import { describe, expect, inject, it } from "vitest"
+import { PostgresAdapter, PostgresAdapterError, SCHEMA_URL, migrate, sweepExpired } from "../src/index.js"
+import { authJsSchema, useDatabase } from "./databases.js"
+import { createDatabase } from "./postgres.js"
+
+const HOUR = 3_600_000
+
+/** Tables, columns and indexes, to compare a schema before and after a second migrate(). */
+async function describeSchema(pool: pg.Pool): Promise<unknown[]> {
+  const { rows } = await pool.query<Record<string, string>>(`
+    SELECT table_name AS name, column_name AS detail, data_type AS type FROM information_schema.columns WHERE table_schema = 'public'
+    UNION ALL SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = 'public'
+    ORDER BY 1, 2`)
+  return rows
+}
+
+describe("migrate", () => {
+  const pool = useDatabase("schema_migrate")
+
+  it("creates the tables, and a second run changes nothing", async () => {
+    await migrate(pool())
+    const first = await describeSchema(pool())
+    await migrate(pool())
+    expect(await describeSchema(pool())).toEqual(first)
+    const tables = new Set(first.map((row) => (row as { name: string }).name))
+    expect([...tables].sort()).toEqual(["accounts", "authenticators", "sessions", "users", "verification_token"])
+  })
+
+  it("runs from several instances at once", async () => {
+    await Promise.all([migrate(pool()), migrate(pool()), migrate(pool())])
+    expect(await PostgresAdapter(pool()).getUser("1")).toBeNull()
+  })
+
+  it("is the SQL file the package ships", async () => {
+    const sql = await readFile(SCHEMA_URL, "utf8")
+    expect(sql).toContain("CREATE TABLE IF NOT EXISTS users")
+    expect(sql).not.toMatch(/\bDROP\b/i)
+  })
+})
+
+describe("migrate on a database made from Auth.js's PostgreSQL adapter schema", () => {
+  const pool = useDatabase("schema_authjs", async (created) => {
+    await created.query(authJsSchema("serial"))
+    const { rows } = await created.query<{ id: number }>(
+      `INSERT INTO users (name, email, "emailVerified") VALUES ('Ada', 'ada@example.com', now()) RETURNING id`,
+    )
+    const userId = rows[0]?.id
+    await created.query(
+      `INSERT INTO accounts ("userId", type, provider, "providerAccountId", access_token, expires_at) VALUES ($1, 'oauth', 'github', '42', 'at', 1700000000)`,
+      [userId],
+    )
+    await created.query(`INSERT INTO sessions ("userId", expires, "sessionToken") VALUES ($1, now() + interval '1 day', 'old-session')`, [userId])
+  })
+
+  it("keeps the data, and the adapter reads it with string ids", async () => {
+    await migrate(pool())
+    await migrate(pool())
+    const adapter = PostgresAdapter(pool())
+    const user = await adapter.getUserByAccount({ provider: "github", providerAccountId: "42" })
+    expect(user).toMatchObject({ name: "Ada", email: "ada@example.com" })
+    expect(typeof user?.id).toBe("string")
+    expect(await adapter.getAccount("42", "github")).toEqual({
+      userId: user?.id,
+      type: "oauth",
+      provider: "github",
+      providerAccountId: "42",
+      access_token: "at",
+      expires_at: 1700000000,
+    })
+    expect(await adapter.getSessionAndUser("old-session")).toMatchObject({ session: { userId: user?.id }, user: { id: user?.id } })
+  })
+
+  it("adds the unique keys that stop a second user with the same email", async () => {
+    await migrate(pool())
+    const adapter = PostgresAdapter(pool())
+    const taken = adapter.createUser({ email: "ada@example.com", emailVerified: null })
+    await expect(taken).rejects.toBeInstanceOf(PostgresAdapterError)
+    await expect(taken).rejects.toMatchObject({ reason: "Conflict", code: "AdapterError", message: /another user has this email/ })
+  })
+
+  it("deletes a user's rows though the old tables have no foreign keys", async () => {
+    await migrate(pool())
+    const adapter = PostgresAdapter(pool())
+    const user = await adapter.getUserByEmail("ada@example.com")
+    if (!user) throw new Error("the seeded user is gone")
+    await adapter.deleteUser(user.id)
+    const { rows } = await pool().query(`SELECT (SELECT count(*) FROM accounts) AS accounts, (SELECT count(*) FROM sessions) AS sessions`)
+    expect(rows[0]).toEqual({ accounts: "0", sessions: "0" })
+  })
+})
+
+describe("migrate on a database whose rows repeat an email", () => {
+  const pool = useDatabase("schema_duplicates", async (created) => {
+    await created.query(authJsSchema("serial"))
+    await created.query(`INSERT INTO users (email) VALUES ('twin@example.com'), ('twin@example.com')`)
+  })
+
+  it("refuses, saying which rows to merge, and leaves the database as it was", async () => {
+    const failed = migrate(pool())
+    await expect(failed).rejects.toMatchObject({ reason: "DuplicateRows", message: /merge or delete the duplicate users/ })
+    const { rows } = await pool().query(`SELECT to_regclass('authenticators') AS table`)
+    expect(rows[0]).toEqual({ table: null })
+  })
+})
+
+describe("a database without the adapter's tables", () => {
+  const pool = useDatabase("schema_missing")
+
+  it("makes every method fail with MissingSchema, telling to run migrate(pool)", async () => {
+    const adapter = PostgresAdapter(pool())
+    await expect(adapter.getUserByEmail("ada@example.com")).rejects.toMatchObject({
+      reason: "MissingSchema",
+      message: /getUserByEmail\(\): relation "users" does not exist: .*run migrate\(pool\)/,
+    })
+  })
+
+  it("names the missing column of a database that was never migrated", async () => {
+    await pool().query(authJsSchema("serial"))
+    const adapter = PostgresAdapter(pool())
+    const user = await adapter.createUser({ email: "old@example.com", emailVerified: null })
+    const link = adapter.linkAccount({ userId: user.id, type: "oauth", provider: "twitter", providerAccountId: "1", oauth_token: "t" })
+    await expect(link).rejects.toMatchObject({ reason: "MissingSchema", message: /"oauth_token".*run migrate\(pool\)/ })
+  })
+})
+
+describe("sweepExpired", () => {
+  const pool = useDatabase("schema_sweep", migrate)
+
+  it("deletes expired sessions and verification tokens, and nothing else", async () => {
+    const adapter = PostgresAdapter(pool())
+    const user = await adapter.createUser({ email: "sweep@example.com", emailVerified: null })
+    const past = new Date(Date.now() - HOUR)
+    const future = new Date(Date.now() + HOUR)
+    await adapter.createSession({ sessionToken: "expired", userId: user.id, expires: past })
+    await adapter.createSession({ sessionToken: "live", userId: user.id, expires: future })
+    await adapter.createVerificationToken({ identifier: "sweep@example.com", token: "expired", expires: past })
+    await adapter.createVerificationToken({ identifier: "sweep@example.com", token: "live", expires: future })
+
+    expect(await sweepExpired(pool())).toEqual({ sessions: 1, verificationTokens: 1 })
+    const { rows } = await pool().query(
+      `SELECT "sessionToken" AS token FROM sessions UNION ALL SELECT token FROM verification_token ORDER BY 1`,
+    )
+    expect(rows).toEqual([{ token: "live" }, { token: "live" }])
+    expect(await sweepExpired(pool())).toEqual({ sessions: 0, verificationTokens: 0 })
+  })
+})
+
+describe("ids the column cannot hold", () => {
+  const pool = useDatabase("schema_ids", migrate)
+
+  it("are not found, and never reach the database as SQL", async () => {
+    const adapter = PostgresAdapter(pool())
+    for (const id of ["abc", "1; DROP TABLE users", "99999999999999999999", "-0x1"]) {
+      expect(await adapter.getUser(id)).toBeNull()
+      expect(await adapter.deleteUser(id)).toBeNull()
+      expect(await adapter.listAuthenticatorsByUserId(id)).toEqual([])
+      await expect(adapter.updateUser({ id, name: "x" })).rejects.toMatchObject({ reason: "NotFound" })
+    }
+    expect(await pool().query(`SELECT to_regclass('users') AS table`)).toMatchObject({ rows: [{ table: "users" }] })
+  })
+})
+
+it("the test server listens on 127.0.0.1 only", async () => {
+  const url = await createDatabase(inject("postgresUrl"), "schema_listen")
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  const { rows } = await client.query<{ setting: string }>(`SELECT setting FROM pg_settings WHERE name = 'listen_addresses'`)
+  await client.end()
+  expect(rows[0]?.setting).toBe("127.0.0.1")
+})
