@@ -1,0 +1,120 @@
+/**
+ * `@auth/express`: `@auth/core` on Express 4 and 5. `ExpressAuth(config)` serves the auth routes
+ * where it is mounted; `getSession(req, config)` reads the session in any route and forwards
+ * its renewal to the response. Conversion only: every check lives in core.
+ *
+ * @module
+ */
+import { Auth, getSessionForResponse, type AuthConfig, type Session } from "@auth/core"
+import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express"
+import { toWebRequest } from "./request.js"
+import { appendSetCookie, sendResponse } from "./response.js"
+
+export { AuthError, CredentialsSignin } from "@auth/core/errors"
+export type { Account, Profile, Session, User } from "@auth/core"
+
+/** The configuration of {@link ExpressAuth} and {@link getSession}: core's `AuthConfig`. Its `basePath` is taken from where `ExpressAuth` is mounted. */
+export type ExpressAuthConfig = AuthConfig
+
+/** What {@link getSession} resolves to. */
+export type GetSessionResult = Promise<Session | null>
+
+/** How many mount paths one handler remembers a configuration for (case variants of one mount count apart). */
+const MAX_MOUNTS = 8
+
+function safeDecode(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The path the handler is mounted on: `req.baseUrl` without what the mount's wildcard matched
+ * (`/auth` for `app.use("/auth/*")`, `/auth/{*splat}` or `/auth/*splat` serving `/auth/signin/github`).
+ * Express 4 names a wildcard `0` and gives it as decoded text; Express 5 gives an array of
+ * decoded segments; the raw segments are matched against it from the end.
+ */
+function mountPath(req: ExpressRequest): string {
+  const params = req.params as Record<string, unknown>
+  const wildcards = Object.entries(params).filter(([key, value]) => Array.isArray(value) || /^\d+$/.test(key))
+  const last = wildcards.at(-1)?.[1]
+  const matched = Array.isArray(last) ? last.join("/") : typeof last === "string" ? last : ""
+  const raw = req.baseUrl.split("/")
+  for (let taken = 0; taken < raw.length; taken++) {
+    if (safeDecode(raw.slice(raw.length - taken).join("/")) === matched) return raw.slice(0, raw.length - taken).join("/")
+  }
+  return req.baseUrl
+}
+
+/**
+ * Serves the auth routes (`/signin`, `/callback/:provider`, `/session`, `/signout`, ...) under
+ * the path it is mounted on, which becomes `basePath`. Mount it with a wildcard in the syntax of
+ * your Express version; body parsers mounted before it are fine.
+ *
+ * A request whose Host (or trusted `X-Forwarded-Host`) is not a plain `host[:port]` is answered
+ * `400`; anything else reaching the handler is answered by `Auth()`, which never throws.
+ *
+ * @example
+ * ```ts
+ * import express from "express"
+ * import { ExpressAuth } from "@auth/express"
+ * import GitHub from "@auth/providers/github"
+ *
+ * const app = express()
+ * app.set("trust proxy", true) // only behind a proxy you control
+ * app.use("/auth/*", ExpressAuth({ providers: [GitHub()] })) // Express 5: "/auth/{*splat}"
+ * ```
+ */
+export function ExpressAuth(config: ExpressAuthConfig): (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => Promise<void> {
+  const mounted = new Map<string, AuthConfig>()
+  const configFor = (basePath: string): AuthConfig => {
+    let found = mounted.get(basePath)
+    if (found === undefined) {
+      found = { ...config, basePath }
+      if (mounted.size < MAX_MOUNTS) mounted.set(basePath, found)
+    }
+    return found
+  }
+  return async (req, res, next) => {
+    try {
+      const request = toWebRequest(req, { body: true })
+      if (request === undefined) {
+        res.status(400).end()
+        return
+      }
+      await sendResponse(await Auth(request, configFor(mountPath(req))), res)
+    } catch (error) {
+      next(error)
+    }
+  }
+}
+
+/**
+ * Reads the session of an Express request, in any route or middleware, and appends the
+ * `Set-Cookie` of a renewal (a slid expiry) to `req.res`, so sessions keep rolling on
+ * server-rendered pages. Call it before the response is sent; a renewal found after that is
+ * dropped. `null` when signed out, and for a missing, forged or expired cookie or a request
+ * without a usable host.
+ *
+ * @throws {AuthError} for the server's own faults only: an invalid configuration, a failing
+ * adapter, a throwing `jwt` or `session` callback.
+ * @example
+ * ```ts
+ * import { getSession } from "@auth/express"
+ *
+ * app.use(async (req, res, next) => {
+ *   res.locals.session = await getSession(req, authConfig)
+ *   next()
+ * })
+ * ```
+ */
+export async function getSession(req: ExpressRequest, config: ExpressAuthConfig): GetSessionResult {
+  const request = toWebRequest(req, { body: false })
+  if (request === undefined) return null
+  const res = req.res
+  return getSessionForResponse(request, config, (setCookie) => {
+    if (res !== undefined && !res.headersSent) appendSetCookie(res, setCookie)
+  })
+}

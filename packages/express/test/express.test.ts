@@ -1,0 +1,175 @@
+/**
+ * @auth/express on real Express 4 and 5 servers: a whole OpenID Connect sign-in against the
+ * dev IdP, the session read server-side with getSession (and its renewal reaching the client),
+ * trust proxy, several Set-Cookie headers and hostile bodies.
+ */
+import { TestBrowser } from "@auth/dev-idp/browser"
+import { afterAll, describe, expect, it } from "vitest"
+import { MOUNTS, startApp, type AppOptions, type ExpressVersion, type RunningApp } from "./app.js"
+
+const ALICE = { login: "alice@example.com", password: "alice-password" }
+
+const running: RunningApp[] = []
+
+async function start(options: AppOptions): Promise<RunningApp> {
+  const app = await startApp(options)
+  running.push(app)
+  return app
+}
+
+afterAll(async () => {
+  await Promise.all(running.map((app) => app.close()))
+})
+
+async function csrf(browser: TestBrowser, app: RunningApp): Promise<string> {
+  const response = await browser.request(`${app.url}/auth/csrf`)
+  return ((await response.json()) as { csrfToken: string }).csrfToken
+}
+
+/** Signs in through the sign-in form, the IdP's login page and the callback; returns where it lands. */
+async function signIn(browser: TestBrowser, app: RunningApp, callbackUrl = "/me"): Promise<{ url: string; body: string }> {
+  const csrfToken = await csrf(browser, app)
+  const login = await browser.navigate(`${app.url}/auth/signin/idp`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ csrfToken, callbackUrl }),
+    initiator: `${app.url}/auth/signin`,
+  })
+  expect(new URL(login.url).origin).toBe(app.idp.issuer)
+  return browser.submitForm(login, { values: ALICE })
+}
+
+async function me(browser: TestBrowser, app: RunningApp): Promise<{ session: { user?: { email?: string } } | null; response: Response }> {
+  const response = await browser.request(`${app.url}/me`)
+  return { session: ((await response.json()) as { session: { user?: { email?: string } } | null }).session, response }
+}
+
+/** The URLs `GET /providers` advertises: built from the origin Auth() resolved for the request. */
+async function advertisedCallback(app: RunningApp, headers: Record<string, string>): Promise<Response> {
+  return fetch(`${app.url}/auth/providers`, { headers })
+}
+
+describe.each([4, 5] as ExpressVersion[])("Express %i", (version) => {
+  it.each(MOUNTS[version])("signs in, reads the session server-side and signs out, mounted at %s", async (mount) => {
+    const app = await start({ version, mount })
+    const browser = new TestBrowser()
+    expect((await me(browser, app)).session).toBeNull()
+
+    const landed = await signIn(browser, app)
+    expect(landed.url).toBe(`${app.url}/me`)
+    expect(JSON.parse(landed.body)).toMatchObject({ session: { user: { email: "alice@example.com" } } })
+
+    const csrfToken = await csrf(browser, app)
+    const out = await browser.navigate(`${app.url}/auth/signout`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrfToken, callbackUrl: "/me" }),
+      initiator: `${app.url}/auth/signout`,
+    })
+    expect(JSON.parse(out.body)).toEqual({ session: null })
+    expect(app.errors).toEqual([])
+  })
+
+  it("accepts a JSON sign-in body that express.json() already parsed", async () => {
+    const app = await start({ version })
+    const browser = new TestBrowser()
+    const csrfToken = await csrf(browser, app)
+    const response = await browser.request(`${app.url}/auth/signin/idp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-auth-return-redirect": "1" },
+      body: JSON.stringify({ csrfToken, callbackUrl: "/me" }),
+      initiator: `${app.url}/auth/signin`,
+    })
+    expect(response.status).toBe(200)
+    const { url } = (await response.json()) as { url: string }
+    expect(new URL(url).origin).toBe(app.idp.issuer)
+  })
+
+  it("forwards a session renewal found by getSession to the browser", async () => {
+    // updateAge 0: every read slides the session, so the read in /me must set a new cookie.
+    const app = await start({ version, config: { session: { updateAge: 0 } } })
+    const browser = new TestBrowser()
+    await signIn(browser, app)
+    const before = browser.cookies(app.url).find((cookie) => cookie.name === "authjs.session-token")?.value
+    const { session, response } = await me(browser, app)
+    expect(session?.user?.email).toBe("alice@example.com")
+    const renewed = response.headers.getSetCookie().filter((cookie) => cookie.startsWith("authjs.session-token="))
+    expect(renewed).toHaveLength(1)
+    const after = browser.cookies(app.url).find((cookie) => cookie.name === "authjs.session-token")?.value
+    expect(after).toBeDefined()
+    expect(after).not.toBe(before)
+  })
+
+  it("sends each Set-Cookie as its own header, beside the app's own cookie", async () => {
+    const app = await start({ version })
+    const browser = new TestBrowser()
+    const csrfToken = await csrf(browser, app)
+    const response = await browser.request(`${app.url}/auth/signin/idp`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrfToken, callbackUrl: "/me" }),
+      initiator: `${app.url}/auth/signin`,
+    })
+    expect(response.status).toBe(302)
+    const names = response.headers.getSetCookie().map((cookie) => cookie.slice(0, cookie.indexOf("=")))
+    expect(names.sort()).toEqual(["app-visit", "authjs.callback-url", "authjs.nonce", "authjs.pkce.code_verifier", "authjs.state"])
+  })
+
+  it("ignores X-Forwarded-Host and -Proto when trust proxy is off", async () => {
+    const app = await start({ version })
+    const response = await advertisedCallback(app, { "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" })
+    const { idp } = (await response.json()) as { idp: { callbackUrl: string } }
+    expect(idp.callbackUrl).toBe(`${app.url}/auth/callback/idp`)
+  })
+
+  it("honours X-Forwarded-Host and -Proto when trust proxy is on", async () => {
+    const app = await start({ version, trustProxy: "loopback" })
+    const response = await advertisedCallback(app, { "x-forwarded-host": "app.example:8443", "x-forwarded-proto": "https" })
+    const { idp } = (await response.json()) as { idp: { callbackUrl: string } }
+    expect(idp.callbackUrl).toBe("https://app.example:8443/auth/callback/idp")
+  })
+
+  it("answers 400 to a trusted forwarded host that smuggles a path", async () => {
+    const app = await start({ version, trustProxy: true })
+    const response = await advertisedCallback(app, { "x-forwarded-host": "evil.example/steal?x=" })
+    expect(response.status).toBe(400)
+  })
+
+  it("answers 4xx, not 500, to a body over the parser's limit", async () => {
+    const app = await start({ version })
+    const response = await fetch(`${app.url}/auth/signin/idp`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: `csrfToken=${"a".repeat(300_000)}`,
+    })
+    expect(response.status).toBe(413)
+  })
+
+  it("answers 4xx, not 500, to a parsed body over core's limit", async () => {
+    const app = await start({ version })
+    const response = await fetch(`${app.url}/auth/signin/idp`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+      body: `csrfToken=${"a".repeat(80_000)}`,
+    })
+    expect(response.status).toBeGreaterThanOrEqual(400)
+    expect(response.status).toBeLessThan(500)
+  })
+
+  it("answers 400, not 500, to malformed JSON", async () => {
+    const app = await start({ version })
+    const response = await fetch(`${app.url}/auth/signin/idp`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{ not json",
+    })
+    expect(response.status).toBe(400)
+  })
+
+  it("reads no session from a forged cookie, and clears it", async () => {
+    const app = await start({ version })
+    const response = await fetch(`${app.url}/me`, { headers: { cookie: "authjs.session-token=forged.value" } })
+    expect(await response.json()).toEqual({ session: null })
+    expect(response.headers.getSetCookie()).toContainEqual(expect.stringMatching(/^authjs\.session-token=; Max-Age=0/))
+  })
+})
