@@ -132,7 +132,7 @@ p{margin:0 0 1rem}
 form{margin:0 0 .75rem}
 .button{display:flex;align-items:center;justify-content:center;gap:.625rem;width:100%;min-height:2.75rem;padding:.625rem 1rem;border:1px solid var(--border);border-radius:8px;font:inherit;font-weight:600;text-decoration:none;cursor:pointer;background:var(--card);color:var(--text);box-shadow:inset 0 0 0 1px rgb(0 0 0/.06)}
 .button:hover{filter:brightness(1.08)}
-.button.primary{border-color:transparent}
+.button.primary{border-color:rgb(127 127 127/.4)}
 .logo{width:1.25rem;height:1.25rem;flex:none;fill:currentColor;object-fit:contain}
 :focus-visible{outline:3px solid var(--text);outline-offset:2px}
 label{display:block;text-align:left;font-size:.875rem;font-weight:500;margin:0 0 .25rem}

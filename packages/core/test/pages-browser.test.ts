@@ -1,0 +1,293 @@
+/**
+ * The built-in pages as a person sees them: every page in Chromium on a 390×844 phone and a
+ * 1280×800 desktop, in light and dark, must fit the screen, show where its card ends, show a
+ * logo on every branded button, and pass axe-core with no violation. Screenshots go to the
+ * system's temp folder, never the repository.
+ */
+import { mkdirSync, readFileSync } from "node:fs"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { createRequire } from "node:module"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+
+import type { AxeResults } from "axe-core"
+import type { Browser, Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+import { MemoryAdapter } from "../../adapter-memory/src/index.js"
+import discordLogo from "../../providers/src/discord/logo.js"
+import githubLogo from "../../providers/src/github/logo.js"
+import googleLogo from "../../providers/src/google/logo.js"
+import xLogo from "../../providers/src/twitter/logo.js"
+import { Auth } from "../src/index.js"
+import type { AuthConfig } from "../src/types.js"
+import { launchChromium } from "./chromium.js"
+import { acmeProvider, passwordProvider, SECRET } from "./helpers.js"
+
+/** Set `PAGES_SCREENSHOTS=1` to keep a screenshot of every page and mode; a failing page is always kept. */
+const SCREENSHOT_DIR = join(tmpdir(), "auth-core-pages")
+const SCREENSHOTS = process.env.PAGES_SCREENSHOTS === undefined ? undefined : SCREENSHOT_DIR
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
+
+/** The providers a real app would list, with the logos @auth/providers ships. */
+const BRANDED = [
+  acmeProvider({ id: "google", name: "Google", style: { logo: googleLogo, brandColor: "#4285f4" } }),
+  acmeProvider({ id: "github", name: "GitHub", style: { logo: githubLogo, brandColor: "#24292f" } }),
+  acmeProvider({ id: "discord", name: "Discord", style: { logo: discordLogo, brandColor: "#5865f2" } }),
+  acmeProvider({ id: "twitter", name: "X (Twitter)", style: { logo: xLogo, brandColor: "#000000" } }),
+]
+const BRANDED_IDS = BRANDED.map((provider) => provider.id)
+
+/** A small violet square: the app's own logo from `theme.logo`, as a data URL the page's policy allows. */
+const THEME_LOGO = `data:image/svg+xml;base64,${Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><rect width="8" height="8" rx="2" fill="#7c3aed"/></svg>').toString("base64")}`
+
+function config(basePath: string, theme: AuthConfig["theme"]): AuthConfig {
+  return {
+    secret: SECRET,
+    trustHost: true,
+    basePath,
+    adapter: MemoryAdapter(),
+    theme,
+    logger: { error: () => undefined, warn: () => undefined },
+    providers: [
+      ...BRANDED,
+      { id: "email", name: "Email", type: "email", from: "no-reply@app.example", sendVerificationRequest: () => undefined },
+      passwordProvider(),
+    ],
+  }
+}
+
+/** Three apps on one server, told apart by their base path: core's defaults, a themed app, and one forced dark. */
+const APPS: Record<string, AuthConfig> = {
+  "/api/auth": config("/api/auth", undefined),
+  "/themed/auth": config("/themed/auth", { brandColor: "#7c3aed", buttonText: "#ffffff", logo: THEME_LOGO, colorScheme: "auto" }),
+  "/dark/auth": config("/dark/auth", { colorScheme: "dark" }),
+}
+
+interface PageCase {
+  name: string
+  path: string
+  /** Provider ids whose button must carry a logo. */
+  branded?: string[]
+  /** The page shows the theme's own logo. */
+  themeLogo?: boolean
+  status?: number
+}
+
+const LINK = "token=0123456789abcdef&email=ada%40example.com&callbackUrl=%2Fwelcome"
+const PAGES: PageCase[] = [
+  { name: "sign-in", path: "/api/auth/signin", branded: BRANDED_IDS },
+  { name: "sign-in-cancelled", path: "/api/auth/signin?error=AccessDenied", branded: BRANDED_IDS },
+  { name: "sign-in-wrong-password", path: "/api/auth/signin?error=CredentialsSignin&code=credentials" },
+  { name: "sign-out", path: "/api/auth/signout" },
+  { name: "error-configuration", path: "/api/auth/error?error=Configuration", status: 503 },
+  { name: "error-refused", path: "/api/auth/error?error=AccessDenied", status: 403 },
+  { name: "error-link-used", path: "/api/auth/error?error=Verification", status: 403 },
+  { name: "error-unknown-code", path: "/api/auth/error?error=Nonsense", status: 400 },
+  { name: "verify-request", path: "/api/auth/verify-request" },
+  { name: "email-confirmation", path: `/api/auth/callback/email?${LINK}` },
+  { name: "not-found", path: "/api/auth/no-such-page", status: 404 },
+  { name: "themed-sign-in", path: "/themed/auth/signin", branded: BRANDED_IDS, themeLogo: true },
+  { name: "themed-sign-out", path: "/themed/auth/signout", themeLogo: true },
+  { name: "forced-dark-sign-in", path: "/dark/auth/signin", branded: BRANDED_IDS },
+]
+
+/** axe-core runs once per page and color scheme (on the phone): what it checks does not change with the width. */
+const VIEWPORTS = [
+  { name: "phone", width: 390, height: 844, axe: true },
+  { name: "desktop", width: 1280, height: 800, axe: false },
+]
+const SCHEMES = ["light", "dark"] as const
+
+/** Serves the apps over real HTTP on 127.0.0.1, so Chromium loads the pages exactly as an app serves them. */
+async function serve(): Promise<{ server: Server; origin: string }> {
+  const server = createServer((incoming, outgoing) => {
+    const headers = new Headers()
+    for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === "string") headers.set(name, value)
+    const url = new URL(incoming.url ?? "/", `http://${incoming.headers.host ?? "127.0.0.1"}`)
+    const app = Object.keys(APPS).find((basePath) => url.pathname.startsWith(`${basePath}/`))
+    void (async () => {
+      const response = app === undefined ? new Response("not here", { status: 404 }) : await Auth(new Request(url, { method: incoming.method ?? "GET", headers }), APPS[app] as AuthConfig)
+      const head: Record<string, string | string[]> = {}
+      response.headers.forEach((value, name) => {
+        if (name !== "set-cookie") head[name] = value
+      })
+      head["set-cookie"] = response.headers.getSetCookie()
+      outgoing.writeHead(response.status, head)
+      outgoing.end(Buffer.from(await response.arrayBuffer()))
+    })()
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }
+}
+
+type Rgb = [number, number, number]
+
+function parseRgb(css: string): Rgb {
+  const [r = 0, g = 0, b = 0] = (/rgba?\(([^)]+)\)/.exec(css)?.[1] ?? "").split(/[\s,/]+/).map(Number)
+  return [r, g, b]
+}
+
+function contrast(a: string, b: string): number {
+  const luminance = (rgb: Rgb) => {
+    const [r, g, bl] = rgb.map((channel) => {
+      const c = channel / 255
+      return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4
+    }) as Rgb
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl
+  }
+  const [x, y] = [luminance(parseRgb(a)), luminance(parseRgb(b))]
+  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05)
+}
+
+/** What the checks read from a loaded page, measured by the browser itself. */
+interface Measure {
+  scrollWidth: number
+  innerWidth: number
+  card: { borderWidth: number; borderColor: string; cardBackground: string; pageBackground: string } | undefined
+  buttons: { id: string; logoWidth: number; logoColor: string; text: string }[]
+  themeLogoWidth: number
+}
+
+function measure(page: Page): Promise<Measure> {
+  return page.evaluate(() => {
+    const card = document.querySelector(".card")
+    const cardStyle = card === null ? undefined : getComputedStyle(card)
+    const buttons = [...document.querySelectorAll("form")].flatMap((form) => {
+      const id = /\/signin\/([\w-]+)$/.exec(new URL(form.action).pathname)?.[1]
+      const button = form.querySelector("button")
+      if (id === undefined || button === null) return []
+      const logo = button.querySelector(".logo")
+      return [
+        {
+          id,
+          logoWidth: logo?.getBoundingClientRect().width ?? 0,
+          // An inline SVG is filled with the button's text color; an <img> brings its own.
+          logoColor: logo instanceof SVGElement ? getComputedStyle(logo).fill : getComputedStyle(button).color,
+          text: getComputedStyle(button).color,
+        },
+      ]
+    })
+    return {
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+      card:
+        cardStyle === undefined
+          ? undefined
+          : {
+              borderWidth: parseFloat(cardStyle.borderTopWidth),
+              borderColor: cardStyle.borderTopColor,
+              cardBackground: cardStyle.backgroundColor,
+              pageBackground: getComputedStyle(document.body).backgroundColor,
+            },
+      buttons,
+      themeLogoWidth: document.querySelector(".brand-logo")?.getBoundingClientRect().width ?? 0,
+    }
+  })
+}
+
+/** The axe-core violations of the loaded page (axe is in every page through the context's init script). */
+async function axeViolations(page: Page): Promise<string[]> {
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<AxeResults> } }).axe
+    const results = await axe.run(document, { resultTypes: ["violations"] })
+    return results.violations.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`)
+  })
+  return violations
+}
+
+describe("the default pages in Chromium", () => {
+  let browser: Browser
+  let server: Server
+  let origin: string
+
+  beforeAll(async () => {
+    if (SCREENSHOTS !== undefined) mkdirSync(SCREENSHOTS, { recursive: true })
+    ;({ server, origin } = await serve())
+    browser = await launchChromium()
+  }, 180_000)
+
+  afterAll(async () => {
+    await browser.close()
+    await new Promise((resolve) => server.close(resolve))
+    if (SCREENSHOTS !== undefined) console.log(`Screenshots of the default pages: ${SCREENSHOTS}`)
+  })
+
+  for (const viewport of VIEWPORTS) {
+    for (const scheme of SCHEMES) {
+      it(`fit a ${viewport.name} (${viewport.width}×${viewport.height}) in ${scheme} mode, with card edges and logos${viewport.axe ? ", and no axe violation" : ""}`, async () => {
+        const context = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height }, colorScheme: scheme })
+        // An init script runs outside the page's Content-Security-Policy, which allows no script.
+        if (viewport.axe) await context.addInitScript(AXE_SOURCE)
+        const page = await context.newPage()
+        let shown = ""
+        try {
+          for (const pageCase of PAGES) {
+            const label = `${pageCase.name} (${viewport.name}, ${scheme})`
+            const response = await page.goto(`${origin}${pageCase.path}`)
+            expect(response?.status(), label).toBe(pageCase.status ?? 200)
+            expect(response?.headers()["content-type"], label).toMatch(/^text\/html/)
+            shown = `${viewport.name}-${scheme}-${pageCase.name}`
+            if (SCREENSHOTS !== undefined) await page.screenshot({ path: join(SCREENSHOTS, `${shown}.png`), fullPage: true })
+            const seen = await measure(page)
+
+            expect(seen.scrollWidth, `${label}: no horizontal scrolling`).toBeLessThanOrEqual(seen.innerWidth)
+            expect(seen.card, `${label}: has a card`).toBeDefined()
+            const card = seen.card as NonNullable<Measure["card"]>
+            expect(card.borderWidth, `${label}: the card has a border`).toBeGreaterThan(0)
+            expect(contrast(card.borderColor, card.pageBackground), `${label}: the card's edge shows against the page`).toBeGreaterThanOrEqual(1.3)
+            expect(contrast(card.borderColor, card.cardBackground), `${label}: the card's edge shows against the card`).toBeGreaterThanOrEqual(1.3)
+
+            const withLogo = seen.buttons.filter((button) => button.logoWidth >= 16).map((button) => button.id)
+            expect(withLogo, `${label}: every branded button shows its logo`).toEqual(expect.arrayContaining(pageCase.branded ?? []))
+            for (const button of seen.buttons.filter((b) => pageCase.branded?.includes(b.id))) {
+              expect(button.logoColor, `${label}: the ${button.id} logo is drawn in the button's text color`).toBe(button.text)
+            }
+            if (pageCase.themeLogo === true) expect(seen.themeLogoWidth, `${label}: shows theme.logo`).toBeGreaterThan(0)
+
+            if (viewport.axe) expect(await axeViolations(page), `${label}: axe-core violations`).toEqual([])
+          }
+        } catch (error) {
+          // The page that failed, to look at: screenshots cost more than every check together.
+          const path = join(SCREENSHOT_DIR, `failed-${shown}.png`)
+          mkdirSync(SCREENSHOT_DIR, { recursive: true })
+          await page.screenshot({ path, fullPage: true })
+          throw new Error(`${(error as Error).message}\nScreenshot: ${path}`, { cause: error })
+        } finally {
+          await context.close()
+        }
+      })
+    }
+  }
+
+  it("follows colorScheme: a page forced dark stays dark in a light browser, and auto follows the browser", async () => {
+    const context = await browser.newContext({ colorScheme: "light" })
+    const page = await context.newPage()
+    try {
+      const background = async (path: string) => {
+        await page.goto(`${origin}${path}`)
+        return page.evaluate(() => getComputedStyle(document.body).backgroundColor)
+      }
+      expect(contrast(await background("/dark/auth/signin"), "rgb(0, 0, 0)")).toBeLessThan(1.5)
+      expect(contrast(await background("/api/auth/signin"), "rgb(255, 255, 255)")).toBeLessThan(1.5)
+    } finally {
+      await context.close()
+    }
+  })
+
+  it("shows the sign-in page with theme.brandColor and theme.buttonText on the app's own buttons", async () => {
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    try {
+      await page.goto(`${origin}/themed/auth/signin`)
+      const button = page.locator('form[action$="/signin/email"] button')
+      expect(await button.evaluate((element) => [getComputedStyle(element).backgroundColor, getComputedStyle(element).color])).toEqual([
+        "rgb(124, 58, 237)",
+        "rgb(255, 255, 255)",
+      ])
+    } finally {
+      await context.close()
+    }
+  })
+})
