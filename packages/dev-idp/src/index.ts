@@ -186,6 +186,12 @@ export interface DevIdp {
   onUserinfoResponse(transform: ResponseTransform<JsonObject | string> | undefined): void
   /** Stalls every request to `endpoint` by `ms` before it is handled; `0` removes the delay. */
   delay(endpoint: DelayedEndpoint, ms: number): void
+  /**
+   * Rotates keys as an IdP does: publishes the foreign key of the default algorithm at `/jwks`
+   * beside the own ones, and returns its kid. Sign with it using
+   * `signJwt(claims, { key: "foreign", kid })`; {@link DevIdp.reset} unpublishes it.
+   */
+  rotateKey(): Promise<string>
   /** Removes every transform and delay and forgets recorded requests; sessions and grants stay. */
   reset(): void
   /** Stops listening, drops open connections and pending delays. */
@@ -275,6 +281,8 @@ export async function startDevIdp(options: DevIdpOptions): Promise<DevIdp> {
   let userinfoTransform: ResponseTransform<JsonObject | string> | undefined
   const delays = new Map<DelayedEndpoint, number>()
   const stalls = new Set<NodeJS.Timeout>()
+  /** Public keys published by rotateKey(), served after the own ones. */
+  const published: JWK[] = []
 
   const testHooks: ProviderMiddleware = async (ctx, next) => {
     const endpoint = ENDPOINT_PATHS.get(ctx.path)
@@ -292,6 +300,10 @@ export async function startDevIdp(options: DevIdpOptions): Promise<DevIdp> {
       if (ctx.req.destroyed) return
     }
     await next()
+    if (endpoint === "jwks" && published.length > 0 && typeof ctx.body === "object" && ctx.body !== null) {
+      const { keys: own = [] } = ctx.body as { keys?: JWK[] }
+      ctx.body = { keys: [...own, ...published] }
+    }
     const transform = endpoint === "token" ? tokenTransform : endpoint === "userinfo" ? userinfoTransform : undefined
     if (transform === undefined || ctx.method === "OPTIONS") return
     const headers: Record<string, string> = {}
@@ -366,10 +378,21 @@ export async function startDevIdp(options: DevIdpOptions): Promise<DevIdp> {
       if (ms === 0) delays.delete(endpoint)
       else delays.set(endpoint, ms)
     },
+    async rotateKey() {
+      let foreign = foreignKeys.get(defaultAlg)
+      if (foreign === undefined) {
+        foreign = generateSigningKey(defaultAlg)
+        foreignKeys.set(defaultAlg, foreign)
+      }
+      const key = await foreign
+      if (!published.some((jwk) => jwk.kid === key.kid)) published.push({ ...key.publicJwk })
+      return key.kid
+    },
     reset() {
       tokenTransform = undefined
       userinfoTransform = undefined
       delays.clear()
+      published.length = 0
       recorded.length = 0
     },
     close() {

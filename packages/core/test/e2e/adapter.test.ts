@@ -91,6 +91,26 @@ describe("sign-in with an adapter", () => {
     expect(second?.id).toBe(first?.id)
   })
 
+  it("does not link by an email the provider did not verify, even with allowDangerousEmailAccountLinking", async () => {
+    // Bob's IdP account says email_verified: false; a user with his address exists already.
+    const adapter = MemoryAdapter({ users: [{ id: "owner", email: "bob@example.net", emailVerified: new Date(), name: "Bob" }] })
+    const { browser, config } = setup({ linkByEmail: true, adapter })
+    const h = browser()
+    const landed = await h.login(await h.startSignIn("idp-second"), BOB)
+    expect(errorOf(landed)).toBe("OAuthAccountNotLinked")
+    expect(await adapter.getUserByAccount({ provider: "idp-second", providerAccountId: "bob" })).toBeNull()
+    expect(await h.session()).toBeNull()
+    expect(config.errors.join("\n")).toMatch(/did not say it verified the email/)
+  })
+
+  it("creates a user with an unverified email as unverified, so a later email link cannot take it over", async () => {
+    const { adapter, browser } = setup()
+    const h = browser()
+    await h.login(await h.startSignIn("idp-second"), BOB)
+    const user = await adapter.getUserByAccount({ provider: "idp-second", providerAccountId: "bob" })
+    expect(user).toMatchObject({ email: "bob@example.net", emailVerified: null })
+  })
+
   it("links another provider to the signed-in user", async () => {
     const { adapter, browser, events } = setup()
     const h = browser()

@@ -1,0 +1,116 @@
+/**
+ * Security item 5: what a real identity provider does that we handled too strictly (key
+ * rotation) or too loosely (`azp`, a provider that hangs).
+ */
+import { decodeJwt } from "jose"
+import { afterEach, describe, expect, it, vi } from "vitest"
+import { resolveConfig } from "../../src/config.js"
+import { DEFAULT_CALLBACK_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from "../../src/oauth/provider.js"
+import { KEY_REFETCH_INTERVAL_MS } from "../../src/oauth/server.js"
+import { APP, Harness, e2eConfig, errorOf, idpProvider, oauthProvider, useIdp } from "./harness.js"
+
+const idp = useIdp()
+
+function harness(overrides: Parameters<typeof idpProvider>[1] = {}) {
+  const config = e2eConfig([idpProvider(idp(), overrides), oauthProvider(idp(), { timeout: 400, callbackTimeout: 700 })])
+  return { config, h: new Harness(config) }
+}
+
+/** Re-signs the next ID tokens with `kid` (a key the IdP published by rotating, or never). */
+function signIdTokensWith(kid: string): void {
+  idp().onTokenResponse(async ({ body }) => ({
+    body: { ...body, id_token: await idp().signJwt(decodeJwt(String(body.id_token)), { key: "foreign", kid }) },
+  }))
+}
+
+const jwksRequests = (): number => idp().requests.filter((request) => request.path === "/jwks").length
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+describe("signing key rotation", () => {
+  it("signs in right after the provider rotates its key, fetching the keys once more", async () => {
+    const { h, config } = harness()
+    await h.signIn()
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + KEY_REFETCH_INTERVAL_MS + 1000 })
+    signIdTokensWith(await idp().rotateKey())
+    idp().clearRequests()
+    expect((await h.signIn()).url).toBe(`${APP}/protected`)
+    expect(jwksRequests()).toBe(1)
+    expect(config.errors).toEqual([])
+  })
+
+  it("an unknown kid moments after the keys were fetched costs the provider no request (no hammering)", async () => {
+    const { h, config } = harness()
+    await h.signIn()
+    await idp().rotateKey()
+    signIdTokensWith("a-kid-nobody-published")
+    idp().clearRequests()
+    expect(errorOf(await h.signIn())).toBe("OAuthCallbackError")
+    expect(errorOf(await h.signIn())).toBe("OAuthCallbackError")
+    expect(jwksRequests()).toBe(0)
+    expect(config.errors.join("\n")).toMatch(/verification key/)
+  })
+})
+
+describe("ID token claims", () => {
+  it("refuses an ID token whose azp names another client, even with a single audience", async () => {
+    const { h, config } = harness()
+    idp().onTokenResponse(async ({ body }) => ({
+      body: { ...body, id_token: await idp().signJwt({ ...decodeJwt(String(body.id_token)), azp: "another-client" }) },
+    }))
+    expect(errorOf(await h.signIn())).toBe("OAuthCallbackError")
+    expect(config.errors.join("\n")).toMatch(/azp "another-client"/)
+    expect(await h.session()).toBeNull()
+  })
+
+  it("accepts an azp equal to our client id", async () => {
+    const { h } = harness()
+    idp().onTokenResponse(async ({ body }) => {
+      const claims = decodeJwt(String(body.id_token))
+      return { body: { ...body, id_token: await idp().signJwt({ ...claims, azp: claims.aud }) } }
+    })
+    expect((await h.signIn()).url).toBe(`${APP}/protected`)
+  })
+})
+
+describe("a provider that hangs", () => {
+  it("defaults to 5 s per request and 15 s for a whole callback", () => {
+    const config = resolveConfig(e2eConfig([idpProvider(idp())]))
+    const provider = config.providers[0]
+    expect(provider?.type === "oidc" ? [provider.timeout, provider.callbackTimeout] : []).toEqual([DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_CALLBACK_TIMEOUT_MS])
+    expect([DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_CALLBACK_TIMEOUT_MS]).toEqual([5_000, 15_000])
+  })
+
+  it("gives up on one hung request after the provider's timeout", async () => {
+    const { h, config } = harness()
+    idp().delay("token", 5_000)
+    const started = Date.now()
+    expect(errorOf(await h.signIn("idp-oauth"))).toBe("OAuthCallbackError")
+    expect(Date.now() - started).toBeLessThan(3_000)
+    expect(config.errors.join("\n")).toMatch(/did not answer within 400 ms/)
+  })
+
+  it("gives up on a callback whose requests each answer in time but together take too long", async () => {
+    const config = e2eConfig([oauthProvider(idp(), { timeout: 700, callbackTimeout: 800 })])
+    const h = new Harness(config)
+    idp().delay("token", 500)
+    idp().delay("userinfo", 500)
+    h.hold = true
+    await h.signIn("idp-oauth")
+    const held = h.held
+    idp().clearRequests()
+    const started = Date.now()
+    expect(errorOf(await h.callback(held ?? ""))).toBe("OAuthCallbackError")
+    expect(Date.now() - started).toBeLessThan(2_000)
+    expect(config.errors.join("\n")).toMatch(/within 800 ms \(`callbackTimeout`\)/)
+  })
+
+  it("cuts off a profile callback that never settles", async () => {
+    const config = e2eConfig([oauthProvider(idp(), { callbackTimeout: 500, profile: () => new Promise(() => undefined) })])
+    const h = new Harness(config)
+    expect(errorOf(await h.signIn("idp-oauth"))).toBe("OAuthCallbackError")
+    expect(config.errors.join("\n")).toMatch(/within 500 ms/)
+  })
+})
