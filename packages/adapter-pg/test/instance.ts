@@ -1,0 +1,88 @@
+/**
+ * One app instance for the scale-out test, run as its own Node process (`node --import tsx`):
+ * `Auth()` with database sessions in PostgreSQL, served over HTTP on 127.0.0.1. It prints
+ * `{"port":N}` once listening, and each error `Auth()` logs as an `auth-error` line.
+ *
+ * Environment: DATABASE_URL, ISSUER (the dev IdP), CLIENT_ID, CLIENT_SECRET, AUTH_SECRET,
+ * AUTH_URL (the public origin the load balancer serves, which every instance shares).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import { Auth } from "@auth/core"
+import pg from "pg"
+import { PostgresAdapter } from "../src/index.js"
+
+function env(name: string): string {
+  const value = process.env[name]
+  if (value === undefined || value === "") throw new Error(`instance: ${name} is not set`)
+  return value
+}
+
+const pool = new pg.Pool({ connectionString: env("DATABASE_URL"), max: 5 })
+const config = {
+  secret: env("AUTH_SECRET"),
+  trustHost: true,
+  adapter: PostgresAdapter(pool),
+  session: { strategy: "database" as const },
+  providers: [
+    {
+      id: "idp",
+      name: "Demo IdP",
+      type: "oidc" as const,
+      issuer: env("ISSUER"),
+      clientId: env("CLIENT_ID"),
+      clientSecret: env("CLIENT_SECRET"),
+      checks: ["pkce" as const, "state" as const, "nonce" as const],
+      allowInsecureLoopbackRequests: true,
+    },
+  ],
+  logger: {
+    error: (error: { code?: string; message: string; cause?: unknown }) => {
+      console.log(`auth-error ${error.code ?? "?"}: ${error.message} ${error.cause instanceof Error ? error.cause.message : ""}`)
+    },
+    warn: () => undefined,
+  },
+}
+
+async function toRequest(req: IncomingMessage): Promise<Request> {
+  const chunks: Buffer[] = []
+  for await (const chunk of req) chunks.push(chunk as Buffer)
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (typeof value === "string") headers.set(name, value)
+    else if (Array.isArray(value)) for (const item of value) headers.append(name, item)
+  }
+  const method = req.method ?? "GET"
+  return new Request(new URL(req.url ?? "/", `http://${req.headers.host ?? "127.0.0.1"}`), {
+    method,
+    headers,
+    body: method === "GET" || method === "HEAD" ? undefined : Buffer.concat(chunks),
+  })
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const response = await Auth(await toRequest(req), config)
+  const cookies = response.headers.getSetCookie()
+  response.headers.forEach((value, name) => {
+    if (name !== "set-cookie") res.setHeader(name, value)
+  })
+  if (cookies.length > 0) res.setHeader("set-cookie", cookies)
+  res.statusCode = response.status
+  res.end(Buffer.from(await response.arrayBuffer()))
+}
+
+const server = createServer((req, res) => {
+  handle(req, res).catch((error: unknown) => {
+    console.log(`instance-error ${String(error)}`)
+    res.statusCode = 500
+    res.end()
+  })
+})
+server.listen(0, "127.0.0.1", () => {
+  const address = server.address()
+  console.log(JSON.stringify({ port: typeof address === "object" && address !== null ? address.port : 0 }))
+})
+process.on("SIGTERM", () => {
+  server.close()
+  server.closeAllConnections()
+  void pool.end().finally(() => process.exit(0))
+})
