@@ -18,7 +18,7 @@ import { printSignInLink, selectEmailProvider, type EmailDelivery, type SignInLi
 import { FAVICON, pagePolicy, renderHome, renderNotFound, renderProtected, renderServerError, STYLESHEET, type HomeView } from "./pages.js"
 import { selectProviders, type ProviderStatus } from "./providers.js"
 import { readSession } from "./session.js"
-import { readSessionStrategy, resolveDemoPassword, resolveSecret, SettingsError, type Env } from "./settings.js"
+import { readSessionStrategy, readVariable, resolveDemoPassword, resolveSecret, SettingsError, type Env } from "./settings.js"
 
 /** Options of {@link createApp}. */
 export interface AppOptions {
@@ -217,6 +217,9 @@ export async function startExample(options: ExampleOptions): Promise<RunningExam
     ],
     secret,
     sessionStrategy,
+    // AUTH_URL when deployed behind a proxy; the address it listens on otherwise.
+    url: readVariable(options.env, "AUTH_URL") ?? url,
+    allowedOrigins: [`http://127.0.0.1:${port}`],
     ...(options.authLogger === undefined ? {} : { logger: options.authLogger }),
   })
   const app = createApp({

@@ -19,6 +19,10 @@ export interface AuthOptions {
    * live as long as the process.
    */
   adapter?: Adapter
+  /** The app's URL: every link that leaves the server (sign-in emails, `redirect_uri`) is built from it. */
+  url: string
+  /** Other origins the same server answers on (the loopback address under its other name). */
+  allowedOrigins?: string[]
   /** Default: core's console logger. */
   logger?: Partial<LoggerInstance>
 }
@@ -32,8 +36,10 @@ export function createAuthConfig(options: AuthOptions): AuthConfig {
     adapter: options.adapter ?? MemoryAdapter({ users: [DEMO_USER] }),
     session: { strategy: options.sessionStrategy },
     basePath: AUTH_BASE_PATH,
-    // The example listens on localhost and is reached directly, so the request's own host is the
-    // URL the user typed. Deployed behind a proxy, set AUTH_URL: core then uses it instead.
+    // The safe set-up: links that leave the server are built from the configured URL, never from
+    // a Host header. `trustHost` only lets the Host header pick among the configured origins.
+    url: options.url,
+    allowedOrigins: options.allowedOrigins ?? [],
     trustHost: true,
     theme: { colorScheme: "auto", brandColor: "#2f5bd3" },
     ...(options.logger === undefined ? {} : { logger: options.logger }),

@@ -32,6 +32,7 @@ function app(auth: Partial<Parameters<typeof createAuthConfig>[0]> = {}, options
   const config: AuthConfig = createAuthConfig({
     providers: [demo],
     secret: SECRET,
+    url: "http://localhost:3000",
     sessionStrategy,
     adapter: MemoryAdapter({
       users: [alice],
@@ -160,7 +161,7 @@ describe("the demo user and email sign-in", () => {
   })
 
   it("stores the demo user in the default memory adapter, for database sessions", async () => {
-    const config = createAuthConfig({ providers: [demo], secret: SECRET, sessionStrategy: "database" })
+    const config = createAuthConfig({ providers: [demo], secret: SECRET, url: "http://localhost:3000", sessionStrategy: "database" })
     expect(await config.adapter?.getUser?.(DEMO_USER.id)).toEqual(DEMO_USER)
   })
 })

@@ -19,17 +19,18 @@ function installChromium(): void {
 }
 
 /**
- * Installs Chromium when missing and possible, then launches it headless.
+ * Installs Chromium when missing and possible, then launches it headless, with `extraArgs`
+ * after the defaults.
  *
  * @throws Error when `/usr/bin/chromium` is missing and cannot be installed here.
  */
-export async function launchChromium(): Promise<Browser> {
+export async function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   installChromium()
   if (!existsSync(CHROMIUM)) {
     throw new Error(`${CHROMIUM} is missing: install it with \`apt-get update && apt-get install -y chromium\`.`)
   }
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", ...extraArgs],
   })
 }

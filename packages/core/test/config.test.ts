@@ -33,6 +33,19 @@ describe("configuration", () => {
     vi.unstubAllEnvs()
   })
 
+  it("refuses a __Host- cookie name with a domain or a narrower path, which browsers would silently drop", () => {
+    expect(configError(testConfig({ cookies: { sessionToken: { name: "__Host-sid", options: { domain: "example.com" } } } }))).toMatch(
+      /^Configuration: `cookies.sessionToken.name` starts with `__Host-`/,
+    )
+    expect(configError(testConfig({ cookies: { state: { name: "__Host-st", options: { path: "/auth" } } } }))).toMatch(/cookies\.state\.name/)
+  })
+
+  it("names a bad url or allowedOrigins entry", () => {
+    expect(configError(testConfig({ url: "not a url" }))).toMatch(/^Configuration: `url` must be an absolute http\(s\) URL/)
+    expect(configError(testConfig({ allowedOrigins: ["https://*.com"] }))).toMatch(/allowedOrigins\[0\]/)
+    expect(configError(testConfig({ allowedOrigins: "https://app.example.com" as unknown as string[] }))).toMatch(/`allowedOrigins` must be an array/)
+  })
+
   it("names a missing secret", () => {
     vi.stubEnv("AUTH_SECRET", "")
     expect(configError({ providers: [] })).toMatch(/^MissingSecret: .*AUTH_SECRET/)

@@ -1,0 +1,139 @@
+/**
+ * Security item 2 in a real browser: two https hosts of one site, `app.example.test` (the app)
+ * and `evil.example.test` (a sibling that sets `Domain=example.test` cookies). Chromium, not our
+ * cookie jar, decides what a sibling can plant; every cookie the app relies on must be out of reach.
+ */
+import { execFileSync } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { createServer, type Server } from "node:https"
+import type { AddressInfo } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+
+import type { Browser, BrowserContext } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+import { Auth } from "../src/index.js"
+import { encode } from "../src/session/jwt.js"
+import type { AuthConfig } from "../src/types.js"
+import { launchChromium } from "./chromium.js"
+import { PASSWORD, SECRET, passwordProvider } from "./helpers.js"
+
+const PLANTED = "planted-by-a-sibling"
+
+/**
+ * What a sibling plants: the attacker's own valid session (sealed by this app when they signed
+ * in) under Auth.js's `__Secure-` name, which the browser accepts, and under ours, which it must
+ * refuse; plus a CSRF cookie.
+ */
+async function plants(): Promise<string[]> {
+  const attacker = { sub: "mallory", name: "Mallory" }
+  const sealed = (salt: string) => encode({ token: attacker, secret: SECRET, salt, maxAge: 3600 })
+  return [
+    `__Secure-authjs.session-token=${await sealed("__Secure-authjs.session-token")}; Domain=example.test; Path=/; Secure`,
+    `__Host-authjs.session-token=${await sealed("__Host-authjs.session-token")}; Domain=example.test; Path=/; Secure`,
+    `__Host-authjs.csrf-token=${PLANTED}; Domain=example.test; Path=/; Secure`,
+  ]
+}
+
+let dir: string
+let server: Server
+let browser: Browser
+let context: BrowserContext
+let app: string
+let evil: string
+
+/** A self-signed certificate for *.example.test, made for this run. */
+function certificate(): { key: Buffer; cert: Buffer } {
+  const key = join(dir, "key.pem")
+  const cert = join(dir, "cert.pem")
+  execFileSync("openssl", [
+    "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
+    "-subj", "/CN=example.test", "-addext", "subjectAltName=DNS:*.example.test,DNS:example.test",
+    "-keyout", key, "-out", cert,
+  ], { stdio: "ignore" })
+  return { key: readFileSync(key), cert: readFileSync(cert) }
+}
+
+function authConfig(origin: string): AuthConfig {
+  return { secret: SECRET, url: origin, providers: [passwordProvider()], logger: { error: () => undefined, warn: () => undefined } }
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "auth-cookie-prefixes-"))
+  let config: AuthConfig | undefined
+  server = createServer(certificate(), (incoming, outgoing) => {
+    const host = incoming.headers.host ?? ""
+    const chunks: Buffer[] = []
+    incoming.on("data", (chunk: Buffer) => chunks.push(chunk))
+    incoming.on("end", () => {
+      void (async () => {
+        let response: Response
+        if (host.startsWith("evil.")) {
+          const headers = new Headers({ "content-type": "text/html" })
+          for (const plant of await plants()) headers.append("set-cookie", plant)
+          response = new Response("<p>a sibling page</p>", { headers })
+        } else if (incoming.url === "/echo") {
+          response = new Response(incoming.headers.cookie ?? "", { headers: { "content-type": "text/plain" } })
+        } else {
+          const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined
+          const headers = new Headers()
+          for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === "string") headers.set(name, value)
+          response = await Auth(new Request(`https://${host}${incoming.url ?? "/"}`, { method: incoming.method, headers, body }), config ?? authConfig(app))
+        }
+        const headers: Record<string, string | string[]> = {}
+        response.headers.forEach((value, name) => {
+          if (name !== "set-cookie") headers[name] = value
+        })
+        headers["set-cookie"] = response.headers.getSetCookie()
+        outgoing.writeHead(response.status, headers)
+        outgoing.end(Buffer.from(await response.arrayBuffer()))
+      })()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const { port } = server.address() as AddressInfo
+  app = `https://app.example.test:${port}`
+  evil = `https://evil.example.test:${port}`
+  config = authConfig(app)
+  browser = await launchChromium(["--host-resolver-rules=MAP *.example.test 127.0.0.1"])
+  context = await browser.newContext({ ignoreHTTPSErrors: true })
+}, 180_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await new Promise<void>((resolve) => server?.close(() => resolve()))
+  if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
+})
+
+describe("cookie prefixes in Chromium, with a hostile sibling subdomain", () => {
+  it("a sibling plants Auth.js's __Secure- names but not our __Host- ones, so the app sees no planted session", async () => {
+    const page = await context.newPage()
+    await page.goto(`${evil}/plant`)
+    await page.goto(`${app}/echo`)
+    const sent = await page.locator("body").innerText()
+    // The attack works against __Secure- names: the browser does send the planted session...
+    expect(sent).toContain("__Secure-authjs.session-token=")
+    // ...and refuses every __Host- cookie set with a Domain.
+    expect(sent).not.toContain("__Host-")
+    // So the app, reading __Host- names only, is not signed in as the attacker.
+    const session = await page.goto(`${app}/api/auth/session`)
+    expect(await session?.json()).toBeNull()
+  })
+
+  it("every cookie the app sets through a real sign-in is __Host-, host-only, Secure and Path=/", async () => {
+    const page = await context.newPage()
+    await page.goto(`${app}/api/auth/signin`)
+    await page.fill('input[name="username"]', "ada")
+    await page.fill('input[name="password"]', PASSWORD)
+    await Promise.all([page.waitForURL(`${app}/`), page.click('form[action$="/callback/credentials"] button')])
+    const session = await page.goto(`${app}/api/auth/session`)
+    expect(await session?.json()).toMatchObject({ user: { name: "Ada Lovelace" } })
+
+    const ours = (await context.cookies(app)).filter((cookie) => cookie.domain === "app.example.test")
+    expect(ours.map((cookie) => cookie.name).sort()).toEqual(["__Host-authjs.csrf-token", "__Host-authjs.session-token"])
+    for (const cookie of ours) {
+      expect(cookie).toMatchObject({ secure: true, path: "/", domain: "app.example.test", httpOnly: true })
+    }
+  })
+})
