@@ -97,9 +97,12 @@ export async function readForm(request: Request): Promise<URLSearchParams> {
   throw new UnknownAction(`Unsupported request body type "${type}": send a form (application/x-www-form-urlencoded).`)
 }
 
-/** Response headers shared by every answer: nothing here may be cached by a proxy. */
+/**
+ * Response headers shared by every answer: nothing here may be cached by a proxy, an HTTP/1.0
+ * one included (`Expires`, `Pragma`), as Auth.js answers `/session` and `/csrf`.
+ */
 function baseHeaders(context: RequestContext | undefined, contentType?: string): Headers {
-  const headers = new Headers({ "cache-control": "private, no-cache, no-store" })
+  const headers = new Headers({ "cache-control": "private, no-cache, no-store", expires: "0", pragma: "no-cache" })
   if (contentType !== undefined) headers.set("content-type", contentType)
   if (context !== undefined) for (const cookie of context.setCookies) headers.append("set-cookie", serializeCookie(cookie))
   return headers

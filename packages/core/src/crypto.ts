@@ -1,7 +1,7 @@
 /**
  * The cryptography of sessions and checks: key derivation (cached per secret and purpose),
- * compact JWE with `dir` + `A256GCM`, HMAC, randomness, base64url; on WebCrypto, with Node's
- * own crypto as a faster engine where the runtime has it.
+ * compact JWE with `dir` and `A256GCM` or `A256CBC-HS512`, HMAC, randomness, base64url; on
+ * WebCrypto, with Node's own crypto as a faster engine where the runtime has it.
  */
 
 const encoder = new TextEncoder()
@@ -90,12 +90,74 @@ export interface CryptoEngine {
   decrypt(key: SecretKey, iv: Uint8Array<ArrayBuffer>, aad: Uint8Array<ArrayBuffer>, sealed: Sealed): Uint8Array | undefined | Promise<Uint8Array | undefined>
   /** HMAC-SHA-256. */
   sign(key: SecretKey, data: Uint8Array<ArrayBuffer>): Uint8Array | Promise<Uint8Array>
+  /**
+   * `A256CBC-HS512`: AES-256-CBC, then HMAC-SHA-512 over the AAD, IV, ciphertext and AAD length,
+   * cut to a 32-byte tag.
+   *
+   * @see https://www.rfc-editor.org/rfc/rfc7518#section-5.2.2 AES_CBC_HMAC_SHA2
+   */
+  encryptCbcHmac(key: CbcHmacKey, iv: Uint8Array<ArrayBuffer>, aad: Uint8Array<ArrayBuffer>, plaintext: Uint8Array<ArrayBuffer>): Sealed | Promise<Sealed>
+  /** Opens what {@link CryptoEngine.encryptCbcHmac} sealed; `undefined` when the tag does not authenticate it. */
+  decryptCbcHmac(key: CbcHmacKey, iv: Uint8Array<ArrayBuffer>, aad: Uint8Array<ArrayBuffer>, sealed: Sealed): Uint8Array | undefined | Promise<Uint8Array | undefined>
 }
 
-/** AES-GCM output: the ciphertext and its 16-byte authentication tag. */
+/** An authenticated encryption's output: the ciphertext and its authentication tag. */
 export interface Sealed {
   ciphertext: Uint8Array
   tag: Uint8Array
+}
+
+/**
+ * A 512-bit `A256CBC-HS512` key: its first half keys HMAC-SHA-512, its second AES-256-CBC.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc7518#section-5.2.2.1
+ */
+export interface CbcHmacKey {
+  readonly raw: Uint8Array<ArrayBuffer>
+  readonly web: { readonly mac: CryptoKey; readonly enc: CryptoKey }
+  /** Node's KeyObjects for the two halves, made on first use by the Node engine. */
+  node?: { mac: unknown; enc: unknown }
+}
+
+/** Makes a {@link CbcHmacKey} of 64 raw bytes. */
+export async function importCbcHmacKey(raw: Uint8Array<ArrayBuffer>): Promise<CbcHmacKey> {
+  const [mac, enc] = await Promise.all([
+    crypto.subtle.importKey("raw", raw.subarray(0, 32), { name: "HMAC", hash: "SHA-512" }, false, ["sign"]),
+    crypto.subtle.importKey("raw", raw.subarray(32), "AES-CBC", false, ["encrypt", "decrypt"]),
+  ])
+  return { raw, web: { mac, enc } }
+}
+
+/** Makes an AES-256-GCM {@link SecretKey} of 32 raw bytes. */
+export async function importGcmKey(raw: Uint8Array<ArrayBuffer>): Promise<SecretKey> {
+  return { raw, web: await crypto.subtle.importKey("raw", raw, { name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"]) }
+}
+
+/** The 64-bit big-endian bit length of the AAD that `A256CBC-HS512` authenticates last. */
+function aadBits(aad: Uint8Array): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(8)
+  const view = new DataView(out.buffer)
+  view.setUint32(0, Math.floor(aad.length / 0x20000000))
+  view.setUint32(4, (aad.length * 8) >>> 0)
+  return out
+}
+
+/** Whether the first `length` bytes of `a` and `b` agree, in time that does not depend on where they differ. */
+function sameBytes(a: Uint8Array, b: Uint8Array, length: number): boolean {
+  if (a.length < length || b.length !== length) return false
+  let diff = 0
+  for (let i = 0; i < length; i++) diff |= (a[i] as number) ^ (b[i] as number)
+  return diff === 0
+}
+
+/** The `A256CBC-HS512` tag on WebCrypto, which takes the MAC input in one piece. */
+async function webCbcTag(key: CbcHmacKey, aad: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array): Promise<Uint8Array> {
+  const input = new Uint8Array(aad.length + iv.length + ciphertext.length + 8)
+  input.set(aad)
+  input.set(iv, aad.length)
+  input.set(ciphertext, aad.length + iv.length)
+  input.set(aadBits(aad), aad.length + iv.length + ciphertext.length)
+  return new Uint8Array(await crypto.subtle.sign("HMAC", key.web.mac, input)).subarray(0, 32)
 }
 
 /** The WebCrypto engine: standard, available in every runtime. It takes and gives the tag appended to the ciphertext. */
@@ -115,6 +177,18 @@ export const webEngine: CryptoEngine = {
   async sign(key, data) {
     return new Uint8Array(await crypto.subtle.sign("HMAC", key.web, data))
   },
+  async encryptCbcHmac(key, iv, aad, plaintext) {
+    const ciphertext = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-CBC", iv }, key.web.enc, plaintext))
+    return { ciphertext, tag: await webCbcTag(key, aad, iv, ciphertext) }
+  },
+  async decryptCbcHmac(key, iv, aad, { ciphertext, tag }) {
+    if (!sameBytes(await webCbcTag(key, aad, iv, ciphertext), tag, 32)) return undefined
+    try {
+      return new Uint8Array(await crypto.subtle.decrypt({ name: "AES-CBC", iv }, key.web.enc, toArrayBuffer(ciphertext)))
+    } catch {
+      return undefined
+    }
+  },
 }
 
 interface NodeCipher {
@@ -125,11 +199,21 @@ interface NodeCipher {
   final(): Uint8Array
 }
 
+interface NodeHmac {
+  update(data: Uint8Array): NodeHmac
+  digest(): Uint8Array
+}
+
 interface NodeCrypto {
   createSecretKey(key: Uint8Array): unknown
-  createCipheriv(algorithm: string, key: unknown, iv: Uint8Array, options: { authTagLength: number }): NodeCipher
-  createDecipheriv(algorithm: string, key: unknown, iv: Uint8Array, options: { authTagLength: number }): NodeCipher
-  createHmac(algorithm: string, key: unknown): { update(data: Uint8Array): { digest(): Uint8Array } }
+  createCipheriv(algorithm: string, key: unknown, iv: Uint8Array, options?: { authTagLength: number }): NodeCipher
+  createDecipheriv(algorithm: string, key: unknown, iv: Uint8Array, options?: { authTagLength: number }): NodeCipher
+  createHmac(algorithm: string, key: unknown): NodeHmac
+}
+
+/** The bytes as an ArrayBuffer-backed array, copied only when they are not already one. */
+function toArrayBuffer(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  return bytes.buffer instanceof ArrayBuffer ? (bytes as Uint8Array<ArrayBuffer>) : new Uint8Array(bytes)
 }
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array<ArrayBuffer> {
@@ -147,6 +231,10 @@ function joined(head: Uint8Array, tail: Uint8Array): Uint8Array {
 /** The Node engine, over the given `node:crypto` module. */
 export function nodeEngine(node: NodeCrypto): CryptoEngine {
   const keyObject = (key: SecretKey): unknown => (key.node ??= node.createSecretKey(key.raw))
+  const keyObjects = (key: CbcHmacKey): { mac: unknown; enc: unknown } =>
+    (key.node ??= { mac: node.createSecretKey(key.raw.subarray(0, 32)), enc: node.createSecretKey(key.raw.subarray(32)) })
+  const cbcTag = (mac: unknown, aad: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array): Uint8Array =>
+    node.createHmac("sha512", mac).update(aad).update(iv).update(ciphertext).update(aadBits(aad)).digest()
   return {
     name: "node",
     encrypt(key, iv, aad, plaintext) {
@@ -168,6 +256,22 @@ export function nodeEngine(node: NodeCrypto): CryptoEngine {
     },
     sign(key, data) {
       return node.createHmac("sha256", keyObject(key)).update(data).digest()
+    },
+    encryptCbcHmac(key, iv, aad, plaintext) {
+      const { mac, enc } = keyObjects(key)
+      const cipher = node.createCipheriv("aes-256-cbc", enc, iv)
+      const ciphertext = joined(cipher.update(plaintext), cipher.final())
+      return { ciphertext, tag: cbcTag(mac, aad, iv, ciphertext).subarray(0, 32) }
+    },
+    decryptCbcHmac(key, iv, aad, { ciphertext, tag }) {
+      const { mac, enc } = keyObjects(key)
+      if (!sameBytes(cbcTag(mac, aad, iv, ciphertext), tag, 32)) return undefined
+      const decipher = node.createDecipheriv("aes-256-cbc", enc, iv)
+      try {
+        return joined(decipher.update(ciphertext), decipher.final())
+      } catch {
+        return undefined
+      }
     },
   }
 }
@@ -207,38 +311,80 @@ export function deriveKey(secret: string, salt: string, purpose: KeyPurpose): Pr
   return key
 }
 
-const keyListCache = new WeakMap<readonly string[], Map<string, Promise<SecretKey[]>>>()
+const perSecretsCache = new WeakMap<readonly string[], Map<string, Promise<unknown>>>()
+
+/**
+ * Whatever `make` derives from a list of secrets, once per list and `id`, so the hot path does
+ * no derivation and no allocation; a failed derivation is forgotten so a later request retries.
+ */
+export function cachedPerSecrets<T>(secrets: readonly string[], id: string, make: () => Promise<T>): Promise<T> {
+  let byId = perSecretsCache.get(secrets)
+  if (byId === undefined) {
+    byId = new Map()
+    perSecretsCache.set(secrets, byId)
+  }
+  let value = byId.get(id) as Promise<T> | undefined
+  if (value === undefined) {
+    value = make()
+    const cached = byId
+    value.catch(() => cached.delete(id))
+    byId.set(id, value)
+  }
+  return value
+}
 
 /**
  * The keys of every secret (the first seals, all open) for one salt and purpose, cached per
- * secrets list so the hot path does no derivation and no allocation.
+ * secrets list.
  */
 export function deriveKeys(secrets: readonly string[], salt: string, purpose: KeyPurpose): Promise<SecretKey[]> {
-  let bySalt = keyListCache.get(secrets)
-  if (bySalt === undefined) {
-    bySalt = new Map()
-    keyListCache.set(secrets, bySalt)
-  }
-  const id = `${purpose}\u0000${salt}`
-  let keys = bySalt.get(id)
-  if (keys === undefined) {
-    keys = Promise.all(secrets.map((secret) => deriveKey(secret, salt, purpose)))
-    const cached = bySalt
-    keys.catch(() => cached.delete(id))
-    bySalt.set(id, keys)
-  }
-  return keys
+  return cachedPerSecrets(secrets, `${purpose}\u0000${salt}`, () => Promise.all(secrets.map((secret) => deriveKey(secret, salt, purpose))))
+}
+
+/**
+ * `length` bytes of HKDF-SHA-256 from `secret`, with `salt` and `info`.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc5869 HKDF
+ */
+export async function hkdfSha256(secret: string, salt: string, info: string, length: number): Promise<Uint8Array<ArrayBuffer>> {
+  const material = await crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, ["deriveBits"])
+  const params = { name: "HKDF", hash: "SHA-256", salt: encoder.encode(salt), info: encoder.encode(info) }
+  return new Uint8Array(await crypto.subtle.deriveBits(params, material, length * 8))
 }
 
 async function hkdf(secret: string, salt: string, purpose: KeyPurpose): Promise<SecretKey> {
-  const material = await crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, ["deriveBits"])
-  const params = { name: "HKDF", hash: "SHA-256", salt: encoder.encode(salt), info: encoder.encode(`@auth/core ${purpose} key`) }
-  const raw = new Uint8Array(await crypto.subtle.deriveBits(params, material, 256))
-  const web =
-    purpose === "jwe"
-      ? await crypto.subtle.importKey("raw", raw, { name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"])
-      : await crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256", length: 256 }, false, ["sign", "verify"])
-  return { web, raw }
+  const raw = await hkdfSha256(secret, salt, `@auth/core ${purpose} key`, 32)
+  if (purpose === "jwe") return importGcmKey(raw)
+  return { raw, web: await crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256", length: 256 }, false, ["sign", "verify"]) }
+}
+
+/** A compact JWE with `alg: dir` (so no encrypted key), its parts decoded. */
+export interface CompactJwe {
+  /** The protected header as sent (base64url): also the additional authenticated data. */
+  header: string
+  iv: Uint8Array<ArrayBuffer>
+  ciphertext: Uint8Array<ArrayBuffer>
+  tag: Uint8Array<ArrayBuffer>
+}
+
+/**
+ * Splits a compact JWE whose encrypted key is empty (`alg: dir`); `undefined` when it is not one.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc7516#section-7.1 JWE Compact Serialization
+ */
+export function splitCompactJwe(token: string): CompactJwe | undefined {
+  const parts = token.split(".")
+  if (parts.length !== 5 || parts[1] !== "" || parts[0] === "") return undefined
+  const iv = fromBase64url(parts[2] as string)
+  const ciphertext = fromBase64url(parts[3] as string)
+  const tag = fromBase64url(parts[4] as string)
+  if (iv === undefined || ciphertext === undefined || tag === undefined) return undefined
+  return { header: parts[0] as string, iv, ciphertext, tag }
+}
+
+/** Joins a compact JWE with `alg: dir` from its protected header (base64url) and sealed parts. */
+export function joinCompactJwe(header: string, iv: Uint8Array, { ciphertext, tag }: Sealed): string {
+  return `${header}..${base64url(iv)}.${base64url(ciphertext)}.${base64url(tag)}`
 }
 
 const JWE_HEADER = base64url(encoder.encode(JSON.stringify({ alg: "dir", enc: "A256GCM" })))
@@ -251,8 +397,7 @@ const JWE_AAD = encoder.encode(JWE_HEADER)
  */
 export async function sealJwe(payload: unknown, key: SecretKey, using: CryptoEngine = engine): Promise<string> {
   const iv = randomBytes(12)
-  const { ciphertext, tag } = await using.encrypt(key, iv, JWE_AAD, encoder.encode(JSON.stringify(payload)))
-  return `${JWE_HEADER}..${base64url(iv)}.${base64url(ciphertext)}.${base64url(tag)}`
+  return joinCompactJwe(JWE_HEADER, iv, await using.encrypt(key, iv, JWE_AAD, encoder.encode(JSON.stringify(payload))))
 }
 
 /**
@@ -260,22 +405,33 @@ export async function sealJwe(payload: unknown, key: SecretKey, using: CryptoEng
  * malformed, tampered with, or sealed with another key.
  */
 export async function openJwe(token: string, keys: readonly SecretKey[], using: CryptoEngine = engine): Promise<unknown> {
-  const parts = token.split(".")
-  if (parts.length !== 5 || parts[0] !== JWE_HEADER || parts[1] !== "") return undefined
-  const iv = fromBase64url(parts[2] as string)
-  const ciphertext = fromBase64url(parts[3] as string)
-  const tag = fromBase64url(parts[4] as string)
-  if (iv?.length !== 12 || ciphertext === undefined || tag?.length !== 16) return undefined
+  const jwe = splitCompactJwe(token)
+  if (jwe?.header !== JWE_HEADER) return undefined
+  const plain = await openGcm(jwe, JWE_AAD, keys, using)
+  return plain === undefined ? undefined : parseJson(plain)
+}
+
+/**
+ * The plaintext of an `A256GCM` compact JWE under the first of `keys` that authenticates it;
+ * `undefined` when none does.
+ */
+export async function openGcm(jwe: CompactJwe, aad: Uint8Array<ArrayBuffer>, keys: readonly SecretKey[], using: CryptoEngine = engine): Promise<Uint8Array | undefined> {
+  const { iv, ciphertext, tag } = jwe
+  if (iv.length !== 12 || tag.length !== 16) return undefined
   for (const key of keys) {
-    const plain = await using.decrypt(key, iv, JWE_AAD, { ciphertext, tag })
-    if (plain === undefined) continue
-    try {
-      return JSON.parse(decoder.decode(plain)) as unknown
-    } catch {
-      return undefined
-    }
+    const plain = await using.decrypt(key, iv, aad, { ciphertext, tag })
+    if (plain !== undefined) return plain
   }
   return undefined
+}
+
+/** UTF-8 JSON bytes as a value; `undefined` when they are not JSON. */
+export function parseJson(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(decoder.decode(bytes)) as unknown
+  } catch {
+    return undefined
+  }
 }
 
 /** HMAC-SHA-256 of `value`, base64url. */
@@ -288,11 +444,6 @@ export async function verifyHmac(value: string, mac: string, keys: readonly Secr
   const signature = fromBase64url(mac)
   if (signature?.length !== 32) return false
   const data = encoder.encode(value)
-  for (const key of keys) {
-    const expected = await using.sign(key, data)
-    let diff = 0
-    for (let i = 0; i < 32; i++) diff |= (expected[i] as number) ^ (signature[i] as number)
-    if (diff === 0) return true
-  }
+  for (const key of keys) if (sameBytes(await using.sign(key, data), signature, 32)) return true
   return false
 }

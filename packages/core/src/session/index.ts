@@ -5,12 +5,15 @@
 import type { AdapterSession, AdapterUser } from "../adapters.js"
 import type { RequestContext } from "../context.js"
 import { clearChunked, clearCookie, readChunked, writeChunked } from "../cookies.js"
-import { AccessDenied, SessionTokenError } from "../errors.js"
+import { AccessDenied, AuthError, SessionTokenError } from "../errors.js"
 import { emit } from "../events.js"
 import type { Account, Profile, User } from "../providers/index.js"
 import { callAdapter } from "../store.js"
-import type { JWT, Session } from "../types.js"
+import type { CallbacksOptions, JWT, Session } from "../types.js"
 import { decode, encode } from "./jwt.js"
+
+type SessionCallbackParams = Parameters<NonNullable<CallbacksOptions["session"]>>[0]
+type JwtCallbackParams = Parameters<NonNullable<CallbacksOptions["jwt"]>>[0]
 
 /** A session as read from the request. */
 export interface CurrentSession {
@@ -29,12 +32,25 @@ async function sealToken(context: RequestContext, token: JWT): Promise<string> {
   return sealed
 }
 
+/**
+ * The claims of a session cookie, or `null` when it has none, has expired or does not open; a
+ * cookie that does not open is logged as a warning with the reason, never with the cookie.
+ */
 async function openToken(context: RequestContext, raw: string): Promise<JWT | null> {
   const { config } = context
   const params = { token: raw, secret: config.secrets, salt: context.cookies.sessionToken.name }
-  if (config.jwt.decode === undefined) return decode(params)
-  const token = await config.jwt.decode(params)
-  return typeof token === "object" && token !== null ? token : null
+  try {
+    const token: unknown = config.jwt.decode === undefined ? await decode(params) : await config.jwt.decode(params)
+    return typeof token === "object" && token !== null && !Array.isArray(token) ? (token as JWT) : null
+  } catch (error) {
+    // An app's own decode may put anything in its message, the token included.
+    const reason =
+      config.jwt.decode === undefined && error instanceof AuthError
+        ? error.message
+        : `\`jwt.decode\` threw ${error instanceof Error ? error.name : "a non-error"}.`
+    config.logger.warn("SessionTokenError", `The session cookie was cleared: ${reason}`)
+    return null
+  }
 }
 
 function writeTokenCookie(context: RequestContext, sealed: string, maxAge: number): void {
@@ -73,7 +89,8 @@ async function readJwtSession(context: RequestContext): Promise<CurrentSession |
     const before = token
     let after: JWT | null
     try {
-      after = await config.callbacks.jwt({ token: { ...before }, user: undefined as unknown as User, account: null })
+      // Auth.js passes only the token when a session is read; `user` and `account` come with a sign-in.
+      after = await config.callbacks.jwt({ token: { ...before } } as JwtCallbackParams)
     } catch (cause) {
       throw new SessionTokenError("The `jwt` callback threw while reading the session.", { cause })
     }
@@ -97,7 +114,7 @@ async function readJwtSession(context: RequestContext): Promise<CurrentSession |
   let session: Session = { user: sessionUser(token), expires }
   if (config.callbacks.session !== undefined) {
     try {
-      session = await config.callbacks.session({ session, token, user: undefined as unknown as AdapterUser })
+      session = await config.callbacks.session({ session, token } as SessionCallbackParams)
     } catch (cause) {
       throw new SessionTokenError("The `session` callback threw.", { cause })
     }
@@ -139,10 +156,16 @@ async function readDatabaseSession(context: RequestContext): Promise<CurrentSess
     context.setCookies.push({ name: cookie.name, value: sessionToken, options: { ...cookie.options, expires } })
   }
   const user = found.user
-  let session: Session = { user: sessionUser(user), expires: expires.toISOString() }
-  if (config.callbacks.session !== undefined) {
+  let session: Session
+  if (config.callbacks.session === undefined) {
+    session = { user: sessionUser(user), expires: expires.toISOString() }
+  } else {
+    // As Auth.js passes it: the session row with the user in it, but never its token, which
+    // a callback returning `session` would otherwise hand to every script on the page.
+    const { sessionToken: _token, ...row } = found.session
+    const params: Omit<SessionCallbackParams, "token"> = { session: { ...row, user: { ...user }, expires: expires.toISOString() }, user, newSession: undefined }
     try {
-      session = await config.callbacks.session({ session, user, token: {} })
+      session = await config.callbacks.session(params as SessionCallbackParams)
     } catch (cause) {
       throw new SessionTokenError("The `session` callback threw.", { cause })
     }

@@ -1,54 +1,370 @@
 /**
- * The JWT session strategy: the session is a JWT sealed as a JWE in the session cookie.
+ * `@auth/core/jwt`: the session JWT, sealed exactly as Auth.js seals it, so a cookie written by
+ * either reads in the other: a compact JWE with `alg: "dir"` and `enc: "A256CBC-HS512"`, its
+ * key derived with HKDF-SHA-256 from the secret and the salt (the cookie name), its `kid` the
+ * key's JWK thumbprint, and the claims `iat`, `exp` and `jti` set on every seal.
+ *
+ * @example
+ * ```ts
+ * import { getToken } from "@auth/core/jwt"
+ *
+ * const token = await getToken({ req: request, secret: process.env.AUTH_SECRET })
+ * if (token === null) return new Response("Sign in first", { status: 401 })
+ * ```
  *
  * @see https://www.rfc-editor.org/rfc/rfc7519 JSON Web Token
  * @see https://www.rfc-editor.org/rfc/rfc7516 JSON Web Encryption
+ * @see https://www.rfc-editor.org/rfc/rfc7518#section-5.2.5 A256CBC-HS512
+ * @module jwt
  */
-import { deriveKeys, openJwe, sealJwe, type SecretKey } from "../crypto.js"
-import type { JWT, JWTDecodeParams, JWTEncodeParams } from "../types.js"
+import { defaultCookies, parseCookies, readChunked } from "../cookies.js"
+import {
+  base64url,
+  cachedPerSecrets,
+  deriveKeys,
+  engine,
+  fromBase64url,
+  hkdfSha256,
+  importCbcHmacKey,
+  importGcmKey,
+  joinCompactJwe,
+  openGcm,
+  parseJson,
+  randomBytes,
+  splitCompactJwe,
+  type CbcHmacKey,
+  type CompactJwe,
+  type SecretKey,
+} from "../crypto.js"
+import { MissingSecret, SessionTokenError } from "../errors.js"
+import { readEnv } from "../options.js"
+import type { JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from "../types.js"
 
-function secretList(secret: string | string[]): string[] {
-  return Array.isArray(secret) ? secret : [secret]
+export type { DefaultJWT, JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from "../types.js"
+
+/** A sealed JWT lives this long unless `maxAge` says otherwise: 30 days, as in Auth.js. */
+const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60
+/** Seconds of clock skew forgiven when checking `exp` and `nbf`, as Auth.js forgives. */
+const CLOCK_TOLERANCE = 15
+const ENC = "A256CBC-HS512"
+
+const encoder = new TextEncoder()
+
+/** One secret's key for one salt, with the protected header that names it. */
+interface SessionKey {
+  key: CbcHmacKey
+  kid: string
+  /** The base64url protected header `{"alg":"dir","enc":"A256CBC-HS512","kid":...}`. */
+  header: string
+  /** The header's bytes: the JWE's additional authenticated data. */
+  aad: Uint8Array<ArrayBuffer>
+}
+
+/** Every secret's key for one salt, in the secrets' order, found by header or by `kid`. */
+interface SessionKeys {
+  keys: SessionKey[]
+  byHeader: Map<string, SessionKey>
+  byKid: Map<string, SessionKey>
+}
+
+/** Auth.js's HKDF `info`: the salt is both the HKDF salt and part of the info. */
+function keyInfo(salt: string): string {
+  return `Auth.js Generated Encryption Key (${salt})`
+}
+
+/**
+ * The RFC 7638 thumbprint of a symmetric key as an `oct` JWK, hashed with the SHA-2 of the
+ * key's own size (SHA-512 for the 64-byte key, SHA-256 for a 32-byte one), as Auth.js names keys.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc7638 JWK Thumbprint
+ */
+async function thumbprint(raw: Uint8Array): Promise<string> {
+  const jwk = `{"k":"${base64url(raw)}","kty":"oct"}`
+  const hash = raw.length === 64 ? "SHA-512" : "SHA-256"
+  return base64url(new Uint8Array(await crypto.subtle.digest(hash, encoder.encode(jwk))))
+}
+
+async function sessionKey(secret: string, salt: string): Promise<SessionKey> {
+  const raw = await hkdfSha256(secret, salt, keyInfo(salt), 64)
+  const kid = await thumbprint(raw)
+  const header = base64url(encoder.encode(JSON.stringify({ alg: "dir", enc: ENC, kid })))
+  return { key: await importCbcHmacKey(raw), kid, header, aad: encoder.encode(header) }
+}
+
+function sessionKeys(secrets: readonly string[], salt: string): Promise<SessionKeys> {
+  return cachedPerSecrets(secrets, `authjs\u0000${salt}`, async () => {
+    const keys = await Promise.all(secrets.map((secret) => sessionKey(secret, salt)))
+    return { keys, byHeader: new Map(keys.map((key) => [key.header, key])), byKid: new Map(keys.map((key) => [key.kid, key])) }
+  })
+}
+
+/** The `A256GCM` keys Auth.js also opens with: the same derivation, 32 bytes. Derived only when such a token arrives. */
+function gcmKeys(secrets: readonly string[], salt: string): Promise<{ key: SecretKey; kid: string }[]> {
+  return cachedPerSecrets(secrets, `authjs-gcm\u0000${salt}`, () =>
+    Promise.all(
+      secrets.map(async (secret) => {
+        const raw = await hkdfSha256(secret, salt, keyInfo(salt), 32)
+        return { key: await importGcmKey(raw), kid: await thumbprint(raw) }
+      }),
+    ),
+  )
 }
 
 const secretLists = new Map<string, string[]>()
 
-/** A stable array per secret, so the derived keys stay cached across calls with a plain string. */
-function stableSecrets(secret: string | string[]): readonly string[] {
-  if (Array.isArray(secret)) return secret
-  let list = secretLists.get(secret)
-  if (list === undefined) {
-    list = secretList(secret)
-    if (secretLists.size < 64) secretLists.set(secret, list)
+/**
+ * The secrets as a list, the same array for the same single secret so the derived keys stay
+ * cached across calls.
+ *
+ * @throws {MissingSecret} when there is no non-empty secret.
+ */
+function secretList(secret: unknown): readonly string[] {
+  if (typeof secret === "string" && secret !== "") {
+    let list = secretLists.get(secret)
+    if (list === undefined) {
+      list = [secret]
+      if (secretLists.size < 64) secretLists.set(secret, list)
+    }
+    return list
   }
-  return list
+  if (Array.isArray(secret) && secret.length > 0 && secret.every((item) => typeof item === "string" && item !== "")) return secret as string[]
+  throw new MissingSecret("`secret` must be a non-empty string or a non-empty array of them.")
+}
+
+function checkSalt(salt: unknown): string {
+  if (typeof salt !== "string") throw new SessionTokenError("`salt` must be a string: the session cookie's name.")
+  return salt
 }
 
 /**
- * Seals a JWT: sets `iat`, `exp` (`iat + maxAge`) and a `jti`, and encrypts it with a key
- * derived from the first secret and the salt (the cookie name).
+ * Seals a JWT as Auth.js does: sets `iat` (now), `exp` (`iat + maxAge`) and a random `jti`,
+ * and encrypts it with the key of the first secret and the salt (the cookie name).
  *
+ * @throws {MissingSecret} when `secret` holds no secret.
+ * @throws {SessionTokenError} when `salt` is not a string or `maxAge` is not a finite number.
  * @example
  * ```ts
- * const cookie = await encode({ token: { sub: "42" }, secret: process.env.AUTH_SECRET!, salt: "authjs.session-token", maxAge: 3600 })
+ * const cookie = await encode({ token: { sub: "42" }, secret: process.env.AUTH_SECRET!, salt: "authjs.session-token" })
  * ```
  */
-export async function encode({ token, secret, salt, maxAge }: JWTEncodeParams): Promise<string> {
-  const secrets = stableSecrets(secret)
-  const [key] = await deriveKeys(secrets, salt, "jwe")
+export async function encode<Payload = JWT>(params: JWTEncodeParams<Payload>): Promise<string> {
+  const { token, secret, salt, maxAge = DEFAULT_MAX_AGE } = params
+  if (typeof maxAge !== "number" || !Number.isFinite(maxAge)) throw new SessionTokenError("`maxAge` must be a number of seconds.")
+  const { keys } = await sessionKeys(secretList(secret), checkSalt(salt))
+  const first = keys[0] as SessionKey
   const now = Math.floor(Date.now() / 1000)
-  return sealJwe({ ...token, iat: now, exp: now + maxAge, jti: crypto.randomUUID() }, key as SecretKey)
+  const claims = { ...(token ?? {}), iat: now, exp: now + Math.floor(maxAge), jti: crypto.randomUUID() }
+  const iv = randomBytes(16)
+  return joinCompactJwe(first.header, iv, await engine.encryptCbcHmac(first.key, iv, first.aad, encoder.encode(JSON.stringify(claims))))
+}
+
+/** The parsed protected header of a JWE we did not seal with the current keys. */
+function readHeader(jwe: CompactJwe): { enc: unknown; kid: unknown } {
+  const header = fromBase64url(jwe.header)
+  const parsed = header === undefined ? undefined : parseJson(header)
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new SessionTokenError("The session token's header is not a JSON object.")
+  }
+  const { alg, enc, kid, zip, crit } = parsed as Record<string, unknown>
+  if (alg !== "dir") throw new SessionTokenError('The session token is not sealed with `alg: "dir"`.')
+  if (zip !== undefined || crit !== undefined) throw new SessionTokenError("The session token uses JWE features Auth.js refuses (`zip` or `crit`).")
+  return { enc, kid }
+}
+
+const NO_KEY = "The session token was sealed with a secret or salt that is not configured (or rotated out)."
+const ALTERED = "The session token does not authenticate: it was altered, or sealed with another secret."
+
+/** Opens a header-named `A256CBC-HS512` token with the key its `kid` names, or with each key. */
+async function openCbc(jwe: CompactJwe, kid: unknown, keys: SessionKeys): Promise<Uint8Array> {
+  let candidates: readonly SessionKey[] = keys.keys
+  if (kid !== undefined) {
+    const named = typeof kid === "string" ? keys.byKid.get(kid) : undefined
+    if (named === undefined) throw new SessionTokenError(NO_KEY)
+    candidates = [named]
+  }
+  if (jwe.iv.length === 16 && jwe.tag.length === 32) {
+    const aad = encoder.encode(jwe.header)
+    for (const { key } of candidates) {
+      const plain = await engine.decryptCbcHmac(key, jwe.iv, aad, jwe)
+      if (plain !== undefined) return plain
+    }
+  }
+  throw new SessionTokenError(kid === undefined ? ALTERED : "The session token does not authenticate under the key its `kid` names: it was altered.")
 }
 
 /**
- * Opens a JWT sealed by {@link encode} with any of the secrets; `null` when it is absent,
- * malformed, tampered with, sealed with an unknown secret, or expired.
+ * Opens an `A256GCM` token: Auth.js opens those with the same derivation; earlier releases of
+ * this package sealed sessions so with their own derivation, and those still open until they expire.
  */
-export async function decode({ token, secret, salt }: JWTDecodeParams): Promise<JWT | null> {
-  if (token === undefined || token === "") return null
-  const payload = await openJwe(token, await deriveKeys(stableSecrets(secret), salt, "jwe"))
-  if (typeof payload !== "object" || payload === null || Array.isArray(payload)) return null
-  const jwt = payload as JWT
-  if (typeof jwt.exp !== "number" || jwt.exp <= Date.now() / 1000) return null
-  return jwt
+async function openGcmToken(jwe: CompactJwe, kid: unknown, secrets: readonly string[], salt: string): Promise<Uint8Array> {
+  const aad = encoder.encode(jwe.header)
+  const authjs = (await gcmKeys(secrets, salt)).filter((entry) => kid === undefined || entry.kid === kid).map((entry) => entry.key)
+  if (kid !== undefined && authjs.length === 0) throw new SessionTokenError(NO_KEY)
+  const plain = (await openGcm(jwe, aad, authjs)) ?? (kid === undefined ? await openGcm(jwe, aad, await deriveKeys(secrets, salt, "jwe")) : undefined)
+  if (plain === undefined) throw new SessionTokenError(ALTERED)
+  return plain
 }
+
+function numericClaim(claims: Record<string, unknown>, name: "exp" | "iat" | "nbf"): number | undefined {
+  const value = claims[name]
+  if (value !== undefined && typeof value !== "number") throw new SessionTokenError(`The session token's \`${name}\` is not a number.`)
+  return value
+}
+
+/**
+ * The claims of a sealed session token, or `null` once it has expired.
+ *
+ * @throws {SessionTokenError} when it is not a JWE, uses another algorithm, names a key none
+ * of the secrets derive, does not authenticate, or holds no JWT claims set with an `exp`.
+ */
+async function open(token: string, secrets: readonly string[], salt: string): Promise<JWT | null> {
+  const jwe = splitCompactJwe(token)
+  if (jwe === undefined) throw new SessionTokenError("The session token is not a compact JWE.")
+  const keys = await sessionKeys(secrets, salt)
+  let plain: Uint8Array
+  // The usual case: sealed by one of our keys, whose header it carries byte for byte.
+  const known = keys.byHeader.get(jwe.header)
+  if (known !== undefined && jwe.iv.length === 16 && jwe.tag.length === 32) {
+    const opened = await engine.decryptCbcHmac(known.key, jwe.iv, known.aad, jwe)
+    if (opened === undefined) throw new SessionTokenError(ALTERED)
+    plain = opened
+  } else {
+    const { enc, kid } = readHeader(jwe)
+    if (enc === ENC) plain = await openCbc(jwe, kid, keys)
+    else if (enc === "A256GCM") plain = await openGcmToken(jwe, kid, secrets, salt)
+    else throw new SessionTokenError('The session token is not encrypted with "A256CBC-HS512" or "A256GCM".')
+  }
+  const claims = parseJson(plain)
+  if (typeof claims !== "object" || claims === null || Array.isArray(claims)) throw new SessionTokenError("The session token holds no JWT claims set.")
+  const record = claims as Record<string, unknown>
+  const exp = numericClaim(record, "exp")
+  const nbf = numericClaim(record, "nbf")
+  numericClaim(record, "iat")
+  // Auth.js always sets `exp`; a session without one would never end.
+  if (exp === undefined) throw new SessionTokenError("The session token has no `exp`.")
+  const now = Date.now() / 1000
+  if (exp <= now - CLOCK_TOLERANCE || (nbf !== undefined && nbf > now + CLOCK_TOLERANCE)) return null
+  return record
+}
+
+/**
+ * Opens a JWT sealed by {@link encode} (or by Auth.js) with any of the secrets.
+ *
+ * Returns `null` when `token` is empty or the JWT has expired (15 seconds of clock skew are
+ * forgiven). Also opens `A256GCM` tokens, as Auth.js does, and the sessions earlier releases
+ * of this package sealed.
+ *
+ * @throws {MissingSecret} when `secret` holds no secret.
+ * @throws {SessionTokenError} when the token is malformed, altered, sealed with a secret or salt
+ * not given, or holds no claims set with an `exp`. The message never contains the token.
+ * @example
+ * ```ts
+ * const token = await decode({ token: cookieValue, secret: [newSecret, oldSecret], salt: "authjs.session-token" })
+ * ```
+ */
+export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Payload | null> {
+  const { token, secret, salt } = params
+  if (token === undefined || token === "") return null
+  if (typeof token !== "string") throw new SessionTokenError("`token` must be a string.")
+  return (await open(token, secretList(secret), checkSalt(salt))) as Payload | null
+}
+
+/** What {@link getToken} reads. */
+export interface GetTokenParams<R extends boolean = false> {
+  /** The request carrying the JWT in its session cookie or its `Authorization: Bearer` header. */
+  req: Request | { headers: Headers | Record<string, string | string[] | undefined> }
+  /**
+   * Looks for the secure (`__Secure-` / `__Host-`) cookie. Default: true when `AUTH_URL` (or
+   * `NEXTAUTH_URL`) is `https:`, or, without either, when the request's URL is.
+   */
+  secureCookie?: boolean
+  /** The session cookie's name, when the app configured its own. */
+  cookieName?: string
+  /** Answer the sealed JWT itself instead of its claims. Default `false`. */
+  raw?: R
+  /** Default: `AUTH_SECRET`. Several rotate, as in the configuration. */
+  secret?: string | string[]
+  /** Default: the cookie's name. */
+  salt?: string
+  /** A custom `jwt.decode`, when the app configured one. */
+  decode?: JWTOptions["decode"]
+  /** Where a token that fails to open is reported (never with the token). Default: nowhere. */
+  logger?: { warn: (code: string, message?: string) => void } | Console
+}
+
+const SESSION_COOKIE = "authjs.session-token"
+
+function header(req: GetTokenParams<boolean>["req"], name: string): string | null {
+  const headers = req.headers
+  if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name)
+  const value = (headers as Record<string, string | string[] | undefined>)[name]
+  return Array.isArray(value) ? value.join(name === "cookie" ? "; " : ", ") : (value ?? null)
+}
+
+function isSecure(params: GetTokenParams<boolean>): boolean {
+  if (params.secureCookie !== undefined) return params.secureCookie
+  const env = readEnv()
+  const appUrl = env.AUTH_URL ?? env.NEXTAUTH_URL
+  if (appUrl !== undefined && appUrl !== "") return appUrl.startsWith("https:")
+  return "url" in params.req && typeof params.req.url === "string" && params.req.url.startsWith("https:")
+}
+
+/** The cookie names to look in, first the one `Auth()` writes, then the one Auth.js writes. */
+function cookieNames(params: GetTokenParams<boolean>): string[] {
+  if (params.cookieName !== undefined) return [params.cookieName]
+  if (!isSecure(params)) return [SESSION_COOKIE]
+  const ours = defaultCookies(true, undefined).sessionToken.name
+  const authjs = `__Secure-${SESSION_COOKIE}`
+  return ours === authjs ? [ours] : [ours, authjs]
+}
+
+/** The sealed JWT and the cookie it came from (`undefined` for the Authorization header). */
+function findToken(params: GetTokenParams<boolean>): { token: string; cookie: string | undefined } | null {
+  const jar = parseCookies(header(params.req, "cookie"))
+  for (const name of cookieNames(params)) {
+    const token = readChunked(jar, name)
+    if (token !== undefined) return { token, cookie: name }
+  }
+  const authorization = header(params.req, "authorization")
+  const [scheme, value] = authorization?.split(" ") ?? []
+  if (scheme !== "Bearer" || value === undefined || value === "") return null
+  try {
+    return { token: decodeURIComponent(value), cookie: undefined }
+  } catch {
+    // Malformed percent-encoding: no token, as Auth.js answers.
+    return null
+  }
+}
+
+/**
+ * Reads the session JWT of a request, from its session cookie (chunked or whole) or, without
+ * one, from an `Authorization: Bearer` header, and answers its claims (or, with `raw`, the
+ * sealed JWT); `null` when there is none, or it does not open or has expired.
+ *
+ * @throws {MissingSecret} when neither `secret` nor `AUTH_SECRET` is set (and `raw` is not).
+ * @example
+ * ```ts
+ * export async function GET(request: Request) {
+ *   const token = await getToken({ req: request })
+ *   return Response.json({ signedIn: token !== null, sub: token?.sub })
+ * }
+ * ```
+ */
+export async function getToken<R extends boolean = false>(params: GetTokenParams<R>): Promise<R extends true ? string | null : JWT | null> {
+  type Answer = R extends true ? string | null : JWT | null
+  const found = findToken(params)
+  if (found === null) return null
+  if (params.raw === true) return found.token as Answer
+  const secret = params.secret ?? readEnv().AUTH_SECRET
+  if (secret === undefined || secret === "") throw new MissingSecret("Pass `secret` to getToken() or set AUTH_SECRET.")
+  const salt = params.salt ?? found.cookie ?? cookieNames(params)[0] ?? SESSION_COOKIE
+  const decoder = params.decode ?? decode
+  try {
+    const token: unknown = await decoder({ token: found.token, secret, salt })
+    return (typeof token === "object" && token !== null ? token : null) as Answer
+  } catch (error) {
+    params.logger?.warn(error instanceof SessionTokenError ? error.code : "SessionTokenError", "getToken() found a token that does not open; answering null.")
+    return null
+  }
+}
+
