@@ -75,6 +75,29 @@ describe("bundling one provider", () => {
     }
   })
 
+  it("carries its own logo and none of the others' (src/github)", async () => {
+    const result = await build({
+      stdin: { contents: 'export { default } from "./src/github/index.ts"\n', resolveDir: packageDir, sourcefile: "app.ts", loader: "ts" },
+      bundle: true,
+      format: "esm",
+      platform: "neutral",
+      write: false,
+      logLevel: "silent",
+      external: ["@auth/core", "@auth/core/*"],
+    })
+    const code = result.outputFiles.map((file) => file.text).join("")
+    // The path data of each generated logo, which no bundler rewrites.
+    const logos = ids
+      .filter((id) => existsSync(join(packageDir, "src", id, "logo.ts")))
+      .map((id) => [id, /\bd=\\"([^\\]+)\\"/.exec(readFileSync(join(packageDir, "src", id, "logo.ts"), "utf8"))?.[1] ?? ""] as const)
+    expect(logos.length).toBeGreaterThan(40)
+    for (const [id, path] of logos) {
+      expect(path.length, id).toBeGreaterThan(0)
+      if (id === "github") expect(code).toContain(path)
+      else expect(code.includes(path), `github's bundle has ${id}'s logo`).toBe(false)
+    }
+  })
+
   const mode = existsSync(join(packageDir, "dist", "twitter", "index.js")) ? "dist" : "src"
   it(`resolves @auth/providers/twitter to a single self-contained entry (from ${mode})`, async () => {
     const inputs = await bundledInputs(

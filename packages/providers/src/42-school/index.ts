@@ -6,6 +6,7 @@
  * @module 42-school
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The user record of `GET https://api.intra.42.fr/v2/me` (its most used fields). */
 export interface FortyTwoProfile {
@@ -51,7 +52,7 @@ export default function FortyTwo(config: OAuthUserConfig<FortyTwoProfile> = {}):
         email: profile.email,
         image: profile.image.link,
       }),
-      style: { brandColor: "#000000" },
+      style: { logo, brandColor: "#000000" },
     },
     config,
   )

@@ -10,6 +10,7 @@
  * @module apple
  */
 import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The claims of Apple's ID token. */
 export interface AppleProfile {
@@ -47,7 +48,7 @@ export default function Apple(config: OIDCUserConfig<AppleProfile> = {}): OIDCCo
       checks: ["nonce", "state"],
       client: { token_endpoint_auth_method: "client_secret_post" },
       profile: (profile) => userFromClaims(profile),
-      style: { brandColor: "#000000" },
+      style: { logo, brandColor: "#000000" },
     },
     config,
   )

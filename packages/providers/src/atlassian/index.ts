@@ -7,6 +7,7 @@
  * @module atlassian
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The account record of `GET https://api.atlassian.com/me`. */
 export interface AtlassianProfile {
@@ -52,7 +53,7 @@ export default function Atlassian(config: OAuthUserConfig<AtlassianProfile> = {}
         email: profile.email,
         image: profile.picture,
       }),
-      style: { brandColor: "#0052cc" },
+      style: { logo, brandColor: "#0052cc" },
     },
     config,
   )

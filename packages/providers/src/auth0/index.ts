@@ -7,6 +7,7 @@
  * @module auth0
  */
 import { mergeProviderConfig, tenantIssuer, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The ID token claims of an Auth0 user (`openid profile email` scopes). */
 export interface Auth0Profile {
@@ -46,7 +47,7 @@ export default function Auth0(config: OIDCUserConfig<Auth0Profile> = {}): OIDCCo
         email: profile.email ?? null,
         image: profile.picture ?? null,
       }),
-      style: { brandColor: "#eb5424" },
+      style: { logo, brandColor: "#eb5424" },
     },
     config,
   )

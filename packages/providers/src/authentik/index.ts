@@ -8,6 +8,7 @@
  * @module authentik
  */
 import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The ID token claims authentik's default `openid email profile` scope mappings produce. */
 export interface AuthentikProfile {
@@ -45,7 +46,7 @@ export default function Authentik(config: OIDCUserConfig<AuthentikProfile> = {})
       wellKnown: `${issuer.replace(/\/+$/, "")}/.well-known/openid-configuration`,
       authorization: { params: { scope: "openid profile email" } },
       profile: (profile) => userFromClaims(profile),
-      style: { brandColor: "#fd4b2d" },
+      style: { logo, brandColor: "#fd4b2d" },
     },
     config,
   )

@@ -8,6 +8,7 @@
  * @module battlenet
  */
 import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The claims of Battle.net's ID token. */
 export interface BattleNetProfile {
@@ -44,7 +45,7 @@ export default function BattleNet(config: OIDCUserConfig<BattleNetProfile> = {})
         email: null,
         image: null,
       }),
-      style: { brandColor: "#148eff" },
+      style: { logo, brandColor: "#148eff" },
     },
     config,
   )

@@ -7,6 +7,7 @@
  * @module bitbucket
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 interface BitbucketLink {
   href: string
@@ -65,7 +66,7 @@ export default function Bitbucket(config: OAuthUserConfig<BitbucketProfile> = {}
         email: profile.email ?? null,
         image: profile.links.avatar.href,
       }),
-      style: { brandColor: "#2684ff" },
+      style: { logo, brandColor: "#2684ff" },
     },
     config,
   )

@@ -8,6 +8,7 @@
  * @module box
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The user record of `GET https://api.box.com/2.0/users/me`. */
 export interface BoxProfile {
@@ -53,7 +54,7 @@ export default function Box(config: OAuthUserConfig<BoxProfile> = {}): OAuth2Con
         email: profile.login,
         image: profile.avatar_url,
       }),
-      style: { brandColor: "#0061d5" },
+      style: { logo, brandColor: "#0061d5" },
     },
     config,
   )

@@ -8,6 +8,7 @@
  */
 import { Configuration } from "@auth/core/errors"
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The `Response` of `GET /Platform/User/GetMembershipsForCurrentUser/` (a `User.UserMembershipData`). */
 export interface BungieProfile {
@@ -86,7 +87,7 @@ export default function Bungie(config: BungieUserConfig = {}): OAuth2Config<Bung
         email: null,
         image: `https://www.bungie.net${profile.bungieNetUser.profilePicturePath}`,
       }),
-      style: { brandColor: "#000000" },
+      style: { logo, brandColor: "#000000" },
     },
     options,
   )

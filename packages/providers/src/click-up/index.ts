@@ -8,6 +8,7 @@
  * @module click-up
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The user record inside `GET https://api.clickup.com/api/v2/user`. */
 export interface ClickUpUser {
@@ -63,7 +64,7 @@ export default function ClickUp(config: OAuthUserConfig<ClickUpProfile> = {}): O
         email: user.email,
         image: user.profilePicture,
       }),
-      style: { brandColor: "#7b68ee" },
+      style: { logo, brandColor: "#7b68ee" },
     },
     config,
   )

@@ -6,6 +6,7 @@
  * @module coinbase
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The answer of `GET https://api.coinbase.com/v2/user`. */
 export interface CoinbaseProfile {
@@ -49,7 +50,7 @@ export default function Coinbase(config: OAuthUserConfig<CoinbaseProfile> = {}):
         email: profile.data.email ?? null,
         image: profile.data.avatar_url,
       }),
-      style: { brandColor: "#0052ff" },
+      style: { logo, brandColor: "#0052ff" },
     },
     config,
   )

@@ -7,6 +7,7 @@
  * @module discord
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The user record of `GET https://discord.com/api/users/@me`. */
 export interface DiscordProfile {
@@ -55,7 +56,7 @@ export default function Discord(config: OAuthUserConfig<DiscordProfile> = {}): O
         email: profile.email ?? null,
         image: avatarUrl(profile),
       }),
-      style: { brandColor: "#5865f2" },
+      style: { logo, brandColor: "#5865f2" },
     },
     config,
   )

@@ -7,6 +7,7 @@
  * @module dribbble
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The user record of `GET https://api.dribbble.com/v2/user`. */
 export interface DribbbleProfile {
@@ -46,7 +47,7 @@ export default function Dribbble(config: OAuthUserConfig<DribbbleProfile> = {}):
         email: profile.email ?? null,
         image: profile.avatar_url,
       }),
-      style: { brandColor: "#ea4c89" },
+      style: { logo, brandColor: "#ea4c89" },
     },
     config,
   )

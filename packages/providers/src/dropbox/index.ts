@@ -7,6 +7,7 @@
  * @module dropbox
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 const ACCOUNT_URL = "https://api.dropboxapi.com/2/users/get_current_account"
 
@@ -61,7 +62,7 @@ export default function Dropbox(config: OAuthUserConfig<DropboxProfile> = {}): O
         email: profile.email,
         image: profile.profile_photo_url ?? null,
       }),
-      style: { brandColor: "#0061fe" },
+      style: { logo, brandColor: "#0061fe" },
     },
     config,
   )

@@ -7,6 +7,7 @@
  * @module facebook
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The user node of `GET https://graph.facebook.com/me?fields=id,name,email,picture`. */
 export interface FacebookProfile {
@@ -38,7 +39,7 @@ export default function Facebook(config: OAuthUserConfig<FacebookProfile> = {}):
         email: profile.email ?? null,
         image: profile.picture?.data.url ?? null,
       }),
-      style: { brandColor: "#0866ff" },
+      style: { logo, brandColor: "#0866ff" },
     },
     config,
   )

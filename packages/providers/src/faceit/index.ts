@@ -7,6 +7,7 @@
  * @module faceit
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The record of `GET https://api.faceit.com/auth/v1/resources/userinfo`. */
 export interface FaceitProfile {
@@ -43,7 +44,7 @@ export default function Faceit(config: OAuthUserConfig<FaceitProfile> = {}): OAu
         email: profile.email ?? null,
         image: profile.picture || null,
       }),
-      style: { brandColor: "#ff5500" },
+      style: { logo, brandColor: "#ff5500" },
     },
     config,
   )

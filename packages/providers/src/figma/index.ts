@@ -7,6 +7,7 @@
  * @module figma
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The record of `GET https://api.figma.com/v1/me`. */
 export interface FigmaProfile {
@@ -34,7 +35,7 @@ export default function Figma(config: OAuthUserConfig<FigmaProfile> = {}): OAuth
         email: profile.email,
         image: profile.img_url,
       }),
-      style: { brandColor: "#f24e1e" },
+      style: { logo, brandColor: "#f24e1e" },
     },
     config,
   )

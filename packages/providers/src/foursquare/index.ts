@@ -7,6 +7,7 @@
  * @module foursquare
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The `response.user` record of `GET https://api.foursquare.com/v2/users/self`. */
 export interface FoursquareProfile {
@@ -64,7 +65,7 @@ export default function Foursquare(config: OAuthUserConfig<FoursquareProfile> = 
         email: profile.contact.email ?? null,
         image: profile.photo.default === true ? null : `${profile.photo.prefix}original${profile.photo.suffix}`,
       }),
-      style: { brandColor: "#f94877" },
+      style: { logo, brandColor: "#f94877" },
     },
     config,
   )

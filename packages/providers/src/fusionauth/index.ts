@@ -7,6 +7,7 @@
  * @module fusionauth
  */
 import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The claims of a FusionAuth ID token. */
 export interface FusionAuthProfile {
@@ -52,7 +53,7 @@ export default function FusionAuth(config: OIDCUserConfig<FusionAuthProfile> = {
       issuer,
       authorization: { params: { scope: "openid offline_access email profile" } },
       profile: (profile) => userFromClaims(profile),
-      style: { brandColor: "#f58320" },
+      style: { logo, brandColor: "#f58320" },
     },
     config,
   )

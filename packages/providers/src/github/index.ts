@@ -7,6 +7,7 @@
  * @module github
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The user record of `GET https://api.github.com/user`. */
 export interface GitHubProfile {
@@ -67,7 +68,7 @@ export default function GitHub(config: OAuthUserConfig<GitHubProfile> = {}): OAu
         email: profile.email,
         image: profile.avatar_url,
       }),
-      style: { brandColor: "#24292f" },
+      style: { logo, brandColor: "#24292f" },
     },
     config,
   )

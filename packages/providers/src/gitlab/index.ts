@@ -8,6 +8,7 @@
  * @module gitlab
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The user record of `GET https://gitlab.com/api/v4/user`. */
 export interface GitLabProfile {
@@ -55,7 +56,7 @@ export default function GitLab(config: OAuthUserConfig<GitLabProfile> = {}): OAu
         email: profile.email,
         image: profile.avatar_url,
       }),
-      style: { brandColor: "#fc6d26" },
+      style: { logo, brandColor: "#fc6d26" },
     },
     config,
   )

@@ -9,6 +9,7 @@
  * @module google
  */
 import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The claims of Google's ID token (`name`, `picture`... need the `profile` scope, `email` the `email` one). */
 export interface GoogleProfile {
@@ -42,7 +43,7 @@ export default function Google(config: OIDCUserConfig<GoogleProfile> = {}): OIDC
       issuer: "https://accounts.google.com",
       authorization: { params: { scope: "openid email profile" } },
       profile: (profile) => userFromClaims(profile),
-      style: { brandColor: "#4285f4" },
+      style: { logo, brandColor: "#4285f4" },
     },
     config,
   )

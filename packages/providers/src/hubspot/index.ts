@@ -7,6 +7,7 @@
  * @module hubspot
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The answer of `GET https://api.hubapi.com/oauth/v1/access-tokens/{token}`. */
 export interface HubSpotProfile {
@@ -52,7 +53,7 @@ export default function HubSpot(config: OAuthUserConfig<HubSpotProfile> = {}): O
         email: profile.user,
         image: null,
       }),
-      style: { brandColor: "#ff7a59" },
+      style: { logo, brandColor: "#ff7a59" },
     },
     config,
   )

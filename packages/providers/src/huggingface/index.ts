@@ -8,6 +8,7 @@
  * @module huggingface
  */
 import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The record of `GET https://huggingface.co/oauth/userinfo`. */
 export interface HuggingFaceProfile {
@@ -41,7 +42,7 @@ export default function HuggingFace(
       // The profile claims are documented for userinfo, not for the ID token.
       idToken: false,
       profile: (profile) => userFromClaims(profile),
-      style: { brandColor: "#ffd21e" },
+      style: { logo, brandColor: "#ffd21e" },
     },
     config,
   )

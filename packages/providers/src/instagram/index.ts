@@ -7,6 +7,7 @@
  * @module instagram
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The user node of `GET https://graph.instagram.com/me` with the fields this provider asks for. */
 export interface InstagramProfile {
@@ -55,7 +56,7 @@ export default function Instagram(config: OAuthUserConfig<InstagramProfile> = {}
         email: null,
         image: profile.profile_picture_url ?? null,
       }),
-      style: { brandColor: "#e1306c" },
+      style: { logo, brandColor: "#e1306c" },
     },
     config,
   )

@@ -8,6 +8,7 @@
  * @module kakao
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The `kakao_account` block; each field is present only with the matching consent. */
 export interface KakaoAccount {
@@ -67,7 +68,7 @@ export default function Kakao(config: OAuthUserConfig<KakaoProfile> = {}): OAuth
           image: account?.profile?.profile_image_url ?? profile.properties?.profile_image ?? null,
         }
       },
-      style: { brandColor: "#fee500" },
+      style: { logo, brandColor: "#fee500" },
     },
     config,
   )

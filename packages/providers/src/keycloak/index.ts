@@ -8,6 +8,7 @@
  * @module keycloak
  */
 import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The ID token claims of a realm user (standard `profile` and `email` scope mappers). */
 export interface KeycloakProfile {
@@ -41,7 +42,7 @@ export default function Keycloak(config: OIDCUserConfig<KeycloakProfile> = {}): 
       issuer,
       authorization: { params: { scope: "openid profile email" } },
       profile: (profile) => userFromClaims(profile),
-      style: { brandColor: "#008aaa" },
+      style: { logo, brandColor: "#008aaa" },
     },
     config,
   )

@@ -7,6 +7,7 @@
  * @module line
  */
 import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The claims of LINE's ID token. */
 export interface LineProfile {
@@ -40,7 +41,7 @@ export default function Line(config: OIDCUserConfig<LineProfile> = {}): OIDCConf
       token: { params: { id_token_key_type: "JWK" } },
       client: { token_endpoint_auth_method: "client_secret_post" },
       profile: (profile) => userFromClaims(profile),
-      style: { brandColor: "#06c755" },
+      style: { logo, brandColor: "#06c755" },
     },
     config,
   )

@@ -8,6 +8,7 @@
  * @module mailchimp
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The response of `GET https://login.mailchimp.com/oauth2/metadata`. */
 export interface MailchimpProfile {
@@ -65,7 +66,7 @@ export default function Mailchimp(config: OAuthUserConfig<MailchimpProfile> = {}
         email: profile.login.email,
         image: profile.login.avatar,
       }),
-      style: { brandColor: "#ffe01b" },
+      style: { logo, brandColor: "#ffe01b" },
     },
     config,
   )

@@ -8,6 +8,7 @@
  * @module mailru
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 const USERINFO_URL = "https://oauth.mail.ru/userinfo"
 
@@ -51,7 +52,7 @@ export default function MailRu(config: OAuthUserConfig<MailRuProfile> = {}): OAu
         email: profile.email,
         image: profile.image ?? null,
       }),
-      style: { brandColor: "#005ff9" },
+      style: { logo, brandColor: "#005ff9" },
     },
     config,
   )

@@ -7,6 +7,7 @@
  * @module mastodon
  */
 import { mergeProviderConfig, tenantIssuer, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The CredentialAccount of `GET /api/v1/accounts/verify_credentials`. */
 export interface MastodonProfile {
@@ -58,7 +59,7 @@ export default function Mastodon(config: OAuthUserConfig<MastodonProfile> = {}):
         email: null,
         image: profile.avatar_static,
       }),
-      style: { brandColor: "#6364ff" },
+      style: { logo, brandColor: "#6364ff" },
     },
     config,
   )

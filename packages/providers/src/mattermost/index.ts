@@ -8,6 +8,7 @@
  * @module mattermost
  */
 import { mergeProviderConfig, tenantIssuer, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The user record of `GET {issuer}/api/v4/users/me`. */
 export interface MattermostProfile {
@@ -54,7 +55,7 @@ export default function Mattermost(config: OAuthUserConfig<MattermostProfile> = 
         // The picture endpoint needs the user's session, so it cannot be used as an image URL.
         image: null,
       }),
-      style: { brandColor: "#1e325c" },
+      style: { logo, brandColor: "#1e325c" },
     },
     config,
   )

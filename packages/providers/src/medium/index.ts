@@ -8,6 +8,7 @@
  * @module medium
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The record of `GET https://api.medium.com/v1/me`. */
 export interface MediumProfile {
@@ -51,7 +52,7 @@ export default function Medium(config: OAuthUserConfig<MediumProfile> = {}): OAu
         email: null,
         image: data.imageUrl || null,
       }),
-      style: { brandColor: "#000000" },
+      style: { logo, brandColor: "#000000" },
     },
     config,
   )

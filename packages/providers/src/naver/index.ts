@@ -7,6 +7,7 @@
  * @module naver
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The member record inside `GET https://openapi.naver.com/v1/nid/me`. */
 export interface NaverUser {
@@ -52,7 +53,7 @@ export default function Naver(config: OAuthUserConfig<NaverProfile> = {}): OAuth
         email: response.email ?? null,
         image: response.profile_image ?? null,
       }),
-      style: { brandColor: "#03c75a" },
+      style: { logo, brandColor: "#03c75a" },
     },
     config,
   )

@@ -6,6 +6,7 @@
  * @module netlify
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The record of `GET https://api.netlify.com/api/v1/user`. */
 export interface NetlifyProfile {
@@ -39,7 +40,7 @@ export default function Netlify(config: OAuthUserConfig<NetlifyProfile> = {}): O
         email: profile.email,
         image: profile.avatar_url,
       }),
-      style: { brandColor: "#05bdba" },
+      style: { logo, brandColor: "#05bdba" },
     },
     config,
   )

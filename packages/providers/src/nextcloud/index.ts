@@ -8,6 +8,7 @@
  * @module nextcloud
  */
 import { mergeProviderConfig, tenantIssuer, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The user record inside `GET {issuer}/ocs/v2.php/cloud/user`. */
 export interface NextcloudUser {
@@ -72,7 +73,7 @@ export default function Nextcloud(config: OAuthUserConfig<NextcloudProfile> = {}
         email: data.email || null,
         image: null,
       }),
-      style: { brandColor: "#0082c9" },
+      style: { logo, brandColor: "#0082c9" },
     },
     config,
   )

@@ -8,6 +8,7 @@
  * @module notion
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 const API = "https://api.notion.com/v1"
 const NOTION_VERSION = "2022-06-28"
@@ -62,7 +63,7 @@ export default function Notion(config: OAuthUserConfig<NotionProfile> = {}): OAu
         email: profile.person?.email ?? null,
         image: profile.avatar_url,
       }),
-      style: { brandColor: "#000000" },
+      style: { logo, brandColor: "#000000" },
     },
     config,
   )

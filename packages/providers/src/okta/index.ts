@@ -7,6 +7,7 @@
  * @module okta
  */
 import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The claims of an Okta ID token with the `openid profile email` scopes. */
 export interface OktaProfile {
@@ -54,7 +55,7 @@ export default function Okta(config: OIDCUserConfig<OktaProfile> = {}): OIDCConf
       issuer,
       authorization: { params: { scope: "openid profile email" } },
       profile: (profile) => userFromClaims(profile),
-      style: { brandColor: "#007dc1" },
+      style: { logo, brandColor: "#007dc1" },
     },
     config,
   )

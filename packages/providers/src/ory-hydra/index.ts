@@ -8,6 +8,7 @@
  * @module ory-hydra
  */
 import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The ID token claims Hydra issues; identity claims come from the login/consent app's session. */
 export interface OryHydraProfile {
@@ -41,7 +42,7 @@ export default function OryHydra(config: OIDCUserConfig<OryHydraProfile> = {}): 
       issuer,
       authorization: { params: { scope: "openid profile email" } },
       profile: (profile) => userFromClaims(profile),
-      style: { brandColor: "#5528ff" },
+      style: { logo, brandColor: "#5528ff" },
     },
     config,
   )

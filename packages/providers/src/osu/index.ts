@@ -7,6 +7,7 @@
  * @module osu
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The user record of `GET https://osu.ppy.sh/api/v2/me`. */
 export interface OsuProfile {
@@ -53,7 +54,7 @@ export default function Osu(config: OAuthUserConfig<OsuProfile> = {}): OAuth2Con
         email: null,
         image: profile.avatar_url,
       }),
-      style: { brandColor: "#ff66aa" },
+      style: { logo, brandColor: "#ff66aa" },
     },
     config,
   )

@@ -7,6 +7,7 @@
  * @module patreon
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The answer of `GET https://www.patreon.com/api/oauth2/v2/identity`. */
 export interface PatreonProfile {
@@ -52,7 +53,7 @@ export default function Patreon(config: OAuthUserConfig<PatreonProfile> = {}): O
         email: profile.data.attributes.email ?? null,
         image: profile.data.attributes.image_url,
       }),
-      style: { brandColor: "#ff424d" },
+      style: { logo, brandColor: "#ff424d" },
     },
     config,
   )

@@ -7,6 +7,7 @@
  * @module pinterest
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The record of `GET https://api.pinterest.com/v5/user_account`. */
 export interface PinterestProfile {
@@ -42,7 +43,7 @@ export default function Pinterest(config: OAuthUserConfig<PinterestProfile> = {}
         email: null,
         image: profile.profile_image,
       }),
-      style: { brandColor: "#e60023" },
+      style: { logo, brandColor: "#e60023" },
     },
     config,
   )

@@ -8,6 +8,7 @@
  * @module reddit
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The account record of `GET https://oauth.reddit.com/api/v1/me` (`identity` scope). */
 export interface RedditProfile {
@@ -60,7 +61,7 @@ export default function Reddit(config: OAuthUserConfig<RedditProfile> = {}): OAu
         email: null,
         image: profile.icon_img ? profile.icon_img.replaceAll("&amp;", "&") : null,
       }),
-      style: { brandColor: "#ff4500" },
+      style: { logo, brandColor: "#ff4500" },
     },
     config,
   )

@@ -7,6 +7,7 @@
  * @module roblox
  */
 import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The ID token claims of a Roblox user with the `profile` scope. */
 export interface RobloxProfile {
@@ -42,7 +43,7 @@ export default function Roblox(config: OIDCUserConfig<RobloxProfile> = {}): OIDC
       authorization: { params: { scope: "openid profile" } },
       checks: ["pkce", "state"],
       profile: (profile) => userFromClaims(profile),
-      style: { brandColor: "#000000" },
+      style: { logo, brandColor: "#000000" },
     },
     config,
   )

@@ -8,6 +8,7 @@
  * @module simplelogin
  */
 import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The claims of SimpleLogin's ID token. */
 export interface SimpleLoginProfile {
@@ -50,7 +51,7 @@ export default function SimpleLogin(
         email: profile.email ?? null,
         image: profile.avatar_url ?? null,
       }),
-      style: { brandColor: "#e3156a" },
+      style: { logo, brandColor: "#e3156a" },
     },
     config,
   )

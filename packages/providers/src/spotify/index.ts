@@ -6,6 +6,7 @@
  * @module spotify
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The user record of `GET https://api.spotify.com/v1/me`. */
 export interface SpotifyProfile {
@@ -41,7 +42,7 @@ export default function Spotify(config: OAuthUserConfig<SpotifyProfile> = {}): O
         email: profile.email ?? null,
         image: profile.images[0]?.url ?? null,
       }),
-      style: { brandColor: "#1db954" },
+      style: { logo, brandColor: "#1db954" },
     },
     config,
   )

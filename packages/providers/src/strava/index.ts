@@ -8,6 +8,7 @@
  * @module strava
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The athlete record of `GET https://www.strava.com/api/v3/athlete`. */
 export interface StravaProfile {
@@ -60,7 +61,7 @@ export default function Strava(config: OAuthUserConfig<StravaProfile> = {}): OAu
         email: null,
         image: profile.profile,
       }),
-      style: { brandColor: "#fc4c02" },
+      style: { logo, brandColor: "#fc4c02" },
     },
     config,
   )

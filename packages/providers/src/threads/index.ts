@@ -7,6 +7,7 @@
  * @module threads
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The record of `GET https://graph.threads.net/v1.0/me` with the fields requested here. */
 export interface ThreadsProfile {
@@ -48,7 +49,7 @@ export default function Threads(config: OAuthUserConfig<ThreadsProfile> = {}): O
         email: null,
         image: profile.threads_profile_picture_url ?? null,
       }),
-      style: { brandColor: "#000000" },
+      style: { logo, brandColor: "#000000" },
     },
     config,
   )

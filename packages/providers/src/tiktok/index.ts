@@ -7,6 +7,7 @@
  * @module tiktok
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig, type TokenSet } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The answer of `GET https://open.tiktokapis.com/v2/user/info/` with the fields this provider asks for. */
 export interface TikTokProfile {
@@ -71,7 +72,7 @@ export default function TikTok(config: OAuthUserConfig<TikTokProfile> = {}): OAu
         email: null,
         image: profile.data.user.avatar_url ?? null,
       }),
-      style: { brandColor: "#000000" },
+      style: { logo, brandColor: "#000000" },
     },
     config,
   )

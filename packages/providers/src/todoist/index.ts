@@ -7,6 +7,7 @@
  * @module todoist
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The user record of `GET https://api.todoist.com/api/v1/user`. */
 export interface TodoistProfile {
@@ -52,7 +53,7 @@ export default function Todoist(config: OAuthUserConfig<TodoistProfile> = {}): O
         email: profile.email,
         image: profile.avatar_big ?? null,
       }),
-      style: { brandColor: "#e44332" },
+      style: { logo, brandColor: "#e44332" },
     },
     config,
   )

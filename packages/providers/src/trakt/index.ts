@@ -8,6 +8,7 @@
  * @module trakt
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 const USER_URL = "https://api.trakt.tv/users/me?extended=full"
 
@@ -60,7 +61,7 @@ export default function Trakt(config: OAuthUserConfig<TraktProfile> = {}): OAuth
         email: null,
         image: profile.images?.avatar.full ?? null,
       }),
-      style: { brandColor: "#ed1c24" },
+      style: { logo, brandColor: "#ed1c24" },
     },
     config,
   )

@@ -7,6 +7,7 @@
  * @module twitch
  */
 import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The claims of a Twitch ID token with the claims this provider requests. */
 export interface TwitchProfile {
@@ -56,7 +57,7 @@ export default function Twitch(config: OIDCUserConfig<TwitchProfile> = {}): OIDC
         email: profile.email ?? null,
         image: profile.picture ?? null,
       }),
-      style: { brandColor: "#9146ff" },
+      style: { logo, brandColor: "#9146ff" },
     },
     config,
   )

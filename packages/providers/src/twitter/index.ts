@@ -10,6 +10,7 @@
  */
 import { Configuration } from "@auth/core/errors"
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The answer of `GET https://api.x.com/2/users/me`: the user in `data`, expansions in `includes`. */
 export interface TwitterProfile {
@@ -90,7 +91,7 @@ export default function Twitter(config: TwitterUserConfig = {}): OAuth2Config<Tw
         email: data.email ?? null,
         image: data.profile_image_url ?? null,
       }),
-      style: { brandColor: "#000000" },
+      style: { logo, brandColor: "#000000" },
     },
     options,
   )

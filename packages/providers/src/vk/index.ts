@@ -8,6 +8,7 @@
  * @module vk
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** One user of the `users.get` method (with `fields=photo_200,screen_name`). */
 export interface VkUser {
@@ -71,7 +72,7 @@ export default function Vk(config: OAuthUserConfig<VkProfile> = {}): OAuth2Confi
           image: user.photo_200 ?? null,
         }
       },
-      style: { brandColor: "#0077ff" },
+      style: { logo, brandColor: "#0077ff" },
     },
     config,
   )

@@ -8,6 +8,7 @@
  * @module webex
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The record of `GET https://webexapis.com/v1/people/me`. */
 export interface WebexProfile {
@@ -45,7 +46,7 @@ export default function Webex(config: OAuthUserConfig<WebexProfile> = {}): OAuth
         email: profile.emails[0] ?? null,
         image: profile.avatar ?? null,
       }),
-      style: { brandColor: "#07c1e4" },
+      style: { logo, brandColor: "#07c1e4" },
     },
     config,
   )

@@ -7,6 +7,7 @@
  * @module wechat
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The answer of `GET https://api.weixin.qq.com/sns/userinfo`. */
 export interface WeChatProfile {
@@ -66,7 +67,7 @@ export default function WeChat(config: OAuthUserConfig<WeChatProfile> = {}): OAu
         email: null,
         image: profile.headimgurl === "" ? null : profile.headimgurl,
       }),
-      style: { brandColor: "#07c160" },
+      style: { logo, brandColor: "#07c160" },
     },
     config,
   )

@@ -7,6 +7,7 @@
  * @module wordpress
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The record of `GET https://public-api.wordpress.com/rest/v1.1/me`. */
 export interface WordPressProfile {
@@ -53,7 +54,7 @@ export default function WordPress(config: OAuthUserConfig<WordPressProfile> = {}
         email: profile.email,
         image: profile.avatar_URL,
       }),
-      style: { brandColor: "#3858e9" },
+      style: { logo, brandColor: "#3858e9" },
     },
     config,
   )

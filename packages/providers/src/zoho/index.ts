@@ -7,6 +7,7 @@
  * @module zoho
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The answer of `GET https://accounts.zoho.com/oauth/user/info`. */
 export interface ZohoProfile {
@@ -36,7 +37,7 @@ export default function Zoho(config: OAuthUserConfig<ZohoProfile> = {}): OAuth2C
         email: profile.Email,
         image: null,
       }),
-      style: { brandColor: "#e42527" },
+      style: { logo, brandColor: "#e42527" },
     },
     config,
   )

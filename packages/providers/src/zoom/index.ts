@@ -8,6 +8,7 @@
  * @module zoom
  */
 import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import logo from "./logo.js"
 
 /** The user record of `GET https://api.zoom.us/v2/users/me`. */
 export interface ZoomProfile {
@@ -56,7 +57,7 @@ export default function Zoom(config: OAuthUserConfig<ZoomProfile> = {}): OAuth2C
         email: profile.email,
         image: profile.pic_url ?? null,
       }),
-      style: { brandColor: "#0b5cff" },
+      style: { logo, brandColor: "#0b5cff" },
     },
     config,
   )
