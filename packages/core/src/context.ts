@@ -29,12 +29,29 @@ export interface RequestContext {
   returnTo: string | undefined
   /** Values of this request no log may show (codes, tokens, passwords), found as the request is handled. */
   sensitive: Set<string>
+  /** The key-derivation salt of the session JWT: see {@link sessionSalt}. */
+  sessionSalt: string
+}
+
+/**
+ * The salt the session JWT is sealed with: the cookie's name (as Auth.js does) on the app's
+ * canonical origin, or when the app shares the cookie across subdomains with a `domain`; the
+ * name and the origin on any other admitted origin, so a session minted on a preview deployment
+ * that shares the secret does not open on another.
+ */
+function sessionSalt(config: InternalConfig, cookies: CookiesOptions, origin: string): string {
+  const name = cookies.sessionToken.name
+  const shared = cookies.sessionToken.options.domain !== undefined
+  const { canonical, allowed } = config.origins
+  if (shared || origin === canonical?.origin || (canonical === undefined && allowed.length === 0)) return name
+  return `${name} ${origin}`
 }
 
 /** Builds the context of one request. */
 export function createContext(config: InternalConfig, request: Request, url: URL): RequestContext {
   const origin = resolveOrigin(config.origins, request, url)
   const secure = config.useSecureCookies ?? origin.startsWith("https:")
+  const cookies = secure ? config.cookies.secure : config.cookies.insecure
   let jar: Map<string, string> | undefined
   return {
     config,
@@ -42,7 +59,7 @@ export function createContext(config: InternalConfig, request: Request, url: URL
     url,
     origin,
     authUrl: `${origin}${config.basePath}`,
-    cookies: secure ? config.cookies.secure : config.cookies.insecure,
+    cookies,
     get jar() {
       jar ??= parseCookies(request.headers.get("cookie"))
       return jar
@@ -50,6 +67,7 @@ export function createContext(config: InternalConfig, request: Request, url: URL
     setCookies: [],
     returnTo: undefined,
     sensitive: new Set(),
+    sessionSalt: sessionSalt(config, cookies, origin),
   }
 }
 

@@ -10,7 +10,7 @@ import { Auth } from "../src/index.js"
 import { compileOriginPattern } from "../src/origins.js"
 import type { SendVerificationRequestParams } from "../src/providers/index.js"
 import type { AuthConfig } from "../src/types.js"
-import { SECRET, acmeProvider, setCookies } from "./helpers.js"
+import { PASSWORD, SECRET, acmeProvider, passwordProvider, setCookies } from "./helpers.js"
 
 const EVIL = "evil.example"
 
@@ -149,5 +149,45 @@ describe("allowedOrigins patterns", () => {
     for (const entry of ["https://*.com", "https://*", "https://app.*.example.com", "https://app.example.com/path", "ftp://x.example.com", "app.example.com"]) {
       expect(() => compileOriginPattern(entry, "allowedOrigins[0]"), entry).toThrow(/allowedOrigins\[0\]/)
     }
+  })
+})
+
+describe("sessions across origins", () => {
+  const CANONICAL = "https://app.example.com"
+  const PREVIEW_HOST = "pr-7.preview.example.com"
+
+  /** Signs in with the password provider on the origin the forwarded host names; returns the session cookie. */
+  async function signInOn(config: AuthConfig, forwardedHost: string): Promise<string> {
+    const headers = { "x-forwarded-host": forwardedHost }
+    const response = await post(config, CANONICAL, "/api/auth/callback/credentials", { username: "ada", password: PASSWORD }, headers)
+    const [name, value] = [...setCookies(response)].find(([cookie]) => cookie.endsWith("session-token")) ?? ["", ""]
+    expect(value).not.toBe("")
+    return `${name}=${value}`
+  }
+
+  async function sessionOn(config: AuthConfig, forwardedHost: string, cookie: string): Promise<unknown> {
+    const response = await Auth(new Request(`${CANONICAL}/api/auth/session`, { headers: { cookie, "x-forwarded-host": forwardedHost } }), config)
+    return response.json()
+  }
+
+  function previewApp(overrides: Partial<AuthConfig> = {}): AuthConfig {
+    const logger = { error: () => undefined, warn: () => undefined }
+    return { secret: SECRET, url: CANONICAL, allowedOrigins: ["https://*.preview.example.com"], providers: [passwordProvider()], logger, ...overrides }
+  }
+
+  it("a session minted on a preview deployment is not accepted by the stable one, nor the reverse", async () => {
+    const config = previewApp()
+    const preview = await signInOn(config, PREVIEW_HOST)
+    expect(await sessionOn(config, PREVIEW_HOST, preview)).toMatchObject({ user: { name: "Ada Lovelace" } })
+    expect(await sessionOn(config, "app.example.com", preview)).toBeNull()
+    const stable = await signInOn(config, "app.example.com")
+    expect(await sessionOn(config, "app.example.com", stable)).toMatchObject({ user: { name: "Ada Lovelace" } })
+    expect(await sessionOn(config, PREVIEW_HOST, stable)).toBeNull()
+  })
+
+  it("shares sessions across origins when the app shares the session cookie with a domain", async () => {
+    const config = previewApp({ cookies: { sessionToken: { options: { domain: "example.com" } } } })
+    const preview = await signInOn(config, PREVIEW_HOST)
+    expect(await sessionOn(config, "app.example.com", preview)).toMatchObject({ user: { name: "Ada Lovelace" } })
   })
 })

@@ -26,7 +26,7 @@ export interface CurrentSession {
 
 async function sealToken(context: RequestContext, token: JWT): Promise<string> {
   const { config } = context
-  const params = { token, secret: config.secrets, salt: context.cookies.sessionToken.name, maxAge: config.jwt.maxAge }
+  const params = { token, secret: config.secrets, salt: context.sessionSalt, maxAge: config.jwt.maxAge }
   const sealed = config.jwt.encode !== undefined ? await config.jwt.encode(params) : await encode(params)
   if (typeof sealed !== "string" || sealed === "") throw new SessionTokenError("`jwt.encode` returned no string.")
   return sealed
@@ -38,7 +38,7 @@ async function sealToken(context: RequestContext, token: JWT): Promise<string> {
  */
 async function openToken(context: RequestContext, raw: string): Promise<JWT | null> {
   const { config } = context
-  const params = { token: raw, secret: config.secrets, salt: context.cookies.sessionToken.name }
+  const params = { token: raw, secret: config.secrets, salt: context.sessionSalt }
   try {
     const token: unknown = config.jwt.decode === undefined ? await decode(params) : await config.jwt.decode(params)
     return typeof token === "object" && token !== null && !Array.isArray(token) ? (token as JWT) : null
