@@ -5,7 +5,7 @@
  */
 import type { Adapter } from "@auth/core/adapters"
 import type { Pool, PoolClient, QueryResultRow } from "pg"
-import { PostgresAdapterError, explain, isForeignId } from "./errors.js"
+import { PostgresAdapterError, explain, isUnmatchable } from "./errors.js"
 import {
   ACCOUNT_COLUMNS,
   ACCOUNT_FIELDS,
@@ -72,12 +72,12 @@ export function PostgresAdapter(pool: PostgresPool): Required<Adapter> {
     }
   }
 
-  /** Like {@link run}, for lookups by id: an id the column's type cannot hold finds nothing. */
+  /** Like {@link run}, for lookups and deletes by key: a key no row can hold finds nothing. */
   async function find<R extends QueryResultRow>(method: string, sql: string, values: unknown[]): Promise<R[]> {
     try {
       return await run<R>(pool, method, sql, values)
     } catch (error) {
-      if (isForeignId(error)) return []
+      if (isUnmatchable(error)) return []
       throw error
     }
   }
@@ -116,13 +116,12 @@ export function PostgresAdapter(pool: PostgresPool): Required<Adapter> {
     },
 
     async getUserByEmail(email) {
-      const [row] = await run(pool, "getUserByEmail", `SELECT ${USER_COLUMNS} FROM users WHERE email = $1`, [email])
+      const [row] = await find("getUserByEmail", `SELECT ${USER_COLUMNS} FROM users WHERE email = $1`, [email])
       return row ? toUser(row) : null
     },
 
     async getUserByAccount({ provider, providerAccountId }) {
-      const [row] = await run(
-        pool,
+      const [row] = await find(
         "getUserByAccount",
         `SELECT ${userColumns("u.")} FROM users u JOIN accounts a ON a."userId" = u.id
          WHERE a.provider = $1 AND a."providerAccountId" = $2`,
@@ -143,7 +142,7 @@ export function PostgresAdapter(pool: PostgresPool): Required<Adapter> {
       try {
         rows = await run(pool, "updateUser", sql, [patch.id, ...fields.map((field) => patch[field])], "another user has this email")
       } catch (error) {
-        if (!isForeignId(error)) throw error
+        if (!isUnmatchable(error)) throw error
         rows = []
       }
       const [row] = rows
@@ -162,7 +161,7 @@ export function PostgresAdapter(pool: PostgresPool): Required<Adapter> {
           return row ? toUser(row) : null
         })
       } catch (error) {
-        if (isForeignId(error)) return null
+        if (isUnmatchable(error)) return null
         throw error
       }
     },
@@ -187,8 +186,7 @@ export function PostgresAdapter(pool: PostgresPool): Required<Adapter> {
     },
 
     async unlinkAccount({ provider, providerAccountId }) {
-      const [row] = await run(
-        pool,
+      const [row] = await find(
         "unlinkAccount",
         `DELETE FROM accounts WHERE provider = $1 AND "providerAccountId" = $2 RETURNING ${ACCOUNT_COLUMNS}`,
         [provider, providerAccountId],
@@ -197,8 +195,7 @@ export function PostgresAdapter(pool: PostgresPool): Required<Adapter> {
     },
 
     async getAccount(providerAccountId, provider) {
-      const [row] = await run(
-        pool,
+      const [row] = await find(
         "getAccount",
         `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE provider = $1 AND "providerAccountId" = $2`,
         [provider, providerAccountId],
@@ -218,8 +215,7 @@ export function PostgresAdapter(pool: PostgresPool): Required<Adapter> {
     },
 
     async getSessionAndUser(sessionToken) {
-      const [row] = await run(
-        pool,
+      const [row] = await find(
         "getSessionAndUser",
         `SELECT s."sessionToken", s."userId", s.expires, ${userColumns("u.")}
          FROM sessions s JOIN users u ON u.id = s."userId" WHERE s."sessionToken" = $1`,
@@ -228,7 +224,7 @@ export function PostgresAdapter(pool: PostgresPool): Required<Adapter> {
       if (!row) return null
       const session = toSession(row)
       if (hasExpired(session.expires)) {
-        await run(pool, "getSessionAndUser", `DELETE FROM sessions WHERE "sessionToken" = $1 AND expires <= $2`, [sessionToken, new Date()])
+        await find("getSessionAndUser", `DELETE FROM sessions WHERE "sessionToken" = $1 AND expires <= $2`, [sessionToken, new Date()])
         return null
       }
       return { session, user: toUser(row) }
@@ -236,8 +232,7 @@ export function PostgresAdapter(pool: PostgresPool): Required<Adapter> {
 
     async updateSession({ sessionToken, userId, expires }) {
       // An expired session is gone, even if this update would extend it.
-      const [row] = await run(
-        pool,
+      const [row] = await find(
         "updateSession",
         `UPDATE sessions SET expires = COALESCE($2, expires), "userId" = COALESCE($3, "userId")
          WHERE "sessionToken" = $1 AND expires > $4 RETURNING ${SESSION_COLUMNS}`,
@@ -247,7 +242,7 @@ export function PostgresAdapter(pool: PostgresPool): Required<Adapter> {
     },
 
     async deleteSession(sessionToken) {
-      const [row] = await run(pool, "deleteSession", `DELETE FROM sessions WHERE "sessionToken" = $1 RETURNING ${SESSION_COLUMNS}`, [sessionToken])
+      const [row] = await find("deleteSession", `DELETE FROM sessions WHERE "sessionToken" = $1 RETURNING ${SESSION_COLUMNS}`, [sessionToken])
       return row ? toSession(row) : null
     },
 
@@ -264,8 +259,7 @@ export function PostgresAdapter(pool: PostgresPool): Required<Adapter> {
 
     async useVerificationToken({ identifier, token }) {
       // One DELETE ... RETURNING: of two concurrent uses, only one gets the row.
-      const [row] = await run(
-        pool,
+      const [row] = await find(
         "useVerificationToken",
         `DELETE FROM verification_token WHERE identifier = $1 AND token = $2 RETURNING identifier, token, expires`,
         [identifier, token],
@@ -297,7 +291,7 @@ export function PostgresAdapter(pool: PostgresPool): Required<Adapter> {
     },
 
     async getAuthenticator(credentialID) {
-      const [row] = await run(pool, "getAuthenticator", `SELECT ${AUTHENTICATOR_COLUMNS} FROM authenticators WHERE "credentialID" = $1`, [
+      const [row] = await find("getAuthenticator", `SELECT ${AUTHENTICATOR_COLUMNS} FROM authenticators WHERE "credentialID" = $1`, [
         credentialID,
       ])
       return row ? toAuthenticator(row) : null
@@ -309,8 +303,10 @@ export function PostgresAdapter(pool: PostgresPool): Required<Adapter> {
     },
 
     async updateAuthenticatorCounter(credentialID, newCounter) {
-      const [row] = await run(
-        pool,
+      if (!Number.isSafeInteger(newCounter) || newCounter < 0) {
+        throw new TypeError("PostgresAdapter: updateAuthenticatorCounter(): newCounter must be a non-negative integer")
+      }
+      const [row] = await find(
         "updateAuthenticatorCounter",
         `UPDATE authenticators SET counter = $2 WHERE "credentialID" = $1 RETURNING ${AUTHENTICATOR_COLUMNS}`,
         [credentialID, newCounter],

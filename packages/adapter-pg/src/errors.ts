@@ -65,11 +65,17 @@ const UNDEFINED_COLUMN = "42703"
 const INVALID_TEXT_REPRESENTATION = "22P02"
 /** An id too large for an integer column. */
 const NUMERIC_VALUE_OUT_OF_RANGE = "22003"
+/** A NUL character, which no PostgreSQL text value can hold. */
+const CHARACTER_NOT_IN_REPERTOIRE = "22021"
+const UNMATCHABLE = new Set([INVALID_TEXT_REPRESENTATION, NUMERIC_VALUE_OUT_OF_RANGE, CHARACTER_NOT_IN_REPERTOIRE])
 
-/** Whether the error means "no row can have this id": the id is not of the column's type. */
-export function isForeignId(error: unknown): boolean {
+/**
+ * Whether the error means "no row can hold this key": an id not of the column's type, or text
+ * with a NUL character (a hostile cookie). A lookup by such a key finds nothing.
+ */
+export function isUnmatchable(error: unknown): boolean {
   const state = sqlState(error)
-  return state === INVALID_TEXT_REPRESENTATION || state === NUMERIC_VALUE_OUT_OF_RANGE
+  return state !== undefined && UNMATCHABLE.has(state)
 }
 
 /**

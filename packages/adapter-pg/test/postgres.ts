@@ -1,7 +1,8 @@
 /**
  * A throw-away PostgreSQL server for tests: a fresh cluster in a temp dir, listening on
- * 127.0.0.1 only, stopped and removed after. Other test packages can import it
- * (`@auth/adapter-pg/test/postgres.ts` is not published: copy the import path from this repo).
+ * 127.0.0.1 only, stopped and removed after. It is not published: other test packages of this
+ * repository import it by path (`../../adapter-pg/test/postgres.js`) and start it from their
+ * own vitest `globalSetup`, as `test/global-setup.ts` here does.
  *
  * CI starts on a machine with only Node and npm, as root: when the server binaries are missing
  * and this process may install packages, it installs Debian's `postgresql`; PostgreSQL refuses

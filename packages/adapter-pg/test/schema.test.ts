@@ -147,7 +147,7 @@ describe("sweepExpired", () => {
   })
 })
 
-describe("ids the column cannot hold", () => {
+describe("keys no row can hold", () => {
   const pool = useDatabase("schema_ids", migrate)
 
   it("are not found, and never reach the database as SQL", async () => {
@@ -159,6 +159,24 @@ describe("ids the column cannot hold", () => {
       await expect(adapter.updateUser({ id, name: "x" })).rejects.toMatchObject({ reason: "NotFound" })
     }
     expect(await pool().query(`SELECT to_regclass('users') AS table`)).toMatchObject({ rows: [{ table: "users" }] })
+  })
+
+  it("a session token or email with a NUL byte (a hostile cookie) is not found, instead of failing", async () => {
+    const adapter = PostgresAdapter(pool())
+    const hostile = "token\u0000' OR 1=1 --"
+    expect(await adapter.getSessionAndUser(hostile)).toBeNull()
+    expect(await adapter.updateSession({ sessionToken: hostile, expires: new Date(Date.now() + HOUR) })).toBeNull()
+    expect(await adapter.deleteSession(hostile)).toBeNull()
+    expect(await adapter.getUserByEmail(hostile)).toBeNull()
+    expect(await adapter.useVerificationToken({ identifier: hostile, token: hostile })).toBeNull()
+    expect(await adapter.getAuthenticator(hostile)).toBeNull()
+    expect(await adapter.getUserByAccount({ provider: "idp", providerAccountId: hostile })).toBeNull()
+  })
+
+  it("updateAuthenticatorCounter refuses a counter that is not a non-negative integer, before the database sees it", async () => {
+    const adapter = PostgresAdapter(pool())
+    await expect(adapter.updateAuthenticatorCounter("c1", 1.5)).rejects.toThrow(/newCounter must be a non-negative integer/)
+    await expect(adapter.updateAuthenticatorCounter("c1", -1)).rejects.toThrow(TypeError)
   })
 })
 
