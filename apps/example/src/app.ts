@@ -15,7 +15,7 @@ import { bundleClientScript } from "./client-bundle.js"
 import { startDemoIdp } from "./demo-idp.js"
 import { createDemoUserCheck, DEMO_USERNAME, demoUserProvider } from "./demo-user.js"
 import { printSignInLink, selectEmailProvider, type EmailDelivery, type SignInLinkSink } from "./email.js"
-import { FAVICON, pagePolicy, renderHome, renderNotFound, renderProtected, renderServerError, STYLESHEET, type HomeView } from "./pages.js"
+import { FAVICON, pagePolicy, renderCheckEmail, renderHome, renderNotFound, renderProtected, renderServerError, STYLESHEET, type HomeView } from "./pages.js"
 import { selectProviders, type ProviderStatus } from "./providers.js"
 import { readSession } from "./session.js"
 import { readSessionStrategy, readVariable, resolveDemoPassword, resolveSecret, SettingsError, type Env } from "./settings.js"
@@ -63,6 +63,8 @@ export function createApp(options: AppOptions): Hono {
     new Response(body, { headers: { "content-type": type, "cache-control": "no-cache", "x-content-type-options": "nosniff" } })
 
   const app = new Hono()
+  // The app's own "check your email", which can say where a link went when it was not emailed.
+  app.get(`${AUTH_BASE_PATH}/verify-request`, () => page(renderCheckEmail(options.emailDelivery), 200))
   app.all(`${AUTH_BASE_PATH}/*`, (c) => Auth(c.req.raw, auth))
   app.get("/assets/client.js", () => asset(options.clientScript, "text/javascript; charset=utf-8"))
   app.get("/assets/style.css", () => asset(STYLESHEET, "text/css; charset=utf-8"))

@@ -73,6 +73,9 @@ export async function startDemoIdp(options: DemoIdpOptions): Promise<DemoIdp> {
       clientId: client.id,
       clientSecret: client.secret,
       checks: ["pkce", "state", "nonce"],
+      // Ask for the account every time: after signing out of the app, the IdP's own session
+      // would otherwise sign the previous account straight back in, and nobody could switch.
+      authorization: { params: { prompt: "login" } },
       // The IdP speaks plain http on 127.0.0.1; core refuses http anywhere but loopback.
       allowInsecureLoopbackRequests: true,
       style: { brandColor: "#2f5bd3" },

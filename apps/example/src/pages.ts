@@ -20,26 +20,28 @@ export function escapeHtml(value: string): string {
 }
 
 /** The stylesheet of every page, served as `/assets/style.css`. */
-export const STYLESHEET = `:root{color-scheme:light dark;--brand:#2f5bd3;--muted:#6b7280;--card:#fff;--bg:#f3f4f6;--border:#e5e7eb}
-@media (prefers-color-scheme:dark){:root{--card:#1f2937;--bg:#111827;--border:#374151;--muted:#9ca3af}}
+export const STYLESHEET = `:root{color-scheme:light dark;--brand:#2f5bd3;--link:#1d4ed8;--text:#111827;--muted:#4b5563;--card:#fff;--bg:#f3f4f6;--border:#d1d5db;--alert:#b91c1c}
+@media (prefers-color-scheme:dark){:root{--link:#93b4ff;--text:#f3f4f6;--muted:#b4bcc8;--card:#1f2937;--bg:#111827;--border:#4b5563;--alert:#fca5a5}}
 *{box-sizing:border-box}
-body{margin:0;font:16px/1.5 system-ui,sans-serif;background:var(--bg);color:CanvasText}
-header{display:flex;gap:1.25rem;align-items:center;padding:.9rem 1.5rem;background:var(--card);border-bottom:1px solid var(--border)}
+body{margin:0;font:16px/1.5 system-ui,sans-serif;background:var(--bg);color:var(--text)}
+header{display:flex;flex-wrap:wrap;gap:.5rem 1.25rem;align-items:center;padding:.9rem 1.5rem;background:var(--card);border-bottom:1px solid var(--border)}
 header .brand{font-weight:700;margin-right:auto;color:inherit;text-decoration:none}
-header a{color:var(--brand);text-decoration:none}
+header a{color:var(--link);text-decoration:none}
 main{max-width:42rem;margin:2rem auto;padding:0 1rem}
-main a{color:var(--brand)}
-.card{background:var(--card);border:1px solid var(--border);border-radius:12px;padding:1.5rem;margin-bottom:1.25rem}
+main a{color:var(--link)}
+.card{background:var(--card);border:1px solid var(--border);border-radius:12px;padding:1.5rem;margin-bottom:1.25rem;overflow-wrap:anywhere}
 h1{font-size:1.5rem;margin:0 0 .5rem}
 h2{font-size:1.1rem;margin:0 0 .5rem}
 .muted{color:var(--muted)}
 .user{display:flex;gap:1rem;align-items:center;margin:1rem 0}
-.avatar{width:72px;height:72px;border-radius:50%;background:var(--border);object-fit:cover}
+.avatar{width:72px;height:72px;flex:none;border-radius:50%;object-fit:cover}
+.avatar.initials{display:grid;place-items:center;background:var(--brand);color:#fff;font-size:1.6rem;font-weight:700;letter-spacing:.02em}
 .user .name{font-size:1.2rem;font-weight:600;margin:0}
 .user .email{margin:0}
 .actions{display:flex;flex-wrap:wrap;gap:.75rem;margin-top:1rem}
 .button{display:inline-block;padding:.6rem 1.1rem;border-radius:8px;border:1px solid var(--border);background:transparent;color:inherit;font:inherit;font-weight:600;text-decoration:none;cursor:pointer}
-.button.primary{background:var(--brand);border-color:var(--brand);color:#fff}
+main a.button{color:inherit}
+.button.primary,main a.button.primary{background:var(--brand);border-color:var(--brand);color:#fff}
 .button:disabled{opacity:.6;cursor:progress}
 .badge{display:inline-block;padding:.1rem .5rem;border-radius:999px;font-size:.85rem;font-weight:600}
 .badge.on{background:#dcfce7;color:#166534}
@@ -50,7 +52,7 @@ ul.providers li:last-child{border-bottom:0}
 code,pre{font:.9em ui-monospace,monospace}
 pre{background:var(--bg);border-radius:8px;padding:1rem;overflow:auto}
 [role=status]:empty{display:none}
-[role=status]{color:#b91c1c}
+[role=status]{color:var(--alert)}
 `
 
 /** The app's icon (a padlock), served as `/favicon.svg` and, for pages that do not link it, `/favicon.ico`. */
@@ -108,12 +110,19 @@ function imageUrl(value: string | null | undefined): string | undefined {
   }
 }
 
-/** The signed-in user: picture, name and email. */
+/** Up to two letters that stand for the user: the initials of the name, else the email's first letter. */
+export function initials(user: { name?: string | null; email?: string | null }): string {
+  const words = (user.name ?? "").trim().split(/\s+/u).filter((word) => word.length > 0)
+  const picked = words.length === 0 ? [user.email ?? "?"] : words.length === 1 ? words : [words[0] ?? "", words.at(-1) ?? ""]
+  return picked.map((word) => Array.from(word)[0] ?? "").join("").toLocaleUpperCase("en")
+}
+
+/** The signed-in user: picture (or initials when the provider shares none), name and email. */
 function userCard(user: NonNullable<Session["user"]>): string {
   const image = imageUrl(user.image)
   const picture =
     image === undefined
-      ? `<span class="avatar" aria-hidden="true"></span>`
+      ? `<span class="avatar initials" aria-hidden="true" data-testid="avatar-initials">${escapeHtml(initials(user))}</span>`
       : `<img class="avatar" src="${escapeHtml(image)}" alt="" width="72" height="72">`
   const name = user.name ?? "(no name shared)"
   const email = user.email ?? "(no email shared)"
@@ -218,5 +227,24 @@ export function renderServerError(): string {
   return layout(
     { title: "Error", signedIn: false },
     `<section class="card"><h1>Something went wrong</h1><p>The server log says what. <a href="/">Home</a></p></section>`,
+  )
+}
+
+/**
+ * "Check your email" after asking for a sign-in link. Without an SMTP server the link is never
+ * emailed: in development it is printed in the terminal, and the page says so.
+ */
+export function renderCheckEmail(delivery: EmailDelivery): string {
+  const where =
+    delivery === "terminal"
+      ? `<p><strong>In development the link is not emailed:</strong> it is printed in the terminal where the app runs (<code>pnpm dev</code>). Open it in this browser to sign in.</p>
+<p class="muted">To email links instead, set <code>AUTH_EMAIL_SERVER</code> and <code>AUTH_EMAIL_FROM</code>.</p>`
+      : `<p>We sent you an email with a sign-in link. Open it to sign in: it works once, and only for a short time.</p>
+<p class="muted">No email? Check your spam folder, or go back and ask for a new link.</p>`
+  return layout(
+    { title: "Check your email", signedIn: false },
+    `<section class="card" data-testid="check-email"><h1>Check your email</h1>
+${where}
+<p><a href="${AUTH_BASE_PATH}/signin">Back to sign-in</a></p></section>`,
   )
 }

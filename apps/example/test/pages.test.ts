@@ -1,7 +1,7 @@
 import type { Session } from "@auth/core"
 import { describe, expect, it } from "vitest"
 
-import { escapeHtml, pagePolicy, renderHome, renderNotFound, renderProtected, type HomeView } from "../src/pages.js"
+import { escapeHtml, initials, pagePolicy, renderCheckEmail, renderHome, renderNotFound, renderProtected, type HomeView } from "../src/pages.js"
 
 const hostile = `<script>alert("x")</script>`
 
@@ -99,5 +99,31 @@ describe("pagePolicy", () => {
     expect(policy).toContain("script-src 'self'")
     expect(policy).not.toContain("unsafe-inline")
     expect(policy).toContain("img-src 'self' https: data: http://127.0.0.1:4000")
+  })
+})
+
+describe("the avatar without a picture", () => {
+  it("shows the initials of the first and last name, or the email's first letter", () => {
+    expect(initials({ name: "Ada Byron Lovelace" })).toBe("AL")
+    expect(initials({ name: "  carol  " })).toBe("C")
+    expect(initials({ name: null, email: "dave@example.org" })).toBe("D")
+    expect(initials({})).toBe("?")
+  })
+
+  it("draws the initials, escaped, instead of an empty circle", () => {
+    const page = home(session({ name: "<b>ob Example", email: "bob@example.com" }))
+    expect(page).toContain('<span class="avatar initials" aria-hidden="true" data-testid="avatar-initials">&lt;E</span>')
+  })
+})
+
+describe("renderCheckEmail", () => {
+  it("says that in development the link is in the terminal", () => {
+    const page = renderCheckEmail("terminal")
+    expect(page).toContain("Check your email")
+    expect(page).toContain("printed in the terminal")
+  })
+
+  it("does not mention the terminal when links are emailed", () => {
+    expect(renderCheckEmail("smtp")).not.toContain("terminal")
   })
 })

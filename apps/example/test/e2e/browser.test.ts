@@ -165,6 +165,57 @@ describe("the example with database sessions", () => {
   })
 })
 
+describe("the Demo IdP as a person uses it", () => {
+  let run: Started
+  beforeAll(async () => {
+    run = await start()
+  })
+
+  browserTest("says the sign-in was cancelled when the person presses Cancel at the Demo IdP, and lets them try again", async (page) => {
+    const { example } = run
+    await page.goto(`${example.url}/api/auth/signin`)
+    await page.getByRole("button", { name: "Sign in with Demo IdP" }).click()
+    await page.waitForURL((url) => url.origin === example.idp.issuer)
+    await page.getByRole("button", { name: "Cancel" }).click()
+    await page.waitForURL((url) => url.pathname === "/api/auth/signin" && url.searchParams.get("error") === "AccessDenied")
+    expect(await page.getByRole("alert").textContent()).toContain("You cancelled the sign-in")
+    expect(await page.locator("body").textContent()).not.toContain("permission")
+
+    await page.getByRole("button", { name: "Sign in with Demo IdP" }).click()
+    await logInAtIdp(page, example)
+    await page.waitForURL(`${example.url}/`)
+    expect(await page.getByTestId("user-email").textContent()).toBe(ALICE.email)
+    // The refusal at the IdP is logged as what it is; the second try logs nothing.
+    expect(run.errors).toEqual([expect.stringMatching(/^AccessDenied: The user refused access/)])
+    run.errors.length = 0
+  })
+
+  browserTest("asks which account to use after signing out, so a person can switch accounts", async (page) => {
+    const { example } = run
+    const bob = DEFAULT_ACCOUNTS[1] ?? expect.unreachable("@auth/dev-idp has no second default account")
+    await page.goto(`${example.url}/api/auth/signin`)
+    await page.getByRole("button", { name: "Sign in with Demo IdP" }).click()
+    await logInAtIdp(page, example)
+    expect(await page.getByTestId("user-email").textContent()).toBe(ALICE.email)
+
+    await page.goto(`${example.url}/api/auth/signout`)
+    await page.getByRole("button", { name: "Sign out" }).click()
+    await page.waitForURL(`${example.url}/`)
+
+    await page.goto(`${example.url}/api/auth/signin`)
+    await page.getByRole("button", { name: "Sign in with Demo IdP" }).click()
+    // The IdP still has Alice's session, but it asks again instead of signing her straight back in.
+    await page.waitForURL((url) => url.origin === example.idp.issuer && url.pathname.startsWith("/interaction/"))
+    await page.getByLabel("Email").fill(bob.email)
+    await page.getByLabel("Password").fill(bob.password)
+    await page.getByRole("button", { name: "Sign in", exact: true }).click()
+    await page.getByRole("button", { name: "Allow" }).click()
+    await page.waitForURL(`${example.url}/`)
+    expect(await page.getByTestId("user-email").textContent()).toBe(bob.email)
+    expect(run.errors).toEqual([])
+  })
+})
+
 describe("the example's own sign-in forms, with database sessions", () => {
   let run: Started
   beforeAll(async () => {
@@ -188,7 +239,7 @@ describe("the example's own sign-in forms, with database sessions", () => {
     await page.waitForURL(
       `${example.url}/api/auth/signin?error=CredentialsSignin&code=credentials&callbackUrl=${encodeURIComponent(`${example.url}/protected`)}`,
     )
-    expect(await page.getByRole("alert").textContent()).toBe("Sign-in failed. Check that the details you entered are correct.")
+    expect(await page.getByRole("alert").textContent()).toBe("Those details did not work. Check them and try again.")
     expect(await sessionCookie(page)).toBeUndefined()
 
     await page.getByLabel("Username").fill(username)
@@ -215,6 +266,7 @@ describe("the example's own sign-in forms, with database sessions", () => {
     await page.getByRole("button", { name: "Sign in with Email" }).click()
     await page.waitForURL(`${example.url}/api/auth/verify-request?provider=email&type=email`)
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Check your email")
+    expect(await page.getByTestId("check-email").textContent()).toContain("printed in the terminal")
 
     expect(run.links.map((link) => link.email)).toEqual(["carol@example.org"])
     const link = run.links[0] as SignInLink
