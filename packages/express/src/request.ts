@@ -3,7 +3,7 @@
  * setting decides whether forwarded headers count), and the body, read again if a body parser
  * already consumed it.
  */
-import { Readable } from "node:stream"
+import type { IncomingMessage } from "node:http"
 import type { Request as ExpressRequest } from "express"
 
 /** Headers Express has already applied (or refused) under `trust proxy`: core must not read them again. */
@@ -77,6 +77,35 @@ function reparsedBody(req: ExpressRequest): string | Blob | undefined {
 }
 
 /**
+ * The unread body as a stream. Cancelling it (core stops at its size limit) pauses the request
+ * instead of destroying it, so the answer still reaches the client; the connection is closed
+ * after that answer (see `sendResponse`).
+ */
+function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      req.on("data", (chunk: Buffer) => {
+        controller.enqueue(new Uint8Array(chunk))
+        if ((controller.desiredSize ?? 0) <= 0) req.pause()
+      })
+      req.once("end", () => {
+        controller.close()
+      })
+      req.once("error", (error) => {
+        controller.error(error)
+      })
+    },
+    pull() {
+      req.resume()
+    },
+    cancel() {
+      req.pause()
+      req.removeAllListeners("data")
+    },
+  })
+}
+
+/**
  * Converts an Express request to a `Request` for core, or `undefined` when it names no usable
  * origin (see {@link requestUrl}).
  */
@@ -94,6 +123,5 @@ export function toWebRequest(req: ExpressRequest, options: { body: boolean }): R
     headers.delete("content-encoding")
     return new Request(url, { method, headers, body: reparsed })
   }
-  const body = Readable.toWeb(req) as ReadableStream<Uint8Array>
-  return new Request(url, { method, headers, body, duplex: "half" } as RequestInit)
+  return new Request(url, { method, headers, body: bodyStream(req), duplex: "half" } as RequestInit)
 }

@@ -11,10 +11,13 @@ export function appendSetCookie(res: ExpressResponse, setCookie: string): void {
 
 /**
  * Writes status, headers (every `Set-Cookie` separately) and body. The body goes out with
- * `res.end`, not `res.send`, so Express adds no ETag of its own to an auth answer.
+ * `res.end`, not `res.send`, so Express adds no ETag of its own to an auth answer. When core
+ * answered before reading the whole request body (it was over the limit), the connection is
+ * closed after the answer rather than kept for a client that is still sending.
  */
 export async function sendResponse(response: Response, res: ExpressResponse): Promise<void> {
   res.status(response.status)
+  if (!res.req.complete) res.setHeader("connection", "close")
   for (const [name, value] of response.headers) if (name !== "set-cookie") res.setHeader(name, value)
   for (const setCookie of response.headers.getSetCookie()) appendSetCookie(res, setCookie)
   res.end(Buffer.from(await response.arrayBuffer()))

@@ -24,6 +24,8 @@ export interface AppOptions {
   /** Express's `trust proxy` setting; unset leaves Express's default (trust nothing). */
   trustProxy?: boolean | string
   config?: Partial<ExpressAuthConfig>
+  /** Mounts `express.json()` and `express.urlencoded()` before the auth routes. Defaults to `true`. */
+  bodyParsers?: boolean
 }
 
 export interface RunningApp {
@@ -72,8 +74,10 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
   const express = options.version === 4 ? express4 : express5
   const app = express()
   if (options.trustProxy !== undefined) app.set("trust proxy", options.trustProxy)
-  app.use(express.json())
-  app.use(express.urlencoded({ extended: true }))
+  if (options.bodyParsers !== false) {
+    app.use(express.json())
+    app.use(express.urlencoded({ extended: true }))
+  }
   // A cookie of the app's own, set before the auth routes run: theirs must not replace it.
   app.use((_req, res, next) => {
     res.cookie("app-visit", "1")

@@ -50,6 +50,10 @@ async function advertisedCallback(app: RunningApp, headers: Record<string, strin
 }
 
 describe.each([4, 5] as ExpressVersion[])("Express %i", (version) => {
+  // Tests that need nothing special share one app (and OpenID Provider) per version.
+  let shared: Promise<RunningApp> | undefined
+  const defaultApp = (): Promise<RunningApp> => (shared ??= start({ version }))
+
   it.each(MOUNTS[version])("signs in, reads the session server-side and signs out, mounted at %s", async (mount) => {
     const app = await start({ version, mount })
     const browser = new TestBrowser()
@@ -70,8 +74,21 @@ describe.each([4, 5] as ExpressVersion[])("Express %i", (version) => {
     expect(app.errors).toEqual([])
   })
 
+  it("reads the body stream itself when no body parser is mounted", async () => {
+    const app = await start({ version, bodyParsers: false })
+    const landed = await signIn(new TestBrowser(), app)
+    expect(JSON.parse(landed.body)).toMatchObject({ session: { user: { email: "alice@example.com" } } })
+  })
+
+  it("takes its base path from a mount without a wildcard", async () => {
+    const app = await start({ version, mount: "/auth" })
+    const response = await fetch(`${app.url}/auth/providers`)
+    const { idp } = (await response.json()) as { idp: { callbackUrl: string } }
+    expect(idp.callbackUrl).toBe(`${app.url}/auth/callback/idp`)
+  })
+
   it("accepts a JSON sign-in body that express.json() already parsed", async () => {
-    const app = await start({ version })
+    const app = await defaultApp()
     const browser = new TestBrowser()
     const csrfToken = await csrf(browser, app)
     const response = await browser.request(`${app.url}/auth/signin/idp`, {
@@ -101,7 +118,7 @@ describe.each([4, 5] as ExpressVersion[])("Express %i", (version) => {
   })
 
   it("sends each Set-Cookie as its own header, beside the app's own cookie", async () => {
-    const app = await start({ version })
+    const app = await defaultApp()
     const browser = new TestBrowser()
     const csrfToken = await csrf(browser, app)
     const response = await browser.request(`${app.url}/auth/signin/idp`, {
@@ -116,7 +133,7 @@ describe.each([4, 5] as ExpressVersion[])("Express %i", (version) => {
   })
 
   it("ignores X-Forwarded-Host and -Proto when trust proxy is off", async () => {
-    const app = await start({ version })
+    const app = await defaultApp()
     const response = await advertisedCallback(app, { "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" })
     const { idp } = (await response.json()) as { idp: { callbackUrl: string } }
     expect(idp.callbackUrl).toBe(`${app.url}/auth/callback/idp`)
@@ -136,7 +153,7 @@ describe.each([4, 5] as ExpressVersion[])("Express %i", (version) => {
   })
 
   it("answers 4xx, not 500, to a body over the parser's limit", async () => {
-    const app = await start({ version })
+    const app = await defaultApp()
     const response = await fetch(`${app.url}/auth/signin/idp`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -146,7 +163,7 @@ describe.each([4, 5] as ExpressVersion[])("Express %i", (version) => {
   })
 
   it("answers 4xx, not 500, to a parsed body over core's limit", async () => {
-    const app = await start({ version })
+    const app = await defaultApp()
     const response = await fetch(`${app.url}/auth/signin/idp`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
@@ -156,8 +173,18 @@ describe.each([4, 5] as ExpressVersion[])("Express %i", (version) => {
     expect(response.status).toBeLessThan(500)
   })
 
+  it("answers 4xx, not 500, to a huge body no parser read", async () => {
+    const app = await defaultApp()
+    const response = await fetch(`${app.url}/auth/signin/idp`, {
+      method: "POST",
+      headers: { "content-type": "text/plain", accept: "application/json" },
+      body: "a".repeat(1_000_000),
+    })
+    expect(response.status).toBe(400)
+  })
+
   it("answers 400, not 500, to malformed JSON", async () => {
-    const app = await start({ version })
+    const app = await defaultApp()
     const response = await fetch(`${app.url}/auth/signin/idp`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -167,7 +194,7 @@ describe.each([4, 5] as ExpressVersion[])("Express %i", (version) => {
   })
 
   it("reads no session from a forged cookie, and clears it", async () => {
-    const app = await start({ version })
+    const app = await defaultApp()
     const response = await fetch(`${app.url}/me`, { headers: { cookie: "authjs.session-token=forged.value" } })
     expect(await response.json()).toEqual({ session: null })
     expect(response.headers.getSetCookie()).toContainEqual(expect.stringMatching(/^authjs\.session-token=; Max-Age=0/))
