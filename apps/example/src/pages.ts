@@ -50,7 +50,7 @@ ul.providers{list-style:none;padding:0;margin:.5rem 0 0}
 ul.providers li{padding:.35rem 0;border-bottom:1px solid var(--border)}
 ul.providers li:last-child{border-bottom:0}
 code,pre{font:.9em ui-monospace,monospace}
-pre{background:var(--bg);border-radius:8px;padding:1rem;overflow:auto}
+pre{background:var(--bg);border-radius:8px;padding:1rem;white-space:pre-wrap;overflow-wrap:anywhere}
 [role=status]:empty{display:none}
 [role=status]{color:var(--alert)}
 `
