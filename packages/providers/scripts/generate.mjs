@@ -153,7 +153,7 @@ function readmeWithTable(path, providers, folderPrefix) {
 const require = createRequire(import.meta.url)
 
 /** The provider's icon as Simple Icons ships it, or `undefined` when it has none. */
-function simpleIcon(id) {
+export function simpleIcon(id) {
   const slug = LOGO_SLUGS[id] ?? id.replaceAll("-", "")
   let path
   try {

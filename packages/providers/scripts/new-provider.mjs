@@ -11,6 +11,8 @@ import process from "node:process"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 
+import { simpleIcon } from "./generate.mjs"
+
 const scriptsDir = dirname(fileURLToPath(import.meta.url))
 const packageDir = join(scriptsDir, "..")
 const repoDir = join(packageDir, "..", "..")
@@ -49,8 +51,19 @@ const fill = (template) =>
     .replaceAll("__BRAND__", brand)
     .replaceAll("__NAME__", name)
 
+/** A brand Simple Icons carries gets its logo on the sign-in button: the generator writes `logo.ts`. */
+const withLogo = (source) =>
+  simpleIcon(id) === undefined
+    ? source
+    : source
+        .replace(/^(import .* from "@auth\/core\/providers"\n)/m, '$1import logo from "./logo.js"\n')
+        .replace("style: { brandColor:", "style: { logo, brandColor:")
+
 mkdirSync(folder)
-for (const file of ["index.ts", "fixture.json", "index.test.ts"]) writeFileSync(join(folder, file), fill(`${file}.tmpl`))
+for (const file of ["index.ts", "fixture.json", "index.test.ts"]) {
+  const content = fill(`${file}.tmpl`)
+  writeFileSync(join(folder, file), file === "index.ts" ? withLogo(content) : content)
+}
 writeFileSync(changeset, `---\n"@auth/providers": minor\n---\n\nAdd the ${name} provider (\`@auth/providers/${id}\`).\n`)
 console.log(`created src/${id}/{index.ts,fixture.json,index.test.ts} and ${relative(repoDir, changeset)}`)
 
