@@ -50,6 +50,13 @@ describe("getSession", () => {
     expect(session?.user).toEqual({ id: "u1", name: "Ada", email: "ada@example.com", image: null })
   })
 
+  it("hands nothing to the sink while updateAge has not passed", async () => {
+    const cookie = `${NAME}=${await sealed({ sub: "u1" })}`
+    const { session, cookies } = await read(pageRequest(cookie), testConfig())
+    expect(session).toMatchObject({ user: { id: "u1" } })
+    expect(cookies).toEqual([])
+  })
+
   it("hands a renewed cookie to the sink once updateAge has passed", async () => {
     const config = testConfig({ session: { maxAge: 3600, updateAge: 60 } })
     const cookie = `${NAME}=${await sealed({ sub: "u1" })}`

@@ -140,7 +140,8 @@ describe.each([4, 5] as ExpressVersion[])("Express %i", (version) => {
   })
 
   it("honours X-Forwarded-Host and -Proto when trust proxy is on", async () => {
-    const app = await start({ version, trustProxy: "loopback" })
+    // The proxy names an origin the app lists, as core requires before building URLs from it.
+    const app = await start({ version, trustProxy: "loopback", config: { allowedOrigins: ["https://app.example:8443"] } })
     const response = await advertisedCallback(app, { "x-forwarded-host": "app.example:8443", "x-forwarded-proto": "https" })
     const { idp } = (await response.json()) as { idp: { callbackUrl: string } }
     expect(idp.callbackUrl).toBe("https://app.example:8443/auth/callback/idp")
