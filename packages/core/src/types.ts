@@ -204,9 +204,13 @@ export interface LoggerInstance {
 
 /** The look of the built-in pages. */
 export interface Theme {
+  /** `"auto"` (the default) follows the browser's light or dark preference; the others force one. */
   colorScheme?: "auto" | "dark" | "light"
+  /** The app's logo above each page's card: an https or `data:image/...;base64` URL, or an inline `<svg>`. */
   logo?: string
+  /** The color of the pages' own buttons (email, credentials, sign-out) and of providers without one. */
   brandColor?: string
+  /** The text color on `brandColor` buttons. Default: white or dark, whichever reads. */
   buttonText?: string
 }
 

@@ -114,7 +114,13 @@ export type AccountCallback = (tokens: TokenSet) => Awaitable<Partial<Account> |
 
 /** How the provider's button looks on the default sign-in page. */
 export interface ProviderButtonStyles {
+  /**
+   * The brand's logo, shown on the button: an inline `<svg>` (only its `viewBox` and path data
+   * are kept, drawn in the button's text color, as every built-in provider's logo is) or an
+   * https or `data:image/...;base64` URL.
+   */
   logo?: string
+  /** The button's background; the text is white or dark, whichever reads (the color is darkened when neither does). */
   brandColor?: string
   /** @deprecated Use `brandColor`. */
   bg?: string
