@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest"
+
+import { renderSignIn, type PageProvider } from "../src/pages/index.js"
+import { buttonColors, layout, logoMarkup } from "../src/pages/layout.js"
+
+/** WCAG contrast of white text on a #rrggbb background. */
+function whiteContrast(hex: string): number {
+  const [r, g, b] = [1, 3, 5].map((i) => {
+    const c = parseInt(hex.slice(i, i + 2), 16) / 255
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4
+  }) as [number, number, number]
+  return 1.05 / (0.2126 * r + 0.7152 * g + 0.0722 * b + 0.05)
+}
+
+function signInWithLogo(logo: string): string {
+  const provider: PageProvider = { id: "acme", name: "Acme", type: "oauth", action: "/api/auth/signin/acme", style: { logo, brandColor: "#24292f" } }
+  return renderSignIn({ theme: {}, providers: [provider], csrfToken: "t", callbackUrl: undefined, error: undefined })
+}
+
+describe("provider logos", () => {
+  it("redraws an inline SVG from its path data only, in the text color, hidden from screen readers", () => {
+    const markup = logoMarkup('<svg role="img" viewBox="0 0 24 24" xmlns="http://www.w3.org/2000/svg"><title>Acme</title><path d="M0 0h24v24H0z"/></svg>', "logo")
+    expect(markup).toBe('<svg class="logo" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M0 0h24v24H0z"/></svg>')
+  })
+
+  it("drops an SVG logo that carries a script or an event handler", () => {
+    const page = signInWithLogo('<svg viewBox="0 0 24 24" onload="alert(1)"><script>alert(2)</script><path d="M0 0h24v24H0z"/></svg>')
+    expect(page).not.toContain("alert")
+    expect(page).not.toContain("<script")
+    expect(page).toContain('<path d="M0 0h24v24H0z"/>')
+  })
+
+  it("drops an SVG logo whose path data tries to break out of the attribute", () => {
+    expect(logoMarkup('<svg viewBox="0 0 24 24"><path d="M0 0&quot; onmouseover=&quot;alert(1)"/></svg>', "logo")).toBe("")
+    expect(logoMarkup('<svg viewBox="0 0 24 24"><path d="M0 0 url(x)"/></svg>', "logo")).toBe("")
+  })
+
+  it("shows an https or data image URL as a decorative image, and drops javascript: and http: URLs", () => {
+    expect(logoMarkup("https://cdn.example/acme.svg", "logo")).toBe('<img class="logo" src="https://cdn.example/acme.svg" alt="">')
+    expect(logoMarkup("data:image/png;base64,iVBORw0KGgo=", "logo")).toContain('src="data:image/png;base64,iVBORw0KGgo="')
+    expect(logoMarkup("javascript:alert(1)", "logo")).toBe("")
+    expect(logoMarkup("http://cdn.example/acme.svg", "logo")).toBe("")
+  })
+
+  it("keeps the theme's logo out of the page when it is not an image URL or an SVG", () => {
+    expect(layout({ logo: '"><script>alert(1)</script>' }, "t", "")).not.toContain("alert")
+  })
+})
+
+describe("button colors", () => {
+  it("keeps a dark brand as it is, with white text", () => {
+    expect(buttonColors("#24292f")).toEqual({ background: "#24292f", text: "#fff" })
+  })
+
+  it("puts dark text on a light brand", () => {
+    expect(buttonColors("#fee500").text).toBe("#111111")
+  })
+
+  it("darkens a mid-tone brand (Google's blue) until white text reads at 4.5:1", () => {
+    const { background, text } = buttonColors("#4285f4")
+    expect(text).toBe("#fff")
+    expect(background).not.toBe("#4285f4")
+    expect(whiteContrast(background)).toBeGreaterThanOrEqual(4.5)
+  })
+
+  it("honours theme.buttonText over the computed text color", () => {
+    const page = renderSignIn({ theme: { brandColor: "#4285f4", buttonText: "#000000" }, providers: [{ id: "email", name: "Email", type: "email", action: "/e", style: {} }], csrfToken: "t", callbackUrl: undefined, error: undefined })
+    expect(page).toContain("color:#000000")
+  })
+})
