@@ -50,8 +50,9 @@ function mountPath(req: ExpressRequest): string {
 
 /**
  * Serves the auth routes (`/signin`, `/callback/:provider`, `/session`, `/signout`, ...) under
- * the path it is mounted on, which becomes `basePath`. Mount it with a wildcard in the syntax of
- * your Express version; body parsers mounted before it are fine.
+ * the path it is mounted on with `app.use`, which becomes `basePath`. Mount it with a wildcard in
+ * the syntax of your Express version; body parsers mounted before it are fine. Registered as a
+ * route instead (`app.all("/api/auth/*", ...)`), it serves the config's `basePath`.
  *
  * A request whose Host (or trusted `X-Forwarded-Host`) is not a plain `host[:port]` is answered
  * `400`; anything else reaching the handler is answered by `Auth()`, which never throws.
@@ -84,7 +85,9 @@ export function ExpressAuth(config: ExpressAuthConfig): (req: ExpressRequest, re
         res.status(400).end()
         return
       }
-      await sendResponse(await Auth(request, configFor(mountPath(req))), res)
+      // Used as a route (`app.all(...)`) rather than mounted, there is no mount path: the config's basePath stands.
+      const basePath = mountPath(req)
+      await sendResponse(await Auth(request, basePath === "" ? config : configFor(basePath)), res)
     } catch (error) {
       next(error)
     }

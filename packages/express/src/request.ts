@@ -28,7 +28,7 @@ function hostOf(req: ExpressRequest): string | undefined {
  * is not a plain `host[:port]`: a URL built from `evil.example/path` or `user@host` would name
  * another origin.
  */
-export function requestUrl(req: ExpressRequest): URL | undefined {
+function requestUrl(req: ExpressRequest): URL | undefined {
   const host = hostOf(req)
   if (host === undefined || host === "" || !req.originalUrl.startsWith("/")) return undefined
   let base: URL

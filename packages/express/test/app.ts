@@ -24,6 +24,8 @@ export interface AppOptions {
   /** Express's `trust proxy` setting; unset leaves Express's default (trust nothing). */
   trustProxy?: boolean | string
   config?: Partial<ExpressAuthConfig>
+  /** Registers the handler with `app.all` (a route) instead of `app.use` (a mount). */
+  route?: boolean
   /** Mounts `express.json()` and `express.urlencoded()` before the auth routes. Defaults to `true`. */
   bodyParsers?: boolean
 }
@@ -83,7 +85,9 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     res.cookie("app-visit", "1")
     next()
   })
-  app.use(options.mount ?? MOUNTS[options.version][0] ?? "/auth/*", ExpressAuth(authConfig))
+  const mount = options.mount ?? MOUNTS[options.version][0] ?? "/auth/*"
+  if (options.route === true) app.all(mount, ExpressAuth(authConfig))
+  else app.use(mount, ExpressAuth(authConfig))
   app.get("/me", async (req, res, next) => {
     try {
       res.json({ session: await getSession(req, authConfig) })

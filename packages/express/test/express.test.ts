@@ -87,6 +87,13 @@ describe.each([4, 5] as ExpressVersion[])("Express %i", (version) => {
     expect(idp.callbackUrl).toBe(`${app.url}/auth/callback/idp`)
   })
 
+  it("serves the config's basePath when registered as a route rather than mounted", async () => {
+    const app = await start({ version, route: true, config: { basePath: "/auth" } })
+    const response = await fetch(`${app.url}/auth/providers`)
+    const { idp } = (await response.json()) as { idp: { callbackUrl: string } }
+    expect(idp.callbackUrl).toBe(`${app.url}/auth/callback/idp`)
+  })
+
   it("accepts a JSON sign-in body that express.json() already parsed", async () => {
     const app = await defaultApp()
     const browser = new TestBrowser()
