@@ -22,6 +22,10 @@ import pg from "pg"
 export interface RunningPostgres {
   /** `postgresql://auth@127.0.0.1:<port>/postgres`: the superuser, no password (trust on loopback). */
   connectionString: string
+  /** The temp dir holding the cluster and its unix socket; deleted by `stop()`. */
+  directory: string
+  /** The server process's id. */
+  pid: number
   /** Stops the server and deletes its data directory; safe to call twice. */
   stop(): Promise<void>
 }
@@ -206,7 +210,7 @@ export async function startPostgres(): Promise<RunningPostgres> {
     await stop()
     throw error
   }
-  return { connectionString, stop }
+  return { connectionString, directory: root, pid: server.pid ?? 0, stop }
 }
 
 /**
