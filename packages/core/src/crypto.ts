@@ -136,9 +136,11 @@ export async function importGcmKey(raw: Uint8Array<ArrayBuffer>): Promise<Secret
 /** The 64-bit big-endian bit length of the AAD that `A256CBC-HS512` authenticates last. */
 function aadBits(aad: Uint8Array): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(8)
-  const view = new DataView(out.buffer)
-  view.setUint32(0, Math.floor(aad.length / 0x20000000))
-  view.setUint32(4, (aad.length * 8) >>> 0)
+  let bits = aad.length * 8
+  for (let i = 7; i >= 0 && bits > 0; i--) {
+    out[i] = bits % 256
+    bits = Math.floor(bits / 256)
+  }
   return out
 }
 

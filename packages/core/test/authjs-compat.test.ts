@@ -7,6 +7,7 @@ import { Auth as AuthjsAuth } from "authjs-core"
 import { decode as authjsDecode, encode as authjsEncode } from "authjs-core/jwt"
 import { base64url, EncryptJWT } from "jose"
 import { describe, expect, it } from "vitest"
+import { Auth } from "../src/index.js"
 import { decode, encode } from "../src/session/jwt.js"
 import { Jar, SECRET, call, testConfig } from "./helpers.js"
 
@@ -33,6 +34,14 @@ describe("a session sealed by Auth.js", () => {
     const sealed = await authjsEncode({ token: { sub: "u1", name: "Ada", email: "ada@example.com", picture: "https://img.example/a.png" }, secret: SECRET, salt: NAME })
     const response = await call(testConfig(), withCookie(sealed), "/api/auth/session")
     expect(await response.json()).toMatchObject({ user: { id: "u1", name: "Ada", email: "ada@example.com", image: "https://img.example/a.png" } })
+  })
+
+  it("on https is read under Auth.js's __Secure- cookie name once the app names it so", async () => {
+    const name = `__Secure-${NAME}`
+    const sealed = await authjsEncode({ token: { sub: "u1", name: "Ada" }, secret: SECRET, salt: name })
+    const config = testConfig({ cookies: { sessionToken: { name } } })
+    const response = await Auth(new Request("https://app.example/api/auth/session", { headers: { cookie: `${name}=${sealed}` } }), config)
+    expect(await response.json()).toMatchObject({ user: { id: "u1", name: "Ada" } })
   })
 
   it("sealed with a secret since rotated out of first place still opens", async () => {
