@@ -71,7 +71,7 @@ describe("credentials sign-in", () => {
     expect(target.searchParams.get("code")).toBe("credentials")
     expect(jar.cookies.has("authjs.session-token")).toBe(false)
     const page = await (await call(config, jar, target.pathname + target.search)).text()
-    expect(page).toContain("Check that the details you entered are correct.")
+    expect(page).toContain("Those details did not work. Check them and try again.")
   })
 
   it("carries the public code of a thrown CredentialsSignin", async () => {
