@@ -144,7 +144,7 @@ describe("the auth routes", () => {
 
   it("serves core's default sign-in page with the Demo IdP button", async () => {
     const page = await (await app().hono.request(`${APP}/api/auth/signin?callbackUrl=%2Fprotected`)).text()
-    expect(page).toContain("Sign in with Demo IdP</button>")
+    expect(page).toContain("Sign in with Demo IdP</span></button>")
     expect(page).toContain('name="callbackUrl" value="http://localhost:3000/protected"')
   })
 })
@@ -157,7 +157,7 @@ describe("the demo user and email sign-in", () => {
     expect(page).toContain('action="http://localhost:3000/api/auth/signin/email"')
     expect(page).toContain('action="http://localhost:3000/api/auth/callback/credentials"')
     expect(page).toContain('<input id="credentials-password" name="password" type="password"')
-    expect(page).toContain("Sign in with Demo user</button>")
+    expect(page).toContain("Sign in with Demo user</span></button>")
   })
 
   it("stores the demo user in the default memory adapter, for database sessions", async () => {
