@@ -96,6 +96,17 @@ describe("getSession", () => {
     expect(await getSession(pageRequest(`${NAME}.0=abc; ${NAME}.7=def`), testConfig())).toBeNull()
   })
 
+  it("answers null when the app's own jwt.decode throws on a bad cookie", async () => {
+    const config = testConfig({
+      jwt: {
+        decode: () => {
+          throw new Error("not a token of ours")
+        },
+      },
+    })
+    expect(await getSession(pageRequest(`${NAME}=garbage`), config)).toBeNull()
+  })
+
   it("answers null and logs when the host is not trusted", async () => {
     const config = recordingConfig({ trustHost: false })
     const cookie = `${NAME}=${await sealed({ sub: "u1" })}`
