@@ -6,6 +6,7 @@
 import type { Adapter, AdapterMethod } from "./adapters.js"
 import { defaultCookies } from "./cookies.js"
 import { AuthError, Configuration, MissingSecret } from "./errors.js"
+import { configureFlowProvider, flowOf, type FlowProvider } from "./flows.js"
 import { createLogger } from "./logger.js"
 import { normalizeCredentialsProvider, type InternalCredentialsProvider } from "./credentials/provider.js"
 import { normalizeEmailProvider, type InternalEmailProvider } from "./email/provider.js"
@@ -27,7 +28,7 @@ import { compileOriginPattern, type OriginPattern, type OriginPolicy } from "./o
 import { isRecord, optionalFunction, positiveSeconds, readEnv } from "./options.js"
 
 /** A provider as the routes use it; `type` tells which flow serves it. */
-export type InternalProvider = InternalOAuthProvider | InternalEmailProvider | InternalCredentialsProvider
+export type InternalProvider = InternalOAuthProvider | InternalEmailProvider | InternalCredentialsProvider | FlowProvider
 
 /** The configuration as the routes use it. */
 export interface InternalConfig {
@@ -40,6 +41,8 @@ export interface InternalConfig {
   origins: OriginPolicy
   providers: InternalProvider[]
   providersById: Map<string, InternalProvider>
+  /** The route names the configured flows add under `basePath` (e.g. `webauthn-options`). */
+  flowRoutes: ReadonlySet<string>
   session: {
     strategy: SessionStrategy
     maxAge: number
@@ -186,6 +189,8 @@ function resolveProvider(provider: unknown, index: number): ProviderConfig {
 }
 
 function normalizeProvider(config: ProviderConfig, id: string, env: Env, redirectProxyUrl: URL | undefined): InternalProvider {
+  const flow = flowOf(config)
+  if (flow !== undefined) return configureFlowProvider(config as unknown as Record<string, unknown>, id, flow, env)
   switch (config.type) {
     case "oauth":
     case "oidc":
@@ -195,7 +200,7 @@ function normalizeProvider(config: ProviderConfig, id: string, env: Env, redirec
     case "credentials":
       return normalizeCredentialsProvider(config)
     case "webauthn":
-      throw new Configuration(`Provider "${id}" has type "webauthn", which this release of @auth/core does not serve yet.`)
+      throw new Configuration(`Provider "${id}" has type "webauthn": create it with \`Passkey()\` or \`WebAuthn()\` from @auth/providers, which bring the passkey flow.`)
     default:
       throw new Configuration(`Provider "${id}" has an unknown \`type\`: use "oauth", "oidc", "email" or "credentials".`)
   }
@@ -239,6 +244,7 @@ function checkAdapter(adapter: unknown, strategy: SessionStrategy, providers: re
   if (!isRecord(adapter)) throw new Configuration("`adapter` must be an object implementing the Adapter interface.")
   const has = (type: InternalProvider["type"]): boolean => providers.some((provider) => provider.type === type)
   const needed = new Set([
+    ...providers.flatMap((provider) => (provider.type === "flow" ? (provider.flow.adapterMethods?.(provider.options) ?? []) : [])),
     ...(has("oauth") || has("oidc") ? REQUIRED_METHODS.oauth : []),
     ...(email !== undefined ? REQUIRED_METHODS.email : []),
     ...(has("credentials") && strategy === "database" ? REQUIRED_METHODS.credentials : []),
@@ -287,7 +293,7 @@ function normalizeConfig(config: AuthConfig, env: Env): InternalConfig {
 
   const redirectProxyUrl = normalizeUrl(config.redirectProxyUrl ?? env.AUTH_REDIRECT_PROXY_URL, "redirectProxyUrl")
   const providers = normalizeProviders(config.providers, env, redirectProxyUrl)
-  for (const provider of providers) if (provider.type !== "email" && provider.type !== "credentials" && provider.clientSecret !== undefined) logSecrets.push(provider.clientSecret)
+  for (const provider of providers) if ((provider.type === "oauth" || provider.type === "oidc") && provider.clientSecret !== undefined) logSecrets.push(provider.clientSecret)
   const useSecureCookies = config.useSecureCookies
   if (useSecureCookies !== undefined && typeof useSecureCookies !== "boolean") {
     throw new Configuration("`useSecureCookies` must be a boolean.")
@@ -301,6 +307,7 @@ function normalizeConfig(config: AuthConfig, env: Env): InternalConfig {
     origins: { canonical: authUrl, trustHost, allowed: normalizeAllowedOrigins(config.allowedOrigins, env) },
     providers,
     providersById: new Map(providers.map((provider) => [provider.id, provider])),
+    flowRoutes: new Set(providers.flatMap((provider) => (provider.type === "flow" ? Object.keys(provider.flow.routes ?? {}) : []))),
     session: { strategy, maxAge, updateAge, generateSessionToken },
     jwt: {
       maxAge: positiveSeconds(jwt.maxAge, "jwt.maxAge", maxAge),

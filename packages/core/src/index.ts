@@ -6,6 +6,7 @@
 import { callback } from "./actions/callback.js"
 import { csrf } from "./actions/csrf.js"
 import { error } from "./actions/error.js"
+import { flowRoute } from "./actions/flow.js"
 import { providers } from "./actions/providers.js"
 import { session } from "./actions/session.js"
 import { signIn, signInPage } from "./actions/signin.js"
@@ -36,7 +37,7 @@ export type {
 export type * from "./types.js"
 export { getSession, getSessionForResponse, type SetCookieSink } from "./get-session.js"
 
-type Handler = (context: RequestContext, providerId: string | undefined) => Promise<Response> | Response
+type Handler = (context: RequestContext, providerId: string | undefined, flowRoute: string | undefined) => Promise<Response> | Response
 
 const GET: Partial<Record<Action, Handler>> = {
   providers: (context) => providers(context),
@@ -47,16 +48,18 @@ const GET: Partial<Record<Action, Handler>> = {
   error: (context) => error(context),
   callback: (context, id) => callback(context, id ?? ""),
   "verify-request": (context) => verifyRequest(context),
+  flow: (context, id, name) => flowRoute(context, "GET", id ?? "", name ?? ""),
 }
 
 const POST: Partial<Record<Action, Handler>> = {
   signin: (context, id) => (id === undefined ? signInPage(context) : signIn(context, id)),
   callback: (context, id) => callback(context, id ?? ""),
   signout: (context) => signOut(context),
+  flow: (context, id, name) => flowRoute(context, "POST", id ?? "", name ?? ""),
 }
 
 /** Routes whose answer is data for scripts: failures answer JSON, not a page. */
-const JSON_ACTIONS = new Set<Action>(["providers", "csrf", "session"])
+const JSON_ACTIONS = new Set<Action>(["providers", "csrf", "session", "flow"])
 
 function fallbackLogger(config: AuthConfig): InternalConfig["logger"] {
   const logger = (config as { logger?: unknown } | undefined)?.logger
@@ -108,7 +111,7 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
   try {
     internal = resolveConfig(config)
     const url = new URL(request.url)
-    const route = parseRoute(url.pathname, internal.basePath)
+    const route = parseRoute(url.pathname, internal.basePath, internal.flowRoutes)
     if (route === undefined) {
       internal.logger.debug(`Nothing is served at ${url.pathname}.`)
       // A person who followed a stale link gets a page with a way on; scripts keep their JSON.
@@ -125,7 +128,7 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
       response.headers.set("allow", [GET[route.action] && "GET, HEAD", POST[route.action] && "POST"].filter(Boolean).join(", "))
       return response
     }
-    return await handler(context, route.providerId)
+    return await handler(context, route.providerId, route.flowRoute)
   } catch (thrown) {
     const error = thrown instanceof AuthError ? thrown : new Configuration("An unexpected error occurred while handling the request.", { cause: thrown })
     const logger = internal?.logger ?? fallbackLogger(config)

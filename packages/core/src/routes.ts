@@ -6,19 +6,28 @@ import type { RequestContext } from "./context.js"
 import { isPublicCode, type AuthErrorCode } from "./errors.js"
 import { publicOrigin } from "./origins.js"
 
-/** The actions `Auth()` serves. */
-export type Action = "providers" | "csrf" | "signin" | "callback" | "session" | "signout" | "error" | "verify-request"
+/** The actions `Auth()` serves; `flow` is a route a provider's flow adds (see `SignInFlow.routes`). */
+export type Action = "providers" | "csrf" | "signin" | "callback" | "session" | "signout" | "error" | "verify-request" | "flow"
 
 const ACTIONS = new Set<string>(["providers", "csrf", "signin", "callback", "session", "signout", "error", "verify-request"])
+const NO_FLOW_ROUTES: ReadonlySet<string> = new Set()
 
-/** The action and provider id a path names, or `undefined` when it names none. */
-export function parseRoute(pathname: string, basePath: string): { action: Action; providerId: string | undefined } | undefined {
+/** What a path under `basePath` names: an action, the provider id after it, and for `flow` the route's name. */
+export interface Route {
+  action: Action
+  providerId: string | undefined
+  flowRoute?: string
+}
+
+/** The route a path names, or `undefined` when it names none. `flowRoutes` are the names the configured flows add. */
+export function parseRoute(pathname: string, basePath: string, flowRoutes: ReadonlySet<string> = NO_FLOW_ROUTES): Route | undefined {
   if (!pathname.startsWith(`${basePath}/`)) return undefined
   const rest = pathname.slice(basePath.length + 1).replace(/\/$/, "")
   const slash = rest.indexOf("/")
   const action = slash === -1 ? rest : rest.slice(0, slash)
-  if (!ACTIONS.has(action)) return undefined
-  if (slash === -1) return { action: action as Action, providerId: undefined }
+  const flow = !ACTIONS.has(action) && flowRoutes.has(action)
+  if (!ACTIONS.has(action) && !flow) return undefined
+  if (slash === -1) return flow ? undefined : { action: action as Action, providerId: undefined }
   const providerId = rest.slice(slash + 1)
   if (providerId === "" || providerId.includes("/")) return undefined
   let decoded: string
@@ -27,7 +36,7 @@ export function parseRoute(pathname: string, basePath: string): { action: Action
   } catch {
     return undefined
   }
-  return { action: action as Action, providerId: decoded }
+  return flow ? { action: "flow", providerId: decoded, flowRoute: action } : { action: action as Action, providerId: decoded }
 }
 
 function withQuery(base: string, origin: string, query: Record<string, string | undefined>): string {

@@ -92,8 +92,8 @@ describe("configuration", () => {
     )
   })
 
-  it("says which provider types are not served yet", () => {
-    expect(configError(testConfig({ providers: [{ id: "passkey", name: "Passkey", type: "webauthn" }] }))).toMatch(/"webauthn".*not serve/)
+  it("says where a webauthn provider's flow comes from, and names unknown types", () => {
+    expect(configError(testConfig({ providers: [{ id: "passkey", name: "Passkey", type: "webauthn" }] }))).toMatch(/"webauthn".*Passkey\(\)/)
     expect(configError(testConfig({ providers: [{ id: "x", name: "X", type: "saml" } as never] }))).toMatch(/unknown `type`/)
   })
 

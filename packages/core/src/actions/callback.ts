@@ -51,8 +51,11 @@ function relayCrossSitePost(context: RequestContext, provider: InternalOAuthProv
   return new Response(null, { status: 303, headers: { location: target.href, "cache-control": "private, no-cache, no-store" } })
 }
 
-/** Every provider type ends the same way: the session started, the event sent, the browser sent on. */
-async function finishSignIn(context: RequestContext, signedIn: SignedIn, target: string): Promise<Response> {
+/**
+ * Every provider type ends the same way: the session started, the event sent, the browser sent
+ * on. Flows (`SignInFlow`) end their callbacks here too.
+ */
+export async function finishSignIn(context: RequestContext, signedIn: SignedIn, target: string): Promise<Response> {
   const { config } = context
   await startSession(context, signedIn)
   await emit(config, "signIn", { user: signedIn.user, account: signedIn.account, profile: signedIn.profile, isNewUser: signedIn.isNewUser })
@@ -161,6 +164,8 @@ export async function callback(context: RequestContext, providerId: string): Pro
       return emailCallback(context, provider)
     case "credentials":
       return credentialsCallback(context, provider)
+    case "flow":
+      return provider.flow.callback(context, provider)
     default:
       return oauthCallback(context, provider)
   }

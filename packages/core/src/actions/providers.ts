@@ -8,7 +8,7 @@ export function providers(context: RequestContext): Response {
     body[provider.id] = {
       id: provider.id,
       name: provider.name,
-      type: provider.type,
+      type: provider.type === "flow" ? provider.providerType : provider.type,
       signinUrl: signInUrl(context, provider.id),
       callbackUrl: callbackUrl(context, provider.id),
     }

@@ -22,15 +22,22 @@ export async function signInPage(context: RequestContext): Promise<Response> {
   }
   const page = renderSignIn({
     theme,
-    providers: providers.map((provider): PageProvider => ({
-      id: provider.id,
-      name: provider.name,
-      type: provider.type,
-      // A credentials form goes straight to its callback; the others start at their sign-in route.
-      action: provider.type === "credentials" ? callbackUrl(context, provider.id) : signInUrl(context, provider.id),
-      style: provider.style,
-      fields: provider.type === "credentials" ? provider.fields : undefined,
-    })),
+    providers: providers.flatMap((provider): PageProvider[] => {
+      const type = provider.type === "flow" ? provider.providerType : provider.type
+      // A flow that is not a redirect (a passkey) brings its own control, not a button of this page.
+      if (type === "webauthn") return []
+      return [
+        {
+          id: provider.id,
+          name: provider.name,
+          type,
+          // A credentials form goes straight to its callback; the others start at their sign-in route.
+          action: provider.type === "credentials" ? callbackUrl(context, provider.id) : signInUrl(context, provider.id),
+          style: provider.style,
+          fields: provider.type === "credentials" ? provider.fields : undefined,
+        },
+      ]
+    }),
     csrfToken: await csrfToken(context),
     callbackUrl: target,
     error: isAuthErrorCode(error) ? error : undefined,
@@ -59,6 +66,8 @@ export async function signIn(context: RequestContext, providerId: string): Promi
       return redirect(context, await sendSignInLink(context, provider, { form, callbackUrl: target }))
     case "credentials":
       return redirect(context, signInPageUrl(context, { callbackUrl: target }))
+    case "flow":
+      return provider.flow.signIn(context, provider, { form, callbackUrl: target })
     default:
       return startOAuthSignIn(context, provider, target, query)
   }

@@ -1,0 +1,22 @@
+import { json, type RequestContext } from "../context.js"
+import { errorMessages, InvalidProvider } from "../errors.js"
+
+/**
+ * `{basePath}/<route>/:id`: a route the provider's flow adds (such as `webauthn-options`),
+ * answered by that flow; `405` for a method the route does not take.
+ *
+ * @throws {InvalidProvider} when no provider has the id, or its flow has no such route.
+ */
+export function flowRoute(context: RequestContext, method: "GET" | "POST", providerId: string, name: string): Promise<Response> | Response {
+  const provider = context.config.providersById.get(providerId)
+  const route = provider?.type === "flow" ? provider.flow.routes?.[name] : undefined
+  if (provider?.type !== "flow" || route === undefined) throw new InvalidProvider(`No provider with the id "${providerId}" serves /${name}.`)
+  const handler = route[method]
+  if (handler === undefined) {
+    context.config.logger.debug(`/${name} of provider "${providerId}" does not take ${method}.`)
+    const response = json(context, { error: "UnknownAction", message: errorMessages.UnknownAction }, 405)
+    response.headers.set("allow", (Object.keys(route) as ("GET" | "POST")[]).map((allowed) => (allowed === "GET" ? "GET, HEAD" : allowed)).join(", "))
+    return response
+  }
+  return handler(context, provider)
+}

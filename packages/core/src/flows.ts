@@ -1,0 +1,82 @@
+/**
+ * Sign-in flows that not every app needs (OAuth 1.0a, WebAuthn). Their code is not reachable
+ * from `Auth()`: the provider's factory hands its flow to core under {@link FLOW}, so an app
+ * bundles only the flows of the providers it imports. The built-in flows (OAuth 2.0 / OpenID
+ * Connect, email, credentials) are served directly.
+ */
+import type { AdapterMethod } from "./adapters.js"
+import type { RequestContext } from "./context.js"
+import { Configuration } from "./errors.js"
+import { isRecord } from "./options.js"
+import type { ProviderButtonStyles, ProviderType } from "./providers/index.js"
+
+/**
+ * The key under which a provider configuration carries its {@link SignInFlow}. Registered with
+ * `Symbol.for`, so a provider and the core it runs on agree whichever releases they are.
+ */
+export const FLOW: unique symbol = Symbol.for("@auth/core/flow")
+
+/** A provider served by a {@link SignInFlow}, as the routes see it. */
+export interface FlowProvider<Options = unknown> {
+  id: string
+  name: string
+  type: "flow"
+  /** The type the provider declares (`"oauth"` for OAuth 1.0a, `"webauthn"`), as `GET /providers` reports it. */
+  providerType: ProviderType
+  style: ProviderButtonStyles
+  flow: SignInFlow<Options>
+  /** What the flow's `configure` made of the provider's configuration. */
+  options: Options
+}
+
+/** A route a flow adds under `basePath`: `{basePath}/<name>/:id`, by method. */
+export type FlowRoute<Options> = Partial<Record<"GET" | "POST", (context: RequestContext, provider: FlowProvider<Options>) => Promise<Response>>>
+
+/** What a flow implements; `Auth()` calls it for the providers that carry it. */
+export interface SignInFlow<Options = unknown> {
+  /** The flow's name in messages, e.g. `"OAuth 1.0a"`. */
+  name: string
+  /**
+   * Checks and normalises a provider's configuration, once per configuration.
+   *
+   * @throws {Configuration} naming the provider and the option to fix.
+   */
+  configure(config: Readonly<Record<string, unknown>>, env: Readonly<Record<string, string | undefined>>): Options
+  /** The adapter methods a configuration with this provider calls; `Auth()` checks them up front. */
+  adapterMethods?: (options: Options) => AdapterMethod[]
+  /** `POST /signin/:id`, after the CSRF check: starts a sign-in. */
+  signIn(context: RequestContext, provider: FlowProvider<Options>, request: { form: URLSearchParams; callbackUrl: string }): Promise<Response>
+  /** `GET|POST /callback/:id`: completes a sign-in. */
+  callback(context: RequestContext, provider: FlowProvider<Options>): Promise<Response>
+  /** Further routes, by name (e.g. `"webauthn-options"`). */
+  routes?: Readonly<Record<string, FlowRoute<Options>>>
+}
+
+/** The flow a provider configuration carries, if any. */
+export function flowOf(config: object): SignInFlow | undefined {
+  const flow = (config as { [FLOW]?: unknown })[FLOW]
+  return typeof flow === "object" && flow !== null && typeof (flow as SignInFlow).configure === "function" ? (flow as SignInFlow) : undefined
+}
+
+/**
+ * A provider configuration that carries a flow, as the routes use it.
+ *
+ * @throws {Configuration} from the flow's `configure`, or when `type` is not a provider type.
+ */
+export function configureFlowProvider(config: Readonly<Record<string, unknown>>, id: string, flow: SignInFlow, env: Readonly<Record<string, string | undefined>>): FlowProvider {
+  const { type, name, style } = config
+  if (typeof type !== "string" || !PROVIDER_TYPES.has(type)) {
+    throw new Configuration(`Provider "${id}" carries the ${flow.name} flow but has no valid \`type\`.`)
+  }
+  return {
+    id,
+    name: typeof name === "string" && name !== "" ? name : id,
+    type: "flow",
+    providerType: type as ProviderType,
+    style: isRecord(style) ? { ...style } : {},
+    flow,
+    options: flow.configure(config, env),
+  }
+}
+
+const PROVIDER_TYPES: ReadonlySet<string> = new Set(["oauth", "oidc", "email", "credentials", "webauthn"])

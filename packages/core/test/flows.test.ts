@@ -1,0 +1,82 @@
+/**
+ * The flow interface OAuth 1.0a and WebAuthn plug into: a provider that carries a flow under
+ * `FLOW` is configured by it and served by it, and its extra routes exist only when configured.
+ */
+import { describe, expect, it } from "vitest"
+import { MemoryAdapter } from "../../adapter-memory/src/index.js"
+import { resolveConfig } from "../src/config.js"
+import { Auth } from "../src/index.js"
+import { FLOW, type SignInFlow } from "../src/providers/index.js"
+import type { AuthConfig } from "../src/types.js"
+import { Jar, call, csrfToken, testConfig } from "./helpers.js"
+
+interface EchoOptions {
+  greeting: string
+}
+
+const calls: string[] = []
+
+const echoFlow: SignInFlow<EchoOptions> = {
+  name: "Echo",
+  configure(config) {
+    if (typeof config.greeting !== "string") throw new TypeError("greeting")
+    return { greeting: config.greeting }
+  },
+  adapterMethods: () => ["getUser"],
+  signIn(_context, provider, request) {
+    calls.push(`signIn ${provider.id} ${request.callbackUrl}`)
+    return Promise.resolve(new Response(provider.options.greeting))
+  },
+  callback(context, provider) {
+    calls.push(`callback ${provider.id} ${context.request.method}`)
+    return Promise.resolve(new Response("called back"))
+  },
+  routes: {
+    "echo-options": {
+      GET: (_context, provider) => Promise.resolve(Response.json({ greeting: provider.options.greeting })),
+    },
+  },
+}
+
+function echoConfig(overrides: Partial<AuthConfig> = {}): AuthConfig {
+  const provider = { id: "echo", name: "Echo", type: "webauthn", greeting: "hello", [FLOW]: echoFlow }
+  return testConfig({ adapter: MemoryAdapter(), providers: [provider as never], ...overrides })
+}
+
+describe("sign-in flows carried by providers", () => {
+  it("configures the provider through its flow and reports its declared type", async () => {
+    const config = echoConfig()
+    const provider = resolveConfig(config).providersById.get("echo")
+    expect(provider).toMatchObject({ type: "flow", providerType: "webauthn", options: { greeting: "hello" } })
+    const listed = await (await call(config, new Jar(), "/api/auth/providers")).json()
+    expect(listed).toMatchObject({ echo: { type: "webauthn" } })
+  })
+
+  it("dispatches the sign-in (after the CSRF check) and the callback to the flow", async () => {
+    calls.length = 0
+    const config = echoConfig()
+    const jar = new Jar()
+    const refused = await call(config, jar, "/api/auth/signin/echo", { form: { callbackUrl: "/after" } })
+    expect(calls).toEqual([])
+    expect(new URL(refused.headers.get("location") ?? "").searchParams.get("error")).toBe("MissingCSRF")
+    const started = await call(config, jar, "/api/auth/signin/echo", { form: { csrfToken: await csrfToken(config, jar), callbackUrl: "/after" } })
+    expect(await started.text()).toBe("hello")
+    await call(config, jar, "/api/auth/callback/echo", { form: {} })
+    expect(calls).toEqual(["signIn echo http://localhost:3000/after", "callback echo POST"])
+  })
+
+  it("serves the flow's own routes by method, and only for its providers", async () => {
+    const config = echoConfig()
+    expect(await (await call(config, new Jar(), "/api/auth/echo-options/echo")).json()).toEqual({ greeting: "hello" })
+    const post = await call(config, new Jar(), "/api/auth/echo-options/echo", { method: "POST" })
+    expect([post.status, post.headers.get("allow")]).toEqual([405, "GET, HEAD"])
+    expect((await call(config, new Jar(), "/api/auth/echo-options/other")).status).toBe(400)
+    expect((await call(testConfig(), new Jar(), "/api/auth/echo-options/echo")).status).toBe(404)
+  })
+
+  it("checks the adapter methods the flow needs, and refuses a webauthn provider without a flow", () => {
+    const provider = { id: "echo", name: "Echo", type: "webauthn", greeting: "hello", [FLOW]: echoFlow }
+    expect(() => resolveConfig(testConfig({ adapter: {}, providers: [provider as never] }))).toThrow(/getUser/)
+    expect(() => resolveConfig(testConfig({ providers: [{ id: "passkey", type: "webauthn" } as never] }))).toThrow(/Passkey\(\)/)
+  })
+})
