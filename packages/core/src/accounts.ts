@@ -130,6 +130,10 @@ export async function resolveUser(
     const byEmail = await findUserByEmail(adapter, email)
     if (byEmail !== null) {
       if (!params.allowEmailLinking || !params.emailVerified) {
+        // A concurrent first sign-in of this same account (a double click, two tabs) may have
+        // created that user and linked the account meanwhile: then this is a returning sign-in.
+        const linked = await findUser(adapter, account)
+        if (linked !== null) return { user: linked, isNewUser: false }
         throw new OAuthAccountNotLinked(
           params.allowEmailLinking
             ? `A user with this email already exists; ${account.provider} did not say it verified the email, so it is not linked.`
@@ -142,7 +146,15 @@ export async function resolveUser(
   }
 
   const { id: _providerId, ...fields } = profileUser
-  const created = await createUser(adapter, { ...fields, email: email ?? null, emailVerified: params.emailVerified ? new Date() : null })
+  let created: AdapterUser
+  try {
+    created = await createUser(adapter, { ...fields, email: email ?? null, emailVerified: params.emailVerified ? new Date() : null })
+  } catch (error) {
+    // A store with unique keys refuses the second of two concurrent first sign-ins: the first won.
+    const linked = await findUser(adapter, account)
+    if (linked !== null) return { user: linked, isNewUser: false }
+    throw error
+  }
   try {
     await callAdapter(adapter, "linkAccount", toAdapterAccount(account, created.id))
   } catch (error) {
@@ -151,6 +163,8 @@ export async function resolveUser(
     } catch (cleanup) {
       config.logger.error(new AdapterError(`Could not remove user ${created.id} after linking their account failed.`, { cause: cleanup }))
     }
+    const linked = await findUser(adapter, account)
+    if (linked !== null) return { user: linked, isNewUser: false }
     throw error
   }
   await emit(config, "createUser", { user: created })

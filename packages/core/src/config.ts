@@ -26,6 +26,7 @@ import type {
 import { randomString } from "./crypto.js"
 import { compileOriginPattern, type OriginPattern, type OriginPolicy } from "./origins.js"
 import { isRecord, optionalFunction, positiveSeconds, readEnv } from "./options.js"
+import { safeColor } from "./pages/layout.js"
 
 /** A provider as the routes use it; `type` tells which flow serves it. */
 export type InternalProvider = InternalOAuthProvider | InternalEmailProvider | InternalCredentialsProvider | FlowProvider
@@ -160,6 +161,27 @@ function normalizePages(pages: unknown): PagesOptions {
     out[key] = page
   }
   return out
+}
+
+/**
+ * The theme, each value checked: the pages would otherwise drop a bad one without a word.
+ *
+ * @throws {Configuration} naming the theme option that is not usable.
+ */
+function normalizeTheme(theme: unknown): Theme {
+  if (theme === undefined) return {}
+  if (!isRecord(theme)) throw new Configuration("`theme` must be an object.")
+  const { colorScheme, brandColor, buttonText, logo } = theme
+  if (colorScheme !== undefined && colorScheme !== "auto" && colorScheme !== "light" && colorScheme !== "dark") {
+    throw new Configuration('`theme.colorScheme` must be "auto", "light" or "dark".')
+  }
+  for (const [option, color] of [["brandColor", brandColor], ["buttonText", buttonText]] as const) {
+    if (color !== undefined && (typeof color !== "string" || safeColor(color) === undefined)) {
+      throw new Configuration(`\`theme.${option}\` must be a CSS color such as "#346df1", "rgb(52 109 241)" or "navy".`)
+    }
+  }
+  if (logo !== undefined && (typeof logo !== "string" || logo === "")) throw new Configuration("`theme.logo` must be an https or data: image URL.")
+  return { ...theme }
 }
 
 const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
@@ -322,7 +344,7 @@ function normalizeConfig(config: AuthConfig, env: Env): InternalConfig {
     redirectProxyUrl,
     logger,
     debug,
-    theme: isRecord(config.theme) ? { ...config.theme } : {},
+    theme: normalizeTheme(config.theme),
     adapter: checkAdapter(config.adapter, strategy, providers),
   }
 }

@@ -87,7 +87,14 @@ export async function readForm(request: Request): Promise<URLSearchParams> {
     const decoder = new TextDecoder()
     let size = 0
     for (;;) {
-      const { done, value } = await reader.read()
+      let chunk: ReadableStreamReadResult<Uint8Array>
+      try {
+        chunk = await reader.read()
+      } catch (cause) {
+        // The client went away mid-upload (or a framework consumed the stream): its fault, not ours.
+        throw new UnknownAction("The request body could not be read to the end.", { cause })
+      }
+      const { done, value } = chunk
       if (done) break
       size += value.byteLength
       if (size > MAX_FORM_BYTES) {

@@ -40,6 +40,13 @@ describe("configuration", () => {
     expect(configError(testConfig({ cookies: { state: { name: "__Host-st", options: { path: "/auth" } } } }))).toMatch(/cookies\.state\.name/)
   })
 
+  it("names a theme option the pages could not use", () => {
+    expect(configError(testConfig({ theme: { colorScheme: "sepia" as never } }))).toMatch(/`theme.colorScheme`/)
+    expect(configError(testConfig({ theme: { brandColor: "red;background:url(x)" } }))).toMatch(/`theme.brandColor` must be a CSS color/)
+    expect(configError(testConfig({ theme: { buttonText: 42 as never } }))).toMatch(/`theme.buttonText`/)
+    expect(resolveConfig(testConfig({ theme: { colorScheme: "dark", brandColor: "#346df1", buttonText: "white" } })).theme).toEqual({ colorScheme: "dark", brandColor: "#346df1", buttonText: "white" })
+  })
+
   it("names a bad url or allowedOrigins entry", () => {
     expect(configError(testConfig({ url: "not a url" }))).toMatch(/^Configuration: `url` must be an absolute http\(s\) URL/)
     expect(configError(testConfig({ allowedOrigins: ["https://*.com"] }))).toMatch(/allowedOrigins\[0\]/)

@@ -25,6 +25,26 @@ describe("routes", () => {
     expect(method.headers.get("allow")).toBe("GET, HEAD")
   })
 
+  it("answers a body that breaks off mid-upload with a 4xx, not a 503", async () => {
+    const errors: string[] = []
+    const config = testConfig({ logger: { error: (error) => errors.push(error.code), warn: () => undefined } })
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode("csrfToken=abc&"))
+        controller.error(new Error("socket hang up"))
+      },
+    })
+    const request = new Request("http://localhost:3000/api/auth/signin/acme", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body,
+      duplex: "half",
+    } as RequestInit)
+    const response = await Auth(request, config)
+    expect(response.status).toBeLessThan(500)
+    expect(errors).toEqual(["UnknownAction"])
+  })
+
   it("honours basePath", async () => {
     const response = await Auth(new Request("http://localhost:3000/auth/providers"), testConfig({ basePath: "/auth/" }))
     expect(response.status).toBe(200)
