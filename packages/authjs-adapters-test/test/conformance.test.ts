@@ -1,0 +1,83 @@
+/**
+ * The shared adapter suite against Auth.js's own published adapters, unchanged. A case is left
+ * out only where the adapter (or the schema Auth.js documents) lacks what the case checks; each
+ * says why, and, where core meets that behaviour, which test here shows core copes with it.
+ * Left-out cases are not registered, so they count as not run, never as passed.
+ */
+import { runAdapterTests } from "@auth/adapter-test"
+import { describe } from "vitest"
+import { lazyDb, useAuthJsStore } from "./stores.js"
+
+/** What `@auth/pg-adapter` lacks on either id type. */
+const PG_LACKS = [
+  // No authenticator methods: passkeys need another store (core checks this at config time).
+  "authenticators",
+  // No unique keys in the documented schema, and the adapter checks nothing before writing.
+  // Core looks a user / account up before it creates or links one (sign-in.test.ts: "a second
+  // sign-in reuses them"); two concurrent first sign-ins can still make two users there.
+  "uniqueness",
+  // No getAccount(): core never calls it; these cases read the account back through it.
+  "linkAccount stores the account and getAccount returns it",
+  "getAccount takes the providerAccountId first, and returns null for an unknown account",
+  "a user can link accounts at several providers",
+  "an account is found by provider and providerAccountId together",
+  "unlinkAccount removes the link and keeps the user",
+  "deleteUser deletes the user's accounts",
+  "changing an account passed in or returned does not change the store",
+  // The documented table has no oauth_token / oauth_token_secret columns (OAuth 1.0a).
+  "an OAuth 1.0a account keeps its oauth_token and oauth_token_secret",
+  // Returns expired rows as they are. Core checks `expires` itself and deletes the session
+  // (sign-in.test.ts: "an expired session reads as none, and is deleted").
+  "getSessionAndUser returns null for an expired session, and deletes it",
+  // Returns an expired token as it is; core checks `expires` itself (email/token.ts, and
+  // sign-in.test.ts: "an expired email link signs nobody in").
+  "useVerificationToken returns null for an expired token, and deletes it",
+]
+
+describe("@auth/pg-adapter on Auth.js's documented schema (SERIAL ids)", () => {
+  const store = useAuthJsStore("pg-serial", "conformance")
+  runAdapterTests({
+    adapter: () => store().adapter,
+    db: lazyDb(store),
+    skip: [
+      ...PG_LACKS,
+      // The new user's id comes back as a number (SERIAL). Core turns ids into strings
+      // (sign-in.test.ts signs in on this schema and reads the id back as a string).
+      "createUser returns the user with a new id and the given fields",
+      // A non-integer id makes the DELETE throw (invalid input syntax for type integer). Core
+      // only deletes a user whose id the store just gave it.
+      "deleteUser of an unknown id returns nothing",
+    ],
+  })
+})
+
+describe("@auth/pg-adapter on Auth.js's schema with UUID ids", () => {
+  const store = useAuthJsStore("pg-uuid", "conformance")
+  runAdapterTests({ adapter: () => store().adapter, db: lazyDb(store), skip: PG_LACKS })
+})
+
+describe("@auth/unstorage-adapter on Redis", () => {
+  const store = useAuthJsStore("unstorage-redis", "conformance")
+  runAdapterTests({
+    adapter: () => store().adapter,
+    db: lazyDb(store),
+    skip: [
+      // A key-value store without uniqueness checks: every write overwrites. Core looks up
+      // before it creates or links, as for PostgreSQL above.
+      "uniqueness",
+      "createAuthenticator throws for a credentialID that exists",
+      // updateUser keeps the old email's index key: getUserByEmail(old) still finds the user.
+      "updateUser moves the user to a new email",
+      // deleteUser throws ("[unstorage] Invalid key: null") for a user without an account or a
+      // session, and keeps all but the last account and the authenticators. Core calls it only
+      // to undo a user whose account could not be linked, and logs when that fails.
+      "deleteUser removes the user",
+      "deleteUser deletes the user's accounts",
+      "deleteUser deletes the user's sessions",
+      "deleteUser deletes the user's authenticators",
+      // Expired rows come back as they are; core checks `expires` itself (see above).
+      "getSessionAndUser returns null for an expired session, and deletes it",
+      "useVerificationToken returns null for an expired token, and deletes it",
+    ],
+  })
+})

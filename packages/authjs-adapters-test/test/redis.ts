@@ -1,0 +1,139 @@
+/**
+ * A throw-away Redis for tests: `redis-server` in a temp dir, on 127.0.0.1 and a free port,
+ * without persistence, stopped and removed after.
+ *
+ * CI starts on a machine with only Node and npm, as root: when `redis-server` is missing and
+ * this process may install packages, it installs Debian's `redis-server` first (as
+ * packages/adapter-pg/test/postgres.ts does for PostgreSQL).
+ *
+ * @module
+ */
+import { execFileSync, spawn } from "node:child_process"
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
+import { createConnection, createServer } from "node:net"
+import { tmpdir } from "node:os"
+import { delimiter, join } from "node:path"
+
+/** A running server and how to stop it. */
+export interface RunningRedis {
+  /** `redis://127.0.0.1:<port>`: no password, loopback only. */
+  url: string
+  /** Stops the server and deletes its directory; safe to call twice. */
+  stop(): Promise<void>
+}
+
+const READY_TIMEOUT = 10_000
+
+function findRedisServer(): string | undefined {
+  const dirs = [...(process.env.PATH ?? "").split(delimiter).filter(Boolean), "/usr/bin", "/usr/sbin"]
+  return dirs.map((dir) => join(dir, "redis-server")).find((path) => existsSync(path))
+}
+
+/**
+ * Finds `redis-server`, installing Debian's package when it is missing and this process runs as
+ * root with apt-get.
+ *
+ * @throws {Error} when it is missing and cannot be installed, saying what to install.
+ */
+export function ensureRedisInstalled(): string {
+  const found = findRedisServer()
+  if (found !== undefined) return found
+  if (process.getuid?.() !== 0 || !existsSync("/usr/bin/apt-get")) {
+    throw new Error("redis-server is not installed: install it (Debian: apt-get install redis-server) and run the tests again.")
+  }
+  console.log("redis-server is missing: installing Debian's redis-server with apt-get...")
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" }
+  execFileSync("apt-get", ["update", "-qq"], { stdio: "inherit", env })
+  execFileSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", "redis-server"], { stdio: "inherit", env })
+  const installed = findRedisServer()
+  if (installed === undefined) throw new Error("apt-get installed redis-server, but it is still not found.")
+  return installed
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      server.close(() => {
+        if (typeof address === "object" && address !== null) resolve(address.port)
+        else reject(new Error("no port"))
+      })
+    })
+  })
+}
+
+/** Resolves once the server answers PING with PONG. */
+async function ping(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: "127.0.0.1", port })
+    let answer = ""
+    const done = (ok: boolean): void => {
+      socket.destroy()
+      resolve(ok)
+    }
+    socket.setTimeout(500, () => {
+      done(false)
+    })
+    socket.once("error", () => {
+      done(false)
+    })
+    socket.once("connect", () => socket.write("PING\r\n"))
+    socket.on("data", (chunk) => {
+      answer += chunk.toString()
+      if (answer.includes("\r\n")) done(answer.startsWith("+PONG"))
+    })
+  })
+}
+
+/**
+ * Starts `redis-server` on 127.0.0.1 and a free port, its working directory a new temp dir,
+ * with snapshots and the append-only file off. Takes well under a second once installed.
+ *
+ * @throws {Error} when Redis is missing and cannot be installed, or does not start.
+ */
+export async function startRedis(): Promise<RunningRedis> {
+  const binary = ensureRedisInstalled()
+  const directory = mkdtempSync(join(tmpdir(), "auth-redis-"))
+  const port = await freePort()
+  const server = spawn(
+    binary,
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", directory, "--protected-mode", "yes"],
+    { cwd: directory, stdio: ["ignore", "pipe", "pipe"] },
+  )
+  let output = ""
+  const collect = (chunk: Buffer): void => {
+    output = (output + chunk.toString()).slice(-4_000)
+  }
+  server.stdout.on("data", collect)
+  server.stderr.on("data", collect)
+  const exited = new Promise<void>((resolve) => server.once("exit", () => {
+    resolve()
+  }))
+  // A test process that dies without teardown must not leave a server behind.
+  const killOnExit = (): void => {
+    server.kill("SIGKILL")
+  }
+  process.once("exit", killOnExit)
+
+  let stopped = false
+  const stop = async (): Promise<void> => {
+    if (stopped) return
+    stopped = true
+    process.off("exit", killOnExit)
+    if (server.exitCode === null && server.signalCode === null) server.kill("SIGTERM")
+    await exited
+    rmSync(directory, { recursive: true, force: true })
+  }
+
+  const deadline = Date.now() + READY_TIMEOUT
+  while (!(await ping(port))) {
+    if (server.exitCode !== null || server.signalCode !== null || Date.now() > deadline) {
+      await stop()
+      throw new Error(`redis-server did not answer PING on port ${port}:\n${output}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  return { url: `redis://127.0.0.1:${port}`, stop }
+}

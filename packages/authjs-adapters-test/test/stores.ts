@@ -1,0 +1,104 @@
+/**
+ * The stores Auth.js's adapters run on in these tests, each as a migrating app would set it up:
+ * `@auth/pg-adapter` on the schema Auth.js documents (SERIAL ids, or the common UUID variant),
+ * and `@auth/unstorage-adapter` on unstorage's Redis driver.
+ */
+import PostgresAdapter from "@auth/pg-adapter"
+import { UnstorageAdapter } from "@auth/unstorage-adapter"
+import pg from "pg"
+import { createStorage, type Driver, type Storage } from "unstorage"
+import redisDriver from "unstorage/drivers/redis"
+import { afterAll, beforeAll, inject } from "vitest"
+import type { Adapter } from "@auth/core/adapters"
+import type { AdapterTestDb } from "@auth/adapter-test"
+import { authJsSchema } from "../../adapter-pg/test/databases.js"
+import { createDatabase } from "../../adapter-pg/test/postgres.js"
+
+/** Which Auth.js store: the PostgreSQL schema's id type, or Redis. */
+export type StoreKind = "pg-serial" | "pg-uuid" | "unstorage-redis"
+
+export const STORE_KINDS: readonly StoreKind[] = ["pg-serial", "pg-uuid", "unstorage-redis"]
+
+/** An Auth.js adapter on its store, and raw access to the store for the suite. */
+export interface AuthJsStore {
+  /**
+   * Auth.js's adapter as its package exports it, typed as ours: this is the assignment a
+   * migrating app makes, so a contract mismatch would fail type-checking here.
+   */
+  adapter: Adapter
+  db: AdapterTestDb
+}
+
+/** Reads rows straight from Auth.js's tables; an id the column cannot hold finds nothing. */
+function tables(pool: pg.Pool): AdapterTestDb {
+  const one = async (sql: string, values: unknown[]): Promise<unknown> => {
+    try {
+      return (await pool.query(sql, values)).rows[0] ?? null
+    } catch (error) {
+      // invalid_text_representation: "abc" for an integer or UUID id.
+      if ((error as { code?: string }).code === "22P02") return null
+      throw error
+    }
+  }
+  return {
+    user: (id) => one(`SELECT * FROM users WHERE id = $1`, [id]),
+    account: ({ provider, providerAccountId }) =>
+      one(`SELECT * FROM accounts WHERE provider = $1 AND "providerAccountId" = $2`, [provider, providerAccountId]),
+    session: (token) => one(`SELECT * FROM sessions WHERE "sessionToken" = $1`, [token]),
+    verificationToken: ({ identifier, token }) =>
+      one(`SELECT * FROM verification_token WHERE identifier = $1 AND token = $2`, [identifier, token]),
+  }
+}
+
+/** Reads the keys `@auth/unstorage-adapter` writes (its default key prefixes). */
+function keys(storage: Storage): AdapterTestDb {
+  return {
+    user: (id) => storage.getItem(`user:${id}`),
+    account: ({ provider, providerAccountId }) => storage.getItem(`user:account:${provider}:${providerAccountId}`),
+    session: (token) => storage.getItem(`user:session:${token}`),
+    verificationToken: ({ identifier, token }) => storage.getItem(`user:token:${identifier}:${token}`),
+  }
+}
+
+/**
+ * A fresh store of `kind` for the calling test file (a new database, or a Redis key prefix no
+ * other file uses), made before its tests and closed after. Returns an accessor, valid inside
+ * tests and hooks.
+ */
+export function useAuthJsStore(kind: StoreKind, name: string): () => AuthJsStore {
+  let store: AuthJsStore | undefined
+  let close: (() => Promise<void>) | undefined
+  beforeAll(async () => {
+    if (kind === "unstorage-redis") {
+      // unstorage 1.17's types name ioredis 6's generic client, while its peer range (and this
+      // package) is ioredis 5: the driver's declared type does not resolve, its value is fine.
+      const driver = redisDriver({ url: inject("redisUrl"), base: `${name}:${crypto.randomUUID()}` }) as Driver
+      const storage = createStorage({ driver })
+      store = { adapter: UnstorageAdapter(storage), db: keys(storage) }
+      close = () => storage.dispose()
+      return
+    }
+    const url = await createDatabase(inject("postgresUrl"), `${name}_${kind.replace("-", "_")}`)
+    const pool = new pg.Pool({ connectionString: url, max: 5 })
+    await pool.query(authJsSchema(kind === "pg-serial" ? "serial" : "uuid"))
+    store = { adapter: PostgresAdapter(pool), db: tables(pool) }
+    close = () => pool.end()
+  })
+  afterAll(async () => {
+    await close?.()
+  })
+  return () => {
+    if (store === undefined) throw new Error("useAuthJsStore(): the store is only there inside tests and hooks")
+    return store
+  }
+}
+
+/** Store access for `runAdapterTests`, registered before the store exists and read in each case. */
+export function lazyDb(store: () => AuthJsStore): AdapterTestDb {
+  return {
+    user: (id) => store().db.user(id),
+    account: (key) => store().db.account(key),
+    session: (token) => store().db.session(token),
+    verificationToken: (key) => store().db.verificationToken(key),
+  }
+}
