@@ -27,6 +27,10 @@ export interface AuthJsStore {
    */
   adapter: Adapter
   db: AdapterTestDb
+  /** Empties the store, so a test starts from no users. */
+  reset(): Promise<void>
+  /** How many users and accounts the store holds. */
+  count(): Promise<{ users: number; accounts: number }>
 }
 
 /** Reads rows straight from Auth.js's tables; an id the column cannot hold finds nothing. */
@@ -74,14 +78,33 @@ export function useAuthJsStore(kind: StoreKind, name: string): () => AuthJsStore
       // package) is ioredis 5: the driver's declared type does not resolve, its value is fine.
       const driver = redisDriver({ url: inject("redisUrl"), base: `${name}:${crypto.randomUUID()}` }) as Driver
       const storage = createStorage({ driver })
-      store = { adapter: UnstorageAdapter(storage), db: keys(storage) }
+      const counted = async (prefix: string, not: string[]): Promise<number> =>
+        (await storage.getKeys(prefix)).filter((key) => !not.some((other) => key.startsWith(other))).length
+      store = {
+        adapter: UnstorageAdapter(storage),
+        db: keys(storage),
+        reset: () => storage.clear(),
+        // unstorage hands keys back with ":" for separators, as the adapter wrote them.
+        count: async () => ({
+          users: await counted("user:", ["user:account:", "user:email:", "user:session:", "user:token:"]),
+          accounts: await counted("user:account:", ["user:account:by-user-id:"]),
+        }),
+      }
       close = () => storage.dispose()
       return
     }
     const url = await createDatabase(inject("postgresUrl"), `${name}_${kind.replace("-", "_")}`)
     const pool = new pg.Pool({ connectionString: url, max: 5 })
     await pool.query(authJsSchema(kind === "pg-serial" ? "serial" : "uuid"))
-    store = { adapter: PostgresAdapter(pool), db: tables(pool) }
+    const rows = async (table: string): Promise<number> => Number((await pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`)).rows[0]?.n)
+    store = {
+      adapter: PostgresAdapter(pool),
+      db: tables(pool),
+      reset: async () => {
+        await pool.query("TRUNCATE users, accounts, sessions, verification_token")
+      },
+      count: async () => ({ users: await rows("users"), accounts: await rows("accounts") }),
+    }
     close = () => pool.end()
   })
   afterAll(async () => {
