@@ -12,10 +12,11 @@ import { Hono } from "hono"
 
 import { AUTH_BASE_PATH, createAuthConfig } from "./auth.js"
 import { bundleClientScript } from "./client-bundle.js"
+import { openDatabase } from "./database.js"
 import { startDemoIdp } from "./demo-idp.js"
 import { createDemoUserCheck, DEMO_USERNAME, demoUserProvider } from "./demo-user.js"
 import { printSignInLink, selectEmailProvider, type EmailDelivery, type SignInLinkSink } from "./email.js"
-import { FAVICON, pagePolicy, renderCheckEmail, renderHome, renderNotFound, renderProtected, renderServerError, STYLESHEET, type HomeView } from "./pages.js"
+import { FAVICON, pagePolicy, renderCheckEmail, renderHome, renderNotFound, renderProtected, renderServerError, STYLESHEET, type HomeView, type SessionStore } from "./pages.js"
 import { selectProviders, type ProviderStatus } from "./providers.js"
 import { readSession } from "./session.js"
 import { readSessionStrategy, readVariable, resolveDemoPassword, resolveSecret, SettingsError, type Env } from "./settings.js"
@@ -33,6 +34,8 @@ export interface AppOptions {
   providers: ProviderStatus[]
   /** How sign-in links are delivered, for the home page. */
   emailDelivery: EmailDelivery
+  /** Where database sessions live, for the home page. Default `"memory"`. */
+  sessionStore?: SessionStore
   /** Where unexpected failures are reported. Default `console.error`. */
   onError?: (error: unknown) => void
 }
@@ -79,6 +82,7 @@ export function createApp(options: AppOptions): Hono {
       demoIdpUrl: options.demoIdpUrl,
       providers: options.providers,
       emailDelivery: options.emailDelivery,
+      sessionStore: options.sessionStore ?? "memory",
     }
     return page(renderHome(view), 200, setCookies)
   })
@@ -104,7 +108,7 @@ export function createApp(options: AppOptions): Hono {
 
 /** Options of {@link startExample}. */
 export interface ExampleOptions {
-  /** Where settings are read from (`AUTH_SECRET`, `AUTH_SESSION_STRATEGY`, `AUTH_<ID>_ID`...). */
+  /** Where settings are read from (`AUTH_SECRET`, `AUTH_SESSION_STRATEGY`, `DATABASE_URL`, `AUTH_<ID>_ID`...). */
   env: Env
   /** The app's port. Default 3000; `0` takes a free one. */
   port?: number
@@ -132,7 +136,7 @@ export interface RunningExample {
   demoUser: { username: string; password: string; passwordGenerated: boolean }
   /** How sign-in links are delivered. */
   emailDelivery: EmailDelivery
-  /** Stops the app and the Demo IdP. */
+  /** Stops the app and the Demo IdP, and closes the database. */
   close(): Promise<void>
 }
 
@@ -186,6 +190,8 @@ export async function startExample(options: ExampleOptions): Promise<RunningExam
   selection.warnings.forEach(warn)
   email.warnings.forEach(warn)
   const clientScript = await bundleClientScript()
+  // Before listening: a database that cannot be used stops the start with one clear line.
+  const database = await openDatabase(options.env)
 
   // The port must be known before the IdP starts (it registers the callback URL), so the
   // server listens first and serves once the app exists.
@@ -197,7 +203,13 @@ export async function startExample(options: ExampleOptions): Promise<RunningExam
   const server = createServer((incoming, outgoing) => {
     void listener(incoming, outgoing)
   })
-  const port = await listen(server, options.port ?? 3000)
+  let port: number
+  try {
+    port = await listen(server, options.port ?? 3000)
+  } catch (error) {
+    await database?.close()
+    throw error
+  }
   const url = `http://${HOSTNAME}:${port}`
 
   let demo: Awaited<ReturnType<typeof startDemoIdp>>
@@ -205,7 +217,7 @@ export async function startExample(options: ExampleOptions): Promise<RunningExam
     // Both names of the loopback host, so opening http://127.0.0.1:<port> also signs in.
     demo = await startDemoIdp({ port: options.idpPort ?? 4000, appOrigins: [url, `http://127.0.0.1:${port}`] })
   } catch (error) {
-    await closeServer(server)
+    await Promise.all([closeServer(server), database?.close()])
     throw error
   }
   if (demo.warning !== undefined) warn(demo.warning)
@@ -215,10 +227,11 @@ export async function startExample(options: ExampleOptions): Promise<RunningExam
       demo.provider,
       ...selection.providers,
       ...(email.provider === undefined ? [] : [email.provider]),
-      demoUserProvider(createDemoUserCheck(demoPassword.password)),
+      demoUserProvider(createDemoUserCheck(demoPassword.password, database?.demoUser)),
     ],
     secret,
     sessionStrategy,
+    ...(database === undefined ? {} : { adapter: database.adapter }),
     // AUTH_URL when deployed behind a proxy; the address it listens on otherwise.
     url: readVariable(options.env, "AUTH_URL") ?? url,
     allowedOrigins: [`http://127.0.0.1:${port}`],
@@ -231,6 +244,7 @@ export async function startExample(options: ExampleOptions): Promise<RunningExam
     demoIdpUrl: demo.idp.issuer,
     providers: selection.status,
     emailDelivery: email.delivery,
+    sessionStore: database === undefined ? "memory" : "postgres",
     ...(options.onError === undefined ? {} : { onError: options.onError }),
   })
   handle = (request) => app.fetch(request)
@@ -242,7 +256,7 @@ export async function startExample(options: ExampleOptions): Promise<RunningExam
     demoUser: { username: DEMO_USERNAME, password: demoPassword.password, passwordGenerated: demoPassword.generated },
     emailDelivery: email.delivery,
     close() {
-      closing ??= Promise.all([closeServer(server), demo.idp.close()]).then(() => undefined)
+      closing ??= Promise.all([closeServer(server), demo.idp.close()]).then(() => database?.close())
       return closing
     },
   }

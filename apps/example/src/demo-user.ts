@@ -1,6 +1,6 @@
 /**
  * The demo user: a username and password the app checks itself (`@auth/providers/credentials`).
- * The user is stored in the memory adapter, because a database session must refer to a stored user.
+ * The user is stored in the app's adapter (seeded there), because a database session must refer to a stored user.
  */
 import { createHash, timingSafeEqual } from "node:crypto"
 
@@ -11,7 +11,7 @@ import Credentials from "@auth/providers/credentials"
 /** The demo user's username on the sign-in form. */
 export const DEMO_USERNAME = "demo"
 
-/** The demo user as the memory adapter stores it: seed the adapter with it. */
+/** The demo user as the memory adapter stores it: seed the adapter with it (a database gives it its own id). */
 export const DEMO_USER: Readonly<AdapterUser> = {
   id: "demo-user",
   name: "Demo User",
@@ -36,13 +36,16 @@ const digest = (value: string): Buffer => createHash("sha256").update(value, "ut
  * check("demo", "s3cret-demo-password") // DEMO_USER
  * check("demo", "guess") // null
  * ```
+ *
+ * @param user The demo user as the adapter stores it (default {@link DEMO_USER}): with a
+ * database, the one carrying the id the database gave it.
  */
-export function createDemoUserCheck(password: string): DemoUserCheck {
+export function createDemoUserCheck(password: string, user: Readonly<AdapterUser> = DEMO_USER): DemoUserCheck {
   const expected = digest(password)
   return (username, given) => {
     if (typeof username !== "string" || typeof given !== "string") return null
     const passwordMatches = timingSafeEqual(digest(given), expected)
-    return passwordMatches && username.trim().toLowerCase() === DEMO_USERNAME ? { ...DEMO_USER } : null
+    return passwordMatches && username.trim().toLowerCase() === DEMO_USERNAME ? { ...user } : null
   }
 }
 

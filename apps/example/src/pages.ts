@@ -139,7 +139,12 @@ export interface HomeView {
   providers: readonly ProviderStatus[]
   /** How sign-in links are delivered. */
   emailDelivery: EmailDelivery
+  /** Where database sessions live. Default `"memory"`. */
+  sessionStore?: SessionStore
 }
+
+/** Where the app keeps users and database sessions: the memory adapter, or PostgreSQL (`DATABASE_URL`). */
+export type SessionStore = "memory" | "postgres"
 
 // The Demo IdP starts with dev-idp's default accounts: the hint reads them there, so it cannot drift.
 const DEMO_IDP_ACCOUNTS = DEFAULT_ACCOUNTS.map(
@@ -155,7 +160,7 @@ const EMAIL_STATUS: Record<EmailDelivery, string> = {
 /** The home page: the session, the custom Demo IdP button, and which providers are on. */
 export function renderHome(view: HomeView): string {
   const user = view.session?.user
-  const strategy = `<span class="muted">(${view.sessionStrategy === "jwt" ? "JWT session: an encrypted cookie" : "database session, in the memory adapter"})</span>`
+  const strategy = `<span class="muted">(${view.sessionStrategy === "jwt" ? "JWT session: an encrypted cookie" : `database session, in ${view.sessionStore === "postgres" ? "PostgreSQL" : "the memory adapter"}`})</span>`
   const status =
     user === undefined
       ? `<h1>You are not signed in</h1>

@@ -1,0 +1,71 @@
+/**
+ * PostgreSQL for the example when `DATABASE_URL` is set: users, accounts and sessions then
+ * outlive a restart and are shared by every instance of the app on that database.
+ */
+import type { Adapter, AdapterUser } from "@auth/core/adapters"
+import { migrate, PostgresAdapter } from "@auth/adapter-pg"
+import pg from "pg"
+
+import { DEMO_USER } from "./demo-user.js"
+import { readVariable, SettingsError, type Env } from "./settings.js"
+
+/** The example's database: the adapter on it, the demo user as stored there, and how to close it. */
+export interface Database {
+  adapter: Adapter
+  /** The demo user with the id the database gave it. */
+  demoUser: AdapterUser
+  /** Ends the connection pool. */
+  close(): Promise<void>
+}
+
+/** Why the database could not be used, in words safe to print: never the URL, which may hold a password. */
+function describe(error: unknown): string {
+  const code = (error as { code?: unknown }).code
+  const message = error instanceof Error ? error.message : String(error)
+  return typeof code === "string" ? `${message} (${code})` : message
+}
+
+/** The stored demo user: found by email, or created. Two instances starting at once both end up with the one row. */
+async function seedDemoUser(adapter: Adapter): Promise<AdapterUser> {
+  const { email } = DEMO_USER
+  if (email === null) throw new TypeError("DEMO_USER has no email to find it by")
+  const find = async (): Promise<AdapterUser | null> => (await adapter.getUserByEmail?.(email)) ?? null
+  const existing = await find()
+  if (existing !== null) return existing
+  try {
+    // The database assigns the id: the one in DEMO_USER is for the memory adapter.
+    return await (adapter.createUser?.({ ...DEMO_USER }) ?? Promise.reject(new Error("the adapter cannot create users")))
+  } catch (error) {
+    // Another instance created it first (the email is unique): use theirs.
+    const created = await find()
+    if (created !== null) return created
+    throw error
+  }
+}
+
+/**
+ * Opens the database `DATABASE_URL` names, creates or completes its tables with `migrate()` and
+ * seeds the demo user. Answers `undefined` when `DATABASE_URL` is unset: the app then keeps
+ * everything in the memory adapter.
+ *
+ * @throws {SettingsError} when the database cannot be reached or prepared, naming
+ * `DATABASE_URL` but never its value.
+ */
+export async function openDatabase(env: Env): Promise<Database | undefined> {
+  const connectionString = readVariable(env, "DATABASE_URL")
+  if (connectionString === undefined) return undefined
+  const pool = new pg.Pool({ connectionString })
+  // An idle connection the server drops must not crash the app; the next query reconnects.
+  pool.on("error", () => undefined)
+  try {
+    await migrate(pool)
+    const adapter = PostgresAdapter(pool)
+    const demoUser = await seedDemoUser(adapter)
+    return { adapter, demoUser, close: () => pool.end() }
+  } catch (error) {
+    await pool.end().catch(() => undefined)
+    throw new SettingsError(`Could not prepare the PostgreSQL database DATABASE_URL names: ${describe(error)}. Check that the server runs and the URL is right, or unset DATABASE_URL to keep everything in memory.`, {
+      cause: error,
+    })
+  }
+}
