@@ -10,7 +10,7 @@ import type { RequestContext } from "./context.js"
 import { AccessDenied, AdapterError, CallbackRouteError, OAuthAccountNotLinked } from "./errors.js"
 import { emit } from "./events.js"
 import type { Account, Profile, User } from "./providers/index.js"
-import { callAdapter } from "./store.js"
+import { callAdapter, storedUser } from "./store.js"
 import type { CallbacksOptions } from "./types.js"
 
 /**
@@ -41,19 +41,6 @@ export async function findUser(adapter: Adapter, account: Account): Promise<Adap
     providerAccountId: account.providerAccountId,
   })
   return storedUser(user) ?? null
-}
-
-/**
- * A user as a third-party adapter returned it, with its id as a string: Auth.js's own adapters
- * return numeric ids from SERIAL columns, and core treats every id as an opaque string.
- * `undefined` when there is no usable id.
- */
-function storedUser(value: unknown): AdapterUser | undefined {
-  if (typeof value !== "object" || value === null) return undefined
-  const id: unknown = (value as { id?: unknown }).id
-  if (typeof id === "string" && id !== "") return value as AdapterUser
-  if ((typeof id === "number" && Number.isSafeInteger(id)) || typeof id === "bigint") return { ...(value as AdapterUser), id: String(id) }
-  return undefined
 }
 
 /**

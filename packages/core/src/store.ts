@@ -2,7 +2,7 @@
  * Calls into the configured adapter, so that a store failure is always an `AdapterError`
  * naming the method, never an unhandled throw.
  */
-import type { Adapter } from "./adapters.js"
+import type { Adapter, AdapterUser } from "./adapters.js"
 import { AdapterError, Configuration } from "./errors.js"
 
 type Method = keyof Adapter
@@ -26,4 +26,17 @@ export async function callAdapter<M extends Method>(
   } catch (cause) {
     throw new AdapterError(`The adapter's \`${method}\` failed.`, { cause })
   }
+}
+
+/**
+ * A user as a third-party adapter returned it, with its id as a string: Auth.js's own adapters
+ * return numeric ids from SERIAL columns, and core treats every id as an opaque string.
+ * `undefined` when there is no usable id.
+ */
+export function storedUser(value: unknown): AdapterUser | undefined {
+  if (typeof value !== "object" || value === null) return undefined
+  const id: unknown = (value as { id?: unknown }).id
+  if (typeof id === "string" && id !== "") return value as AdapterUser
+  if ((typeof id === "number" && Number.isSafeInteger(id)) || typeof id === "bigint") return { ...(value as AdapterUser), id: String(id) }
+  return undefined
 }

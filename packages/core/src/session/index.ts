@@ -8,7 +8,7 @@ import { clearChunked, clearCookie, readChunked, writeChunked } from "../cookies
 import { AccessDenied, AuthError, SessionTokenError } from "../errors.js"
 import { emit } from "../events.js"
 import type { Account, Profile, User } from "../providers/index.js"
-import { callAdapter } from "../store.js"
+import { callAdapter, storedUser } from "../store.js"
 import type { CallbacksOptions, JWT, Session } from "../types.js"
 import { decode, encode } from "./jwt.js"
 
@@ -123,11 +123,15 @@ async function readJwtSession(context: RequestContext): Promise<CurrentSession |
   return { session, token, userId: typeof token.sub === "string" ? token.sub : undefined }
 }
 
-/** A third-party adapter may answer anything; only a session with a user counts. */
-function isSessionAndUser(value: unknown): value is { session: AdapterSession; user: AdapterUser } {
-  if (typeof value !== "object" || value === null) return false
+/**
+ * A third-party adapter may answer anything; only a session with a user that has an id counts.
+ * The user's id comes back as a string (Auth.js's SERIAL schemas answer numbers).
+ */
+function sessionAndUser(value: unknown): { session: AdapterSession; user: AdapterUser } | undefined {
+  if (typeof value !== "object" || value === null) return undefined
   const { session, user } = value as { session?: unknown; user?: unknown }
-  return typeof session === "object" && session !== null && typeof user === "object" && user !== null
+  const stored = storedUser(user)
+  return typeof session === "object" && session !== null && stored !== undefined ? { session: session as AdapterSession, user: stored } : undefined
 }
 
 async function readDatabaseSession(context: RequestContext): Promise<CurrentSession | null> {
@@ -136,8 +140,8 @@ async function readDatabaseSession(context: RequestContext): Promise<CurrentSess
   if (adapter === undefined) return null
   const sessionToken = context.jar.get(context.cookies.sessionToken.name)
   if (sessionToken === undefined || sessionToken === "" || sessionToken.length > 512) return null
-  const found = await callAdapter(adapter, "getSessionAndUser", sessionToken)
-  if (found === null || !isSessionAndUser(found)) {
+  const found = sessionAndUser(await callAdapter(adapter, "getSessionAndUser", sessionToken))
+  if (found === undefined) {
     context.setCookies.push(clearCookie(context.cookies.sessionToken))
     return null
   }
