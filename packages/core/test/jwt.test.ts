@@ -171,15 +171,22 @@ describe("getToken", () => {
     expect(await getToken({ req, secret: SECRET })).toMatchObject({ sub: "u1" })
   })
 
-  it("looks for the __Secure- cookie when secureCookie is set, salted with its name", async () => {
-    const name = `__Secure-${NAME}`
+  it("looks for the __Host- cookie when secureCookie is set, salted with its name", async () => {
+    const name = `__Host-${NAME}`
     const req = { headers: { cookie: `${name}=${await sealed({ sub: "u1" }, name)}` } }
     expect(await getToken({ req, secret: SECRET, secureCookie: true })).toMatchObject({ sub: "u1" })
     expect(await getToken({ req, secret: SECRET, secureCookie: false })).toBeNull()
   })
 
-  it("detects the secure cookie from an https request URL, or from AUTH_URL", async () => {
+  it("never falls back to a __Secure- cookie a sibling subdomain could plant, unless cookieName names it", async () => {
     const name = `__Secure-${NAME}`
+    const req = { headers: { cookie: `${name}=${await sealed({ sub: "attacker" }, name)}` } }
+    expect(await getToken({ req, secret: SECRET, secureCookie: true })).toBeNull()
+    expect(await getToken({ req, secret: SECRET, secureCookie: true, cookieName: name })).toMatchObject({ sub: "attacker" })
+  })
+
+  it("detects the secure cookie from an https request URL, or from AUTH_URL", async () => {
+    const name = `__Host-${NAME}`
     const cookie = `${name}=${await sealed({ sub: "u1" }, name)}`
     vi.stubEnv("AUTH_URL", "")
     expect(await getToken({ req: new Request("https://app.example/", { headers: { cookie } }), secret: SECRET })).toMatchObject({ sub: "u1" })

@@ -309,13 +309,14 @@ function isSecure(params: GetTokenParams<boolean>): boolean {
   return "url" in params.req && typeof params.req.url === "string" && params.req.url.startsWith("https:")
 }
 
-/** The cookie names to look in, first the one `Auth()` writes, then the one Auth.js writes. */
+/**
+ * The cookie to look in: the one `Auth()` writes by default (`__Host-` on https), or
+ * `cookieName`. Never a second, weaker name as a fallback: a sibling subdomain can plant a
+ * `__Secure-` cookie, and an app that kept Auth.js's name says so with `cookieName`.
+ */
 function cookieNames(params: GetTokenParams<boolean>): string[] {
   if (params.cookieName !== undefined) return [params.cookieName]
-  if (!isSecure(params)) return [SESSION_COOKIE]
-  const ours = defaultCookies(true, undefined).sessionToken.name
-  const authjs = `__Secure-${SESSION_COOKIE}`
-  return ours === authjs ? [ours] : [ours, authjs]
+  return [isSecure(params) ? defaultCookies(true, undefined).sessionToken.name : SESSION_COOKIE]
 }
 
 /** The sealed JWT and the cookie it came from (`undefined` for the Authorization header). */
