@@ -12,6 +12,7 @@ import { lazyDb, useAuthJsStore } from "./stores.js"
 const PG_LACKS = [
   // No authenticator methods: passkeys need another store (core checks this at config time).
   "authenticators",
+  "passkey management",
   // No unique keys in the documented schema, and the adapter checks nothing before writing.
   // Core looks a user / account up before it creates or links one (sign-in.test.ts: "a second
   // sign-in reuses them"); two concurrent first sign-ins can still make two users there.
@@ -66,6 +67,12 @@ describe("@auth/unstorage-adapter on Redis", () => {
       // before it creates or links, as for PostgreSQL above.
       "uniqueness",
       "createAuthenticator throws for a credentialID that exists",
+      // No updateAuthenticator / deleteAuthenticator: renaming and removing passkeys are this
+      // project's additions to the contract, which Auth.js's adapters do not have.
+      "updateAuthenticator changes the name and lastUsedAt, and nothing else",
+      "updateAuthenticator returns null for an unknown credentialID",
+      "deleteAuthenticator deletes that credential only",
+      "deleteAuthenticator returns null for an unknown credentialID",
       // updateUser keeps the old email's index key: getUserByEmail(old) still finds the user.
       "updateUser moves the user to a new email",
       // deleteUser throws ("[unstorage] Invalid key: null") for a user without an account or a
