@@ -62,6 +62,27 @@ export async function getSession(options?: ClientOptions): Promise<ClientSession
   return (await getJson(`${base(options)}/session`)) as ClientSession | null
 }
 
+/**
+ * Asks the server to update the session with `data` (`POST /session`): the `jwt` and `session`
+ * callbacks get `trigger: "update"` and it. Resolves to the updated session, or `null`.
+ *
+ * @example
+ * ```ts
+ * await updateSession({ theme: "dark" })
+ * ```
+ */
+export async function updateSession(data: unknown, options?: ClientOptions): Promise<ClientSession | null> {
+  const url = `${base(options)}/session`
+  const response = await fetch(url, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { accept: "application/json", "content-type": "application/json" },
+    body: JSON.stringify({ csrfToken: await getCsrfToken(options), data }),
+  })
+  if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`)
+  return (await response.json()) as ClientSession | null
+}
+
 /** The configured providers, keyed by id. */
 export async function getProviders(
   options?: ClientOptions,
@@ -102,6 +123,7 @@ export type SignInOptions = ClientOptions & {
  * @example
  * ```ts
  * await signIn("email", { email: "ada@example.com" })
+ * await signIn("passkey")                               // or { action: "register", email } for a new passkey
  * const result = await signIn("credentials", { username: "ada", password, redirect: false })
  * if (result?.error === "CredentialsSignin") showError()
  * ```
@@ -121,9 +143,15 @@ export async function signIn(
   for (const [name, value] of Object.entries(rest)) if (typeof value === "string") fields[name] = value
   const query = new URLSearchParams(authorizationParams).toString()
   let url = `${base(options)}/signin/${encodeURIComponent(providerId)}${query === "" ? "" : `?${query}`}`
-  if (Object.keys(fields).length > 0 && (await getProviders(options))[providerId]?.type === "credentials") {
-    url = `${base(options)}/callback/${encodeURIComponent(providerId)}`
+  // The provider's type matters only for a form (credentials) or a passkey: ask only then.
+  const type = Object.keys(fields).length > 0 || providerId === "passkey" || providerId === "webauthn" ? (await getProviders(options))[providerId]?.type : undefined
+  if (type === "webauthn") {
+    // Loaded only here, so an app that never signs in with a passkey ships none of its code.
+    const { signInWithPasskey } = await import("./webauthn/client.js")
+    const action = fields.action === "register" || fields.action === "authenticate" ? fields.action : undefined
+    return signInWithPasskey(providerId, { basePath: base(options), callbackUrl, redirect: options.redirect !== false, action, email: fields.email })
   }
+  if (type === "credentials") url = `${base(options)}/callback/${encodeURIComponent(providerId)}`
   const result = await post(url, { ...fields, csrfToken: await getCsrfToken(options), callbackUrl })
   if (options.redirect === false) return result
   location.assign(result.url)

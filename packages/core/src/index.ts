@@ -8,7 +8,7 @@ import { csrf } from "./actions/csrf.js"
 import { error } from "./actions/error.js"
 import { flowRoute } from "./actions/flow.js"
 import { providers } from "./actions/providers.js"
-import { session } from "./actions/session.js"
+import { session, updateSession } from "./actions/session.js"
 import { signIn, signInPage } from "./actions/signin.js"
 import { signOut, signOutPage } from "./actions/signout.js"
 import { verifyRequest } from "./actions/verify-request.js"
@@ -55,6 +55,7 @@ const POST: Partial<Record<Action, Handler>> = {
   signin: (context, id) => (id === undefined ? signInPage(context) : signIn(context, id)),
   callback: (context, id) => callback(context, id ?? ""),
   signout: (context) => signOut(context),
+  session: (context) => updateSession(context),
   flow: (context, id, name) => flowRoute(context, "POST", id ?? "", name ?? ""),
 }
 

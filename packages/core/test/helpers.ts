@@ -81,11 +81,11 @@ export async function call(
   config: AuthConfig,
   jar: Jar,
   path: string,
-  init: { method?: string; form?: Record<string, string> | URLSearchParams; headers?: Record<string, string> } = {},
+  init: { method?: string; form?: Record<string, string> | URLSearchParams; headers?: Record<string, string>; body?: string } = {},
 ): Promise<Response> {
   const headers = new Headers(init.headers)
   if (jar.cookies.size > 0) headers.set("cookie", jar.header())
-  let body: string | undefined
+  let body: string | undefined = init.body
   if (init.form !== undefined) {
     headers.set("content-type", "application/x-www-form-urlencoded")
     body = new URLSearchParams(init.form).toString()

@@ -20,9 +20,11 @@ describe("routes", () => {
     const missing = await call(testConfig(), new Jar(), "/api/auth/nothing")
     expect(missing.status).toBe(404)
     expect(await missing.json()).toMatchObject({ error: "UnknownAction" })
-    const method = await call(testConfig(), new Jar(), "/api/auth/session", { method: "DELETE" })
+    const method = await call(testConfig(), new Jar(), "/api/auth/providers", { method: "DELETE" })
     expect(method.status).toBe(405)
     expect(method.headers.get("allow")).toBe("GET, HEAD")
+    const session = await call(testConfig(), new Jar(), "/api/auth/session", { method: "DELETE" })
+    expect(session.headers.get("allow")).toBe("GET, HEAD, POST")
   })
 
   it("answers a body that breaks off mid-upload with a 4xx, not a 503", async () => {

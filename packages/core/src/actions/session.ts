@@ -1,17 +1,60 @@
-import { json, type RequestContext } from "../context.js"
-import { readSession } from "../session/index.js"
+import { json, readForm, type RequestContext } from "../context.js"
+import { verifyCsrf } from "../csrf.js"
+import { UnknownAction } from "../errors.js"
+import { readSession, type SessionUpdate } from "../session/index.js"
 import type { Session } from "../types.js"
 
 /**
  * The session a request carries, or `null`; a renewal or a clearing is queued on
- * `context.setCookies`. The one read shared by `GET /session` and server-side `getSession`.
+ * `context.setCookies`. The one read shared by `GET /session`, `POST /session` and server-side
+ * `getSession`.
  */
-export async function currentSession(context: RequestContext): Promise<Session | null> {
-  const current = await readSession(context)
+export async function currentSession(context: RequestContext, update?: SessionUpdate): Promise<Session | null> {
+  const current = await readSession(context, update)
   return current?.session ?? null
 }
 
 /** `GET /session`: the session as JSON, or `null`. */
 export async function session(context: RequestContext): Promise<Response> {
   return json(context, await currentSession(context))
+}
+
+/**
+ * `POST /session`, CSRF-checked: the client's `update(data)` (Auth.js's `useSession().update`,
+ * next-auth's `unstable_update`). The callbacks get `trigger: "update"` and `data` (a JSON
+ * object body `{ csrfToken, data }`, or a form whose `data` field is JSON); the answer is the
+ * updated session.
+ *
+ * @throws {MissingCSRF} when the CSRF token does not check out.
+ * @throws {UnknownAction} when `data` is not JSON.
+ */
+export async function updateSession(context: RequestContext): Promise<Response> {
+  const { csrfToken, data } = await readUpdate(context.request)
+  await verifyCsrf(context, csrfToken)
+  return json(context, await currentSession(context, { data }))
+}
+
+async function readUpdate(request: Request): Promise<{ csrfToken: string | null; data: unknown }> {
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase()
+  if (type === "application/json") {
+    // Read through readForm's limits, then parse again keeping `data` as the JSON value it is.
+    const clone = request.clone()
+    const form = await readForm(request)
+    let body: unknown
+    try {
+      body = JSON.parse(await clone.text())
+    } catch (cause) {
+      throw new UnknownAction("The session update is not valid JSON.", { cause })
+    }
+    const { data } = body as { data?: unknown }
+    return { csrfToken: form.get("csrfToken"), data }
+  }
+  const form = await readForm(request)
+  const raw = form.get("data")
+  if (raw === null) return { csrfToken: form.get("csrfToken"), data: undefined }
+  try {
+    return { csrfToken: form.get("csrfToken"), data: JSON.parse(raw) as unknown }
+  } catch (cause) {
+    throw new UnknownAction("The session update's `data` field is not valid JSON.", { cause })
+  }
 }

@@ -75,7 +75,12 @@ function sameJson(a: unknown, b: unknown): boolean {
   return a === b || JSON.stringify(a) === JSON.stringify(b)
 }
 
-async function readJwtSession(context: RequestContext): Promise<CurrentSession | null> {
+/** An update the client asked for (`POST /session`): what the `jwt` / `session` callbacks get as `session` / `newSession`. */
+export interface SessionUpdate {
+  data: unknown
+}
+
+async function readJwtSession(context: RequestContext, update: SessionUpdate | undefined): Promise<CurrentSession | null> {
   const { config } = context
   const raw = readChunked(context.jar, context.cookies.sessionToken.name)
   if (raw === undefined) return null
@@ -90,7 +95,8 @@ async function readJwtSession(context: RequestContext): Promise<CurrentSession |
     let after: JWT | null
     try {
       // Auth.js passes only the token when a session is read; `user` and `account` come with a sign-in.
-      after = await config.callbacks.jwt({ token: { ...before } } as JwtCallbackParams)
+      const params = update === undefined ? { token: { ...before } } : { token: { ...before }, trigger: "update", session: update.data }
+      after = await config.callbacks.jwt(params as JwtCallbackParams)
     } catch (cause) {
       throw new SessionTokenError("The `jwt` callback threw while reading the session.", { cause })
     }
@@ -104,7 +110,7 @@ async function readJwtSession(context: RequestContext): Promise<CurrentSession |
   const now = Math.floor(Date.now() / 1000)
   const issuedAt = typeof token.iat === "number" ? token.iat : 0
   // Re-sealing on every read costs an encryption and a Set-Cookie; sliding once per updateAge is enough.
-  if (changed || now - issuedAt >= config.session.updateAge) {
+  if (changed || update !== undefined || now - issuedAt >= config.session.updateAge) {
     const { iat: _iat, exp: _exp, jti: _jti, ...claims } = token
     const sealed = await sealToken(context, claims)
     writeTokenCookie(context, sealed, config.jwt.maxAge)
@@ -114,7 +120,8 @@ async function readJwtSession(context: RequestContext): Promise<CurrentSession |
   let session: Session = { user: sessionUser(token), expires }
   if (config.callbacks.session !== undefined) {
     try {
-      session = await config.callbacks.session({ session, token } as SessionCallbackParams)
+      const params = update === undefined ? { session, token } : { session, token, trigger: "update", newSession: update.data }
+      session = await config.callbacks.session(params as SessionCallbackParams)
     } catch (cause) {
       throw new SessionTokenError("The `session` callback threw.", { cause })
     }
@@ -134,7 +141,7 @@ function sessionAndUser(value: unknown): { session: AdapterSession; user: Adapte
   return typeof session === "object" && session !== null && stored !== undefined ? { session: session as AdapterSession, user: stored } : undefined
 }
 
-async function readDatabaseSession(context: RequestContext): Promise<CurrentSession | null> {
+async function readDatabaseSession(context: RequestContext, update: SessionUpdate | undefined): Promise<CurrentSession | null> {
   const { config } = context
   const adapter = config.adapter
   if (adapter === undefined) return null
@@ -167,7 +174,8 @@ async function readDatabaseSession(context: RequestContext): Promise<CurrentSess
     // As Auth.js passes it: the session row with the user in it, but never its token, which
     // a callback returning `session` would otherwise hand to every script on the page.
     const { sessionToken: _token, ...row } = found.session
-    const params: Omit<SessionCallbackParams, "token"> = { session: { ...row, user: { ...user }, expires: expires.toISOString() }, user, newSession: undefined }
+    const base = { session: { ...row, user: { ...user }, expires: expires.toISOString() }, user }
+    const params: Omit<SessionCallbackParams, "token"> = update === undefined ? { ...base, newSession: undefined } : { ...base, trigger: "update", newSession: update.data }
     try {
       session = await config.callbacks.session(params as SessionCallbackParams)
     } catch (cause) {
@@ -179,13 +187,15 @@ async function readDatabaseSession(context: RequestContext): Promise<CurrentSess
 }
 
 /**
- * Reads the request's session, sliding its expiry when due.
+ * Reads the request's session, sliding its expiry when due. With `update` (`POST /session`), the
+ * callbacks get `trigger: "update"` and the client's data, and a JWT session is re-sealed with
+ * what the `jwt` callback made of it.
  *
  * @throws {SessionTokenError} when a `jwt` or `session` callback throws.
  * @throws {AdapterError} when the adapter fails.
  */
-export function readSession(context: RequestContext): Promise<CurrentSession | null> {
-  return context.config.session.strategy === "jwt" ? readJwtSession(context) : readDatabaseSession(context)
+export function readSession(context: RequestContext, update?: SessionUpdate): Promise<CurrentSession | null> {
+  return context.config.session.strategy === "jwt" ? readJwtSession(context, update) : readDatabaseSession(context, update)
 }
 
 /** What a finished sign-in hands to the session. */
