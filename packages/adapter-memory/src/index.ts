@@ -281,6 +281,21 @@ export function MemoryAdapter(initial: MemoryAdapterState = {}): Required<Adapte
       authenticators.set(credentialID, next)
       return copy(next)
     },
+
+    updateAuthenticator({ credentialID, name, lastUsedAt }) {
+      const current = authenticators.get(credentialID)
+      if (current === undefined) return null
+      const next = checkAuthenticator(copy({ ...current, ...(name !== undefined && { name }), ...(lastUsedAt !== undefined && { lastUsedAt }) }), "updateAuthenticator()")
+      authenticators.set(credentialID, next)
+      return copy(next)
+    },
+
+    deleteAuthenticator(credentialID) {
+      const current = authenticators.get(credentialID)
+      if (current === undefined) return null
+      authenticators.delete(credentialID)
+      return copy(current)
+    },
   }
 }
 

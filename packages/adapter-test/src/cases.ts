@@ -55,6 +55,7 @@ export type AdapterTestGroup =
   | "uniqueness"
   | "copies"
   | "authenticators"
+  | "passkey management"
 
 /** One conformance check: resolves when the adapter conforms, rejects with the reason otherwise. */
 export interface AdapterTestCase {
@@ -720,6 +721,62 @@ const authenticators = group("authenticators", {
   },
 })
 
+/** Listing, renaming and deleting passkeys (`updateAuthenticator`, `deleteAuthenticator`); skip the group for a store without them. */
+const passkeyManagement = group("passkey management", {
+  async "createAuthenticator keeps a passkey's name, AAGUID and dates"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const authenticator = newAuthenticator(user.id, {
+      name: "Work laptop",
+      aaguid: "ea9b8d66-4d01-1d21-3ce4-b6b48cb575d4",
+      createdAt: fromNow(-DAY),
+      lastUsedAt: fromNow(-HOUR),
+    })
+    await adapter.createAuthenticator(authenticator)
+    assertRecord(await adapter.getAuthenticator(authenticator.credentialID), authenticator, "getAuthenticator()")
+    assertRecord((await adapter.listAuthenticatorsByUserId(user.id))[0], authenticator, "listAuthenticatorsByUserId()[0]")
+  },
+
+  async "updateAuthenticator changes the name and lastUsedAt, and nothing else"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const authenticator = newAuthenticator(user.id, { counter: 4, name: null, createdAt: fromNow(-DAY), lastUsedAt: fromNow(-DAY) })
+    const untouched = newAuthenticator(user.id, { name: "Phone" })
+    await adapter.createAuthenticator(authenticator)
+    await adapter.createAuthenticator(untouched)
+    const renamed = { ...authenticator, name: "Security key" }
+    assertRecord(await adapter.updateAuthenticator({ credentialID: authenticator.credentialID, name: "Security key" }), renamed, "updateAuthenticator({ name })")
+    const used = { ...renamed, lastUsedAt: fromNow(0) }
+    assertRecord(await adapter.updateAuthenticator({ credentialID: authenticator.credentialID, lastUsedAt: used.lastUsedAt }), used, "updateAuthenticator({ lastUsedAt })")
+    assertRecord(await adapter.getAuthenticator(authenticator.credentialID), used, "getAuthenticator() after the updates")
+    assertRecord(await adapter.getAuthenticator(untouched.credentialID), untouched, "another authenticator after the updates")
+  },
+
+  async "updateAuthenticator returns null for an unknown credentialID"(adapter) {
+    const credentialID = unique()
+    const what = "updateAuthenticator() of an unknown credentialID"
+    assertNothing(await mustAnswer(() => adapter.updateAuthenticator({ credentialID, name: "Ghost" }), what), what)
+    assert.equal(await adapter.getAuthenticator(credentialID), null, "getAuthenticator() after the update")
+  },
+
+  async "deleteAuthenticator deletes that credential only"(adapter, db) {
+    const user = await adapter.createUser(newUser())
+    const doomed = newAuthenticator(user.id)
+    const kept = newAuthenticator(user.id)
+    await adapter.createAuthenticator(doomed)
+    await adapter.createAuthenticator(kept)
+    assertRecord(await adapter.deleteAuthenticator(doomed.credentialID), doomed, "deleteAuthenticator()")
+    assert.equal(await adapter.getAuthenticator(doomed.credentialID), null, "getAuthenticator() after deleteAuthenticator()")
+    if (db?.authenticator) assertGone(await db.authenticator(doomed.credentialID), "the deleted authenticator")
+    const listed = await adapter.listAuthenticatorsByUserId(user.id)
+    assert.deepEqual(listed.map((authenticator) => authenticator.credentialID), [kept.credentialID], "listAuthenticatorsByUserId() after deleteAuthenticator()")
+    assertRecord(await adapter.getUser(user.id), { id: user.id }, "the user after deleteAuthenticator()")
+  },
+
+  async "deleteAuthenticator returns null for an unknown credentialID"(adapter) {
+    const what = "deleteAuthenticator() of an unknown credentialID"
+    assertNothing(await mustAnswer(() => adapter.deleteAuthenticator(unique()), what), what)
+  },
+})
+
 /** Every conformance case, in order, grouped by the part of the contract it checks. */
 export const cases: readonly AdapterTestCase[] = [
   ...users,
@@ -730,4 +787,5 @@ export const cases: readonly AdapterTestCase[] = [
   ...uniqueness,
   ...copies,
   ...authenticators,
+  ...passkeyManagement,
 ]

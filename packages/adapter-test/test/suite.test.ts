@@ -117,6 +117,19 @@ function referenceAdapter(store: Store): Required<Adapter> {
       authenticator.counter = counter
       return copy(authenticator)
     },
+    updateAuthenticator({ credentialID, ...fields }) {
+      const authenticator = findAuthenticator(credentialID)
+      if (!authenticator) return null
+      if (fields.name !== undefined) authenticator.name = fields.name
+      if (fields.lastUsedAt !== undefined) authenticator.lastUsedAt = fields.lastUsedAt
+      return copy(authenticator)
+    },
+    deleteAuthenticator(credentialID) {
+      const authenticator = findAuthenticator(credentialID)
+      if (!authenticator) return null
+      remove(store.authenticators, authenticator)
+      return copy(authenticator)
+    },
   }
 }
 
@@ -525,6 +538,61 @@ const defects: Defect[] = [
     defect: "listAuthenticatorsByUserId lists every user's authenticators",
     breaks: (store) => ({ listAuthenticatorsByUserId: () => copy(store.authenticators) }),
     caughtBy: ["listAuthenticatorsByUserId returns the user's authenticators only"],
+  },
+  {
+    defect: "createAuthenticator drops a passkey's name and dates",
+    breaks: (_store, correct) => ({
+      createAuthenticator: ({ name: _name, createdAt: _created, lastUsedAt: _used, ...authenticator }) => correct.createAuthenticator(authenticator),
+    }),
+    caughtBy: ["createAuthenticator keeps a passkey's name, AAGUID and dates"],
+  },
+  {
+    defect: "updateAuthenticator creates a credential for an unknown credentialID",
+    breaks: (store, correct) => ({
+      updateAuthenticator(fields) {
+        if (!store.authenticators.some((authenticator) => authenticator.credentialID === fields.credentialID)) {
+          const template = store.authenticators[0]
+          const created = { credentialID: fields.credentialID, userId: template?.userId ?? "", providerAccountId: "x", credentialPublicKey: "x", counter: 0, credentialDeviceType: "singleDevice", credentialBackedUp: false, ...fields }
+          store.authenticators.push(created)
+          return copy(created)
+        }
+        return correct.updateAuthenticator(fields)
+      },
+    }),
+    caughtBy: ["updateAuthenticator returns null for an unknown credentialID"],
+  },
+  {
+    defect: "deleteAuthenticator throws for an unknown credentialID",
+    breaks: (_store, correct) => ({
+      async deleteAuthenticator(credentialID) {
+        const deleted = await correct.deleteAuthenticator(credentialID)
+        if (deleted === null) throw new Error("no such authenticator")
+        return deleted
+      },
+    }),
+    caughtBy: ["deleteAuthenticator returns null for an unknown credentialID"],
+  },
+  {
+    defect: "updateAuthenticator renames every authenticator of the user",
+    breaks: (store, correct) => ({
+      updateAuthenticator(fields) {
+        const found = store.authenticators.find((authenticator) => authenticator.credentialID === fields.credentialID)
+        for (const authenticator of store.authenticators) if (authenticator.userId === found?.userId && fields.name !== undefined) authenticator.name = fields.name
+        return correct.updateAuthenticator(fields)
+      },
+    }),
+    caughtBy: ["updateAuthenticator changes the name and lastUsedAt, and nothing else"],
+  },
+  {
+    defect: "deleteAuthenticator deletes every authenticator of the user",
+    breaks: (store) => ({
+      deleteAuthenticator(credentialID) {
+        const found = store.authenticators.find((authenticator) => authenticator.credentialID === credentialID)
+        store.authenticators = store.authenticators.filter((authenticator) => authenticator.userId !== found?.userId)
+        return found ?? null
+      },
+    }),
+    caughtBy: ["deleteAuthenticator deletes that credential only"],
   },
   {
     defect: "updateAuthenticatorCounter returns the authenticator but stores nothing",

@@ -83,6 +83,14 @@ export interface AdapterAuthenticator {
   credentialBackedUp: boolean
   /** How the client can reach the authenticator, comma-separated (`"internal,hybrid"`), if known. */
   transports?: string | null
+  /** The name the user gave the passkey, if any. */
+  name?: string | null
+  /** The authenticator model's AAGUID (names the password manager or key that holds it), if known. */
+  aaguid?: string | null
+  /** When the passkey was registered, if known. */
+  createdAt?: Date | null
+  /** When the passkey last signed in, if known. */
+  lastUsedAt?: Date | null
 }
 
 // An ISO 8601 date-time as `Date.prototype.toJSON()` writes it, with or without milliseconds,
@@ -148,6 +156,12 @@ export interface Adapter {
   listAuthenticatorsByUserId?(userId: string): Awaitable<AdapterAuthenticator[]>
   /** Stores the signature counter of a sign-in; throws when no credential has the id. */
   updateAuthenticatorCounter?(credentialID: string, newCounter: number): Awaitable<AdapterAuthenticator>
+  /** Changes a credential's `name` or `lastUsedAt`; returns it, or `null` when no credential has the id. */
+  updateAuthenticator?(
+    authenticator: Pick<AdapterAuthenticator, "credentialID"> & Partial<Pick<AdapterAuthenticator, "name" | "lastUsedAt">>,
+  ): Awaitable<AdapterAuthenticator | null>
+  /** Deletes a credential; returns it, or `null` when no credential has the id. */
+  deleteAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>
 }
 
 /** Names of the adapter's methods. */

@@ -138,12 +138,17 @@ export function json(context: RequestContext | undefined, body: unknown, status 
   return new Response(JSON.stringify(body), { status, headers: baseHeaders(context, "application/json") })
 }
 
-/** An HTML page, with a policy that allows no script at all. */
-export function html(context: RequestContext | undefined, body: string, status = 200): Response {
+/**
+ * An HTML page, with a policy that allows no script at all; or, for a page that carries a
+ * flow's control (passkeys), only the same-origin scripts with the given SRI hashes, and
+ * requests to its own origin.
+ */
+export function html(context: RequestContext | undefined, body: string, status = 200, scripts: readonly string[] = []): Response {
   const headers = baseHeaders(context, "text/html; charset=utf-8")
+  const script = scripts.length === 0 ? "" : ` script-src 'self' ${scripts.map((hash) => `'${hash}'`).join(" ")}; connect-src 'self';`
   headers.set(
     "content-security-policy",
-    "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; frame-ancestors 'none'; base-uri 'none'",
+    `default-src 'none';${script} style-src 'unsafe-inline'; img-src https: data:; frame-ancestors 'none'; base-uri 'none'`,
   )
   headers.set("x-frame-options", "DENY")
   headers.set("referrer-policy", "no-referrer")

@@ -160,6 +160,16 @@ export class SessionTokenError extends AuthError {
   readonly code = "SessionTokenError"
 }
 
+/**
+ * A passkey (WebAuthn) ceremony failed: the response was malformed, its challenge unknown, used
+ * or expired, its origin, relying party, signature, counter or user verification wrong, or its
+ * credential unknown or already registered. The browser goes back to the sign-in page.
+ */
+export class WebAuthnVerificationError extends AuthError {
+  readonly code = "WebAuthnVerificationError"
+  static override readonly defaultPage: ErrorPage = "signin"
+}
+
 /** A user-supplied event handler threw; logged only, it never changes the response. */
 export class EventError extends AuthError {
   readonly code = "EventError"
@@ -185,6 +195,7 @@ export type AuthErrorClass =
   | AdapterError
   | InvalidCallbackUrl
   | SessionTokenError
+  | WebAuthnVerificationError
   | EventError
 
 /** The union of every stable error `code`. */
@@ -207,6 +218,7 @@ export type AuthErrorCode =
   | "AdapterError"
   | "InvalidCallbackUrl"
   | "SessionTokenError"
+  | "WebAuthnVerificationError"
   | "EventError"
 
 /** A human sentence per code: the only error text a browser ever sees. */
@@ -229,6 +241,7 @@ export const errorMessages: Readonly<Record<AuthErrorCode, string>> = {
   AdapterError: "Sign-in is not working right now because of a problem on our side. Please try again in a few minutes.",
   InvalidCallbackUrl: "The page you wanted to return to after signing in is not allowed. Please start again from this site.",
   SessionTokenError: "We could not read your sign-in. Please sign in again.",
+  WebAuthnVerificationError: "That passkey did not work here. Please try again, or choose another way to sign in.",
   EventError: "Something went wrong while signing in. Please try again.",
 }
 

@@ -50,6 +50,20 @@ export interface SignInFlow<Options = unknown> {
   callback(context: RequestContext, provider: FlowProvider<Options>): Promise<Response>
   /** Further routes, by name (e.g. `"webauthn-options"`). */
   routes?: Readonly<Record<string, FlowRoute<Options>>>
+  /**
+   * The control the built-in sign-in page shows for this provider (a flow that is not a
+   * redirect, such as passkeys), in place of a provider button. Its scripts must be served by
+   * the flow's own routes: the page allows only same-origin scripts with these hashes.
+   */
+  pageControl?: (context: RequestContext, provider: FlowProvider<Options>, page: { csrfToken: string; callbackUrl: string | undefined }) => FlowPageControl | Promise<FlowPageControl>
+}
+
+/** What a flow adds to the built-in sign-in page. */
+export interface FlowPageControl {
+  /** Markup, every value in it escaped by the flow. */
+  html: string
+  /** Same-origin scripts the markup needs: their URL and SRI hash (`sha256-...`). */
+  scripts: readonly { src: string; integrity: string }[]
 }
 
 /** The flow a provider configuration carries, if any. */

@@ -20,8 +20,15 @@ export async function signInPage(context: RequestContext): Promise<Response> {
   if (pages.signIn !== undefined) {
     return redirect(context, signInPageUrl(context, { callbackUrl: target, error: isAuthErrorCode(error) ? error : undefined, code: query.get("code") ?? undefined }))
   }
+  const token = await csrfToken(context)
+  const controls = await Promise.all(
+    providers.flatMap((provider) =>
+      provider.type === "flow" && provider.flow.pageControl !== undefined ? [provider.flow.pageControl(context, provider, { csrfToken: token, callbackUrl: target })] : [],
+    ),
+  )
   const page = renderSignIn({
     theme,
+    controls,
     providers: providers.flatMap((provider): PageProvider[] => {
       const type = provider.type === "flow" ? provider.providerType : provider.type
       // A flow that is not a redirect (a passkey) brings its own control, not a button of this page.
@@ -38,11 +45,11 @@ export async function signInPage(context: RequestContext): Promise<Response> {
         },
       ]
     }),
-    csrfToken: await csrfToken(context),
+    csrfToken: token,
     callbackUrl: target,
     error: isAuthErrorCode(error) ? error : undefined,
   })
-  return html(context, page)
+  return html(context, page, 200, controls.flatMap((control) => control.scripts.map((script) => script.integrity)))
 }
 
 /**

@@ -1,0 +1,362 @@
+/**
+ * The two WebAuthn ceremonies: `GET /webauthn-options/:id` hands out options with a fresh
+ * challenge, `POST /callback/:id` verifies what the authenticator signed and signs the user in.
+ *
+ * @see https://www.w3.org/TR/webauthn-3/#sctn-registering-a-new-credential
+ * @see https://www.w3.org/TR/webauthn-3/#sctn-verifying-assertion
+ */
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+  type AuthenticationResponseJSON,
+  type RegistrationResponseJSON,
+} from "@simplewebauthn/server"
+import { askSignIn } from "../accounts.js"
+import type { Adapter, AdapterAuthenticator, AdapterUser } from "../adapters.js"
+import { finishSignIn } from "../actions/callback.js"
+import { resolveCallbackUrl } from "../callback-url.js"
+import { json, readForm, redirect, type RequestContext } from "../context.js"
+import { verifyCsrf } from "../csrf.js"
+import { base64url, fromBase64url, randomBytes } from "../crypto.js"
+import { AdapterError, WebAuthnVerificationError } from "../errors.js"
+import { emit } from "../events.js"
+import type { FlowProvider } from "../flows.js"
+import type { Account } from "../providers/index.js"
+import { readSession } from "../session/index.js"
+import { callAdapter } from "../store.js"
+import { aaguidName } from "./aaguid.js"
+import { consumeChallenge, issueChallenge, type Ceremony } from "./challenge.js"
+import { resolveRelyingParty, type WebAuthnOptions } from "./options.js"
+
+type Provider = FlowProvider<WebAuthnOptions>
+
+/** The largest `data` field read: a real response is a few kilobytes (an attestation with certificates). */
+const MAX_DATA_LENGTH = 16 * 1024
+/** The spec's largest credential id is 1023 bytes: 1364 base64url characters. */
+const MAX_CREDENTIAL_ID_LENGTH = 1364
+const EMAIL = /^[^\s@<>"]{1,64}@[^\s@<>"]{1,255}$/
+
+function adapterOf(context: RequestContext): Adapter {
+  const adapter = context.config.adapter
+  if (adapter === undefined) throw new WebAuthnVerificationError("Passkeys need an `adapter`.")
+  return adapter
+}
+
+/** A stored user with its id as a string, or `undefined`. */
+function asUser(value: unknown): AdapterUser | undefined {
+  if (typeof value !== "object" || value === null) return undefined
+  const id: unknown = (value as { id?: unknown }).id
+  if (typeof id === "string" && id !== "") return value as AdapterUser
+  if (typeof id === "number" && Number.isSafeInteger(id)) return { ...(value as AdapterUser), id: String(id) }
+  return undefined
+}
+
+function ceremonyAction(value: string | null): "authenticate" | "register" | undefined {
+  if (value === null || value === "") return undefined
+  if (value === "authenticate" || value === "register") return value
+  throw new WebAuthnVerificationError('`action` must be "authenticate" or "register".')
+}
+
+/** Who registers when nobody is signed in: the app's `getUserInfo`, or the `email` query parameter. */
+async function newUserInfo(context: RequestContext, provider: Provider): Promise<{ email?: string; name?: string }> {
+  const { getUserInfo } = provider.options
+  let info: { email?: unknown; name?: unknown } | null
+  if (getUserInfo === undefined) {
+    info = { email: context.url.searchParams.get("email") ?? undefined }
+  } else {
+    try {
+      info = await getUserInfo(context.request)
+    } catch (cause) {
+      throw new WebAuthnVerificationError(`The \`getUserInfo\` of provider "${provider.id}" threw.`, { cause })
+    }
+  }
+  const out: { email?: string; name?: string } = {}
+  if (typeof info?.email === "string" && info.email.trim() !== "") {
+    const email = info.email.trim().toLowerCase()
+    if (!EMAIL.test(email)) throw new WebAuthnVerificationError("The email to register a passkey for is not an address.")
+    out.email = email
+  }
+  if (typeof info?.name === "string" && info.name.trim() !== "") out.name = info.name.trim().slice(0, 128)
+  if (out.email === undefined && provider.options.formFields.email?.required !== false && "email" in provider.options.formFields) {
+    throw new WebAuthnVerificationError("An email is needed to create a passkey: send it as the `email` query parameter.")
+  }
+  return out
+}
+
+/**
+ * `GET /webauthn-options/:id?action=&email=`: the options for `navigator.credentials.get` or
+ * `.create`, as `{ action, options }`. Signing in never lists credential ids (the browser
+ * offers the discoverable passkeys it holds); registering for a new email answers the same
+ * whether or not the email has an account. Registering while signed in adds a passkey to the
+ * signed-in user.
+ *
+ * @throws {MissingCSRF} when the browser has no CSRF cookie.
+ * @throws {WebAuthnVerificationError} for a bad `action` or `email`.
+ */
+export async function webauthnOptions(context: RequestContext, provider: Provider): Promise<Response> {
+  const { options } = provider
+  const adapter = adapterOf(context)
+  const rp = resolveRelyingParty(options, context.origin)
+  const userId = (await readSession(context))?.userId
+  const action = ceremonyAction(context.url.searchParams.get("action")) ?? (userId === undefined ? "authenticate" : "register")
+
+  if (action === "authenticate") {
+    const challenge = await issueChallenge(context, { action })
+    const request = await generateAuthenticationOptions({
+      rpID: rp.id,
+      timeout: options.timeout,
+      userVerification: options.userVerification,
+      ...options.authenticationOptions,
+      allowCredentials: [],
+      challenge,
+    })
+    return json(context, { action, options: request })
+  }
+
+  let ceremony: Ceremony
+  let userName: string
+  let displayName: string
+  let exclude: AdapterAuthenticator[] = []
+  if (userId !== undefined) {
+    const user = asUser(await callAdapter(adapter, "getUser", userId))
+    if (user === undefined) throw new WebAuthnVerificationError("The signed-in user no longer exists.")
+    exclude = await listAuthenticators(adapter, user.id)
+    const handle = exclude[0]?.providerAccountId ?? base64url(randomBytes(32))
+    ceremony = { action, userId: user.id, handle }
+    userName = user.email ?? user.name ?? user.id
+    displayName = user.name ?? userName
+  } else {
+    const info = await newUserInfo(context, provider)
+    // A fresh handle whether or not the email has an account: the answer must not tell.
+    ceremony = { action, handle: base64url(randomBytes(32)), ...info }
+    userName = info.email ?? info.name ?? "Passkey"
+    displayName = info.name ?? userName
+  }
+  const challenge = await issueChallenge(context, ceremony)
+  const creation = await generateRegistrationOptions({
+    rpName: rp.name,
+    rpID: rp.id,
+    userName,
+    userDisplayName: displayName,
+    timeout: options.timeout,
+    attestationType: "none",
+    ...options.registrationOptions,
+    authenticatorSelection: {
+      residentKey: "required",
+      requireResidentKey: true,
+      userVerification: options.userVerification,
+      ...(options.registrationOptions.authenticatorSelection as object | undefined),
+    },
+    userID: fromBase64url(ceremony.handle ?? "") ?? randomBytes(32),
+    excludeCredentials: exclude.map((known) => ({ id: known.credentialID, transports: known.transports?.split(",").filter(Boolean) ?? [] })),
+    challenge,
+  })
+  return json(context, { action, options: creation })
+}
+
+/** The user's passkeys, checked to be a list. */
+export async function listAuthenticators(adapter: Adapter, userId: string): Promise<AdapterAuthenticator[]> {
+  const listed: unknown = await callAdapter(adapter, "listAuthenticatorsByUserId", userId)
+  if (!Array.isArray(listed)) throw new AdapterError("The adapter's `listAuthenticatorsByUserId` did not return an array.")
+  return listed as AdapterAuthenticator[]
+}
+
+interface ClientData {
+  type: string
+  challenge: string
+  origin: string
+  crossOrigin?: boolean
+  topOrigin?: string
+}
+
+/** The response the browser posted, checked for shape and size before any cryptography. */
+function readResponse(data: string | null): { json: Record<string, unknown>; id: string; clientData: ClientData } {
+  if (data === null || data === "") throw new WebAuthnVerificationError("The request has no `data`.")
+  if (data.length > MAX_DATA_LENGTH) throw new WebAuthnVerificationError("The `data` field is too large.")
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(data)
+  } catch (cause) {
+    throw new WebAuthnVerificationError("The `data` field is not JSON.", { cause })
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new WebAuthnVerificationError("The `data` field is not a credential.")
+  const response = parsed as Record<string, unknown>
+  const { id, rawId, type } = response
+  const inner = response.response as Record<string, unknown> | undefined
+  if (typeof id !== "string" || id === "" || id.length > MAX_CREDENTIAL_ID_LENGTH || fromBase64url(id) === undefined || rawId !== id || type !== "public-key") {
+    throw new WebAuthnVerificationError("The credential's `id` is missing, not base64url, or longer than WebAuthn allows.")
+  }
+  if (typeof inner !== "object" || inner === null || typeof inner.clientDataJSON !== "string") {
+    throw new WebAuthnVerificationError("The credential has no `response.clientDataJSON`.")
+  }
+  const bytes = fromBase64url(inner.clientDataJSON)
+  let clientData: unknown
+  try {
+    clientData = bytes === undefined ? undefined : JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes))
+  } catch (cause) {
+    throw new WebAuthnVerificationError("The `clientDataJSON` is not JSON.", { cause })
+  }
+  const client = clientData as Partial<ClientData> | undefined
+  if (typeof client?.type !== "string" || typeof client.challenge !== "string" || typeof client.origin !== "string") {
+    throw new WebAuthnVerificationError("The `clientDataJSON` lacks its type, challenge or origin.")
+  }
+  // A ceremony run in a frame of another site could be driven by that site: only top-level ones count.
+  if (client.crossOrigin === true || (client.topOrigin !== undefined && client.topOrigin !== client.origin)) {
+    throw new WebAuthnVerificationError("The ceremony ran in a cross-origin frame.")
+  }
+  return { json: response, id, clientData: client as ClientData }
+}
+
+/**
+ * `POST /callback/:id` with `action`, `data` (the JSON of the browser's `PublicKeyCredential`),
+ * `csrfToken` and `callbackUrl`, as Auth.js's client posts them.
+ *
+ * @throws {MissingCSRF} without the CSRF token.
+ * @throws {WebAuthnVerificationError} for any response that does not verify.
+ */
+export async function webauthnCallback(context: RequestContext, provider: Provider): Promise<Response> {
+  if (context.request.method !== "POST") throw new WebAuthnVerificationError(`Provider "${provider.id}" signs in by POSTing its response to this route.`)
+  const form = await readForm(context.request)
+  await verifyCsrf(context, form.get("csrfToken"))
+  const requested = form.get("callbackUrl")
+  const target = await resolveCallbackUrl(context, requested)
+  if (requested !== null) context.returnTo = target
+  const posted = ceremonyAction(form.get("action"))
+  const response = readResponse(form.get("data"))
+  const ceremony = await consumeChallenge(context, response.clientData.challenge)
+  if (posted !== undefined && posted !== ceremony.action) throw new WebAuthnVerificationError(`The challenge was issued to ${ceremony.action}, not to ${posted}.`)
+  return ceremony.action === "register"
+    ? register(context, provider, ceremony, response.json as unknown as RegistrationResponseJSON, response.clientData.challenge, target)
+    : authenticate(context, provider, response.json as unknown as AuthenticationResponseJSON, response.clientData.challenge, target)
+}
+
+function failed(step: string, cause: unknown): WebAuthnVerificationError {
+  return new WebAuthnVerificationError(`The ${step} did not verify.`, { cause })
+}
+
+async function authenticate(context: RequestContext, provider: Provider, response: AuthenticationResponseJSON, challenge: string, target: string): Promise<Response> {
+  const adapter = adapterOf(context)
+  const { options } = provider
+  const rp = resolveRelyingParty(options, context.origin)
+  const authenticator = await callAdapter(adapter, "getAuthenticator", response.id)
+  if (authenticator == null) throw new WebAuthnVerificationError("No passkey has this credential id.")
+  const publicKey = fromBase64url(authenticator.credentialPublicKey)
+  if (publicKey === undefined) throw new AdapterError("The stored passkey's public key is not base64url.")
+  // The handle the authenticator returns is the one the passkey was registered under: a
+  // credential of one user cannot speak for another.
+  if (response.response.userHandle !== authenticator.providerAccountId) throw new WebAuthnVerificationError("The passkey's user handle is not the one it was registered under.")
+  let verified
+  try {
+    verified = await verifyAuthenticationResponse({
+      ...options.verifyAuthenticationOptions,
+      response,
+      expectedChallenge: challenge,
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.id,
+      expectedType: "webauthn.get",
+      requireUserVerification: options.userVerification === "required",
+      credential: {
+        id: authenticator.credentialID,
+        publicKey,
+        counter: Number(authenticator.counter),
+        transports: (authenticator.transports?.split(",").filter(Boolean) ?? []) as never,
+      },
+    })
+  } catch (cause) {
+    throw failed("passkey sign-in", cause)
+  }
+  if (!verified.verified) throw new WebAuthnVerificationError("The passkey sign-in did not verify.")
+  const { newCounter } = verified.authenticationInfo
+  await callAdapter(adapter, "updateAuthenticatorCounter", authenticator.credentialID, newCounter)
+  if (adapter.updateAuthenticator !== undefined) await callAdapter(adapter, "updateAuthenticator", { credentialID: authenticator.credentialID, lastUsedAt: new Date() })
+  const user = asUser(await callAdapter(adapter, "getUser", String(authenticator.userId)))
+  if (user === undefined) throw new WebAuthnVerificationError("The passkey's user no longer exists.")
+  const account: Account = { provider: provider.id, type: "webauthn", providerAccountId: authenticator.providerAccountId, userId: user.id }
+  const redirectTo = await askSignIn(context, { user, account })
+  if (redirectTo !== undefined) return redirect(context, redirectTo)
+  return finishSignIn(context, { user, account, isNewUser: false }, target)
+}
+
+async function register(context: RequestContext, provider: Provider, ceremony: Ceremony, response: RegistrationResponseJSON, challenge: string, target: string): Promise<Response> {
+  const adapter = adapterOf(context)
+  const { options, id: providerId } = provider
+  const rp = resolveRelyingParty(options, context.origin)
+  let verified
+  try {
+    verified = await verifyRegistrationResponse({
+      ...options.verifyRegistrationOptions,
+      response,
+      expectedChallenge: challenge,
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.id,
+      expectedType: "webauthn.create",
+      requireUserVerification: options.userVerification === "required",
+    })
+  } catch (cause) {
+    throw failed("passkey registration", cause)
+  }
+  if (!verified.verified) throw new WebAuthnVerificationError("The passkey registration did not verify.")
+  const info = verified.registrationInfo
+  if (info.credential.id !== response.id) throw new WebAuthnVerificationError("The credential id does not match the one in the authenticator data.")
+  // Whatever the adapter enforces: a credential id that exists belongs to someone already.
+  if ((await callAdapter(adapter, "getAuthenticator", info.credential.id)) != null) throw new WebAuthnVerificationError("This passkey is registered already.")
+  const handle = ceremony.handle
+  if (handle === undefined) throw new WebAuthnVerificationError("The challenge names no user handle.")
+
+  const record = (userId: string): AdapterAuthenticator => {
+    const name = aaguidName(info.aaguid)
+    return {
+      credentialID: info.credential.id,
+      userId,
+      providerAccountId: handle,
+      credentialPublicKey: base64url(info.credential.publicKey),
+      counter: info.credential.counter,
+      credentialDeviceType: info.credentialDeviceType,
+      credentialBackedUp: info.credentialBackedUp,
+      transports: info.credential.transports?.join(",") ?? null,
+      aaguid: info.aaguid,
+      name: name ?? null,
+      createdAt: new Date(),
+      lastUsedAt: new Date(),
+    }
+  }
+  const account: Account = { provider: providerId, type: "webauthn", providerAccountId: handle }
+
+  if (ceremony.userId !== undefined) {
+    // Adding a passkey: only the user who asked for the challenge, still signed in.
+    const session = await readSession(context)
+    if (session?.userId !== ceremony.userId) throw new WebAuthnVerificationError("Adding a passkey needs the user who started it to be signed in.")
+    const user = asUser(await callAdapter(adapter, "getUser", ceremony.userId))
+    if (user === undefined) throw new WebAuthnVerificationError("The signed-in user no longer exists.")
+    const owner = asUser(await callAdapter(adapter, "getUserByAccount", { provider: providerId, providerAccountId: handle }))
+    if (owner === undefined) await callAdapter(adapter, "linkAccount", { ...account, type: "webauthn", userId: user.id })
+    else if (owner.id !== user.id) throw new WebAuthnVerificationError("The user handle belongs to another user.")
+    await callAdapter(adapter, "createAuthenticator", record(user.id))
+    return finishSignIn(context, { user, account: { ...account, userId: user.id }, isNewUser: false }, target)
+  }
+
+  // Passkey-first sign-up: a new user, whose email nobody has verified.
+  const { email, name } = ceremony
+  if (email !== undefined && (await callAdapter(adapter, "getUserByEmail", email)) != null) {
+    throw new WebAuthnVerificationError("A passkey for an email that has an account is added by signing in as that account first.")
+  }
+  const redirectTo = await askSignIn(context, { user: { id: handle, email: email ?? null, name: name ?? null, emailVerified: null } as AdapterUser, account })
+  if (redirectTo !== undefined) return redirect(context, redirectTo)
+  const user = asUser(await callAdapter(adapter, "createUser", { id: crypto.randomUUID(), email: email ?? null, name: name ?? null, emailVerified: null } as never))
+  if (user === undefined) throw new AdapterError("The adapter's `createUser` returned no user with an id.")
+  try {
+    await callAdapter(adapter, "linkAccount", { ...account, type: "webauthn", userId: user.id })
+    await callAdapter(adapter, "createAuthenticator", record(user.id))
+  } catch (error) {
+    // Leave nothing half-made: a user without a passkey could never sign in.
+    await Promise.resolve(callAdapter(adapter, "deleteUser", user.id)).catch((cleanup: unknown) => {
+      context.config.logger.error(new AdapterError(`Could not remove user ${user.id} after storing their passkey failed.`, { cause: cleanup }))
+    })
+    throw error
+  }
+  await emit(context.config, "createUser", { user })
+  await emit(context.config, "linkAccount", { user, account: { ...account, userId: user.id }, profile: user })
+  return finishSignIn(context, { user, account: { ...account, userId: user.id }, isNewUser: true }, target)
+}

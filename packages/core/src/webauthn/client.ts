@@ -1,0 +1,194 @@
+/**
+ * `@auth/core/webauthn/client`: passkeys in the browser, on the built-in page or the app's own.
+ * SimpleWebAuthn's browser side is bundled with the app (no CDN); `signIn("passkey")` from
+ * `@auth/core/client` loads this module only when it is called for a WebAuthn provider.
+ *
+ * @example
+ * ```ts
+ * import { signInWithPasskey, startPasskeyAutofill, registerPasskey } from "@auth/core/webauthn/client"
+ * startPasskeyAutofill("passkey")                   // offers saved passkeys in <input autocomplete="username webauthn">
+ * button.onclick = () => signInWithPasskey("passkey", { callbackUrl: "/account" })
+ * signUp.onclick = () => registerPasskey("passkey", { email: emailInput.value })
+ * ```
+ *
+ * @module webauthn/client
+ */
+import {
+  WebAuthnAbortService,
+  browserSupportsWebAuthn,
+  browserSupportsWebAuthnAutofill,
+  sendSignal,
+  startAuthentication,
+  startRegistration,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+} from "@simplewebauthn/browser"
+import { getCsrfToken, type ClientOptions, type NavigationResult } from "../client.js"
+import type { PasskeyList, PasskeySummary } from "./manage.js"
+
+export type { PasskeyList, PasskeySummary } from "./manage.js"
+
+/** What the passkey functions take. */
+export interface PasskeySignInOptions extends ClientOptions {
+  /** `"authenticate"` (the default when signed out) or `"register"` (the default when signed in). */
+  action?: "authenticate" | "register"
+  /** The new user's email, for a passkey-first sign-up. */
+  email?: string
+  /** Where to go after signing in. Default: the current page. */
+  callbackUrl?: string
+  /** `false` to get the result instead of navigating. */
+  redirect?: boolean
+  /** A CSRF token already at hand (the built-in page has one); fetched otherwise. */
+  csrfToken?: string
+}
+
+/** A ceremony's outcome when the browser refused or the person cancelled: nothing was sent. */
+const CANCELLED = "WebAuthnCancelled"
+
+function base(options: ClientOptions): string {
+  return (options.basePath ?? "/api/auth").replace(/\/+$/, "")
+}
+
+async function fetchJson(url: string, init?: RequestInit): Promise<unknown> {
+  const response = await fetch(url, { credentials: "same-origin", ...init, headers: { accept: "application/json", ...init?.headers } })
+  const body: unknown = await response.json().catch(() => ({}))
+  if (!response.ok) {
+    const code = (body as { error?: unknown }).error
+    throw new Error(`${url} answered HTTP ${String(response.status)}${typeof code === "string" ? ` (${code})` : ""}`)
+  }
+  return body
+}
+
+type CeremonyOptions =
+  | { action: "authenticate"; options: PublicKeyCredentialRequestOptionsJSON }
+  | { action: "register"; options: PublicKeyCredentialCreationOptionsJSON }
+
+async function ceremonyOptions(providerId: string, options: PasskeySignInOptions): Promise<CeremonyOptions> {
+  const query = new URLSearchParams()
+  if (options.action !== undefined) query.set("action", options.action)
+  if (options.email !== undefined && options.email !== "") query.set("email", options.email)
+  const url = `${base(options)}/webauthn-options/${encodeURIComponent(providerId)}${query.size === 0 ? "" : `?${query.toString()}`}`
+  return (await fetchJson(url)) as CeremonyOptions
+}
+
+async function finish(providerId: string, options: PasskeySignInOptions, csrfToken: string, action: string, data: unknown): Promise<NavigationResult | undefined> {
+  const response = await fetch(`${base(options)}/callback/${encodeURIComponent(providerId)}`, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "content-type": "application/x-www-form-urlencoded", "x-auth-return-redirect": "1" },
+    body: new URLSearchParams({ action, data: JSON.stringify(data), csrfToken, callbackUrl: options.callbackUrl ?? location.href }),
+  })
+  const body = (await response.json().catch(() => ({}))) as { url?: unknown; error?: unknown }
+  const url = typeof body.url === "string" ? body.url : location.href
+  const error = typeof body.error === "string" ? body.error : new URL(url, location.href).searchParams.get("error")
+  const result = { url, error, ok: response.ok && error === null }
+  if (options.redirect === false) return result
+  location.assign(url)
+  return undefined
+}
+
+function cancelled(): NavigationResult {
+  return { url: location.href, error: CANCELLED, ok: false }
+}
+
+async function run(providerId: string, options: PasskeySignInOptions, autofill: boolean): Promise<NavigationResult | undefined> {
+  const csrfToken = options.csrfToken ?? (await getCsrfToken(options))
+  const ceremony = await ceremonyOptions(providerId, autofill ? { ...options, action: "authenticate" } : options)
+  let data: unknown
+  try {
+    data =
+      ceremony.action === "register"
+        ? await startRegistration({ optionsJSON: ceremony.options })
+        : await startAuthentication({ optionsJSON: ceremony.options, useBrowserAutofill: autofill })
+  } catch (error) {
+    // The person cancelled, another ceremony replaced this one, or the browser refused.
+    if (autofill) return undefined
+    console.debug("The passkey ceremony did not complete.", error)
+    return cancelled()
+  }
+  return finish(providerId, options, csrfToken, ceremony.action, data)
+}
+
+/**
+ * Signs in with a passkey (or, with `action: "register"`, creates one). Navigates by default;
+ * with `redirect: false` resolves to the result. A cancelled ceremony resolves to an error
+ * `"WebAuthnCancelled"` and sends nothing.
+ *
+ * @throws {Error} when the options route fails (no adapter, a bad email).
+ */
+export async function signInWithPasskey(providerId = "passkey", options: PasskeySignInOptions = {}): Promise<NavigationResult | undefined> {
+  if (!browserSupportsWebAuthn()) return { url: location.href, error: "WebAuthnUnsupported", ok: false }
+  return run(providerId, options, false)
+}
+
+/** Auth.js's name for {@link signInWithPasskey} (`next-auth/webauthn`). */
+export const signIn = signInWithPasskey
+
+/**
+ * Creates a passkey: for a new user (pass `email`) or, when signed in, one more for that user.
+ *
+ * @throws {Error} when the options route fails.
+ */
+export function registerPasskey(providerId = "passkey", options: Omit<PasskeySignInOptions, "action"> = {}): Promise<NavigationResult | undefined> {
+  return signInWithPasskey(providerId, { ...options, action: "register" })
+}
+
+/**
+ * Offers the browser's saved passkeys in the autofill of an `<input autocomplete="username
+ * webauthn">` of the page, and signs in when one is picked. Resolves to `undefined` at once where
+ * the browser has no passkey autofill, and when another ceremony replaces this one.
+ */
+export async function startPasskeyAutofill(providerId = "passkey", options: Omit<PasskeySignInOptions, "action" | "email"> = {}): Promise<NavigationResult | undefined> {
+  if (!(await browserSupportsWebAuthnAutofill())) return undefined
+  return run(providerId, options, true)
+}
+
+/** Stops a waiting autofill (or any pending ceremony). */
+export function cancelPasskeyCeremony(): void {
+  WebAuthnAbortService.cancelCeremony()
+}
+
+/**
+ * The signed-in user's passkeys. Also tells the browser's password manager which passkeys are
+ * still accepted (the WebAuthn Signal API, where the browser has it), so deleted ones disappear.
+ *
+ * @throws {Error} when nobody is signed in.
+ */
+export async function listPasskeys(providerId = "passkey", options: ClientOptions = {}): Promise<PasskeySummary[]> {
+  const list = (await fetchJson(`${base(options)}/webauthn-credentials/${encodeURIComponent(providerId)}`)) as PasskeyList
+  if (list.userHandle !== null) {
+    void sendSignal({ signalName: "allAcceptedCredentials", rpID: list.rpId, userID: list.userHandle, allAcceptedCredentialIDs: list.passkeys.map((passkey) => passkey.id) }).catch(() => undefined)
+  }
+  return list.passkeys
+}
+
+async function change(providerId: string, options: ClientOptions, fields: Record<string, string>): Promise<unknown> {
+  const csrfToken = await getCsrfToken(options)
+  return fetchJson(`${base(options)}/webauthn-credentials/${encodeURIComponent(providerId)}`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ ...fields, csrfToken }),
+  })
+}
+
+/**
+ * Renames one of the signed-in user's passkeys.
+ *
+ * @throws {Error} when it is not theirs or the name is empty or too long.
+ */
+export async function renamePasskey(credentialId: string, name: string, providerId = "passkey", options: ClientOptions = {}): Promise<PasskeySummary> {
+  const body = (await change(providerId, options, { action: "rename", credentialId, name })) as { passkey: PasskeySummary }
+  return body.passkey
+}
+
+/**
+ * Deletes one of the signed-in user's passkeys, and tells the password manager it is gone
+ * (Signal API), so it is not offered again.
+ *
+ * @throws {Error} when it is not theirs.
+ */
+export async function deletePasskey(credentialId: string, providerId = "passkey", options: ClientOptions & { rpId?: string } = {}): Promise<void> {
+  await change(providerId, options, { action: "delete", credentialId })
+  const rpID = options.rpId ?? location.hostname
+  await sendSignal({ signalName: "unknownCredential", rpID, credentialID: credentialId }).catch(() => undefined)
+}

@@ -1,0 +1,63 @@
+/**
+ * `@auth/core/webauthn`: the passkey (WebAuthn) sign-in flow that `Passkey()` and `WebAuthn()`
+ * from `@auth/providers` carry. Apps that configure neither bundle none of it.
+ *
+ * @example
+ * ```ts
+ * import Passkey from "@auth/providers/passkey"
+ * Auth(request, { adapter, providers: [Passkey({ formFields: { email: { label: "Email", required: true } } })], secret })
+ * ```
+ *
+ * @see https://www.w3.org/TR/webauthn-3/
+ * @module webauthn
+ */
+import type { AdapterMethod } from "../adapters.js"
+import { redirect } from "../context.js"
+import { FLOW, type SignInFlow } from "../flows.js"
+import { signInPageUrl } from "../routes.js"
+import { webauthnCallback, webauthnOptions } from "./ceremony.js"
+import { changePasskey, listPasskeys } from "./manage.js"
+import { configureWebAuthn, type WebAuthnOptions } from "./options.js"
+import { pageControl, servePageScript } from "./page.js"
+
+export type { NewPasskeyUser, RelyingParty, UserVerification, WebAuthnFormField, WebAuthnOptions } from "./options.js"
+export type { PasskeyList, PasskeySummary } from "./manage.js"
+export { FLOW }
+
+const ADAPTER_METHODS: AdapterMethod[] = [
+  "getUser",
+  "getUserByEmail",
+  "getUserByAccount",
+  "createUser",
+  "deleteUser",
+  "linkAccount",
+  "createVerificationToken",
+  "useVerificationToken",
+  "createAuthenticator",
+  "getAuthenticator",
+  "listAuthenticatorsByUserId",
+  "updateAuthenticatorCounter",
+]
+
+/**
+ * The WebAuthn flow: `GET {basePath}/webauthn-options/:id`, `POST {basePath}/callback/:id`,
+ * `{basePath}/webauthn-credentials/:id` (list, rename, delete) and the sign-in page's script
+ * at `{basePath}/webauthn-script/:id`.
+ */
+export const webauthn: SignInFlow<WebAuthnOptions> = {
+  name: "WebAuthn",
+  configure: (config) => configureWebAuthn(config),
+  adapterMethods: () => ADAPTER_METHODS,
+  // A passkey starts in the browser, not with a redirect: a form posted here gets the sign-in page.
+  signIn: (context, _provider, request) => Promise.resolve(redirect(context, signInPageUrl(context, { callbackUrl: request.callbackUrl }))),
+  callback: (context, provider) => webauthnCallback(context, provider),
+  routes: {
+    "webauthn-options": { GET: webauthnOptions },
+    "webauthn-credentials": { GET: listPasskeys, POST: (context) => changePasskey(context) },
+    "webauthn-script": { GET: (context) => Promise.resolve(servePageScript(context)) },
+  },
+  pageControl,
+}
+
+/** What the provider factories spread into their configuration: the flow, under {@link FLOW}. */
+export const webauthnFlow = { [FLOW]: webauthn } as const

@@ -1,0 +1,62 @@
+/**
+ * The built-in sign-in page's passkey script (bundled with SimpleWebAuthn's browser side into
+ * `page-script.generated.ts` by `scripts/build-webauthn-script.mjs`). Everything it needs is in
+ * the form's data attributes; nothing is derived from `location`.
+ */
+import { browserSupportsWebAuthn } from "@simplewebauthn/browser"
+import { signInWithPasskey, startPasskeyAutofill, type PasskeySignInOptions } from "./client.js"
+
+const MESSAGES: Record<string, string> = {
+  WebAuthnCancelled: "The passkey request was cancelled or timed out. Please try again.",
+  WebAuthnUnsupported: "This browser does not support passkeys.",
+}
+
+function wire(form: HTMLFormElement): void {
+  const { passkeyProvider = "passkey", basePath = "/api/auth", csrfToken, callbackUrl, autofill } = form.dataset
+  const email = form.querySelector<HTMLInputElement>("[data-passkey-email]")
+  const error = form.querySelector<HTMLElement>("[data-passkey-error]")
+  const options = (): PasskeySignInOptions => ({ basePath, csrfToken, callbackUrl, redirect: false })
+  const show = (message: string | undefined): void => {
+    if (error === null) return
+    error.textContent = message ?? ""
+    error.hidden = message === undefined
+  }
+  const go = async (action: "authenticate" | "register"): Promise<void> => {
+    show(undefined)
+    try {
+      const value = email?.value.trim() ?? ""
+      if (action === "register" && email !== null && value === "") {
+        email.reportValidity()
+        show("Enter your email to create a passkey.")
+        return
+      }
+      const result = await signInWithPasskey(passkeyProvider, { ...options(), action, ...(action === "register" ? { email: value } : {}) })
+      if (result === undefined) return
+      if (result.ok || result.error === null) location.assign(result.url)
+      else if (result.error in MESSAGES) show(MESSAGES[result.error])
+      else location.assign(result.url)
+    } catch {
+      show("Passkeys are not available right now. Please try again.")
+    }
+  }
+  if (!browserSupportsWebAuthn()) {
+    show(MESSAGES.WebAuthnUnsupported)
+    return
+  }
+  form.addEventListener("submit", (event) => {
+    event.preventDefault()
+    void go("authenticate")
+  })
+  form.querySelector('[data-passkey-action="register"]')?.addEventListener("click", () => void go("register"))
+  if (autofill === "true") {
+    void startPasskeyAutofill(passkeyProvider, options())
+      .then((result) => {
+        if (result === undefined) return
+        if (result.ok) location.assign(result.url)
+        else location.assign(result.url)
+      })
+      .catch(() => undefined)
+  }
+}
+
+for (const form of document.querySelectorAll<HTMLFormElement>("form[data-passkey-form]")) wire(form)

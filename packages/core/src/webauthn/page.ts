@@ -1,0 +1,52 @@
+/**
+ * The passkey control of the built-in sign-in page, and the one script it runs, served by us
+ * from our own origin (no CDN): the page's Content-Security-Policy admits only that script.
+ */
+import type { RequestContext } from "../context.js"
+import type { FlowPageControl, FlowProvider } from "../flows.js"
+import { escapeHtml } from "../pages/layout.js"
+import type { WebAuthnOptions } from "./options.js"
+import { PAGE_SCRIPT, PAGE_SCRIPT_INTEGRITY } from "./page-script.generated.js"
+
+
+function attribute(name: string, value: string): string {
+  return ` ${name}="${escapeHtml(value)}"`
+}
+
+/**
+ * The control: an email field that offers saved passkeys as autofill (`autocomplete="username
+ * webauthn"`), a sign-in button and a create button. Everything the script needs (routes, CSRF
+ * token, where to go after) is in the markup, never derived from `location`.
+ */
+export function pageControl(context: RequestContext, provider: FlowProvider<WebAuthnOptions>, page: { csrfToken: string; callbackUrl: string | undefined }): FlowPageControl {
+  const { formFields, enableConditionalUI } = provider.options
+  const email = formFields.email
+  const inputId = `${provider.id}-email`
+  const field =
+    email === undefined
+      ? ""
+      : `<label for="${escapeHtml(inputId)}">${escapeHtml(email.label ?? "Email")}</label><input id="${escapeHtml(inputId)}" name="email" type="email" autocomplete="${escapeHtml(email.autocomplete ?? "username webauthn")}" placeholder="${escapeHtml(email.placeholder ?? "you@example.com")}" data-passkey-email>`
+  const data =
+    attribute("data-passkey-provider", provider.id) +
+    attribute("data-base-path", context.config.basePath) +
+    attribute("data-csrf-token", page.csrfToken) +
+    attribute("data-callback-url", page.callbackUrl ?? context.origin) +
+    attribute("data-autofill", String(enableConditionalUI && email !== undefined))
+  const markup = `<form class="passkey"${data} data-passkey-form>${field}<button type="submit" class="button primary" data-passkey-action="authenticate"><span>Sign in with ${escapeHtml(provider.name)}</span></button><button type="button" class="button" data-passkey-action="register"><span>Create a passkey</span></button><p class="error" role="alert" data-passkey-error hidden></p></form>`
+  return {
+    html: markup,
+    scripts: [{ src: `${context.config.basePath}/webauthn-script/${encodeURIComponent(provider.id)}`, integrity: PAGE_SCRIPT_INTEGRITY }],
+  }
+}
+
+/** `GET /webauthn-script/:id`: the sign-in page's passkey script (SimpleWebAuthn's browser side bundled in). */
+export function servePageScript(_context: RequestContext): Response {
+  return new Response(PAGE_SCRIPT, {
+    headers: {
+      "content-type": "text/javascript; charset=utf-8",
+      "cache-control": "public, max-age=3600",
+      "x-content-type-options": "nosniff",
+      "cross-origin-resource-policy": "same-origin",
+    },
+  })
+}

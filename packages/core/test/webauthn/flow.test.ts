@@ -1,0 +1,374 @@
+/**
+ * Passkeys end to end through `Auth()`, with a software authenticator: sign-up, sign-in, more
+ * passkeys, management, and every refusal named for the attack it stops.
+ */
+import { describe, expect, it } from "vitest"
+import { MemoryAdapter } from "../../../adapter-memory/src/index.js"
+import type { Adapter } from "../../src/adapters.js"
+import { Auth } from "../../src/index.js"
+import { FLOW } from "../../src/providers/index.js"
+import type { AuthConfig } from "../../src/types.js"
+import { webauthn } from "../../src/webauthn/index.js"
+import { Jar, ORIGIN, call, csrfToken, testConfig } from "../helpers.js"
+import { FLAGS, SoftAuthenticator, b64url } from "./authenticator.js"
+
+interface Options {
+  challenge: string
+  rp: { id?: string }
+  rpId?: string
+  user: { id: string }
+  allowCredentials?: unknown[]
+  excludeCredentials?: { id: string }[]
+}
+
+function passkeyProvider(fields: Record<string, unknown> = {}) {
+  return { id: "passkey", name: "Passkey", type: "webauthn", formFields: { email: { label: "Email", required: true } }, ...fields, [FLOW]: webauthn }
+}
+
+function setup(overrides: Partial<AuthConfig> = {}, provider = passkeyProvider()) {
+  const adapter = MemoryAdapter()
+  const errors: string[] = []
+  const config = testConfig({
+    adapter,
+    providers: [provider as never],
+    logger: { get last() { return errors.at(-1) }, error: (error) => errors.push(`${error.code}: ${error.message} ${String((error.cause as Error | undefined)?.message ?? "")}`), warn: () => undefined },
+    ...overrides,
+  })
+  return { adapter: adapter as Required<Adapter>, config, errors }
+}
+
+async function options(config: AuthConfig, jar: Jar, query = ""): Promise<{ action: string; options: Options }> {
+  if (!jar.cookies.size) await csrfToken(config, jar)
+  const response = await call(config, jar, `/api/auth/webauthn-options/passkey${query}`)
+  expect(response.status).toBe(200)
+  return (await response.json()) as { action: string; options: Options }
+}
+
+async function post(config: AuthConfig, jar: Jar, action: string, data: unknown, extra: Record<string, string> = {}): Promise<Response> {
+  return call(config, jar, "/api/auth/callback/passkey", {
+    form: { action, data: typeof data === "string" ? data : JSON.stringify(data), csrfToken: await csrfToken(config, jar), callbackUrl: `${ORIGIN}/account`, ...extra },
+  })
+}
+
+async function session(config: AuthConfig, jar: Jar): Promise<{ user?: { id?: string; email?: string | null } } | null> {
+  return (await (await call(config, jar, "/api/auth/session")).json()) as { user?: { id?: string; email?: string | null } } | null
+}
+
+/** Asserts a refused ceremony: back to the sign-in page with the passkey error, no session, never a 5xx. */
+async function expectRefused(response: Response, config: AuthConfig, jar: Jar, reason?: RegExp): Promise<void> {
+  expect(response.status).toBe(302)
+  const location = new URL(response.headers.get("location") ?? "")
+  expect(location.pathname).toBe("/api/auth/signin")
+  expect(location.searchParams.get("error")).toBe("WebAuthnVerificationError")
+  expect(await session(config, jar)).toBeNull()
+  // The refusal happened for the reason the test is about, not an earlier one.
+  if (reason !== undefined) expect((config.logger as unknown as { last?: string }).last).toMatch(reason)
+}
+
+/** A user signed up with a passkey, and signed out again. */
+async function signedUp(ctx = setup(), email = "ada@example.com") {
+  const device = new SoftAuthenticator(ORIGIN)
+  const jar = new Jar()
+  const { options: creation } = await options(ctx.config, jar, `?action=register&email=${encodeURIComponent(email)}`)
+  const response = await post(ctx.config, jar, "register", await device.create(creation))
+  expect(response.status).toBe(302)
+  const user = (await session(ctx.config, jar))?.user
+  return { ...ctx, device, user, signedInJar: jar }
+}
+
+async function signInResponse(ctx: Awaited<ReturnType<typeof signedUp>>, bend: Parameters<SoftAuthenticator["get"]>[1] = {}, jar = new Jar()) {
+  const { options: request } = await options(ctx.config, jar, "?action=authenticate")
+  return { jar, request, response: await post(ctx.config, jar, "authenticate", await ctx.device.get(request, bend)) }
+}
+
+describe("passkey sign-up and sign-in", () => {
+  it("signs up a new user with a passkey, whose email is not verified", async () => {
+    const ctx = await signedUp()
+    expect(ctx.user?.email).toBe("ada@example.com")
+    const stored = await ctx.adapter.getUserByEmail("ada@example.com")
+    expect(stored?.emailVerified).toBeNull()
+    const [passkey] = await ctx.adapter.listAuthenticatorsByUserId(stored?.id ?? "")
+    expect(passkey).toMatchObject({ counter: 1, credentialBackedUp: true, credentialDeviceType: "multiDevice", transports: "internal,hybrid" })
+  })
+
+  it("signs in with the passkey and sends the browser to its callbackUrl", async () => {
+    const ctx = await signedUp()
+    const { jar, request, response } = await signInResponse(ctx)
+    expect(request.allowCredentials).toEqual([])
+    expect(response.headers.get("location")).toBe(`${ORIGIN}/account`)
+    expect((await session(ctx.config, jar))?.user?.id).toBe(ctx.user?.id)
+  })
+
+  it("adds a second passkey to the signed-in user, and lists, renames and deletes them", async () => {
+    const ctx = await signedUp()
+    const jar = ctx.signedInJar
+    const { action, options: creation } = await options(ctx.config, jar)
+    expect(action).toBe("register")
+    expect(creation.excludeCredentials).toHaveLength(1)
+    const response = await post(ctx.config, jar, "register", await ctx.device.create(creation))
+    expect(response.headers.get("location")).toBe(`${ORIGIN}/account`)
+    const listed = (await (await call(ctx.config, jar, "/api/auth/webauthn-credentials/passkey")).json()) as { passkeys: { id: string; name: string; createdAt: string }[]; userHandle: string }
+    expect(listed.passkeys).toHaveLength(2)
+    expect(listed.passkeys[0]?.name).toBe("Passkey")
+    expect(listed.userHandle).toBe(creation.user.id)
+    const [first, second] = listed.passkeys.map((passkey) => passkey.id)
+    const renamed = await call(ctx.config, jar, "/api/auth/webauthn-credentials/passkey", { form: { action: "rename", credentialId: first ?? "", name: "Laptop", csrfToken: await csrfToken(ctx.config, jar) } })
+    expect(((await renamed.json()) as { passkey: { name: string } }).passkey.name).toBe("Laptop")
+    const deleted = await call(ctx.config, jar, "/api/auth/webauthn-credentials/passkey", { form: { action: "delete", credentialId: second ?? "", csrfToken: await csrfToken(ctx.config, jar) } })
+    expect(deleted.status).toBe(200)
+    const after = (await (await call(ctx.config, jar, "/api/auth/webauthn-credentials/passkey")).json()) as { passkeys: { id: string; name: string }[] }
+    expect(after.passkeys.map((passkey) => [passkey.id, passkey.name])).toEqual([[first, "Laptop"]])
+    // The deleted passkey no longer signs in.
+    const refused = await signInResponse(ctx)
+    await expectRefused(refused.response, ctx.config, refused.jar)
+  })
+
+  it("accepts authenticators that do not count (counter always 0)", async () => {
+    const ctx = setup()
+    const device = new SoftAuthenticator(ORIGIN, false)
+    const jar = new Jar()
+    const { options: creation } = await options(ctx.config, jar, "?action=register&email=zero@example.com")
+    await post(ctx.config, jar, "register", await device.create(creation))
+    for (let i = 0; i < 2; i++) {
+      const next = new Jar()
+      const { options: request } = await options(ctx.config, next, "?action=authenticate")
+      expect((await post(ctx.config, next, "authenticate", await device.get(request))).headers.get("location")).toBe(`${ORIGIN}/account`)
+    }
+  })
+
+  it("serves the default page with the passkey control and only its same-origin script", async () => {
+    const ctx = setup()
+    const response = await call(ctx.config, new Jar(), "/api/auth/signin?callbackUrl=%2Faccount")
+    const page = await response.text()
+    const csp = response.headers.get("content-security-policy") ?? ""
+    const script = /<script src="([^"]+)" integrity="([^"]+)"/.exec(page)
+    expect(script?.[1]).toBe("/api/auth/webauthn-script/passkey")
+    expect(csp).toContain(`script-src 'self' '${script?.[2] ?? ""}';`)
+    expect(csp).not.toMatch(/https:\/\/|unsafe-inline'[^;]*script|unsafe-eval/)
+    expect(page).toContain('data-callback-url="http://localhost:3000/account"')
+    expect(page).toContain('autocomplete="username webauthn"')
+    const served = await call(ctx.config, new Jar(), script?.[1] ?? "")
+    const body = new Uint8Array(await served.arrayBuffer())
+    const digest = Buffer.from(await crypto.subtle.digest("SHA-256", body)).toString("base64")
+    expect([served.headers.get("content-type"), `sha256-${digest}`]).toEqual(["text/javascript; charset=utf-8", script?.[2]])
+  })
+
+  it("keeps the default page scriptless when no provider needs a script", async () => {
+    const response = await call(testConfig(), new Jar(), "/api/auth/signin")
+    expect(response.headers.get("content-security-policy")).not.toContain("script-src")
+  })
+})
+
+describe("the options route reveals nothing to a stranger", () => {
+  it("never lists credential ids, and answers the same for a known and an unknown email", async () => {
+    const ctx = await signedUp()
+    const known = await options(ctx.config, new Jar(), "?action=register&email=ada%40example.com")
+    const unknown = await options(ctx.config, new Jar(), "?action=register&email=nobody%40example.com")
+    const shape = (answer: typeof known) => ({ ...answer.options, challenge: "", user: { ...answer.options.user, id: "", name: "", displayName: "" } })
+    expect(shape(known)).toEqual(shape(unknown))
+    expect(known.options.excludeCredentials).toEqual([])
+    const signIn = await options(ctx.config, new Jar(), "?action=authenticate&email=ada%40example.com")
+    expect(signIn.options.allowCredentials).toEqual([])
+  })
+
+  it("asks for user verification with Passkey(), and attestation none", async () => {
+    const ctx = setup()
+    const { options: creation } = await options(ctx.config, new Jar(), "?action=register&email=a%40example.com")
+    expect(creation).toMatchObject({ attestation: "none", authenticatorSelection: { userVerification: "required", residentKey: "required" } })
+  })
+
+  it("refuses an options request from a browser without a CSRF cookie", async () => {
+    const ctx = setup()
+    const response = await call(ctx.config, new Jar(), "/api/auth/webauthn-options/passkey")
+    expect(response.status).toBe(403)
+  })
+})
+
+describe("refusals", () => {
+  it("refuses a response signed on another origin", async () => {
+    const ctx = await signedUp()
+    const { jar, response } = await signInResponse(ctx, { origin: "https://evil.example" })
+    await expectRefused(response, ctx.config, jar, /origin/)
+  })
+
+  it("refuses a response for another relying party", async () => {
+    const ctx = await signedUp()
+    const { jar, response } = await signInResponse(ctx, { rpId: "evil.example" })
+    await expectRefused(response, ctx.config, jar, /RP ID hash/)
+  })
+
+  it("refuses a ceremony run in a cross-origin frame", async () => {
+    const ctx = await signedUp()
+    const { jar, response } = await signInResponse(ctx, { crossOrigin: true, topOrigin: "https://evil.example" })
+    await expectRefused(response, ctx.config, jar, /cross-origin frame/)
+  })
+
+  it("refuses a replayed challenge", async () => {
+    const ctx = await signedUp()
+    const jar = new Jar()
+    const { options: request } = await options(ctx.config, jar, "?action=authenticate")
+    const data = await ctx.device.get(request)
+    expect((await post(ctx.config, jar, "authenticate", data)).headers.get("location")).toBe(`${ORIGIN}/account`)
+    const replayJar = new Jar()
+    for (const [name, value] of jar.cookies) if (name.includes("csrf")) replayJar.cookies.set(name, value)
+    await expectRefused(await post(ctx.config, replayJar, "authenticate", data), ctx.config, replayJar, /used already/)
+  })
+
+  it("refuses a challenge issued to another browser", async () => {
+    const ctx = await signedUp()
+    const { options: request } = await options(ctx.config, new Jar(), "?action=authenticate")
+    const victim = new Jar()
+    await csrfToken(ctx.config, victim)
+    await expectRefused(await post(ctx.config, victim, "authenticate", await ctx.device.get(request)), ctx.config, victim, /another browser/)
+  })
+
+  it("refuses a challenge this server never issued", async () => {
+    const ctx = await signedUp()
+    const jar = new Jar()
+    await csrfToken(ctx.config, jar)
+    const forged = b64url(crypto.getRandomValues(new Uint8Array(32)))
+    await expectRefused(await post(ctx.config, jar, "authenticate", await ctx.device.get({ challenge: forged })), ctx.config, jar, /did not issue/)
+  })
+
+  it("refuses a signature by another key", async () => {
+    const ctx = await signedUp()
+    const other = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair
+    const { jar, response } = await signInResponse(ctx, { signWith: other.privateKey })
+    await expectRefused(response, ctx.config, jar, /sign-in did not verify/)
+  })
+
+  it("refuses an unknown credential", async () => {
+    const ctx = await signedUp()
+    const { jar, response } = await signInResponse(ctx, { credentialId: b64url(crypto.getRandomValues(new Uint8Array(32))) })
+    await expectRefused(response, ctx.config, jar, /No passkey has this credential id/)
+  })
+
+  it("refuses another user's credential id presented with this key", async () => {
+    const ctx = await signedUp()
+    const mallory = new SoftAuthenticator(ORIGIN)
+    const jar = new Jar()
+    const { options: creation } = await options(ctx.config, jar, "?action=register&email=mallory%40example.com")
+    await post(ctx.config, jar, "register", await mallory.create(creation))
+    const victimId = (await ctx.adapter.listAuthenticatorsByUserId(ctx.user?.id ?? ""))[0]?.credentialID ?? ""
+    const attempt = new Jar()
+    const { options: request } = await options(ctx.config, attempt, "?action=authenticate")
+    await expectRefused(await post(ctx.config, attempt, "authenticate", await mallory.get(request, { credentialId: victimId })), ctx.config, attempt, /user handle/)
+  })
+
+  it("refuses a user handle that is not the one the passkey was registered under", async () => {
+    const ctx = await signedUp()
+    const { jar, response } = await signInResponse(ctx, { userHandle: b64url(crypto.getRandomValues(new Uint8Array(32))) })
+    await expectRefused(response, ctx.config, jar, /user handle/)
+  })
+
+  it("refuses a signature counter that goes backwards (a cloned authenticator)", async () => {
+    const ctx = await signedUp()
+    await signInResponse(ctx)
+    const { jar, response } = await signInResponse(ctx, { counter: 1 })
+    await expectRefused(response, ctx.config, jar, /counter/)
+  })
+
+  it("refuses a sign-in without user verification", async () => {
+    const ctx = await signedUp()
+    const { jar, response } = await signInResponse(ctx, { flags: FLAGS.UP | FLAGS.BE | FLAGS.BS })
+    await expectRefused(response, ctx.config, jar, /User verification/)
+  })
+
+  it("refuses tampered authenticator data", async () => {
+    const ctx = await signedUp()
+    const { jar, response } = await signInResponse(ctx, { tamper: (data) => Uint8Array.from(data, (byte, i) => (i === 36 ? byte ^ 1 : byte)) })
+    await expectRefused(response, ctx.config, jar, /sign-in did not verify/)
+  })
+
+  it("refuses malformed data with a clear error, not a server error", async () => {
+    const ctx = await signedUp()
+    for (const data of ["{", "[]", JSON.stringify({ id: "x", rawId: "y", type: "public-key", response: {} }), JSON.stringify({ id: "abc", rawId: "abc", type: "public-key", response: { clientDataJSON: "%%%" } })]) {
+      const jar = new Jar()
+      await expectRefused(await post(ctx.config, jar, "authenticate", data), ctx.config, jar)
+    }
+  })
+
+  it("refuses oversized data without logging it", async () => {
+    const ctx = await signedUp()
+    const jar = new Jar()
+    const huge = "A".repeat(20_000)
+    await expectRefused(await post(ctx.config, jar, "authenticate", JSON.stringify({ id: huge, rawId: huge, type: "public-key", response: {} })), ctx.config, jar, /too large/)
+    expect(ctx.errors.join("\n")).not.toContain("AAAAAAAAAAAAAAAAAAAA")
+    const tooBig = await call(ctx.config, jar, "/api/auth/callback/passkey", { form: { data: "A".repeat(70_000), csrfToken: await csrfToken(ctx.config, jar) } })
+    expect(tooBig.status).toBeLessThan(500)
+  })
+
+  it("refuses a callback without the CSRF token", async () => {
+    const ctx = await signedUp()
+    const jar = new Jar()
+    const { options: request } = await options(ctx.config, jar, "?action=authenticate")
+    const response = await call(ctx.config, jar, "/api/auth/callback/passkey", { form: { action: "authenticate", data: JSON.stringify(await ctx.device.get(request)) } })
+    expect(new URL(response.headers.get("location") ?? "").searchParams.get("error")).toBe("MissingCSRF")
+    expect(await session(ctx.config, jar)).toBeNull()
+  })
+
+  it("refuses a passkey registration for someone else's email", async () => {
+    const ctx = await signedUp()
+    const mallory = new SoftAuthenticator(ORIGIN)
+    const jar = new Jar()
+    const { options: creation } = await options(ctx.config, jar, "?action=register&email=ada%40example.com")
+    await expectRefused(await post(ctx.config, jar, "register", await mallory.create(creation)), ctx.config, jar, /has an account/)
+    expect(await ctx.adapter.listAuthenticatorsByUserId(ctx.user?.id ?? "")).toHaveLength(1)
+  })
+
+  it("refuses registering a credential id that belongs to someone else", async () => {
+    const ctx = await signedUp()
+    const victimId = (await ctx.adapter.listAuthenticatorsByUserId(ctx.user?.id ?? ""))[0]?.credentialID ?? ""
+    const mallory = new SoftAuthenticator(ORIGIN)
+    const jar = new Jar()
+    const { options: creation } = await options(ctx.config, jar, "?action=register&email=mallory%40example.com")
+    await expectRefused(await post(ctx.config, jar, "register", await mallory.create(creation, { credentialId: victimId })), ctx.config, jar, /registered already/)
+    expect(await ctx.adapter.getUserByEmail("mallory@example.com")).toBeNull()
+  })
+
+  it("refuses a registration challenge used to sign in, and the other way round", async () => {
+    const ctx = await signedUp()
+    const jar = new Jar()
+    const { options: creation } = await options(ctx.config, jar, "?action=register&email=eve%40example.com")
+    await expectRefused(await post(ctx.config, jar, "authenticate", await ctx.device.get({ challenge: creation.challenge })), ctx.config, jar, /issued to register/)
+  })
+
+  it("refuses registration without user verification", async () => {
+    const ctx = setup()
+    const jar = new Jar()
+    const { options: creation } = await options(ctx.config, jar, "?action=register&email=eve%40example.com")
+    const data = await new SoftAuthenticator(ORIGIN).create(creation, { flags: FLAGS.UP | FLAGS.AT })
+    await expectRefused(await post(ctx.config, jar, "register", data), ctx.config, jar, /User verification/)
+  })
+
+  it("lets nobody but the owner manage a passkey", async () => {
+    const ctx = await signedUp()
+    const victimId = (await ctx.adapter.listAuthenticatorsByUserId(ctx.user?.id ?? ""))[0]?.credentialID ?? ""
+    const other = await signedUp(ctx, "mallory@example.com")
+    const jar = other.signedInJar
+    const response = await call(ctx.config, jar, "/api/auth/webauthn-credentials/passkey", { form: { action: "delete", credentialId: victimId, csrfToken: await csrfToken(ctx.config, jar) } })
+    expect(response.status).toBe(400)
+    expect(await ctx.adapter.getAuthenticator(victimId)).not.toBeNull()
+    expect((await call(ctx.config, new Jar(), "/api/auth/webauthn-credentials/passkey")).status).toBe(403)
+  })
+
+  it("refuses to add a passkey when the session changed since the options were issued", async () => {
+    const ctx = await signedUp()
+    const jar = ctx.signedInJar
+    const { options: creation } = await options(ctx.config, jar)
+    await call(ctx.config, jar, "/api/auth/signout", { form: { csrfToken: await csrfToken(ctx.config, jar) } })
+    await expectRefused(await post(ctx.config, jar, "register", await ctx.device.create(creation)), ctx.config, jar, /user who started it/)
+  })
+})
+
+describe("Auth() itself", () => {
+  it("never answers 5xx to garbage on the passkey routes", async () => {
+    const ctx = setup()
+    for (const path of ["/api/auth/webauthn-options/passkey?action=nonsense", "/api/auth/webauthn-options/passkey?action=register&email=not-an-email", "/api/auth/callback/passkey"]) {
+      const jar = new Jar()
+      await csrfToken(ctx.config, jar)
+      const response = await Auth(new Request(new URL(path, ORIGIN), { headers: { cookie: jar.header() } }), ctx.config)
+      expect(response.status, path).toBeLessThan(500)
+    }
+  })
+})
