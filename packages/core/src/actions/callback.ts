@@ -14,7 +14,7 @@ import { emit } from "../events.js"
 import { validateCallback } from "../oauth/callback.js"
 import { clearChecks, stateOrigin } from "../oauth/checks.js"
 import type { InternalOAuthProvider } from "../oauth/provider.js"
-import type { Account, User } from "../providers/index.js"
+import type { Account, Profile, User } from "../providers/index.js"
 import { isAllowedOrigin, isLoopbackOrigin } from "../origins.js"
 import { callbackUrl, outboundCallbackUrl } from "../routes.js"
 import { readSession, startSession, type SignedIn } from "../session/index.js"
@@ -89,6 +89,30 @@ async function oauthCallback(context: RequestContext, provider: InternalOAuthPro
     sensitive: context.sensitive,
   })
 
+  return signInAccount(context, result, provider.allowDangerousEmailAccountLinking)
+}
+
+/** What a provider callback established, for {@link signInAccount}. */
+export interface AccountSignIn {
+  user: User & { id: string }
+  account: Account
+  profile: Profile
+  /** Whether the provider vouched for `user.email`. */
+  emailVerified: boolean
+  /** The user signed in when the flow started (from its sealed, browser-bound state). */
+  startedBy: string | undefined
+}
+
+/**
+ * Ends a provider callback (OAuth 2, OAuth 1.0a): asks the `signIn` callback, applies the
+ * account-linking rules with an adapter, starts the session and sends the browser on.
+ *
+ * @throws {AccessDenied} when the `signIn` callback refuses.
+ * @throws {OAuthAccountNotLinked} when the linking rules refuse the account.
+ * @throws {AdapterError} when the store fails.
+ */
+export async function signInAccount(context: RequestContext, result: AccountSignIn, allowEmailLinking: boolean): Promise<Response> {
+  const { config } = context
   const adapter = config.adapter
   let user: User & { id: string } = result.user
   let isNewUser = false
@@ -107,7 +131,7 @@ async function oauthCallback(context: RequestContext, provider: InternalOAuthPro
       account: result.account,
       profile: result.profile,
       emailVerified: result.emailVerified,
-      allowEmailLinking: provider.allowDangerousEmailAccountLinking,
+      allowEmailLinking,
       signedInUserId: current !== undefined && current === result.startedBy ? current : undefined,
     })
     user = resolved.user

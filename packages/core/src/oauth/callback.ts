@@ -7,6 +7,7 @@
  * @see https://openid.net/specs/openid-connect-core-1_0.html#IDTokenValidation
  */
 import * as o from "oauth4webapi"
+import { withDeadline } from "../deadline.js"
 import { AccessDenied, AuthError, OAuthCallbackError } from "../errors.js"
 import type { Account, Profile, TokenSet, User } from "../providers/index.js"
 import type { CookiesOptions } from "../types.js"
@@ -238,22 +239,9 @@ export async function validateCallback(
     browser: context.browser,
   })
 
-  const controller = new AbortController()
   const expired = new OAuthCallbackError(`Provider "${provider.id}" did not complete the sign-in within ${provider.callbackTimeout} ms (\`callbackTimeout\`).`)
-  let timer: ReturnType<typeof setTimeout> | undefined
-  // A hook that ignores the abort signal (a custom profile or request) is still cut off by the race.
-  const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => {
-      controller.abort(expired)
-      reject(expired)
-    }, provider.callbackTimeout)
-  })
-  try {
-    const result = await Promise.race([exchangeAndProfile(provider, context, checks, controller.signal), deadline])
-    return { ...result, startedBy: checks.startedBy }
-  } finally {
-    clearTimeout(timer)
-  }
+  const result = await withDeadline(provider.callbackTimeout, expired, (deadline) => exchangeAndProfile(provider, context, checks, deadline))
+  return { ...result, startedBy: checks.startedBy }
 }
 
 async function exchangeAndProfile(

@@ -93,7 +93,7 @@ describe("a provider that hangs", () => {
   })
 
   it("gives up on a callback whose requests each answer in time but together take too long", async () => {
-    const config = e2eConfig([oauthProvider(idp(), { timeout: 700, callbackTimeout: 800 })])
+    const config = e2eConfig([oauthProvider(idp(), { timeout: 3_000, callbackTimeout: 800 })])
     const h = new Harness(config)
     idp().delay("token", 500)
     idp().delay("userinfo", 500)
@@ -103,7 +103,7 @@ describe("a provider that hangs", () => {
     idp().clearRequests()
     const started = Date.now()
     expect(errorOf(await h.callback(held ?? ""))).toBe("OAuthCallbackError")
-    expect(Date.now() - started).toBeLessThan(2_000)
+    expect(Date.now() - started).toBeLessThan(2_500)
     expect(config.errors.join("\n")).toMatch(/within 800 ms \(`callbackTimeout`\)/)
   })
 
