@@ -35,6 +35,7 @@ export function defaultCookies(
     pkceCodeVerifier: { name: "pkce.code_verifier", options: { ...base, maxAge: checkMaxAge } },
     state: { name: "state", options: { ...base, maxAge: checkMaxAge } },
     nonce: { name: "nonce", options: { ...base, maxAge: checkMaxAge } },
+    oauth1RequestToken: { name: "oauth1", options: { ...base, maxAge: checkMaxAge } },
   }
   const out = {} as CookiesOptions
   for (const key of Object.keys(defaults) as (keyof CookiesOptions)[]) {

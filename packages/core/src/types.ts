@@ -193,6 +193,8 @@ export interface CookiesOptions {
   pkceCodeVerifier: CookieOption
   state: CookieOption
   nonce: CookieOption
+  /** OAuth 1.0a: the request token and its secret, sealed, between leaving for the provider and coming back. */
+  oauth1RequestToken: CookieOption
 }
 
 /** Where diagnostics go. The browser never sees them. */

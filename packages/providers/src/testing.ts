@@ -18,6 +18,7 @@ import { Auth, type AuthConfig } from "@auth/core"
 import type { OAuthConfig, TokenSet, User } from "@auth/core/providers"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { simulateProvider, type SimulatedProvider } from "./testing-idp.js"
+import { simulateOAuth1Provider, type OAuth1Endpoints, type SimulatedOAuth1Provider } from "./testing-oauth1.js"
 
 /** What a provider test declares. */
 export interface ProviderTestCase<P> {
@@ -64,6 +65,33 @@ function useSimulatedProvider(make: () => OAuthConfig<never>, data: Parameters<t
   }
 }
 
+/** The OAuth 1.0a endpoints of a provider configuration (next-auth v4's `version: "1.0A"` shape), if it has them. */
+function oauth1Endpoints(provider: object): OAuth1Endpoints | undefined {
+  const { requestTokenUrl, accessTokenUrl, profileUrl, authorization } = provider as Partial<OAuth1Endpoints>
+  if (requestTokenUrl === undefined || accessTokenUrl === undefined || profileUrl === undefined || authorization === undefined) return undefined
+  return { requestTokenUrl, accessTokenUrl, profileUrl, authorization }
+}
+
+/** Runs an OAuth 1.0a simulator holding `fixture` for the enclosing `describe`, with `fetch` sent to it. */
+export function useSimulatedOAuth1Provider(make: () => OAuthConfig<never>, fixture: Record<string, unknown>): () => SimulatedOAuth1Provider {
+  let simulated: SimulatedOAuth1Provider | undefined
+  beforeAll(async () => {
+    const provider = make()
+    const endpoints = oauth1Endpoints(provider)
+    if (endpoints === undefined) throw new Error(`provider "${provider.id}" has no OAuth 1.0a endpoints`)
+    simulated = await simulateOAuth1Provider(endpoints, { consumerKey: provider.clientId ?? "", consumerSecret: provider.clientSecret ?? "" }, fixture)
+    vi.stubGlobal("fetch", simulated.fetch)
+  })
+  afterAll(async () => {
+    vi.unstubAllGlobals()
+    await simulated?.close()
+  })
+  return () => {
+    if (simulated === undefined) throw new Error("the simulated provider is not running")
+    return simulated
+  }
+}
+
 /** The smallest configuration that signs in with `provider`. */
 function authConfig(provider: OAuthConfig<never>, error: (error: Error) => void): AuthConfig {
   return { secret: "provider-kit-secret-of-at-least-32-chars", trustHost: true, providers: [provider], logger: { error } }
@@ -89,7 +117,8 @@ export function testProvider<P>(
       ...testCase.config,
     })
 
-  describe(`provider ${make().id}`, () => {
+  const version = testCase.config?.version
+  describe(`provider ${make().id}${typeof version === "string" ? ` (version ${version})` : ""}`, () => {
     it("declares an id, a name, a type and a brand style", () => {
       const provider = make()
       expect(provider.id).toMatch(/^[a-z0-9-]+$/)
@@ -100,6 +129,13 @@ export function testProvider<P>(
 
     it("uses https endpoints only", () => {
       const provider = make()
+      const oauth1 = oauth1Endpoints(provider)
+      if (oauth1 !== undefined) {
+        for (const url of [oauth1.requestTokenUrl, endpointUrl(oauth1.authorization), oauth1.accessTokenUrl, oauth1.profileUrl]) {
+          expect(new URL(url ?? "").protocol).toBe("https:")
+        }
+        return
+      }
       const urls = [
         provider.issuer,
         provider.wellKnown,
@@ -138,12 +174,43 @@ export function testProvider<P>(
     it("maps its fixture to the session user", async () => {
       const provider = make()
       expect(provider.profile, "a provider maps its own profile").toBeDefined()
-      const tokens: TokenSet = { access_token: "test-access-token", token_type: "bearer", ...testCase.tokens }
+      const tokens: TokenSet = oauth1Endpoints(provider)
+        ? { oauth_token: "test-oauth-token", oauth_token_secret: "test-oauth-token-secret", ...testCase.tokens }
+        : { access_token: "test-access-token", token_type: "bearer", ...testCase.tokens }
       const user = await provider.profile?.(testCase.fixture, tokens)
       expect(user).toEqual(testCase.user)
       expect(typeof user?.id).toBe("string")
       expect(user?.id).not.toBe("")
     })
+
+    if (oauth1Endpoints(make()) !== undefined) {
+      describe("through Auth() against a simulated OAuth 1.0a provider", () => {
+        const simulated = useSimulatedOAuth1Provider(make, testCase.fixture as Record<string, unknown>)
+
+        it("signs in and shows the mapped user in the session", async () => {
+          const errors: string[] = []
+          const config = authConfig(make(), (error) => errors.push(`${error.message} ${error.cause instanceof Error ? error.cause.message : ""}`))
+          const result = await simulated().signIn((request) => Auth(request, config), make().id).catch((error: unknown) => {
+            throw new Error(`${error instanceof Error ? error.message : String(error)}\n${errors.join("\n")}`)
+          })
+          const { id: _id, ...shown } = testCase.user
+          expect(result.session).toMatchObject({ user: { ...shown, id: testCase.user.id } })
+          expect(result.accessTokenRequests, "the verifier was exchanged at the access token endpoint").toBeGreaterThanOrEqual(1)
+        })
+      })
+
+      describe("when the profile names nobody (each field null)", () => {
+        const simulated = useSimulatedOAuth1Provider(make, nameless(testCase.fixture) as Record<string, unknown>)
+
+        it("refuses the sign-in with an error code, and starts no session", async () => {
+          const errors: string[] = []
+          const config = authConfig(make(), (error) => errors.push(`${error.message} ${error.cause instanceof Error ? error.cause.message : ""}`))
+          await expect(simulated().signIn((request) => Auth(request, config), make().id)).rejects.toThrow(/^the callback answered 302 \S*[?&]error=OAuthCallbackError/)
+          expect(errors.join("\n"), "core refused the profile, not an earlier step").toMatch(/no usable id/)
+        })
+      })
+      return
+    }
 
     describe("through Auth() against a simulated identity provider", () => {
       const simulated = useSimulatedProvider(make, {

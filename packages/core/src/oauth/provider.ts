@@ -52,7 +52,12 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 5_000
 /** ... and this long for a whole callback, however many requests it makes. */
 export const DEFAULT_CALLBACK_TIMEOUT_MS = 15_000
 
-function milliseconds(value: unknown, option: string, fallback: number): number {
+/**
+ * A duration option in milliseconds, up to two minutes; `fallback` when unset.
+ *
+ * @throws {Configuration} naming the option when it is not such a number.
+ */
+export function milliseconds(value: unknown, option: string, fallback: number): number {
   const ms = value ?? fallback
   if (typeof ms !== "number" || !Number.isFinite(ms) || ms <= 0 || ms > 120_000) {
     throw new Configuration(`\`${option}\` must be a number of milliseconds between 1 and 120000.`)

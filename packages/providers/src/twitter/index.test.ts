@@ -27,10 +27,16 @@ describe("Twitter options", () => {
   })
 
   it("refuses any other version with a Configuration error", () => {
-    // @ts-expect-error: OAuth 1.0a is not served
-    expect(() => Twitter({ ...credentials, version: "1.0A" })).toThrow(Configuration)
     // @ts-expect-error: not a version
-    expect(() => Twitter({ ...credentials, version: "3" })).toThrow(/version "3" is not supported/)
+    expect(() => Twitter({ ...credentials, version: "3" })).toThrow(Configuration)
+    // @ts-expect-error: not a version
+    expect(() => Twitter({ ...credentials, version: "1.0" })).toThrow(/version "1.0" is not supported/)
+  })
+
+  it("maps the confirmed email an app granted users.email asks for", async () => {
+    const withEmail = { ...fixture, data: { ...fixture.data, confirmed_email: "marta@example.dev" } }
+    const user = await Twitter(credentials).profile?.(withEmail, {})
+    expect(user?.email).toBe("marta@example.dev")
   })
 
   it("maps the email once the app is granted email access", async () => {

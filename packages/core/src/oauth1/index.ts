@@ -1,0 +1,208 @@
+/**
+ * OAuth 1.0a ("Sign in with X"): the three-legged flow of RFC 5849 as a {@link SignInFlow}. A
+ * provider factory that needs it (X with `version: "1.0A"`) carries it under `FLOW`; an app
+ * that does not import such a provider bundles none of this.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc5849 The OAuth 1.0 Protocol
+ * @see https://docs.x.com/fundamentals/authentication/oauth-1-0a/obtaining-user-access-tokens
+ * @module oauth1
+ */
+import { askSignIn, findUser, resolveUser } from "../accounts.js"
+import { rememberCallbackUrl, rememberedCallbackUrl, resolveCallbackUrl } from "../callback-url.js"
+import { finishSignIn } from "../actions/callback.js"
+import { readForm, redirect, type RequestContext } from "../context.js"
+import { browserBinding } from "../csrf.js"
+import { AccessDenied, AuthError, InvalidCheck, OAuthCallbackError, OAuthSignInError } from "../errors.js"
+import type { FlowProvider, SignInFlow } from "../flows.js"
+import type { Account, User } from "../providers/index.js"
+import { outboundCallbackUrl } from "../routes.js"
+import { readSession } from "../session/index.js"
+import { configureOAuth1, type OAuth1Options } from "./provider.js"
+import { describeFailure, requestCredentials, requestProfile } from "./requests.js"
+import { requestTokenCookie, takeRequestToken } from "./request-token.js"
+
+export type { OAuth1Config, OAuth1Options } from "./provider.js"
+
+type Provider = FlowProvider<OAuth1Options>
+
+const STRINGIFIED_NOTHING = new Set(["undefined", "null", "NaN", "[object Object]"])
+
+/**
+ * `POST /signin/:id`: gets a request token whose `oauth_callback` is our callback, seals it in
+ * this browser's cookie and sends the browser to the provider with the token alone.
+ *
+ * @throws {OAuthSignInError} when the provider fails, is too slow, or does not confirm the callback.
+ * @see https://www.rfc-editor.org/rfc/rfc5849#section-2.1
+ */
+async function signIn(context: RequestContext, provider: Provider, request: { callbackUrl: string }): Promise<Response> {
+  const { options } = provider
+  rememberCallbackUrl(context, request.callbackUrl)
+  const callback = outboundCallbackUrl(context, provider.id, "An OAuth 1.0a `oauth_callback`")
+  // The CSRF check just passed, so the browser holds a valid CSRF cookie to bind the flow to.
+  const browser = (await browserBinding(context)) ?? ""
+  const userId = context.config.adapter === undefined ? undefined : (await readSession(context))?.userId
+  let answer: Awaited<ReturnType<typeof requestCredentials>>
+  try {
+    answer = await requestCredentials(
+      options.requestTokenUrl,
+      { consumerKey: options.clientId, consumerSecret: options.clientSecret },
+      { oauth_callback: callback },
+      AbortSignal.timeout(options.timeout),
+      "request token",
+    )
+  } catch (cause) {
+    throw new OAuthSignInError(describeFailure(provider.id, options.timeout, cause).message, { cause })
+  }
+  context.sensitive.add(answer.token)
+  context.sensitive.add(answer.secret)
+  // Without the confirmation the provider ignored our callback (OAuth 1.0 without the "a").
+  if (answer.get("oauth_callback_confirmed") !== "true") {
+    throw new OAuthSignInError(`Provider "${provider.id}" did not confirm the callback (\`oauth_callback_confirmed=true\`): refusing its request token.`)
+  }
+  const binding = { token: answer.token, secret: answer.secret, origin: context.origin, browser }
+  context.setCookies.push(await requestTokenCookie(context, userId === undefined ? binding : { ...binding, userId }))
+  const target = new URL(options.authorizationUrl)
+  target.searchParams.set("oauth_token", answer.token)
+  return redirect(context, target.href)
+}
+
+function text(value: unknown): string | null {
+  return typeof value === "string" && value !== "" ? value : null
+}
+
+/** What the `profile` callback returned, checked: an id that names someone, and whether the email was vouched for. */
+function checkedUser(provider: Provider, user: unknown): { user: User & { id: string }; emailVerified: boolean } {
+  if (typeof user !== "object" || user === null) throw new OAuthCallbackError(`The \`profile\` callback of provider "${provider.id}" returned no user.`)
+  const { id, name, email, image, emailVerified, ...rest } = user as Record<string, unknown>
+  const userId = typeof id === "number" ? String(id) : id
+  if (typeof userId !== "string" || userId === "" || STRINGIFIED_NOTHING.has(userId)) {
+    throw new OAuthCallbackError(`Provider "${provider.id}" returned a profile with no usable id.`)
+  }
+  const address = text(email)
+  const vouched = emailVerified === true || (emailVerified instanceof Date && !Number.isNaN(emailVerified.getTime()))
+  return { user: { ...rest, id: userId, name: text(name), email: address, image: text(image) }, emailVerified: address !== null && vouched }
+}
+
+/** The verifier exchanged for the access token, the profile read with it and mapped, within `callbackTimeout`. */
+async function completeSignIn(context: RequestContext, provider: Provider, requestToken: { token: string; secret: string }, verifier: string, deadline: AbortSignal) {
+  const { options } = provider
+  const client = { consumerKey: options.clientId, consumerSecret: options.clientSecret }
+  const signal = (): AbortSignal => AbortSignal.any([AbortSignal.timeout(options.timeout), deadline])
+  let profile: Record<string, unknown>
+  let access: Awaited<ReturnType<typeof requestCredentials>>
+  try {
+    access = await requestCredentials(
+      options.accessTokenUrl,
+      { ...client, token: requestToken.token, tokenSecret: requestToken.secret },
+      { oauth_verifier: verifier },
+      signal(),
+      "access token",
+    )
+    context.sensitive.add(access.token)
+    context.sensitive.add(access.secret)
+    profile = await requestProfile(options.profileUrl, { ...client, token: access.token, tokenSecret: access.secret }, signal())
+  } catch (cause) {
+    throw describeFailure(provider.id, options.timeout, cause)
+  }
+  const tokens = { oauth_token: access.token, oauth_token_secret: access.secret }
+  let mapped: ReturnType<typeof checkedUser>
+  try {
+    mapped = checkedUser(provider, await options.profile(profile, tokens))
+  } catch (cause) {
+    if (cause instanceof AuthError) throw cause
+    throw new OAuthCallbackError(`The \`profile\` callback of provider "${provider.id}" threw.`, { cause })
+  }
+  const account: Account = { ...tokens, provider: provider.id, type: "oauth", providerAccountId: mapped.user.id }
+  return { ...mapped, account, profile }
+}
+
+/**
+ * `GET /callback/:id`: the provider sends the browser back with `oauth_token` and
+ * `oauth_verifier` (or `denied`). The token must be the one this browser's cookie holds.
+ *
+ * @throws {InvalidCheck} when the cookie is missing (replay, another browser) or names another token.
+ * @throws {AccessDenied} when the user refused at the provider.
+ * @throws {OAuthCallbackError} when the provider fails, answers badly, or the deadline passes.
+ * @see https://www.rfc-editor.org/rfc/rfc5849#section-2.2
+ */
+async function callback(context: RequestContext, provider: Provider): Promise<Response> {
+  const { config } = context
+  const params = context.request.method === "POST" ? await readForm(context.request) : new URLSearchParams(context.url.searchParams)
+  for (const name of ["oauth_token", "oauth_verifier", "denied"]) {
+    if (params.getAll(name).length > 1) throw new OAuthCallbackError(`The callback repeats the parameter "${name}".`)
+  }
+  const remembered = rememberedCallbackUrl(context)
+  if (remembered !== undefined) context.returnTo = await resolveCallbackUrl(context, remembered)
+  const verifier = params.get("oauth_verifier")
+  if (verifier !== null) context.sensitive.add(verifier)
+
+  const started = await takeRequestToken(context, await browserBinding(context))
+  const denied = params.get("denied")
+  if (denied !== null) {
+    if (denied !== started.token) throw new InvalidCheck("The refusal names a request token this browser did not start.")
+    throw new AccessDenied(`The user refused access at provider "${provider.id}".`, { page: "signin" })
+  }
+  if (params.get("oauth_token") !== started.token) throw new InvalidCheck("The callback's `oauth_token` is not the request token this browser started.")
+  if (verifier === null || verifier === "") throw new OAuthCallbackError("The callback has no `oauth_verifier`.")
+
+  const { callbackTimeout } = provider.options
+  const expired = new OAuthCallbackError(`Provider "${provider.id}" did not complete the sign-in within ${callbackTimeout} ms (\`callbackTimeout\`).`)
+  const controller = new AbortController()
+  let timer: ReturnType<typeof setTimeout> | undefined
+  // A `profile` callback that ignores the abort is still cut off by the race.
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      controller.abort(expired)
+      reject(expired)
+    }, callbackTimeout)
+  })
+  let result: Awaited<ReturnType<typeof completeSignIn>>
+  try {
+    result = await Promise.race([completeSignIn(context, provider, started, verifier, controller.signal), deadline])
+  } finally {
+    clearTimeout(timer)
+  }
+
+  const adapter = config.adapter
+  let user: User & { id: string } = result.user
+  let isNewUser = false
+  const accountUser = adapter === undefined ? null : await findUser(adapter, result.account)
+  const redirectTo = await askSignIn(context, { user: accountUser ?? user, account: result.account, profile: result.profile })
+  if (redirectTo !== undefined) return redirect(context, redirectTo)
+  if (adapter !== undefined) {
+    // Linking to the signed-in user needs both: that user is signed in now, and started this flow.
+    const current = started.userId === undefined ? undefined : (await readSession(context))?.userId
+    const resolved = await resolveUser(config, adapter, {
+      accountUser,
+      profileUser: result.user,
+      account: result.account,
+      profile: result.profile,
+      emailVerified: result.emailVerified,
+      allowEmailLinking: provider.options.allowDangerousEmailAccountLinking,
+      signedInUserId: current !== undefined && current === started.userId ? current : undefined,
+    })
+    user = resolved.user
+    isNewUser = resolved.isNewUser
+  }
+  const target = context.returnTo ?? (await resolveCallbackUrl(context, undefined))
+  return finishSignIn(context, { user, account: result.account, profile: result.profile, isNewUser }, target)
+}
+
+/**
+ * The OAuth 1.0a flow, for provider factories to carry under `FLOW`.
+ *
+ * @example
+ * ```ts
+ * import { oauth1 } from "@auth/core/oauth1"
+ * import { FLOW } from "@auth/core/providers"
+ *
+ * const provider = { id: "acme", name: "Acme", type: "oauth", requestTokenUrl, authorization, accessTokenUrl, profileUrl, [FLOW]: oauth1 }
+ * ```
+ */
+export const oauth1: SignInFlow<OAuth1Options> = {
+  name: "OAuth 1.0a",
+  configure: configureOAuth1,
+  adapterMethods: () => ["createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "deleteUser", "linkAccount"],
+  signIn,
+  callback,
+}
