@@ -178,9 +178,11 @@ function text(value: unknown): string | null {
  * Checks what the provider's `profile` callback made of the profile, and whether the provider
  * vouches for its email: the profile's `email_verified` is `true` for that same address, or the
  * `profile` callback returned `emailVerified` (a date or `true`) because it knows the provider
- * only hands out verified addresses.
+ * only hands out verified addresses. Shared by the OAuth 1.0a flow.
+ *
+ * @throws {OAuthCallbackError} when the callback returned no user or no usable id.
  */
-function checkedUser(provider: InternalOAuthProvider, user: unknown, profile: Profile): { user: User & { id: string }; emailVerified: boolean } {
+export function checkedUser(provider: Pick<InternalOAuthProvider, "id">, user: unknown, profile: Profile): { user: User & { id: string }; emailVerified: boolean } {
   if (typeof user !== "object" || user === null) fail(`The \`profile\` callback of provider "${provider.id}" returned no user.`)
   const { id, name, email, image, emailVerified, ...rest } = user as Record<string, unknown>
   const userId = typeof id === "number" ? String(id) : id

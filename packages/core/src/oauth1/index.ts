@@ -7,14 +7,15 @@
  * @see https://docs.x.com/fundamentals/authentication/oauth-1-0a/obtaining-user-access-tokens
  * @module oauth1
  */
-import { askSignIn, findUser, resolveUser } from "../accounts.js"
 import { rememberCallbackUrl, rememberedCallbackUrl, resolveCallbackUrl } from "../callback-url.js"
-import { finishSignIn } from "../actions/callback.js"
+import { withDeadline } from "../deadline.js"
+import { signInAccount } from "../actions/callback.js"
 import { readForm, redirect, type RequestContext } from "../context.js"
 import { browserBinding } from "../csrf.js"
 import { AccessDenied, AuthError, InvalidCheck, OAuthCallbackError, OAuthSignInError } from "../errors.js"
 import type { FlowProvider, SignInFlow } from "../flows.js"
-import type { Account, User } from "../providers/index.js"
+import { checkedUser } from "../oauth/callback.js"
+import type { Account } from "../providers/index.js"
 import { outboundCallbackUrl } from "../routes.js"
 import { readSession } from "../session/index.js"
 import { configureOAuth1, type OAuth1Options } from "./provider.js"
@@ -24,8 +25,6 @@ import { requestTokenCookie, takeRequestToken } from "./request-token.js"
 export type { OAuth1Config, OAuth1Options } from "./provider.js"
 
 type Provider = FlowProvider<OAuth1Options>
-
-const STRINGIFIED_NOTHING = new Set(["undefined", "null", "NaN", "[object Object]"])
 
 /**
  * `POST /signin/:id`: gets a request token whose `oauth_callback` is our callback, seals it in
@@ -66,23 +65,6 @@ async function signIn(context: RequestContext, provider: Provider, request: { ca
   return redirect(context, target.href)
 }
 
-function text(value: unknown): string | null {
-  return typeof value === "string" && value !== "" ? value : null
-}
-
-/** What the `profile` callback returned, checked: an id that names someone, and whether the email was vouched for. */
-function checkedUser(provider: Provider, user: unknown): { user: User & { id: string }; emailVerified: boolean } {
-  if (typeof user !== "object" || user === null) throw new OAuthCallbackError(`The \`profile\` callback of provider "${provider.id}" returned no user.`)
-  const { id, name, email, image, emailVerified, ...rest } = user as Record<string, unknown>
-  const userId = typeof id === "number" ? String(id) : id
-  if (typeof userId !== "string" || userId === "" || STRINGIFIED_NOTHING.has(userId)) {
-    throw new OAuthCallbackError(`Provider "${provider.id}" returned a profile with no usable id.`)
-  }
-  const address = text(email)
-  const vouched = emailVerified === true || (emailVerified instanceof Date && !Number.isNaN(emailVerified.getTime()))
-  return { user: { ...rest, id: userId, name: text(name), email: address, image: text(image) }, emailVerified: address !== null && vouched }
-}
-
 /** The verifier exchanged for the access token, the profile read with it and mapped, within `callbackTimeout`. */
 async function completeSignIn(context: RequestContext, provider: Provider, requestToken: { token: string; secret: string }, verifier: string, deadline: AbortSignal) {
   const { options } = provider
@@ -107,7 +89,7 @@ async function completeSignIn(context: RequestContext, provider: Provider, reque
   const tokens = { oauth_token: access.token, oauth_token_secret: access.secret }
   let mapped: ReturnType<typeof checkedUser>
   try {
-    mapped = checkedUser(provider, await options.profile(profile, tokens))
+    mapped = checkedUser(provider, await options.profile(profile, tokens), profile)
   } catch (cause) {
     if (cause instanceof AuthError) throw cause
     throw new OAuthCallbackError(`The \`profile\` callback of provider "${provider.id}" threw.`, { cause })
@@ -126,7 +108,6 @@ async function completeSignIn(context: RequestContext, provider: Provider, reque
  * @see https://www.rfc-editor.org/rfc/rfc5849#section-2.2
  */
 async function callback(context: RequestContext, provider: Provider): Promise<Response> {
-  const { config } = context
   const params = context.request.method === "POST" ? await readForm(context.request) : new URLSearchParams(context.url.searchParams)
   for (const name of ["oauth_token", "oauth_verifier", "denied"]) {
     if (params.getAll(name).length > 1) throw new OAuthCallbackError(`The callback repeats the parameter "${name}".`)
@@ -147,45 +128,8 @@ async function callback(context: RequestContext, provider: Provider): Promise<Re
 
   const { callbackTimeout } = provider.options
   const expired = new OAuthCallbackError(`Provider "${provider.id}" did not complete the sign-in within ${callbackTimeout} ms (\`callbackTimeout\`).`)
-  const controller = new AbortController()
-  let timer: ReturnType<typeof setTimeout> | undefined
-  // A `profile` callback that ignores the abort is still cut off by the race.
-  const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => {
-      controller.abort(expired)
-      reject(expired)
-    }, callbackTimeout)
-  })
-  let result: Awaited<ReturnType<typeof completeSignIn>>
-  try {
-    result = await Promise.race([completeSignIn(context, provider, started, verifier, controller.signal), deadline])
-  } finally {
-    clearTimeout(timer)
-  }
-
-  const adapter = config.adapter
-  let user: User & { id: string } = result.user
-  let isNewUser = false
-  const accountUser = adapter === undefined ? null : await findUser(adapter, result.account)
-  const redirectTo = await askSignIn(context, { user: accountUser ?? user, account: result.account, profile: result.profile })
-  if (redirectTo !== undefined) return redirect(context, redirectTo)
-  if (adapter !== undefined) {
-    // Linking to the signed-in user needs both: that user is signed in now, and started this flow.
-    const current = started.userId === undefined ? undefined : (await readSession(context))?.userId
-    const resolved = await resolveUser(config, adapter, {
-      accountUser,
-      profileUser: result.user,
-      account: result.account,
-      profile: result.profile,
-      emailVerified: result.emailVerified,
-      allowEmailLinking: provider.options.allowDangerousEmailAccountLinking,
-      signedInUserId: current !== undefined && current === started.userId ? current : undefined,
-    })
-    user = resolved.user
-    isNewUser = resolved.isNewUser
-  }
-  const target = context.returnTo ?? (await resolveCallbackUrl(context, undefined))
-  return finishSignIn(context, { user, account: result.account, profile: result.profile, isNewUser }, target)
+  const result = await withDeadline(callbackTimeout, expired, (deadline) => completeSignIn(context, provider, started, verifier, deadline))
+  return signInAccount(context, { ...result, startedBy: started.userId }, provider.options.allowDangerousEmailAccountLinking)
 }
 
 /**
