@@ -69,6 +69,13 @@ BEGIN
 END
 $$;
 
+-- Passkey management (a name, the authenticator model, when it was made and last used): added
+-- to authenticators tables that earlier versions created as well.
+ALTER TABLE authenticators ADD COLUMN IF NOT EXISTS name TEXT;
+ALTER TABLE authenticators ADD COLUMN IF NOT EXISTS aaguid TEXT;
+ALTER TABLE authenticators ADD COLUMN IF NOT EXISTS "createdAt" TIMESTAMPTZ;
+ALTER TABLE authenticators ADD COLUMN IF NOT EXISTS "lastUsedAt" TIMESTAMPTZ;
+
 -- One user per email and one link per provider account, even when two instances handle the
 -- same person's first sign-in at once: the loser's insert fails instead of duplicating.
 CREATE UNIQUE INDEX IF NOT EXISTS users_email_key ON users (email);

@@ -279,11 +279,15 @@ export function PostgresAdapter(pool: PostgresPool): Required<Adapter> {
         authenticator.credentialDeviceType,
         authenticator.credentialBackedUp,
         authenticator.transports ?? null,
+        authenticator.name ?? null,
+        authenticator.aaguid ?? null,
+        authenticator.createdAt ?? null,
+        authenticator.lastUsedAt ?? null,
       ]
       const [row] = await run(
         pool,
         "createAuthenticator",
-        `INSERT INTO authenticators (${AUTHENTICATOR_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${AUTHENTICATOR_COLUMNS}`,
+        `INSERT INTO authenticators (${AUTHENTICATOR_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING ${AUTHENTICATOR_COLUMNS}`,
         values,
         "a credential with this credentialID exists",
       )
@@ -313,6 +317,21 @@ export function PostgresAdapter(pool: PostgresPool): Required<Adapter> {
       )
       if (!row) throw new PostgresAdapterError("NotFound", "PostgresAdapter: updateAuthenticatorCounter(): no credential has this credentialID.")
       return toAuthenticator(row)
+    },
+
+    async updateAuthenticator({ credentialID, name, lastUsedAt }) {
+      // A field the call leaves out keeps its value; an explicit null name clears it.
+      const [row] = await find(
+        "updateAuthenticator",
+        `UPDATE authenticators SET name = CASE WHEN $2 THEN $3 ELSE name END, "lastUsedAt" = COALESCE($4, "lastUsedAt") WHERE "credentialID" = $1 RETURNING ${AUTHENTICATOR_COLUMNS}`,
+        [credentialID, name !== undefined, name ?? null, lastUsedAt ?? null],
+      )
+      return row ? toAuthenticator(row) : null
+    },
+
+    async deleteAuthenticator(credentialID) {
+      const [row] = await find("deleteAuthenticator", `DELETE FROM authenticators WHERE "credentialID" = $1 RETURNING ${AUTHENTICATOR_COLUMNS}`, [credentialID])
+      return row ? toAuthenticator(row) : null
     },
   }
 }

@@ -29,7 +29,7 @@ export const USER_FIELDS = ["name", "email", "emailVerified", "image"] as const
 export const USER_COLUMNS = userColumns()
 export const ACCOUNT_COLUMNS = `"userId", provider, "providerAccountId", ${ACCOUNT_FIELDS.join(", ")}`
 export const SESSION_COLUMNS = `"sessionToken", "userId", expires`
-export const AUTHENTICATOR_COLUMNS = `"credentialID", "userId", "providerAccountId", "credentialPublicKey", counter, "credentialDeviceType", "credentialBackedUp", transports`
+export const AUTHENTICATOR_COLUMNS = `"credentialID", "userId", "providerAccountId", "credentialPublicKey", counter, "credentialDeviceType", "credentialBackedUp", transports, name, aaguid, "createdAt", "lastUsedAt"`
 
 /** The user columns, each prefixed with a table alias for joins (`userColumns("u.")`). */
 export function userColumns(alias = ""): string {
@@ -92,5 +92,9 @@ export function toAuthenticator(row: Row): AdapterAuthenticator {
     credentialDeviceType: row.credentialDeviceType as string,
     credentialBackedUp: row.credentialBackedUp as boolean,
     transports: (row.transports as string | null) ?? null,
+    name: (row.name as string | null) ?? null,
+    aaguid: (row.aaguid as string | null) ?? null,
+    createdAt: (row.createdAt as Date | null) ?? null,
+    lastUsedAt: (row.lastUsedAt as Date | null) ?? null,
   }
 }

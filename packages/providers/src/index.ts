@@ -106,5 +106,10 @@ export type EmailProviderType =
 export type CredentialsProviderType =
   | "credentials"
 
+/** The ids of the built-in WebAuthn (passkey) providers. */
+export type WebAuthnProviderType =
+  | "passkey"
+  | "webauthn"
+
 /** Every built-in provider id. */
-export type BuiltInProviderType = OAuthProviderType | EmailProviderType | CredentialsProviderType
+export type BuiltInProviderType = OAuthProviderType | EmailProviderType | CredentialsProviderType | WebAuthnProviderType

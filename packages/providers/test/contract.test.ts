@@ -34,6 +34,7 @@ const UNION_OF: Partial<Record<ProviderConfig["type"], string>> = {
   oidc: "OAuthProviderType",
   email: "EmailProviderType",
   credentials: "CredentialsProviderType",
+  webauthn: "WebAuthnProviderType",
 }
 
 async function loadFactory(id: string): Promise<unknown> {

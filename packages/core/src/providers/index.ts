@@ -10,7 +10,7 @@ import type { Theme } from "../types.js"
 export { FLOW, type FlowProvider, type FlowRoute, type SignInFlow } from "../flows.js"
 
 /** Every kind of provider the configuration accepts. */
-export type ProviderType = "oauth" | "oidc" | "email" | "credentials" | "webauthn"
+export type ProviderType = "oauth" | "oidc" | "email" | "credentials" | WebAuthnProviderType
 
 /** The provider kinds that sign in by redirecting the browser somewhere. */
 export type RedirectableProviderType = "oauth" | "oidc" | "email"
@@ -289,9 +289,43 @@ export interface CredentialsConfig<C extends Record<string, CredentialInput> = R
   style?: ProviderButtonStyles
 }
 
-/** Passkeys / WebAuthn. Served in a later release. */
+/** The provider type of passkey providers, as Auth.js names it. */
+export type WebAuthnProviderType = "webauthn"
+
+/** A field of the passkey form; `email` names who a new passkey is created for. */
+export interface WebAuthnFormField {
+  label?: string
+  required?: boolean
+  type?: string
+  placeholder?: string
+  autocomplete?: string
+}
+
+/**
+ * Passkeys / WebAuthn, as Auth.js configures them. Create it with `Passkey()` or `WebAuthn()`
+ * from `@auth/providers`, which carry the flow (`@auth/core/webauthn`); needs an `adapter`.
+ */
 export interface WebAuthnConfig extends CommonProviderOptions {
-  type: "webauthn"
+  type: WebAuthnProviderType
+  /** The relying party; each part defaults to the request's origin. Auth.js's spelling `relayingParty` works too. */
+  relyingParty?: Partial<{ id: string; name: string; origin: string }>
+  relayingParty?: Partial<{ id: string; name: string; origin: string }>
+  /** Offer saved passkeys in the email field's autofill on the built-in page. Default `true`. */
+  enableConditionalUI?: boolean
+  formFields?: Record<string, WebAuthnFormField>
+  /** Who a passkey is created for when nobody is signed in. Default: the `email` query parameter of the options request. */
+  getUserInfo?: (request: Request) => Awaitable<{ email?: string; name?: string } | null>
+  /** `"required"` for `Passkey()`, `"preferred"` for `WebAuthn()`: the option asked for is also the one enforced. */
+  userVerification?: "required" | "preferred" | "discouraged"
+  /** How long a ceremony may take, in milliseconds (at most 5 minutes, the challenge's life). */
+  timeout?: number
+  /** SimpleWebAuthn options passed through, under Auth.js's names. */
+  registrationOptions?: Record<string, unknown>
+  authenticationOptions?: Record<string, unknown>
+  verifyRegistrationOptions?: Record<string, unknown>
+  verifyAuthenticationOptions?: Record<string, unknown>
+  simpleWebAuthn?: Record<string, Record<string, unknown>>
+  style?: ProviderButtonStyles
   [option: string]: unknown
 }
 

@@ -23,7 +23,7 @@ import {
   type PublicKeyCredentialCreationOptionsJSON,
   type PublicKeyCredentialRequestOptionsJSON,
 } from "@simplewebauthn/browser"
-import { getCsrfToken, type ClientOptions, type NavigationResult } from "../client.js"
+import type { ClientOptions, NavigationResult } from "../client.js"
 import type { PasskeyList, PasskeySummary } from "./manage.js"
 
 export type { PasskeyList, PasskeySummary } from "./manage.js"
@@ -57,6 +57,14 @@ async function fetchJson(url: string, init?: RequestInit): Promise<unknown> {
     throw new Error(`${url} answered HTTP ${String(response.status)}${typeof code === "string" ? ` (${code})` : ""}`)
   }
   return body
+}
+
+// Kept apart from `../client.js` (types only from there): the built-in page's script bundles this
+// module, and must not change whenever the main client does.
+async function getCsrfToken(options: ClientOptions): Promise<string> {
+  const body = (await fetchJson(`${base(options)}/csrf`)) as { csrfToken?: unknown }
+  if (typeof body.csrfToken !== "string") throw new Error("GET /csrf answered no token")
+  return body.csrfToken
 }
 
 type CeremonyOptions =

@@ -45,7 +45,7 @@ export const b64url = (bytes: Uint8Array): string => Buffer.from(bytes).toString
 export const fromB64url = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, "base64url"))
 const sha256 = (bytes: Uint8Array | string): Uint8Array => new Uint8Array(createHash("sha256").update(bytes).digest())
 
-function concat(...parts: Uint8Array[]): Uint8Array {
+function concat(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(parts.reduce((size, part) => size + part.length, 0))
   let at = 0
   for (const part of parts) {
@@ -136,7 +136,7 @@ export class SoftAuthenticator {
     const counter = bend.counter ?? (this.counts ? 1 : 0)
     const flags = bend.flags ?? FLAGS.UP | FLAGS.UV | FLAGS.BE | FLAGS.BS | FLAGS.AT
     const attested = concat(new Uint8Array(16), Uint8Array.of(id.length >> 8, id.length & 0xff), id, cose)
-    let authData = concat(sha256(bend.rpId ?? rpId), Uint8Array.of(flags), u32(counter), attested)
+    let authData: Uint8Array = concat(sha256(bend.rpId ?? rpId), Uint8Array.of(flags), u32(counter), attested)
     if (bend.tamper) authData = bend.tamper(authData)
     const clientDataJSON = this.clientData("webauthn.create", options.challenge, bend)
     const attestationObject = cbor({ fmt: "none", attStmt: {}, authData })
