@@ -1,0 +1,107 @@
+/**
+ * `@auth/nextjs`: `@auth/core` in the Next.js App Router with next-auth v5's API. `NextAuth(config)`
+ * gives the route handlers, `auth()` (server components, route handlers, server actions,
+ * middleware / `proxy`), and the `signIn` / `signOut` server actions. Works on the Node.js and
+ * the edge runtime. Conversion only: every check lives in core.
+ *
+ * @module
+ */
+import { Auth, type Session } from "@auth/core"
+import { Configuration } from "@auth/core/errors"
+import type { NextRequest } from "next/server.js"
+import { configFor, type NextAuthConfigInput } from "./config.js"
+import { handleWithSession, type AuthCallback, type AuthHandler, type MiddlewareOrRouteContext } from "./middleware.js"
+import { forCore } from "./request.js"
+import { sessionFromContext, signInAction, signOutAction, type AuthorizationParams, type SignInOptions, type SignOutOptions } from "./server.js"
+
+export { AuthError, CredentialsSignin } from "@auth/core/errors"
+export type { Account, DefaultSession, Profile, Session, User } from "@auth/core"
+export type { AuthorizedParams, NextAuthCallbacks, NextAuthConfig, NextAuthConfigInput } from "./config.js"
+export type { AuthCallback, AuthHandler, MiddlewareOrRouteContext, NextAuthRequest } from "./middleware.js"
+export type { AuthorizationParams, SignInOptions, SignOutOptions } from "./server.js"
+
+/** A route handler of `app/api/auth/[...nextauth]/route.ts`. */
+export type RouteHandler = (request: NextRequest) => Promise<Response>
+
+/** `auth`: called bare, as middleware, or around a middleware or route handler. */
+export interface NextAuthAuth {
+  /** The session in a server component, route handler or server action; `null` when signed out. */
+  (): Promise<Session | null>
+  /** `auth` itself as middleware (`export { auth as proxy }`): applies the `authorized` callback. */
+  (request: NextRequest, context?: MiddlewareOrRouteContext): Promise<Response>
+  /** A middleware or route handler that reads `request.auth`. */
+  (callback: AuthCallback): AuthHandler
+}
+
+/** What `NextAuth(config)` returns. */
+export interface NextAuthResult {
+  /** `export const { GET, POST } = handlers` in `app/api/auth/[...nextauth]/route.ts`. */
+  handlers: { GET: RouteHandler; POST: RouteHandler }
+  auth: NextAuthAuth
+  /**
+   * Server action: signs in with a provider (the sign-in page when no id is given), then
+   * redirects to the provider, or with `redirect: false` returns that URL. `options` may be the
+   * action's `FormData`; `authorizationParams` go to the provider's authorization URL.
+   *
+   * @throws Next.js's redirect signal when redirecting: call it outside `try`, as `redirect()`.
+   */
+  signIn: (provider?: string, options?: FormData | SignInOptions, authorizationParams?: AuthorizationParams) => Promise<string>
+  /**
+   * Server action: signs out (ending the session in core), then redirects to `redirectTo`, or
+   * with `redirect: false` returns that URL.
+   *
+   * @throws Next.js's redirect signal when redirecting.
+   */
+  signOut: (options?: SignOutOptions) => Promise<string>
+  /**
+   * next-auth's session update from the server.
+   *
+   * @throws {Configuration} always: `@auth/core` has no session-update route yet.
+   */
+  unstable_update: (data: Partial<Session>) => Promise<Session | null>
+}
+
+/**
+ * Sets up Auth.js for a Next.js App Router app: the one call next-auth v5 apps make, in `auth.ts`.
+ * `config` is core's `AuthConfig` plus the `authorized` callback, or a function of the request
+ * (`undefined` outside middleware and route handlers) returning it. `secret`, `url` and each
+ * provider's `clientId` / `clientSecret` default to `AUTH_SECRET`, `AUTH_URL` and
+ * `AUTH_<PROVIDER>_ID` / `_SECRET`; the routes live under `/api/auth`.
+ *
+ * @example
+ * ```ts
+ * // auth.ts
+ * import NextAuth from "@auth/nextjs"
+ * import GitHub from "@auth/providers/github"
+ * export const { handlers, auth, signIn, signOut } = NextAuth({ providers: [GitHub()] })
+ *
+ * // app/api/auth/[...nextauth]/route.ts
+ * import { handlers } from "@/auth"
+ * export const { GET, POST } = handlers
+ * ```
+ */
+export default function NextAuth(config: NextAuthConfigInput): NextAuthResult {
+  const handler: RouteHandler = async (request) => Auth(forCore(request), await configFor(config, request))
+
+  function auth(): Promise<Session | null>
+  function auth(request: NextRequest, context?: MiddlewareOrRouteContext): Promise<Response>
+  function auth(callback: AuthCallback): AuthHandler
+  function auth(...args: [] | [NextRequest, MiddlewareOrRouteContext?] | [AuthCallback]): Promise<Session | Response | null> | AuthHandler {
+    const [first, context] = args
+    if (first === undefined) return configFor(config, undefined).then(sessionFromContext)
+    if (typeof first === "function") {
+      return async (request, routeContext) => handleWithSession(await configFor(config, request), request, routeContext, first)
+    }
+    return configFor(config, first).then((resolved) => handleWithSession(resolved, first, context ?? { params: Promise.resolve({}) }, undefined))
+  }
+
+  return {
+    handlers: { GET: handler, POST: handler },
+    auth,
+    signIn: async (provider, options, authorizationParams) => signInAction(await configFor(config, undefined), provider, options, authorizationParams),
+    signOut: async (options) => signOutAction(await configFor(config, undefined), options),
+    unstable_update: () => Promise.reject(new Configuration("`unstable_update` is not supported yet: @auth/core has no session-update route. Sign in again to refresh the session.")),
+  }
+}
+
+export { NextAuth }

@@ -1,0 +1,7 @@
+"use client"
+import { useSession } from "@auth/nextjs/react"
+
+export function ClientStatus() {
+  const { data, status } = useSession()
+  return <p id="client-status">{status === "authenticated" ? `Client sees ${data.user?.email}` : status}</p>
+}

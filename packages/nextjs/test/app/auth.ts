@@ -1,0 +1,14 @@
+// As next-auth v5's docs show it, with the import changed. The provider's client id, secret and
+// issuer come from AUTH_IDP_ID, AUTH_IDP_SECRET and AUTH_IDP_ISSUER, the secret from AUTH_SECRET.
+import NextAuth, { type NextAuthConfig } from "@auth/nextjs"
+
+export const config = {
+  providers: [{ id: "idp", name: "Demo IdP", type: "oidc", issuer: process.env.AUTH_IDP_ISSUER, allowInsecureLoopbackRequests: true }],
+  // Short, so the tests can see a session renewed.
+  session: { updateAge: 2 },
+  callbacks: {
+    authorized: ({ auth }) => auth !== null,
+  },
+} satisfies NextAuthConfig
+
+export const { handlers, auth, signIn, signOut } = NextAuth(config)

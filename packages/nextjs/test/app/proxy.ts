@@ -1,0 +1,3 @@
+export { auth as proxy } from "@/auth"
+
+export const config = { matcher: ["/protected/:path*"] }

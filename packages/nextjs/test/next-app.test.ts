@@ -1,0 +1,133 @@
+/**
+ * The test app (test/app: an app written as next-auth v5's docs show, importing @auth/nextjs),
+ * built once and served by `next start`, in real Chromium against a real OpenID Provider.
+ * The tests run in order: they follow one visitor from signed out to signed in and out again.
+ */
+import type { APIResponse, Browser, BrowserContext, Page } from "playwright-core"
+import { afterAll, beforeAll, expect, inject, it } from "vitest"
+import { launchChromium } from "./chromium.js"
+
+const app = inject("appUrl")
+const issuer = inject("idpIssuer")
+
+let browser: Browser
+let context: BrowserContext
+let page: Page
+const authorizeUrls: URL[] = []
+
+beforeAll(async () => {
+  console.info(`next build took ${inject("buildSeconds").toFixed(1)} s`)
+  browser = await launchChromium()
+  context = await browser.newContext()
+  page = await context.newPage()
+  context.on("request", (request) => {
+    const url = new URL(request.url())
+    if (url.origin === issuer && url.pathname === "/auth") authorizeUrls.push(url)
+  })
+})
+
+afterAll(async () => {
+  await browser.close()
+})
+
+function sessionCookies(response: APIResponse): string[] {
+  return response
+    .headersArray()
+    .filter(({ name, value }) => name.toLowerCase() === "set-cookie" && value.startsWith("authjs.session-token="))
+    .map(({ value }) => value)
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+it("shows a signed-out visitor as signed out in a server component", async () => {
+  await page.goto(`${app}/`)
+  await expect.poll(() => page.locator("#status").textContent()).toBe("Signed out")
+  await expect.poll(() => page.locator("#client-status").textContent()).toBe("unauthenticated")
+})
+
+it("starts a sign-in on the edge runtime without the catch-all parameter in the IdP's authorize URL", async () => {
+  const edge = await context.newPage()
+  await edge.goto(`${app}/api/edge-auth/signin`)
+  await edge.getByRole("button", { name: "Sign in with Demo IdP" }).click()
+  await edge.waitForURL((at) => at.origin === issuer && at.pathname.startsWith("/interaction/"))
+  await edge.close()
+  const authorize = authorizeUrls.at(-1)
+  expect(authorize?.searchParams.get("redirect_uri")).toBe(`${app}/api/edge-auth/callback/idp`)
+  const params = [...(authorize?.searchParams.keys() ?? [])]
+  expect(params.filter((name) => name === "nextauth" || name.startsWith("nxt"))).toEqual([])
+})
+
+it("sends a signed-out visitor from a middleware-protected page to sign in, with a way back", async () => {
+  await page.goto(`${app}/protected`)
+  const url = new URL(page.url())
+  expect(url.pathname).toBe("/api/auth/signin")
+  expect(url.searchParams.get("callbackUrl")).toBe("/protected")
+})
+
+it("signs in with a server action through the IdP, and server and client components show the user", async () => {
+  await page.goto(`${app}/`)
+  await page.getByRole("button", { name: "Sign in with Demo IdP" }).click()
+  await page.waitForURL((at) => at.origin === issuer && at.pathname.startsWith("/interaction/"))
+  await page.getByLabel("Email").fill("alice@example.com")
+  await page.getByLabel("Password").fill("alice-password")
+  await page.getByRole("button", { name: "Sign in", exact: true }).click()
+  await page.waitForURL(`${app}/`, { timeout: 10_000 }).catch(() => {
+    throw new Error(`the sign-in ended at ${page.url()}`)
+  })
+  await expect.poll(() => page.locator("#status").textContent()).toBe("Signed in as alice@example.com")
+  await expect.poll(() => page.locator("#client-status").textContent()).toBe("Client sees alice@example.com")
+})
+
+it("lets a signed-in visitor through the middleware-protected page", async () => {
+  await page.goto(`${app}/protected`)
+  expect(new URL(page.url()).pathname).toBe("/protected")
+  expect(await page.locator("#protected").textContent()).toBe("Protected content for alice@example.com")
+})
+
+it("reads the session with auth() in an edge route handler", async () => {
+  const response = await context.request.get(`${app}/api/edge`)
+  expect(response.status()).toBe(200)
+  const body = (await response.json()) as { runtime: string; session: { user?: { email?: string } } | null }
+  expect(body.runtime).toBe("edge")
+  expect(body.session?.user?.email).toBe("alice@example.com")
+})
+
+it("gives a route handler wrapped in auth() the session as request.auth", async () => {
+  const response = await context.request.get(`${app}/api/wrapped`)
+  expect(await response.json()).toEqual({ email: "alice@example.com" })
+})
+
+it("forwards a due session renewal from auth() in a route handler, and only when due", async () => {
+  await sleep(2_100)
+  const renewed = await context.request.get(`${app}/api/me`)
+  expect(sessionCookies(renewed)).toHaveLength(1)
+  const again = await context.request.get(`${app}/api/me`)
+  expect(sessionCookies(again)).toEqual([])
+  expect(((await again.json()) as { session: { user?: { email?: string } } | null }).session?.user?.email).toBe("alice@example.com")
+})
+
+it("forwards a due session renewal from the middleware", async () => {
+  await sleep(2_100)
+  const response = await context.request.get(`${app}/protected`, { maxRedirects: 0 })
+  expect(response.status()).toBe(200)
+  expect(sessionCookies(response)).toHaveLength(1)
+})
+
+it("reads a forged session cookie as signed out, not as an error", async () => {
+  const forged = await browser.newContext()
+  await forged.addCookies([{ name: "authjs.session-token", value: "eyJhbGciOiJkaXIifQ.forged.token.value.x", url: app }])
+  const response = await forged.request.get(`${app}/api/me`)
+  expect(response.status()).toBe(200)
+  expect(await response.json()).toEqual({ session: null })
+  const protectedPage = await forged.request.get(`${app}/protected`, { maxRedirects: 0 })
+  expect(protectedPage.status()).toBe(307)
+  await forged.close()
+})
+
+it("signs out with a server action", async () => {
+  await page.goto(`${app}/`)
+  await page.getByRole("button", { name: "Sign out" }).click()
+  await expect.poll(() => page.locator("#status").textContent()).toBe("Signed out")
+  const response = await context.request.get(`${app}/api/me`)
+  expect(await response.json()).toEqual({ session: null })
+})
