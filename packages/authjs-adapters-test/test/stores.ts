@@ -17,6 +17,7 @@ import { createDatabase } from "../../adapter-pg/test/postgres.js"
 /** Which Auth.js store: the PostgreSQL schema's id type, or Redis. */
 export type StoreKind = "pg-serial" | "pg-uuid" | "unstorage-redis"
 
+/** Every store kind, for tests that run once per store. */
 export const STORE_KINDS: readonly StoreKind[] = ["pg-serial", "pg-uuid", "unstorage-redis"]
 
 /** An Auth.js adapter on its store, and raw access to the store for the suite. */
