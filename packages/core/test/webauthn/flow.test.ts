@@ -376,3 +376,12 @@ describe("Auth() itself", () => {
     }
   })
 })
+
+describe("the sign-in page's script", () => {
+  it("is the bundle of its source (run `node scripts/build-webauthn-script.mjs` after changing it)", async () => {
+    // @ts-expect-error -- a plain .mjs build script, without declarations
+    const { pageScriptSource } = (await import("../../scripts/build-webauthn-script.mjs")) as { pageScriptSource: () => Promise<string> }
+    const { readFile } = await import("node:fs/promises")
+    expect(await readFile(new URL("../../src/webauthn/page-script.generated.ts", import.meta.url), "utf8")).toBe(await pageScriptSource())
+  })
+})

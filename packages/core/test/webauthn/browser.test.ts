@@ -1,0 +1,189 @@
+/**
+ * Passkeys in real Chromium, with a CDP virtual authenticator (CTAP2, platform, resident keys,
+ * user verification): sign up on the default page, sign out, sign in with the button and with
+ * autofill (on the default page and on the app's own page through the client), add a second
+ * passkey, list and delete one. The server is `Auth()` behind node:http on localhost, a secure
+ * context for WebAuthn.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import type { AddressInfo } from "node:net"
+import { join } from "node:path"
+
+import { build } from "esbuild"
+import type { Browser, CDPSession, Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+import { MemoryAdapter } from "../../../adapter-memory/src/index.js"
+import { Auth } from "../../src/index.js"
+import { FLOW } from "../../src/providers/index.js"
+import type { AuthConfig } from "../../src/types.js"
+import { webauthn } from "../../src/webauthn/index.js"
+import { launchChromium } from "../chromium.js"
+import { SECRET } from "../helpers.js"
+
+const adapter = MemoryAdapter()
+const config: AuthConfig = {
+  secret: SECRET,
+  trustHost: true,
+  adapter,
+  logger: { error: () => undefined, warn: () => undefined },
+  providers: [{ id: "passkey", name: "Passkey", type: "webauthn", formFields: { email: { label: "Email", required: true } }, [FLOW]: webauthn } as never],
+}
+
+let server: Server
+let origin = ""
+let browser: Browser
+let appScript = ""
+
+async function toRequest(incoming: IncomingMessage): Promise<Request> {
+  const chunks: Buffer[] = []
+  for await (const chunk of incoming) chunks.push(chunk as Buffer)
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === "string") headers.set(name, value)
+  const body = chunks.length === 0 ? undefined : Buffer.concat(chunks)
+  return new Request(new URL(incoming.url ?? "/", origin), { method: incoming.method, headers, body })
+}
+
+async function handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+  const path = new URL(incoming.url ?? "/", origin).pathname
+  if (path === "/app.js") {
+    outgoing.writeHead(200, { "content-type": "text/javascript" }).end(appScript)
+    return
+  }
+  if (path === "/app" || path === "/manage") {
+    outgoing.writeHead(200, { "content-type": "text/html" }).end('<!doctype html><title>App</title><input id="email" autocomplete="username webauthn"><script src="/app.js"></script>')
+    return
+  }
+  if (path === "/account") {
+    outgoing.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>Account</title><h1>Account</h1>")
+    return
+  }
+  const response = await Auth(await toRequest(incoming), config)
+  const headers: Record<string, string | string[]> = {}
+  response.headers.forEach((value, name) => {
+    if (name !== "set-cookie") headers[name] = value
+  })
+  headers["set-cookie"] = response.headers.getSetCookie()
+  outgoing.writeHead(response.status, headers).end(Buffer.from(await response.arrayBuffer()))
+}
+
+beforeAll(async () => {
+  const bundled = await build({ entryPoints: [join(import.meta.dirname, "app-page.ts")], bundle: true, format: "iife", write: false, logLevel: "silent" })
+  appScript = bundled.outputFiles[0]?.text ?? ""
+  server = createServer((incoming, outgoing) => {
+    handle(incoming, outgoing).catch((error: unknown) => outgoing.writeHead(500).end(String(error)))
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  origin = `http://localhost:${String((server.address() as AddressInfo).port)}`
+  browser = await launchChromium()
+}, 120_000)
+
+afterAll(async () => {
+  await browser.close()
+  await new Promise((resolve) => server.close(resolve))
+})
+
+async function withAuthenticator(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send("WebAuthn.enable")
+  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  })
+  return { cdp, authenticatorId }
+}
+
+async function sessionEmail(page: Page): Promise<string | null> {
+  return page.evaluate(async () => {
+    const session = (await (await fetch("/api/auth/session")).json()) as { user?: { email?: string } } | null
+    return session?.user?.email ?? null
+  })
+}
+
+async function signOut(page: Page): Promise<void> {
+  await page.goto(`${origin}/api/auth/signout`)
+  await Promise.all([page.waitForURL((url) => !url.pathname.endsWith("/signout")), page.click("button[type=submit]")])
+  // Read the session from a page of the app: the auth pages' policy allows no fetch.
+  await page.goto(`${origin}/account`)
+  expect(await sessionEmail(page)).toBeNull()
+}
+
+describe("passkeys in Chromium with a virtual authenticator", () => {
+  it("signs up, signs out, signs in with the button and with autofill, adds, lists and deletes passkeys", async () => {
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    const violations: string[] = []
+    page.on("console", (message) => {
+      if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text())
+    })
+    const { cdp, authenticatorId } = await withAuthenticator(page)
+
+    // Sign up from the default page, whose URL has a callbackUrl query.
+    await page.goto(`${origin}/api/auth/signin?callbackUrl=%2Faccount`)
+    await page.fill("input[name=email]", "ada@example.com")
+    await Promise.all([page.waitForURL(`${origin}/account`), page.click('[data-passkey-action="register"]')])
+    expect(await sessionEmail(page)).toBe("ada@example.com")
+    const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId })
+    expect(credentials).toHaveLength(1)
+    await signOut(page)
+
+    // The button. The virtual authenticator answers autofill at once: the page's autofill
+    // request is cut off here, so it is the button that signs in.
+    let autofill = true
+    await page.route("**/webauthn-options/**", (route) => {
+      if (autofill) {
+        autofill = false
+        return route.abort()
+      }
+      return route.continue()
+    })
+    await page.goto(`${origin}/api/auth/signin?callbackUrl=%2Faccount`)
+    await expect.poll(() => autofill).toBe(false)
+    await Promise.all([page.waitForURL(`${origin}/account`), page.click('[data-passkey-action="authenticate"]')])
+    expect(await sessionEmail(page)).toBe("ada@example.com")
+    await page.unroute("**/webauthn-options/**")
+    await signOut(page)
+
+    // Autofill on the default page: the conditional request is answered by the virtual authenticator.
+    await page.goto(`${origin}/api/auth/signin?callbackUrl=%2Faccount`)
+    await page.waitForURL(`${origin}/account`, { timeout: 15_000 })
+    expect(await sessionEmail(page)).toBe("ada@example.com")
+    await signOut(page)
+
+    // Autofill on the app's own page, through the client.
+    await page.goto(`${origin}/app`)
+    await page.waitForURL(`${origin}/account`, { timeout: 15_000 })
+    expect(await sessionEmail(page)).toBe("ada@example.com")
+
+    // A second passkey for the signed-in user, then list and delete.
+    // A second device: the first already holds a passkey for this user and is excluded.
+    await cdp.send("WebAuthn.removeVirtualAuthenticator", { authenticatorId })
+    const { authenticatorId: second } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+      options: { protocol: "ctap2", transport: "usb", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    })
+    await page.goto(`${origin}/manage`)
+    const added = await page.evaluate(() => window.passkeys.register("passkey", { callbackUrl: "/account", redirect: false }))
+    expect(added).toMatchObject({ ok: true, url: `${origin}/account` })
+    const listed = await page.evaluate(() => window.passkeys.list())
+    expect(listed).toHaveLength(2)
+    expect((await cdp.send("WebAuthn.getCredentials", { authenticatorId: second })).credentials).toHaveLength(1)
+    await page.evaluate((id) => window.passkeys.remove(id), listed[1]?.id ?? "")
+    expect((await page.evaluate(() => window.passkeys.list())).map((passkey) => passkey.id)).toEqual([listed[0]?.id])
+
+    expect(violations).toEqual([])
+    await context.close()
+  }, 90_000)
+
+  it("says so on the page when the person cancels, and signs nobody in", async () => {
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    const { cdp, authenticatorId } = await withAuthenticator(page)
+    await cdp.send("WebAuthn.setUserVerified", { authenticatorId, isUserVerified: false })
+    await page.goto(`${origin}/api/auth/signin?callbackUrl=%2Faccount`)
+    await page.fill("input[name=email]", "grace@example.com")
+    await page.click('[data-passkey-action="register"]')
+    await expect.poll(() => page.locator("[data-passkey-error]").isVisible(), { timeout: 15_000 }).toBe(true)
+    expect(new URL(page.url()).pathname).toBe("/api/auth/signin")
+    expect(await sessionEmail(page)).toBeNull()
+    await context.close()
+  }, 60_000)
+})
