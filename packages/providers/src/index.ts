@@ -100,7 +100,13 @@ export type OAuthProviderType =
 /** The ids of the built-in email (magic link) providers. */
 export type EmailProviderType =
   | "email"
+  | "forwardemail"
+  | "loops"
+  | "mailgun"
   | "nodemailer"
+  | "postmark"
+  | "resend"
+  | "sendgrid"
 
 /** The ids of the built-in credentials providers. */
 export type CredentialsProviderType =

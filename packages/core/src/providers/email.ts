@@ -1,3 +1,5 @@
+import { Configuration, EmailSignInError } from "../errors.js"
+import type { Theme } from "../types.js"
 import type { EmailConfig, EmailUserConfig } from "./index.js"
 
 /** Seconds a sign-in link stays valid unless the provider says otherwise: 24 hours. */
@@ -23,4 +25,114 @@ export function mergeEmailConfig<C extends EmailUserConfig & Pick<EmailConfig, "
     type: "email",
     maxAge: config.maxAge ?? DEFAULT_LINK_MAX_AGE,
   }
+}
+
+/** The message a built-in email provider sends: a subject, a plain-text part, and a minimal HTML part with one button. */
+export interface SignInMessage {
+  subject: string
+  text: string
+  html: string
+}
+
+const escapes: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => escapes[char] ?? char)
+
+/**
+ * The sign-in email every built-in sender uses (SMTP or an email API), branded with the
+ * theme's `brandColor` when it is a plain hex color.
+ *
+ * @example
+ * ```ts
+ * const { subject, text, html } = signInMessage({ url, theme })
+ * ```
+ */
+export function signInMessage({ url, theme }: { url: string; theme?: Pick<Theme, "brandColor"> }): SignInMessage {
+  const host = new URL(url).host
+  const brand = theme?.brandColor
+  const color = brand !== undefined && /^#[0-9a-fA-F]{3,8}$/.test(brand) ? brand : "#346df1"
+  return {
+    subject: `Sign in to ${host}`,
+    text: `Sign in to ${host}\n\n${url}\n\nIf you did not ask for this email, you can ignore it.\n`,
+    html: `<body style="font-family:sans-serif"><p>Sign in to <strong>${escapeHtml(host)}</strong></p><p><a href="${escapeHtml(url)}" style="display:inline-block;padding:12px 20px;border-radius:6px;background:${color};color:#fff;text-decoration:none">Sign in</a></p><p style="color:#666">If you did not ask for this email, you can ignore it.</p></body>`,
+  }
+}
+
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"])
+
+/**
+ * Reads what an email API provider needs from its options: the API key (`apiKey`, or the
+ * environment's `AUTH_<ID>_KEY`) and the API's base URL (`apiUrl`, https; plain http only on a
+ * loopback address, for a local fake of the API).
+ *
+ * @throws {Configuration} naming `apiKey` or `apiUrl`.
+ */
+export function emailApiOptions(
+  id: string,
+  brand: string,
+  options: { apiKey?: unknown; apiUrl?: unknown },
+  defaultApiUrl: string,
+): { apiKey: string; apiUrl: string } {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {}
+  const variable = `AUTH_${id.toUpperCase().replace(/-/g, "_")}_KEY`
+  const apiKey = options.apiKey ?? env[variable]
+  if (typeof apiKey !== "string" || apiKey === "") throw new Configuration(`${brand}: set \`apiKey\` (or ${variable}) to your ${brand} API key.`)
+  const apiUrl = options.apiUrl ?? defaultApiUrl
+  const parsed = typeof apiUrl === "string" && URL.canParse(apiUrl) ? new URL(apiUrl) : undefined
+  if (parsed === undefined || !(parsed.protocol === "https:" || (parsed.protocol === "http:" && LOOPBACK_HOSTS.has(parsed.hostname)))) {
+    throw new Configuration(`${brand}: \`apiUrl\` must be an https URL (plain http only on a loopback address).`)
+  }
+  return { apiKey, apiUrl: parsed.href.replace(/\/+$/, "") }
+}
+
+/** How long an email API may take to accept a message. */
+const EMAIL_API_TIMEOUT_MS = 10_000
+
+/**
+ * Sends one request to an email API and checks its answer: any non-2xx status becomes an
+ * {@link EmailSignInError} that names the vendor, the status and the vendor's own message (cut
+ * short), with `hide` (the API key, the link) removed from it.
+ *
+ * @throws {EmailSignInError} when the API cannot be reached, times out, or refuses the message.
+ */
+export async function sendEmailApiRequest(brand: string, url: string, init: RequestInit, hide: readonly string[]): Promise<void> {
+  const scrub = (text: string): string => hide.reduce((out, secret) => (secret === "" ? out : out.split(secret).join("[redacted]")), text)
+  let response: Response
+  try {
+    response = await fetch(url, { ...init, redirect: "manual", signal: AbortSignal.timeout(EMAIL_API_TIMEOUT_MS) })
+  } catch (cause) {
+    const timedOut = cause instanceof DOMException && (cause.name === "TimeoutError" || cause.name === "AbortError")
+    throw new EmailSignInError(timedOut ? `${brand} did not answer within ${EMAIL_API_TIMEOUT_MS} ms.` : `${brand} could not be reached.`)
+  }
+  if (response.ok) {
+    await response.body?.cancel()
+    return
+  }
+  const body = (await response.text().catch(() => "")).slice(0, 2000)
+  let detail = body
+  try {
+    const parsed: unknown = JSON.parse(body)
+    detail = vendorMessage(parsed) ?? body
+  } catch {
+    // Not JSON: the text itself, cut short below.
+  }
+  detail = scrub(detail).replace(/\s+/g, " ").trim().slice(0, 200)
+  throw new EmailSignInError(`${brand} refused the sign-in email: HTTP ${response.status}${detail === "" ? "" : ` (${detail})`}.`)
+}
+
+/** The human part of an email API's error answer: `message`, `Message`, `error`, or SendGrid's `errors[].message`. */
+function vendorMessage(body: unknown): string | undefined {
+  if (typeof body !== "object" || body === null) return undefined
+  const record = body as Record<string, unknown>
+  for (const key of ["message", "Message", "error", "detail"]) {
+    const value = record[key]
+    if (typeof value === "string") return value
+    if (typeof value === "object" && value !== null && typeof (value as { message?: unknown }).message === "string") return (value as { message: string }).message
+  }
+  if (Array.isArray(record.errors)) {
+    return record.errors
+      .map((error: unknown) => (typeof error === "object" && error !== null ? (error as { message?: unknown }).message : undefined))
+      .filter((message): message is string => typeof message === "string")
+      .join("; ")
+  }
+  return undefined
 }

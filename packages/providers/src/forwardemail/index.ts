@@ -1,0 +1,48 @@
+/**
+ * Forward Email: email sign-in links sent through Forward Email's outbound SMTP API. `apiKey` is
+ * the account's API token (or set `AUTH_FORWARDEMAIL_KEY`); `from` must be on a domain with
+ * outbound SMTP enabled. Needs an adapter that stores verification tokens.
+ *
+ * @see https://forwardemail.net/en/email-api#outbound-emails
+ * @module forwardemail
+ */
+import { emailApiOptions, mergeEmailConfig, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@auth/core/providers"
+import { Configuration } from "@auth/core/errors"
+
+/** The Forward Email provider's configuration. */
+export interface ForwardEmailConfig extends EmailConfig {
+  apiKey: string
+  /** The API's base URL. Default `https://api.forwardemail.net`. */
+  apiUrl: string
+  from: string
+}
+
+/** What `ForwardEmail()` takes: `from`, and optionally the key (else `AUTH_FORWARDEMAIL_KEY`) and any email provider option. */
+export type ForwardEmailOptions = EmailUserConfig & { from: string; apiKey?: string; apiUrl?: string }
+
+/** `POST /v1/emails` with HTTP Basic auth, the token as the user name and no password. */
+async function sendVerificationRequest({ identifier, url, provider, theme }: SendVerificationRequestParams): Promise<void> {
+  const { apiKey, apiUrl, from } = provider as ForwardEmailConfig
+  const { subject, text, html } = signInMessage({ url, theme })
+  await sendEmailApiRequest(
+    "Forward Email",
+    `${apiUrl}/v1/emails`,
+    { method: "POST", headers: { authorization: `Basic ${btoa(`${apiKey}:`)}`, "content-type": "application/json" }, body: JSON.stringify({ from, to: identifier, subject, html, text }) },
+    [apiKey, btoa(`${apiKey}:`), url],
+  )
+}
+
+/**
+ * An email provider sending through Forward Email.
+ *
+ * @throws {Configuration} when there is no API token or `from`.
+ * @example
+ * ```ts
+ * ForwardEmail({ from: "Acme <no-reply@acme.example>" }) // reads AUTH_FORWARDEMAIL_KEY
+ * ```
+ */
+export default function ForwardEmail(config: ForwardEmailOptions): ForwardEmailConfig {
+  const api = emailApiOptions("forwardemail", "Forward Email", config, "https://api.forwardemail.net")
+  if (typeof config.from !== "string" || config.from === "") throw new Configuration('Forward Email: set `from` to the sender, such as "Acme <no-reply@acme.example>".')
+  return mergeEmailConfig({ id: "forwardemail", name: "Forward Email" }, { ...config, ...api, style: { brandColor: "#20C1ED", ...config.style }, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest })
+}

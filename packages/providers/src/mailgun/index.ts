@@ -1,0 +1,57 @@
+/**
+ * Mailgun: email sign-in links sent through Mailgun's messages API. `apiKey` is a private API
+ * key or a domain sending key (or set `AUTH_MAILGUN_KEY`), `domain` the sending domain, and
+ * `region: "eu"` for a domain created in the EU region. Needs an adapter that stores
+ * verification tokens.
+ *
+ * @see https://documentation.mailgun.com/docs/mailgun/api-reference/send/mailgun/messages
+ * @module mailgun
+ */
+import { emailApiOptions, mergeEmailConfig, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@auth/core/providers"
+import { Configuration } from "@auth/core/errors"
+import logo from "./logo.js"
+
+/** The Mailgun provider's configuration. */
+export interface MailgunConfig extends EmailConfig {
+  apiKey: string
+  /** The API's base URL: `https://api.mailgun.net`, or `https://api.eu.mailgun.net` for `region: "eu"`. */
+  apiUrl: string
+  /** The sending domain, e.g. `mg.acme.example`. */
+  domain: string
+  from: string
+}
+
+/** What `Mailgun()` takes: `from` and `domain`, and optionally the key (else `AUTH_MAILGUN_KEY`), the region and any email provider option. */
+export type MailgunOptions = EmailUserConfig & { from: string; domain: string; region?: "us" | "eu"; apiKey?: string; apiUrl?: string }
+
+/** `POST /v3/<domain>/messages` as a form, with HTTP Basic auth `api:<key>`. */
+async function sendVerificationRequest({ identifier, url, provider, theme }: SendVerificationRequestParams): Promise<void> {
+  const { apiKey, apiUrl, domain, from } = provider as MailgunConfig
+  const { subject, text, html } = signInMessage({ url, theme })
+  const form = new FormData()
+  for (const [name, value] of Object.entries({ from, to: identifier, subject, text, html })) form.append(name, value)
+  await sendEmailApiRequest(
+    "Mailgun",
+    `${apiUrl}/v3/${encodeURIComponent(domain)}/messages`,
+    { method: "POST", headers: { authorization: `Basic ${btoa(`api:${apiKey}`)}` }, body: form },
+    [apiKey, url],
+  )
+}
+
+/**
+ * An email provider sending through Mailgun.
+ *
+ * @throws {Configuration} when there is no API key, `domain` or `from`, or `region` is not "us" or "eu".
+ * @example
+ * ```ts
+ * Mailgun({ from: "Acme <no-reply@mg.acme.example>", domain: "mg.acme.example", region: "eu" }) // reads AUTH_MAILGUN_KEY
+ * ```
+ */
+export default function Mailgun(config: MailgunOptions): MailgunConfig {
+  const region: unknown = config.region ?? "us"
+  if (region !== "us" && region !== "eu") throw new Configuration('Mailgun: `region` must be "us" or "eu".')
+  const api = emailApiOptions("mailgun", "Mailgun", config, region === "eu" ? "https://api.eu.mailgun.net" : "https://api.mailgun.net")
+  if (typeof config.domain !== "string" || !/^[a-z0-9.-]+$/i.test(config.domain)) throw new Configuration("Mailgun: set `domain` to your sending domain, such as mg.acme.example.")
+  if (typeof config.from !== "string" || config.from === "") throw new Configuration('Mailgun: set `from` to the sender, such as "Acme <no-reply@mg.acme.example>".')
+  return mergeEmailConfig({ id: "mailgun", name: "Mailgun" }, { ...config, ...api, style: { logo, brandColor: "#F06B66", ...config.style }, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest })
+}

@@ -1,0 +1,58 @@
+/**
+ * Postmark: email sign-in links sent through Postmark's email API. `apiKey` is the server's API
+ * token (or set `AUTH_POSTMARK_KEY`); `from` must be a confirmed sender signature; messages go
+ * to the `outbound` transactional stream unless `messageStream` says otherwise. Needs an adapter
+ * that stores verification tokens.
+ *
+ * @see https://postmarkapp.com/developer/user-guide/send-email-with-api
+ * @module postmark
+ */
+import { emailApiOptions, mergeEmailConfig, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@auth/core/providers"
+import { Configuration } from "@auth/core/errors"
+
+/** The Postmark provider's configuration. */
+export interface PostmarkConfig extends EmailConfig {
+  apiKey: string
+  /** The API's base URL. Default `https://api.postmarkapp.com`. */
+  apiUrl: string
+  from: string
+  /** The message stream. Default `"outbound"`. */
+  messageStream: string
+}
+
+/** What `Postmark()` takes: `from`, and optionally the key (else `AUTH_POSTMARK_KEY`), the stream and any email provider option. */
+export type PostmarkOptions = EmailUserConfig & { from: string; apiKey?: string; apiUrl?: string; messageStream?: string }
+
+/** `POST /email` with the server token in `X-Postmark-Server-Token`. */
+async function sendVerificationRequest({ identifier, url, provider, theme }: SendVerificationRequestParams): Promise<void> {
+  const { apiKey, apiUrl, from, messageStream } = provider as PostmarkConfig
+  const { subject, text, html } = signInMessage({ url, theme })
+  await sendEmailApiRequest(
+    "Postmark",
+    `${apiUrl}/email`,
+    {
+      method: "POST",
+      headers: { accept: "application/json", "content-type": "application/json", "x-postmark-server-token": apiKey },
+      body: JSON.stringify({ From: from, To: identifier, Subject: subject, TextBody: text, HtmlBody: html, MessageStream: messageStream }),
+    },
+    [apiKey, url],
+  )
+}
+
+/**
+ * An email provider sending through Postmark.
+ *
+ * @throws {Configuration} when there is no server token or `from`.
+ * @example
+ * ```ts
+ * Postmark({ from: "Acme <no-reply@acme.example>" }) // reads AUTH_POSTMARK_KEY
+ * ```
+ */
+export default function Postmark(config: PostmarkOptions): PostmarkConfig {
+  const api = emailApiOptions("postmark", "Postmark", config, "https://api.postmarkapp.com")
+  if (typeof config.from !== "string" || config.from === "") throw new Configuration('Postmark: set `from` to a sender signature, such as "Acme <no-reply@acme.example>".')
+  return mergeEmailConfig(
+    { id: "postmark", name: "Postmark" },
+    { ...config, ...api, style: { brandColor: "#FFDE00", ...config.style }, messageStream: config.messageStream ?? "outbound", sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest },
+  )
+}

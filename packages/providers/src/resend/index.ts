@@ -1,0 +1,49 @@
+/**
+ * Resend: email sign-in links sent through Resend's email API. `apiKey` is an API key from
+ * https://resend.com/api-keys (or set `AUTH_RESEND_KEY`); `from` must be on a domain verified in
+ * Resend. Needs an adapter that stores verification tokens.
+ *
+ * @see https://resend.com/docs/api-reference/emails/send-email
+ * @module resend
+ */
+import { emailApiOptions, mergeEmailConfig, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@auth/core/providers"
+import { Configuration } from "@auth/core/errors"
+import logo from "./logo.js"
+
+/** The Resend provider's configuration. */
+export interface ResendConfig extends EmailConfig {
+  apiKey: string
+  /** The API's base URL. Default `https://api.resend.com`. */
+  apiUrl: string
+  from: string
+}
+
+/** What `Resend()` takes: `from`, and optionally the key (else `AUTH_RESEND_KEY`) and any email provider option. */
+export type ResendOptions = EmailUserConfig & { from: string; apiKey?: string; apiUrl?: string }
+
+/** `POST /emails` with the key as a bearer token. */
+async function sendVerificationRequest({ identifier, url, provider, theme }: SendVerificationRequestParams): Promise<void> {
+  const { apiKey, apiUrl, from } = provider as ResendConfig
+  const { subject, text, html } = signInMessage({ url, theme })
+  await sendEmailApiRequest(
+    "Resend",
+    `${apiUrl}/emails`,
+    { method: "POST", headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }, body: JSON.stringify({ from, to: identifier, subject, html, text }) },
+    [apiKey, url],
+  )
+}
+
+/**
+ * An email provider sending through Resend.
+ *
+ * @throws {Configuration} when there is no API key or `from`.
+ * @example
+ * ```ts
+ * Resend({ from: "Acme <no-reply@acme.example>" }) // reads AUTH_RESEND_KEY
+ * ```
+ */
+export default function Resend(config: ResendOptions): ResendConfig {
+  const api = emailApiOptions("resend", "Resend", config, "https://api.resend.com")
+  if (typeof config.from !== "string" || config.from === "") throw new Configuration('Resend: set `from` to the sender, such as "Acme <no-reply@acme.example>".')
+  return mergeEmailConfig({ id: "resend", name: "Resend" }, { ...config, ...api, style: { logo, brandColor: "#000000", ...config.style }, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest })
+}
