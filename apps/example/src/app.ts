@@ -9,6 +9,7 @@ import { Auth, type AuthConfig, type LoggerInstance, type SessionStrategy } from
 import type { DevIdp } from "@auth/dev-idp"
 import { getRequestListener } from "@hono/node-server"
 import { Hono } from "hono"
+import Passkey from "@auth/providers/passkey"
 
 import { AUTH_BASE_PATH, createAuthConfig } from "./auth.js"
 import { bundleClientScript } from "./client-bundle.js"
@@ -227,6 +228,8 @@ export async function startExample(options: ExampleOptions): Promise<RunningExam
       demo.provider,
       ...selection.providers,
       ...(email.provider === undefined ? [] : [email.provider]),
+      // Passkeys need nothing set up: they live in the adapter (memory, or PostgreSQL with DATABASE_URL).
+      Passkey(),
       demoUserProvider(createDemoUserCheck(demoPassword.password, database?.demoUser)),
     ],
     secret,

@@ -257,4 +257,6 @@ export interface AuthConfig {
   debug?: boolean
   theme?: Theme
   adapter?: Adapter
+  /** Auth.js's feature flags. `enableWebAuthn` is accepted and not needed: passkeys work once `Passkey()` is configured. */
+  experimental?: { enableWebAuthn?: boolean }
 }

@@ -301,12 +301,10 @@ export interface WebAuthnFormField {
   autocomplete?: string
 }
 
-/**
- * Passkeys / WebAuthn, as Auth.js configures them. Create it with `Passkey()` or `WebAuthn()`
- * from `@auth/providers`, which carry the flow (`@auth/core/webauthn`); needs an `adapter`.
- */
-export interface WebAuthnConfig extends CommonProviderOptions {
-  type: WebAuthnProviderType
+/** What `Passkey()` and `WebAuthn()` take: Auth.js's WebAuthn options, every one optional. */
+export interface WebAuthnUserConfig {
+  id?: string
+  name?: string
   /** The relying party; each part defaults to the request's origin. Auth.js's spelling `relayingParty` works too. */
   relyingParty?: Partial<{ id: string; name: string; origin: string }>
   relayingParty?: Partial<{ id: string; name: string; origin: string }>
@@ -326,6 +324,14 @@ export interface WebAuthnConfig extends CommonProviderOptions {
   verifyAuthenticationOptions?: Record<string, unknown>
   simpleWebAuthn?: Record<string, Record<string, unknown>>
   style?: ProviderButtonStyles
+}
+
+/**
+ * Passkeys / WebAuthn, as Auth.js configures them. Create it with `Passkey()` or `WebAuthn()`
+ * from `@auth/providers`, which carry the flow (`@auth/core/webauthn`); needs an `adapter`.
+ */
+export interface WebAuthnConfig extends CommonProviderOptions, Omit<WebAuthnUserConfig, "id" | "name"> {
+  type: WebAuthnProviderType
   [option: string]: unknown
 }
 

@@ -385,3 +385,18 @@ describe("the sign-in page's script", () => {
     expect(await readFile(new URL("../../src/webauthn/page-script.generated.ts", import.meta.url), "utf8")).toBe(await pageScriptSource())
   })
 })
+
+describe("Auth.js's contract", () => {
+  it("accepts experimental.enableWebAuthn, and does not need it", async () => {
+    for (const experimental of [{ enableWebAuthn: true }, undefined]) {
+      const ctx = setup(experimental === undefined ? {} : { experimental })
+      expect((await call(ctx.config, new Jar(), "/api/auth/providers")).status).toBe(200)
+      expect((await options(ctx.config, new Jar(), "?action=authenticate")).action).toBe("authenticate")
+    }
+  })
+
+  it("lists the passkey provider with type webauthn", async () => {
+    const ctx = setup()
+    expect(await (await call(ctx.config, new Jar(), "/api/auth/providers")).json()).toMatchObject({ passkey: { id: "passkey", type: "webauthn" } })
+  })
+})

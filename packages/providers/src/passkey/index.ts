@@ -7,13 +7,13 @@
  * @see https://www.w3.org/TR/webauthn-3/
  * @module passkey
  */
-import type { WebAuthnConfig } from "@auth/core/providers"
+import type { WebAuthnConfig, WebAuthnUserConfig } from "@auth/core/providers"
 import { webauthnFlow } from "@auth/core/webauthn"
 
 const defaults = { id: "passkey", name: "Passkey", type: "webauthn" } as const
 
 /** What `Passkey()` takes: every WebAuthn option; `id`, `name` and `type` are optional. */
-export type PasskeyOptions = Partial<Omit<WebAuthnConfig, "type">>
+export type PasskeyOptions = WebAuthnUserConfig
 
 /**
  * A passkey provider.

@@ -6,14 +6,14 @@
  * @see https://www.w3.org/TR/webauthn-3/
  * @module webauthn
  */
-import type { WebAuthnConfig } from "@auth/core/providers"
+import type { WebAuthnConfig, WebAuthnUserConfig } from "@auth/core/providers"
 import { webauthnFlow } from "@auth/core/webauthn"
 import logo from "./logo.js"
 
 const defaults = { id: "webauthn", name: "WebAuthn", type: "webauthn" } as const
 
 /** What `WebAuthn()` takes: every WebAuthn option; `id`, `name` and `type` are optional. */
-export type WebAuthnOptions = Partial<Omit<WebAuthnConfig, "type">>
+export type WebAuthnOptions = WebAuthnUserConfig
 
 /**
  * A WebAuthn provider.
