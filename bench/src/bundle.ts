@@ -81,6 +81,8 @@ export const OUR_SOURCE_ALIAS: Record<string, string> = {
   "@auth/core": `${CORE_SOURCE}index.ts`,
   "@auth/core/errors": `${CORE_SOURCE}errors.ts`,
   "@auth/core/providers": `${CORE_SOURCE}providers/index.ts`,
+  // The X provider imports its OAuth 1.0a flow from this entry (esbuild would otherwise resolve it under the "@auth/core" file).
+  "@auth/core/oauth1": `${CORE_SOURCE}oauth1/index.ts`,
 }
 
 /** Every package but the implementation itself (pnpm's store paths hold two `node_modules` segments). */
@@ -91,6 +93,7 @@ export const OUR_PARTS: readonly BundlePart[] = [
   { label: "other dependencies", test: OTHER_PACKAGES },
   { label: "the twitter provider", test: /\/packages\/providers\/dist\/twitter\// },
   { label: "core: OAuth and OIDC flow (src/oauth)", test: /\/core\/src\/oauth\// },
+  { label: "core: OAuth 1.0a flow (src/oauth1), carried by the twitter provider", test: /\/core\/src\/oauth1\// },
   { label: "core: email and credentials flows", test: /\/core\/src\/(email\/|credentials\/|pages\/email|actions\/verify-request)/ },
   { label: "core: sessions, cookies, CSRF, crypto", test: /\/core\/src\/(session\/|cookies|csrf|crypto)/ },
   { label: "core: default pages", test: /\/core\/src\/pages\// },
