@@ -161,7 +161,11 @@ export async function resolveUser(
 
 /** The stored user with this email address, if any. */
 export async function findUserByEmail(adapter: Adapter, email: string): Promise<AdapterUser | null> {
-  return storedUser(await callAdapter(adapter, "getUserByEmail", email)) ?? null
+  const user = storedUser(await callAdapter(adapter, "getUserByEmail", email))
+  // A store whose email index lags behind (a key-value adapter that kept the old address's key
+  // after an update) would hand a sign-in link for an old address the account that left it.
+  if (user === undefined || typeof user.email !== "string" || user.email.toLowerCase() !== email.toLowerCase()) return null
+  return user
 }
 
 /**

@@ -56,3 +56,15 @@ describe("concurrent first sign-ins", () => {
     await expect(resolve(adapter, false)).rejects.toMatchObject({ code: "OAuthAccountNotLinked" })
   })
 })
+
+describe("a store whose email index lags behind", () => {
+  it("does not treat a user whose stored email is another address as the owner of the looked-up one", async () => {
+    const { findUserByEmail } = await import("../src/accounts.js")
+    const moved: AdapterUser = { id: "u1", email: "new@example.com", emailVerified: new Date(), name: "Ada" }
+    const adapter: Adapter = { getUserByEmail: (email) => (email === "old@example.com" || email === "new@example.com" ? moved : null) }
+    expect(await findUserByEmail(adapter, "old@example.com")).toBeNull()
+    expect(await findUserByEmail(adapter, "new@example.com")).toEqual(moved)
+    const mixedCase: Adapter = { getUserByEmail: () => ({ ...moved, email: "New@Example.com" }) }
+    expect(await findUserByEmail(mixedCase, "new@example.com")).toMatchObject({ id: "u1" })
+  })
+})
