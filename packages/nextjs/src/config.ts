@@ -35,7 +35,7 @@ const prepared = new WeakMap<NextAuthConfig, AuthConfig>()
 
 /**
  * `config` with the v4 names next-auth v5 still honours (`NEXTAUTH_SECRET`, `NEXTAUTH_URL`) when
- * the `AUTH_*` ones are unset; core reads `AUTH_SECRET`, `AUTH_URL`, `AUTH_TRUST_HOST` and
+ * the `AUTH_*` ones are unset, and `trustHost` under `next dev`; core reads `AUTH_SECRET`, `AUTH_URL`, `AUTH_TRUST_HOST` and
  * `AUTH_<PROVIDER>_ID` / `_SECRET` itself. One object per config, so core's cache of the
  * validated config keeps working.
  */
@@ -44,7 +44,15 @@ function withEnvDefaults(config: NextAuthConfig): AuthConfig {
   if (found === undefined) {
     const secret = config.secret ?? (env("AUTH_SECRET") === undefined ? env("NEXTAUTH_SECRET") : undefined)
     const url = config.url ?? (env("AUTH_URL") === undefined ? env("NEXTAUTH_URL") : undefined)
-    found = { ...(config as AuthConfig), ...(secret === undefined ? {} : { secret }), ...(url === undefined ? {} : { url }) }
+    // `next dev` serves on the developer's own machine: its Host header is trusted there, as next-auth does.
+    // Links and redirect_uris still come only from a configured or loopback origin (core's rule).
+    const devTrust = config.trustHost === undefined && env("AUTH_TRUST_HOST") === undefined && env("NODE_ENV") === "development"
+    found = {
+      ...config,
+      ...(secret === undefined ? {} : { secret }),
+      ...(url === undefined ? {} : { url }),
+      ...(devTrust ? { trustHost: true } : {}),
+    }
     prepared.set(config, found)
   }
   return found
@@ -58,7 +66,9 @@ export async function configFor(input: NextAuthConfigInput, request: NextRequest
 
 /** The `authorized` callback of a resolved configuration, when set. */
 export function authorizedCallback(config: AuthConfig): NextAuthCallbacks["authorized"] {
-  return (config.callbacks as NextAuthCallbacks | undefined)?.authorized
+  // The user's config passed through untouched, so its callbacks object still has `authorized`.
+  const callbacks: NextAuthCallbacks | undefined = config.callbacks
+  return callbacks?.authorized
 }
 
 /** Where the routes are served: the config's `basePath`, else `AUTH_URL`'s path, else `/api/auth` (as core decides). */

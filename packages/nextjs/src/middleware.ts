@@ -17,6 +17,7 @@ export interface NextAuthRequest extends NextRequest {
 export type MiddlewareOrRouteContext = NextFetchEvent | { params: Promise<Record<string, string | string[] | undefined>> }
 
 /** What `auth(callback)` wraps: a middleware or a route handler that reads `request.auth`. */
+// eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- a middleware may return nothing, as in Next.js's own type
 export type AuthCallback = (request: NextAuthRequest, context: MiddlewareOrRouteContext) => Awaitable<Response | undefined | null | void>
 
 /** A middleware / route handler as Next.js calls it. */

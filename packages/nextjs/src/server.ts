@@ -1,4 +1,3 @@
-/// <reference path="./next-navigation.d.ts" />
 /**
  * What runs where Next.js gives no `Request`: `auth()` in server components, route handlers and
  * server actions, and the `signIn` / `signOut` server actions. Each builds the request from
