@@ -151,8 +151,9 @@ export async function simulateProvider(
     if (provider.type === "oidc") {
       const subject = data.fixture.sub ?? data.fixture.id
       const sub = typeof subject === "string" || typeof subject === "number" ? String(subject) : "simulated-subject"
-      // A fixture sampled from a real ID token carries that sign-in's protocol claims; this one gets its own.
-      const { nonce: _nonce, at_hash: _atHash, c_hash: _cHash, auth_time: _authTime, ...claims } = data.fixture
+      // A fixture sampled from a real ID token carries that sign-in's protocol claims (its `azp` names the
+      // real client); this one gets its own.
+      const { nonce: _nonce, at_hash: _atHash, c_hash: _cHash, auth_time: _authTime, azp: _azp, ...claims } = data.fixture
       tokens.id_token = await key.sign({
         ...claims,
         iss: issuer,
