@@ -2,6 +2,7 @@
 // Bundles the sign-in page's passkey script (src/webauthn/page-script.ts, with SimpleWebAuthn's
 // browser side) into src/webauthn/page-script.generated.ts: a string core serves from its own
 // origin, with its SRI hash for the page. `--check` writes nothing and fails when the file is stale.
+import console from "node:console"
 import { createHash } from "node:crypto"
 import { readFileSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"

@@ -23,7 +23,7 @@ export async function signInPage(context: RequestContext): Promise<Response> {
   const token = await csrfToken(context)
   const controls = await Promise.all(
     providers.flatMap((provider) =>
-      provider.type === "flow" && provider.flow.pageControl !== undefined ? [provider.flow.pageControl(context, provider, { csrfToken: token, callbackUrl: target })] : [],
+      provider.type === "flow" && provider.flow.pageControl !== undefined ? [Promise.resolve(provider.flow.pageControl(context, provider, { csrfToken: token, callbackUrl: target }))] : [],
     ),
   )
   const page = renderSignIn({

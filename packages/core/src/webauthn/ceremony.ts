@@ -184,14 +184,13 @@ function readResponse(data: string | null): { json: Record<string, unknown>; id:
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new WebAuthnVerificationError("The `data` field is not a credential.")
   const response = parsed as Record<string, unknown>
   const { id, rawId, type } = response
-  const inner = response.response as Record<string, unknown> | undefined
+  const inner: unknown = response.response
   if (typeof id !== "string" || id === "" || id.length > MAX_CREDENTIAL_ID_LENGTH || fromBase64url(id) === undefined || rawId !== id || type !== "public-key") {
     throw new WebAuthnVerificationError("The credential's `id` is missing, not base64url, or longer than WebAuthn allows.")
   }
-  if (typeof inner !== "object" || inner === null || typeof inner.clientDataJSON !== "string") {
-    throw new WebAuthnVerificationError("The credential has no `response.clientDataJSON`.")
-  }
-  const bytes = fromBase64url(inner.clientDataJSON)
+  const clientDataJSON = typeof inner === "object" && inner !== null ? (inner as { clientDataJSON?: unknown }).clientDataJSON : undefined
+  if (typeof clientDataJSON !== "string") throw new WebAuthnVerificationError("The credential has no `response.clientDataJSON`.")
+  const bytes = fromBase64url(clientDataJSON)
   let clientData: unknown
   try {
     clientData = bytes === undefined ? undefined : JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes))
@@ -247,6 +246,8 @@ async function authenticate(context: RequestContext, provider: Provider, respons
   // The handle the authenticator returns is the one the passkey was registered under: a
   // credential of one user cannot speak for another.
   if (response.response.userHandle !== authenticator.providerAccountId) throw new WebAuthnVerificationError("The passkey's user handle is not the one it was registered under.")
+  // Third-party adapters may hand back a BIGINT column as a string.
+  const counter: unknown = authenticator.counter
   let verified
   try {
     verified = await verifyAuthenticationResponse({
@@ -260,8 +261,8 @@ async function authenticate(context: RequestContext, provider: Provider, respons
       credential: {
         id: authenticator.credentialID,
         publicKey,
-        counter: Number(authenticator.counter),
-        transports: (authenticator.transports?.split(",").filter(Boolean) ?? []) as never,
+        counter: Number(counter),
+        transports: authenticator.transports?.split(",").filter(Boolean) ?? [],
       },
     })
   } catch (cause) {
@@ -271,7 +272,8 @@ async function authenticate(context: RequestContext, provider: Provider, respons
   const { newCounter } = verified.authenticationInfo
   await callAdapter(adapter, "updateAuthenticatorCounter", authenticator.credentialID, newCounter)
   if (adapter.updateAuthenticator !== undefined) await callAdapter(adapter, "updateAuthenticator", { credentialID: authenticator.credentialID, lastUsedAt: new Date() })
-  const user = asUser(await callAdapter(adapter, "getUser", String(authenticator.userId)))
+  const owner: unknown = authenticator.userId
+  const user = asUser(await callAdapter(adapter, "getUser", String(owner)))
   if (user === undefined) throw new WebAuthnVerificationError("The passkey's user no longer exists.")
   const account: Account = { provider: provider.id, type: "webauthn", providerAccountId: authenticator.providerAccountId, userId: user.id }
   const redirectTo = await askSignIn(context, { user, account })
@@ -342,9 +344,9 @@ async function register(context: RequestContext, provider: Provider, ceremony: C
   if (email !== undefined && (await callAdapter(adapter, "getUserByEmail", email)) != null) {
     throw new WebAuthnVerificationError("A passkey for an email that has an account is added by signing in as that account first.")
   }
-  const redirectTo = await askSignIn(context, { user: { id: handle, email: email ?? null, name: name ?? null, emailVerified: null } as AdapterUser, account })
+  const redirectTo = await askSignIn(context, { user: { id: handle, email: email ?? null, name: name ?? null, emailVerified: null }, account })
   if (redirectTo !== undefined) return redirect(context, redirectTo)
-  const user = asUser(await callAdapter(adapter, "createUser", { id: crypto.randomUUID(), email: email ?? null, name: name ?? null, emailVerified: null } as never))
+  const user = asUser(await callAdapter(adapter, "createUser", { id: crypto.randomUUID(), email: email ?? null, name: name ?? null, emailVerified: null }))
   if (user === undefined) throw new AdapterError("The adapter's `createUser` returned no user with an id.")
   try {
     await callAdapter(adapter, "linkAccount", { ...account, type: "webauthn", userId: user.id })

@@ -50,7 +50,7 @@ function base(options: ClientOptions): string {
 }
 
 async function fetchJson(url: string, init?: RequestInit): Promise<unknown> {
-  const response = await fetch(url, { credentials: "same-origin", ...init, headers: { accept: "application/json", ...init?.headers } })
+  const response = await fetch(url, { credentials: "same-origin", ...init, headers: { accept: "application/json", ...(init?.headers as Record<string, string> | undefined) } })
   const body: unknown = await response.json().catch(() => ({}))
   if (!response.ok) {
     const code = (body as { error?: unknown }).error

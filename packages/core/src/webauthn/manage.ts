@@ -50,7 +50,7 @@ function summary(authenticator: AdapterAuthenticator): PasskeySummary {
     provider,
     createdAt: iso(authenticator.createdAt),
     lastUsedAt: iso(authenticator.lastUsedAt),
-    backedUp: Boolean(authenticator.credentialBackedUp),
+    backedUp: authenticator.credentialBackedUp,
     transports: authenticator.transports?.split(",").filter(Boolean) ?? [],
   }
 }
@@ -94,7 +94,8 @@ export async function changePasskey(context: RequestContext): Promise<Response> 
   const credentialId = form.get("credentialId") ?? ""
   if (credentialId === "" || credentialId.length > 1364) throw new WebAuthnVerificationError("`credentialId` is missing or too long.")
   const authenticator = await callAdapter(adapter, "getAuthenticator", credentialId)
-  if (authenticator == null || String(authenticator.userId) !== userId) throw new WebAuthnVerificationError("The signed-in user has no passkey with this id.")
+  const owner: unknown = authenticator?.userId
+  if (authenticator == null || String(owner) !== userId) throw new WebAuthnVerificationError("The signed-in user has no passkey with this id.")
   const action = form.get("action")
   if (action === "rename") {
     const name = (form.get("name") ?? "").trim()

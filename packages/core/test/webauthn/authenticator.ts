@@ -129,7 +129,7 @@ export class SoftAuthenticator {
   /** `navigator.credentials.create`, answered as `RegistrationResponseJSON`. */
   async register(options: RegistrationOptions, bend: Bend = {}): Promise<{ json: Record<string, unknown>; passkey: SoftPasskey }> {
     const rpId = options.rp.id ?? new URL(this.origin).hostname
-    const keys = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair
+    const keys = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"]))
     const jwk = await crypto.subtle.exportKey("jwk", keys.publicKey)
     const cose = cbor(new Map<Cbor, Cbor>([[1, 2], [3, -7], [-1, 1], [-2, fromB64url(jwk.x ?? "")], [-3, fromB64url(jwk.y ?? "")]]))
     const id = bend.credentialId === undefined ? crypto.getRandomValues(new Uint8Array(32)) : fromB64url(bend.credentialId)
@@ -171,7 +171,7 @@ export class SoftAuthenticator {
     const signed = concat(sha256(bend.rpId ?? options.rpId ?? passkey.rpId), Uint8Array.of(flags), u32(counter))
     const clientDataJSON = this.clientData("webauthn.get", options.challenge, bend)
     const raw = new Uint8Array(
-      await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, bend.signWith ?? passkey.keys.privateKey, concat(signed, sha256(clientDataJSON)) as Uint8Array<ArrayBuffer>),
+      await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, bend.signWith ?? passkey.keys.privateKey, concat(signed, sha256(clientDataJSON))),
     )
     const authData = bend.tamper ? bend.tamper(signed) : signed
     const credentialId = bend.credentialId ?? b64url(passkey.id)

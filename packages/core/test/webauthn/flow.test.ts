@@ -4,7 +4,6 @@
  */
 import { describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../../adapter-memory/src/index.js"
-import type { Adapter } from "../../src/adapters.js"
 import { Auth } from "../../src/index.js"
 import { FLOW } from "../../src/providers/index.js"
 import type { AuthConfig } from "../../src/types.js"
@@ -34,11 +33,11 @@ function setup(overrides: Partial<AuthConfig> = {}, provider = passkeyProvider()
   const config = testConfig({
     adapter,
     providers: [provider as never],
-    logger: { error: (error) => errors.push(`${error.code}: ${error.message} ${String((error.cause as Error | undefined)?.message ?? "")}`), warn: () => undefined },
+    logger: { error: (error) => errors.push(`${error.code}: ${error.message} ${(error.cause as Error | undefined)?.message ?? ""}`), warn: () => undefined },
     ...overrides,
   })
   logged.set(config, errors)
-  return { adapter: adapter as Required<Adapter>, config, errors }
+  return { adapter: adapter, config, errors }
 }
 
 async function options(config: AuthConfig, jar: Jar, query = ""): Promise<{ action: string; options: Options }> {
@@ -236,7 +235,7 @@ describe("refusals", () => {
 
   it("refuses a signature by another key", async () => {
     const ctx = await signedUp()
-    const other = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair
+    const other = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"]))
     const { jar, response } = await signInResponse(ctx, { signWith: other.privateKey })
     await expectRefused(response, ctx.config, jar, /sign-in did not verify/)
   })
