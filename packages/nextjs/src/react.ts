@@ -28,6 +28,9 @@ export type SessionContextValue =
 
 const SessionContext = createContext<SessionContextValue | undefined>(undefined)
 
+/** Where `useSession({ required: true })` sends a signed-out visitor: the provider's `basePath`. */
+let signInBase = "/api/auth"
+
 /** Props of {@link SessionProvider}. */
 export interface SessionProviderProps {
   children: ReactNode
@@ -52,7 +55,10 @@ function valueOf(session: ClientSession | null | undefined, update: SessionConte
  * is given, on focus, and every `refetchInterval` seconds.
  */
 export function SessionProvider({ children, session: initial, basePath, refetchInterval = 0, refetchOnWindowFocus = true }: SessionProviderProps): ReactNode {
-  if (basePath !== undefined) configureClient({ basePath })
+  if (basePath !== undefined) {
+    configureClient({ basePath })
+    signInBase = basePath.replace(/\/+$/, "")
+  }
   const [session, setSession] = useState<ClientSession | null | undefined>(initial)
   const update = useCallback(async () => {
     const fresh = await getSession(basePath === undefined ? undefined : { basePath }).catch(() => null)
@@ -92,7 +98,7 @@ export function useSession(options: { required?: boolean; onUnauthenticated?: ()
   useEffect(() => {
     if (!required || value.status !== "unauthenticated") return
     if (onUnauthenticated !== undefined) onUnauthenticated()
-    else location.assign(`/api/auth/signin?${new URLSearchParams({ callbackUrl: location.href }).toString()}`)
+    else location.assign(`${signInBase}/signin?${new URLSearchParams({ callbackUrl: location.href }).toString()}`)
   }, [required, onUnauthenticated, value.status])
   return value
 }

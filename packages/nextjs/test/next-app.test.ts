@@ -4,6 +4,7 @@
  * The tests run in order: they follow one visitor from signed out to signed in and out again.
  */
 import type { APIResponse, Browser, BrowserContext, Page } from "playwright-core"
+import { readFileSync } from "node:fs"
 import { afterAll, beforeAll, expect, inject, it } from "vitest"
 import { launchChromium } from "./chromium.js"
 
@@ -124,10 +125,21 @@ it("reads a forged session cookie as signed out, not as an error", async () => {
   await forged.close()
 })
 
+it("renders a server component while a renewal is due, which it cannot set", async () => {
+  await sleep(2_100)
+  const response = await page.goto(`${app}/`)
+  expect(response?.status()).toBe(200)
+  expect(await page.locator("#status").textContent()).toBe("Signed in as alice@example.com")
+})
+
 it("signs out with a server action", async () => {
   await page.goto(`${app}/`)
   await page.getByRole("button", { name: "Sign out" }).click()
   await expect.poll(() => page.locator("#status").textContent()).toBe("Signed out")
   const response = await context.request.get(`${app}/api/me`)
   expect(await response.json()).toEqual({ session: null })
+})
+
+it("logs no error on the server for any of the above", () => {
+  expect(readFileSync(inject("serverLog"), "utf8")).not.toMatch(/\[auth\]\[error\]|⨯|Error:/)
 })

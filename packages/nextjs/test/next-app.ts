@@ -22,6 +22,7 @@ declare module "vitest" {
     appUrl: string
     idpIssuer: string
     buildSeconds: number
+    serverLog: string
   }
 }
 
@@ -93,6 +94,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide("appUrl", appUrl)
   project.provide("idpIssuer", idp.issuer)
   project.provide("buildSeconds", buildSeconds)
+  project.provide("serverLog", SERVER_LOG)
   return async () => {
     server.kill("SIGTERM")
     await idp.close()
