@@ -50,7 +50,7 @@ async function signIn(context: RequestContext, provider: Provider, request: { ca
       "request token",
     )
   } catch (cause) {
-    throw new OAuthSignInError(describeFailure(provider.id, options.timeout, cause).message, { cause })
+    throw new OAuthSignInError(describeFailure(provider.id, options.timeout, cause), { cause })
   }
   context.sensitive.add(answer.token)
   context.sensitive.add(answer.secret)
@@ -84,7 +84,7 @@ async function completeSignIn(context: RequestContext, provider: Provider, reque
     context.sensitive.add(access.secret)
     profile = await requestProfile(options.profileUrl, { ...client, token: access.token, tokenSecret: access.secret }, signal())
   } catch (cause) {
-    throw describeFailure(provider.id, options.timeout, cause)
+    throw new OAuthCallbackError(describeFailure(provider.id, options.timeout, cause), { cause })
   }
   const tokens = { oauth_token: access.token, oauth_token_secret: access.secret }
   let mapped: ReturnType<typeof checkedUser>

@@ -5,7 +5,6 @@
  * @see https://www.rfc-editor.org/rfc/rfc5849#section-2.1 Temporary Credentials
  * @see https://www.rfc-editor.org/rfc/rfc5849#section-2.3 Token Credentials
  */
-import { OAuthCallbackError } from "../errors.js"
 import { authorizationHeader, type SigningCredentials } from "./signature.js"
 
 /** The largest credentials answer read (a few hundred bytes in practice). */
@@ -98,11 +97,10 @@ export async function requestProfile(url: URL, credentials: SigningCredentials, 
   return body as Record<string, unknown>
 }
 
-/** Turns a failed step into the error the callback reports: a timeout named as one. */
-export function describeFailure(provider: string, timeout: number, cause: unknown): OAuthCallbackError {
+/** A failed step in words for the log: a timeout named as one, a provider's answer described, never quoted. */
+export function describeFailure(provider: string, timeout: number, cause: unknown): string {
   if (cause instanceof DOMException && (cause.name === "TimeoutError" || cause.name === "AbortError")) {
-    return new OAuthCallbackError(`Provider "${provider}" did not answer within ${timeout} ms.`, { cause })
+    return `Provider "${provider}" did not answer within ${timeout} ms.`
   }
-  const detail = cause instanceof StepError ? cause.message : "the request failed"
-  return new OAuthCallbackError(`OAuth 1.0a sign-in with provider "${provider}" failed: ${detail}.`, { cause })
+  return `OAuth 1.0a sign-in with provider "${provider}" failed: ${cause instanceof StepError ? cause.message : "the request failed"}.`
 }
