@@ -140,6 +140,35 @@ it("signs out with a server action", async () => {
   expect(await response.json()).toEqual({ session: null })
 })
 
-it("logs no error on the server for any of the above", () => {
-  expect(readFileSync(inject("serverLog"), "utf8")).not.toMatch(/\[auth\]\[error\]|⨯|Error:/)
+async function passwordSignIn(password: string): Promise<{ url: URL; status: string | null }> {
+  const other = await browser.newContext()
+  const login = await other.newPage()
+  await login.goto(`${app}/login`)
+  await login.getByLabel("Username").fill("carol")
+  await login.getByLabel("Password").fill(password)
+  await login.getByRole("button", { name: "Sign in with password" }).click()
+  await login.waitForURL((at) => at.pathname !== "/login")
+  const result = { url: new URL(login.url()), status: await login.locator("#status").textContent({ timeout: 2_000 }).catch(() => null) }
+  await other.close()
+  return result
+}
+
+it("signs in with credentials from a server action's FormData", async () => {
+  const { url, status } = await passwordSignIn("carol-password")
+  expect(url.pathname).toBe("/")
+  expect(status).toBe("Signed in as carol@example.com")
+})
+
+it("refuses a wrong password from a server action with the sign-in page's error", async () => {
+  const { url } = await passwordSignIn("wrong-password")
+  expect(url.pathname).toBe("/api/auth/signin")
+  expect(url.searchParams.get("error")).toBe("CredentialsSignin")
+})
+
+it("logs no error on the server for any of the above but the refused password", () => {
+  const errors = readFileSync(inject("serverLog"), "utf8")
+    .split("\n")
+    .filter((line) => /\[auth\]\[error\]|⨯|Error:/.test(line))
+  expect(errors).toHaveLength(1)
+  expect(errors[0]).toMatch(/^\[auth\]\[error\] \w+: The `authorize` of provider "password" refused the credentials\.$/)
 })

@@ -3,7 +3,17 @@
 import NextAuth, { type NextAuthConfig } from "@auth/nextjs"
 
 export const config = {
-  providers: [{ id: "idp", name: "Demo IdP", type: "oidc", issuer: process.env.AUTH_IDP_ISSUER, allowInsecureLoopbackRequests: true }],
+  providers: [
+    { id: "idp", name: "Demo IdP", type: "oidc", issuer: process.env.AUTH_IDP_ISSUER, allowInsecureLoopbackRequests: true },
+    {
+      id: "password",
+      name: "Password",
+      type: "credentials",
+      credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" } },
+      authorize: ({ username, password }) =>
+        username === "carol" && password === "carol-password" ? { id: "carol", name: "Carol", email: "carol@example.com" } : null,
+    },
+  ],
   // Short, so the tests can see a session renewed.
   session: { updateAge: 2 },
   callbacks: {
