@@ -106,6 +106,34 @@ async function post(url: string, form: Record<string, string>): Promise<Navigati
   return { url: target, error, ok: response.ok && error === null }
 }
 
+/** The passkey functions the script `Auth()` serves puts here (see `@auth/core/webauthn/client`). */
+const PASSKEYS = Symbol.for("@auth/core/webauthn/client")
+
+/**
+ * The passkey code, loaded only when a passkey is used: the same-origin script `Auth()` serves
+ * for the built-in page, which also exposes the functions. Not an `import()`: a bundler that
+ * does not split (esbuild's default) would inline it, and every app would ship it.
+ */
+async function loadPasskeys(basePath: string, providerId: string): Promise<typeof import("./webauthn/client.js")> {
+  const scope = globalThis as { [PASSKEYS]?: typeof import("./webauthn/client.js") }
+  if (scope[PASSKEYS] === undefined) {
+    await new Promise<void>((resolve, reject) => {
+      const script = document.createElement("script")
+      script.src = `${basePath}/webauthn-script/${encodeURIComponent(providerId)}`
+      script.onload = () => {
+        resolve()
+      }
+      script.onerror = () => {
+        reject(new Error(`${script.src} could not be loaded`))
+      }
+      document.head.append(script)
+    })
+  }
+  const passkeys = scope[PASSKEYS]
+  if (passkeys === undefined) throw new Error("The passkey script did not load.")
+  return passkeys
+}
+
 /** What `signIn` takes: where to go, whether to navigate, and the form fields a provider reads. */
 export type SignInOptions = ClientOptions & {
   callbackUrl?: string
@@ -146,8 +174,7 @@ export async function signIn(
   // The provider's type matters only for a form (credentials) or a passkey: ask only then.
   const type = Object.keys(fields).length > 0 || providerId === "passkey" || providerId === "webauthn" ? (await getProviders(options))[providerId]?.type : undefined
   if (type === "webauthn") {
-    // Loaded only here, so an app that never signs in with a passkey ships none of its code.
-    const { signInWithPasskey } = await import("./webauthn/client.js")
+    const { signInWithPasskey } = await loadPasskeys(base(options), providerId)
     const action = fields.action === "register" || fields.action === "authenticate" ? fields.action : undefined
     return signInWithPasskey(providerId, { basePath: base(options), callbackUrl, redirect: options.redirect !== false, action, email: fields.email })
   }

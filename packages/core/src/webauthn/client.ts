@@ -1,7 +1,8 @@
 /**
  * `@auth/core/webauthn/client`: passkeys in the browser, on the built-in page or the app's own.
- * SimpleWebAuthn's browser side is bundled with the app (no CDN); `signIn("passkey")` from
- * `@auth/core/client` loads this module only when it is called for a WebAuthn provider.
+ * SimpleWebAuthn's browser side is bundled with the app (no CDN). `signIn("passkey")` from
+ * `@auth/core/client` instead loads these functions, only when called, from the script `Auth()`
+ * serves (`{basePath}/webauthn-script/:id`), so apps that never use passkeys ship none of it.
  *
  * @example
  * ```ts

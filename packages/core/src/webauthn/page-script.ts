@@ -4,7 +4,11 @@
  * the form's data attributes; nothing is derived from `location`.
  */
 import { browserSupportsWebAuthn } from "@simplewebauthn/browser"
+import * as passkeys from "./client.js"
 import { signInWithPasskey, startPasskeyAutofill, type PasskeySignInOptions } from "./client.js"
+
+// `signIn("passkey")` of `@auth/core/client` loads this script and calls these.
+;(globalThis as Record<symbol, unknown>)[Symbol.for("@auth/core/webauthn/client")] = passkeys
 
 const MESSAGES: Record<string, string> = {
   WebAuthnCancelled: "The passkey request was cancelled or timed out. Please try again.",

@@ -149,6 +149,12 @@ describe("passkeys in Chromium with a virtual authenticator", () => {
     expect(await sessionEmail(page)).toBe("ada@example.com")
     await signOut(page)
 
+    // signIn("passkey") of the main client, which loads the served passkey script on demand.
+    await page.goto(`${origin}/manage`)
+    await Promise.all([page.waitForURL(`${origin}/account`), page.evaluate(() => window.passkeys.signIn("passkey", { callbackUrl: "/account" }))])
+    expect(await sessionEmail(page)).toBe("ada@example.com")
+    await signOut(page)
+
     // Autofill on the app's own page, through the client.
     await page.goto(`${origin}/app`)
     await page.waitForURL(`${origin}/account`, { timeout: 15_000 })

@@ -399,3 +399,13 @@ describe("Auth.js's contract", () => {
     expect(await (await call(ctx.config, new Jar(), "/api/auth/providers")).json()).toMatchObject({ passkey: { id: "passkey", type: "webauthn" } })
   })
 })
+
+describe("bundles", () => {
+  it("keep SimpleWebAuthn out of an app that bundles the main client, even without code splitting", async () => {
+    const { build } = await import("esbuild")
+    const result = await build({ entryPoints: [new URL("../../src/client.ts", import.meta.url).pathname], bundle: true, write: false, format: "esm", platform: "browser", logLevel: "silent" })
+    const code = result.outputFiles[0]?.text ?? ""
+    expect(code).toContain("webauthn-script")
+    expect(code).not.toMatch(/simplewebauthn|navigator\.credentials|startAuthentication/)
+  })
+})
