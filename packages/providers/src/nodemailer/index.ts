@@ -1,15 +1,16 @@
 /**
  * Nodemailer: email sign-in links sent over SMTP with nodemailer. `server` is an SMTP URL
  * (`smtps://user:pass@smtp.example.com:465`) or nodemailer's SMTP transport options; `from` is
- * the sender. Needs an adapter that stores verification tokens.
+ * the sender. Needs an adapter that stores verification tokens, and the `nodemailer` package
+ * (`npm install nodemailer`: an optional peer dependency, loaded on the first email).
  *
  * @see https://nodemailer.com/smtp/
  * @module nodemailer
  */
 import { Configuration } from "@auth/core/errors"
 import { mergeEmailConfig, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@auth/core/providers"
-import { createTransport } from "nodemailer"
 import type SMTPTransport from "nodemailer/lib/smtp-transport/index.js"
+import { importNodemailer } from "./load.js"
 
 /** SMTP transport options, as nodemailer reads them (`host`, `port`, `secure`, `auth`, `tls`...). */
 export interface NodemailerServerOptions {
@@ -63,12 +64,14 @@ function message(url: string, host: string, brandColor: string | undefined): { s
 /**
  * The default sender: one message through the provider's SMTP server.
  *
+ * @throws {Configuration} when the `nodemailer` package is not installed.
  * @throws {Error} when the server refuses the recipient (nodemailer fails a message no recipient
  * of which was accepted) or cannot be reached.
  */
 async function sendVerificationRequest(params: SendVerificationRequestParams): Promise<void> {
   const { identifier, url, provider, theme } = params
   const { server, from } = provider as NodemailerConfig
+  const { createTransport } = await importNodemailer()
   const transport = createTransport(server as string | SMTPTransport.Options)
   try {
     const host = new URL(url).host
