@@ -1,0 +1,80 @@
+/**
+ * Passkeys through `Auth()` on PostgreSQL: sign up, sign in, add, rename and delete, with the
+ * challenges kept in `verification_token` (single use across instances) and the passkey's name
+ * and dates in the new `authenticators` columns.
+ */
+import { Auth } from "@auth/core"
+import { FLOW } from "@auth/core/providers"
+import { webauthn } from "@auth/core/webauthn"
+import { expect, it } from "vitest"
+import { SoftAuthenticator } from "../../core/test/webauthn/authenticator.js"
+import { PostgresAdapter, migrate } from "../src/index.js"
+import { useDatabase } from "./databases.js"
+
+const ORIGIN = "http://localhost:3000"
+const pool = useDatabase("passkeys", migrate)
+
+function browser(config: Parameters<typeof Auth>[1]) {
+  const jar = new Map<string, string>()
+  const request = async (path: string, form?: Record<string, string>): Promise<Response> => {
+    const headers = new Headers({ cookie: [...jar].map(([name, value]) => `${name}=${value}`).join("; ") })
+    if (form !== undefined) headers.set("content-type", "application/x-www-form-urlencoded")
+    const response = await Auth(new Request(new URL(path, ORIGIN), { method: form === undefined ? "GET" : "POST", headers, body: form === undefined ? undefined : new URLSearchParams(form) }), config)
+    for (const header of response.headers.getSetCookie()) {
+      const [pair = ""] = header.split(";")
+      const eq = pair.indexOf("=")
+      if (/max-age=0/i.test(header)) jar.delete(pair.slice(0, eq))
+      else jar.set(pair.slice(0, eq), pair.slice(eq + 1))
+    }
+    return response
+  }
+  const csrf = async (): Promise<string> => ((await (await request("/api/auth/csrf")).json()) as { csrfToken: string }).csrfToken
+  return {
+    request,
+    csrf,
+    options: async (query: string) => {
+      await csrf()
+      return ((await (await request(`/api/auth/webauthn-options/passkey${query}`)).json()) as { options: { challenge: string; rp: { id?: string }; user: { id: string } } }).options
+    },
+    post: async (path: string, form: Record<string, string>) => request(path, { ...form, csrfToken: await csrf() }),
+    email: async () => ((await (await request("/api/auth/session")).json()) as { user?: { email?: string } } | null)?.user?.email ?? null,
+  }
+}
+
+it("signs up, signs in, adds, renames and deletes passkeys with PostgresAdapter and database sessions", async () => {
+  const config = {
+    secret: "a-passkeys-test-secret-of-32-characters-or-more",
+    trustHost: true,
+    adapter: PostgresAdapter(pool()),
+    session: { strategy: "database" as const },
+    logger: { error: () => undefined },
+    providers: [{ id: "passkey", name: "Passkey", type: "webauthn" as const, formFields: { email: { label: "Email", required: true } }, [FLOW]: webauthn }],
+  }
+  const phone = new SoftAuthenticator(ORIGIN)
+  const first = browser(config)
+  const creation = await first.options("?action=register&email=pg%40example.com")
+  const signedUp = await first.post("/api/auth/callback/passkey", { action: "register", data: JSON.stringify(await phone.create(creation)), callbackUrl: "/account" })
+  expect(signedUp.headers.get("location")).toBe(`${ORIGIN}/account`)
+  expect(await first.email()).toBe("pg@example.com")
+
+  const second = browser(config)
+  const request = await second.options("?action=authenticate")
+  const data = JSON.stringify(await phone.get(request))
+  expect((await second.post("/api/auth/callback/passkey", { action: "authenticate", data })).headers.get("location")).toBe(`${ORIGIN}/`)
+  expect(await second.email()).toBe("pg@example.com")
+  // The challenge was consumed in PostgreSQL: the same response does not sign in again.
+  const replay = await second.post("/api/auth/callback/passkey", { action: "authenticate", data })
+  expect(new URL(replay.headers.get("location") ?? "").searchParams.get("error")).toBe("WebAuthnVerificationError")
+
+  const laptop = new SoftAuthenticator(ORIGIN)
+  const added = await second.post("/api/auth/callback/passkey", { action: "register", data: JSON.stringify(await laptop.create(await second.options(""))) })
+  expect(added.status).toBe(302)
+  const list = async () => ((await (await second.request("/api/auth/webauthn-credentials/passkey")).json()) as { passkeys: { id: string; name: string; lastUsedAt: string | null }[] }).passkeys
+  const [phoneKey, laptopKey] = await list()
+  expect([phoneKey?.lastUsedAt, laptopKey?.lastUsedAt].every((date) => typeof date === "string")).toBe(true)
+  await second.post("/api/auth/webauthn-credentials/passkey", { action: "rename", credentialId: phoneKey?.id ?? "", name: "Phone" })
+  await second.post("/api/auth/webauthn-credentials/passkey", { action: "delete", credentialId: laptopKey?.id ?? "" })
+  expect((await list()).map((passkey) => passkey.name)).toEqual(["Phone"])
+  const { rows } = await pool().query(`SELECT name FROM authenticators`)
+  expect(rows).toEqual([{ name: "Phone" }])
+})
