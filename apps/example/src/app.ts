@@ -229,7 +229,8 @@ export async function startExample(options: ExampleOptions): Promise<RunningExam
       ...selection.providers,
       ...(email.provider === undefined ? [] : [email.provider]),
       // Passkeys need nothing set up: they live in the adapter (memory, or PostgreSQL with DATABASE_URL).
-      Passkey(),
+      // Its own label: the email sign-in form above has the "Email" field.
+      Passkey({ formFields: { email: { label: "Address for your passkey", required: true, autocomplete: "username webauthn" } } }),
       demoUserProvider(createDemoUserCheck(demoPassword.password, database?.demoUser)),
     ],
     secret,
