@@ -162,6 +162,22 @@ describe("passkey sign-up and sign-in", () => {
   })
 })
 
+describe("the unverified email of a passkey sign-up", () => {
+  it("is not enough for an email link to that address to sign in as the passkey's user", async () => {
+    const links: string[] = []
+    const email = { id: "email", name: "Email", type: "email", from: "no-reply@example.com", sendVerificationRequest: ({ url }: { url: string }) => void links.push(url) }
+    const ctx = await signedUp(setup({ providers: [passkeyProvider() as never, email as never] }))
+    const jar = new Jar()
+    await call(ctx.config, jar, "/api/auth/signin/email", { form: { email: "ada@example.com", csrfToken: await csrfToken(ctx.config, jar) } })
+    const link = new URL(links[0] ?? "")
+    const response = await call(ctx.config, jar, "/api/auth/callback/email", {
+      form: { token: link.searchParams.get("token") ?? "", email: link.searchParams.get("email") ?? "", csrfToken: await csrfToken(ctx.config, jar) },
+    })
+    expect(new URL(response.headers.get("location") ?? "").searchParams.get("error")).toBe("OAuthAccountNotLinked")
+    expect(await session(ctx.config, jar)).toBeNull()
+  })
+})
+
 describe("the options route reveals nothing to a stranger", () => {
   it("never lists credential ids, and answers the same for a known and an unknown email", async () => {
     const ctx = await signedUp()
