@@ -114,6 +114,8 @@ export interface SoftPasskey {
 
 export class SoftAuthenticator {
   readonly passkeys: SoftPasskey[] = []
+  /** Signatures whose `r` or `s` had a leading zero byte, so DER carries it shorter than 32 bytes. */
+  shortSignatures = 0
   /** Whether the authenticator counts signatures (many synced passkeys always report 0). */
   constructor(
     readonly origin: string,
@@ -173,6 +175,7 @@ export class SoftAuthenticator {
     const raw = new Uint8Array(
       await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, bend.signWith ?? passkey.keys.privateKey, concat(signed, sha256(clientDataJSON))),
     )
+    if (raw[0] === 0 || raw[32] === 0) this.shortSignatures += 1
     const authData = bend.tamper ? bend.tamper(signed) : signed
     const credentialId = bend.credentialId ?? b64url(passkey.id)
     return {
