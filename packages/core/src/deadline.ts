@@ -24,3 +24,27 @@ export async function withDeadline<T>(ms: number, expired: Error, work: (signal:
     clearTimeout(timer)
   }
 }
+
+/**
+ * A signal that aborts when any of `signals` does. `AbortSignal.any` where the runtime has it;
+ * combined by hand where it does not (Next.js's edge sandbox).
+ */
+export function anySignal(signals: readonly AbortSignal[]): AbortSignal {
+  const any = (AbortSignal as { any?: (signals: AbortSignal[]) => AbortSignal }).any
+  if (typeof any === "function") return any.call(AbortSignal, [...signals])
+  const controller = new AbortController()
+  for (const signal of signals) {
+    if (signal.aborted) {
+      controller.abort(signal.reason)
+      break
+    }
+    signal.addEventListener(
+      "abort",
+      () => {
+        controller.abort(signal.reason)
+      },
+      { once: true },
+    )
+  }
+  return controller.signal
+}

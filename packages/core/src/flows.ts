@@ -94,3 +94,56 @@ export function configureFlowProvider(config: Readonly<Record<string, unknown>>,
 }
 
 const PROVIDER_TYPES: ReadonlySet<string> = new Set(["oauth", "oidc", "email", "credentials", "webauthn"])
+
+interface LazyOptions {
+  config: Readonly<Record<string, unknown>>
+  env: Readonly<Record<string, string | undefined>>
+}
+
+/** The loaded flow and its configuration, once per configured provider. */
+const loaded = new WeakMap<LazyOptions, Promise<FlowProvider>>()
+
+/**
+ * A flow whose code is fetched on first use, for a provider that carries a flow only in one of
+ * its variants (`Twitter({ version: "1.0A" })`): an app that never uses that variant loads none
+ * of its code (a code-splitting bundler puts it in a chunk of its own). The provider's
+ * configuration is checked on first use, when the flow's code is there.
+ *
+ * @example
+ * ```ts
+ * [FLOW]: lazyFlow({ name: "OAuth 1.0a", load: () => import("@auth/core/oauth1").then((m) => m.oauth1), adapterMethods })
+ * ```
+ */
+export function lazyFlow(spec: {
+  name: string
+  load: () => Promise<SignInFlow<never>>
+  /** The adapter methods the flow calls, checked at configuration time as for any flow. */
+  adapterMethods?: readonly AdapterMethod[]
+}): SignInFlow<LazyOptions> {
+  const resolve = (provider: FlowProvider<LazyOptions>): Promise<FlowProvider> => {
+    let ready = loaded.get(provider.options)
+    if (ready === undefined) {
+      ready = spec.load().then((flow) => {
+        const real = flow as unknown as SignInFlow
+        return { ...provider, flow: real, options: real.configure(provider.options.config, provider.options.env) }
+      })
+      // A failed load or configuration is reported on this request and tried again on the next.
+      ready.catch(() => loaded.delete(provider.options))
+      loaded.set(provider.options, ready)
+    }
+    return ready
+  }
+  return {
+    name: spec.name,
+    configure: (config, env) => ({ config, env }),
+    adapterMethods: () => [...(spec.adapterMethods ?? [])],
+    signIn: async (context, provider, request) => {
+      const real = await resolve(provider)
+      return real.flow.signIn(context, real, request)
+    },
+    callback: async (context, provider) => {
+      const real = await resolve(provider)
+      return real.flow.callback(context, real)
+    },
+  }
+}

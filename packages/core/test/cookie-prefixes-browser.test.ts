@@ -36,17 +36,18 @@ async function plants(): Promise<string[]> {
   ]
 }
 
-let dir: string
-let server: Server
-let browser: Browser
+let dir: string | undefined
+let server: Server | undefined
+let browser: Browser | undefined
 let context: BrowserContext
+let appConfig: AuthConfig | undefined
 let app: string
 let evil: string
 
 /** A self-signed certificate for *.example.test, made for this run. */
-function certificate(): { key: Buffer; cert: Buffer } {
-  const key = join(dir, "key.pem")
-  const cert = join(dir, "cert.pem")
+function certificate(folder: string): { key: Buffer; cert: Buffer } {
+  const key = join(folder, "key.pem")
+  const cert = join(folder, "cert.pem")
   execFileSync("openssl", [
     "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
     "-subj", "/CN=example.test", "-addext", "subjectAltName=DNS:*.example.test,DNS:example.test",
@@ -61,8 +62,7 @@ function authConfig(origin: string): AuthConfig {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "auth-cookie-prefixes-"))
-  let config: AuthConfig | undefined
-  server = createServer(certificate(), (incoming, outgoing) => {
+  const https = createServer(certificate(dir), (incoming, outgoing) => {
     const host = incoming.headers.host ?? ""
     const chunks: Buffer[] = []
     incoming.on("data", (chunk: Buffer) => chunks.push(chunk))
@@ -79,7 +79,7 @@ beforeAll(async () => {
           const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined
           const headers = new Headers()
           for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === "string") headers.set(name, value)
-          response = await Auth(new Request(`https://${host}${incoming.url ?? "/"}`, { method: incoming.method, headers, body }), config ?? authConfig(app))
+          response = await Auth(new Request(`https://${host}${incoming.url ?? "/"}`, { method: incoming.method, headers, body }), appConfig ?? authConfig(app))
         }
         const headers: Record<string, string | string[]> = {}
         response.headers.forEach((value, name) => {
@@ -91,18 +91,22 @@ beforeAll(async () => {
       })()
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const { port } = server.address() as AddressInfo
+  server = https
+  await new Promise<void>((resolve) => https.listen(0, "127.0.0.1", resolve))
+  const { port } = https.address() as AddressInfo
   app = `https://app.example.test:${port}`
   evil = `https://evil.example.test:${port}`
-  config = authConfig(app)
+  appConfig = authConfig(app)
   browser = await launchChromium(["--host-resolver-rules=MAP *.example.test 127.0.0.1"])
   context = await browser.newContext({ ignoreHTTPSErrors: true })
 }, 180_000)
 
 afterAll(async () => {
   await browser?.close()
-  await new Promise<void>((resolve) => server?.close(() => resolve()))
+  await new Promise<void>((resolve) => {
+    if (server === undefined) resolve()
+    else server.close(() => { resolve() })
+  })
   if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
 })
 

@@ -5,8 +5,7 @@
 import { describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../adapter-memory/src/index.js"
 import { resolveConfig } from "../src/config.js"
-import { Auth } from "../src/index.js"
-import { FLOW, type SignInFlow } from "../src/providers/index.js"
+import { FLOW, lazyFlow, type SignInFlow } from "../src/providers/index.js"
 import type { AuthConfig } from "../src/types.js"
 import { Jar, call, csrfToken, testConfig } from "./helpers.js"
 
@@ -48,7 +47,7 @@ describe("sign-in flows carried by providers", () => {
     const config = echoConfig()
     const provider = resolveConfig(config).providersById.get("echo")
     expect(provider).toMatchObject({ type: "flow", providerType: "webauthn", options: { greeting: "hello" } })
-    const listed = await (await call(config, new Jar(), "/api/auth/providers")).json()
+    const listed: unknown = await (await call(config, new Jar(), "/api/auth/providers")).json()
     expect(listed).toMatchObject({ echo: { type: "webauthn" } })
   })
 
@@ -78,5 +77,33 @@ describe("sign-in flows carried by providers", () => {
     const provider = { id: "echo", name: "Echo", type: "webauthn", greeting: "hello", [FLOW]: echoFlow }
     expect(() => resolveConfig(testConfig({ adapter: {}, providers: [provider as never] }))).toThrow(/getUser/)
     expect(() => resolveConfig(testConfig({ providers: [{ id: "passkey", type: "webauthn" } as never] }))).toThrow(/Passkey\(\)/)
+  })
+})
+
+describe("flows fetched on first use", () => {
+  it("loads and configures the flow on the first request only, and reports a bad option then", async () => {
+    let loads = 0
+    const flow = lazyFlow({
+      name: "Echo",
+      load: () => {
+        loads++
+        return Promise.resolve(echoFlow as unknown as SignInFlow<never>)
+      },
+      adapterMethods: ["getUser"],
+    })
+    const provider = { id: "echo", name: "Echo", type: "oauth", greeting: "hi", [FLOW]: flow }
+    const config = testConfig({ adapter: MemoryAdapter(), providers: [provider as never] })
+    expect(resolveConfig(config).providersById.get("echo")).toMatchObject({ type: "flow", providerType: "oauth" })
+    expect(loads).toBe(0)
+    const jar = new Jar()
+    const started = await call(config, jar, "/api/auth/signin/echo", { form: { csrfToken: await csrfToken(config, jar) } })
+    expect(await started.text()).toBe("hi")
+    await call(config, jar, "/api/auth/signin/echo", { form: { csrfToken: await csrfToken(config, jar) } })
+    expect(loads).toBe(1)
+
+    const broken = testConfig({ adapter: MemoryAdapter(), providers: [{ ...provider, greeting: 42 } as never] })
+    const refused = await call(broken, new Jar(), "/api/auth/callback/echo")
+    expect(refused.status).toBeGreaterThanOrEqual(300)
+    expect(() => resolveConfig(testConfig({ adapter: {}, providers: [provider as never] }))).toThrow(/getUser/)
   })
 })

@@ -4,6 +4,7 @@
  * providers only, plain http.
  */
 import * as o from "oauth4webapi"
+import { anySignal } from "../deadline.js"
 import type { ProviderFetch } from "../providers/index.js"
 import type { InternalOAuthProvider } from "./provider.js"
 
@@ -19,7 +20,7 @@ const servers = new WeakMap<InternalOAuthProvider, { at: number; server: Promise
 /** A timeout for one request, also aborted when the whole callback's `deadline` passes. */
 function requestSignal(provider: InternalOAuthProvider, deadline: AbortSignal | undefined): AbortSignal {
   const timeout = AbortSignal.timeout(provider.timeout)
-  return deadline === undefined ? timeout : AbortSignal.any([timeout, deadline])
+  return deadline === undefined ? timeout : anySignal([timeout, deadline])
 }
 
 /** The options of one outbound request to the provider. */
@@ -34,7 +35,7 @@ export function httpOptions(provider: InternalOAuthProvider, deadline?: AbortSig
 export function providerFetch(provider: InternalOAuthProvider, deadline?: AbortSignal): ProviderFetch {
   return (input, init) => {
     const timeout = requestSignal(provider, deadline)
-    const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout
+    const signal = init?.signal ? anySignal([init.signal, timeout]) : timeout
     return fetch(input, { ...init, signal })
   }
 }

@@ -8,7 +8,7 @@
  * @module oauth1
  */
 import { rememberCallbackUrl, rememberedCallbackUrl, resolveCallbackUrl } from "../callback-url.js"
-import { withDeadline } from "../deadline.js"
+import { anySignal, withDeadline } from "../deadline.js"
 import { signInAccount } from "../actions/callback.js"
 import { readForm, redirect, type RequestContext } from "../context.js"
 import { browserBinding } from "../csrf.js"
@@ -69,7 +69,7 @@ async function signIn(context: RequestContext, provider: Provider, request: { ca
 async function completeSignIn(context: RequestContext, provider: Provider, requestToken: { token: string; secret: string }, verifier: string, deadline: AbortSignal) {
   const { options } = provider
   const client = { consumerKey: options.clientId, consumerSecret: options.clientSecret }
-  const signal = (): AbortSignal => AbortSignal.any([AbortSignal.timeout(options.timeout), deadline])
+  const signal = (): AbortSignal => anySignal([AbortSignal.timeout(options.timeout), deadline])
   let profile: Record<string, unknown>
   let access: Awaited<ReturnType<typeof requestCredentials>>
   try {

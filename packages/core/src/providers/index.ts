@@ -7,7 +7,7 @@
 import type { Awaitable } from "../adapters.js"
 import type { Theme } from "../types.js"
 
-export { FLOW, type FlowProvider, type FlowRoute, type SignInFlow } from "../flows.js"
+export { FLOW, lazyFlow, type FlowProvider, type FlowRoute, type SignInFlow } from "../flows.js"
 
 /** Every kind of provider the configuration accepts. */
 export type ProviderType = "oauth" | "oidc" | "email" | "credentials" | WebAuthnProviderType

@@ -15,8 +15,8 @@
  * @module twitter
  */
 import { Configuration } from "@auth/core/errors"
-import { oauth1, type OAuth1Config } from "@auth/core/oauth1"
-import { FLOW, mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import type { OAuth1Config } from "@auth/core/oauth1"
+import { FLOW, lazyFlow, mergeProviderConfig, type OAuth2Config, type OAuthUserConfig, type SignInFlow } from "@auth/core/providers"
 import logo from "./logo.js"
 
 /** A user as `GET /2/users/me` describes one. */
@@ -84,7 +84,17 @@ export interface TwitterLegacyUserConfig extends Omit<Partial<OAuth1Config<Twitt
 
 /** The OAuth 1.0a provider configuration `Twitter({ version: "1.0A" })` returns. */
 export type TwitterLegacyConfig = OAuth2Config<TwitterLegacyProfile> &
-  Pick<OAuth1Config<TwitterLegacyProfile>, "version" | "requestTokenUrl" | "accessTokenUrl" | "profileUrl"> & { [FLOW]: typeof oauth1 }
+  Pick<OAuth1Config<TwitterLegacyProfile>, "version" | "requestTokenUrl" | "accessTokenUrl" | "profileUrl"> & { [FLOW]: SignInFlow<unknown> }
+
+/**
+ * The OAuth 1.0a flow, fetched on first use: an app that signs in with X over OAuth 2.0 (the
+ * default) loads none of its code.
+ */
+const oauth1 = lazyFlow({
+  name: "OAuth 1.0a",
+  load: () => import("@auth/core/oauth1").then((module) => module.oauth1 as unknown as SignInFlow<never>),
+  adapterMethods: ["createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "deleteUser", "linkAccount"],
+})
 
 const USERINFO = "https://api.x.com/2/users/me"
 
@@ -111,7 +121,7 @@ function legacy(options: Omit<TwitterLegacyUserConfig, "version">): TwitterLegac
         image: profile.profile_image_url_https?.replace(/_normal\.(jpe?g|png|gif|webp)$/i, ".$1") ?? null,
       }),
       style: { logo, brandColor: "#000000" },
-      [FLOW]: oauth1,
+      [FLOW]: oauth1 as SignInFlow<unknown>,
     },
     options,
   )
