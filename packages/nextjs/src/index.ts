@@ -7,12 +7,11 @@
  * @module
  */
 import { Auth, type Session } from "@auth/core"
-import { Configuration } from "@auth/core/errors"
 import type { NextRequest } from "next/server.js"
 import { configFor, type NextAuthConfigInput } from "./config.js"
 import { handleWithSession, type AuthCallback, type AuthHandler, type MiddlewareOrRouteContext } from "./middleware.js"
 import { forCore } from "./request.js"
-import { sessionFromContext, signInAction, signOutAction, type AuthorizationParams, type SignInOptions, type SignOutOptions } from "./server.js"
+import { sessionFromContext, signInAction, signOutAction, updateAction, type AuthorizationParams, type SignInOptions, type SignOutOptions } from "./server.js"
 
 export { AuthError, CredentialsSignin } from "@auth/core/errors"
 export type { Account, DefaultSession, Profile, Session, User } from "@auth/core"
@@ -54,9 +53,9 @@ export interface NextAuthResult {
    */
   signOut: (options?: SignOutOptions) => Promise<string>
   /**
-   * next-auth's session update from the server.
-   *
-   * @throws {Configuration} always: `@auth/core` has no session-update route yet.
+   * next-auth's session update from a server action or route handler: `data` reaches the `jwt`
+   * callback as `session` and the `session` callback as `newSession`, with `trigger: "update"`.
+   * Resolves to the updated session, or `null` when signed out.
    */
   unstable_update: (data: Partial<Session>) => Promise<Session | null>
 }
@@ -100,7 +99,7 @@ export default function NextAuth(config: NextAuthConfigInput): NextAuthResult {
     auth,
     signIn: async (provider, options, authorizationParams) => signInAction(await configFor(config, undefined), provider, options, authorizationParams),
     signOut: async (options) => signOutAction(await configFor(config, undefined), options),
-    unstable_update: () => Promise.reject(new Configuration("`unstable_update` is not supported yet: @auth/core has no session-update route. Sign in again to refresh the session.")),
+    unstable_update: async (data) => updateAction(await configFor(config, undefined), data),
   }
 }
 

@@ -60,10 +60,10 @@ function withCookies(cookieHeader: string | null, setCookies: readonly string[])
 
 /**
  * POSTs a form to one of core's state-changing routes on the user's behalf: the CSRF token comes
- * from core's own `GET /csrf` (its cookie travels on to the POST and back to the browser),
- * every cookie core sets is handed to `cookies()`, and the redirect core answers is returned.
+ * from core's own `GET /csrf` (its cookie travels on to the POST and back to the browser), and
+ * every cookie core sets is handed to `cookies()`. Answers core's response.
  */
-async function postForm(config: AuthConfig, path: string, form: Record<string, string>): Promise<string> {
+async function postToCore(config: AuthConfig, path: string, form: Record<string, string>): Promise<Response> {
   const [incoming, store] = await Promise.all([headers(), cookies()])
   const basePath = basePathOf(config)
   const csrf = await Auth(requestFromHeaders(incoming, `${basePath}/csrf`), config)
@@ -74,7 +74,23 @@ async function postForm(config: AuthConfig, path: string, form: Record<string, s
   const body = new URLSearchParams({ ...form, csrfToken: typeof csrfToken === "string" ? csrfToken : "" }).toString()
   const response = await Auth(requestFromHeaders(postHeaders, path, { method: "POST", body }), config)
   setCookies(store, [...csrfCookies, ...setCookieHeaders(response)])
+  return response
+}
+
+/** {@link postToCore} for a route that answers a redirect: where it sends the browser. */
+async function postForm(config: AuthConfig, path: string, form: Record<string, string>): Promise<string> {
+  const response = await postToCore(config, path, form)
   return response.headers.get("location") ?? form.callbackUrl ?? "/"
+}
+
+/**
+ * The `unstable_update` server action: core's `POST /session` with `data`, which reaches the
+ * `jwt` and `session` callbacks as `trigger: "update"`; the re-sealed cookie goes to `cookies()`.
+ * Answers the updated session, or `null` when signed out or refused.
+ */
+export async function updateAction(config: AuthConfig, data: unknown): Promise<Session | null> {
+  const response = await postToCore(config, `${basePathOf(config)}/session`, { data: JSON.stringify(data) })
+  return response.ok ? ((await response.json()) as Session | null) : null
 }
 
 /** Where a sign-in or sign-out goes back to when the caller does not say. */

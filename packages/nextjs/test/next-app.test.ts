@@ -93,6 +93,13 @@ it("reads the session with auth() in an edge route handler", async () => {
   expect(body.session?.user?.email).toBe("alice@example.com")
 })
 
+it("updates the session from a route handler with unstable_update, through the jwt and session callbacks", async () => {
+  const updated = await context.request.post(`${app}/api/update`, { data: { nickname: "Ally" } })
+  expect(((await updated.json()) as { session: { nickname?: string } | null }).session?.nickname).toBe("Ally")
+  const read = await context.request.get(`${app}/api/me`)
+  expect(((await read.json()) as { session: { nickname?: string } | null }).session?.nickname).toBe("Ally")
+})
+
 it("gives a route handler wrapped in auth() the session as request.auth", async () => {
   const response = await context.request.get(`${app}/api/wrapped`)
   expect(await response.json()).toEqual({ email: "alice@example.com" })

@@ -18,7 +18,10 @@ export const config = {
   session: { updateAge: 2 },
   callbacks: {
     authorized: ({ auth }) => auth !== null,
+    // unstable_update({ nickname }) keeps a nickname in the token, and the session shows it.
+    jwt: ({ token, trigger, session }) => (trigger === "update" ? { ...token, nickname: (session as { nickname?: unknown }).nickname } : token),
+    session: ({ session, token }) => (token?.nickname === undefined ? session : { ...session, nickname: token.nickname }),
   },
 } satisfies NextAuthConfig
 
-export const { handlers, auth, signIn, signOut } = NextAuth(config)
+export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth(config)
