@@ -116,15 +116,19 @@ export async function resolveUser(
   if (typeof email === "string" && email !== "") {
     const byEmail = await findUserByEmail(adapter, email)
     if (byEmail !== null) {
-      if (!params.allowEmailLinking || !params.emailVerified) {
+      // Both ends must be proven: the provider vouches for the address, and the stored user
+      // verified it (a user made by a passkey sign-up or an unverified provider only claimed it).
+      if (!params.allowEmailLinking || !params.emailVerified || byEmail.emailVerified == null) {
         // A concurrent first sign-in of this same account (a double click, two tabs) may have
         // created that user and linked the account meanwhile: then this is a returning sign-in.
         const linked = await findUser(adapter, account)
         if (linked !== null) return { user: linked, isNewUser: false }
         throw new OAuthAccountNotLinked(
-          params.allowEmailLinking
-            ? `A user with this email already exists; ${account.provider} did not say it verified the email, so it is not linked.`
-            : `A user with this email already signed in with another provider; ${account.provider} does not allow linking by email.`,
+          !params.allowEmailLinking
+            ? `A user with this email already signed in with another provider; ${account.provider} does not allow linking by email.`
+            : params.emailVerified
+              ? "A user with this email exists whose email was never verified, so the account is not linked to it."
+              : `A user with this email already exists; ${account.provider} did not say it verified the email, so it is not linked.`,
         )
       }
       await link(config, adapter, byEmail, account, profileUser)

@@ -103,6 +103,15 @@ describe("sign-in with an adapter", () => {
     expect(config.errors.join("\n")).toMatch(/did not say it verified the email/)
   })
 
+  it("does not link a verified account into a user who only claimed the address (a squatted passkey or unverified sign-up)", async () => {
+    const adapter = MemoryAdapter({ users: [{ id: "squatter", email: "alice@example.com", emailVerified: null, name: "Not Alice" }] })
+    const { browser, config } = setup({ linkByEmail: true, adapter })
+    const h = browser()
+    expect(errorOf(await h.signIn("idp-second"))).toBe("OAuthAccountNotLinked")
+    expect(await adapter.getUserByAccount({ provider: "idp-second", providerAccountId: "alice" })).toBeNull()
+    expect(config.errors.join("\n")).toMatch(/never verified/)
+  })
+
   it("creates a user with an unverified email as unverified, so a later email link cannot take it over", async () => {
     const { adapter, browser } = setup()
     const h = browser()
