@@ -12,6 +12,7 @@
  * @module
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process"
+import { ensureDebianPackages } from "@auth/dev-idp/system"
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
@@ -46,29 +47,19 @@ function findBinDir(): string | undefined {
   return [...fromPath, ...debian].find(hasAll)
 }
 
-function canInstall(): boolean {
-  return process.getuid?.() === 0 && existsSync("/usr/bin/apt-get")
-}
-
 /**
  * Finds the server binaries, installing Debian's `postgresql` when they are missing and this
- * process runs as root with apt-get.
+ * process may (`@auth/dev-idp/system`).
  *
  * @throws {Error} when they are missing and cannot be installed, saying what to install.
  */
 export function ensurePostgresInstalled(): string {
+  ensureDebianPackages(["postgresql"], "ls /usr/lib/postgresql/*/bin/initdb || command -v initdb")
   const found = findBinDir()
-  if (found !== undefined) return found
-  if (!canInstall()) {
+  if (found === undefined) {
     throw new Error("PostgreSQL's initdb and postgres are not installed: install them (Debian: apt-get install postgresql) and run the tests again.")
   }
-  console.log("PostgreSQL is missing: installing Debian's postgresql with apt-get (about 30 s)...")
-  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" }
-  execFileSync("apt-get", ["update", "-qq"], { stdio: "inherit", env })
-  execFileSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", "postgresql"], { stdio: "inherit", env })
-  const installed = findBinDir()
-  if (installed === undefined) throw new Error("apt-get installed postgresql, but initdb and postgres are still not found.")
-  return installed
+  return found
 }
 
 interface Identity {

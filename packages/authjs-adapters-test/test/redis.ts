@@ -8,7 +8,8 @@
  *
  * @module
  */
-import { execFileSync, spawn } from "node:child_process"
+import { spawn } from "node:child_process"
+import { ensureDebianPackages } from "@auth/dev-idp/system"
 import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { createConnection, createServer } from "node:net"
 import { tmpdir } from "node:os"
@@ -36,18 +37,10 @@ function findRedisServer(): string | undefined {
  * @throws {Error} when it is missing and cannot be installed, saying what to install.
  */
 export function ensureRedisInstalled(): string {
+  ensureDebianPackages(["redis-server"], "command -v redis-server")
   const found = findRedisServer()
-  if (found !== undefined) return found
-  if (process.getuid?.() !== 0 || !existsSync("/usr/bin/apt-get")) {
-    throw new Error("redis-server is not installed: install it (Debian: apt-get install redis-server) and run the tests again.")
-  }
-  console.log("redis-server is missing: installing Debian's redis-server with apt-get...")
-  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" }
-  execFileSync("apt-get", ["update", "-qq"], { stdio: "inherit", env })
-  execFileSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", "redis-server"], { stdio: "inherit", env })
-  const installed = findRedisServer()
-  if (installed === undefined) throw new Error("apt-get installed redis-server, but it is still not found.")
-  return installed
+  if (found === undefined) throw new Error("redis-server is not installed: install it (Debian: apt-get install redis-server) and run the tests again.")
+  return found
 }
 
 async function freePort(): Promise<number> {

@@ -1,15 +1,19 @@
 import { describe, expect, it } from "vitest"
 import { CHUNK_SIZE, defaultCookies, parseCookies, readChunked, serializeCookie, writeChunked } from "../src/cookies.js"
+import type { CookieOption, CookiesOptions } from "../src/types.js"
+
+/** Every cookie of a set, typed (`Object.values` of an interface is `any[]`). */
+const all = (cookies: CookiesOptions): CookieOption[] => (Object.keys(cookies) as (keyof CookiesOptions)[]).map((key) => cookies[key])
 
 describe("cookies", () => {
   it("gives every cookie the __Host- prefix on https, and none on http", () => {
     const secure = defaultCookies(true, undefined)
-    for (const cookie of Object.values(secure)) {
+    for (const cookie of all(secure)) {
       expect(cookie.name).toMatch(/^__Host-authjs\./)
       expect(cookie.options).toMatchObject({ secure: true, path: "/" })
       expect(cookie.options.domain).toBeUndefined()
     }
-    const plain = Object.values(defaultCookies(false, undefined)).map((cookie) => cookie.name)
+    const plain = all(defaultCookies(false, undefined)).map((cookie) => cookie.name)
     expect(plain).toEqual(expect.arrayContaining(["authjs.session-token", "authjs.callback-url", "authjs.csrf-token", "authjs.pkce.code_verifier", "authjs.state", "authjs.nonce"]))
     for (const name of plain) expect(name).toMatch(/^authjs\./)
     expect(secure.state.options).toMatchObject({ httpOnly: true, sameSite: "lax", secure: true, maxAge: 900 })

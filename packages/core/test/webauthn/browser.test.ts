@@ -18,7 +18,7 @@ import { Auth } from "../../src/index.js"
 import { FLOW } from "../../src/providers/index.js"
 import type { AuthConfig } from "../../src/types.js"
 import { webauthn } from "../../src/webauthn/index.js"
-import { launchChromium } from "../chromium.js"
+import { launchChromium } from "@auth/dev-idp/chromium"
 import { SECRET } from "../helpers.js"
 
 const adapter = MemoryAdapter()
