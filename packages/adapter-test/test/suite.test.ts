@@ -552,7 +552,7 @@ const defects: Defect[] = [
       updateAuthenticator(fields) {
         if (!store.authenticators.some((authenticator) => authenticator.credentialID === fields.credentialID)) {
           const template = store.authenticators[0]
-          const created = { credentialID: fields.credentialID, userId: template?.userId ?? "", providerAccountId: "x", credentialPublicKey: "x", counter: 0, credentialDeviceType: "singleDevice", credentialBackedUp: false, ...fields }
+          const created = { userId: template?.userId ?? "", providerAccountId: "x", credentialPublicKey: "x", counter: 0, credentialDeviceType: "singleDevice", credentialBackedUp: false, ...fields }
           store.authenticators.push(created)
           return copy(created)
         }
