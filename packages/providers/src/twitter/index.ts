@@ -84,7 +84,7 @@ export interface TwitterLegacyUserConfig extends Omit<Partial<OAuth1Config<Twitt
 
 /** The OAuth 1.0a provider configuration `Twitter({ version: "1.0A" })` returns. */
 export type TwitterLegacyConfig = OAuth2Config<TwitterLegacyProfile> &
-  Pick<OAuth1Config<TwitterLegacyProfile>, "version" | "requestTokenUrl" | "accessTokenUrl" | "profileUrl"> & { [FLOW]: SignInFlow<unknown> }
+  Pick<OAuth1Config<TwitterLegacyProfile>, "version" | "requestTokenUrl" | "accessTokenUrl" | "profileUrl"> & { [FLOW]: SignInFlow }
 
 /**
  * The OAuth 1.0a flow, fetched on first use: an app that signs in with X over OAuth 2.0 (the
@@ -121,7 +121,7 @@ function legacy(options: Omit<TwitterLegacyUserConfig, "version">): TwitterLegac
         image: profile.profile_image_url_https?.replace(/_normal\.(jpe?g|png|gif|webp)$/i, ".$1") ?? null,
       }),
       style: { logo, brandColor: "#000000" },
-      [FLOW]: oauth1 as SignInFlow<unknown>,
+      [FLOW]: oauth1 as SignInFlow,
     },
     options,
   )
