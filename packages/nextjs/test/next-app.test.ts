@@ -21,11 +21,16 @@ beforeAll(async () => {
   browser = await launchChromium()
   context = await browser.newContext()
   page = await context.newPage()
-  context.on("request", (request) => {
+  recordAuthorizeUrls(context)
+})
+
+/** Keeps every authorization request a context sends to the IdP. */
+function recordAuthorizeUrls(on: BrowserContext): void {
+  on.on("request", (request) => {
     const url = new URL(request.url())
     if (url.origin === issuer && url.pathname === "/auth") authorizeUrls.push(url)
   })
-})
+}
 
 afterAll(async () => {
   await browser.close()
@@ -46,16 +51,30 @@ it("shows a signed-out visitor as signed out in a server component", async () =>
   await expect.poll(() => page.locator("#client-status").textContent()).toBe("unauthenticated")
 })
 
-it("starts a sign-in on the edge runtime without the catch-all parameter in the IdP's authorize URL", async () => {
-  const edge = await context.newPage()
-  await edge.goto(`${app}/api/edge-auth/signin`)
-  await edge.getByRole("button", { name: "Sign in with Demo IdP" }).click()
-  await edge.waitForURL((at) => at.origin === issuer && at.pathname.startsWith("/interaction/"))
-  await edge.close()
-  const authorize = authorizeUrls.at(-1)
-  expect(authorize?.searchParams.get("redirect_uri")).toBe(`${app}/api/edge-auth/callback/idp`)
-  const params = [...(authorize?.searchParams.keys() ?? [])]
-  expect(params.filter((name) => name === "nextauth" || name.startsWith("nxt"))).toEqual([])
+it("signs in entirely on the edge runtime, and the catch-all parameter never reaches the IdP", async () => {
+  // A context of its own: the other tests expect this browser signed out at first.
+  const edgeContext = await browser.newContext()
+  recordAuthorizeUrls(edgeContext)
+  try {
+    const edge = await edgeContext.newPage()
+    await edge.goto(`${app}/api/edge-auth/signin`)
+    await edge.getByRole("button", { name: "Sign in with Demo IdP" }).click()
+    await edge.waitForURL((at) => at.origin === issuer && at.pathname.startsWith("/interaction/"))
+    const authorize = authorizeUrls.at(-1)
+    expect(authorize?.searchParams.get("redirect_uri")).toBe(`${app}/api/edge-auth/callback/idp`)
+    const params = [...(authorize?.searchParams.keys() ?? [])]
+    expect(params.filter((name) => name === "nextauth" || name.startsWith("nxt"))).toEqual([])
+    // The callback, code exchange and ID token checks run on the edge runtime too.
+    await edge.getByLabel("Email").fill("alice@example.com")
+    await edge.getByLabel("Password").fill("alice-password")
+    await edge.getByRole("button", { name: "Sign in", exact: true }).click()
+    await edge.waitForURL((at) => at.origin === app && !at.pathname.startsWith("/api/edge-auth/callback"), { timeout: 15_000 })
+    expect(new URL(edge.url()).searchParams.get("error")).toBeNull()
+    const session = await edgeContext.request.get(`${app}/api/edge-auth/session`)
+    expect(((await session.json()) as { user?: { email?: string } } | null)?.user?.email).toBe("alice@example.com")
+  } finally {
+    await edgeContext.close()
+  }
 })
 
 it("sends a signed-out visitor from a middleware-protected page to sign in, with a way back", async () => {
