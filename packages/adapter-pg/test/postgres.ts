@@ -12,9 +12,8 @@
  * @module
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process"
-import { ensureDebianPackages } from "@auth/dev-idp/system"
+import { ensureDebianPackages, freePort } from "@auth/dev-idp/system"
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { delimiter, join } from "node:path"
 import pg from "pg"
@@ -90,20 +89,6 @@ function serverIdentity(): Identity | undefined {
 function asUser(identity: Identity | undefined, command: string, args: string[]): [string, string[]] {
   if (identity === undefined) return [command, args]
   return ["setpriv", [`--reuid=${identity.uid}`, `--regid=${identity.gid}`, "--clear-groups", "--", command, ...args]]
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => {
-        if (typeof address === "object" && address !== null) resolve(address.port)
-        else reject(new Error("no port"))
-      })
-    })
-  })
 }
 
 async function waitUntilReady(connectionString: string, server: ChildProcess, output: () => string): Promise<void> {

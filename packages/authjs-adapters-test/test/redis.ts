@@ -9,9 +9,9 @@
  * @module
  */
 import { spawn } from "node:child_process"
-import { ensureDebianPackages } from "@auth/dev-idp/system"
+import { ensureDebianPackages, freePort } from "@auth/dev-idp/system"
 import { existsSync, mkdtempSync, rmSync } from "node:fs"
-import { createConnection, createServer } from "node:net"
+import { createConnection } from "node:net"
 import { tmpdir } from "node:os"
 import { delimiter, join } from "node:path"
 
@@ -41,20 +41,6 @@ export function ensureRedisInstalled(): string {
   const found = findRedisServer()
   if (found === undefined) throw new Error("redis-server is not installed: install it (Debian: apt-get install redis-server) and run the tests again.")
   return found
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => {
-        if (typeof address === "object" && address !== null) resolve(address.port)
-        else reject(new Error("no port"))
-      })
-    })
-  })
 }
 
 /** Resolves once the server answers PING with PONG. */

@@ -7,6 +7,7 @@
  */
 import { execFileSync, spawnSync } from "node:child_process"
 import { existsSync } from "node:fs"
+import { createServer } from "node:net"
 
 /** Serialises the installs of concurrent test processes on one machine. */
 const LOCK = "/tmp/auth-test-apt.lock"
@@ -42,4 +43,19 @@ export function ensureDebianPackages(packages: readonly string[], installed: str
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" }
   // flock(1) holds the lock across both apt-get calls; a run that waited finds the packages there.
   execFileSync("flock", ["--wait", "900", LOCK, "sh", "-ec", script], { stdio: "inherit", env })
+}
+
+/** A TCP port on 127.0.0.1 that nothing listens on right now, for a server a test starts. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      server.close(() => {
+        if (typeof address === "object" && address !== null) resolve(address.port)
+        else reject(new Error("no port"))
+      })
+    })
+  })
 }

@@ -5,10 +5,10 @@
  */
 import { spawn, type ChildProcess } from "node:child_process"
 import { appendFileSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs"
-import { createServer } from "node:net"
 import { dirname } from "node:path"
 import { fileURLToPath } from "node:url"
 import { startDevIdp } from "@auth/dev-idp"
+import { freePort } from "@auth/dev-idp/system"
 import type { TestProject } from "vitest/node"
 
 const APP_DIR = fileURLToPath(new URL("./app/", import.meta.url))
@@ -24,20 +24,6 @@ declare module "vitest" {
     buildSeconds: number
     serverLog: string
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => {
-        if (typeof address === "object" && address !== null) resolve(address.port)
-        else reject(new Error("no port"))
-      })
-    })
-  })
 }
 
 /** Runs `next <args>` in the app; resolves with the child once `ready` (if given) is printed, or when it exits 0. */
