@@ -15,6 +15,11 @@ export interface AuthErrorOptions {
   cause?: unknown
   /** Overrides the class's default landing page, for one occurrence. */
   page?: ErrorPage
+  /**
+   * A short reason the browser may see, as `code=` on the sign-in page URL: letters, digits,
+   * `_` and `-`, at most 32; anything else is dropped.
+   */
+  publicCode?: string
 }
 
 /**
@@ -30,6 +35,8 @@ export abstract class AuthError extends Error {
   abstract readonly code: AuthErrorCode
   /** Which page a browser lands on after this failure. */
   readonly page: ErrorPage
+  /** The reason shown to the browser as `code=` beside `error=` on the sign-in page URL, if any. */
+  readonly publicCode: string | undefined
   /** The page a browser lands on for this class of failure, unless the occurrence says otherwise. */
   static readonly defaultPage: ErrorPage = "error"
 
@@ -37,6 +44,7 @@ export abstract class AuthError extends Error {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause })
     this.name = new.target.name
     this.page = options?.page ?? (new.target).defaultPage
+    this.publicCode = isPublicCode(options?.publicCode) ? options.publicCode : undefined
   }
 }
 
@@ -115,11 +123,11 @@ export class CredentialsSignin extends AuthError {
    * A short reason the browser may see, as `code=` on the sign-in page URL: letters, digits,
    * `_` and `-`, at most 32; anything else is replaced by the default `"credentials"`.
    */
-  readonly publicCode: string
+  override readonly publicCode: string
 
   constructor(message = "The credentials were refused.", options?: AuthErrorOptions & { code?: string }) {
     super(message, options)
-    const code = options?.code
+    const code = options?.code ?? options?.publicCode
     this.publicCode = isPublicCode(code) ? code : "credentials"
   }
 }

@@ -14,7 +14,7 @@ import { signOut, signOutPage } from "./actions/signout.js"
 import { verifyRequest } from "./actions/verify-request.js"
 import { resolveConfig, type InternalConfig } from "./config.js"
 import { createContext, html, json, redirect, type RequestContext } from "./context.js"
-import { AuthError, Configuration, CredentialsSignin, errorMessages, httpStatus, UnknownAction, type AuthErrorCode } from "./errors.js"
+import { AuthError, Configuration, errorMessages, httpStatus, UnknownAction, type AuthErrorCode } from "./errors.js"
 import { createLogger, sanitizeError } from "./logger.js"
 import { renderError, renderNotFound } from "./pages/index.js"
 import { errorPageUrl, parseRoute, signInPageUrl, type Action } from "./routes.js"
@@ -87,8 +87,7 @@ function failure(error: AuthError, request: Request, context: RequestContext | u
   }
   if (JSON_ACTIONS.has(action) || error instanceof UnknownAction) return jsonError(context, error.code, httpStatus(error.code))
   if (error.page === "signin") {
-    const code = error instanceof CredentialsSignin ? error.publicCode : undefined
-    return redirect(context, signInPageUrl(context, { error: error.code, code, callbackUrl: context.returnTo }))
+    return redirect(context, signInPageUrl(context, { error: error.code, code: error.publicCode, callbackUrl: context.returnTo }))
   }
   return redirect(context, errorPageUrl(context, error.code))
 }

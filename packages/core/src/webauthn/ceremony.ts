@@ -240,7 +240,8 @@ async function authenticate(context: RequestContext, provider: Provider, respons
   const { options } = provider
   const rp = resolveRelyingParty(options, context.origin)
   const authenticator = await callAdapter(adapter, "getAuthenticator", response.id)
-  if (authenticator == null) throw new WebAuthnVerificationError("No passkey has this credential id.")
+  // `code=unknown_credential` lets the client tell the password manager to forget it (Signal API).
+  if (authenticator == null) throw new WebAuthnVerificationError("No passkey has this credential id.", { publicCode: "unknown_credential" })
   const publicKey = fromBase64url(authenticator.credentialPublicKey)
   if (publicKey === undefined) throw new AdapterError("The stored passkey's public key is not base64url.")
   // The handle the authenticator returns is the one the passkey was registered under: a

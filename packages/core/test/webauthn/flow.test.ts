@@ -267,10 +267,17 @@ describe("refusals", () => {
     await expectRefused(response, ctx.config, jar, /sign-in did not verify/)
   })
 
-  it("refuses an unknown credential", async () => {
+  it("refuses an unknown credential, and says so with code=unknown_credential for the Signal API", async () => {
     const ctx = await signedUp()
     const { jar, response } = await signInResponse(ctx, { credentialId: b64url(crypto.getRandomValues(new Uint8Array(32))) })
+    expect(new URL(response.headers.get("location") ?? "").searchParams.get("code")).toBe("unknown_credential")
     await expectRefused(response, ctx.config, jar, /No passkey has this credential id/)
+  })
+
+  it("gives no code= for a refusal that is not an unknown credential", async () => {
+    const ctx = await signedUp()
+    const { response } = await signInResponse(ctx, { userHandle: b64url(crypto.getRandomValues(new Uint8Array(32))) })
+    expect(new URL(response.headers.get("location") ?? "").searchParams.has("code")).toBe(false)
   })
 
   it("refuses another user's credential id presented with this key", async () => {
