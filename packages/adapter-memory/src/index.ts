@@ -211,6 +211,11 @@ export function MemoryAdapter(initial: MemoryAdapterState = {}): Required<Adapte
       return copyOrNull(accounts.get(compositeKey(provider, providerAccountId)))
     },
 
+    listAccountsByUserId(userId) {
+      // Scanned like deleteUser's cascade: read only before a passkey is deleted.
+      return [...accounts.values()].filter((account) => account.userId === userId).map(copy)
+    },
+
     createSession(session) {
       return copy(insertSession(copy(session), "createSession()"))
     },

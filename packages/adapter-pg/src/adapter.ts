@@ -203,6 +203,11 @@ export function PostgresAdapter(pool: PostgresPool): Required<Adapter> {
       return row ? toAccount(row) : null
     },
 
+    async listAccountsByUserId(userId) {
+      const rows = await find("listAccountsByUserId", `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE "userId" = $1`, [userId])
+      return rows.map(toAccount)
+    },
+
     async createSession({ sessionToken, userId, expires }) {
       const [row] = await run(
         pool,

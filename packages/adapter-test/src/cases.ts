@@ -56,6 +56,7 @@ export type AdapterTestGroup =
   | "copies"
   | "authenticators"
   | "passkey management"
+  | "accounts by user"
 
 /** One conformance check: resolves when the adapter conforms, rejects with the reason otherwise. */
 export interface AdapterTestCase {
@@ -777,6 +778,49 @@ const passkeyManagement = group("passkey management", {
   },
 })
 
+/** The key of an account, for comparing listings whatever order the store returns. */
+function accountKey(account: Pick<AdapterAccount, "provider" | "providerAccountId">): string {
+  return `${account.provider} ${account.providerAccountId}`
+}
+
+/**
+ * `listAccountsByUserId`, which core reads to keep a user's last way to sign in; skip the group
+ * for a store without it.
+ */
+const accountsByUser = group("accounts by user", {
+  async "listAccountsByUserId returns the user's accounts only"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const other = await adapter.createUser(newUser())
+    const mine = [newAccount(user.id, { provider: "github" }), newAccount(user.id, { provider: "google", type: "oidc", id_token: `id-${unique()}` })]
+    for (const account of [...mine, newAccount(other.id, { provider: "github" })]) await adapter.linkAccount(account)
+    const listed = await adapter.listAccountsByUserId(user.id)
+    assert.ok(Array.isArray(listed), "listAccountsByUserId() returns an array")
+    assert.deepEqual(listed.map(accountKey).sort(), mine.map(accountKey).sort(), "the user's accounts")
+    for (const account of mine) assertRecord(listed.find((found) => accountKey(found) === accountKey(account)), account, "a listed account")
+    const lonely = await adapter.createUser(newUser())
+    assert.deepEqual(await adapter.listAccountsByUserId(lonely.id), [], "listAccountsByUserId() of a user without any")
+    assert.deepEqual(await mustAnswer(() => adapter.listAccountsByUserId(unique()), "listAccountsByUserId() of an unknown user"), [], "listAccountsByUserId() of an unknown user")
+  },
+
+  async "listAccountsByUserId no longer lists an unlinked account"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const kept = newAccount(user.id, { provider: "github" })
+    const unlinked = newAccount(user.id, { provider: "gitlab" })
+    await adapter.linkAccount(kept)
+    await adapter.linkAccount(unlinked)
+    await adapter.unlinkAccount(unlinked)
+    assert.deepEqual((await adapter.listAccountsByUserId(user.id)).map(accountKey), [accountKey(kept)], "listAccountsByUserId() after unlinkAccount()")
+  },
+
+  async "changing a listed account does not change the store"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const account = newAccount(user.id)
+    await adapter.linkAccount(account)
+    for (const listed of await adapter.listAccountsByUserId(user.id)) tamper(listed)
+    assertRecord((await adapter.listAccountsByUserId(user.id))[0], account, "the stored account")
+  },
+})
+
 /** Every conformance case, in order, grouped by the part of the contract it checks. */
 export const cases: readonly AdapterTestCase[] = [
   ...users,
@@ -788,4 +832,5 @@ export const cases: readonly AdapterTestCase[] = [
   ...copies,
   ...authenticators,
   ...passkeyManagement,
+  ...accountsByUser,
 ]

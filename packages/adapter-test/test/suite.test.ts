@@ -74,6 +74,7 @@ function referenceAdapter(store: Store): Required<Adapter> {
       return copy(account)
     },
     unlinkAccount: (key) => copy(remove(store.accounts, findAccount(key))),
+    listAccountsByUserId: (userId) => copy(store.accounts.filter((account) => account.userId === userId)),
     getAccount: (providerAccountId, provider) => copy(findAccount({ provider, providerAccountId }) ?? null),
     createSession(session) {
       if (findSession(session.sessionToken)) throw new Error("token taken")
@@ -655,6 +656,41 @@ const defects: Defect[] = [
     defect: "getAuthenticator returns the stored authenticator, not a copy",
     breaks: (store) => ({ getAuthenticator: (id) => store.authenticators.find((stored) => stored.credentialID === id) ?? null }),
     caughtBy: ["changing an authenticator passed in or returned does not change the store"],
+  },
+  {
+    defect: "listAccountsByUserId lists every user's accounts",
+    breaks: (store) => ({ listAccountsByUserId: () => copy(store.accounts) }),
+    caughtBy: ["listAccountsByUserId returns the user's accounts only"],
+  },
+  {
+    defect: "listAccountsByUserId answers null for a user without accounts",
+    breaks: (store) => ({
+      listAccountsByUserId(userId) {
+        const mine = store.accounts.filter((account) => account.userId === userId)
+        return (mine.length === 0 ? null : copy(mine)) as AdapterAccount[]
+      },
+    }),
+    caughtBy: ["listAccountsByUserId returns the user's accounts only"],
+  },
+  {
+    defect: "listAccountsByUserId keeps listing unlinked accounts",
+    breaks: (store, correct) => {
+      const unlinked: AdapterAccount[] = []
+      return {
+        async unlinkAccount(key) {
+          const found = await correct.unlinkAccount(key)
+          if (found) unlinked.push(copy(found))
+          return found
+        },
+        listAccountsByUserId: (userId) => copy([...store.accounts, ...unlinked].filter((account) => account.userId === userId)),
+      }
+    },
+    caughtBy: ["listAccountsByUserId no longer lists an unlinked account"],
+  },
+  {
+    defect: "listAccountsByUserId returns the stored accounts, not copies",
+    breaks: (store) => ({ listAccountsByUserId: (userId) => store.accounts.filter((account) => account.userId === userId) }),
+    caughtBy: ["changing a listed account does not change the store"],
   },
   {
     defect: "the adapter has no verification token methods",

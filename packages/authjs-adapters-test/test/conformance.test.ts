@@ -13,6 +13,9 @@ const PG_LACKS = [
   // No authenticator methods: passkeys need another store (core checks this at config time).
   "authenticators",
   "passkey management",
+  // No listAccountsByUserId (this project's optional addition): core then keeps a passkey unless
+  // another passkey or a verified email remains (packages/core/test/webauthn/manage.test.ts).
+  "accounts by user",
   // No unique keys in the documented schema, and the adapter checks nothing before writing.
   // Core looks a user / account up before it creates or links one (sign-in.test.ts: "a second
   // sign-in reuses them"); two concurrent first sign-ins can still make two users there.
@@ -73,6 +76,8 @@ describe("@auth/unstorage-adapter on Redis", () => {
       "updateAuthenticator returns null for an unknown credentialID",
       "deleteAuthenticator deletes that credential only",
       "deleteAuthenticator returns null for an unknown credentialID",
+      // No listAccountsByUserId either (see PG_LACKS).
+      "accounts by user",
       // updateUser keeps the old email's index key: getUserByEmail(old) still finds the user.
       "updateUser moves the user to a new email",
       // deleteUser throws ("[unstorage] Invalid key: null") for a user without an account or a

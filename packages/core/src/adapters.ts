@@ -140,6 +140,15 @@ export interface Adapter {
     providerAccountId: Pick<AdapterAccount, "provider" | "providerAccountId">,
   ): Awaitable<AdapterAccount | undefined>
   getAccount?(providerAccountId: string, provider: string): Awaitable<AdapterAccount | null>
+  /**
+   * Every account linked to the user (an empty array for none, or for an unknown user).
+   *
+   * Optional, and this project's extension (Auth.js's adapters do not have it): core calls it
+   * only to keep a user's last way to sign in, before deleting a passkey. Without it, core
+   * counts only the user's other passkeys and a verified email, so it may refuse a deletion a
+   * linked OAuth account would have allowed, never the reverse.
+   */
+  listAccountsByUserId?(userId: string): Awaitable<AdapterAccount[]>
   createSession?(session: AdapterSession): Awaitable<AdapterSession>
   getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>
   updateSession?(
