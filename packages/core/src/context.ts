@@ -4,7 +4,7 @@
  */
 import type { InternalConfig } from "./config.js"
 import { parseCookies, serializeCookie, type SetCookie } from "./cookies.js"
-import { UnknownAction } from "./errors.js"
+import { errorMessages, UnknownAction } from "./errors.js"
 import { resolveOrigin } from "./origins.js"
 import type { CookiesOptions } from "./types.js"
 
@@ -138,17 +138,22 @@ export function json(context: RequestContext | undefined, body: unknown, status 
   return new Response(JSON.stringify(body), { status, headers: baseHeaders(context, "application/json") })
 }
 
+/** `405` for a method a route does not take, with the `Allow` header of the methods it does. */
+export function methodNotAllowed(context: RequestContext, get: boolean, post: boolean): Response {
+  const response = json(context, { error: "UnknownAction", message: errorMessages.UnknownAction }, 405)
+  response.headers.set("allow", [get && "GET, HEAD", post && "POST"].filter(Boolean).join(", "))
+  return response
+}
+
 /**
- * An HTML page, with a policy that allows no script at all; or, for a page that carries a
- * flow's control (passkeys), only the same-origin scripts with the given SRI hashes, and
- * requests to its own origin.
+ * An HTML page, with a policy that allows no script at all (a flow that adds a control to the
+ * sign-in page, such as passkeys, admits its own script: see `SignInFlow.page`).
  */
-export function html(context: RequestContext | undefined, body: string, status = 200, scripts: readonly string[] = []): Response {
+export function html(context: RequestContext | undefined, body: string, status = 200): Response {
   const headers = baseHeaders(context, "text/html; charset=utf-8")
-  const script = scripts.length === 0 ? "" : ` script-src 'self' ${scripts.map((hash) => `'${hash}'`).join(" ")}; connect-src 'self';`
   headers.set(
     "content-security-policy",
-    `default-src 'none';${script} style-src 'unsafe-inline'; img-src https: data:; frame-ancestors 'none'; base-uri 'none'`,
+    `default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; frame-ancestors 'none'; base-uri 'none'`,
   )
   headers.set("x-frame-options", "DENY")
   headers.set("referrer-policy", "no-referrer")

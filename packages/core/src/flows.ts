@@ -51,19 +51,12 @@ export interface SignInFlow<Options = unknown> {
   /** Further routes, by name (e.g. `"webauthn-options"`). */
   routes?: Readonly<Record<string, FlowRoute<Options>>>
   /**
-   * The control the built-in sign-in page shows for this provider (a flow that is not a
-   * redirect, such as passkeys), in place of a provider button. Its scripts must be served by
-   * the flow's own routes: the page allows only same-origin scripts with these hashes.
+   * Adds this provider's control to the built-in sign-in page (a flow that is not a redirect,
+   * such as passkeys, shows no button there): gets the page as rendered and answers the page to
+   * send. The flow owns everything it adds, the markup and the Content-Security-Policy that admits
+   * its script, so an app without such a flow carries none of it.
    */
-  pageControl?: (context: RequestContext, provider: FlowProvider<Options>, page: { csrfToken: string; callbackUrl: string | undefined }) => FlowPageControl | Promise<FlowPageControl>
-}
-
-/** What a flow adds to the built-in sign-in page. */
-export interface FlowPageControl {
-  /** Markup, every value in it escaped by the flow. */
-  html: string
-  /** Same-origin scripts the markup needs: their URL and SRI hash (`sha256-...`). */
-  scripts: readonly { src: string; integrity: string }[]
+  page?: (context: RequestContext, provider: FlowProvider<Options>, response: Response, page: { csrfToken: string; callbackUrl: string | undefined }) => Promise<Response>
 }
 
 /** The flow a provider configuration carries, if any. */

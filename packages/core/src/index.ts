@@ -13,7 +13,7 @@ import { signIn, signInPage } from "./actions/signin.js"
 import { signOut, signOutPage } from "./actions/signout.js"
 import { verifyRequest } from "./actions/verify-request.js"
 import { resolveConfig, type InternalConfig } from "./config.js"
-import { createContext, html, json, redirect, type RequestContext } from "./context.js"
+import { createContext, html, json, methodNotAllowed, redirect, type RequestContext } from "./context.js"
 import { AuthError, Configuration, errorMessages, httpStatus, UnknownAction, type AuthErrorCode } from "./errors.js"
 import { createLogger, sanitizeError } from "./logger.js"
 import { renderError, renderNotFound } from "./pages/index.js"
@@ -124,9 +124,7 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
     const handler = table?.[route.action]
     if (handler === undefined) {
       internal.logger.debug(`Method ${request.method} is not allowed on /${route.action}.`)
-      const response = jsonError(context, "UnknownAction", 405)
-      response.headers.set("allow", [GET[route.action] && "GET, HEAD", POST[route.action] && "POST"].filter(Boolean).join(", "))
-      return response
+      return methodNotAllowed(context, route.action in GET, route.action in POST)
     }
     return await handler(context, route.providerId, route.flowRoute)
   } catch (thrown) {

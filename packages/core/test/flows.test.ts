@@ -7,6 +7,7 @@ import { MemoryAdapter } from "../../adapter-memory/src/index.js"
 import { resolveConfig } from "../src/config.js"
 import { FLOW, lazyFlow, type SignInFlow } from "../src/providers/index.js"
 import type { AuthConfig } from "../src/types.js"
+import { webauthn } from "../src/webauthn/index.js"
 import { Jar, call, csrfToken, testConfig } from "./helpers.js"
 
 interface EchoOptions {
@@ -77,6 +78,42 @@ describe("sign-in flows carried by providers", () => {
     const provider = { id: "echo", name: "Echo", type: "webauthn", greeting: "hello", [FLOW]: echoFlow }
     expect(() => resolveConfig(testConfig({ adapter: {}, providers: [provider as never] }))).toThrow(/getUser/)
     expect(() => resolveConfig(testConfig({ providers: [{ id: "passkey", type: "webauthn" } as never] }))).toThrow(/Passkey\(\)/)
+  })
+})
+
+describe("a flow's control on the built-in sign-in page", () => {
+  const decorated: SignInFlow<EchoOptions> = {
+    ...echoFlow,
+    async page(_context, provider, response, page) {
+      const body = await response.text()
+      return new Response(body.replace("</main>", `<p id="echo">${provider.options.greeting} ${page.csrfToken.length > 0 ? "with" : "without"} token</p></main>`), response)
+    },
+  }
+
+  it("lets the flow change the page it is handed, and shows no button for a webauthn provider", async () => {
+    const provider = { id: "echo", name: "Echo", type: "webauthn", greeting: "hello", [FLOW]: decorated }
+    const response = await call(testConfig({ adapter: MemoryAdapter(), providers: [provider as never] }), new Jar(), "/api/auth/signin")
+    const body = await response.text()
+    expect(body).toContain('<p id="echo">hello with token</p>')
+    expect(body).not.toContain("/api/auth/signin/echo")
+    expect(response.headers.get("content-type")).toContain("text/html")
+  })
+
+  it("puts the passkey control after the other providers' forms, set apart by \"or\" only when there are some", async () => {
+    const passkey = { id: "passkey", name: "Passkey", type: "webauthn", [FLOW]: webauthn }
+    const oauth = { id: "acme", name: "Acme", type: "oauth", clientId: "id", clientSecret: "secret", authorization: "https://acme.example/authorize", token: "https://acme.example/token", userinfo: "https://acme.example/me" }
+    const both = await (await call(testConfig({ adapter: MemoryAdapter(), providers: [passkey as never, oauth as never] }), new Jar(), "/api/auth/signin")).text()
+    expect(both.indexOf("/api/auth/signin/acme")).toBeLessThan(both.indexOf('class="or"'))
+    expect(both.indexOf('class="or"')).toBeLessThan(both.indexOf("data-passkey-form"))
+    const alone = await (await call(testConfig({ adapter: MemoryAdapter(), providers: [passkey as never] }), new Jar(), "/api/auth/signin")).text()
+    expect(alone).toContain("data-passkey-form")
+    expect(alone).not.toContain('class="or"')
+  })
+
+  it("leaves the page of an app without such a flow free of any script", async () => {
+    const response = await call(echoConfig(), new Jar(), "/api/auth/signin")
+    expect(response.headers.get("content-security-policy")).toMatch(/^default-src 'none'; style-src/)
+    expect(await response.text()).not.toContain("<script")
   })
 })
 

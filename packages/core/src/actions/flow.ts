@@ -1,5 +1,5 @@
-import { json, type RequestContext } from "../context.js"
-import { errorMessages, InvalidProvider } from "../errors.js"
+import { methodNotAllowed, type RequestContext } from "../context.js"
+import { InvalidProvider } from "../errors.js"
 
 /**
  * `{basePath}/<route>/:id`: a route the provider's flow adds (such as `webauthn-options`),
@@ -14,9 +14,7 @@ export function flowRoute(context: RequestContext, method: "GET" | "POST", provi
   const handler = route[method]
   if (handler === undefined) {
     context.config.logger.debug(`/${name} of provider "${providerId}" does not take ${method}.`)
-    const response = json(context, { error: "UnknownAction", message: errorMessages.UnknownAction }, 405)
-    response.headers.set("allow", (Object.keys(route) as ("GET" | "POST")[]).map((allowed) => (allowed === "GET" ? "GET, HEAD" : allowed)).join(", "))
-    return response
+    return methodNotAllowed(context, route.GET !== undefined, route.POST !== undefined)
   }
   return handler(context, provider)
 }

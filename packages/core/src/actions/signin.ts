@@ -21,35 +21,28 @@ export async function signInPage(context: RequestContext): Promise<Response> {
     return redirect(context, signInPageUrl(context, { callbackUrl: target, error: isAuthErrorCode(error) ? error : undefined, code: query.get("code") ?? undefined }))
   }
   const token = await csrfToken(context)
-  const controls = await Promise.all(
-    providers.flatMap((provider) =>
-      provider.type === "flow" && provider.flow.pageControl !== undefined ? [Promise.resolve(provider.flow.pageControl(context, provider, { csrfToken: token, callbackUrl: target }))] : [],
-    ),
-  )
   const page = renderSignIn({
     theme,
-    controls,
-    providers: providers.flatMap((provider): PageProvider[] => {
-      const type = provider.type === "flow" ? provider.providerType : provider.type
-      // A flow that is not a redirect (a passkey) brings its own control, not a button of this page.
-      if (type === "webauthn") return []
-      return [
-        {
-          id: provider.id,
-          name: provider.name,
-          type,
-          // A credentials form goes straight to its callback; the others start at their sign-in route.
-          action: provider.type === "credentials" ? callbackUrl(context, provider.id) : signInUrl(context, provider.id),
-          style: provider.style,
-          fields: provider.type === "credentials" ? provider.fields : undefined,
-        },
-      ]
-    }),
+    providers: providers.map(
+      (provider): PageProvider => ({
+        id: provider.id,
+        name: provider.name,
+        type: provider.type === "flow" ? provider.providerType : provider.type,
+        // A credentials form goes straight to its callback; the others start at their sign-in route.
+        action: provider.type === "credentials" ? callbackUrl(context, provider.id) : signInUrl(context, provider.id),
+        style: provider.style,
+        fields: provider.type === "credentials" ? provider.fields : undefined,
+      }),
+    ),
     csrfToken: token,
     callbackUrl: target,
     error: isAuthErrorCode(error) ? error : undefined,
   })
-  return html(context, page, 200, controls.flatMap((control) => control.scripts.map((script) => script.integrity)))
+  let response = html(context, page)
+  for (const provider of providers) {
+    if (provider.type === "flow" && provider.flow.page) response = await provider.flow.page(context, provider, response, { csrfToken: token, callbackUrl: target })
+  }
+  return response
 }
 
 /**

@@ -4,8 +4,7 @@
  * email pages are in `./email.ts`.
  */
 import { errorMessages, signInPageMessages, type AuthErrorCode } from "../errors.js"
-import type { FlowPageControl } from "../flows.js"
-import type { ProviderButtonStyles } from "../providers/index.js"
+import type { ProviderButtonStyles, ProviderType } from "../providers/index.js"
 import type { Theme } from "../types.js"
 import { brandButtonStyle, escapeHtml, hiddenInput, layout, logoMarkup, themeButtonStyle } from "./layout.js"
 
@@ -13,7 +12,8 @@ import { brandButtonStyle, escapeHtml, hiddenInput, layout, logoMarkup, themeBut
 export interface PageProvider {
   id: string
   name: string
-  type: "oauth" | "oidc" | "email" | "credentials"
+  /** A `webauthn` provider gets no form here: its flow adds its own control (`SignInFlow.page`). */
+  type: ProviderType
   action: string
   style: ProviderButtonStyles
   /** The inputs of a credentials form. */
@@ -64,8 +64,6 @@ export function renderSignIn(params: {
   csrfToken: string
   callbackUrl: string | undefined
   error: AuthErrorCode | undefined
-  /** Controls of flows that are not a redirect (passkeys), with the scripts they need; shown last. */
-  controls?: readonly FlowPageControl[]
 }): string {
   const message = params.error === undefined ? undefined : (signInPageMessages[params.error] ?? errorMessages[params.error])
   const error = message === undefined ? "" : `<p class="error" role="alert">${escapeHtml(message)}</p>`
@@ -77,11 +75,6 @@ export function renderSignIn(params: {
   ]
     .filter((group) => group.length > 0)
     .map((group) => group.map((provider) => providerForm(provider, hidden, params.theme)).join("\n"))
-  const controls = params.controls ?? []
-  if (controls.length > 0) {
-    const scripts = controls.flatMap((control) => control.scripts).map((script) => `<script src="${escapeHtml(script.src)}" integrity="${escapeHtml(script.integrity)}" defer></script>`)
-    groups.push(controls.map((control) => control.html).join("\n") + scripts.join(""))
-  }
   return layout(params.theme, "Sign in", `<h1>Sign in</h1>${error}${groups.join('\n<p class="or">or</p>\n')}`)
 }
 

@@ -18,7 +18,7 @@ import { signInPageUrl } from "../routes.js"
 import { webauthnCallback, webauthnOptions } from "./ceremony.js"
 import { changePasskey, listPasskeys } from "./manage.js"
 import { configureWebAuthn, type WebAuthnOptions } from "./options.js"
-import { pageControl, servePageScript } from "./page.js"
+import { decoratePage, servePageScript } from "./page.js"
 
 export type { NewPasskeyUser, RelyingParty, UserVerification, WebAuthnFormField, WebAuthnOptions } from "./options.js"
 export type { PasskeyList, PasskeySummary } from "./manage.js"
@@ -56,7 +56,7 @@ export const webauthn: SignInFlow<WebAuthnOptions> = {
     "webauthn-credentials": { GET: listPasskeys, POST: (context) => changePasskey(context) },
     "webauthn-script": { GET: (context) => Promise.resolve(servePageScript(context)) },
   },
-  pageControl,
+  page: decoratePage,
 }
 
 /** What the provider factories spread into their configuration: the flow, under {@link FLOW}. */

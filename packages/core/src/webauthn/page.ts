@@ -3,11 +3,10 @@
  * from our own origin (no CDN): the page's Content-Security-Policy admits only that script.
  */
 import type { RequestContext } from "../context.js"
-import type { FlowPageControl, FlowProvider } from "../flows.js"
+import type { FlowProvider } from "../flows.js"
 import { escapeHtml } from "../pages/layout.js"
 import type { WebAuthnOptions } from "./options.js"
 import { PAGE_SCRIPT, PAGE_SCRIPT_INTEGRITY } from "./page-script.generated.js"
-
 
 function attribute(name: string, value: string): string {
   return ` ${name}="${escapeHtml(value)}"`
@@ -18,7 +17,7 @@ function attribute(name: string, value: string): string {
  * webauthn"`), a sign-in button and a create button. Everything the script needs (routes, CSRF
  * token, where to go after) is in the markup, never derived from `location`.
  */
-export function pageControl(context: RequestContext, provider: FlowProvider<WebAuthnOptions>, page: { csrfToken: string; callbackUrl: string | undefined }): FlowPageControl {
+function passkeyControl(context: RequestContext, provider: FlowProvider<WebAuthnOptions>, page: { csrfToken: string; callbackUrl: string | undefined }): string {
   const { formFields, enableConditionalUI } = provider.options
   const email = formFields.email
   const inputId = `${provider.id}-email`
@@ -32,11 +31,35 @@ export function pageControl(context: RequestContext, provider: FlowProvider<WebA
     attribute("data-csrf-token", page.csrfToken) +
     attribute("data-callback-url", page.callbackUrl ?? context.origin) +
     attribute("data-autofill", String(enableConditionalUI && email !== undefined))
-  const markup = `<form class="passkey"${data} data-passkey-form>${field}<button type="submit" class="button primary" data-passkey-action="authenticate"><span>Sign in with ${escapeHtml(provider.name)}</span></button><button type="button" class="button" data-passkey-action="register"><span>Create a passkey</span></button><p class="error" role="alert" data-passkey-error hidden></p></form>`
-  return {
-    html: markup,
-    scripts: [{ src: `${context.config.basePath}/webauthn-script/${encodeURIComponent(provider.id)}`, integrity: PAGE_SCRIPT_INTEGRITY }],
-  }
+  const script = `<script src="${escapeHtml(`${context.config.basePath}/webauthn-script/${encodeURIComponent(provider.id)}`)}" integrity="${PAGE_SCRIPT_INTEGRITY}" defer></script>`
+  return `<form class="passkey"${data} data-passkey-form>${field}<button type="submit" class="button primary" data-passkey-action="authenticate"><span>Sign in with ${escapeHtml(provider.name)}</span></button><button type="button" class="button" data-passkey-action="register"><span>Create a passkey</span></button><p class="error" role="alert" data-passkey-error hidden></p></form>${script}`
+}
+
+/** Where the page's card ends: the control goes last in it. */
+const CARD_END = "</div></main>"
+
+/**
+ * Adds the passkey control to the built-in sign-in page, after the other providers' forms, and
+ * lets the page's Content-Security-Policy admit its one script (same origin, pinned by its SRI
+ * hash) and the requests that script makes to our routes.
+ */
+export async function decoratePage(context: RequestContext, provider: FlowProvider<WebAuthnOptions>, response: Response, page: { csrfToken: string; callbackUrl: string | undefined }): Promise<Response> {
+  const body = await response.text()
+  const at = body.lastIndexOf(CARD_END)
+  if (at < 0) return new Response(body, response)
+  // Another provider's form (or another flow's control) is already there: set this one apart.
+  const separator = body.lastIndexOf("<form", at) > body.indexOf('<div class="card">') ? '\n<p class="or">or</p>\n' : ""
+  const headers = new Headers(response.headers)
+  const policy = headers.get("content-security-policy") ?? ""
+  const scripts = /script-src 'self'([^;]*);/.exec(policy)
+  headers.set(
+    "content-security-policy",
+    scripts === null
+      ? policy.replace("default-src 'none';", `default-src 'none'; script-src 'self' '${PAGE_SCRIPT_INTEGRITY}'; connect-src 'self';`)
+      : policy.replace(scripts[0], `script-src 'self'${scripts[1] ?? ""} '${PAGE_SCRIPT_INTEGRITY}';`),
+  )
+  const decorated = body.slice(0, at) + separator + passkeyControl(context, provider, page) + body.slice(at)
+  return new Response(decorated, { status: response.status, statusText: response.statusText, headers })
 }
 
 /** `GET /webauthn-script/:id`: the sign-in page's passkey script (SimpleWebAuthn's browser side bundled in). */
