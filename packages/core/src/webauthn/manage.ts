@@ -1,12 +1,13 @@
 /**
  * `{basePath}/webauthn-credentials/:id`: a signed-in user's passkeys. `GET` lists them; `POST`
  * (CSRF-checked) renames one (`action=rename`, `credentialId`, `name`) or deletes one
- * (`action=delete`, `credentialId`). A passkey of another user is answered as unknown.
+ * (`action=delete`, `credentialId`). A passkey of another user is answered as unknown, and the
+ * last way a user has to sign in is never deleted.
  */
-import type { Adapter, AdapterAuthenticator } from "../adapters.js"
+import type { Adapter, AdapterAccount, AdapterAuthenticator } from "../adapters.js"
 import { json, readForm, type RequestContext } from "../context.js"
 import { verifyCsrf } from "../csrf.js"
-import { AccessDenied, Configuration, WebAuthnVerificationError } from "../errors.js"
+import { AccessDenied, AdapterError, Configuration, WebAuthnVerificationError } from "../errors.js"
 import type { FlowProvider } from "../flows.js"
 import { readSession } from "../session/index.js"
 import { callAdapter } from "../store.js"
@@ -63,6 +64,68 @@ async function signedIn(context: RequestContext): Promise<{ adapter: Adapter; us
   return { adapter, userId }
 }
 
+/** The `code` of the answer that refuses to delete a user's last way to sign in. */
+const LAST_SIGN_IN_METHOD = "last_sign_in_method"
+
+/** Whether an account at this provider signs the user in: one at a configured OAuth, OpenID Connect or OAuth 1.0a provider. */
+function signsIn(context: RequestContext, account: AdapterAccount): boolean {
+  const provider = context.config.providersById.get(account.provider)
+  const type = provider?.type === "flow" ? provider.providerType : provider?.type
+  return type === "oauth" || type === "oidc"
+}
+
+/**
+ * Whether the user can still sign in without the passkey `credentialId`: with another passkey,
+ * a verified email where an email provider is configured (core sends no link into an account
+ * whose email was never verified), or an account at a configured OAuth / OIDC / OAuth 1.0a
+ * provider, known only when the adapter has `listAccountsByUserId`. Credentials sign-ins keep no
+ * account, so they never count.
+ */
+async function keepsAWayIn(context: RequestContext, adapter: Adapter, userId: string, credentialId: string): Promise<boolean> {
+  const passkeys = await listAuthenticators(adapter, userId)
+  if (passkeys.some((passkey) => passkey.credentialID !== credentialId)) return true
+  if (context.config.providers.some((provider) => provider.type === "email")) {
+    const user = await callAdapter(adapter, "getUser", userId)
+    if (user?.email != null && user.emailVerified != null) return true
+  }
+  if (adapter.listAccountsByUserId === undefined) return false
+  const accounts: unknown = await callAdapter(adapter, "listAccountsByUserId", userId)
+  if (!Array.isArray(accounts)) throw new AdapterError("The adapter's `listAccountsByUserId` did not return an array.")
+  return (accounts as AdapterAccount[]).some((account) => signsIn(context, account))
+}
+
+/** The answer that keeps the user's last way to sign in: a 409 saying what to do first. */
+function refuseLastWayIn(context: RequestContext, adapter: Adapter): Response {
+  const why =
+    adapter.listAccountsByUserId === undefined
+      ? " The adapter cannot list linked accounts (it has no `listAccountsByUserId`), so only another passkey or a verified email with an email provider counts."
+      : ""
+  const refusal = new WebAuthnVerificationError(
+    `This passkey is the user's last way to sign in: add another passkey (or link an account, or verify the email) before deleting it.${why}`,
+    { publicCode: LAST_SIGN_IN_METHOD },
+  )
+  return json(context, { error: refusal.code, code: refusal.publicCode, message: refusal.message }, 409)
+}
+
+/**
+ * Deletes a passkey unless it is the user's last way to sign in. Two requests deleting a user's
+ * last two passkeys at once could each see the other's passkey still there, so the check runs
+ * again after the delete, and the passkey is put back when nothing is left: whichever delete
+ * comes last then sees every other one and keeps its passkey.
+ */
+async function deletePasskey(context: RequestContext, adapter: Adapter, userId: string, authenticator: AdapterAuthenticator): Promise<Response> {
+  if (adapter.deleteAuthenticator === undefined) throw new Configuration("Deleting a passkey needs the adapter's `deleteAuthenticator`.")
+  const { credentialID } = authenticator
+  if (!(await keepsAWayIn(context, adapter, userId, credentialID))) return refuseLastWayIn(context, adapter)
+  const deleted = await callAdapter(adapter, "deleteAuthenticator", credentialID)
+  // `null`: a concurrent request deleted it first, and that request checks what is left.
+  if (deleted != null && !(await keepsAWayIn(context, adapter, userId, credentialID))) {
+    await callAdapter(adapter, "createAuthenticator", { ...authenticator, ...deleted, userId })
+    return refuseLastWayIn(context, adapter)
+  }
+  return json(context, { deleted: credentialID })
+}
+
 /**
  * Lists the signed-in user's passkeys.
  *
@@ -86,6 +149,7 @@ export async function listPasskeys(context: RequestContext, provider: FlowProvid
  * @throws {AccessDenied} when nobody is signed in.
  * @throws {WebAuthnVerificationError} for an unknown passkey, another user's, a bad name or action.
  * @throws {Configuration} when the adapter has no `updateAuthenticator` / `deleteAuthenticator`.
+ * @returns 409 with `code: "last_sign_in_method"` instead of deleting the user's last way to sign in.
  */
 export async function changePasskey(context: RequestContext): Promise<Response> {
   const form = await readForm(context.request)
@@ -104,10 +168,6 @@ export async function changePasskey(context: RequestContext): Promise<Response> 
     const updated = await callAdapter(adapter, "updateAuthenticator", { credentialID: credentialId, name })
     return json(context, { passkey: summary(updated ?? { ...authenticator, name }) })
   }
-  if (action === "delete") {
-    if (adapter.deleteAuthenticator === undefined) throw new Configuration("Deleting a passkey needs the adapter's `deleteAuthenticator`.")
-    await callAdapter(adapter, "deleteAuthenticator", credentialId)
-    return json(context, { deleted: credentialId })
-  }
+  if (action === "delete") return deletePasskey(context, adapter, userId, authenticator)
   throw new WebAuthnVerificationError('`action` must be "rename" or "delete".')
 }
