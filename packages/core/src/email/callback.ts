@@ -15,7 +15,7 @@ import { emailAdapter } from "./signin.js"
 import { MAX_TOKEN, useToken } from "./token.js"
 
 /** The parameters a sign-in link carries. */
-interface LinkParams {
+export interface LinkParams {
   token: string
   email: string
   callbackUrl: string | null
@@ -35,7 +35,7 @@ function single(params: URLSearchParams, name: string, required: boolean): strin
  *
  * @throws {Verification} when a parameter is missing, repeated or malformed.
  */
-function readLink(params: URLSearchParams): LinkParams {
+export function readLink(params: URLSearchParams): LinkParams {
   const token = single(params, "token", true) as string
   const email = single(params, "email", true) as string
   const callbackUrl = single(params, "callbackUrl", false)

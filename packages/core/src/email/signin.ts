@@ -32,20 +32,53 @@ export async function sendSignInLink(
   provider: InternalEmailProvider,
   params: { form: URLSearchParams; callbackUrl: string },
 ): Promise<string> {
-  const { config } = context
   const adapter = emailAdapter(context, provider)
   const identifier = readIdentifier(provider, params.form.getAll("email"))
   const { redirectTo } = await askEmailSignIn(context, { adapter, providerId: provider.id, identifier, verificationRequest: true })
   if (redirectTo !== undefined) return redirectTo
+  await sendSignInEmail(context, provider, identifier, params.callbackUrl)
+  return verifyRequestUrl(context, provider.id)
+}
 
+/**
+ * Sends `identifier` a sign-in link, once the address is checked and the `signIn` callback
+ * agreed: what {@link sendSignInLink} sends, for a flow that has done both steps itself.
+ *
+ * @throws {EmailSignInError} when sending failed.
+ * @throws {Configuration} when no origin for the link is configured (see `outboundCallbackUrl`).
+ * @throws {AdapterError} when the store fails.
+ */
+export async function sendSignInEmail(context: RequestContext, provider: InternalEmailProvider, identifier: string, callbackUrl: string): Promise<void> {
   // Checked before a token exists: a link to an origin taken from a forged Host header would
   // hand the victim's token to whoever named that host.
   const route = outboundCallbackUrl(context, provider.id, `Email provider "${provider.id}"`)
+  await sendVerificationLink(context, provider, identifier, (token) => `${route}?${new URLSearchParams({ callbackUrl, token, email: identifier }).toString()}`)
+}
+
+/**
+ * Stores a verification token for `identifier` and hands the provider's
+ * `sendVerificationRequest` the link `makeUrl` builds around it; the token of a link that was
+ * not sent is removed. Build the link's origin with `outboundCallbackUrl` before calling.
+ *
+ * @throws {EmailSignInError} when building or sending the link failed.
+ * @throws {AdapterError} when the store fails.
+ * @example
+ * ```ts
+ * await sendVerificationLink(context, provider, "ada@example.com", (token) => `${route}?token=${token}&email=ada%40example.com`)
+ * ```
+ */
+export async function sendVerificationLink(
+  context: RequestContext,
+  provider: InternalEmailProvider,
+  identifier: string,
+  makeUrl: (token: string, expires: Date) => string | Promise<string>,
+): Promise<void> {
+  const { config } = context
+  const adapter = emailAdapter(context, provider)
   const { token, expires } = await createToken(config, adapter, provider, identifier)
   context.sensitive.add(token)
-  const query = new URLSearchParams({ callbackUrl: params.callbackUrl, token, email: identifier })
-  const url = `${route}?${query.toString()}`
   try {
+    const url = await makeUrl(token, expires)
     await provider.sendVerificationRequest({
       identifier,
       url,
@@ -62,5 +95,4 @@ export async function sendSignInLink(
     })
     throw new EmailSignInError(`The \`sendVerificationRequest\` of provider "${provider.id}" failed.`, { cause })
   }
-  return verifyRequestUrl(context, provider.id)
 }

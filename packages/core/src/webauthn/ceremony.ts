@@ -14,14 +14,13 @@ import {
   type RegistrationResponseJSON,
 } from "@simplewebauthn/server"
 import { askSignIn } from "../accounts.js"
-import type { Adapter, AdapterAuthenticator, AdapterUser } from "../adapters.js"
+import type { Adapter, AdapterAuthenticator } from "../adapters.js"
 import { finishSignIn } from "../actions/callback.js"
 import { resolveCallbackUrl } from "../callback-url.js"
 import { json, readForm, redirect, type RequestContext } from "../context.js"
 import { verifyCsrf } from "../csrf.js"
 import { base64url, fromBase64url, randomBytes } from "../crypto.js"
 import { AdapterError, WebAuthnVerificationError } from "../errors.js"
-import { emit } from "../events.js"
 import type { FlowProvider } from "../flows.js"
 import type { Account } from "../providers/index.js"
 import { readSession } from "../session/index.js"
@@ -29,6 +28,8 @@ import { callAdapter } from "../store.js"
 import { aaguidName } from "./aaguid.js"
 import { consumeChallenge, issueChallenge, type Ceremony } from "./challenge.js"
 import { resolveRelyingParty, type WebAuthnOptions } from "./options.js"
+import { adapterOf, asUser } from "./records.js"
+import { signUp, signUpLink, type NewPasskey } from "./signup.js"
 
 type Provider = FlowProvider<WebAuthnOptions>
 
@@ -37,21 +38,6 @@ const MAX_DATA_LENGTH = 16 * 1024
 /** The spec's largest credential id is 1023 bytes: 1364 base64url characters. */
 const MAX_CREDENTIAL_ID_LENGTH = 1364
 const EMAIL = /^[^\s@<>"]{1,64}@[^\s@<>"]{1,255}$/
-
-function adapterOf(context: RequestContext): Adapter {
-  const adapter = context.config.adapter
-  if (adapter === undefined) throw new WebAuthnVerificationError("Passkeys need an `adapter`.")
-  return adapter
-}
-
-/** A stored user with its id as a string, or `undefined`. */
-function asUser(value: unknown): AdapterUser | undefined {
-  if (typeof value !== "object" || value === null) return undefined
-  const id: unknown = (value as { id?: unknown }).id
-  if (typeof id === "string" && id !== "") return value as AdapterUser
-  if (typeof id === "number" && Number.isSafeInteger(id)) return { ...(value as AdapterUser), id: String(id) }
-  return undefined
-}
 
 function ceremonyAction(value: string | null): "authenticate" | "register" | undefined {
   if (value === null || value === "") return undefined
@@ -216,6 +202,8 @@ function readResponse(data: string | null): { json: Record<string, unknown>; id:
  * @throws {WebAuthnVerificationError} for any response that does not verify.
  */
 export async function webauthnCallback(context: RequestContext, provider: Provider): Promise<Response> {
+  // A sign-up link mailed to confirm the address (see signup.ts).
+  if (context.url.searchParams.has("pending")) return signUpLink(context, provider)
   if (context.request.method !== "POST") throw new WebAuthnVerificationError(`Provider "${provider.id}" signs in by POSTing its response to this route.`)
   const form = await readForm(context.request)
   await verifyCsrf(context, form.get("csrfToken"))
@@ -308,22 +296,19 @@ async function register(context: RequestContext, provider: Provider, ceremony: C
   const handle = ceremony.handle
   if (handle === undefined) throw new WebAuthnVerificationError("The challenge names no user handle.")
 
-  const record = (userId: string): AdapterAuthenticator => {
-    const name = aaguidName(info.aaguid)
-    return {
-      credentialID: info.credential.id,
-      userId,
-      providerAccountId: handle,
-      credentialPublicKey: base64url(info.credential.publicKey),
-      counter: info.credential.counter,
-      credentialDeviceType: info.credentialDeviceType,
-      credentialBackedUp: info.credentialBackedUp,
-      transports: info.credential.transports?.join(",") ?? null,
-      aaguid: info.aaguid,
-      name: name ?? null,
-      createdAt: new Date(),
-      lastUsedAt: new Date(),
-    }
+  const name = aaguidName(info.aaguid)
+  const passkey: NewPasskey = {
+    credentialID: info.credential.id,
+    providerAccountId: handle,
+    credentialPublicKey: base64url(info.credential.publicKey),
+    counter: info.credential.counter,
+    credentialDeviceType: info.credentialDeviceType,
+    credentialBackedUp: info.credentialBackedUp,
+    transports: info.credential.transports?.join(",") ?? null,
+    aaguid: info.aaguid,
+    name: name ?? null,
+    createdAt: new Date(),
+    lastUsedAt: new Date(),
   }
   const account: Account = { provider: providerId, type: "webauthn", providerAccountId: handle }
 
@@ -336,30 +321,10 @@ async function register(context: RequestContext, provider: Provider, ceremony: C
     const owner = asUser(await callAdapter(adapter, "getUserByAccount", { provider: providerId, providerAccountId: handle }))
     if (owner === undefined) await callAdapter(adapter, "linkAccount", { ...account, type: "webauthn", userId: user.id })
     else if (owner.id !== user.id) throw new WebAuthnVerificationError("The user handle belongs to another user.")
-    await callAdapter(adapter, "createAuthenticator", record(user.id))
+    await callAdapter(adapter, "createAuthenticator", { ...passkey, userId: user.id })
     return finishSignIn(context, { user, account: { ...account, userId: user.id }, isNewUser: false }, target)
   }
 
-  // Passkey-first sign-up: a new user, whose email nobody has verified.
-  const { email, name } = ceremony
-  if (email !== undefined && (await callAdapter(adapter, "getUserByEmail", email)) != null) {
-    throw new WebAuthnVerificationError("A passkey for an email that has an account is added by signing in as that account first.")
-  }
-  const redirectTo = await askSignIn(context, { user: { id: handle, email: email ?? null, name: name ?? null, emailVerified: null }, account })
-  if (redirectTo !== undefined) return redirect(context, redirectTo)
-  const user = asUser(await callAdapter(adapter, "createUser", { id: crypto.randomUUID(), email: email ?? null, name: name ?? null, emailVerified: null }))
-  if (user === undefined) throw new AdapterError("The adapter's `createUser` returned no user with an id.")
-  try {
-    await callAdapter(adapter, "linkAccount", { ...account, type: "webauthn", userId: user.id })
-    await callAdapter(adapter, "createAuthenticator", record(user.id))
-  } catch (error) {
-    // Leave nothing half-made: a user without a passkey could never sign in.
-    await Promise.resolve(callAdapter(adapter, "deleteUser", user.id)).catch((cleanup: unknown) => {
-      context.config.logger.error(new AdapterError(`Could not remove user ${user.id} after storing their passkey failed.`, { cause: cleanup }))
-    })
-    throw error
-  }
-  await emit(context.config, "createUser", { user })
-  await emit(context.config, "linkAccount", { user, account: { ...account, userId: user.id }, profile: user })
-  return finishSignIn(context, { user, account: { ...account, userId: user.id }, isNewUser: true }, target)
+  const { email, name: userName } = ceremony
+  return signUp(context, provider, { ...(email === undefined ? {} : { email }), ...(userName === undefined ? {} : { name: userName }), passkey }, target)
 }

@@ -1,0 +1,270 @@
+/**
+ * Passkey-first sign-up: a new user whose first way in is a passkey.
+ *
+ * With an email provider configured, the address is confirmed before any user exists, and the
+ * registration answers the same whether or not the address has an account (issue 15: a
+ * stranger learns neither). A new address is mailed a sign-up link carrying the verified
+ * passkey, sealed; an address that has an account is mailed the email provider's ordinary
+ * sign-in link, so its owner can sign in and add the passkey from the account. Both answers are
+ * the "check your email" page.
+ *
+ * Without an email provider there is nothing to confirm the address with: the user is created at
+ * once with an unverified address, and an address that has an account is refused, which tells
+ * that it has one (SECURITY.md says so).
+ *
+ * The sign-up link works only in the browser that registered the passkey. Otherwise whoever
+ * registers a passkey under someone else's address would have that person, clicking a link they
+ * did not ask for, create an account the registrant's passkey opens (account pre-hijacking).
+ *
+ * @see https://www.w3.org/TR/webauthn-3/#sctn-registering-a-new-credential
+ */
+import { askEmailSignIn, askSignIn, findUserByEmail } from "../accounts.js"
+import type { AdapterAuthenticator } from "../adapters.js"
+import { finishSignIn } from "../actions/callback.js"
+import { resolveCallbackUrl } from "../callback-url.js"
+import type { InternalProvider } from "../config.js"
+import { html, readForm, redirect, type RequestContext } from "../context.js"
+import { browserBinding, csrfToken, verifyCsrf } from "../csrf.js"
+import { deriveKeys, openJwe, sealJwe, type SecretKey } from "../crypto.js"
+import { readIdentifier } from "../email/address.js"
+import { readLink } from "../email/callback.js"
+import type { InternalEmailProvider } from "../email/provider.js"
+import { sendSignInEmail, sendVerificationLink } from "../email/signin.js"
+import { useToken } from "../email/token.js"
+import { AdapterError, WebAuthnVerificationError } from "../errors.js"
+import { emit } from "../events.js"
+import type { FlowProvider } from "../flows.js"
+import { renderConfirmSignIn } from "../pages/email.js"
+import type { Account } from "../providers/index.js"
+import { callbackUrl as callbackRoute, outboundCallbackUrl, verifyRequestUrl } from "../routes.js"
+import { callAdapter } from "../store.js"
+import { aaguidName } from "./aaguid.js"
+import { requireBrowser } from "./challenge.js"
+import type { WebAuthnOptions } from "./options.js"
+import { adapterOf, asUser } from "./records.js"
+
+type Provider = FlowProvider<WebAuthnOptions>
+
+/** A verified passkey not stored yet: its record, less the user it is going to belong to. */
+export type NewPasskey = Omit<AdapterAuthenticator, "userId">
+
+/** Who signs up, and with which passkey. */
+export interface SignUp {
+  email?: string
+  name?: string
+  passkey: NewPasskey
+}
+
+const SALT = "authjs.webauthn-pending"
+/** The longest `pending` value read: a sealed registration is well under 1 KB with the usual credential ids. */
+const MAX_PENDING = 4096
+
+/** A registration waiting for its address to be confirmed, in short keys: it travels in a URL. */
+interface Pending {
+  /** The passkey provider's id, origin, and browser binding of the registration. */
+  p: string
+  o: string
+  b: string
+  /** The address (the email provider's identifier) and the name to create the user with. */
+  e: string
+  n?: string
+  /** The user handle, then the credential: id, public key, counter, device type, backed up, transports, AAGUID. */
+  h: string
+  c: string
+  k: string
+  t: number
+  d: string
+  s: boolean
+  r?: string
+  a?: string
+  /** Seconds since the epoch: the verification token's expiry. */
+  exp: number
+}
+
+function emailProviderOf(context: RequestContext): InternalEmailProvider | undefined {
+  return context.config.providers.find((provider: InternalProvider): provider is InternalEmailProvider => provider.type === "email")
+}
+
+/**
+ * Signs up a new user with a passkey the ceremony verified: by email confirmation when the app
+ * has an email provider and the user gave an address, at once otherwise.
+ *
+ * @throws {WebAuthnVerificationError} without an email provider, when the address has an account.
+ * @throws {EmailSignInError} when the address is not one the email provider accepts, or sending failed.
+ * @throws {AccessDenied} when the `signIn` callback refuses.
+ * @throws {AdapterError} when the store fails.
+ */
+export async function signUp(context: RequestContext, provider: Provider, signUp: SignUp, target: string): Promise<Response> {
+  const mailer = signUp.email === undefined ? undefined : emailProviderOf(context)
+  if (mailer !== undefined && signUp.email !== undefined) return confirmByEmail(context, provider, mailer, { ...signUp, email: signUp.email }, target)
+
+  const adapter = adapterOf(context)
+  const { email, name, passkey } = signUp
+  if (email !== undefined && (await callAdapter(adapter, "getUserByEmail", email)) != null) {
+    throw new WebAuthnVerificationError("A passkey for an email that has an account is added by signing in as that account first.")
+  }
+  return createPasskeyUser(context, provider, { email: email ?? null, name: name ?? null, emailVerified: null }, passkey, target)
+}
+
+/**
+ * Step 1 of a confirmed sign-up: mails the address, and answers the same whether or not it has
+ * an account. The `signIn` callback is asked as for any emailed link (`email.verificationRequest`).
+ */
+async function confirmByEmail(context: RequestContext, provider: Provider, mailer: InternalEmailProvider, signUp: SignUp & { email: string }, target: string): Promise<Response> {
+  const adapter = adapterOf(context)
+  const identifier = readIdentifier(mailer, [signUp.email])
+  const { existing, redirectTo } = await askEmailSignIn(context, { adapter, providerId: mailer.id, identifier, verificationRequest: true })
+  if (redirectTo !== undefined) return redirect(context, redirectTo)
+  if (existing !== null) {
+    // What `POST /signin/email` sends: signed in, the owner adds a passkey from the account.
+    await sendSignInEmail(context, mailer, identifier, target)
+  } else {
+    // Checked before a token exists, as for any emailed link.
+    const route = outboundCallbackUrl(context, provider.id, `Passkey provider "${provider.id}"`)
+    const browser = await requireBrowser(context)
+    await sendVerificationLink(context, mailer, identifier, async (token, expires) => {
+      const pending = await sealPending(context, { ...signUp, email: identifier }, { provider: provider.id, browser, expires })
+      return `${route}?${new URLSearchParams({ callbackUrl: target, token, email: identifier, pending }).toString()}`
+    })
+  }
+  return redirect(context, verifyRequestUrl(context, mailer.id))
+}
+
+async function sealPending(context: RequestContext, signUp: SignUp & { email: string }, bound: { provider: string; browser: string; expires: Date }): Promise<string> {
+  const { passkey } = signUp
+  const sealed: Pending = {
+    p: bound.provider,
+    o: context.origin,
+    b: bound.browser,
+    e: signUp.email,
+    h: passkey.providerAccountId,
+    c: passkey.credentialID,
+    k: passkey.credentialPublicKey,
+    t: passkey.counter,
+    d: passkey.credentialDeviceType,
+    s: passkey.credentialBackedUp,
+    exp: Math.floor(bound.expires.getTime() / 1000),
+  }
+  if (signUp.name !== undefined) sealed.n = signUp.name
+  if (typeof passkey.transports === "string") sealed.r = passkey.transports
+  if (typeof passkey.aaguid === "string") sealed.a = passkey.aaguid
+  const [key] = await deriveKeys(context.config.secrets, SALT, "jwe")
+  return sealJwe(sealed, key as SecretKey)
+}
+
+function isPending(value: unknown): value is Pending {
+  if (typeof value !== "object" || value === null) return false
+  const v = value as Record<string, unknown>
+  const strings = ["p", "o", "b", "e", "h", "c", "k", "d"].every((key) => typeof v[key] === "string")
+  const optional = ["n", "r", "a"].every((key) => v[key] === undefined || typeof v[key] === "string")
+  return strings && optional && typeof v.t === "number" && typeof v.s === "boolean" && typeof v.exp === "number"
+}
+
+/**
+ * Opens a sign-up link's `pending` registration: sealed by this server, unexpired, for this
+ * provider, origin and browser, and for the address the link was sent to.
+ *
+ * @throws {WebAuthnVerificationError} when any of that fails.
+ */
+async function openPending(context: RequestContext, provider: Provider, value: string | null, email: string): Promise<SignUp & { email: string }> {
+  const opened = value === null || value === "" || value.length > MAX_PENDING ? undefined : await openJwe(value, await deriveKeys(context.config.secrets, SALT, "jwe")).catch(() => undefined)
+  if (!isPending(opened)) throw new WebAuthnVerificationError("The sign-up link's registration was not sealed by this server, or was altered.")
+  if (opened.exp < Date.now() / 1000) throw new WebAuthnVerificationError("The sign-up link has expired.")
+  if (opened.o !== context.origin || opened.p !== provider.id) throw new WebAuthnVerificationError("The sign-up link is for another origin or provider.")
+  if (opened.b !== (await browserBinding(context))) {
+    throw new WebAuthnVerificationError("The sign-up link works only in the browser that created the passkey: open it there.")
+  }
+  if (opened.e !== email) throw new WebAuthnVerificationError("The sign-up link's registration is for another address.")
+  const now = new Date()
+  const passkey: NewPasskey = {
+    credentialID: opened.c,
+    providerAccountId: opened.h,
+    credentialPublicKey: opened.k,
+    counter: opened.t,
+    credentialDeviceType: opened.d,
+    credentialBackedUp: opened.s,
+    transports: opened.r ?? null,
+    aaguid: opened.a ?? null,
+    name: (opened.a === undefined ? undefined : aaguidName(opened.a)) ?? null,
+    createdAt: now,
+    lastUsedAt: now,
+  }
+  return opened.n === undefined ? { email: opened.e, passkey } : { email: opened.e, name: opened.n, passkey }
+}
+
+/**
+ * `GET|POST /callback/:id?pending=`: a sign-up link. `GET` (what a mail scanner pre-fetching
+ * the link also does) shows the email provider's confirmation page and uses up nothing; its
+ * button `POST`s back, CSRF-checked, and only that uses the single-use token, creates the user
+ * with a verified address and the passkey, and signs in.
+ *
+ * @throws {WebAuthnVerificationError} when the link's registration does not open or check out, the
+ *   token is unknown, used or expired, the passkey got registered or the address got an account since.
+ * @throws {Verification} when the link is malformed.
+ * @throws {MissingCSRF} when the confirmation form's CSRF token does not check out.
+ * @throws {AccessDenied} when the `signIn` callback refuses.
+ * @throws {AdapterError} when the store fails.
+ */
+export async function signUpLink(context: RequestContext, provider: Provider): Promise<Response> {
+  const mailer = emailProviderOf(context)
+  if (mailer === undefined) throw new WebAuthnVerificationError(`Provider "${provider.id}" sends sign-up links only with an email provider configured.`)
+  const pendingValues = context.url.searchParams.getAll("pending")
+  if (pendingValues.length !== 1) throw new WebAuthnVerificationError("The sign-up link must carry exactly one `pending` parameter.")
+  const sealed = pendingValues[0] ?? null
+  const post = context.request.method === "POST"
+  const form = post ? await readForm(context.request) : context.url.searchParams
+  if (post) await verifyCsrf(context, form.get("csrfToken"))
+  const link = readLink(form)
+  context.sensitive.add(link.token)
+  const target = await resolveCallbackUrl(context, link.callbackUrl)
+  if (link.callbackUrl !== null) context.returnTo = target
+  const signUp = await openPending(context, provider, sealed, link.email)
+
+  if (!post) {
+    const action = new URL(callbackRoute(context, provider.id))
+    action.searchParams.set("pending", sealed ?? "")
+    const page = renderConfirmSignIn({ theme: context.config.theme, action: action.href, csrfToken: await csrfToken(context), email: link.email, token: link.token, callbackUrl: link.callbackUrl === null ? undefined : target })
+    return html(context, page)
+  }
+
+  const adapter = adapterOf(context)
+  if (!(await useToken(context.config, adapter, link.email, link.token))) throw new WebAuthnVerificationError("The sign-up link is unknown, used already, or expired.")
+  // The token is spent either way below: the registration is only ever checked once.
+  if ((await callAdapter(adapter, "getAuthenticator", signUp.passkey.credentialID)) != null) throw new WebAuthnVerificationError("This passkey was registered already.")
+  if ((await findUserByEmail(adapter, signUp.email)) !== null) {
+    throw new WebAuthnVerificationError("The address got an account since the link was sent: sign in as that account and add the passkey there.")
+  }
+  return createPasskeyUser(context, provider, { email: signUp.email, name: signUp.name ?? null, emailVerified: new Date() }, signUp.passkey, target)
+}
+
+/**
+ * Creates the user, links the `webauthn` account and stores the passkey, asking the `signIn`
+ * callback first, then signs in. A failure leaves no user behind: one without a passkey could
+ * never sign in.
+ */
+async function createPasskeyUser(
+  context: RequestContext,
+  provider: Provider,
+  fields: { email: string | null; name: string | null; emailVerified: Date | null },
+  passkey: NewPasskey,
+  target: string,
+): Promise<Response> {
+  const adapter = adapterOf(context)
+  const account: Account = { provider: provider.id, type: "webauthn", providerAccountId: passkey.providerAccountId }
+  const redirectTo = await askSignIn(context, { user: { id: passkey.providerAccountId, ...fields }, account })
+  if (redirectTo !== undefined) return redirect(context, redirectTo)
+  const user = asUser(await callAdapter(adapter, "createUser", { id: crypto.randomUUID(), ...fields }))
+  if (user === undefined) throw new AdapterError("The adapter's `createUser` returned no user with an id.")
+  try {
+    await callAdapter(adapter, "linkAccount", { ...account, type: "webauthn", userId: user.id })
+    await callAdapter(adapter, "createAuthenticator", { ...passkey, userId: user.id })
+  } catch (error) {
+    await Promise.resolve(callAdapter(adapter, "deleteUser", user.id)).catch((cleanup: unknown) => {
+      context.config.logger.error(new AdapterError(`Could not remove user ${user.id} after storing their passkey failed.`, { cause: cleanup }))
+    })
+    throw error
+  }
+  await emit(context.config, "createUser", { user })
+  await emit(context.config, "linkAccount", { user, account: { ...account, userId: user.id }, profile: user })
+  return finishSignIn(context, { user, account: { ...account, userId: user.id }, isNewUser: true }, target)
+}

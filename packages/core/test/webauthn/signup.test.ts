@@ -1,0 +1,277 @@
+/**
+ * Passkey-first sign-up in an app that also has an email provider: the address is confirmed by
+ * an emailed link before any user exists, and a stranger cannot tell a taken address from a new
+ * one. Through `Auth()`, with the software authenticator and a mailer that records the links.
+ */
+import { afterEach, describe, expect, it, vi } from "vitest"
+import { Auth } from "../../src/index.js"
+import { Jar, ORIGIN, call, csrfToken, setCookies } from "../helpers.js"
+import { SoftAuthenticator, b64url } from "./authenticator.js"
+import { expectRefused, options, passkeyProvider, post, session, setup } from "./harness.js"
+
+interface Mail {
+  identifier: string
+  url: URL
+}
+
+/** A configuration with the passkey provider and an email provider whose mails are recorded. */
+function mailed() {
+  const mails: Mail[] = []
+  const email = {
+    id: "email",
+    name: "Email",
+    type: "email",
+    from: "no-reply@example.com",
+    sendVerificationRequest: ({ identifier, url }: { identifier: string; url: string }) => void mails.push({ identifier, url: new URL(url) }),
+  }
+  const ctx = setup({ providers: [passkeyProvider() as never, email as never] })
+  return { ...ctx, mails }
+}
+
+type Ctx = ReturnType<typeof mailed>
+
+/** Registers a new passkey for `email` in `jar`, nobody signed in: the callback's answer. */
+async function register(ctx: Ctx, email: string, jar = new Jar(), device = new SoftAuthenticator(ORIGIN), bend: Parameters<SoftAuthenticator["create"]>[1] = {}) {
+  const { options: creation } = await options(ctx.config, jar, `?action=register&email=${encodeURIComponent(email)}`)
+  const response = await post(ctx.config, jar, "register", await device.create(creation, bend))
+  return { jar, device, response }
+}
+
+/** A registration waiting for its link: the browser that made it, its passkey, and the mailed link. */
+async function pending(ctx: Ctx, email: string, jar = new Jar()) {
+  const { device, response } = await register(ctx, email, jar)
+  expect(response.status).toBe(302)
+  const mail = ctx.mails.at(-1)
+  expect(mail?.identifier).toBe(email)
+  return { jar, device, link: mail?.url ?? new URL(ORIGIN) }
+}
+
+/** Presses the confirmation page's button: the POST the page's form sends. */
+async function confirm(ctx: Ctx, jar: Jar, link: URL, change: { pending?: string; token?: string; email?: string } = {}): Promise<Response> {
+  const action = new URL("/api/auth/callback/passkey", ORIGIN)
+  action.searchParams.set("pending", change.pending ?? link.searchParams.get("pending") ?? "")
+  return call(ctx.config, jar, action.pathname + action.search, {
+    form: {
+      csrfToken: await csrfToken(ctx.config, jar),
+      token: change.token ?? link.searchParams.get("token") ?? "",
+      email: change.email ?? link.searchParams.get("email") ?? "",
+      callbackUrl: link.searchParams.get("callbackUrl") ?? "",
+    },
+  })
+}
+
+/** A user who signed up with a confirmed passkey, signed out again. */
+async function confirmedUser(ctx: Ctx, email: string) {
+  const { jar, device, link } = await pending(ctx, email)
+  expect((await confirm(ctx, jar, link)).headers.get("location")).toBe(`${ORIGIN}/account`)
+  const user = await ctx.adapter.getUserByEmail(email)
+  await call(ctx.config, jar, "/api/auth/signout", { form: { csrfToken: await csrfToken(ctx.config, jar) } })
+  return { jar, device, user }
+}
+
+/** The credential id of the authenticator's newest passkey. */
+function credentialOf(device: SoftAuthenticator): string {
+  const passkey = device.passkeys.at(-1)
+  if (passkey === undefined) throw new Error("The authenticator holds no passkey.")
+  return b64url(passkey.id)
+}
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+describe("a passkey sign-up with an email provider", () => {
+  it("creates nobody until the mailed link is followed, then signs in with a verified address, and the passkey signs in after", async () => {
+    const ctx = mailed()
+    const { jar, device, response } = await register(ctx, "new@example.com")
+    expect(response.status).toBe(302)
+    expect(response.headers.get("location")).toBe(`${ORIGIN}/api/auth/verify-request?provider=email&type=email`)
+    expect(await session(ctx.config, jar)).toBeNull()
+    expect(await ctx.adapter.getUserByEmail("new@example.com")).toBeNull()
+    expect(ctx.mails).toHaveLength(1)
+    const link = ctx.mails[0]?.url ?? new URL(ORIGIN)
+    expect(link.pathname).toBe("/api/auth/callback/passkey")
+    expect(link.href.length).toBeLessThan(1500)
+
+    // The link opens the confirmation page; its button posts back and signs in.
+    const page = await call(ctx.config, jar, link.pathname + link.search)
+    expect(page.status).toBe(200)
+    const html = await page.text()
+    const action = (/<form method="post" action="([^"]+)"/.exec(html)?.[1] ?? "").replaceAll("&amp;", "&")
+    expect(new URL(action).searchParams.get("pending")).toBe(link.searchParams.get("pending"))
+    const signedIn = await confirm(ctx, jar, link)
+    expect(signedIn.headers.get("location")).toBe(`${ORIGIN}/account`)
+    const user = await ctx.adapter.getUserByEmail("new@example.com")
+    expect(user?.emailVerified).toBeInstanceOf(Date)
+    expect((await session(ctx.config, jar))?.user?.id).toBe(user?.id)
+    expect(await ctx.adapter.listAuthenticatorsByUserId(user?.id ?? "")).toHaveLength(1)
+
+    const later = new Jar()
+    const { options: request } = await options(ctx.config, later, "?action=authenticate")
+    expect((await post(ctx.config, later, "authenticate", await device.get(request))).headers.get("location")).toBe(`${ORIGIN}/account`)
+    expect((await session(ctx.config, later))?.user?.id).toBe(user?.id)
+  })
+
+  it("answers a taken address exactly as a new one, and mails its owner a sign-in link instead", async () => {
+    const ctx = mailed()
+    const owner = await confirmedUser(ctx, "ada@example.com")
+    const ownerPasskeys = await ctx.adapter.listAuthenticatorsByUserId(owner.user?.id ?? "")
+    const mallory = new SoftAuthenticator(ORIGIN)
+    const taken = await register(ctx, "ada@example.com", new Jar(), mallory)
+    const takenMail = ctx.mails.at(-1)
+    const fresh = await register(ctx, "nobody@example.com")
+
+    const shape = (response: Response) => ({ status: response.status, location: response.headers.get("location"), cookies: [...setCookies(response).keys()] })
+    expect(shape(taken.response)).toEqual(shape(fresh.response))
+    for (const attempt of [taken, fresh]) expect(await session(ctx.config, attempt.jar)).toBeNull()
+
+    // The owner got the email provider's own sign-in link, and nothing of Mallory's was stored.
+    expect(takenMail?.identifier).toBe("ada@example.com")
+    expect(takenMail?.url.pathname).toBe("/api/auth/callback/email")
+    expect(takenMail?.url.searchParams.has("pending")).toBe(false)
+    expect(await ctx.adapter.getAuthenticator(credentialOf(mallory))).toBeNull()
+    expect(await ctx.adapter.listAuthenticatorsByUserId(owner.user?.id ?? "")).toEqual(ownerPasskeys)
+    expect(await ctx.adapter.getUserByEmail("nobody@example.com")).toBeNull()
+
+    // Following it signs the owner in, as an email sign-in.
+    const jar = new Jar()
+    const link = takenMail?.url ?? new URL(ORIGIN)
+    const response = await call(ctx.config, jar, "/api/auth/callback/email", {
+      form: { token: link.searchParams.get("token") ?? "", email: link.searchParams.get("email") ?? "", csrfToken: await csrfToken(ctx.config, jar) },
+    })
+    expect(response.status).toBe(302)
+    expect((await session(ctx.config, jar))?.user?.id).toBe(owner.user?.id)
+  })
+
+  it("shows a confirmation page on GET and uses nothing up, so a mail scanner fetching the link spends nothing", async () => {
+    const ctx = mailed()
+    const { jar, link } = await pending(ctx, "new@example.com")
+    for (let i = 0; i < 2; i++) expect((await call(ctx.config, jar, link.pathname + link.search)).status).toBe(200)
+    expect(await ctx.adapter.getUserByEmail("new@example.com")).toBeNull()
+    expect((await confirm(ctx, jar, link)).headers.get("location")).toBe(`${ORIGIN}/account`)
+  })
+
+  it("asks the signIn callback before the user is created", async () => {
+    const asked: string[] = []
+    const ctx = mailed()
+    ctx.config.callbacks = {
+      signIn: ({ account }) => {
+        asked.push(account?.provider ?? "")
+        return account?.provider !== "passkey"
+      },
+    }
+    const { jar, link } = await pending(ctx, "new@example.com")
+    const response = await confirm(ctx, jar, link)
+    expect(new URL(response.headers.get("location") ?? "").searchParams.get("error")).toBe("AccessDenied")
+    expect(asked).toEqual(["email", "passkey"])
+    expect(await ctx.adapter.getUserByEmail("new@example.com")).toBeNull()
+  })
+})
+
+describe("sign-up link refusals", () => {
+  it("refuses a replayed sign-up link", async () => {
+    const ctx = mailed()
+    const { jar } = await confirmedUser(ctx, "new@example.com")
+    const link = ctx.mails.at(-1)?.url ?? new URL(ORIGIN)
+    await expectRefused(await confirm(ctx, jar, link), ctx.config, jar, /used already/)
+  })
+
+  it("refuses a tampered pending registration", async () => {
+    const ctx = mailed()
+    const { jar, link } = await pending(ctx, "new@example.com")
+    const sealed = link.searchParams.get("pending") ?? ""
+    const at = sealed.length - 30
+    const tampered = `${sealed.slice(0, at)}${sealed[at] === "A" ? "B" : "A"}${sealed.slice(at + 1)}`
+    await expectRefused(await confirm(ctx, jar, link, { pending: tampered }), ctx.config, jar, /altered/)
+    expect(await ctx.adapter.getUserByEmail("new@example.com")).toBeNull()
+  })
+
+  it("refuses a pending registration carried by another address's link", async () => {
+    const ctx = mailed()
+    const jar = new Jar()
+    const ada = await pending(ctx, "ada@example.com", jar)
+    const eve = await pending(ctx, "eve@example.com", jar)
+    await expectRefused(await confirm(ctx, jar, eve.link, { pending: ada.link.searchParams.get("pending") ?? "" }), ctx.config, jar, /another address/)
+    expect(await ctx.adapter.getUserByEmail("ada@example.com")).toBeNull()
+    expect(await ctx.adapter.getUserByEmail("eve@example.com")).toBeNull()
+  })
+
+  it("refuses the link opened in another browser, so an unrequested mail cannot give a stranger's passkey an account", async () => {
+    const ctx = mailed()
+    // Mallory registers her passkey under Ada's address; Ada gets the mail and clicks it.
+    const { link } = await pending(ctx, "ada@example.com")
+    const ada = new Jar()
+    await csrfToken(ctx.config, ada)
+    await expectRefused(await call(ctx.config, ada, link.pathname + link.search), ctx.config, ada, /browser that created the passkey/)
+    await expectRefused(await confirm(ctx, ada, link), ctx.config, ada, /browser that created the passkey/)
+    expect(await ctx.adapter.getUserByEmail("ada@example.com")).toBeNull()
+  })
+
+  it("refuses the link on another origin", async () => {
+    const ctx = mailed()
+    const { jar, link } = await pending(ctx, "new@example.com")
+    const elsewhere = new URL(link.pathname + link.search, "http://127.0.0.1:3000")
+    const response = await Auth(new Request(elsewhere, { headers: { cookie: jar.header() } }), ctx.config)
+    expect(response.status).toBe(302)
+    expect(new URL(response.headers.get("location") ?? "").searchParams.get("error")).toBe("WebAuthnVerificationError")
+    expect(ctx.errors.at(-1)).toMatch(/another origin/)
+  })
+
+  it("refuses the link once someone else registered the passkey's credential id", async () => {
+    const ctx = mailed()
+    const { jar, device, link } = await pending(ctx, "new@example.com")
+    const other = await confirmedUser(ctx, "mallory@example.com")
+    const credentialId = credentialOf(device)
+    const [theirs] = await ctx.adapter.listAuthenticatorsByUserId(other.user?.id ?? "")
+    await ctx.adapter.createAuthenticator({ ...(theirs ?? { providerAccountId: "", credentialPublicKey: "", counter: 0, credentialDeviceType: "", credentialBackedUp: false }), userId: other.user?.id ?? "", credentialID: credentialId })
+    await expectRefused(await confirm(ctx, jar, link), ctx.config, jar, /registered already/)
+    expect(await ctx.adapter.getUserByEmail("new@example.com")).toBeNull()
+  })
+
+  it("refuses the link once the address got an account meanwhile", async () => {
+    const ctx = mailed()
+    const { jar, device, link } = await pending(ctx, "new@example.com")
+    // The address's owner signs up by email in the meantime.
+    const owner = new Jar()
+    await call(ctx.config, owner, "/api/auth/signin/email", { form: { email: "new@example.com", csrfToken: await csrfToken(ctx.config, owner) } })
+    const signIn = ctx.mails.at(-1)?.url ?? new URL(ORIGIN)
+    await call(ctx.config, owner, "/api/auth/callback/email", {
+      form: { token: signIn.searchParams.get("token") ?? "", email: "new@example.com", csrfToken: await csrfToken(ctx.config, owner) },
+    })
+    const user = await ctx.adapter.getUserByEmail("new@example.com")
+    expect(user).not.toBeNull()
+    await expectRefused(await confirm(ctx, jar, link), ctx.config, jar, /got an account/)
+    expect(await ctx.adapter.getAuthenticator(credentialOf(device))).toBeNull()
+    expect(await ctx.adapter.listAuthenticatorsByUserId(user?.id ?? "")).toEqual([])
+  })
+
+  it("refuses an expired sign-up link", async () => {
+    const ctx = mailed()
+    const { jar, link } = await pending(ctx, "new@example.com")
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 25 * 60 * 60 * 1000 })
+    await expectRefused(await confirm(ctx, jar, link), ctx.config, jar, /expired/)
+    vi.useRealTimers()
+    expect(await ctx.adapter.getUserByEmail("new@example.com")).toBeNull()
+  })
+
+  it("never answers 5xx to a malformed sign-up link", async () => {
+    const ctx = mailed()
+    const { jar, link } = await pending(ctx, "new@example.com")
+    for (const query of ["?pending=x", "?pending=x&pending=y&token=t&email=new%40example.com", `?pending=${"A".repeat(10_000)}&token=t&email=new%40example.com`, `${link.search}&token=again`]) {
+      const response = await call(ctx.config, jar, `/api/auth/callback/passkey${query}`)
+      expect(response.status, query).toBe(302)
+    }
+    expect(await session(ctx.config, jar)).toBeNull()
+  })
+})
+
+describe("without an email provider", () => {
+  it("still signs up at once, with an unverified address, and sends no link", async () => {
+    const ctx = setup()
+    const jar = new Jar()
+    const { options: creation } = await options(ctx.config, jar, "?action=register&email=new%40example.com")
+    const response = await post(ctx.config, jar, "register", await new SoftAuthenticator(ORIGIN).create(creation))
+    expect(response.headers.get("location")).toBe(`${ORIGIN}/account`)
+    expect((await ctx.adapter.getUserByEmail("new@example.com"))?.emailVerified).toBeNull()
+  })
+})
