@@ -94,12 +94,12 @@ function emailProviderOf(context: RequestContext): InternalEmailProvider | undef
  * @throws {AccessDenied} when the `signIn` callback refuses.
  * @throws {AdapterError} when the store fails.
  */
-export async function signUp(context: RequestContext, provider: Provider, signUp: SignUp, target: string): Promise<Response> {
-  const mailer = signUp.email === undefined ? undefined : emailProviderOf(context)
-  if (mailer !== undefined && signUp.email !== undefined) return confirmByEmail(context, provider, mailer, { ...signUp, email: signUp.email }, target)
+export async function signUp(context: RequestContext, provider: Provider, who: SignUp, target: string): Promise<Response> {
+  const mailer = who.email === undefined ? undefined : emailProviderOf(context)
+  if (mailer !== undefined && who.email !== undefined) return confirmByEmail(context, provider, mailer, { ...who, email: who.email }, target)
 
   const adapter = adapterOf(context)
-  const { email, name, passkey } = signUp
+  const { email, name, passkey } = who
   if (email !== undefined && (await callAdapter(adapter, "getUserByEmail", email)) != null) {
     throw new WebAuthnVerificationError("A passkey for an email that has an account is added by signing in as that account first.")
   }
@@ -216,6 +216,7 @@ export async function signUpLink(context: RequestContext, provider: Provider): P
   if (post) await verifyCsrf(context, form.get("csrfToken"))
   const link = readLink(form)
   context.sensitive.add(link.token)
+  if (sealed !== null) context.sensitive.add(sealed)
   const target = await resolveCallbackUrl(context, link.callbackUrl)
   if (link.callbackUrl !== null) context.returnTo = target
   const signUp = await openPending(context, provider, sealed, link.email)
