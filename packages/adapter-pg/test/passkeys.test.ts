@@ -4,6 +4,7 @@
  * and dates in the new `authenticators` columns.
  */
 import { Auth } from "@auth/core"
+import type { Adapter } from "@auth/core/adapters"
 import { FLOW } from "@auth/core/providers"
 import { webauthn } from "@auth/core/webauthn"
 import { expect, it } from "vitest"
@@ -14,12 +15,15 @@ import { useDatabase } from "./databases.js"
 const ORIGIN = "http://localhost:3000"
 const pool = useDatabase("passkeys", migrate)
 
-function browser(config: Parameters<typeof Auth>[1]) {
+type Config = Parameters<typeof Auth>[1]
+
+/** A browser on the app; `on` sends one request to another server of it (another config). */
+function browser(config: Config) {
   const jar = new Map<string, string>()
-  const request = async (path: string, form?: Record<string, string>): Promise<Response> => {
+  const request = async (path: string, form?: Record<string, string>, on = config): Promise<Response> => {
     const headers = new Headers({ cookie: [...jar].map(([name, value]) => `${name}=${value}`).join("; ") })
     if (form !== undefined) headers.set("content-type", "application/x-www-form-urlencoded")
-    const response = await Auth(new Request(new URL(path, ORIGIN), { method: form === undefined ? "GET" : "POST", headers, body: form === undefined ? undefined : new URLSearchParams(form) }), config)
+    const response = await Auth(new Request(new URL(path, ORIGIN), { method: form === undefined ? "GET" : "POST", headers, body: form === undefined ? undefined : new URLSearchParams(form) }), on)
     for (const header of response.headers.getSetCookie()) {
       const [pair = ""] = header.split(";")
       const eq = pair.indexOf("=")
@@ -36,7 +40,7 @@ function browser(config: Parameters<typeof Auth>[1]) {
       await csrf()
       return ((await (await request(`/api/auth/webauthn-options/passkey${query}`)).json()) as { options: { challenge: string; rp: { id?: string }; user: { id: string } } }).options
     },
-    post: async (path: string, form: Record<string, string>) => request(path, { ...form, csrfToken: await csrf() }),
+    post: async (path: string, form: Record<string, string>, on = config) => request(path, { ...form, csrfToken: await csrf() }, on),
     email: async () => ((await (await request("/api/auth/session")).json()) as { user?: { email?: string } } | null)?.user?.email ?? null,
   }
 }
@@ -77,4 +81,61 @@ it("signs up, signs in, adds, renames and deletes passkeys with PostgresAdapter 
   expect((await list()).map((passkey) => passkey.name)).toEqual(["Phone"])
   const { rows } = await pool().query(`SELECT name FROM authenticators`)
   expect(rows).toEqual([{ name: "Phone" }])
+})
+
+it("keeps a user's last passkey on PostgreSQL, also when two servers delete the last two at once", async () => {
+  // Each server's delete waits until both requests have checked that another passkey is left.
+  let arrived = 0
+  let open: () => void = () => undefined
+  const bothChecked = new Promise<void>((resolve) => (open = resolve))
+  const server = (): Config => {
+    const adapter = PostgresAdapter(pool())
+    const racing: Adapter = {
+      ...adapter,
+      async deleteAuthenticator(credentialID) {
+        if (++arrived === 2) open()
+        await bothChecked
+        return adapter.deleteAuthenticator(credentialID)
+      },
+    }
+    const config = {
+      secret: "a-passkeys-test-secret-of-32-characters-or-more",
+      trustHost: true,
+      adapter: racing,
+      session: { strategy: "database" as const },
+      logger: { error: () => undefined },
+      providers: [
+        { id: "passkey", name: "Passkey", type: "webauthn" as const, formFields: { email: { label: "Email", required: true } }, [FLOW]: webauthn },
+        { id: "acme", name: "Acme", type: "oauth" as const, clientId: "acme", clientSecret: "acme-secret", authorization: "https://acme.example/authorize", token: "https://acme.example/token", userinfo: "https://acme.example/userinfo" },
+      ],
+    }
+    return config
+  }
+  const [one, two] = [server(), server()]
+  const user = browser(one)
+  const creation = await user.options("?action=register&email=last%40example.com")
+  await user.post("/api/auth/callback/passkey", { action: "register", data: JSON.stringify(await new SoftAuthenticator(ORIGIN).create(creation)) })
+  await user.post("/api/auth/callback/passkey", { action: "register", data: JSON.stringify(await new SoftAuthenticator(ORIGIN).create(await user.options(""))) })
+  const stored = async () => (await pool().query<{ credentialID: string }>(`SELECT a."credentialID" FROM authenticators a JOIN users u ON u.id = a."userId" WHERE u.email = 'last@example.com'`)).rows.map((row) => row.credentialID)
+  const [first = "", second = ""] = await stored()
+  expect(second).not.toBe("")
+
+  const answers = await Promise.all([
+    user.post("/api/auth/webauthn-credentials/passkey", { action: "delete", credentialId: first }, one),
+    user.post("/api/auth/webauthn-credentials/passkey", { action: "delete", credentialId: second }, two),
+  ])
+  expect(answers.map((answer) => answer.status)).toContain(409)
+  const left = await stored()
+  expect(left.length).toBeGreaterThan(0)
+
+  // One passkey left: refused, until an account at a configured OAuth provider stands in.
+  const [last = ""] = left.slice(-1)
+  for (const kept of left.slice(0, -1)) expect((await user.post("/api/auth/webauthn-credentials/passkey", { action: "delete", credentialId: kept })).status).toBe(200)
+  const refused = await user.post("/api/auth/webauthn-credentials/passkey", { action: "delete", credentialId: last })
+  expect(refused.status).toBe(409)
+  expect(await refused.json()).toMatchObject({ code: "last_sign_in_method" })
+  const { rows } = await pool().query<{ id: string }>(`SELECT id FROM users WHERE email = 'last@example.com'`)
+  await PostgresAdapter(pool()).linkAccount({ userId: String(rows[0]?.id), type: "oauth", provider: "acme", providerAccountId: "last-at-acme" })
+  expect((await user.post("/api/auth/webauthn-credentials/passkey", { action: "delete", credentialId: last })).status).toBe(200)
+  expect(await stored()).toEqual([])
 })
