@@ -36,23 +36,12 @@ export async function sendSignInLink(
   const identifier = readIdentifier(provider, params.form.getAll("email"))
   const { redirectTo } = await askEmailSignIn(context, { adapter, providerId: provider.id, identifier, verificationRequest: true })
   if (redirectTo !== undefined) return redirectTo
-  await sendSignInEmail(context, provider, identifier, params.callbackUrl)
-  return verifyRequestUrl(context, provider.id)
-}
 
-/**
- * Sends `identifier` a sign-in link, once the address is checked and the `signIn` callback
- * agreed: what {@link sendSignInLink} sends, for a flow that has done both steps itself.
- *
- * @throws {EmailSignInError} when sending failed.
- * @throws {Configuration} when no origin for the link is configured (see `outboundCallbackUrl`).
- * @throws {AdapterError} when the store fails.
- */
-export async function sendSignInEmail(context: RequestContext, provider: InternalEmailProvider, identifier: string, callbackUrl: string): Promise<void> {
   // Checked before a token exists: a link to an origin taken from a forged Host header would
   // hand the victim's token to whoever named that host.
   const route = outboundCallbackUrl(context, provider.id, `Email provider "${provider.id}"`)
-  await sendVerificationLink(context, provider, identifier, (token) => `${route}?${new URLSearchParams({ callbackUrl, token, email: identifier }).toString()}`)
+  await sendVerificationLink(context, provider, identifier, (token) => `${route}?${new URLSearchParams({ callbackUrl: params.callbackUrl, token, email: identifier }).toString()}`)
+  return verifyRequestUrl(context, provider.id)
 }
 
 /**

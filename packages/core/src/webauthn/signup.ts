@@ -29,7 +29,7 @@ import { deriveKeys, openJwe, sealJwe, type SecretKey } from "../crypto.js"
 import { readIdentifier } from "../email/address.js"
 import { readLink } from "../email/callback.js"
 import type { InternalEmailProvider } from "../email/provider.js"
-import { sendSignInEmail, sendVerificationLink } from "../email/signin.js"
+import { sendSignInLink, sendVerificationLink } from "../email/signin.js"
 import { useToken } from "../email/token.js"
 import { AdapterError, WebAuthnVerificationError } from "../errors.js"
 import { emit } from "../events.js"
@@ -108,25 +108,25 @@ export async function signUp(context: RequestContext, provider: Provider, who: S
 
 /**
  * Step 1 of a confirmed sign-up: mails the address, and answers the same whether or not it has
- * an account. The `signIn` callback is asked as for any emailed link (`email.verificationRequest`).
+ * an account. The `signIn` callback is asked once either way, as for any emailed link
+ * (`email.verificationRequest`).
  */
-async function confirmByEmail(context: RequestContext, provider: Provider, mailer: InternalEmailProvider, signUp: SignUp & { email: string }, target: string): Promise<Response> {
+async function confirmByEmail(context: RequestContext, provider: Provider, mailer: InternalEmailProvider, who: SignUp & { email: string }, target: string): Promise<Response> {
   const adapter = adapterOf(context)
-  const identifier = readIdentifier(mailer, [signUp.email])
-  const { existing, redirectTo } = await askEmailSignIn(context, { adapter, providerId: mailer.id, identifier, verificationRequest: true })
-  if (redirectTo !== undefined) return redirect(context, redirectTo)
-  if (existing !== null) {
-    // What `POST /signin/email` sends: signed in, the owner adds a passkey from the account.
-    await sendSignInEmail(context, mailer, identifier, target)
-  } else {
-    // Checked before a token exists, as for any emailed link.
-    const route = outboundCallbackUrl(context, provider.id, `Passkey provider "${provider.id}"`)
-    const browser = await requireBrowser(context)
-    await sendVerificationLink(context, mailer, identifier, async (token, expires) => {
-      const pending = await sealPending(context, { ...signUp, email: identifier }, { provider: provider.id, browser, expires })
-      return `${route}?${new URLSearchParams({ callbackUrl: target, token, email: identifier, pending }).toString()}`
-    })
+  const identifier = readIdentifier(mailer, [who.email])
+  if ((await findUserByEmail(adapter, identifier)) !== null) {
+    // Exactly what `POST /signin/email` does: signed in, the owner adds a passkey from the account.
+    return redirect(context, await sendSignInLink(context, mailer, { form: new URLSearchParams({ email: identifier }), callbackUrl: target }))
   }
+  const { redirectTo } = await askEmailSignIn(context, { adapter, providerId: mailer.id, identifier, verificationRequest: true })
+  if (redirectTo !== undefined) return redirect(context, redirectTo)
+  // Checked before a token exists, as for any emailed link.
+  const route = outboundCallbackUrl(context, provider.id, `Passkey provider "${provider.id}"`)
+  const browser = await requireBrowser(context)
+  await sendVerificationLink(context, mailer, identifier, async (token, expires) => {
+    const pending = await sealPending(context, { ...who, email: identifier }, { provider: provider.id, browser, expires })
+    return `${route}?${new URLSearchParams({ callbackUrl: target, token, email: identifier, pending }).toString()}`
+  })
   return redirect(context, verifyRequestUrl(context, mailer.id))
 }
 
