@@ -5,6 +5,7 @@ import {
   deriveKey,
   engine,
   fromBase64url,
+  portableFromBase64url,
   hmac,
   nodeEngine,
   openJwe,
@@ -15,20 +16,26 @@ import {
   type CryptoEngine,
 } from "../src/crypto.js"
 
-describe("base64url", () => {
+describe.each([
+  { name: "native (Buffer)", decode: fromBase64url },
+  { name: "portable", decode: portableFromBase64url },
+])("base64url, $name decoder", ({ decode }) => {
   it("round-trips every length and matches Node's encoder", () => {
     for (let length = 0; length < 70; length++) {
       const bytes = randomBytes(length)
       const encoded = base64url(bytes)
       expect(encoded).toBe(Buffer.from(bytes).toString("base64url"))
-      expect(fromBase64url(encoded)).toEqual(bytes)
+      const decoded = decode(encoded)
+      expect(decoded).toBeInstanceOf(Uint8Array)
+      expect([...(decoded ?? [])]).toEqual([...bytes])
+      // Its own memory, not a view into a shared pool.
+      expect(decoded?.byteOffset).toBe(0)
+      expect(decoded?.buffer.byteLength).toBe(length)
     }
   })
 
   it("rejects characters outside the alphabet and impossible lengths", () => {
-    expect(fromBase64url("ab+c")).toBeUndefined()
-    expect(fromBase64url("abcde")).toBeUndefined()
-    expect(fromBase64url("abc\u00e9")).toBeUndefined()
+    for (const text of ["ab+c", "ab/c", "abc=", "ab c", "abcde", "abc\u00e9", "abc\n", "a.bc"]) expect(decode(text)).toBeUndefined()
   })
 })
 

@@ -1,7 +1,7 @@
 /** `@auth/core/jwt`: encode, decode and getToken, and the A256CBC-HS512 engines under them. */
 import { compactDecrypt, CompactEncrypt } from "jose"
 import { afterEach, describe, expect, it, vi } from "vitest"
-import { deriveKey, importCbcHmacKey, nodeEngine, randomBytes, sealJwe, webEngine, type CryptoEngine } from "../src/crypto.js"
+import { deriveKey, engine, importCbcHmacKey, nodeEngine, randomBytes, sealJwe, webEngine, type CryptoEngine } from "../src/crypto.js"
 import { MissingSecret, SessionTokenError } from "../src/errors.js"
 import { decode, encode, getToken } from "../src/session/jwt.js"
 import { Jar, SECRET, call, testConfig } from "./helpers.js"
@@ -93,6 +93,26 @@ describe("encode and decode", () => {
     expect(await decode({ token: sealed, secret: SECRET, salt: NAME })).toMatchObject({ sub: "u1" })
     vi.setSystemTime(Date.now() + 10_000)
     expect(await decode({ token: sealed, secret: SECRET, salt: NAME })).toBeNull()
+  })
+
+  it("opens a token read before from memory, without decrypting it again", async () => {
+    const sealed = await encode({ token: { sub: "u1" }, secret: SECRET, salt: NAME })
+    const decrypt = vi.spyOn(engine, "decryptCbcHmac")
+    try {
+      expect(await decode({ token: sealed, secret: SECRET, salt: NAME })).toMatchObject({ sub: "u1" })
+      expect(await decode({ token: sealed, secret: SECRET, salt: NAME })).toMatchObject({ sub: "u1" })
+      expect(decrypt).toHaveBeenCalledTimes(1)
+    } finally {
+      decrypt.mockRestore()
+    }
+  })
+
+  it("attack: a token read before does not open under another salt or secret, nor once altered", async () => {
+    const sealed = await encode({ token: { sub: "u1" }, secret: SECRET, salt: NAME })
+    expect(await decode({ token: sealed, secret: SECRET, salt: NAME })).toMatchObject({ sub: "u1" })
+    await expect(decode({ token: sealed, secret: SECRET, salt: `__Host-${NAME}` })).rejects.toThrow(SessionTokenError)
+    await expect(decode({ token: sealed, secret: OTHER, salt: NAME })).rejects.toThrow(SessionTokenError)
+    await expect(decode({ token: altered(sealed, 3), secret: SECRET, salt: NAME })).rejects.toThrow(SessionTokenError)
   })
 
   it("attack: an altered ciphertext is refused", async () => {

@@ -49,6 +49,7 @@ const CLOCK_TOLERANCE = 15
 const ENC = "A256CBC-HS512"
 
 const encoder = new TextEncoder()
+const textDecoder = new TextDecoder()
 
 /** One secret's key for one salt, with the protected header that names it. */
 interface SessionKey {
@@ -65,6 +66,25 @@ interface SessionKeys {
   keys: SessionKey[]
   byHeader: Map<string, SessionKey>
   byKid: Map<string, SessionKey>
+  /** The plaintexts of tokens these keys opened lately, by token: see {@link rememberOpened}. */
+  opened: Map<string, string>
+}
+
+/** How many opened tokens are remembered per secrets and salt, and the longest one remembered. */
+const OPENED_ENTRIES = 1024
+const OPENED_MAX_LENGTH = 4096
+
+/**
+ * Remembers what a token opened to. A browser sends the same session cookie with every request
+ * until it is re-sealed (once per `updateAge`), so the next read of it skips the decryption.
+ * Only tokens that authenticated are remembered, keyed by the whole token: a hit needs the
+ * token itself, and tells nothing to anyone without it. Claims (`exp`) are still checked on
+ * every read. Oldest first out.
+ */
+function rememberOpened(opened: Map<string, string>, token: string, plaintext: string): void {
+  if (token.length > OPENED_MAX_LENGTH) return
+  if (opened.size >= OPENED_ENTRIES) opened.delete(opened.keys().next().value as string)
+  opened.set(token, plaintext)
 }
 
 /** Auth.js's HKDF `info`: the salt is both the HKDF salt and part of the info. */
@@ -94,7 +114,7 @@ async function sessionKey(secret: string, salt: string): Promise<SessionKey> {
 function sessionKeys(secrets: readonly string[], salt: string): Promise<SessionKeys> {
   return cachedPerSecrets(secrets, `authjs\u0000${salt}`, async () => {
     const keys = await Promise.all(secrets.map((secret) => sessionKey(secret, salt)))
-    return { keys, byHeader: new Map(keys.map((key) => [key.header, key])), byKid: new Map(keys.map((key) => [key.kid, key])) }
+    return { keys, byHeader: new Map(keys.map((key) => [key.header, key])), byKid: new Map(keys.map((key) => [key.kid, key])), opened: new Map() }
   })
 }
 
@@ -211,6 +231,23 @@ function numericClaim(claims: Record<string, unknown>, name: "exp" | "iat" | "nb
   return value
 }
 
+/** The plaintext of a session token, opened with whichever key its header names or authenticates it. */
+async function decrypt(token: string, keys: SessionKeys, secrets: readonly string[], salt: string): Promise<Uint8Array> {
+  const jwe = splitCompactJwe(token)
+  if (jwe === undefined) throw new SessionTokenError("The session token is not a compact JWE.")
+  // The usual case: sealed by one of our keys, whose header it carries byte for byte.
+  const known = keys.byHeader.get(jwe.header)
+  if (known !== undefined && jwe.iv.length === 16 && jwe.tag.length === 32) {
+    const opened = await engine.decryptCbcHmac(known.key, jwe.iv, known.aad, jwe)
+    if (opened === undefined) throw new SessionTokenError(ALTERED)
+    return opened
+  }
+  const { enc, kid } = readHeader(jwe)
+  if (enc === ENC) return openCbc(jwe, kid, keys)
+  if (enc === "A256GCM") return openGcmToken(jwe, kid, secrets, salt)
+  throw new SessionTokenError('The session token is not encrypted with "A256CBC-HS512" or "A256GCM".')
+}
+
 /**
  * The claims of a sealed session token, or `null` once it has expired.
  *
@@ -218,23 +255,18 @@ function numericClaim(claims: Record<string, unknown>, name: "exp" | "iat" | "nb
  * of the secrets derive, does not authenticate, or holds no JWT claims set with an `exp`.
  */
 async function open(token: string, secrets: readonly string[], salt: string): Promise<JWT | null> {
-  const jwe = splitCompactJwe(token)
-  if (jwe === undefined) throw new SessionTokenError("The session token is not a compact JWE.")
   const keys = await sessionKeys(secrets, salt)
-  let plain: Uint8Array
-  // The usual case: sealed by one of our keys, whose header it carries byte for byte.
-  const known = keys.byHeader.get(jwe.header)
-  if (known !== undefined && jwe.iv.length === 16 && jwe.tag.length === 32) {
-    const opened = await engine.decryptCbcHmac(known.key, jwe.iv, known.aad, jwe)
-    if (opened === undefined) throw new SessionTokenError(ALTERED)
-    plain = opened
-  } else {
-    const { enc, kid } = readHeader(jwe)
-    if (enc === ENC) plain = await openCbc(jwe, kid, keys)
-    else if (enc === "A256GCM") plain = await openGcmToken(jwe, kid, secrets, salt)
-    else throw new SessionTokenError('The session token is not encrypted with "A256CBC-HS512" or "A256GCM".')
+  let text = keys.opened.get(token)
+  if (text === undefined) {
+    text = textDecoder.decode(await decrypt(token, keys, secrets, salt))
+    rememberOpened(keys.opened, token, text)
   }
-  const claims = parseJson(plain)
+  let claims: unknown
+  try {
+    claims = JSON.parse(text)
+  } catch {
+    claims = undefined
+  }
   if (typeof claims !== "object" || claims === null || Array.isArray(claims)) throw new SessionTokenError("The session token holds no JWT claims set.")
   const record = claims as Record<string, unknown>
   const exp = numericClaim(record, "exp")
