@@ -84,22 +84,12 @@ function headerOrigin(request: Request, url: URL): string {
   // Only a name or an address with an optional port: a URL parser would read `evil.example/path`
   // or `@evil.example` as some other origin.
   if (!HOST.test(host)) throw new UntrustedHost(`The forwarded host "${host}" is not a valid host.`)
-  const given = `${proto}://${host}`
-  let origin = parsedOrigins.get(given)
-  if (origin === undefined) {
-    try {
-      origin = new URL(given).origin
-    } catch (cause) {
-      throw new UntrustedHost(`The forwarded host "${host}" is not a valid host.`, { cause })
-    }
-    // Bounded: hostile hosts cannot grow it, they only miss it.
-    if (parsedOrigins.size < 64) parsedOrigins.set(given, origin)
+  try {
+    return new URL(`${proto}://${host}`).origin
+  } catch (cause) {
+    throw new UntrustedHost(`The forwarded host "${host}" is not a valid host.`, { cause })
   }
-  return origin
 }
-
-/** Origins already parsed from `proto://host`: an app answers on a handful, every request. */
-const parsedOrigins = new Map<string, string>()
 
 /**
  * The origin the app answers this request on.
