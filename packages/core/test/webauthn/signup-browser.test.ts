@@ -1,0 +1,106 @@
+/**
+ * Passkey sign-up confirmed by email, in real Chromium with a CDP virtual authenticator: create a
+ * passkey on the default page, land on "check your email", follow the mailed link in the same
+ * browser, press its button, and be signed in; the passkey then signs in by autofill. `Auth()`
+ * runs behind node:http on localhost (a secure context for WebAuthn).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import type { AddressInfo } from "node:net"
+
+import type { Browser, Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+import { MemoryAdapter } from "../../../adapter-memory/src/index.js"
+import { Auth } from "../../src/index.js"
+import type { AuthConfig } from "../../src/types.js"
+import { launchChromium } from "@auth/dev-idp/chromium"
+import { SECRET } from "../helpers.js"
+import { passkeyProvider } from "./harness.js"
+
+const adapter = MemoryAdapter()
+const mails: string[] = []
+const mailer = { id: "email", name: "Email", type: "email", from: "no-reply@example.com", sendVerificationRequest: ({ url }: { url: string }) => void mails.push(url) }
+const config: AuthConfig = {
+  secret: SECRET,
+  trustHost: true,
+  adapter,
+  logger: { error: () => undefined, warn: () => undefined },
+  providers: [passkeyProvider() as never, mailer as never],
+}
+
+let server: Server
+let origin = ""
+let browser: Browser
+
+/** `Auth()` for every path but `/account`, a plain app page from which the session is read. */
+async function handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+  if (incoming.url === "/account") {
+    outgoing.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>Account</title>")
+    return
+  }
+  const chunks: Buffer[] = []
+  for await (const chunk of incoming) chunks.push(chunk as Buffer)
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === "string") headers.set(name, value)
+  const request = new Request(new URL(incoming.url ?? "/", origin), { method: incoming.method, headers, body: chunks.length === 0 ? undefined : Buffer.concat(chunks) })
+  const response = await Auth(request, config)
+  const out: Record<string, string | string[]> = { "set-cookie": response.headers.getSetCookie() }
+  response.headers.forEach((value, name) => {
+    if (name !== "set-cookie") out[name] = value
+  })
+  outgoing.writeHead(response.status, out).end(Buffer.from(await response.arrayBuffer()))
+}
+
+beforeAll(async () => {
+  server = createServer((incoming, outgoing) => {
+    handle(incoming, outgoing).catch((error: unknown) => outgoing.writeHead(500).end(String(error)))
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  origin = `http://localhost:${String((server.address() as AddressInfo).port)}`
+  browser = await launchChromium()
+}, 120_000)
+
+afterAll(async () => {
+  await browser.close()
+  await new Promise((resolve) => server.close(resolve))
+})
+
+async function sessionEmail(page: Page): Promise<string | null> {
+  await page.goto(`${origin}/account`)
+  return page.evaluate(async () => ((await (await fetch("/api/auth/session")).json()) as { user?: { email?: string } } | null)?.user?.email ?? null)
+}
+
+describe("passkey sign-up with an email provider, in Chromium", () => {
+  it("creates the passkey, mails a link, and signs in once the link is followed in the same browser", async () => {
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    const cdp = await context.newCDPSession(page)
+    await cdp.send("WebAuthn.enable")
+    const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+      options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    })
+
+    await page.goto(`${origin}/api/auth/signin?callbackUrl=%2Faccount`)
+    // The email provider's form has an email field too: fill the passkey's.
+    await page.fill("input[data-passkey-email]", "ada@example.com")
+    await Promise.all([page.waitForURL((url) => url.pathname === "/api/auth/verify-request"), page.click('[data-passkey-action="register"]')])
+    expect((await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials).toHaveLength(1)
+    expect(await sessionEmail(page)).toBeNull()
+    expect(await adapter.getUserByEmail("ada@example.com")).toBeNull()
+
+    expect(mails).toHaveLength(1)
+    await page.goto(mails[0] ?? "")
+    await Promise.all([page.waitForURL(`${origin}/account`), page.click("button[type=submit]")])
+    expect(await sessionEmail(page)).toBe("ada@example.com")
+    expect((await adapter.getUserByEmail("ada@example.com"))?.emailVerified).toBeInstanceOf(Date)
+
+    // Signed out, the passkey signs in: the page's autofill request is answered by the authenticator.
+    await page.goto(`${origin}/api/auth/signout`)
+    await Promise.all([page.waitForURL((url) => !url.pathname.endsWith("/signout")), page.click("button[type=submit]")])
+    expect(await sessionEmail(page)).toBeNull()
+    await page.goto(`${origin}/api/auth/signin?callbackUrl=%2Faccount`)
+    await page.waitForURL(`${origin}/account`, { timeout: 15_000 })
+    expect(await sessionEmail(page)).toBe("ada@example.com")
+    await context.close()
+  }, 60_000)
+})
