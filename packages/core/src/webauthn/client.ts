@@ -54,8 +54,8 @@ async function fetchJson(url: string, init?: RequestInit): Promise<unknown> {
   const response = await fetch(url, { credentials: "same-origin", ...init, headers: { accept: "application/json", ...(init?.headers as Record<string, string> | undefined) } })
   const body: unknown = await response.json().catch(() => ({}))
   if (!response.ok) {
-    const code = (body as { error?: unknown }).error
-    throw new Error(`${url} answered HTTP ${String(response.status)}${typeof code === "string" ? ` (${code})` : ""}`)
+    const { error, message } = body as { error?: unknown; message?: unknown }
+    throw new Error(`${url} answered HTTP ${String(response.status)}${typeof error === "string" ? ` (${error})` : ""}${typeof message === "string" ? `: ${message}` : ""}`)
   }
   return body
 }
@@ -80,16 +80,39 @@ async function ceremonyOptions(providerId: string, options: PasskeySignInOptions
   return (await fetchJson(url)) as CeremonyOptions
 }
 
-async function finish(providerId: string, options: PasskeySignInOptions, csrfToken: string, action: string, data: unknown): Promise<NavigationResult | undefined> {
+/** The `code=` of a sign-in the server refused because it does not know the credential. */
+const UNKNOWN_CREDENTIAL = "unknown_credential"
+/** How long a navigation waits for the browser to take a signal: it is only a hint. */
+const SIGNAL_WAIT_MS = 1000
+
+/**
+ * Tells the password manager that the server does not know this passkey (the WebAuthn Signal
+ * API), so it stops offering it. Never throws: browsers without the API just keep the passkey.
+ *
+ * @see https://w3c.github.io/webauthn/#sctn-signal-methods
+ */
+async function signalUnknownCredential(rpID: string, credentialID: string): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const waited = new Promise((resolve) => (timer = setTimeout(resolve, SIGNAL_WAIT_MS)))
+  await Promise.race([sendSignal({ signalName: "unknownCredential", rpID, credentialID }).catch(() => undefined), waited])
+  clearTimeout(timer)
+}
+
+async function finish(providerId: string, options: PasskeySignInOptions, csrfToken: string, ceremony: CeremonyOptions, data: { id: string }): Promise<NavigationResult | undefined> {
   const response = await fetch(`${base(options)}/callback/${encodeURIComponent(providerId)}`, {
     method: "POST",
     credentials: "same-origin",
     headers: { "content-type": "application/x-www-form-urlencoded", "x-auth-return-redirect": "1" },
-    body: new URLSearchParams({ action, data: JSON.stringify(data), csrfToken, callbackUrl: options.callbackUrl ?? location.href }),
+    body: new URLSearchParams({ action: ceremony.action, data: JSON.stringify(data), csrfToken, callbackUrl: options.callbackUrl ?? location.href }),
   })
   const body = (await response.json().catch(() => ({}))) as { url?: unknown; error?: unknown }
   const url = typeof body.url === "string" ? body.url : location.href
-  const error = typeof body.error === "string" ? body.error : new URL(url, location.href).searchParams.get("error")
+  const query = new URL(url, location.href).searchParams
+  const error = typeof body.error === "string" ? body.error : query.get("error")
+  if (query.get("code") === UNKNOWN_CREDENTIAL) {
+    const rpID = (ceremony.action === "authenticate" ? ceremony.options.rpId : ceremony.options.rp.id) ?? location.hostname
+    await signalUnknownCredential(rpID, data.id)
+  }
   const result = { url, error, ok: response.ok && error === null }
   if (options.redirect === false) return result
   location.assign(url)
@@ -103,7 +126,7 @@ function cancelled(): NavigationResult {
 async function run(providerId: string, options: PasskeySignInOptions, autofill: boolean): Promise<NavigationResult | undefined> {
   const csrfToken = options.csrfToken ?? (await getCsrfToken(options))
   const ceremony = await ceremonyOptions(providerId, autofill ? { ...options, action: "authenticate" } : options)
-  let data: unknown
+  let data: { id: string }
   try {
     data =
       ceremony.action === "register"
@@ -115,7 +138,7 @@ async function run(providerId: string, options: PasskeySignInOptions, autofill: 
     console.debug("The passkey ceremony did not complete.", error)
     return cancelled()
   }
-  return finish(providerId, options, csrfToken, ceremony.action, data)
+  return finish(providerId, options, csrfToken, ceremony, data)
 }
 
 /**
@@ -194,10 +217,10 @@ export async function renamePasskey(credentialId: string, name: string, provider
  * Deletes one of the signed-in user's passkeys, and tells the password manager it is gone
  * (Signal API), so it is not offered again.
  *
- * @throws {Error} when it is not theirs.
+ * @throws {Error} when it is not theirs, or when it is their last way to sign in (HTTP 409,
+ * the message says what to do first).
  */
 export async function deletePasskey(credentialId: string, providerId = "passkey", options: ClientOptions & { rpId?: string } = {}): Promise<void> {
   await change(providerId, options, { action: "delete", credentialId })
-  const rpID = options.rpId ?? location.hostname
-  await sendSignal({ signalName: "unknownCredential", rpID, credentialID: credentialId }).catch(() => undefined)
+  await signalUnknownCredential(options.rpId ?? location.hostname, credentialId)
 }

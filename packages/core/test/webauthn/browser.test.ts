@@ -2,8 +2,9 @@
  * Passkeys in real Chromium, with a CDP virtual authenticator (CTAP2, platform, resident keys,
  * user verification): sign up on the default page, sign out, sign in with the button and with
  * autofill (on the default page and on the app's own page through the client), add a second
- * passkey, list and delete one. The server is `Auth()` behind node:http on localhost, a secure
- * context for WebAuthn.
+ * passkey, list and delete one; have the password manager forget (Signal API) a passkey the
+ * server no longer knows. The server is `Auth()` behind node:http on localhost, a secure context
+ * for WebAuthn.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -178,6 +179,47 @@ describe("passkeys in Chromium with a virtual authenticator", () => {
     expect(violations).toEqual([])
     await context.close()
   }, 90_000)
+
+  it("tells the password manager to forget a passkey the server does not know, and only then", async () => {
+    const context = await browser.newContext()
+    const signals: unknown[] = []
+    await context.exposeBinding("recordSignal", (_source, options: unknown) => signals.push(options))
+    // Chromium's own signal would reach the virtual authenticator; record the call instead.
+    await context.addInitScript(() => {
+      const record = (window as unknown as { recordSignal: (options: unknown) => Promise<void> }).recordSignal
+      Object.defineProperty(PublicKeyCredential, "signalUnknownCredential", { configurable: true, writable: true, value: (options: unknown) => record(options) })
+    })
+    const page = await context.newPage()
+    await withAuthenticator(page)
+    await page.goto(`${origin}/manage`)
+    expect(await page.evaluate(() => window.passkeys.register("passkey", { email: "gone@example.com", redirect: false }))).toMatchObject({ ok: true })
+    const user = await adapter.getUserByEmail("gone@example.com")
+    const [stored] = await adapter.listAuthenticatorsByUserId(user?.id ?? "")
+    if (stored === undefined) throw new Error("the sign-up stored no passkey")
+    // Its only passkey is kept, and the password manager is told nothing.
+    await expect(page.evaluate((id) => window.passkeys.remove(id), stored.credentialID)).rejects.toThrow(/HTTP 409.*last way to sign in/)
+    await context.clearCookies()
+    const signIn = () => page.evaluate(() => window.passkeys.signIn("passkey", { redirect: false }))
+
+    // Another refusal (the stored passkey names another user handle): nothing to forget.
+    await adapter.deleteAuthenticator(stored.credentialID)
+    await adapter.createAuthenticator({ ...stored, providerAccountId: "another-user-handle" })
+    const refused = new URL((await signIn())?.url ?? "")
+    expect([refused.searchParams.get("error"), refused.searchParams.get("code")]).toEqual(["WebAuthnVerificationError", null])
+    expect(signals).toEqual([])
+
+    // The server no longer knows the passkey the browser still holds.
+    await adapter.deleteAuthenticator(stored.credentialID)
+    const unknown = new URL((await signIn())?.url ?? "")
+    expect(unknown.searchParams.get("code")).toBe("unknown_credential")
+    expect(signals).toEqual([{ rpId: "localhost", credentialId: stored.credentialID }])
+
+    // A browser without the Signal API still gets the result.
+    await page.evaluate(() => Reflect.deleteProperty(PublicKeyCredential, "signalUnknownCredential"))
+    expect(new URL((await signIn())?.url ?? "").searchParams.get("code")).toBe("unknown_credential")
+    expect(signals).toHaveLength(1)
+    await context.close()
+  }, 60_000)
 
   it("says so on the page when the person cancels, and signs nobody in", async () => {
     const context = await browser.newContext()
