@@ -115,8 +115,8 @@ async function confirmByEmail(context: RequestContext, provider: Provider, maile
   const adapter = adapterOf(context)
   const identifier = readIdentifier(mailer, [who.email])
   if ((await findUserByEmail(adapter, identifier)) !== null) {
-    // Exactly what `POST /signin/email` does: signed in, the owner adds a passkey from the account.
-    return redirect(context, await sendSignInLink(context, mailer, { form: new URLSearchParams({ email: identifier }), callbackUrl: target }))
+    // Exactly what `POST /signin/email` with this address does: signed in, the owner adds a passkey from the account.
+    return redirect(context, await sendSignInLink(context, mailer, { form: new URLSearchParams({ email: who.email }), callbackUrl: target }))
   }
   const { redirectTo } = await askEmailSignIn(context, { adapter, providerId: mailer.id, identifier, verificationRequest: true })
   if (redirectTo !== undefined) return redirect(context, redirectTo)
@@ -219,7 +219,7 @@ export async function signUpLink(context: RequestContext, provider: Provider): P
   if (sealed !== null) context.sensitive.add(sealed)
   const target = await resolveCallbackUrl(context, link.callbackUrl)
   if (link.callbackUrl !== null) context.returnTo = target
-  const signUp = await openPending(context, provider, sealed, link.email)
+  const waiting = await openPending(context, provider, sealed, link.email)
 
   if (!post) {
     const action = new URL(callbackRoute(context, provider.id))
@@ -231,11 +231,11 @@ export async function signUpLink(context: RequestContext, provider: Provider): P
   const adapter = adapterOf(context)
   if (!(await useToken(context.config, adapter, link.email, link.token))) throw new WebAuthnVerificationError("The sign-up link is unknown, used already, or expired.")
   // The token is spent either way below: the registration is only ever checked once.
-  if ((await callAdapter(adapter, "getAuthenticator", signUp.passkey.credentialID)) != null) throw new WebAuthnVerificationError("This passkey was registered already.")
-  if ((await findUserByEmail(adapter, signUp.email)) !== null) {
+  if ((await callAdapter(adapter, "getAuthenticator", waiting.passkey.credentialID)) != null) throw new WebAuthnVerificationError("This passkey was registered already.")
+  if ((await findUserByEmail(adapter, waiting.email)) !== null) {
     throw new WebAuthnVerificationError("The address got an account since the link was sent: sign in as that account and add the passkey there.")
   }
-  return createPasskeyUser(context, provider, { email: signUp.email, name: signUp.name ?? null, emailVerified: new Date() }, signUp.passkey, target)
+  return createPasskeyUser(context, provider, { email: waiting.email, name: waiting.name ?? null, emailVerified: new Date() }, waiting.passkey, target)
 }
 
 /**
