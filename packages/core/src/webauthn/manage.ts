@@ -110,8 +110,8 @@ function refuseLastWayIn(context: RequestContext, adapter: Adapter): Response {
 /**
  * Deletes a passkey unless it is the user's last way to sign in. Two requests deleting a user's
  * last two passkeys at once could each see the other's passkey still there, so the check runs
- * again after the delete, and the passkey is put back when nothing is left: whichever delete
- * comes last then sees every other one and keeps its passkey.
+ * again after the delete, and the passkey is put back when nothing is left: the re-check that
+ * runs last sees every delete done, so at worst both are refused, never both done.
  */
 async function deletePasskey(context: RequestContext, adapter: Adapter, userId: string, authenticator: AdapterAuthenticator): Promise<Response> {
   if (adapter.deleteAuthenticator === undefined) throw new Configuration("Deleting a passkey needs the adapter's `deleteAuthenticator`.")
