@@ -61,7 +61,7 @@ describe("Twitter({ version: \"1.0A\" })", () => {
 })
 
 describe("OAuth 1.0a attacks, against a simulated X", () => {
-  const make = () => Twitter({ ...credentials, version: "1.0A", timeout: 300, callbackTimeout: 600 })
+  const make = () => Twitter({ ...credentials, version: "1.0A", timeout: 1000, callbackTimeout: 1500 })
   const simulated = useSimulatedOAuth1Provider(make, fixture)
   const logged: string[] = []
   const linked: Account[] = []
@@ -197,7 +197,7 @@ describe("OAuth 1.0a attacks, against a simulated X", () => {
   it("refuses a huge access token answer without reading it all", async () => {
     const browser = simulated().browser(app)
     const callback = simulated().authorize(await simulated().start(browser, "twitter"))
-    simulated().override("accessToken", { body: `oauth_token=x&oauth_token_secret=y&pad=${"a".repeat(2 * 1024 * 1024)}` })
+    simulated().override("accessToken", { body: `oauth_token=x&oauth_token_secret=y&pad=${"a".repeat(64 * 1024)}` })
     try {
       expect(errorOf(await browser.call(callback))).toBe("OAuthCallbackError")
       expect(logged.join("\n")).toMatch(/too large/)
