@@ -34,14 +34,14 @@ import { useToken } from "../email/token.js"
 import { AdapterError, WebAuthnVerificationError } from "../errors.js"
 import { emit } from "../events.js"
 import type { FlowProvider } from "../flows.js"
-import { renderConfirmSignIn } from "../pages/email.js"
 import type { Account } from "../providers/index.js"
-import { callbackUrl as callbackRoute, outboundCallbackUrl, verifyRequestUrl } from "../routes.js"
+import { callbackUrl as callbackRoute, outboundCallbackUrl, signInPageUrl, verifyRequestUrl } from "../routes.js"
 import { callAdapter } from "../store.js"
 import { aaguidName } from "./aaguid.js"
 import { requireBrowser } from "./challenge.js"
 import type { WebAuthnOptions } from "./options.js"
 import { adapterOf, asUser } from "./records.js"
+import { renderConfirmSignUp } from "./signup-page.js"
 
 type Provider = FlowProvider<WebAuthnOptions>
 
@@ -194,7 +194,7 @@ async function openPending(context: RequestContext, provider: Provider, value: s
 
 /**
  * `GET|POST /callback/:id?pending=`: a sign-up link. `GET` (what a mail scanner pre-fetching
- * the link also does) shows the email provider's confirmation page and uses up nothing; its
+ * the link also does) shows the sign-up confirmation page and uses up nothing; its
  * button `POST`s back, CSRF-checked, and only that uses the single-use token, creates the user
  * with a verified address and the passkey, and signs in.
  *
@@ -224,7 +224,17 @@ export async function signUpLink(context: RequestContext, provider: Provider): P
   if (!post) {
     const action = new URL(callbackRoute(context, provider.id))
     action.searchParams.set("pending", sealed ?? "")
-    const page = renderConfirmSignIn({ theme: context.config.theme, action: action.href, csrfToken: await csrfToken(context), email: link.email, token: link.token, callbackUrl: link.callbackUrl === null ? undefined : target })
+    const callbackUrl = link.callbackUrl === null ? undefined : target
+    const page = renderConfirmSignUp({
+      theme: context.config.theme,
+      action: action.href,
+      csrfToken: await csrfToken(context),
+      email: link.email,
+      name: waiting.name,
+      token: link.token,
+      callbackUrl,
+      signInUrl: signInPageUrl(context, { callbackUrl }),
+    })
     return html(context, page)
   }
 

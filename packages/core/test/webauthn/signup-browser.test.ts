@@ -1,13 +1,17 @@
 /**
  * Passkey sign-up confirmed by email, in real Chromium with a CDP virtual authenticator: create a
  * passkey on the default page, land on "check your email", follow the mailed link in the same
- * browser, press its button, and be signed in; the passkey then signs in by autofill. `Auth()`
- * runs behind node:http on localhost (a secure context for WebAuthn).
+ * browser, press its button, and be signed in; the passkey then signs in by autofill. The
+ * confirmation page passes axe-core on a phone in light and dark. `Auth()` runs behind node:http
+ * on localhost (a secure context for WebAuthn).
  */
+import { readFileSync } from "node:fs"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import { createRequire } from "node:module"
 import type { AddressInfo } from "node:net"
 
-import type { Browser, Page } from "playwright-core"
+import type { AxeResults } from "axe-core"
+import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import { MemoryAdapter } from "../../../adapter-memory/src/index.js"
@@ -17,9 +21,18 @@ import { launchChromium } from "@auth/dev-idp/chromium"
 import { SECRET } from "../helpers.js"
 import { passkeyProvider } from "./harness.js"
 
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
+
 const adapter = MemoryAdapter()
-const mails: string[] = []
-const mailer = { id: "email", name: "Email", type: "email", from: "no-reply@example.com", sendVerificationRequest: ({ url }: { url: string }) => void mails.push(url) }
+/** The sign-up links sent, by address. */
+const mails = new Map<string, string>()
+const mailer = {
+  id: "email",
+  name: "Email",
+  type: "email",
+  from: "no-reply@example.com",
+  sendVerificationRequest: ({ identifier, url }: { identifier: string; url: string }) => void mails.set(identifier, url),
+}
 const config: AuthConfig = {
   secret: SECRET,
   trustHost: true,
@@ -70,27 +83,38 @@ async function sessionEmail(page: Page): Promise<string | null> {
   return page.evaluate(async () => ((await (await fetch("/api/auth/session")).json()) as { user?: { email?: string } } | null)?.user?.email ?? null)
 }
 
+/** A page in `context` with a CDP virtual authenticator that has a platform passkey store and always verifies the user. */
+async function withAuthenticator(context: BrowserContext): Promise<{ page: Page; cdp: CDPSession; authenticatorId: string }> {
+  const page = await context.newPage()
+  const cdp = await context.newCDPSession(page)
+  await cdp.send("WebAuthn.enable")
+  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  })
+  return { page, cdp, authenticatorId }
+}
+
+/** Creates a passkey for `email` on the default sign-in page and opens the mailed sign-up link in the same page. */
+async function signUpUntilLink(page: Page, email: string): Promise<void> {
+  await page.goto(`${origin}/api/auth/signin?callbackUrl=%2Faccount`)
+  // The email provider's form has an email field too: fill the passkey's.
+  await page.fill("input[data-passkey-email]", email)
+  await Promise.all([page.waitForURL((url) => url.pathname === "/api/auth/verify-request"), page.click('[data-passkey-action="register"]')])
+  expect(await sessionEmail(page)).toBeNull()
+  expect(await adapter.getUserByEmail(email)).toBeNull()
+  await page.goto(mails.get(email) ?? expect.unreachable(`no sign-up link was mailed to ${email}`))
+  expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Create your account")
+}
+
 describe("passkey sign-up with an email provider, in Chromium", () => {
   it("creates the passkey, mails a link, and signs in once the link is followed in the same browser", async () => {
     const context = await browser.newContext()
-    const page = await context.newPage()
-    const cdp = await context.newCDPSession(page)
-    await cdp.send("WebAuthn.enable")
-    const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-      options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-    })
+    const { page, cdp, authenticatorId } = await withAuthenticator(context)
 
-    await page.goto(`${origin}/api/auth/signin?callbackUrl=%2Faccount`)
-    // The email provider's form has an email field too: fill the passkey's.
-    await page.fill("input[data-passkey-email]", "ada@example.com")
-    await Promise.all([page.waitForURL((url) => url.pathname === "/api/auth/verify-request"), page.click('[data-passkey-action="register"]')])
+    await signUpUntilLink(page, "ada@example.com")
     expect((await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials).toHaveLength(1)
-    expect(await sessionEmail(page)).toBeNull()
-    expect(await adapter.getUserByEmail("ada@example.com")).toBeNull()
-
-    expect(mails).toHaveLength(1)
-    await page.goto(mails[0] ?? "")
-    await Promise.all([page.waitForURL(`${origin}/account`), page.click("button[type=submit]")])
+    expect(await page.locator("main").textContent()).toContain("You are creating an account for ada@example.com.")
+    await Promise.all([page.waitForURL(`${origin}/account`), page.getByRole("button", { name: "Create account" }).click()])
     expect(await sessionEmail(page)).toBe("ada@example.com")
     expect((await adapter.getUserByEmail("ada@example.com"))?.emailVerified).toBeInstanceOf(Date)
 
@@ -101,6 +125,32 @@ describe("passkey sign-up with an email provider, in Chromium", () => {
     await page.goto(`${origin}/api/auth/signin?callbackUrl=%2Faccount`)
     await page.waitForURL(`${origin}/account`, { timeout: 15_000 })
     expect(await sessionEmail(page)).toBe("ada@example.com")
+    await context.close()
+  }, 60_000)
+
+  it("shows the sign-up page on a 390 px phone in light and dark, with no horizontal scrolling and no axe-core violation", async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } })
+    // An init script runs outside the page's Content-Security-Policy, which allows no script.
+    await context.addInitScript(AXE_SOURCE)
+    const { page } = await withAuthenticator(context)
+    await signUpUntilLink(page, "grace@example.com")
+    for (const colorScheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme })
+      const seen = await page.evaluate(async () => {
+        const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<AxeResults> } }).axe
+        const { violations } = await axe.run(document, { resultTypes: ["violations"] })
+        return {
+          overflow: document.documentElement.scrollWidth - window.innerWidth,
+          background: getComputedStyle(document.body).backgroundColor,
+          violations: violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`),
+        }
+      })
+      expect(seen.overflow, colorScheme).toBeLessThanOrEqual(0)
+      // The page follows the scheme: a near-white or a near-black background.
+      expect(seen.background, colorScheme).toBe(colorScheme === "light" ? "rgb(243, 244, 246)" : "rgb(13, 17, 23)")
+      expect(seen.violations, colorScheme).toEqual([])
+    }
+    expect(await adapter.getUserByEmail("grace@example.com")).toBeNull()
     await context.close()
   }, 60_000)
 })

@@ -14,8 +14,8 @@ interface Mail {
   url: URL
 }
 
-/** A configuration with the passkey provider and an email provider whose mails are recorded. */
-function mailed() {
+/** A configuration with the passkey provider (with `passkey` fields) and an email provider whose mails are recorded. */
+function mailed(passkey: Record<string, unknown> = {}) {
   const mails: Mail[] = []
   const email = {
     id: "email",
@@ -24,7 +24,7 @@ function mailed() {
     from: "no-reply@example.com",
     sendVerificationRequest: ({ identifier, url }: { identifier: string; url: string }) => void mails.push({ identifier, url: new URL(url) }),
   }
-  const ctx = setup({ providers: [passkeyProvider() as never, email as never] })
+  const ctx = setup({ providers: [passkeyProvider(passkey) as never, email as never] })
   return { ...ctx, mails }
 }
 
@@ -60,6 +60,14 @@ async function confirm(ctx: Ctx, jar: Jar, link: URL, change: { pending?: string
   })
 }
 
+/** The confirmation page's form: where it posts and the hidden fields it sends, as the browser reads them. */
+function formOf(html: string): { action: URL; fields: Record<string, string> } {
+  const unescape = (value: string) => value.replaceAll("&quot;", '"').replaceAll("&#39;", "'").replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&")
+  const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1] ?? ""
+  const fields = Object.fromEntries([...html.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)].map((match) => [match[1] ?? "", unescape(match[2] ?? "")]))
+  return { action: new URL(unescape(action)), fields }
+}
+
 /** A user who signed up with a confirmed passkey, signed out again. */
 async function confirmedUser(ctx: Ctx, email: string) {
   const { jar, device, link } = await pending(ctx, email)
@@ -93,12 +101,27 @@ describe("a passkey sign-up with an email provider", () => {
     expect(link.pathname).toBe("/api/auth/callback/passkey")
     expect(link.href.length).toBeLessThan(1500)
 
-    // The link opens the confirmation page; its button posts back and signs in.
+    // The link opens the sign-up page (not the email sign-in one); its button posts back and signs in.
     const page = await call(ctx.config, jar, link.pathname + link.search)
     expect(page.status).toBe(200)
+    expect(page.headers.get("content-security-policy")).toMatch(/^default-src 'none';/)
     const html = await page.text()
-    const action = (/<form method="post" action="([^"]+)"/.exec(html)?.[1] ?? "").replaceAll("&amp;", "&")
-    expect(new URL(action).searchParams.get("pending")).toBe(link.searchParams.get("pending"))
+    expect(html).toContain("<title>Create your account</title>")
+    expect(html).toContain("<h1>Create your account</h1>")
+    expect(html).toContain("You are creating an account for <strong>new@example.com</strong>.")
+    expect(html).toContain("the passkey you just made signs you in on this device")
+    expect(html).toMatch(/<button type="submit" class="button primary"[^>]*>Create account<\/button>/)
+    expect(html).toContain(`<a href="${ORIGIN}/api/auth/signin?callbackUrl=${encodeURIComponent(`${ORIGIN}/account`)}">Back to sign in</a>`)
+    expect(html).not.toMatch(/<script|Continue as|>Sign in</)
+    const form = formOf(html)
+    expect(form.action.pathname).toBe("/api/auth/callback/passkey")
+    expect(form.action.searchParams.get("pending")).toBe(link.searchParams.get("pending"))
+    expect(form.fields).toEqual({
+      csrfToken: await csrfToken(ctx.config, jar),
+      token: link.searchParams.get("token"),
+      email: "new@example.com",
+      callbackUrl: `${ORIGIN}/account`,
+    })
     const signedIn = await confirm(ctx, jar, link)
     expect(signedIn.headers.get("location")).toBe(`${ORIGIN}/account`)
     const user = await ctx.adapter.getUserByEmail("new@example.com")
@@ -146,9 +169,26 @@ describe("a passkey sign-up with an email provider", () => {
   it("shows a confirmation page on GET and uses nothing up, so a mail scanner fetching the link spends nothing", async () => {
     const ctx = mailed()
     const { jar, link } = await pending(ctx, "new@example.com")
-    for (let i = 0; i < 2; i++) expect((await call(ctx.config, jar, link.pathname + link.search)).status).toBe(200)
+    for (let i = 0; i < 2; i++) {
+      const page = await call(ctx.config, jar, link.pathname + link.search)
+      expect(page.status).toBe(200)
+      expect(await page.text()).toContain("<h1>Create your account</h1>")
+    }
     expect(await ctx.adapter.getUserByEmail("new@example.com")).toBeNull()
+    expect(await session(ctx.config, jar)).toBeNull()
     expect((await confirm(ctx, jar, link)).headers.get("location")).toBe(`${ORIGIN}/account`)
+  })
+
+  it("escapes the address and the name on the confirmation page, so a registration cannot inject markup", async () => {
+    // The address's local part may hold `&` and `'` (not `<` or `"`); the name may hold anything.
+    const ctx = mailed({ getUserInfo: () => ({ email: "o'neil&co@example.com", name: 'Eve <img src=x onerror="alert(1)"> & Co' }) })
+    const { jar, link } = await pending(ctx, "o'neil&co@example.com")
+    const html = await (await call(ctx.config, jar, link.pathname + link.search)).text()
+    expect(html).toContain("for <strong>o&#39;neil&amp;co@example.com</strong> as <strong>Eve &lt;img src=x onerror=&quot;alert(1)&quot;&gt; &amp; Co</strong>.")
+    expect(html).not.toContain("<img")
+    expect(formOf(html).fields.email).toBe("o'neil&co@example.com")
+    expect((await confirm(ctx, jar, link)).headers.get("location")).toBe(`${ORIGIN}/account`)
+    expect((await ctx.adapter.getUserByEmail("o'neil&co@example.com"))?.name).toBe('Eve <img src=x onerror="alert(1)"> & Co')
   })
 
   it("asks the signIn callback before the user is created", async () => {

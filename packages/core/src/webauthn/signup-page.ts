@@ -1,0 +1,42 @@
+/**
+ * The page a passkey sign-up link opens. It lives with the WebAuthn flow, not in src/pages/, so
+ * an app without passkeys bundles none of it.
+ */
+import { escapeHtml, hiddenInput, layout, themeButtonStyle } from "../pages/layout.js"
+import type { Theme } from "../types.js"
+
+/** What the sign-up confirmation page shows and posts back. */
+export interface SignUpPageParams {
+  theme: Theme
+  /** Where the form posts: the provider's callback route with the link's `pending` registration. */
+  action: string
+  csrfToken: string
+  /** The confirmed address the account is created with. */
+  email: string
+  /** The name the account is created with, when the registration gave one. */
+  name: string | undefined
+  token: string
+  callbackUrl: string | undefined
+  /** The sign-in page, for someone who does not want the account after all. */
+  signInUrl: string
+}
+
+/**
+ * The sign-up confirmation page: it names the address (and name) of the account to be created,
+ * and only its button, a `POST`, creates it. Mail scanners fetch links to inspect them; a `GET`
+ * must change nothing.
+ *
+ * @example
+ * ```ts
+ * html(context, renderConfirmSignUp({ theme, action, csrfToken, email, name: undefined, token, callbackUrl, signInUrl }))
+ * ```
+ */
+export function renderConfirmSignUp(params: SignUpPageParams): string {
+  const who = params.name === undefined ? "" : ` as <strong>${escapeHtml(params.name)}</strong>`
+  const fields = hiddenInput("csrfToken", params.csrfToken) + hiddenInput("token", params.token) + hiddenInput("email", params.email) + hiddenInput("callbackUrl", params.callbackUrl)
+  return layout(
+    params.theme,
+    "Create your account",
+    `<h1>Create your account</h1><p>You are creating an account for <strong>${escapeHtml(params.email)}</strong>${who}.</p><p class="muted">From now on, the passkey you just made signs you in on this device.</p><form method="post" action="${escapeHtml(params.action)}">${fields}<button type="submit" class="button primary"${themeButtonStyle(params.theme)}>Create account</button></form><p class="links"><a href="${escapeHtml(params.signInUrl)}">Back to sign in</a></p>`,
+  )
+}
