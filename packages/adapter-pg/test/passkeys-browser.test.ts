@@ -1,0 +1,226 @@
+/**
+ * Passkeys in real Chromium on PostgreSQL: `Passkey()` from `@auth/providers` with
+ * `PostgresAdapter` and database sessions, behind node:http on localhost (a secure context for
+ * WebAuthn), driven through the built-in sign-in page with a CDP virtual authenticator (CTAP2,
+ * platform, resident keys, user verification). No email provider is configured, so a passkey
+ * sign-up creates the user at once. Every step is checked in the database as well as in the
+ * browser.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import type { AddressInfo } from "node:net"
+
+import { Auth, type AuthConfig } from "@auth/core"
+import type * as PasskeyClient from "@auth/core/webauthn/client"
+import { launchChromium } from "@auth/dev-idp/chromium"
+import Passkey from "@auth/providers/passkey"
+import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+import { PostgresAdapter, migrate } from "../src/index.js"
+import { useDatabase } from "./databases.js"
+
+const EMAIL = "ada@example.com"
+const pool = useDatabase("passkeys_browser", migrate)
+
+/** What `Auth()` logged, to tell why a sign-in was refused. */
+const logged: { code?: string; message: string; cause?: unknown }[] = []
+/** Every status this server answered with: none may be a 5xx. */
+const statuses: number[] = []
+
+let config: AuthConfig
+let server: Server | undefined
+let origin = ""
+let browser: Browser | undefined
+let context: BrowserContext
+let page: Page
+let cdp: CDPSession
+
+// The app's own page: a place to read the session (the auth pages' policy allows no fetch), and
+// the passkey functions from the script `Auth()` serves, as `signIn("passkey")` of the client loads them.
+const ACCOUNT_PAGE = '<!doctype html><title>Account</title><h1>Account</h1><script src="/api/auth/webauthn-script/passkey"></script>'
+
+async function toRequest(incoming: IncomingMessage): Promise<Request> {
+  const chunks: Buffer[] = []
+  for await (const chunk of incoming) chunks.push(chunk as Buffer)
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === "string") headers.set(name, value)
+  const body = chunks.length === 0 ? undefined : Buffer.concat(chunks)
+  return new Request(new URL(incoming.url ?? "/", origin), { method: incoming.method, headers, body })
+}
+
+async function handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+  if (new URL(incoming.url ?? "/", origin).pathname === "/account") {
+    outgoing.writeHead(200, { "content-type": "text/html" }).end(ACCOUNT_PAGE)
+    return
+  }
+  const response = await Auth(await toRequest(incoming), config)
+  statuses.push(response.status)
+  const headers: Record<string, string | string[]> = { "set-cookie": response.headers.getSetCookie() }
+  response.headers.forEach((value, name) => {
+    if (name !== "set-cookie") headers[name] = value
+  })
+  outgoing.writeHead(response.status, headers).end(Buffer.from(await response.arrayBuffer()))
+}
+
+beforeAll(async () => {
+  config = {
+    secret: "a-passkeys-browser-test-secret-of-32-characters",
+    trustHost: true,
+    adapter: PostgresAdapter(pool()),
+    session: { strategy: "database" },
+    logger: { error: (error) => logged.push(error), warn: () => undefined },
+    providers: [Passkey({ formFields: { email: { label: "Email", required: true } } })],
+  }
+  server = createServer((incoming, outgoing) => {
+    handle(incoming, outgoing).catch((error: unknown) => {
+      statuses.push(500)
+      outgoing.writeHead(500).end(String(error))
+    })
+  })
+  const listening = server
+  await new Promise<void>((resolve) => listening.listen(0, "127.0.0.1", resolve))
+  // localhost, not 127.0.0.1: an IP address cannot be a WebAuthn relying party id.
+  origin = `http://localhost:${String((listening.address() as AddressInfo).port)}`
+  browser = await launchChromium()
+  context = await browser.newContext()
+  page = await context.newPage()
+  cdp = await context.newCDPSession(page)
+  await cdp.send("WebAuthn.enable")
+  await addAuthenticator("internal")
+}, 120_000)
+
+afterAll(async () => {
+  // Each step runs even when an earlier one throws; the pool and the database server are
+  // closed by `useDatabase` and the run's global set-up.
+  await browser?.close().catch(() => undefined)
+  const open = server
+  if (open !== undefined) {
+    open.closeAllConnections()
+    await new Promise((resolve) => open.close(resolve))
+  }
+}, 30_000)
+
+async function addAuthenticator(transport: "internal" | "usb"): Promise<string> {
+  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: { protocol: "ctap2", transport, hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  })
+  return authenticatorId
+}
+
+async function sessionEmail(): Promise<string | null> {
+  await page.goto(`${origin}/account`)
+  return page.evaluate(async () => {
+    const session = (await (await fetch("/api/auth/session")).json()) as { user?: { email?: string } } | null
+    return session?.user?.email ?? null
+  })
+}
+
+async function signOut(): Promise<void> {
+  await page.goto(`${origin}/api/auth/signout`)
+  await Promise.all([page.waitForURL((url) => !url.pathname.endsWith("/signout")), page.click("button[type=submit]")])
+  expect(await sessionEmail()).toBeNull()
+}
+
+/** Signs in with the page's button. The page's autofill request is cut off first: the virtual
+ * authenticator would answer it at once, and it is the button under test. */
+async function clickSignIn(): Promise<void> {
+  let autofill = true
+  await page.route("**/webauthn-options/**", (route) => {
+    if (!autofill) return route.continue()
+    autofill = false
+    return route.abort()
+  })
+  await page.goto(`${origin}/api/auth/signin?callbackUrl=%2Faccount`)
+  await expect.poll(() => autofill, { timeout: 15_000 }).toBe(false)
+  await page.click('[data-passkey-action="authenticate"]')
+  await page.waitForURL((url) => url.pathname === "/account" || url.searchParams.has("error"), { timeout: 20_000 })
+  await page.unroute("**/webauthn-options/**")
+}
+
+/** The user's passkeys as PostgreSQL holds them. */
+async function storedPasskeys(): Promise<{ credentialID: string; counter: string }[]> {
+  const { rows } = await pool().query<{ credentialID: string; counter: string }>(
+    `SELECT a."credentialID", a.counter FROM authenticators a JOIN users u ON u.id = a."userId" WHERE u.email = $1 ORDER BY a."createdAt"`,
+    [EMAIL],
+  )
+  return rows
+}
+
+/** POSTs a delete to the management route from the account page, as the client does. */
+async function deletePasskey(credentialId: string): Promise<{ status: number; body: { code?: string } }> {
+  await page.goto(`${origin}/account`)
+  return page.evaluate(async (id) => {
+    const { csrfToken } = (await (await fetch("/api/auth/csrf")).json()) as { csrfToken: string }
+    const response = await fetch("/api/auth/webauthn-credentials/passkey", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ action: "delete", credentialId: id, csrfToken }),
+    })
+    return { status: response.status, body: (await response.json()) as { code?: string } }
+  }, credentialId)
+}
+
+describe("passkeys in Chromium on PostgreSQL", () => {
+  it("signs up on the built-in page, signs out, signs in with the button, adds, lists and deletes a passkey", async () => {
+    await page.goto(`${origin}/api/auth/signin?callbackUrl=%2Faccount`)
+    await page.fill("input[name=email]", EMAIL)
+    await Promise.all([page.waitForURL(`${origin}/account`, { timeout: 20_000 }), page.click('[data-passkey-action="register"]')])
+    expect(await sessionEmail()).toBe(EMAIL)
+    const { rows: users } = await pool().query<{ id: string }>(`SELECT id FROM users WHERE email = $1`, [EMAIL])
+    expect(users).toHaveLength(1)
+    const userId = users[0]?.id
+    const { rows: accounts } = await pool().query(`SELECT type, provider FROM accounts WHERE "userId" = $1`, [userId])
+    expect(accounts).toEqual([{ type: "webauthn", provider: "passkey" }])
+    const { rows: sessions } = await pool().query(`SELECT 1 FROM sessions WHERE "userId" = $1`, [userId])
+    expect(sessions).toHaveLength(1)
+    const [first] = await storedPasskeys()
+    expect(await storedPasskeys()).toHaveLength(1)
+
+    await signOut()
+    await clickSignIn()
+    expect(new URL(page.url()).pathname).toBe("/account")
+    expect(await sessionEmail()).toBe(EMAIL)
+
+    // A second device: the first already holds a passkey for this user and is excluded.
+    await addAuthenticator("usb")
+    await page.goto(`${origin}/account`)
+    const added = await page.evaluate(() => {
+      const client = (globalThis as unknown as Record<symbol, typeof PasskeyClient>)[Symbol.for("@auth/core/webauthn/client")]
+      return client?.registerPasskey("passkey", { callbackUrl: "/account", redirect: false })
+    })
+    expect(added).toMatchObject({ ok: true, url: `${origin}/account` })
+    const stored = await storedPasskeys()
+    expect(stored).toHaveLength(2)
+
+    const listed = await page.evaluate(async () => ((await (await fetch("/api/auth/webauthn-credentials/passkey")).json()) as { passkeys: { id: string }[] }).passkeys)
+    expect(listed.map((passkey) => passkey.id).sort()).toEqual(stored.map((passkey) => passkey.credentialID).sort())
+
+    expect((await deletePasskey(first?.credentialID ?? "")).status).toBe(200)
+    expect((await storedPasskeys()).map((passkey) => passkey.credentialID)).toEqual([stored[1]?.credentialID])
+    expect(statuses.filter((status) => status >= 500)).toEqual([])
+  }, 90_000)
+
+  it("refuses to delete the last passkey (409) and keeps it in PostgreSQL", async () => {
+    const [last] = await storedPasskeys()
+    expect(last).toBeDefined()
+    const refused = await deletePasskey(last?.credentialID ?? "")
+    expect(refused).toMatchObject({ status: 409, body: { code: "last_sign_in_method" } })
+    expect(await storedPasskeys()).toEqual([last])
+  }, 30_000)
+
+  it("refuses a sign-in whose signature counter went backwards, with no session and no 5xx", async () => {
+    await signOut()
+    await pool().query(`UPDATE authenticators SET counter = 1000000`)
+    logged.length = 0
+    await clickSignIn()
+    const url = new URL(page.url())
+    expect([url.pathname, url.searchParams.get("error")]).toEqual(["/api/auth/signin", "WebAuthnVerificationError"])
+    expect(logged.map((error) => [error.code, error.cause instanceof Error ? error.cause.message : ""])).toEqual([
+      ["WebAuthnVerificationError", expect.stringMatching(/counter value \d+ was lower than expected 1000000/)],
+    ])
+    expect(await sessionEmail()).toBeNull()
+    // The stored counter is not lowered to the cloned authenticator's.
+    expect((await storedPasskeys()).map((passkey) => passkey.counter)).toEqual(["1000000"])
+    expect(statuses.filter((status) => status >= 500)).toEqual([])
+  }, 60_000)
+})
