@@ -171,7 +171,7 @@ export function renderHome(view: HomeView): string {
 </div>
 <p role="status" data-sign-in-status></p>
 <p class="muted">The Demo IdP is a real OpenID Provider running on your machine at <a href="${escapeHtml(view.demoIdpUrl)}/.well-known/openid-configuration">${escapeHtml(view.demoIdpUrl)}</a>. Sign in as ${DEMO_IDP_ACCOUNTS}.</p>
-<p class="muted">On <a href="${AUTH_BASE_PATH}/signin">the sign-in page</a> you can also sign in as the demo user <code>${DEMO_USERNAME}</code>, with the password printed in the terminal at start (or your <code>DEMO_USER_PASSWORD</code>), or ask for a sign-in link by email.</p>`
+<p class="muted">On <a href="${AUTH_BASE_PATH}/signin">the sign-in page</a> you can also sign in as the demo user <code>${DEMO_USERNAME}</code>, with the password printed in the terminal at start (or your <code>DEMO_USER_PASSWORD</code>), ask for a sign-in link by email, or create a passkey.</p>`
       : `<h1>You are signed in</h1>
 <p class="muted" data-testid="state">Signed in ${strategy}</p>
 ${userCard(user)}
@@ -197,6 +197,7 @@ ${status}
 <li>Demo IdP <span class="badge on">on</span> <span class="muted">always, offline</span></li>
 <li>Demo user (username and password) <span class="badge on">on</span> <span class="muted">always: <code>${DEMO_USERNAME}</code>, with the password printed at start</span></li>
 <li>Email sign-in link ${EMAIL_STATUS[view.emailDelivery]}</li>
+<li>Passkeys <span class="badge on">on</span> <span class="muted">always: create one on the sign-in page${view.emailDelivery === "off" ? "" : "; a new address is confirmed by a link first"}</span></li>
 ${providers}
 </ul>
 <p class="muted">Real providers switch on when their credentials are in <code>apps/example/.env</code>: see <code>apps/example/.env.example</code>.</p>
@@ -242,7 +243,7 @@ export function renderServerError(): string {
 export function renderCheckEmail(delivery: EmailDelivery): string {
   const where =
     delivery === "terminal"
-      ? `<p><strong>In development the link is not emailed:</strong> it is printed in the terminal where the app runs (<code>pnpm dev</code>). Open it in this browser to sign in.</p>
+      ? `<p><strong>In development the link is not emailed:</strong> it is printed in the terminal where the app runs (<code>pnpm dev</code>). Open it in this browser to sign in (or, after creating a passkey, to create your account).</p>
 <p class="muted">To email links instead, set <code>AUTH_EMAIL_SERVER</code> and <code>AUTH_EMAIL_FROM</code>.</p>`
       : `<p>We sent you an email with a sign-in link. Open it to sign in: it works once, and only for a short time.</p>
 <p class="muted">No email? Check your spam folder, or go back and ask for a new link.</p>`

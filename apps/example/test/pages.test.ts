@@ -38,6 +38,12 @@ describe("renderHome", () => {
     expect(home(null, { emailDelivery: "off" })).toContain("Email sign-in link <span class=\"badge off\">off</span>")
   })
 
+  it("offers passkeys, saying a new address is confirmed by a link only when links can be sent", () => {
+    expect(home(null)).toContain("or create a passkey.")
+    expect(home(null)).toContain('Passkeys <span class="badge on">on</span> <span class="muted">always: create one on the sign-in page; a new address is confirmed by a link first</span>')
+    expect(home(null, { emailDelivery: "off" })).toContain('Passkeys <span class="badge on">on</span> <span class="muted">always: create one on the sign-in page</span>')
+  })
+
   it("shows the session's name, email and image when signed in", () => {
     const page = home(session({ name: "Alice Example", email: "alice@example.com", image: "http://127.0.0.1:4000/avatars/alice.svg" }))
     expect(page).toContain("You are signed in")
@@ -121,6 +127,7 @@ describe("renderCheckEmail", () => {
     const page = renderCheckEmail("terminal")
     expect(page).toContain("Check your email")
     expect(page).toContain("printed in the terminal")
+    expect(page).toContain("after creating a passkey, to create your account")
   })
 
   it("does not mention the terminal when links are emailed", () => {

@@ -1,10 +1,10 @@
 /**
  * The example in a real browser: the app and its Demo IdP on free loopback ports, Chromium
- * clicking through sign-in, consent and sign-out as a new user would, and through the demo
- * user's password form and an email sign-in link.
+ * clicking through sign-in, consent and sign-out as a new user would, through the demo user's
+ * password form and an email sign-in link, and through a passkey sign-up confirmed by email.
  */
 import { DEFAULT_ACCOUNTS } from "@auth/dev-idp"
-import type { Browser, Page } from "playwright-core"
+import type { Browser, Page, Route } from "playwright-core"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 
 import { startExample, type RunningExample } from "../../src/app.js"
@@ -281,6 +281,66 @@ describe("the example's own sign-in forms, with database sessions", () => {
     await page.waitForURL(`${example.url}/protected`)
     expect(await page.getByTestId("user-email").textContent()).toBe("carol@example.org")
     expect(await page.getByTestId("user-name").textContent()).toBe("(no name shared)")
+    expect(run.errors).toEqual([])
+  })
+})
+
+describe("passkeys in the example", () => {
+  let run: Started
+  beforeAll(async () => {
+    run = await start()
+  })
+
+  browserTest("signs up with a passkey, confirms the address by the link, signs out, and signs in with the passkey button", async (page) => {
+    const { example } = run
+    // A platform authenticator that keeps passkeys and verifies the user without being asked.
+    const cdp = await page.context().newCDPSession(page)
+    await cdp.send("WebAuthn.enable")
+    const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+      options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    })
+
+    await page.goto(`${example.url}/protected`)
+    await page.waitForURL(`${example.url}/api/auth/signin?callbackUrl=%2Fprotected`)
+    await page.getByLabel("Address for your passkey").fill("dora@example.net")
+    await page.getByRole("button", { name: "Create a passkey" }).click()
+    await page.waitForURL(`${example.url}/api/auth/verify-request?provider=email&type=email`)
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Check your email")
+    expect(await page.getByTestId("check-email").textContent()).toContain("printed in the terminal")
+    expect((await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials).toHaveLength(1)
+    expect(await sessionCookie(page)).toBeUndefined()
+
+    // The link the app would have emailed: it creates the account, and only in this browser.
+    expect(run.links.map((link) => link.email)).toEqual(["dora@example.net"])
+    const link = run.links[0] as SignInLink
+    expect(new URL(link.url).pathname).toBe("/api/auth/callback/passkey")
+    await page.goto(link.url)
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Create your account")
+    expect(await page.locator("main").textContent()).toContain("dora@example.net")
+    expect(await sessionCookie(page)).toBeUndefined()
+    await page.getByRole("button", { name: "Create account" }).click()
+    await page.waitForURL(`${example.url}/protected`)
+    expect(await page.getByTestId("user-email").textContent()).toBe("dora@example.net")
+
+    await page.getByRole("link", { name: "Sign out" }).click()
+    await page.getByRole("button", { name: "Sign out" }).click()
+    await page.waitForURL(`${example.url}/`)
+    expect(await page.getByTestId("state").textContent()).toContain("Signed out")
+
+    // The virtual authenticator answers the sign-in page's autofill at once: its options request
+    // is held (never answered), so it is the button that signs in.
+    let autofill: Route | undefined
+    await page.route("**/api/auth/webauthn-options/**", async (route) => {
+      if (autofill === undefined) autofill = route
+      else await route.continue()
+    })
+    await page.goto(`${example.url}/protected`)
+    await page.waitForURL(`${example.url}/api/auth/signin?callbackUrl=%2Fprotected`)
+    await expect.poll(() => autofill !== undefined).toBe(true)
+    await page.getByRole("button", { name: "Sign in with Passkey" }).click()
+    await page.waitForURL(`${example.url}/protected`)
+    expect(await page.getByTestId("user-email").textContent()).toBe("dora@example.net")
+    await page.unroute("**/api/auth/webauthn-options/**")
     expect(run.errors).toEqual([])
   })
 })
