@@ -34,14 +34,18 @@ export interface EmailSelection {
 /** The sign-in link as `pnpm dev` prints it: set apart, with the URL alone on its line so terminals make it clickable. */
 export function formatSignInLink(link: SignInLink): string {
   const rule = "─".repeat(72)
+  // A passkey sign-up link carries the registration it confirms, and opens only where it was made.
+  const signUp = new URL(link.url).searchParams.has("pending")
+  const title = signUp ? "Passkey sign-up link" : "Sign-in link"
+  const use = signUp ? "Open it in the browser where you created the passkey to create your account" : "Open it in a browser to sign in"
   return `
   ${rule}
-  Sign-in link for ${link.email}
+  ${title} for ${link.email}
   (printed here because AUTH_EMAIL_SERVER and AUTH_EMAIL_FROM are not set)
 
   ${link.url}
 
-  Open it in a browser to sign in. It works once, until ${link.expires.toISOString()}.
+  ${use}. It works once, until ${link.expires.toISOString()}.
   ${rule}
 `
 }
