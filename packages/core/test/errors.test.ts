@@ -30,6 +30,13 @@ describe("AuthError", () => {
     expect(new EmailSignInError("x").page).toBe("signin")
   })
 
+  it("lets any error carry a public code, and drops one that is not safe to put in a URL", () => {
+    expect(new InvalidCheck("x").publicCode).toBeUndefined()
+    expect(new InvalidCheck("x", { publicCode: "expired_state" }).publicCode).toBe("expired_state")
+    for (const unsafe of ["a b", "x&error=Configuration", "", "x".repeat(33), "é"]) expect(new InvalidCheck("x", { publicCode: unsafe }).publicCode).toBeUndefined()
+    expect(new CredentialsSignin("x", { publicCode: "locked" }).publicCode).toBe("locked")
+  })
+
   it("recognises only known codes from untrusted input", () => {
     expect(isAuthErrorCode("AccessDenied")).toBe(true)
     expect(isAuthErrorCode("toString")).toBe(false)
