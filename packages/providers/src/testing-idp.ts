@@ -6,7 +6,7 @@
  */
 import { createHash, randomBytes, randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
+import { APP, listenBehindFetch, originalUrl, place, readBody } from "./testing-loopback.js"
 import type { OAuthConfig, TokenSet } from "@auth/core/providers"
 
 /** A running simulation of one provider. */
@@ -18,8 +18,6 @@ export interface SimulatedProvider {
   close(): Promise<void>
 }
 
-const APP = "http://localhost:3000"
-const HEADER = "x-simulated-original-url"
 
 function endpointUrl(endpoint: unknown): string | undefined {
   if (typeof endpoint === "string") return endpoint
@@ -30,10 +28,6 @@ function endpointUrl(endpoint: unknown): string | undefined {
   return undefined
 }
 
-function place(url: string): string {
-  const parsed = new URL(url)
-  return `${parsed.origin}${parsed.pathname}`
-}
 
 function base64url(data: Buffer | string): string {
   return Buffer.from(data).toString("base64url")
@@ -55,17 +49,6 @@ async function signingKey(): Promise<{ sign(claims: Record<string, unknown>): Pr
       return `${input}.${base64url(Buffer.from(signature))}`
     },
   }
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    request.on("data", (chunk: Buffer) => chunks.push(chunk))
-    request.on("end", () => {
-      resolve(Buffer.concat(chunks).toString("utf8"))
-    })
-    request.on("error", reject)
-  })
 }
 
 function send(response: ServerResponse, status: number, body: unknown): void {
@@ -168,7 +151,7 @@ export async function simulateProvider(
   }
 
   async function answer(request: IncomingMessage): Promise<[number, unknown]> {
-    const original = new URL(typeof request.headers[HEADER] === "string" ? request.headers[HEADER] : `http://127.0.0.1${request.url ?? "/"}`)
+    const original = originalUrl(request)
     const at = place(original.href)
     const form = new URLSearchParams(await readBody(request))
     for (const [name, value] of original.searchParams) if (!form.has(name)) form.set(name, value)
@@ -193,19 +176,7 @@ export async function simulateProvider(
       },
     )
   })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const loopback = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  const realFetch = globalThis.fetch
-
-  const simulatedFetch: typeof fetch = async (input, init) => {
-    const request = new Request(input, init)
-    const url = new URL(request.url)
-    if (url.hostname === "127.0.0.1" || url.origin === APP) return realFetch(request)
-    const headers = new Headers(request.headers)
-    headers.set(HEADER, url.href)
-    const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer()
-    return realFetch(`${loopback}${url.pathname}${url.search}`, { method: request.method, headers, body, signal: request.signal, redirect: "manual" })
-  }
+  const simulatedFetch = await listenBehindFetch(server)
 
   return {
     fetch: simulatedFetch,

@@ -9,10 +9,8 @@
  */
 import { createHmac, randomBytes } from "node:crypto"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
+import { APP, listenBehindFetch, originalUrl, place, readBody } from "./testing-loopback.js"
 
-const APP = "http://localhost:3000"
-const HEADER = "x-simulated-original-url"
 
 /** The four endpoints of an OAuth 1.0a provider configuration. */
 export interface OAuth1Endpoints {
@@ -49,10 +47,6 @@ export interface SimulatedOAuth1Provider {
   close(): Promise<void>
 }
 
-function place(url: string): string {
-  const parsed = new URL(url)
-  return `${parsed.origin}${parsed.pathname}`
-}
 
 /** RFC 3986 percent-encoding, as RFC 5849 section 3.6 wants it. */
 function encode(value: string): string {
@@ -85,17 +79,6 @@ function verifySignature(method: string, url: URL, oauth: Map<string, string>, b
   return expected === oauth.get("oauth_signature")
 }
 
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    request.on("data", (chunk: Buffer) => chunks.push(chunk))
-    request.on("end", () => {
-      resolve(Buffer.concat(chunks).toString("utf8"))
-    })
-    request.on("error", reject)
-  })
-}
-
 const secret = (): string => randomBytes(18).toString("base64url")
 const field = (value: unknown): string => (typeof value === "string" ? value : "")
 
@@ -126,7 +109,7 @@ export async function simulateOAuth1Provider(
   ]
 
   async function answer(request: IncomingMessage): Promise<[number, Record<string, string>, string] | "hang"> {
-    const original = new URL(typeof request.headers[HEADER] === "string" ? request.headers[HEADER] : `http://127.0.0.1${request.url ?? "/"}`)
+    const original = originalUrl(request)
     const at = place(original.href)
     const body = new URLSearchParams(await readBody(request))
     const endpoint = at === place(endpoints.requestTokenUrl) ? "requestToken" : at === place(endpoints.accessTokenUrl) ? "accessToken" : at === place(endpoints.profileUrl) ? "profile" : undefined
@@ -188,19 +171,7 @@ export async function simulateOAuth1Provider(
       },
     )
   })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const loopback = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  const realFetch = globalThis.fetch
-
-  const simulatedFetch: typeof fetch = async (input, init) => {
-    const request = new Request(input, init)
-    const url = new URL(request.url)
-    if (url.hostname === "127.0.0.1" || url.origin === APP) return realFetch(request)
-    const headers = new Headers(request.headers)
-    headers.set(HEADER, url.href)
-    const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer()
-    return realFetch(`${loopback}${url.pathname}${url.search}`, { method: request.method, headers, body, signal: request.signal, redirect: "manual" })
-  }
+  const simulatedFetch = await listenBehindFetch(server)
 
   const simulation: SimulatedOAuth1Provider = {
     fetch: simulatedFetch,

@@ -48,11 +48,11 @@ function nameless(value: unknown): unknown {
   return null
 }
 
-/** Runs a simulator answering `data` for the enclosing `describe`, with `fetch` sent to it. */
-function useSimulatedProvider(make: () => OAuthConfig<never>, data: Parameters<typeof simulateProvider>[1]): () => SimulatedProvider {
-  let simulated: SimulatedProvider | undefined
+/** Runs the simulator `start` makes for the enclosing `describe`, with `fetch` sent to it. */
+function useSimulator<Simulator extends { fetch: typeof fetch; close(): Promise<void> }>(start: () => Promise<Simulator>): () => Simulator {
+  let simulated: Simulator | undefined
   beforeAll(async () => {
-    simulated = await simulateProvider(make() as OAuthConfig, data)
+    simulated = await start()
     vi.stubGlobal("fetch", simulated.fetch)
   })
   afterAll(async () => {
@@ -63,6 +63,11 @@ function useSimulatedProvider(make: () => OAuthConfig<never>, data: Parameters<t
     if (simulated === undefined) throw new Error("the simulated provider is not running")
     return simulated
   }
+}
+
+/** Runs a simulator answering `data` for the enclosing `describe`, with `fetch` sent to it. */
+function useSimulatedProvider(make: () => OAuthConfig<never>, data: Parameters<typeof simulateProvider>[1]): () => SimulatedProvider {
+  return useSimulator(() => simulateProvider(make() as OAuthConfig, data))
 }
 
 /** The OAuth 1.0a endpoints of a provider configuration (next-auth v4's `version: "1.0A"` shape), if it has them. */
@@ -74,22 +79,12 @@ function oauth1Endpoints(provider: object): OAuth1Endpoints | undefined {
 
 /** Runs an OAuth 1.0a simulator holding `fixture` for the enclosing `describe`, with `fetch` sent to it. */
 export function useSimulatedOAuth1Provider(make: () => OAuthConfig<never>, fixture: Record<string, unknown>): () => SimulatedOAuth1Provider {
-  let simulated: SimulatedOAuth1Provider | undefined
-  beforeAll(async () => {
+  return useSimulator(() => {
     const provider = make()
     const endpoints = oauth1Endpoints(provider)
     if (endpoints === undefined) throw new Error(`provider "${provider.id}" has no OAuth 1.0a endpoints`)
-    simulated = await simulateOAuth1Provider(endpoints, { consumerKey: provider.clientId ?? "", consumerSecret: provider.clientSecret ?? "" }, fixture)
-    vi.stubGlobal("fetch", simulated.fetch)
+    return simulateOAuth1Provider(endpoints, { consumerKey: provider.clientId ?? "", consumerSecret: provider.clientSecret ?? "" }, fixture)
   })
-  afterAll(async () => {
-    vi.unstubAllGlobals()
-    await simulated?.close()
-  })
-  return () => {
-    if (simulated === undefined) throw new Error("the simulated provider is not running")
-    return simulated
-  }
 }
 
 /** The smallest configuration that signs in with `provider`. */
