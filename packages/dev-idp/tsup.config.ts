@@ -1,7 +1,7 @@
 import { defineConfig } from "tsup"
 
 export default defineConfig({
-  entry: ["src/index.ts", "src/browser.ts", "src/system.ts", "src/chromium.ts"],
+  entry: ["src/index.ts", "src/browser.ts", "src/system.ts", "src/chromium.ts", "src/serve.ts"],
   format: ["esm"],
   target: "es2022",
   platform: "node",

@@ -1,17 +1,15 @@
 /**
  * Passkeys in real Chromium on PostgreSQL: `Passkey()` from `@auth/providers` with
- * `PostgresAdapter` and database sessions, behind node:http on localhost (a secure context for
+ * `PostgresAdapter` and database sessions, over real HTTP on localhost (a secure context for
  * WebAuthn), driven through the built-in sign-in page with a CDP virtual authenticator (CTAP2,
  * platform, resident keys, user verification). No email provider is configured, so a passkey
  * sign-up creates the user at once. Every step is checked in the database as well as in the
  * browser.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
-
 import { Auth, type AuthConfig } from "@auth/core"
 import type * as PasskeyClient from "@auth/core/webauthn/client"
-import { launchChromium } from "@auth/dev-idp/chromium"
+import { addVirtualAuthenticator, enableVirtualAuthenticators, launchChromium } from "@auth/dev-idp/chromium"
+import { serveHandler, type ServedHandler } from "@auth/dev-idp/serve"
 import Passkey from "@auth/providers/passkey"
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -28,7 +26,7 @@ const logged: { code?: string; message: string; cause?: unknown }[] = []
 const statuses: number[] = []
 
 let config: AuthConfig
-let server: Server | undefined
+let served: ServedHandler | undefined
 let origin = ""
 let browser: Browser | undefined
 let context: BrowserContext
@@ -39,27 +37,17 @@ let cdp: CDPSession
 // the passkey functions from the script `Auth()` serves, as `signIn("passkey")` of the client loads them.
 const ACCOUNT_PAGE = '<!doctype html><title>Account</title><h1>Account</h1><script src="/api/auth/webauthn-script/passkey"></script>'
 
-async function toRequest(incoming: IncomingMessage): Promise<Request> {
-  const chunks: Buffer[] = []
-  for await (const chunk of incoming) chunks.push(chunk as Buffer)
-  const headers = new Headers()
-  for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === "string") headers.set(name, value)
-  const body = chunks.length === 0 ? undefined : Buffer.concat(chunks)
-  return new Request(new URL(incoming.url ?? "/", origin), { method: incoming.method, headers, body })
-}
-
-async function handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
-  if (new URL(incoming.url ?? "/", origin).pathname === "/account") {
-    outgoing.writeHead(200, { "content-type": "text/html" }).end(ACCOUNT_PAGE)
-    return
+/** `Auth()`, recording every status it answers, and the app's `/account` page. */
+async function handle(request: Request): Promise<Response> {
+  if (new URL(request.url).pathname === "/account") return new Response(ACCOUNT_PAGE, { headers: { "content-type": "text/html" } })
+  try {
+    const response = await Auth(request, config)
+    statuses.push(response.status)
+    return response
+  } catch (error) {
+    statuses.push(500)
+    throw error
   }
-  const response = await Auth(await toRequest(incoming), config)
-  statuses.push(response.status)
-  const headers: Record<string, string | string[]> = { "set-cookie": response.headers.getSetCookie() }
-  response.headers.forEach((value, name) => {
-    if (name !== "set-cookie") headers[name] = value
-  })
-  outgoing.writeHead(response.status, headers).end(Buffer.from(await response.arrayBuffer()))
 }
 
 beforeAll(async () => {
@@ -71,41 +59,22 @@ beforeAll(async () => {
     logger: { error: (error) => logged.push(error), warn: () => undefined },
     providers: [Passkey({ formFields: { email: { label: "Email", required: true } } })],
   }
-  server = createServer((incoming, outgoing) => {
-    handle(incoming, outgoing).catch((error: unknown) => {
-      statuses.push(500)
-      outgoing.writeHead(500).end(String(error))
-    })
-  })
-  const listening = server
-  await new Promise<void>((resolve) => listening.listen(0, "127.0.0.1", resolve))
+  served = await serveHandler(handle)
   // localhost, not 127.0.0.1: an IP address cannot be a WebAuthn relying party id.
-  origin = `http://localhost:${String((listening.address() as AddressInfo).port)}`
+  origin = served.origin
   browser = await launchChromium()
   context = await browser.newContext()
   page = await context.newPage()
-  cdp = await context.newCDPSession(page)
-  await cdp.send("WebAuthn.enable")
-  await addAuthenticator("internal")
+  cdp = await enableVirtualAuthenticators(page)
+  await addVirtualAuthenticator(cdp)
 }, 120_000)
 
 afterAll(async () => {
   // Each step runs even when an earlier one throws; the pool and the database server are
   // closed by `useDatabase` and the run's global set-up.
   await browser?.close().catch(() => undefined)
-  const open = server
-  if (open !== undefined) {
-    open.closeAllConnections()
-    await new Promise((resolve) => open.close(resolve))
-  }
+  await served?.close()
 }, 30_000)
-
-async function addAuthenticator(transport: "internal" | "usb"): Promise<string> {
-  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: { protocol: "ctap2", transport, hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-  })
-  return authenticatorId
-}
 
 async function sessionEmail(): Promise<string | null> {
   await page.goto(`${origin}/account`)
@@ -182,7 +151,7 @@ describe("passkeys in Chromium on PostgreSQL", () => {
     expect(await sessionEmail()).toBe(EMAIL)
 
     // A second device: the first already holds a passkey for this user and is excluded.
-    await addAuthenticator("usb")
+    await addVirtualAuthenticator(cdp, "usb")
     await page.goto(`${origin}/account`)
     const added = await page.evaluate(() => {
       const client = (globalThis as unknown as Record<symbol, typeof PasskeyClient>)[Symbol.for("@auth/core/webauthn/client")]

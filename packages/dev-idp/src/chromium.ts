@@ -6,7 +6,7 @@
  * @module
  */
 import { existsSync } from "node:fs"
-import { chromium, type Browser } from "playwright-core"
+import { chromium, type Browser, type CDPSession, type Page } from "playwright-core"
 import { ensureDebianPackages } from "./system.js"
 
 /** Where Debian puts Chromium. */
@@ -32,4 +32,26 @@ export async function launchChromium(extraArgs: readonly string[] = []): Promise
     executablePath: CHROMIUM,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", ...extraArgs],
   })
+}
+
+/**
+ * Turns on CDP's virtual authenticators for `page`, for passkey tests: the session adds, lists
+ * and removes them (`WebAuthn.getCredentials`, `WebAuthn.removeVirtualAuthenticator`).
+ */
+export async function enableVirtualAuthenticators(page: Page): Promise<CDPSession> {
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send("WebAuthn.enable")
+  return cdp
+}
+
+/**
+ * Adds a CTAP2 authenticator that keeps passkeys (resident keys), verifies the user without
+ * asking, and simulates their presence: a platform one (`"internal"`) or a security key
+ * (`"usb"`). Returns its id.
+ */
+export async function addVirtualAuthenticator(cdp: CDPSession, transport: "internal" | "usb" = "internal"): Promise<string> {
+  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: { protocol: "ctap2", transport, hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  })
+  return authenticatorId
 }

@@ -4,6 +4,7 @@
  * password form and an email sign-in link, and through a passkey sign-up confirmed by email.
  */
 import { DEFAULT_ACCOUNTS } from "@auth/dev-idp"
+import { addVirtualAuthenticator, enableVirtualAuthenticators } from "@auth/dev-idp/chromium"
 import type { Browser, Page, Route } from "playwright-core"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 
@@ -294,11 +295,8 @@ describe("passkeys in the example", () => {
   browserTest("signs up with a passkey, confirms the address by the link, signs out, and signs in with the passkey button", async (page) => {
     const { example } = run
     // A platform authenticator that keeps passkeys and verifies the user without being asked.
-    const cdp = await page.context().newCDPSession(page)
-    await cdp.send("WebAuthn.enable")
-    const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-      options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-    })
+    const cdp = await enableVirtualAuthenticators(page)
+    const authenticatorId = await addVirtualAuthenticator(cdp)
 
     await page.goto(`${example.url}/protected`)
     await page.waitForURL(`${example.url}/api/auth/signin?callbackUrl=%2Fprotected`)

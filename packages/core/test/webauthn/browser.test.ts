@@ -3,11 +3,9 @@
  * user verification): sign up on the default page, sign out, sign in with the button and with
  * autofill (on the default page and on the app's own page through the client), add a second
  * passkey, list and delete one; have the password manager forget (Signal API) a passkey the
- * server no longer knows. The server is `Auth()` behind node:http on localhost, a secure context
- * for WebAuthn.
+ * server no longer knows. The server is `Auth()` over real HTTP on localhost (`@auth/dev-idp/serve`),
+ * a secure context for WebAuthn.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 
 import { build } from "esbuild"
@@ -19,7 +17,8 @@ import { Auth } from "../../src/index.js"
 import { FLOW } from "../../src/providers/index.js"
 import type { AuthConfig } from "../../src/types.js"
 import { webauthn } from "../../src/webauthn/index.js"
-import { launchChromium } from "@auth/dev-idp/chromium"
+import { addVirtualAuthenticator, enableVirtualAuthenticators, launchChromium } from "@auth/dev-idp/chromium"
+import { serveHandler, type ServedHandler } from "@auth/dev-idp/serve"
 import { SECRET } from "../helpers.js"
 
 const adapter = MemoryAdapter()
@@ -31,66 +30,42 @@ const config: AuthConfig = {
   providers: [{ id: "passkey", name: "Passkey", type: "webauthn", formFields: { email: { label: "Email", required: true } }, [FLOW]: webauthn } as never],
 }
 
-let server: Server
+let served: ServedHandler
 let origin = ""
 let browser: Browser
 let appScript = ""
 
-async function toRequest(incoming: IncomingMessage): Promise<Request> {
-  const chunks: Buffer[] = []
-  for await (const chunk of incoming) chunks.push(chunk as Buffer)
-  const headers = new Headers()
-  for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === "string") headers.set(name, value)
-  const body = chunks.length === 0 ? undefined : Buffer.concat(chunks)
-  return new Request(new URL(incoming.url ?? "/", origin), { method: incoming.method, headers, body })
+const APP_PAGE = '<!doctype html><title>App</title><input id="email" autocomplete="username webauthn"><script src="/app.js"></script>'
+
+function html(body: string): Response {
+  return new Response(body, { headers: { "content-type": "text/html" } })
 }
 
-async function handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
-  const path = new URL(incoming.url ?? "/", origin).pathname
-  if (path === "/app.js") {
-    outgoing.writeHead(200, { "content-type": "text/javascript" }).end(appScript)
-    return
-  }
-  if (path === "/app" || path === "/manage") {
-    outgoing.writeHead(200, { "content-type": "text/html" }).end('<!doctype html><title>App</title><input id="email" autocomplete="username webauthn"><script src="/app.js"></script>')
-    return
-  }
-  if (path === "/account") {
-    outgoing.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>Account</title><h1>Account</h1>")
-    return
-  }
-  const response = await Auth(await toRequest(incoming), config)
-  const headers: Record<string, string | string[]> = {}
-  response.headers.forEach((value, name) => {
-    if (name !== "set-cookie") headers[name] = value
-  })
-  headers["set-cookie"] = response.headers.getSetCookie()
-  outgoing.writeHead(response.status, headers).end(Buffer.from(await response.arrayBuffer()))
+/** `Auth()`, and the app's own pages: one using the passkey client (`/app`, `/manage`) and a landing page. */
+function handle(request: Request): Promise<Response> | Response {
+  const path = new URL(request.url).pathname
+  if (path === "/app.js") return new Response(appScript, { headers: { "content-type": "text/javascript" } })
+  if (path === "/app" || path === "/manage") return html(APP_PAGE)
+  if (path === "/account") return html("<!doctype html><title>Account</title><h1>Account</h1>")
+  return Auth(request, config)
 }
 
 beforeAll(async () => {
   const bundled = await build({ entryPoints: [join(import.meta.dirname, "app-page.ts")], bundle: true, format: "iife", write: false, logLevel: "silent" })
   appScript = bundled.outputFiles[0]?.text ?? ""
-  server = createServer((incoming, outgoing) => {
-    handle(incoming, outgoing).catch((error: unknown) => outgoing.writeHead(500).end(String(error)))
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  origin = `http://localhost:${String((server.address() as AddressInfo).port)}`
+  served = await serveHandler(handle)
+  origin = served.origin
   browser = await launchChromium()
 }, 120_000)
 
 afterAll(async () => {
   await browser.close()
-  await new Promise((resolve) => server.close(resolve))
+  await served.close()
 })
 
 async function withAuthenticator(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
-  const cdp = await page.context().newCDPSession(page)
-  await cdp.send("WebAuthn.enable")
-  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-  })
-  return { cdp, authenticatorId }
+  const cdp = await enableVirtualAuthenticators(page)
+  return { cdp, authenticatorId: await addVirtualAuthenticator(cdp) }
 }
 
 async function sessionEmail(page: Page): Promise<string | null> {
@@ -164,9 +139,7 @@ describe("passkeys in Chromium with a virtual authenticator", () => {
     // A second passkey for the signed-in user, then list and delete.
     // A second device: the first already holds a passkey for this user and is excluded.
     await cdp.send("WebAuthn.removeVirtualAuthenticator", { authenticatorId })
-    const { authenticatorId: second } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-      options: { protocol: "ctap2", transport: "usb", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-    })
+    const second = await addVirtualAuthenticator(cdp, "usb")
     await page.goto(`${origin}/manage`)
     const added = await page.evaluate(() => window.passkeys.register("passkey", { callbackUrl: "/account", redirect: false }))
     expect(added).toMatchObject({ ok: true, url: `${origin}/account` })

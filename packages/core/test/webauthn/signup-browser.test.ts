@@ -2,13 +2,11 @@
  * Passkey sign-up confirmed by email, in real Chromium with a CDP virtual authenticator: create a
  * passkey on the default page, land on "check your email", follow the mailed link in the same
  * browser, press its button, and be signed in; the passkey then signs in by autofill. The
- * confirmation page passes axe-core on a phone in light and dark. `Auth()` runs behind node:http
- * on localhost (a secure context for WebAuthn).
+ * confirmation page passes axe-core on a phone in light and dark. `Auth()` runs over real HTTP
+ * on localhost (`@auth/dev-idp/serve`, a secure context for WebAuthn).
  */
 import { readFileSync } from "node:fs"
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import { createRequire } from "node:module"
-import type { AddressInfo } from "node:net"
 
 import type { AxeResults } from "axe-core"
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core"
@@ -17,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../../adapter-memory/src/index.js"
 import { Auth } from "../../src/index.js"
 import type { AuthConfig } from "../../src/types.js"
-import { launchChromium } from "@auth/dev-idp/chromium"
+import { addVirtualAuthenticator, enableVirtualAuthenticators, launchChromium } from "@auth/dev-idp/chromium"
+import { serveHandler, type ServedHandler } from "@auth/dev-idp/serve"
 import { SECRET } from "../helpers.js"
 import { passkeyProvider } from "./harness.js"
 
@@ -41,41 +40,25 @@ const config: AuthConfig = {
   providers: [passkeyProvider() as never, mailer as never],
 }
 
-let server: Server
+let served: ServedHandler
 let origin = ""
 let browser: Browser
 
 /** `Auth()` for every path but `/account`, a plain app page from which the session is read. */
-async function handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
-  if (incoming.url === "/account") {
-    outgoing.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>Account</title>")
-    return
-  }
-  const chunks: Buffer[] = []
-  for await (const chunk of incoming) chunks.push(chunk as Buffer)
-  const headers = new Headers()
-  for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === "string") headers.set(name, value)
-  const request = new Request(new URL(incoming.url ?? "/", origin), { method: incoming.method, headers, body: chunks.length === 0 ? undefined : Buffer.concat(chunks) })
-  const response = await Auth(request, config)
-  const out: Record<string, string | string[]> = { "set-cookie": response.headers.getSetCookie() }
-  response.headers.forEach((value, name) => {
-    if (name !== "set-cookie") out[name] = value
-  })
-  outgoing.writeHead(response.status, out).end(Buffer.from(await response.arrayBuffer()))
+function handle(request: Request): Promise<Response> | Response {
+  if (new URL(request.url).pathname === "/account") return new Response("<!doctype html><title>Account</title>", { headers: { "content-type": "text/html" } })
+  return Auth(request, config)
 }
 
 beforeAll(async () => {
-  server = createServer((incoming, outgoing) => {
-    handle(incoming, outgoing).catch((error: unknown) => outgoing.writeHead(500).end(String(error)))
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  origin = `http://localhost:${String((server.address() as AddressInfo).port)}`
+  served = await serveHandler(handle)
+  origin = served.origin
   browser = await launchChromium()
 }, 120_000)
 
 afterAll(async () => {
   await browser.close()
-  await new Promise((resolve) => server.close(resolve))
+  await served.close()
 })
 
 async function sessionEmail(page: Page): Promise<string | null> {
@@ -86,12 +69,8 @@ async function sessionEmail(page: Page): Promise<string | null> {
 /** A page in `context` with a CDP virtual authenticator that has a platform passkey store and always verifies the user. */
 async function withAuthenticator(context: BrowserContext): Promise<{ page: Page; cdp: CDPSession; authenticatorId: string }> {
   const page = await context.newPage()
-  const cdp = await context.newCDPSession(page)
-  await cdp.send("WebAuthn.enable")
-  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-  })
-  return { page, cdp, authenticatorId }
+  const cdp = await enableVirtualAuthenticators(page)
+  return { page, cdp, authenticatorId: await addVirtualAuthenticator(cdp) }
 }
 
 /** Creates a passkey for `email` on the default sign-in page and opens the mailed sign-up link in the same page. */
