@@ -100,11 +100,9 @@ function refuseLastWayIn(context: RequestContext, adapter: Adapter): Response {
     adapter.listAccountsByUserId === undefined
       ? " The adapter cannot list linked accounts (it has no `listAccountsByUserId`), so only another passkey or a verified email with an email provider counts."
       : ""
-  const refusal = new WebAuthnVerificationError(
-    `This passkey is the user's last way to sign in: add another passkey (or link an account, or verify the email) before deleting it.${why}`,
-    { publicCode: LAST_SIGN_IN_METHOD },
-  )
-  return json(context, { error: refusal.code, code: refusal.publicCode, message: refusal.message }, 409)
+  const message = `This passkey is the user's last way to sign in: add another passkey (or link an account, or verify the email) before deleting it.${why}`
+  // A refusal the user can act on, not a failure to log: answered here, with its own status.
+  return json(context, { error: "WebAuthnVerificationError", code: LAST_SIGN_IN_METHOD, message }, 409)
 }
 
 /**
