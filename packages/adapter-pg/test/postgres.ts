@@ -11,8 +11,8 @@
  *
  * @module
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process"
-import { ensureDebianPackages, freePort } from "@auth/dev-idp/system"
+import { execFileSync, type ChildProcess } from "node:child_process"
+import { ensureDebianPackages, freePort, spawnServer } from "@auth/dev-idp/system"
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { delimiter, join } from "node:path"
@@ -152,41 +152,18 @@ export async function startPostgres(): Promise<RunningPostgres> {
     "-D", data, "-h", "127.0.0.1", "-p", String(port), "-k", root,
     "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=200",
   ])
-  const server = spawn(command, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] })
-  let output = ""
-  const collect = (chunk: Buffer): void => {
-    output = (output + chunk.toString()).slice(-8_000)
-  }
-  server.stdout.on("data", collect)
-  server.stderr.on("data", collect)
-  const exited = new Promise<void>((resolve) => server.once("exit", () => {
-    resolve()
-  }))
-  // A test process that dies without teardown must not leave a server behind.
-  const killOnExit = (): void => {
-    server.kill("SIGQUIT")
-  }
-  process.once("exit", killOnExit)
-
-  let stopped = false
-  const stop = async (): Promise<void> => {
-    if (stopped) return
-    stopped = true
-    process.off("exit", killOnExit)
-    // SIGINT is PostgreSQL's fast shutdown: it ends sessions and exits at once.
-    if (server.exitCode === null && server.signalCode === null) server.kill("SIGINT")
-    await exited
-    removeRoot()
-  }
+  // SIGINT is PostgreSQL's fast shutdown: it ends sessions and exits at once.
+  const server = spawnServer(command, args, { cwd: root, stopSignal: "SIGINT", killSignal: "SIGQUIT", outputLimit: 8_000, cleanup: removeRoot })
+  const { stop } = server
 
   const connectionString = `postgresql://${SUPERUSER}@127.0.0.1:${port}/postgres`
   try {
-    await waitUntilReady(connectionString, server, () => output)
+    await waitUntilReady(connectionString, server.process, server.output)
   } catch (error) {
     await stop()
     throw error
   }
-  return { connectionString, directory: root, pid: server.pid ?? 0, stop }
+  return { connectionString, directory: root, pid: server.process.pid ?? 0, stop }
 }
 
 /**

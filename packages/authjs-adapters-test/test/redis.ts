@@ -8,8 +8,7 @@
  *
  * @module
  */
-import { spawn } from "node:child_process"
-import { ensureDebianPackages, freePort } from "@auth/dev-idp/system"
+import { ensureDebianPackages, freePort, spawnServer } from "@auth/dev-idp/system"
 import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { createConnection } from "node:net"
 import { tmpdir } from "node:os"
@@ -76,41 +75,26 @@ export async function startRedis(): Promise<RunningRedis> {
   const binary = ensureRedisInstalled()
   const directory = mkdtempSync(join(tmpdir(), "auth-redis-"))
   const port = await freePort()
-  const server = spawn(
+  const server = spawnServer(
     binary,
     ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", directory, "--protected-mode", "yes"],
-    { cwd: directory, stdio: ["ignore", "pipe", "pipe"] },
+    {
+      cwd: directory,
+      stopSignal: "SIGTERM",
+      killSignal: "SIGKILL",
+      outputLimit: 4_000,
+      cleanup: () => {
+        rmSync(directory, { recursive: true, force: true })
+      },
+    },
   )
-  let output = ""
-  const collect = (chunk: Buffer): void => {
-    output = (output + chunk.toString()).slice(-4_000)
-  }
-  server.stdout.on("data", collect)
-  server.stderr.on("data", collect)
-  const exited = new Promise<void>((resolve) => server.once("exit", () => {
-    resolve()
-  }))
-  // A test process that dies without teardown must not leave a server behind.
-  const killOnExit = (): void => {
-    server.kill("SIGKILL")
-  }
-  process.once("exit", killOnExit)
-
-  let stopped = false
-  const stop = async (): Promise<void> => {
-    if (stopped) return
-    stopped = true
-    process.off("exit", killOnExit)
-    if (server.exitCode === null && server.signalCode === null) server.kill("SIGTERM")
-    await exited
-    rmSync(directory, { recursive: true, force: true })
-  }
+  const { stop } = server
 
   const deadline = Date.now() + READY_TIMEOUT
   while (!(await ping(port))) {
-    if (server.exitCode !== null || server.signalCode !== null || Date.now() > deadline) {
+    if (server.exited() || Date.now() > deadline) {
       await stop()
-      throw new Error(`redis-server did not answer PING on port ${port}:\n${output}`)
+      throw new Error(`redis-server did not answer PING on port ${port}:\n${server.output()}`)
     }
     await new Promise((resolve) => setTimeout(resolve, 20))
   }

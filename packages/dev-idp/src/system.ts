@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { execFileSync, spawnSync } from "node:child_process"
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process"
 import { existsSync } from "node:fs"
 import { createServer } from "node:net"
 
@@ -58,4 +58,56 @@ export function freePort(): Promise<number> {
       })
     })
   })
+}
+
+/** A server process a test started, and how to end it. */
+export interface SpawnedServer {
+  process: ChildProcess
+  /** The last of what it printed (stdout and stderr), for an error message. */
+  output: () => string
+  /** Whether it has exited. */
+  exited: () => boolean
+  /** Sends `stopSignal`, waits for the exit, then runs `cleanup`; once, however often it is called. */
+  stop: () => Promise<void>
+}
+
+/**
+ * Starts a test's server process (PostgreSQL, Redis), keeping the end of its output, and kills
+ * it with `killSignal` should the test process exit without stopping it.
+ */
+export function spawnServer(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; stopSignal: NodeJS.Signals; killSignal: NodeJS.Signals; outputLimit: number; cleanup: () => void },
+): SpawnedServer {
+  const server = spawn(command, args, { cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"] })
+  let output = ""
+  const collect = (chunk: Buffer): void => {
+    output = (output + chunk.toString()).slice(-options.outputLimit)
+  }
+  server.stdout.on("data", collect)
+  server.stderr.on("data", collect)
+  const exited = new Promise<void>((resolve) => server.once("exit", () => {
+    resolve()
+  }))
+  // A test process that dies without teardown must not leave a server behind.
+  const killOnExit = (): void => {
+    server.kill(options.killSignal)
+  }
+  process.once("exit", killOnExit)
+  const running = (): boolean => server.exitCode === null && server.signalCode === null
+  let stopped = false
+  return {
+    process: server,
+    output: () => output,
+    exited: () => !running(),
+    stop: async () => {
+      if (stopped) return
+      stopped = true
+      process.off("exit", killOnExit)
+      if (running()) server.kill(options.stopSignal)
+      await exited
+      options.cleanup()
+    },
+  }
 }
