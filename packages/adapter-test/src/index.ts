@@ -66,3 +66,36 @@ export function runAdapterTests(options: AdapterTestOptions): void {
     }
   })
 }
+
+/** Runs one SQL query with `$1`-style parameters, as `pg`'s `Pool#query` does. */
+export type SqlQuery = (sql: string, values: unknown[]) => Promise<{ rows: unknown[] }>
+
+/**
+ * Direct access to Auth.js's SQL tables (`users`, `accounts`, `sessions`, `verification_token`,
+ * and with `authenticators: true` the `authenticators` table) for `runAdapterTests`' `db`. An id
+ * the column cannot hold (`"abc"` for a SERIAL or UUID id: PostgreSQL's `22P02`) finds nothing.
+ *
+ * @example
+ * ```ts
+ * runAdapterTests({ adapter: () => PostgresAdapter(pool), db: sqlStoreAccess((sql, values) => pool.query(sql, values)) })
+ * ```
+ */
+export function sqlStoreAccess(query: SqlQuery, options: { authenticators?: boolean } = {}): AdapterTestDb {
+  const one = async (sql: string, values: unknown[]): Promise<unknown> => {
+    try {
+      return (await query(sql, values)).rows[0] ?? null
+    } catch (error) {
+      // invalid_text_representation: "abc" for an integer or UUID id.
+      if ((error as { code?: string }).code === "22P02") return null
+      throw error
+    }
+  }
+  const db: AdapterTestDb = {
+    user: (id) => one(`SELECT * FROM users WHERE id = $1`, [id]),
+    account: ({ provider, providerAccountId }) => one(`SELECT * FROM accounts WHERE provider = $1 AND "providerAccountId" = $2`, [provider, providerAccountId]),
+    session: (token) => one(`SELECT * FROM sessions WHERE "sessionToken" = $1`, [token]),
+    verificationToken: ({ identifier, token }) => one(`SELECT * FROM verification_token WHERE identifier = $1 AND token = $2`, [identifier, token]),
+  }
+  if (options.authenticators === true) db.authenticator = (id) => one(`SELECT * FROM authenticators WHERE "credentialID" = $1`, [id])
+  return db
+}

@@ -10,7 +10,7 @@ import { createStorage, type Driver, type Storage } from "unstorage"
 import redisDriver from "unstorage/drivers/redis"
 import { afterAll, beforeAll, inject } from "vitest"
 import type { Adapter } from "@auth/core/adapters"
-import type { AdapterTestDb } from "@auth/adapter-test"
+import { sqlStoreAccess, type AdapterTestDb } from "@auth/adapter-test"
 import { authJsSchema } from "../../adapter-pg/test/databases.js"
 import { createDatabase } from "../../adapter-pg/test/postgres.js"
 
@@ -32,27 +32,6 @@ export interface AuthJsStore {
   reset(): Promise<void>
   /** How many users and accounts the store holds. */
   count(): Promise<{ users: number; accounts: number }>
-}
-
-/** Reads rows straight from Auth.js's tables; an id the column cannot hold finds nothing. */
-function tables(pool: pg.Pool): AdapterTestDb {
-  const one = async (sql: string, values: unknown[]): Promise<unknown> => {
-    try {
-      return (await pool.query(sql, values)).rows[0] ?? null
-    } catch (error) {
-      // invalid_text_representation: "abc" for an integer or UUID id.
-      if ((error as { code?: string }).code === "22P02") return null
-      throw error
-    }
-  }
-  return {
-    user: (id) => one(`SELECT * FROM users WHERE id = $1`, [id]),
-    account: ({ provider, providerAccountId }) =>
-      one(`SELECT * FROM accounts WHERE provider = $1 AND "providerAccountId" = $2`, [provider, providerAccountId]),
-    session: (token) => one(`SELECT * FROM sessions WHERE "sessionToken" = $1`, [token]),
-    verificationToken: ({ identifier, token }) =>
-      one(`SELECT * FROM verification_token WHERE identifier = $1 AND token = $2`, [identifier, token]),
-  }
 }
 
 /** Reads the keys `@auth/unstorage-adapter` writes (its default key prefixes). */
@@ -100,7 +79,8 @@ export function useAuthJsStore(kind: StoreKind, name: string): () => AuthJsStore
     const rows = async (table: string): Promise<number> => Number((await pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`)).rows[0]?.n)
     store = {
       adapter: PostgresAdapter(pool),
-      db: tables(pool),
+      // Straight from Auth.js's tables.
+      db: sqlStoreAccess((sql, values) => pool.query(sql, values)),
       reset: async () => {
         await pool.query("TRUNCATE users, accounts, sessions, verification_token")
       },
