@@ -117,11 +117,11 @@ async function main(): Promise<void> {
       })
     }
     coldStart()
-    const ours = await gzippedSize("@auth/core", "@auth/providers/twitter")
+    const ours = await gzippedSize("@portcullis/core", "@portcullis/providers/twitter")
     const theirs = await gzippedSize("authjs-core", "authjs-core/providers/twitter")
     record("bundle: Auth + twitter, minified + gzipped", "B", ours, theirs, { max: 0.5 })
     breakdown = {
-      ours: await bundleBreakdown("@auth/core", "@auth/providers/twitter", OUR_PARTS, OUR_SOURCE_ALIAS),
+      ours: await bundleBreakdown("@portcullis/core", "@portcullis/providers/twitter", OUR_PARTS, OUR_SOURCE_ALIAS),
       theirs: await bundleBreakdown("authjs-core", "authjs-core/providers/twitter", PEER_PARTS),
     }
     for (const [name, parts] of Object.entries(breakdown)) {
@@ -177,7 +177,7 @@ function writeResults(seconds: number): void {
     "This machine is noisy: read the ratios, not the absolute figures.",
     "",
     `- machine: ${cpu.length} × ${cpu[0]?.model ?? "unknown CPU"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ${process.platform} ${process.arch}`,
-    `- Node.js ${process.version}; ours: @auth/core ${version("../packages/core/package.json")}; peer: @auth/core ${version("./node_modules/authjs-core/package.json")} (Auth.js)`,
+    `- Node.js ${process.version}; ours: @portcullis/core ${version("../packages/core/package.json")}; peer: @portcullis/core ${version("./node_modules/authjs-core/package.json")} (Auth.js)`,
     `- run on ${new Date().toISOString().slice(0, 10)}, ${seconds.toFixed(0)} s in all`,
     "",
     "| benchmark | ours | Auth.js | ratio (ours / Auth.js) | target | met |",

@@ -116,15 +116,15 @@ const CORE_SOURCE = new URL("../../packages/core/src/", import.meta.url).pathnam
 
 /** Our bundle built from core's sources, so each module can be told apart (the published build is one file). */
 export const OUR_SOURCE_ALIAS: Record<string, string> = {
-  "@auth/core": `${CORE_SOURCE}index.ts`,
-  "@auth/core/errors": `${CORE_SOURCE}errors.ts`,
-  "@auth/core/providers": `${CORE_SOURCE}providers/index.ts`,
-  // The X provider imports its OAuth 1.0a flow from this entry (esbuild would otherwise resolve it under the "@auth/core" file).
-  "@auth/core/oauth1": `${CORE_SOURCE}oauth1/index.ts`,
+  "@portcullis/core": `${CORE_SOURCE}index.ts`,
+  "@portcullis/core/errors": `${CORE_SOURCE}errors.ts`,
+  "@portcullis/core/providers": `${CORE_SOURCE}providers/index.ts`,
+  // The X provider imports its OAuth 1.0a flow from this entry (esbuild would otherwise resolve it under the "@portcullis/core" file).
+  "@portcullis/core/oauth1": `${CORE_SOURCE}oauth1/index.ts`,
 }
 
 /** Every package but the implementation itself (pnpm's store paths hold two `node_modules` segments). */
-const OTHER_PACKAGES = /\/node_modules\/(?!\.pnpm\/)(?!@auth\/core\/)/
+const OTHER_PACKAGES = /\/node_modules\/(?!\.pnpm\/)(?!@portcullis\/core\/)/
 
 export const OUR_PARTS: readonly BundlePart[] = [
   { label: "oauth4webapi", test: /\/node_modules\/oauth4webapi\// },
@@ -145,6 +145,6 @@ export const PEER_PARTS: readonly BundlePart[] = [
   { label: "jose", test: /\/node_modules\/jose\// },
   { label: "preact, preact-render-to-string", test: /\/node_modules\/preact(-render-to-string)?\// },
   { label: "other dependencies", test: OTHER_PACKAGES },
-  { label: "the twitter provider", test: /\/@auth\/core\/providers\/twitter\./ },
-  { label: "@auth/core's own code", test: /\/@auth\/core\// },
+  { label: "the twitter provider", test: /\/@portcullis\/core\/providers\/twitter\./ },
+  { label: "@portcullis/core's own code", test: /\/@portcullis\/core\// },
 ]

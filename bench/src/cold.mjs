@@ -3,7 +3,7 @@
 // that took (from before the import, so Node's own start-up is left out for both).
 const started = performance.now()
 const which = process.argv[2]
-const { Auth } = await import(which === "ours" ? "@auth/core" : "authjs-core")
+const { Auth } = await import(which === "ours" ? "@portcullis/core" : "authjs-core")
 const config = {
   secret: "bench-secret-0123456789abcdef0123456789abcdef",
   trustHost: true,

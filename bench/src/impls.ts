@@ -2,8 +2,8 @@
  * The two implementations under test, configured identically: the same OIDC provider (with
  * PKCE, state and nonce), secret, session strategy and store.
  */
-import { MemoryAdapter } from "@auth/adapter-memory"
-import { Auth as ours } from "@auth/core"
+import { MemoryAdapter } from "@portcullis/adapter-memory"
+import { Auth as ours } from "@portcullis/core"
 import { Auth as theirs } from "authjs-core"
 
 export type Strategy = "jwt" | "database"

@@ -1,4 +1,4 @@
--- @auth/adapter-pg: the tables of Auth.js's PostgreSQL adapter, plus what it lacks
+-- @portcullis/adapter-pg: the tables of Auth.js's PostgreSQL adapter, plus what it lacks
 -- (OAuth 1.0a tokens on accounts, WebAuthn authenticators, the unique keys that make
 -- concurrent first sign-ins safe).
 --

@@ -119,7 +119,7 @@ export default defineConfig({
   // provider never loads a chunk that lists the others.
   splitting: false,
   // Declarations come from plain tsc (tsconfig.build.json), one .d.ts next to each .js: providers
-  // only import types from @auth/core, so there is nothing to bundle, and tsc takes seconds where
+  // only import types from @portcullis/core, so there is nothing to bundle, and tsc takes seconds where
   // bundling a .d.ts per entry takes minutes.
   dts: false,
   onSuccess: "tsc -p tsconfig.build.json",

@@ -5,11 +5,11 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 
-import { Auth, type AuthConfig, type LoggerInstance, type SessionStrategy } from "@auth/core"
-import type { DevIdp } from "@auth/dev-idp"
+import { Auth, type AuthConfig, type LoggerInstance, type SessionStrategy } from "@portcullis/core"
+import type { DevIdp } from "@portcullis/dev-idp"
 import { getRequestListener } from "@hono/node-server"
 import { Hono } from "hono"
-import Passkey from "@auth/providers/passkey"
+import Passkey from "@portcullis/providers/passkey"
 
 import { AUTH_BASE_PATH, createAuthConfig } from "./auth.js"
 import { bundleClientScript } from "./client-bundle.js"

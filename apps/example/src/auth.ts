@@ -1,8 +1,8 @@
 /**
  * The example's `AuthConfig`: the providers, the memory adapter and the session strategy.
  */
-import type { Adapter, AuthConfig, LoggerInstance, Provider, SessionStrategy } from "@auth/core"
-import { MemoryAdapter } from "@auth/adapter-memory"
+import type { Adapter, AuthConfig, LoggerInstance, Provider, SessionStrategy } from "@portcullis/core"
+import { MemoryAdapter } from "@portcullis/adapter-memory"
 
 import { DEMO_USER } from "./demo-user.js"
 

@@ -1,5 +1,5 @@
 /**
- * Bundles the browser script (`src/client.ts` with `@auth/core/client`) once at start, in memory.
+ * Bundles the browser script (`src/client.ts` with `@portcullis/core/client`) once at start, in memory.
  */
 import { fileURLToPath } from "node:url"
 

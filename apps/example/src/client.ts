@@ -1,8 +1,8 @@
 /**
  * The browser script of the home page, bundled with esbuild and served as `/assets/client.js`:
- * every `<button data-sign-in="<provider id>">` starts a sign-in with `@auth/core/client`.
+ * every `<button data-sign-in="<provider id>">` starts a sign-in with `@portcullis/core/client`.
  */
-import { signIn } from "@auth/core/client"
+import { signIn } from "@portcullis/core/client"
 
 const status = document.querySelector<HTMLElement>("[data-sign-in-status]")
 

@@ -2,8 +2,8 @@
  * PostgreSQL for the example when `DATABASE_URL` is set: users, accounts and sessions then
  * outlive a restart and are shared by every instance of the app on that database.
  */
-import type { Adapter, AdapterUser } from "@auth/core/adapters"
-import { migrate, PostgresAdapter } from "@auth/adapter-pg"
+import type { Adapter, AdapterUser } from "@portcullis/core/adapters"
+import { migrate, PostgresAdapter } from "@portcullis/adapter-pg"
 import pg from "pg"
 
 import { DEMO_USER } from "./demo-user.js"

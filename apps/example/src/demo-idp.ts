@@ -1,11 +1,11 @@
 /**
- * The Demo IdP: a real OpenID Provider on 127.0.0.1 (`@auth/dev-idp`), started next to the app
+ * The Demo IdP: a real OpenID Provider on 127.0.0.1 (`@portcullis/dev-idp`), started next to the app
  * so that signing in works offline, with no OAuth app registered anywhere.
  */
 import { randomBytes } from "node:crypto"
 
-import type { OIDCConfig } from "@auth/core/providers"
-import { startDevIdp, type DevIdp } from "@auth/dev-idp"
+import type { OIDCConfig } from "@portcullis/core/providers"
+import { startDevIdp, type DevIdp } from "@portcullis/dev-idp"
 
 import { AUTH_BASE_PATH } from "./auth.js"
 

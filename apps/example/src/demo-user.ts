@@ -1,12 +1,12 @@
 /**
- * The demo user: a username and password the app checks itself (`@auth/providers/credentials`).
+ * The demo user: a username and password the app checks itself (`@portcullis/providers/credentials`).
  * The user is stored in the app's adapter (seeded there), because a database session must refer to a stored user.
  */
 import { createHash, timingSafeEqual } from "node:crypto"
 
-import type { AdapterUser } from "@auth/core"
-import type { CredentialsConfig } from "@auth/core/providers"
-import Credentials from "@auth/providers/credentials"
+import type { AdapterUser } from "@portcullis/core"
+import type { CredentialsConfig } from "@portcullis/core/providers"
+import Credentials from "@portcullis/providers/credentials"
 
 /** The demo user's username on the sign-in form. */
 export const DEMO_USERNAME = "demo"

@@ -1,12 +1,12 @@
 /**
- * Email sign-in: links are sent through SMTP (`@auth/providers/nodemailer`) when
+ * Email sign-in: links are sent through SMTP (`@portcullis/providers/nodemailer`) when
  * `AUTH_EMAIL_SERVER` and `AUTH_EMAIL_FROM` are set; in development without them, each link is
- * handed to a sink (by default printed to the terminal) by `@auth/providers/email`.
+ * handed to a sink (by default printed to the terminal) by `@portcullis/providers/email`.
  */
-import type { Provider } from "@auth/core"
-import { Configuration } from "@auth/core/errors"
-import Email from "@auth/providers/email"
-import Nodemailer from "@auth/providers/nodemailer"
+import type { Provider } from "@portcullis/core"
+import { Configuration } from "@portcullis/core/errors"
+import Email from "@portcullis/providers/email"
+import Nodemailer from "@portcullis/providers/nodemailer"
 
 import { isProduction, readVariable, SettingsError, type Env } from "./settings.js"
 

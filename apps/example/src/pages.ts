@@ -2,9 +2,9 @@
  * The app's own pages, rendered on the server: home, the protected page, not found and error.
  * Every value is escaped; the only script is the static `/assets/client.js`.
  */
-import type { Session, SessionStrategy } from "@auth/core"
+import type { Session, SessionStrategy } from "@portcullis/core"
 
-import { DEFAULT_ACCOUNTS } from "@auth/dev-idp"
+import { DEFAULT_ACCOUNTS } from "@portcullis/dev-idp"
 
 import { AUTH_BASE_PATH } from "./auth.js"
 import { DEMO_PROVIDER_ID } from "./demo-idp.js"

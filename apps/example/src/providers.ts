@@ -2,11 +2,11 @@
  * The real providers the example offers next to its Demo IdP: each one switches on when both of
  * its `AUTH_<ID>_ID` and `AUTH_<ID>_SECRET` variables are set.
  */
-import type { Provider } from "@auth/core"
-import GitHub from "@auth/providers/github"
-import Google from "@auth/providers/google"
-import Twitter from "@auth/providers/twitter"
-import Yandex from "@auth/providers/yandex"
+import type { Provider } from "@portcullis/core"
+import GitHub from "@portcullis/providers/github"
+import Google from "@portcullis/providers/google"
+import Twitter from "@portcullis/providers/twitter"
+import Yandex from "@portcullis/providers/yandex"
 
 import { readVariable, type Env } from "./settings.js"
 

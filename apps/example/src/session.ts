@@ -2,7 +2,7 @@
  * Reading the session on the server, for the app's own pages: the same `GET /session` a browser
  * would make, handed to `Auth()` in process.
  */
-import { Auth, type AuthConfig, type Session } from "@auth/core"
+import { Auth, type AuthConfig, type Session } from "@portcullis/core"
 
 import { AUTH_BASE_PATH } from "./auth.js"
 

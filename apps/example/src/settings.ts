@@ -4,7 +4,7 @@
  */
 import { randomBytes } from "node:crypto"
 
-import type { SessionStrategy } from "@auth/core"
+import type { SessionStrategy } from "@portcullis/core"
 
 /** Environment variables as the settings read them; an empty string counts as unset. */
 export type Env = Readonly<Record<string, string | undefined>>

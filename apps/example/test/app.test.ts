@@ -1,7 +1,7 @@
-import { MemoryAdapter } from "@auth/adapter-memory"
-import type { AuthConfig } from "@auth/core"
-import { encode } from "@auth/core/jwt"
-import type { OIDCConfig } from "@auth/core/providers"
+import { MemoryAdapter } from "@portcullis/adapter-memory"
+import type { AuthConfig } from "@portcullis/core"
+import { encode } from "@portcullis/core/jwt"
+import type { OIDCConfig } from "@portcullis/core/providers"
 import { describe, expect, it } from "vitest"
 
 import { createApp, type AppOptions } from "../src/app.js"

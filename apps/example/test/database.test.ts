@@ -2,8 +2,8 @@
  * The example on PostgreSQL (`DATABASE_URL`): a real server started for this file, two
  * instances of the app on one database, and sign-ins driven by the cookie-jar browser.
  */
-import { DEFAULT_ACCOUNTS } from "@auth/dev-idp"
-import { TestBrowser, type Page } from "@auth/dev-idp/browser"
+import { DEFAULT_ACCOUNTS } from "@portcullis/dev-idp"
+import { TestBrowser, type Page } from "@portcullis/dev-idp/browser"
 import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
@@ -12,7 +12,7 @@ import { startExample, type RunningExample } from "../src/app.js"
 import { SettingsError } from "../src/settings.js"
 
 const SECRET = "a-database-test-secret-for-the-example-32+"
-const ALICE = DEFAULT_ACCOUNTS[0] ?? expect.unreachable("@auth/dev-idp has no default account")
+const ALICE = DEFAULT_ACCOUNTS[0] ?? expect.unreachable("@portcullis/dev-idp has no default account")
 
 let postgres: RunningPostgres
 let databaseUrl: string

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs"
 
-import type { EmailConfig } from "@auth/core/providers"
-import type { NodemailerConfig } from "@auth/providers/nodemailer"
+import type { EmailConfig } from "@portcullis/core/providers"
+import type { NodemailerConfig } from "@portcullis/providers/nodemailer"
 import { describe, expect, it } from "vitest"
 
 import { formatSignInLink, selectEmailProvider, type SignInLink } from "../src/email.js"

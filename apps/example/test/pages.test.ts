@@ -1,4 +1,4 @@
-import type { Session } from "@auth/core"
+import type { Session } from "@portcullis/core"
 import { describe, expect, it } from "vitest"
 
 import { escapeHtml, initials, pagePolicy, renderCheckEmail, renderHome, renderNotFound, renderProtected, type HomeView } from "../src/pages.js"

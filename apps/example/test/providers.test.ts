@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs"
 
-import type { OAuthConfig } from "@auth/core/providers"
+import type { OAuthConfig } from "@portcullis/core/providers"
 import { describe, expect, it } from "vitest"
 
 import { credentialVariables, OPTIONAL_PROVIDERS, selectProviders } from "../src/providers.js"

@@ -1,5 +1,5 @@
 /**
- * `@auth/adapter-memory`: an Adapter that keeps users, accounts, sessions and verification
+ * `@portcullis/adapter-memory`: an Adapter that keeps users, accounts, sessions and verification
  * tokens in the memory of the current process. Runtime-neutral: it needs only the Web
  * standard `crypto.randomUUID()` and `structuredClone()`.
  *
@@ -12,7 +12,7 @@ import type {
   AdapterSession,
   AdapterUser,
   VerificationToken,
-} from "@auth/core/adapters"
+} from "@portcullis/core/adapters"
 
 /** Records to start the store with (a fixture, a snapshot); each is copied in and checked as if created. */
 export interface MemoryAdapterState {
@@ -63,7 +63,7 @@ const SWEEP_FLOOR = 1024
  *
  * @example
  * ```ts
- * import { MemoryAdapter } from "@auth/adapter-memory"
+ * import { MemoryAdapter } from "@portcullis/adapter-memory"
  *
  * const adapter = MemoryAdapter() // once per process: the store is this object
  * export default { fetch: (request: Request) => Auth(request, { adapter, providers, secret }) }

@@ -1,4 +1,4 @@
-import { runAdapterTests } from "@auth/adapter-test"
+import { runAdapterTests } from "@portcullis/adapter-test"
 import { MemoryAdapter } from "../src/index.js"
 
 runAdapterTests({ adapter: () => MemoryAdapter() })

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs"
-import type { AdapterSession, AdapterUser } from "@auth/core/adapters"
+import type { AdapterSession, AdapterUser } from "@portcullis/core/adapters"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { MemoryAdapter, type MemoryAdapterState } from "../src/index.js"
 

@@ -3,7 +3,7 @@
  *
  * @module adapter
  */
-import type { Adapter } from "@auth/core/adapters"
+import type { Adapter } from "@portcullis/core/adapters"
 import type { Pool, PoolClient, QueryResultRow } from "pg"
 import { PostgresAdapterError, explain, isUnmatchable } from "./errors.js"
 import {
@@ -48,7 +48,7 @@ type Queryable = Pick<Pool | PoolClient, "query">
  * @example
  * ```ts
  * import { Pool } from "pg"
- * import { PostgresAdapter, migrate } from "@auth/adapter-pg"
+ * import { PostgresAdapter, migrate } from "@portcullis/adapter-pg"
  *
  * const pool = new Pool({ connectionString: process.env.DATABASE_URL })
  * await migrate(pool)

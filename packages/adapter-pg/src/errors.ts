@@ -3,7 +3,7 @@
  *
  * @module errors
  */
-import { AdapterError } from "@auth/core/errors"
+import { AdapterError } from "@portcullis/core/errors"
 
 /**
  * Why a {@link PostgresAdapterError} was thrown.
@@ -20,7 +20,7 @@ import { AdapterError } from "@auth/core/errors"
 export type PostgresAdapterErrorReason = "Conflict" | "MissingSchema" | "NotFound" | "DuplicateRows"
 
 /**
- * An `AdapterError` from `@auth/adapter-pg`, with the `reason` to match on; the database's own
+ * An `AdapterError` from `@portcullis/adapter-pg`, with the `reason` to match on; the database's own
  * error, when there is one, is the `cause`.
  *
  * @example
@@ -92,7 +92,7 @@ export function explain(error: unknown, method: string, taken: string): unknown 
     case UNDEFINED_COLUMN:
       return new PostgresAdapterError(
         "MissingSchema",
-        `PostgresAdapter: ${method}(): ${detail}: the database lacks the adapter's tables or columns; run migrate(pool) from @auth/adapter-pg (or apply its schema.sql).`,
+        `PostgresAdapter: ${method}(): ${detail}: the database lacks the adapter's tables or columns; run migrate(pool) from @portcullis/adapter-pg (or apply its schema.sql).`,
         { cause: error },
       )
     default:

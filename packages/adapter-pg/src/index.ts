@@ -1,12 +1,12 @@
 /**
- * `@auth/adapter-pg`: an Adapter for `@auth/core` on PostgreSQL through node-postgres (`pg`),
+ * `@portcullis/adapter-pg`: an Adapter for `@portcullis/core` on PostgreSQL through node-postgres (`pg`),
  * in the tables of Auth.js's PostgreSQL adapter, with `migrate()` to create or complete them
  * and `sweepExpired()` to delete what expired.
  *
  * @example
  * ```ts
  * import { Pool } from "pg"
- * import PostgresAdapter, { migrate } from "@auth/adapter-pg"
+ * import PostgresAdapter, { migrate } from "@portcullis/adapter-pg"
  *
  * const pool = new Pool({ connectionString: process.env.DATABASE_URL })
  * await migrate(pool)

@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises"
 import type { Pool } from "pg"
 import { PostgresAdapterError, UNIQUE_VIOLATION, sqlState } from "./errors.js"
 
-/** The schema file shipped with the package (`@auth/adapter-pg/schema.sql`). */
+/** The schema file shipped with the package (`@portcullis/adapter-pg/schema.sql`). */
 export const SCHEMA_URL = new URL("../schema.sql", import.meta.url)
 
 /** Any constant: instances migrating at once take turns on this advisory lock. */

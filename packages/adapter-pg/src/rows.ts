@@ -5,7 +5,7 @@
  *
  * @module rows
  */
-import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "@auth/core/adapters"
+import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "@portcullis/core/adapters"
 
 type Row = Record<string, unknown>
 

@@ -1,4 +1,4 @@
-import type { Adapter, AdapterUser } from "@auth/core/adapters"
+import type { Adapter, AdapterUser } from "@portcullis/core/adapters"
 import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { PostgresAdapter, PostgresAdapterError, migrate } from "../src/index.js"

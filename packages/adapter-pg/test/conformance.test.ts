@@ -1,4 +1,4 @@
-import { runAdapterTests, sqlStoreAccess } from "@auth/adapter-test"
+import { runAdapterTests, sqlStoreAccess } from "@portcullis/adapter-test"
 import type pg from "pg"
 import { describe } from "vitest"
 import { PostgresAdapter, migrate } from "../src/index.js"

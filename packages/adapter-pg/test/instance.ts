@@ -7,7 +7,7 @@
  * AUTH_URL (the public origin the load balancer serves, which every instance shares).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
-import { Auth } from "@auth/core"
+import { Auth } from "@portcullis/core"
 import pg from "pg"
 import { PostgresAdapter } from "../src/index.js"
 

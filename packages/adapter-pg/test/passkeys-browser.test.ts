@@ -1,16 +1,16 @@
 /**
- * Passkeys in real Chromium on PostgreSQL: `Passkey()` from `@auth/providers` with
+ * Passkeys in real Chromium on PostgreSQL: `Passkey()` from `@portcullis/providers` with
  * `PostgresAdapter` and database sessions, over real HTTP on localhost (a secure context for
  * WebAuthn), driven through the built-in sign-in page with a CDP virtual authenticator (CTAP2,
  * platform, resident keys, user verification). No email provider is configured, so a passkey
  * sign-up creates the user at once. Every step is checked in the database as well as in the
  * browser.
  */
-import { Auth, type AuthConfig } from "@auth/core"
-import type * as PasskeyClient from "@auth/core/webauthn/client"
-import { addVirtualAuthenticator, enableVirtualAuthenticators, launchChromium } from "@auth/dev-idp/chromium"
-import { serveHandler, type ServedHandler } from "@auth/dev-idp/serve"
-import Passkey from "@auth/providers/passkey"
+import { Auth, type AuthConfig } from "@portcullis/core"
+import type * as PasskeyClient from "@portcullis/core/webauthn/client"
+import { addVirtualAuthenticator, enableVirtualAuthenticators, launchChromium } from "@portcullis/dev-idp/chromium"
+import { serveHandler, type ServedHandler } from "@portcullis/dev-idp/serve"
+import Passkey from "@portcullis/providers/passkey"
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
@@ -154,7 +154,7 @@ describe("passkeys in Chromium on PostgreSQL", () => {
     await addVirtualAuthenticator(cdp, "usb")
     await page.goto(`${origin}/account`)
     const added = await page.evaluate(() => {
-      const client = (globalThis as unknown as Record<symbol, typeof PasskeyClient>)[Symbol.for("@auth/core/webauthn/client")]
+      const client = (globalThis as unknown as Record<symbol, typeof PasskeyClient>)[Symbol.for("@portcullis/core/webauthn/client")]
       return client?.registerPasskey("passkey", { callbackUrl: "/account", redirect: false })
     })
     expect(added).toMatchObject({ ok: true, url: `${origin}/account` })

@@ -3,10 +3,10 @@
  * challenges kept in `verification_token` (single use across instances) and the passkey's name
  * and dates in the new `authenticators` columns.
  */
-import { Auth } from "@auth/core"
-import type { Adapter } from "@auth/core/adapters"
-import { FLOW } from "@auth/core/providers"
-import { webauthn } from "@auth/core/webauthn"
+import { Auth } from "@portcullis/core"
+import type { Adapter } from "@portcullis/core/adapters"
+import { FLOW } from "@portcullis/core/providers"
+import { webauthn } from "@portcullis/core/webauthn"
 import { expect, it } from "vitest"
 import { SoftAuthenticator } from "../../core/test/webauthn/authenticator.js"
 import { PostgresAdapter, migrate } from "../src/index.js"

@@ -23,7 +23,7 @@ import type {
   AdapterUser,
   Awaitable,
   VerificationToken,
-} from "@auth/core/adapters"
+} from "@portcullis/core/adapters"
 
 /**
  * Direct read access to the store behind an adapter, for what the Adapter methods cannot show

@@ -1,10 +1,10 @@
 /**
- * `@auth/adapter-test`: the conformance suite every `@auth/core` adapter runs.
+ * `@portcullis/adapter-test`: the conformance suite every `@portcullis/core` adapter runs.
  *
  * @example
  * ```ts
  * // test/conformance.test.ts of an adapter package
- * import { runAdapterTests } from "@auth/adapter-test"
+ * import { runAdapterTests } from "@portcullis/adapter-test"
  * import { MemoryAdapter } from "../src/index.js"
  *
  * runAdapterTests({ adapter: () => MemoryAdapter() })
@@ -12,7 +12,7 @@
  *
  * @module
  */
-import type { Adapter, Awaitable } from "@auth/core/adapters"
+import type { Adapter, Awaitable } from "@portcullis/core/adapters"
 import { describe, it } from "vitest"
 import { cases, type AdapterTestCase, type AdapterTestDb, type AdapterTestGroup } from "./cases.js"
 

@@ -6,7 +6,7 @@ import type {
   AdapterSession,
   AdapterUser,
   VerificationToken,
-} from "@auth/core/adapters"
+} from "@portcullis/core/adapters"
 import { describe, expect, it } from "vitest"
 import { cases, runAdapterTests, type AdapterTestDb } from "../src/index.js"
 

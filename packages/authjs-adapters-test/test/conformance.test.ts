@@ -4,7 +4,7 @@
  * says why, and, where core meets that behaviour, which test here shows core copes with it.
  * Left-out cases are not registered, so they count as not run, never as passed.
  */
-import { runAdapterTests } from "@auth/adapter-test"
+import { runAdapterTests } from "@portcullis/adapter-test"
 import { describe } from "vitest"
 import { lazyDb, useAuthJsStore } from "./stores.js"
 

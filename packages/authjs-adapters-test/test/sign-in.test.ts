@@ -1,9 +1,9 @@
 /**
  * Whole sign-ins through our `Auth()` with Auth.js's own adapters behind it and database
- * sessions: a real OpenID Provider (`@auth/dev-idp`), real PostgreSQL (both id types of Auth.js's
+ * sessions: a real OpenID Provider (`@portcullis/dev-idp`), real PostgreSQL (both id types of Auth.js's
  * documented schema) and real Redis (unstorage).
  */
-import type { SendVerificationRequestParams } from "@auth/core/providers"
+import type { SendVerificationRequestParams } from "@portcullis/core/providers"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { APP, Harness, e2eConfig, idpProvider, useIdp } from "../../core/test/e2e/harness.js"
 import { STORE_KINDS, useAuthJsStore } from "./stores.js"

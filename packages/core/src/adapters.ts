@@ -1,5 +1,5 @@
 /**
- * The Adapter contract: how `@auth/core` keeps users, accounts, sessions and verification
+ * The Adapter contract: how `@portcullis/core` keeps users, accounts, sessions and verification
  * tokens in a store. Every method may be left out when the configured features never call it;
  * `Auth()` checks at configuration time that the ones it needs exist.
  *
@@ -103,7 +103,7 @@ const ISO_DATE_TIME = /^\d{4}-[01]\d-[0-3]\dT[0-2]\d:[0-5]\d(?::[0-5]\d(?:\.\d+)
  *
  * @example
  * ```ts
- * import { isDate } from "@auth/core/adapters"
+ * import { isDate } from "@portcullis/core/adapters"
  * const user = JSON.parse(text, (_key, value: unknown) => (isDate(value) ? new Date(value) : value))
  * ```
  */
@@ -120,7 +120,7 @@ export function isDate(value: unknown): value is string {
  *
  * @example
  * ```ts
- * import { MemoryAdapter } from "@auth/adapter-memory"
+ * import { MemoryAdapter } from "@portcullis/adapter-memory"
  * Auth(request, { adapter: MemoryAdapter(), providers, secret })
  * ```
  */

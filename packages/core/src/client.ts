@@ -1,10 +1,10 @@
 /**
- * `@auth/core/client`: the browser side. Each function talks to the routes of `Auth()`,
+ * `@portcullis/core/client`: the browser side. Each function talks to the routes of `Auth()`,
  * fetching the CSRF token itself.
  *
  * @example
  * ```ts
- * import { signIn, signOut, getSession } from "@auth/core/client"
+ * import { signIn, signOut, getSession } from "@portcullis/core/client"
  * button.onclick = () => signIn("github", { callbackUrl: "/dashboard" })
  * ```
  *
@@ -106,8 +106,8 @@ async function post(url: string, form: Record<string, string>): Promise<Navigati
   return { url: target, error, ok: response.ok && error === null }
 }
 
-/** The passkey functions the script `Auth()` serves puts here (see `@auth/core/webauthn/client`). */
-const PASSKEYS = Symbol.for("@auth/core/webauthn/client")
+/** The passkey functions the script `Auth()` serves puts here (see `@portcullis/core/webauthn/client`). */
+const PASSKEYS = Symbol.for("@portcullis/core/webauthn/client")
 
 /**
  * The passkey code, loaded only when a passkey is used: the same-origin script `Auth()` serves

@@ -222,7 +222,7 @@ function normalizeProvider(config: ProviderConfig, id: string, env: Env, redirec
     case "credentials":
       return normalizeCredentialsProvider(config)
     case "webauthn":
-      throw new Configuration(`Provider "${id}" has type "webauthn": create it with \`Passkey()\` or \`WebAuthn()\` from @auth/providers, which bring the passkey flow.`)
+      throw new Configuration(`Provider "${id}" has type "webauthn": create it with \`Passkey()\` or \`WebAuthn()\` from @portcullis/providers, which bring the passkey flow.`)
     default:
       throw new Configuration(`Provider "${id}" has an unknown \`type\`: use "oauth", "oidc", "email" or "credentials".`)
   }

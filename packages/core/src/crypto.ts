@@ -355,7 +355,7 @@ export async function hkdfSha256(secret: string, salt: string, info: string, len
 }
 
 async function hkdf(secret: string, salt: string, purpose: KeyPurpose): Promise<SecretKey> {
-  const raw = await hkdfSha256(secret, salt, `@auth/core ${purpose} key`, 32)
+  const raw = await hkdfSha256(secret, salt, `@portcullis/core ${purpose} key`, 32)
   if (purpose === "jwe") return importGcmKey(raw)
   return { raw, web: await crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256", length: 256 }, false, ["sign", "verify"]) }
 }

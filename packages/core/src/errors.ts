@@ -23,7 +23,7 @@ export interface AuthErrorOptions {
 }
 
 /**
- * Base class of every error raised by `@auth/core`.
+ * Base class of every error raised by `@portcullis/core`.
  *
  * @example
  * ```ts
@@ -183,7 +183,7 @@ export class EventError extends AuthError {
   readonly code = "EventError"
 }
 
-/** Every error class `@auth/core` raises. */
+/** Every error class `@portcullis/core` raises. */
 export type AuthErrorClass =
   | Configuration
   | MissingSecret

@@ -14,7 +14,7 @@ import type { ProviderButtonStyles, ProviderType } from "./providers/index.js"
  * The key under which a provider configuration carries its {@link SignInFlow}. Registered with
  * `Symbol.for`, so a provider and the core it runs on agree whichever releases they are.
  */
-export const FLOW: unique symbol = Symbol.for("@auth/core/flow")
+export const FLOW: unique symbol = Symbol.for("@portcullis/core/flow")
 
 /** A provider served by a {@link SignInFlow}, as the routes see it. */
 export interface FlowProvider<Options = unknown> {
@@ -104,7 +104,7 @@ const loaded = new WeakMap<LazyOptions, Promise<FlowProvider>>()
  *
  * @example
  * ```ts
- * [FLOW]: lazyFlow({ name: "OAuth 1.0a", load: () => import("@auth/core/oauth1").then((m) => m.oauth1), adapterMethods })
+ * [FLOW]: lazyFlow({ name: "OAuth 1.0a", load: () => import("@portcullis/core/oauth1").then((m) => m.oauth1), adapterMethods })
  * ```
  */
 export function lazyFlow(spec: {

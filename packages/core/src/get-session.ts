@@ -34,7 +34,7 @@ export type SetCookieSink = (setCookie: string) => void
  * @throws {SessionTokenError} when a `jwt` or `session` callback throws.
  * @example
  * ```ts
- * import { getSessionForResponse } from "@auth/core"
+ * import { getSessionForResponse } from "@portcullis/core"
  *
  * async function page(request: Request): Promise<Response> {
  *   const headers = new Headers({ "content-type": "text/plain" })
@@ -74,7 +74,7 @@ export async function getSessionForResponse(request: Request, config: AuthConfig
  * @throws {SessionTokenError} when a `jwt` or `session` callback throws.
  * @example
  * ```ts
- * import { getSession } from "@auth/core"
+ * import { getSession } from "@portcullis/core"
  *
  * const session = await getSession(request, config)
  * if (session === null) return Response.redirect(new URL("/api/auth/signin", request.url))

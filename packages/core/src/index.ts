@@ -1,5 +1,5 @@
 /**
- * `@auth/core`: `Auth(request, config)` and the public types.
+ * `@portcullis/core`: `Auth(request, config)` and the public types.
  *
  * @module
  */
@@ -98,8 +98,8 @@ function failure(error: AuthError, request: Request, context: RequestContext | u
  *
  * @example
  * ```ts
- * import { Auth } from "@auth/core"
- * import GitHub from "@auth/providers/github"
+ * import { Auth } from "@portcullis/core"
+ * import GitHub from "@portcullis/providers/github"
  *
  * export const handler = (request: Request) => Auth(request, { providers: [GitHub()], secret: process.env.AUTH_SECRET })
  * ```

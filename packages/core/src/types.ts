@@ -1,12 +1,12 @@
 /**
- * `@auth/core/types`: the public types of the configuration, the session and the callbacks.
+ * `@portcullis/core/types`: the public types of the configuration, the session and the callbacks.
  * Augment them here, as with Auth.js:
  *
  * @example
  * ```ts
- * import type { DefaultSession } from "@auth/core/types"
+ * import type { DefaultSession } from "@portcullis/core/types"
  *
- * declare module "@auth/core/types" {
+ * declare module "@portcullis/core/types" {
  *   interface Session {
  *     user: { role: "admin" | "member" } & DefaultSession["user"]
  *   }
@@ -35,7 +35,7 @@ export interface DefaultJWT extends Record<string, unknown> {
 
 /**
  * The claims of the session JWT: what the `jwt` callback returns. Add your own claims with
- * `declare module "@auth/core/jwt" { interface JWT { role?: string } }`.
+ * `declare module "@portcullis/core/jwt" { interface JWT { role?: string } }`.
  */
 export interface JWT extends Record<string, unknown>, DefaultJWT {}
 
@@ -49,11 +49,11 @@ export interface DefaultSession {
 
 /**
  * What `GET /session` answers and the `session` callback shapes. Add your own fields with
- * `declare module "@auth/core/types" { interface Session { ... } }`.
+ * `declare module "@portcullis/core/types" { interface Session { ... } }`.
  *
  * @example
  * ```ts
- * declare module "@auth/core/types" {
+ * declare module "@portcullis/core/types" {
  *   interface Session {
  *     user: { role: "admin" | "member" } & DefaultSession["user"]
  *   }

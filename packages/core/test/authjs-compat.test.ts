@@ -1,5 +1,5 @@
 /**
- * Session cookies interchange with Auth.js's own: its published `@auth/core` (installed as
+ * Session cookies interchange with Auth.js's own: its published `@portcullis/core` (installed as
  * `authjs-core`) seals and opens them, and so do we, in both directions.
  */
 import { hkdfSync } from "node:crypto"

@@ -5,7 +5,7 @@ import { Auth } from "../src/index.js"
 import { Jar, ORIGIN, PASSWORD, SECRET, acmeProvider, passwordProvider, testConfig } from "./helpers.js"
 
 // The browser boundary: fetch goes to Auth() in-process with a cookie jar, location is recorded.
-describe("@auth/core/client", () => {
+describe("@portcullis/core/client", () => {
   const config = testConfig({ providers: [acmeProvider(), passwordProvider()] })
   let jar: Jar
   let assigned: string[]

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { resolveConfig, type InternalProvider } from "../src/config.js"
 import type { InternalOAuthProvider } from "../src/oauth/provider.js"
-// Imported by path: @auth/adapter-memory depends on @auth/core (see test/e2e/adapter.test.ts).
+// Imported by path: @portcullis/adapter-memory depends on @portcullis/core (see test/e2e/adapter.test.ts).
 import { MemoryAdapter } from "../../adapter-memory/src/index.js"
 import { Auth } from "../src/index.js"
 import type { AuthConfig } from "../src/types.js"

@@ -5,7 +5,7 @@
  * none a signed-in user had. A failure names its seed and step, so it replays exactly.
  */
 import { afterEach, describe, expect, it, vi } from "vitest"
-// Imported by path, not by package name: @auth/adapter-memory depends on @auth/core.
+// Imported by path, not by package name: @portcullis/adapter-memory depends on @portcullis/core.
 import { MemoryAdapter } from "../../adapter-memory/src/index.js"
 import { Auth } from "../src/index.js"
 import type { AuthConfig } from "../src/types.js"

@@ -1,4 +1,4 @@
-/** `@auth/core/jwt`: encode, decode and getToken, and the A256CBC-HS512 engines under them. */
+/** `@portcullis/core/jwt`: encode, decode and getToken, and the A256CBC-HS512 engines under them. */
 import { compactDecrypt, CompactEncrypt } from "jose"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { deriveKey, engine, importCbcHmacKey, nodeEngine, randomBytes, sealJwe, webEngine, type CryptoEngine } from "../src/crypto.js"

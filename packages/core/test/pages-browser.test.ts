@@ -22,7 +22,7 @@ import googleLogo from "../../providers/src/google/logo.js"
 import xLogo from "../../providers/src/twitter/logo.js"
 import { Auth } from "../src/index.js"
 import type { AuthConfig } from "../src/types.js"
-import { launchChromium } from "@auth/dev-idp/chromium"
+import { launchChromium } from "@portcullis/dev-idp/chromium"
 import { acmeProvider, passwordProvider, SECRET } from "./helpers.js"
 
 /** Set `PAGES_SCREENSHOTS=1` to keep a screenshot of every page and mode; a failing page is always kept. */
@@ -30,7 +30,7 @@ const SCREENSHOT_DIR = join(tmpdir(), "auth-core-pages")
 const SCREENSHOTS = process.env.PAGES_SCREENSHOTS === undefined ? undefined : SCREENSHOT_DIR
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
 
-/** The providers a real app would list, with the logos @auth/providers ships. */
+/** The providers a real app would list, with the logos @portcullis/providers ships. */
 const BRANDED = [
   acmeProvider({ id: "google", name: "Google", style: { logo: googleLogo, brandColor: "#4285f4" } }),
   acmeProvider({ id: "github", name: "GitHub", style: { logo: githubLogo, brandColor: "#24292f" } }),

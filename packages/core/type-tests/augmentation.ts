@@ -3,11 +3,11 @@
  * augmentation Auth.js documents reaches the types `Auth()`, its callbacks and `getToken` use.
  * Its own program, because an augmentation changes those types for every file compiled with it.
  */
-import { Auth } from "@auth/core"
-import { getToken } from "@auth/core/jwt"
-import type { DefaultSession, Session, User } from "@auth/core/types"
+import { Auth } from "@portcullis/core"
+import { getToken } from "@portcullis/core/jwt"
+import type { DefaultSession, Session, User } from "@portcullis/core/types"
 
-declare module "@auth/core/types" {
+declare module "@portcullis/core/types" {
   interface Session {
     user?: { role?: "admin" | "member" } & DefaultSession["user"]
     plan?: "free" | "pro"
@@ -17,7 +17,7 @@ declare module "@auth/core/types" {
   }
 }
 
-declare module "@auth/core/jwt" {
+declare module "@portcullis/core/jwt" {
   interface JWT {
     role?: "admin" | "member"
   }

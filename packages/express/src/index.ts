@@ -1,17 +1,17 @@
 /**
- * `@auth/express`: `@auth/core` on Express 4 and 5. `ExpressAuth(config)` serves the auth routes
+ * `@portcullis/express`: `@portcullis/core` on Express 4 and 5. `ExpressAuth(config)` serves the auth routes
  * where it is mounted; `getSession(req, config)` reads the session in any route and forwards
  * its renewal to the response. Conversion only: every check lives in core.
  *
  * @module
  */
-import { Auth, getSessionForResponse, type AuthConfig, type Session } from "@auth/core"
+import { Auth, getSessionForResponse, type AuthConfig, type Session } from "@portcullis/core"
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express"
 import { toWebRequest } from "./request.js"
 import { appendSetCookie, sendResponse } from "./response.js"
 
-export { AuthError, CredentialsSignin } from "@auth/core/errors"
-export type { Account, Profile, Session, User } from "@auth/core"
+export { AuthError, CredentialsSignin } from "@portcullis/core/errors"
+export type { Account, Profile, Session, User } from "@portcullis/core"
 
 /** The configuration of {@link ExpressAuth} and {@link getSession}: core's `AuthConfig`. Its `basePath` is taken from where `ExpressAuth` is mounted. */
 export type ExpressAuthConfig = AuthConfig
@@ -60,8 +60,8 @@ function mountPath(req: ExpressRequest): string {
  * @example
  * ```ts
  * import express from "express"
- * import { ExpressAuth } from "@auth/express"
- * import GitHub from "@auth/providers/github"
+ * import { ExpressAuth } from "@portcullis/express"
+ * import GitHub from "@portcullis/providers/github"
  *
  * const app = express()
  * app.set("trust proxy", true) // only behind a proxy you control
@@ -105,7 +105,7 @@ export function ExpressAuth(config: ExpressAuthConfig): (req: ExpressRequest, re
  * adapter, a throwing `jwt` or `session` callback.
  * @example
  * ```ts
- * import { getSession } from "@auth/express"
+ * import { getSession } from "@portcullis/express"
  *
  * app.use(async (req, res, next) => {
  *   res.locals.session = await getSession(req, authConfig)

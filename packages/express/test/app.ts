@@ -1,11 +1,11 @@
 /**
  * A real Express app on 127.0.0.1, written the way Auth.js's `@auth/express` docs show (body
  * parsers first, `ExpressAuth` on a wildcard mount, `getSession` in routes), and a real
- * OpenID Provider (@auth/dev-idp) that knows the app's callback URL.
+ * OpenID Provider (@portcullis/dev-idp) that knows the app's callback URL.
  */
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { startDevIdp, type DevIdp } from "@auth/dev-idp"
+import { startDevIdp, type DevIdp } from "@portcullis/dev-idp"
 import express5 from "express"
 import express4 from "express4"
 import { ExpressAuth, getSession, type ExpressAuthConfig } from "../src/index.js"

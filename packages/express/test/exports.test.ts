@@ -1,7 +1,7 @@
 /** The import paths Auth.js's `@auth/express` documents. */
 import { execFileSync } from "node:child_process"
 import { fileURLToPath } from "node:url"
-import GitHubFromProviders from "@auth/providers/github"
+import GitHubFromProviders from "@portcullis/providers/github"
 import { describe, expect, it } from "vitest"
 import * as entry from "../src/index.js"
 
@@ -10,7 +10,7 @@ describe("exports", () => {
     expect(Object.keys(entry).sort()).toEqual(["AuthError", "CredentialsSignin", "ExpressAuth", "getSession"])
   })
 
-  it("serves @auth/express/providers/<id> as @auth/providers/<id>", async () => {
+  it("serves @portcullis/express/providers/<id> as @portcullis/providers/<id>", async () => {
     execFileSync(process.execPath, [fileURLToPath(new URL("../scripts/provider-entries.mjs", import.meta.url))])
     const github = (await import(new URL("../dist/providers/github.js", import.meta.url).href)) as { default: unknown }
     expect(github.default).toBe(GitHubFromProviders)

@@ -1,9 +1,9 @@
 /**
- * @auth/express on real Express 4 and 5 servers: a whole OpenID Connect sign-in against the
+ * @portcullis/express on real Express 4 and 5 servers: a whole OpenID Connect sign-in against the
  * dev IdP, the session read server-side with getSession (and its renewal reaching the client),
  * trust proxy, several Set-Cookie headers and hostile bodies.
  */
-import { TestBrowser } from "@auth/dev-idp/browser"
+import { TestBrowser } from "@portcullis/dev-idp/browser"
 import { afterAll, describe, expect, it } from "vitest"
 import { MOUNTS, startApp, type AppOptions, type ExpressVersion, type RunningApp } from "./app.js"
 

@@ -2,7 +2,7 @@
  * The user's `NextAuth(config)` argument turned into core's `AuthConfig` for one request: a
  * config function is called with the request, and next-auth's environment fallbacks are filled in.
  */
-import type { AuthConfig, Awaitable, Session } from "@auth/core"
+import type { AuthConfig, Awaitable, Session } from "@portcullis/core"
 import type { NextRequest } from "next/server.js"
 
 /** What the `authorized` callback is given: the request and its session. */

@@ -1,20 +1,20 @@
 /**
- * `@auth/nextjs`: `@auth/core` in the Next.js App Router with next-auth v5's API. `NextAuth(config)`
+ * `@portcullis/nextjs`: `@portcullis/core` in the Next.js App Router with next-auth v5's API. `NextAuth(config)`
  * gives the route handlers, `auth()` (server components, route handlers, server actions,
  * middleware / `proxy`), and the `signIn` / `signOut` server actions. Works on the Node.js and
  * the edge runtime. Conversion only: every check lives in core.
  *
  * @module
  */
-import { Auth, type Session } from "@auth/core"
+import { Auth, type Session } from "@portcullis/core"
 import type { NextRequest } from "next/server.js"
 import { configFor, type NextAuthConfigInput } from "./config.js"
 import { handleWithSession, type AuthCallback, type AuthHandler, type MiddlewareOrRouteContext } from "./middleware.js"
 import { forCore } from "./request.js"
 import { sessionFromContext, signInAction, signOutAction, updateAction, type AuthorizationParams, type SignInOptions, type SignOutOptions } from "./server.js"
 
-export { AuthError, CredentialsSignin } from "@auth/core/errors"
-export type { Account, DefaultSession, Profile, Session, User } from "@auth/core"
+export { AuthError, CredentialsSignin } from "@portcullis/core/errors"
+export type { Account, DefaultSession, Profile, Session, User } from "@portcullis/core"
 export type { AuthorizedParams, NextAuthCallbacks, NextAuthConfig, NextAuthConfigInput } from "./config.js"
 export type { AuthCallback, AuthHandler, MiddlewareOrRouteContext, NextAuthRequest } from "./middleware.js"
 export type { AuthorizationParams, SignInOptions, SignOutOptions } from "./server.js"
@@ -70,8 +70,8 @@ export interface NextAuthResult {
  * @example
  * ```ts
  * // auth.ts
- * import NextAuth from "@auth/nextjs"
- * import GitHub from "@auth/providers/github"
+ * import NextAuth from "@portcullis/nextjs"
+ * import GitHub from "@portcullis/providers/github"
  * export const { handlers, auth, signIn, signOut } = NextAuth({ providers: [GitHub()] })
  *
  * // app/api/auth/[...nextauth]/route.ts

@@ -2,7 +2,7 @@
  * `auth` used as middleware (Next.js 16 `proxy`) and `auth(callback)`, the wrapper that gives a
  * middleware or route handler `request.auth`.
  */
-import { getSessionForResponse, type AuthConfig, type Awaitable, type Session } from "@auth/core"
+import { getSessionForResponse, type AuthConfig, type Awaitable, type Session } from "@portcullis/core"
 import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server.js"
 import { authorizedCallback, basePathOf } from "./config.js"
 import { forCore } from "./request.js"

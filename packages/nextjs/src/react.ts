@@ -1,12 +1,12 @@
 "use client"
 /**
- * `@auth/nextjs/react`: the session in client components. `SessionProvider` holds it,
- * `useSession()` reads it, and `signIn` / `signOut` are `@auth/core/client`'s.
+ * `@portcullis/nextjs/react`: the session in client components. `SessionProvider` holds it,
+ * `useSession()` reads it, and `signIn` / `signOut` are `@portcullis/core/client`'s.
  *
  * @example
  * ```tsx
  * "use client"
- * import { useSession, signIn } from "@auth/nextjs/react"
+ * import { useSession, signIn } from "@portcullis/nextjs/react"
  * export function Who() {
  *   const { data, status } = useSession()
  *   return status === "authenticated" ? <p>{data.user?.name}</p> : <button onClick={() => signIn("github")}>Sign in</button>
@@ -15,11 +15,11 @@
  *
  * @module react
  */
-import { configureClient, getSession, type ClientSession } from "@auth/core/client"
+import { configureClient, getSession, type ClientSession } from "@portcullis/core/client"
 import { createContext, createElement, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react"
 
-export { getCsrfToken, getProviders, getSession, signIn, signOut } from "@auth/core/client"
-export type { ClientOptions, ClientSession, NavigationResult, SignInOptions } from "@auth/core/client"
+export { getCsrfToken, getProviders, getSession, signIn, signOut } from "@portcullis/core/client"
+export type { ClientOptions, ClientSession, NavigationResult, SignInOptions } from "@portcullis/core/client"
 
 /** What `useSession()` returns. */
 export type SessionContextValue =

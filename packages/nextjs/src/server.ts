@@ -3,7 +3,7 @@
  * server actions, and the `signIn` / `signOut` server actions. Each builds the request from
  * `headers()`, calls core, and hands core's cookies to `cookies()`.
  */
-import { Auth, getSessionForResponse, type AuthConfig, type Session } from "@auth/core"
+import { Auth, getSessionForResponse, type AuthConfig, type Session } from "@portcullis/core"
 import { cookies, headers } from "next/headers.js"
 import { redirect } from "next/navigation"
 import { basePathOf } from "./config.js"

@@ -1,12 +1,12 @@
 /**
- * The test app (test/app: an app written as next-auth v5's docs show, importing @auth/nextjs),
+ * The test app (test/app: an app written as next-auth v5's docs show, importing @portcullis/nextjs),
  * built once and served by `next start`, in real Chromium against a real OpenID Provider.
  * The tests run in order: they follow one visitor from signed out to signed in and out again.
  */
 import type { APIResponse, Browser, BrowserContext, Page } from "playwright-core"
 import { readFileSync } from "node:fs"
 import { afterAll, beforeAll, expect, inject, it } from "vitest"
-import { launchChromium } from "@auth/dev-idp/chromium"
+import { launchChromium } from "@portcullis/dev-idp/chromium"
 
 const app = inject("appUrl")
 const issuer = inject("idpIssuer")

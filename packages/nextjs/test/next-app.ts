@@ -1,14 +1,14 @@
 /**
  * vitest globalSetup: the test app in test/app, built once with `next build` and served with
- * `next start` on 127.0.0.1, signed in through a real OpenID Provider (@auth/dev-idp). The
+ * `next start` on 127.0.0.1, signed in through a real OpenID Provider (@portcullis/dev-idp). The
  * tests read where everything is with `inject()`.
  */
 import { spawn, type ChildProcess } from "node:child_process"
 import { appendFileSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
 import { fileURLToPath } from "node:url"
-import { startDevIdp } from "@auth/dev-idp"
-import { freePort } from "@auth/dev-idp/system"
+import { startDevIdp } from "@portcullis/dev-idp"
+import { freePort } from "@portcullis/dev-idp/system"
 import type { TestProject } from "vitest/node"
 
 const APP_DIR = fileURLToPath(new URL("./app/", import.meta.url))
@@ -48,11 +48,11 @@ function runNext(args: string[], env: NodeJS.ProcessEnv, ready?: RegExp): Promis
 }
 
 /**
- * Makes `@auth/nextjs` resolve to this package's dist from the app, as an installed package does:
+ * Makes `@portcullis/nextjs` resolve to this package's dist from the app, as an installed package does:
  * a link beside its dependencies (a workspace dependency on itself would be a build cycle).
  */
 function linkPackage(): void {
-  const link = fileURLToPath(new URL("../node_modules/@auth/nextjs", import.meta.url))
+  const link = fileURLToPath(new URL("../node_modules/@portcullis/nextjs", import.meta.url))
   if (existsSync(link)) return
   mkdirSync(dirname(link), { recursive: true })
   symlinkSync("../..", link, "dir")

@@ -120,7 +120,7 @@ ${lines}
   // provider never loads a chunk that lists the others.
   splitting: false,
   // Declarations come from plain tsc (tsconfig.build.json), one .d.ts next to each .js: providers
-  // only import types from @auth/core, so there is nothing to bundle, and tsc takes seconds where
+  // only import types from @portcullis/core, so there is nothing to bundle, and tsc takes seconds where
   // bundling a .d.ts per entry takes minutes.
   dts: false,
   onSuccess: "tsc -p tsconfig.build.json",
@@ -210,7 +210,7 @@ function main() {
   if (check) {
     for (const file of stale) console.error(`out of date: ${relative(repoDir, file.path)}`)
     if (stale.length > 0) {
-      console.error("Run `pnpm --filter @auth/providers generate` and commit the result.")
+      console.error("Run `pnpm --filter @portcullis/providers generate` and commit the result.")
       process.exit(1)
     }
     return

@@ -56,7 +56,7 @@ const withLogo = (source) =>
   simpleIcon(id) === undefined
     ? source
     : source
-        .replace(/^(import .* from "@auth\/core\/providers"\n)/m, '$1import logo from "./logo.js"\n')
+        .replace(/^(import .* from "@portcullis\/core\/providers"\n)/m, '$1import logo from "./logo.js"\n')
         .replace("style: { brandColor:", "style: { logo, brandColor:")
 
 mkdirSync(folder)
@@ -64,7 +64,7 @@ for (const file of ["index.ts", "fixture.json", "index.test.ts"]) {
   const content = fill(`${file}.tmpl`)
   writeFileSync(join(folder, file), file === "index.ts" ? withLogo(content) : content)
 }
-writeFileSync(changeset, `---\n"@auth/providers": minor\n---\n\nAdd the ${name} provider (\`@auth/providers/${id}\`).\n`)
+writeFileSync(changeset, `---\n"@portcullis/providers": minor\n---\n\nAdd the ${name} provider (\`@portcullis/providers/${id}\`).\n`)
 console.log(`created src/${id}/{index.ts,fixture.json,index.test.ts} and ${relative(repoDir, changeset)}`)
 
 const generated = spawnSync(process.execPath, [join(scriptsDir, "generate.mjs")], { stdio: "inherit" })

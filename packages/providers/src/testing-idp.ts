@@ -7,7 +7,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import { APP, listenBehindFetch, originalUrl, place, readBody } from "./testing-loopback.js"
-import type { OAuthConfig, TokenSet } from "@auth/core/providers"
+import type { OAuthConfig, TokenSet } from "@portcullis/core/providers"
 
 /** A running simulation of one provider. */
 export interface SimulatedProvider {

@@ -14,8 +14,8 @@
  *
  * @module testing
  */
-import { Auth, type AuthConfig } from "@auth/core"
-import type { OAuthConfig, TokenSet, User } from "@auth/core/providers"
+import { Auth, type AuthConfig } from "@portcullis/core"
+import type { OAuthConfig, TokenSet, User } from "@portcullis/core/providers"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { simulateProvider, type SimulatedProvider } from "./testing-idp.js"
 import { simulateOAuth1Provider, type OAuth1Endpoints, type SimulatedOAuth1Provider } from "./testing-oauth1.js"

@@ -30,7 +30,7 @@ async function bundledInputs(code: string, plugins: Plugin[] = []): Promise<stri
     logLevel: "silent",
     // The peer dependency stays outside, as in an app's bundle it is shared by every provider;
     // so does nodemailer, a dependency only the nodemailer entry imports.
-    external: ["@auth/core", "@auth/core/*", "nodemailer"],
+    external: ["@portcullis/core", "@portcullis/core/*", "nodemailer"],
     plugins,
   })
   return Object.keys(result.metafile.inputs).filter((input) => input !== "app.ts" && input !== "<stdin>")
@@ -39,15 +39,15 @@ async function bundledInputs(code: string, plugins: Plugin[] = []): Promise<stri
 const providerFolder = (input: string): string | undefined => /^src\/([^/]+)\//.exec(input)?.[1]
 
 /**
- * Resolves `@auth/providers/<id>` the way Node does, through the `exports` map: to the built
+ * Resolves `@portcullis/providers/<id>` the way Node does, through the `exports` map: to the built
  * file when `dist` has it, else to the source file that `dist` entry is built from.
  */
 function resolveThroughExports(): Plugin {
   return {
     name: "auth-providers-exports",
     setup(esbuild) {
-      esbuild.onResolve({ filter: /^@auth\/providers(\/|$)/ }, ({ path }) => {
-        const subpath = `.${path.slice("@auth/providers".length)}`
+      esbuild.onResolve({ filter: /^@portcullis\/providers(\/|$)/ }, ({ path }) => {
+        const subpath = `.${path.slice("@portcullis/providers".length)}`
         const target = packageExports[subpath]
         if (typeof target !== "object") return { errors: [{ text: `"${subpath}" is not in the exports map` }] }
         const built = join(packageDir, target.default)
@@ -83,7 +83,7 @@ describe("bundling one provider", () => {
       platform: "neutral",
       write: false,
       logLevel: "silent",
-      external: ["@auth/core", "@auth/core/*"],
+      external: ["@portcullis/core", "@portcullis/core/*"],
     })
     const code = result.outputFiles.map((file) => file.text).join("")
     // The path data of each generated logo, which no bundler rewrites.
@@ -99,20 +99,20 @@ describe("bundling one provider", () => {
   })
 
   const mode = existsSync(join(packageDir, "dist", "twitter", "index.js")) ? "dist" : "src"
-  it(`resolves @auth/providers/twitter to a single self-contained entry (from ${mode})`, async () => {
+  it(`resolves @portcullis/providers/twitter to a single self-contained entry (from ${mode})`, async () => {
     const inputs = await bundledInputs(
-      'import Twitter from "@auth/providers/twitter"\nexport default Twitter\n',
+      'import Twitter from "@portcullis/providers/twitter"\nexport default Twitter\n',
       [resolveThroughExports()],
     )
     // Built, the entry is one file; from source, its folder's own modules (the generated logo) come along.
     expect(inputs).toEqual(mode === "dist" ? ["dist/twitter/index.js"] : ["src/twitter/logo.ts", "src/twitter/index.ts"])
   })
 
-  it("resolves every @auth/providers/<id> to a single file (no shared chunk)", async () => {
+  it("resolves every @portcullis/providers/<id> to a single file (no shared chunk)", async () => {
     for (const id of ids) {
-      const inputs = await bundledInputs(`export { default } from "@auth/providers/${id}"\n`, [resolveThroughExports()])
-      if (mode === "dist") expect(inputs, `@auth/providers/${id}`).toEqual([`dist/${id}/index.js`])
-      else for (const input of inputs) expect(input, `@auth/providers/${id}`).toMatch(new RegExp(`^src/${id}/[\\w.-]+\\.ts$`))
+      const inputs = await bundledInputs(`export { default } from "@portcullis/providers/${id}"\n`, [resolveThroughExports()])
+      if (mode === "dist") expect(inputs, `@portcullis/providers/${id}`).toEqual([`dist/${id}/index.js`])
+      else for (const input of inputs) expect(input, `@portcullis/providers/${id}`).toMatch(new RegExp(`^src/${id}/[\\w.-]+\\.ts$`))
     }
   })
 })

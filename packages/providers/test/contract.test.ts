@@ -5,8 +5,8 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { Configuration } from "@auth/core/errors"
-import type { ProviderConfig } from "@auth/core/providers"
+import { Configuration } from "@portcullis/core/errors"
+import type { ProviderConfig } from "@portcullis/core/providers"
 import { describe, expect, it } from "vitest"
 
 type Factory = (config: Record<string, unknown>) => ProviderConfig

@@ -4,10 +4,10 @@
 // environment, and a vendor error turned into EmailSignInError with no key or link in the log.
 import { createServer, type IncomingMessage } from "node:http"
 import type { AddressInfo } from "node:net"
-import { MemoryAdapter } from "@auth/adapter-memory"
-import type { AuthConfig } from "@auth/core"
-import { Configuration } from "@auth/core/errors"
-import type { EmailConfig } from "@auth/core/providers"
+import { MemoryAdapter } from "@portcullis/adapter-memory"
+import type { AuthConfig } from "@portcullis/core"
+import { Configuration } from "@portcullis/core/errors"
+import type { EmailConfig } from "@portcullis/core/providers"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { Browser, ORIGIN, SECRET, location } from "./browser.js"
 

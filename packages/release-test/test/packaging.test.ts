@@ -26,7 +26,7 @@ const packedFiles = new Map(
 )
 
 describe.each(published.map((pkg) => [pkg.manifest.name, pkg] as [string, WorkspacePackage]))("%s", (name, { manifest }) => {
-  it("is built before the rehearsal runs: a devDependency of @auth/release-test", async () => {
+  it("is built before the rehearsal runs: a devDependency of @portcullis/release-test", async () => {
     const self = await readManifest(join(ROOT, "packages", "release-test"))
     expect(self.devDependencies?.[name], `add "${name}": "workspace:*" to packages/release-test/package.json`).toBe("workspace:*")
   })

@@ -21,13 +21,13 @@ export interface Project {
 }
 
 /**
- * Creates `dir` with a bare package.json, an `.npmrc` that takes the `@auth` scope from
+ * Creates `dir` with a bare package.json, an `.npmrc` that takes the `@portcullis` scope from
  * `authRegistry` (everything else comes from the registry in `env`), and the fixture app.
  */
 export async function createProject(dir: string, env: NodeJS.ProcessEnv, authRegistry: string): Promise<Project> {
   await mkdir(dir, { recursive: true })
   await writeFile(join(dir, "package.json"), JSON.stringify({ name: "rehearsal-app", private: true, type: "module" }, null, 2))
-  await writeFile(join(dir, ".npmrc"), `@auth:registry=${authRegistry}\n`)
+  await writeFile(join(dir, ".npmrc"), `@portcullis:registry=${authRegistry}\n`)
   await copyFile(APP, join(dir, "app.mjs"))
   return { dir, env, npm: (...args) => run("npm", args, { cwd: dir, env }) }
 }

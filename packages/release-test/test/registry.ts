@@ -1,7 +1,7 @@
 /**
  * A real npm registry on loopback: Verdaccio, run in a child process with its configuration
- * and storage in a temporary directory. It holds only what the rehearsal publishes (`@auth/*`)
- * and proxies nothing: apps point their `@auth` scope at it, as they would at a private registry,
+ * and storage in a temporary directory. It holds only what the rehearsal publishes (`@portcullis/*`)
+ * and proxies nothing: apps point their `@portcullis` scope at it, as they would at a private registry,
  * and take everything else from their usual registry.
  */
 import { spawn, type ChildProcess } from "node:child_process"
@@ -30,10 +30,10 @@ export async function startRegistry(dir: string): Promise<Registry> {
   const config = {
     storage: join(dir, "storage"),
     auth: { htpasswd: { file: join(dir, "htpasswd"), max_users: 10 } },
-    // No uplink: the public registry's @auth/* (Auth.js's own packages) must never leak in.
+    // No uplink: the public registry's @portcullis/* (earlier releases) must never leak in.
     uplinks: {},
     packages: {
-      "@auth/*": { access: "$all", publish: "$authenticated", unpublish: "$authenticated" },
+      "@portcullis/*": { access: "$all", publish: "$authenticated", unpublish: "$authenticated" },
     },
     server: { keepAliveTimeout: 60 },
     web: { enable: false },

@@ -11,8 +11,8 @@ import { existsSync, mkdtempSync } from "node:fs"
 import { rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { startDevIdp, type DevIdp } from "@auth/dev-idp"
-import { TestBrowser } from "@auth/dev-idp/browser"
+import { startDevIdp, type DevIdp } from "@portcullis/dev-idp"
+import { TestBrowser } from "@portcullis/dev-idp/browser"
 import semver from "semver"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createProject, freePort, startApp, type Project } from "./project.js"
@@ -37,7 +37,7 @@ const running: { close(): Promise<void> }[] = []
 let registry: Registry
 /** For changesets and pnpm publish: the rehearsal registry. */
 let publishEnv: NodeJS.ProcessEnv
-/** For the apps' npm: npm's configured registry, the `@auth` scope from the rehearsal's. */
+/** For the apps' npm: npm's configured registry, the `@portcullis` scope from the rehearsal's. */
 let installEnv: NodeJS.ProcessEnv
 let idp: DevIdp
 const ports: number[] = []
@@ -55,7 +55,7 @@ beforeAll(async () => {
   const noUserConfig = join(dir, "empty-npmrc")
   await writeFile(noUserConfig, "")
   // Kept between runs: third-party packages come from there with --prefer-offline; the
-  // rehearsal's own @auth/* tarballs are new every run.
+  // rehearsal's own @portcullis/* tarballs are new every run.
   installEnv = npmEnv(upstream, noUserConfig, NPM_CACHE)
   for (let i = 0; i < 3; i++) ports.push(await freePort())
   idp = await startDevIdp({
@@ -149,21 +149,21 @@ describe("release rehearsal", () => {
 
   it("versions a core minor alone: providers and adapters keep their version and their peer range accepts it", async () => {
     const before = await versions(scratch)
-    await addChangeset(scratch, "core-minor", { "@auth/core": "minor" }, "A new core option.")
+    await addChangeset(scratch, "core-minor", { "@portcullis/core": "minor" }, "A new core option.")
     await changeset("version")
     const after = await versions(scratch)
-    expect(after["@auth/core"]).toBe(semver.inc(before["@auth/core"] ?? "", "minor"))
-    expect({ ...after, "@auth/core": undefined }).toEqual({ ...before, "@auth/core": undefined })
+    expect(after["@portcullis/core"]).toBe(semver.inc(before["@portcullis/core"] ?? "", "minor"))
+    expect({ ...after, "@portcullis/core": undefined }).toEqual({ ...before, "@portcullis/core": undefined })
     await expectSatisfiablePeers(scratch)
   })
 
   it("versions a providers minor alone, leaving core where it is", async () => {
     const before = await versions(scratch)
-    await addChangeset(scratch, "providers-minor", { "@auth/providers": "minor" }, "A new provider.")
+    await addChangeset(scratch, "providers-minor", { "@portcullis/providers": "minor" }, "A new provider.")
     await changeset("version")
     const after = await versions(scratch)
-    expect(after["@auth/providers"]).toBe(semver.inc(before["@auth/providers"] ?? "", "minor"))
-    expect({ ...after, "@auth/providers": undefined }).toEqual({ ...before, "@auth/providers": undefined })
+    expect(after["@portcullis/providers"]).toBe(semver.inc(before["@portcullis/providers"] ?? "", "minor"))
+    expect({ ...after, "@portcullis/providers": undefined }).toEqual({ ...before, "@portcullis/providers": undefined })
     await expectSatisfiablePeers(scratch)
   })
 
@@ -189,13 +189,13 @@ describe("release rehearsal", () => {
     }
 
     beforeAll(() => {
-      const core = { previous: `@auth/core@${at(0, "@auth/core")}`, current: `@auth/core@${at(1, "@auth/core")}` }
-      const providers = { previous: `@auth/providers@${at(0, "@auth/providers")}`, current: `@auth/providers@${at(1, "@auth/providers")}` }
+      const core = { previous: `@portcullis/core@${at(0, "@portcullis/core")}`, current: `@portcullis/core@${at(1, "@portcullis/core")}` }
+      const providers = { previous: `@portcullis/providers@${at(0, "@portcullis/providers")}`, current: `@portcullis/providers@${at(1, "@portcullis/providers")}` }
       const installs: Record<string, string[][]> = {
-        "providers-current-core-previous": [["install", providers.current, core.previous, "@auth/adapter-memory"]],
-        "providers-current-core-current": [["install", providers.current, core.current, "@auth/adapter-memory"]],
+        "providers-current-core-previous": [["install", providers.current, core.previous, "@portcullis/adapter-memory"]],
+        "providers-current-core-current": [["install", providers.current, core.current, "@portcullis/adapter-memory"]],
         // The in-place upgrade: the lockfile npm writes must satisfy the next `npm ci`.
-        "providers-previous-core-current": [["install", providers.previous, core.previous, "@auth/adapter-memory"], ["install", core.current], ["ci"]],
+        "providers-previous-core-current": [["install", providers.previous, core.previous, "@portcullis/adapter-memory"], ["install", core.current], ["ci"]],
       }
       for (const [name, steps] of Object.entries(installs)) {
         const project = install(name, ...steps)
@@ -213,19 +213,19 @@ describe("release rehearsal", () => {
 
     it("installs the current providers with the previous core, and signs in", async () => {
       const installedProject = await project("providers-current-core-previous")
-      expect(await installed(installedProject)).toMatchObject({ "@auth/providers": at(1, "@auth/providers"), "@auth/core": at(0, "@auth/core") })
+      expect(await installed(installedProject)).toMatchObject({ "@portcullis/providers": at(1, "@portcullis/providers"), "@portcullis/core": at(0, "@portcullis/core") })
       await expectSignIns(installedProject, ports[0] ?? 0)
     })
 
     it("installs the current providers with the current core, and signs in", async () => {
       const installedProject = await project("providers-current-core-current")
-      expect(await installed(installedProject)).toMatchObject({ "@auth/providers": at(1, "@auth/providers"), "@auth/core": at(1, "@auth/core") })
+      expect(await installed(installedProject)).toMatchObject({ "@portcullis/providers": at(1, "@portcullis/providers"), "@portcullis/core": at(1, "@portcullis/core") })
       await expectSignIns(installedProject, ports[1] ?? 0)
     })
 
     it("upgrades core in place under the previous providers, passes npm ci, and signs in", async () => {
       const installedProject = await project("providers-previous-core-current")
-      expect(await installed(installedProject)).toMatchObject({ "@auth/providers": at(0, "@auth/providers"), "@auth/core": at(1, "@auth/core") })
+      expect(await installed(installedProject)).toMatchObject({ "@portcullis/providers": at(0, "@portcullis/providers"), "@portcullis/core": at(1, "@portcullis/core") })
       await expectSignIns(installedProject, ports[2] ?? 0)
     })
 
@@ -246,7 +246,7 @@ describe("release rehearsal", () => {
 
 /** Imports the nodemailer provider without nodemailer installed, then tries to send. */
 const NODEMAILER_MISSING = `
-import Nodemailer from "@auth/providers/nodemailer"
+import Nodemailer from "@portcullis/providers/nodemailer"
 const provider = Nodemailer({ server: "smtp://127.0.0.1:1", from: "app@example.com" })
 try {
   await provider.sendVerificationRequest({ identifier: "a@example.com", url: "http://127.0.0.1/x", expires: new Date(), provider, token: "t", theme: {}, request: new Request("http://127.0.0.1/") })
@@ -258,8 +258,8 @@ try {
 
 /** What the README promises a CommonJS app on Node.js 20.19 or later. */
 const REQUIRE_FROM_COMMONJS = `
-const { Auth } = require("@auth/core")
-const GitHub = require("@auth/providers/github").default
-const { MemoryAdapter } = require("@auth/adapter-memory")
+const { Auth } = require("@portcullis/core")
+const GitHub = require("@portcullis/providers/github").default
+const { MemoryAdapter } = require("@portcullis/adapter-memory")
 console.log(typeof Auth, typeof GitHub, typeof MemoryAdapter)
 `

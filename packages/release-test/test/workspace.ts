@@ -120,7 +120,7 @@ export async function copyWorkspace(target: string): Promise<void> {
  *
  * @example
  * ```ts
- * await addChangeset(scratch, "core-minor", { "@auth/core": "minor" }, "A new option.")
+ * await addChangeset(scratch, "core-minor", { "@portcullis/core": "minor" }, "A new option.")
  * ```
  */
 export async function addChangeset(root: string, id: string, releases: Record<string, "major" | "minor" | "patch">, summary: string): Promise<void> {

@@ -3,8 +3,8 @@
  * clicking through sign-in, consent and sign-out as a new user would, through the demo user's
  * password form and an email sign-in link, and through a passkey sign-up confirmed by email.
  */
-import { DEFAULT_ACCOUNTS } from "@auth/dev-idp"
-import { addVirtualAuthenticator, enableVirtualAuthenticators } from "@auth/dev-idp/chromium"
+import { DEFAULT_ACCOUNTS } from "@portcullis/dev-idp"
+import { addVirtualAuthenticator, enableVirtualAuthenticators } from "@portcullis/dev-idp/chromium"
 import type { Browser, Page, Route } from "playwright-core"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 
@@ -13,7 +13,7 @@ import type { SignInLink } from "../../src/email.js"
 import { launchChromium, screenshot } from "./chromium.js"
 
 /** The Demo IdP account the tests sign in with: dev-idp's first default account, whose email is verified. */
-const ALICE = DEFAULT_ACCOUNTS[0] ?? expect.unreachable("@auth/dev-idp has no default account to sign in with")
+const ALICE = DEFAULT_ACCOUNTS[0] ?? expect.unreachable("@portcullis/dev-idp has no default account to sign in with")
 const SECRET = "an-e2e-secret-for-the-example-app-32+"
 
 // Launched by the first test that needs it, so that a missing Chromium fails every browser
@@ -146,7 +146,7 @@ describe("the example with database sessions", () => {
     expect(run.errors).toEqual([])
   })
 
-  browserTest("signs in with the home page's own button (signIn(\"demo\") from @auth/core/client)", async (page) => {
+  browserTest("signs in with the home page's own button (signIn(\"demo\") from @portcullis/core/client)", async (page) => {
     const { example } = run
     const clientPosts: string[] = []
     page.on("request", (request) => {
@@ -193,7 +193,7 @@ describe("the Demo IdP as a person uses it", () => {
 
   browserTest("asks which account to use after signing out, so a person can switch accounts", async (page) => {
     const { example } = run
-    const bob = DEFAULT_ACCOUNTS[1] ?? expect.unreachable("@auth/dev-idp has no second default account")
+    const bob = DEFAULT_ACCOUNTS[1] ?? expect.unreachable("@portcullis/dev-idp has no second default account")
     await page.goto(`${example.url}/api/auth/signin`)
     await page.getByRole("button", { name: "Sign in with Demo IdP" }).click()
     await logInAtIdp(page, example)

@@ -137,8 +137,8 @@ async function callback(context: RequestContext, provider: Provider): Promise<Re
  *
  * @example
  * ```ts
- * import { oauth1 } from "@auth/core/oauth1"
- * import { FLOW } from "@auth/core/providers"
+ * import { oauth1 } from "@portcullis/core/oauth1"
+ * import { FLOW } from "@portcullis/core/providers"
  *
  * const provider = { id: "acme", name: "Acme", type: "oauth", requestTokenUrl, authorization, accessTokenUrl, profileUrl, [FLOW]: oauth1 }
  * ```

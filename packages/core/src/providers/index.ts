@@ -328,7 +328,7 @@ export interface WebAuthnUserConfig {
 
 /**
  * Passkeys / WebAuthn, as Auth.js configures them. Create it with `Passkey()` or `WebAuthn()`
- * from `@auth/providers`, which carry the flow (`@auth/core/webauthn`); needs an `adapter`.
+ * from `@portcullis/providers`, which carry the flow (`@portcullis/core/webauthn`); needs an `adapter`.
  */
 export interface WebAuthnConfig extends CommonProviderOptions, Omit<WebAuthnUserConfig, "id" | "name"> {
   type: WebAuthnProviderType

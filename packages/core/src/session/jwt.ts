@@ -1,12 +1,12 @@
 /**
- * `@auth/core/jwt`: the session JWT, sealed exactly as Auth.js seals it, so a cookie written by
+ * `@portcullis/core/jwt`: the session JWT, sealed exactly as Auth.js seals it, so a cookie written by
  * either reads in the other: a compact JWE with `alg: "dir"` and `enc: "A256CBC-HS512"`, its
  * key derived with HKDF-SHA-256 from the secret and the salt (the cookie name), its `kid` the
  * key's JWK thumbprint, and the claims `iat`, `exp` and `jti` set on every seal.
  *
  * @example
  * ```ts
- * import { getToken } from "@auth/core/jwt"
+ * import { getToken } from "@portcullis/core/jwt"
  *
  * const token = await getToken({ req: request, secret: process.env.AUTH_SECRET })
  * if (token === null) return new Response("Sign in first", { status: 401 })

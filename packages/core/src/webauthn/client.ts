@@ -1,12 +1,12 @@
 /**
- * `@auth/core/webauthn/client`: passkeys in the browser, on the built-in page or the app's own.
+ * `@portcullis/core/webauthn/client`: passkeys in the browser, on the built-in page or the app's own.
  * SimpleWebAuthn's browser side is bundled with the app (no CDN). `signIn("passkey")` from
- * `@auth/core/client` instead loads these functions, only when called, from the script `Auth()`
+ * `@portcullis/core/client` instead loads these functions, only when called, from the script `Auth()`
  * serves (`{basePath}/webauthn-script/:id`), so apps that never use passkeys ship none of it.
  *
  * @example
  * ```ts
- * import { signInWithPasskey, startPasskeyAutofill, registerPasskey } from "@auth/core/webauthn/client"
+ * import { signInWithPasskey, startPasskeyAutofill, registerPasskey } from "@portcullis/core/webauthn/client"
  * startPasskeyAutofill("passkey")                   // offers saved passkeys in <input autocomplete="username webauthn">
  * button.onclick = () => signInWithPasskey("passkey", { callbackUrl: "/account" })
  * signUp.onclick = () => registerPasskey("passkey", { email: emailInput.value })

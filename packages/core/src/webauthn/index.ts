@@ -1,10 +1,10 @@
 /**
- * `@auth/core/webauthn`: the passkey (WebAuthn) sign-in flow that `Passkey()` and `WebAuthn()`
- * from `@auth/providers` carry. Apps that configure neither bundle none of it.
+ * `@portcullis/core/webauthn`: the passkey (WebAuthn) sign-in flow that `Passkey()` and `WebAuthn()`
+ * from `@portcullis/providers` carry. Apps that configure neither bundle none of it.
  *
  * @example
  * ```ts
- * import Passkey from "@auth/providers/passkey"
+ * import Passkey from "@portcullis/providers/passkey"
  * Auth(request, { adapter, providers: [Passkey({ formFields: { email: { label: "Email", required: true } } })], secret })
  * ```
  *

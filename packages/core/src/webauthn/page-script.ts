@@ -7,8 +7,8 @@ import { browserSupportsWebAuthn } from "@simplewebauthn/browser"
 import * as passkeys from "./client.js"
 import { signInWithPasskey, startPasskeyAutofill, type PasskeySignInOptions } from "./client.js"
 
-// `signIn("passkey")` of `@auth/core/client` loads this script and calls these.
-;(globalThis as Record<symbol, unknown>)[Symbol.for("@auth/core/webauthn/client")] = passkeys
+// `signIn("passkey")` of `@portcullis/core/client` loads this script and calls these.
+;(globalThis as Record<symbol, unknown>)[Symbol.for("@portcullis/core/webauthn/client")] = passkeys
 
 const MESSAGES: Record<string, string> = {
   WebAuthnCancelled: "The passkey request was cancelled or timed out. Please try again.",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-// Imported by path, not by package name: @auth/adapter-memory depends on @auth/core, and a
+// Imported by path, not by package name: @portcullis/adapter-memory depends on @portcullis/core, and a
 // dependency back would make the workspace graph cyclic.
 import { MemoryAdapter } from "../../../adapter-memory/src/index.js"
 import type { Adapter } from "../../src/adapters.js"

@@ -1,6 +1,6 @@
-import { parseForms } from "@auth/dev-idp/browser"
+import { parseForms } from "@portcullis/dev-idp/browser"
 import { afterEach, describe, expect, it, vi } from "vitest"
-// Imported by path, not by package name: @auth/adapter-memory depends on @auth/core.
+// Imported by path, not by package name: @portcullis/adapter-memory depends on @portcullis/core.
 import { MemoryAdapter } from "../../../adapter-memory/src/index.js"
 import type { Adapter, VerificationToken } from "../../src/adapters.js"
 import type { EmailConfig, SendVerificationRequestParams } from "../../src/providers/index.js"

@@ -2,8 +2,8 @@
  * End-to-end harness: the app (Auth() in process at http://localhost:3000) and a real OpenID
  * Provider (oidc-provider, on 127.0.0.1), driven by a cookie-jar browser.
  */
-import { startDevIdp, type DevIdp, type DevIdpOptions } from "@auth/dev-idp"
-import { TestBrowser, type Page } from "@auth/dev-idp/browser"
+import { startDevIdp, type DevIdp, type DevIdpOptions } from "@portcullis/dev-idp"
+import { TestBrowser, type Page } from "@portcullis/dev-idp/browser"
 import { afterAll, afterEach, beforeAll } from "vitest"
 import { Auth } from "../../src/index.js"
 import type { OIDCConfig, OAuth2Config } from "../../src/providers/index.js"

@@ -1,4 +1,4 @@
-import type { DevIdp } from "@auth/dev-idp"
+import type { DevIdp } from "@portcullis/dev-idp"
 import { decodeJwt } from "jose"
 import { describe, expect, it } from "vitest"
 import { APP, Harness, e2eConfig, errorOf, idpProvider, oauthProvider, startIdp, useIdp } from "./harness.js"

@@ -1,4 +1,4 @@
-/** The example "own page" of the browser test: passkeys through `@auth/core/webauthn/client`, bundled by the test. */
+/** The example "own page" of the browser test: passkeys through `@portcullis/core/webauthn/client`, bundled by the test. */
 import { signIn } from "../../src/client.js"
 import { deletePasskey, listPasskeys, registerPasskey, startPasskeyAutofill } from "../../src/webauthn/client.js"
 

@@ -1,6 +1,6 @@
 // As next-auth v5's docs show it, with the import changed. The provider's client id, secret and
 // issuer come from AUTH_IDP_ID, AUTH_IDP_SECRET and AUTH_IDP_ISSUER, the secret from AUTH_SECRET.
-import NextAuth, { type NextAuthConfig } from "@auth/nextjs"
+import NextAuth, { type NextAuthConfig } from "@portcullis/nextjs"
 
 export const config = {
   providers: [

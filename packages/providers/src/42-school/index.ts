@@ -5,7 +5,7 @@
  * @see https://api.intra.42.fr/apidoc/guides/web_application_flow
  * @module 42-school
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The user record of `GET https://api.intra.42.fr/v2/me` (its most used fields). */

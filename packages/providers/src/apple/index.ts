@@ -9,7 +9,7 @@
  * @see https://developer.apple.com/documentation/signinwithapple
  * @module apple
  */
-import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The claims of Apple's ID token. */

@@ -7,7 +7,7 @@
  * @see https://wso2.com/asgardeo/docs/guides/authentication/oidc/discover-oidc-configs/
  * @module asgardeo
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The ID token claims Asgardeo issues for the `openid profile email` scopes. */
 export interface AsgardeoProfile {

@@ -6,7 +6,7 @@
  * @see https://developer.atlassian.com/cloud/jira/platform/oauth-2-3lo-apps/
  * @module atlassian
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The account record of `GET https://api.atlassian.com/me`. */

@@ -6,7 +6,7 @@
  * @see https://auth0.com/docs/authenticate/protocols/openid-connect-protocol
  * @module auth0
  */
-import { mergeProviderConfig, tenantIssuer, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The ID token claims of an Auth0 user (`openid profile email` scopes). */

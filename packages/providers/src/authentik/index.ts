@@ -7,7 +7,7 @@
  * @see https://docs.goauthentik.io/docs/add-secure-apps/providers/oauth2/
  * @module authentik
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The ID token claims authentik's default `openid email profile` scope mappings produce. */

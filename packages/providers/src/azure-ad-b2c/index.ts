@@ -7,8 +7,8 @@
  * @see https://learn.microsoft.com/en-us/azure/active-directory-b2c/openid-connect
  * @module azure-ad-b2c
  */
-import { Configuration } from "@auth/core/errors"
-import { mergeProviderConfig, tenantIssuer, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { Configuration } from "@portcullis/core/errors"
+import { mergeProviderConfig, tenantIssuer, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The claims of an Azure AD B2C ID token (user flow defaults; your flow may add more). */
 export interface AzureADB2CProfile {

@@ -7,7 +7,7 @@
  * @see https://learn.microsoft.com/en-us/azure/devops/integrate/get-started/authentication/oauth
  * @module azure-devops
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 
 const TOKEN_URL = "https://app.vssps.visualstudio.com/oauth2/token"
 

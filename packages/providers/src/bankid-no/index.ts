@@ -6,7 +6,7 @@
  * @see https://confluence.bankidnorge.no/confluence/pdoidcl
  * @module bankid-no
  */
-import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The claims of a BankID ID token with the `openid profile` scopes. */
 export interface BankIDNorwayProfile {

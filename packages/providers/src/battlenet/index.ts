@@ -7,7 +7,7 @@
  * @see https://develop.battle.net/documentation/guides/using-oauth
  * @module battlenet
  */
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The claims of Battle.net's ID token. */

@@ -7,7 +7,7 @@
  * @see https://developer.beyondidentity.com/docs/
  * @module beyondidentity
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The ID token claims of a Beyond Identity user. */
 export interface BeyondIdentityProfile {

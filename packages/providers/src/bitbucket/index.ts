@@ -6,7 +6,7 @@
  * @see https://developer.atlassian.com/cloud/bitbucket/oauth-2/
  * @module bitbucket
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 interface BitbucketLink {

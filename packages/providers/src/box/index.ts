@@ -7,7 +7,7 @@
  * @see https://developer.box.com/guides/authentication/oauth2/
  * @module box
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The user record of `GET https://api.box.com/2.0/users/me`. */

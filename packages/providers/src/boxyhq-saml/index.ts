@@ -7,7 +7,7 @@
  * @see https://boxyhq.com/docs/jackson/sso-flow
  * @module boxyhq-saml
  */
-import { mergeProviderConfig, tenantIssuer, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 
 /** The record of Jackson's `GET /api/oauth/userinfo`, built from the SAML assertion. */
 export interface BoxyHQSAMLProfile {

@@ -6,8 +6,8 @@
  * @see https://github.com/Bungie-net/api/wiki/OAuth-Documentation
  * @module bungie
  */
-import { Configuration } from "@auth/core/errors"
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { Configuration } from "@portcullis/core/errors"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The `Response` of `GET /Platform/User/GetMembershipsForCurrentUser/` (a `User.UserMembershipData`). */

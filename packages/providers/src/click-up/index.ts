@@ -7,7 +7,7 @@
  * @see https://developer.clickup.com/docs/authentication
  * @module click-up
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The user record inside `GET https://api.clickup.com/api/v2/user`. */

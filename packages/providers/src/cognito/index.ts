@@ -7,7 +7,7 @@
  * @see https://docs.aws.amazon.com/cognito/latest/developerguide/amazon-cognito-user-pools-using-the-id-token.html
  * @module cognito
  */
-import { mergeProviderConfig, tenantIssuer, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The claims of a Cognito user pool ID token. */
 export interface CognitoProfile {

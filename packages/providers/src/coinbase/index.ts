@@ -5,7 +5,7 @@
  * @see https://docs.cdp.coinbase.com/coinbase-app/oauth2-integration/integrations
  * @module coinbase
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The answer of `GET https://api.coinbase.com/v2/user`. */

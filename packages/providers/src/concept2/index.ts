@@ -6,7 +6,7 @@
  * @see https://log.concept2.com/developers/documentation/
  * @module concept2
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 
 /** The user record inside `GET https://log.concept2.com/api/users/me`. */
 export interface Concept2User {

@@ -7,7 +7,7 @@
  * @see https://cheatsheetseries.owasp.org/cheatsheets/Authentication_Cheat_Sheet.html
  * @module credentials
  */
-import type { CredentialInput, CredentialsConfig, CredentialsUserConfig } from "@auth/core/providers"
+import type { CredentialInput, CredentialsConfig, CredentialsUserConfig } from "@portcullis/core/providers"
 
 const defaults = { id: "credentials", name: "Credentials", type: "credentials" } as const
 

@@ -7,7 +7,7 @@
  * @see https://docs.descope.com/getting-started/nextjs
  * @module descope
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The ID token claims of a Descope user. */
 export interface DescopeProfile {

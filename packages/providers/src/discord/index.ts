@@ -6,7 +6,7 @@
  * @see https://discord.com/developers/docs/topics/oauth2
  * @module discord
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The user record of `GET https://discord.com/api/users/@me`. */

@@ -6,7 +6,7 @@
  * @see https://developer.dribbble.com/v2/oauth/
  * @module dribbble
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The user record of `GET https://api.dribbble.com/v2/user`. */

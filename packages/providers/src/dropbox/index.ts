@@ -6,7 +6,7 @@
  * @see https://developers.dropbox.com/oauth-guide
  * @module dropbox
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 const ACCOUNT_URL = "https://api.dropboxapi.com/2/users/get_current_account"

@@ -6,7 +6,7 @@
  * @see https://docs.duendesoftware.com/identityserver/v6/reference/endpoints/
  * @module duende-identity-server6
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The userinfo claims IdentityServer returns for the `openid profile email` scopes. */
 export interface DuendeIdentityServer6Profile {

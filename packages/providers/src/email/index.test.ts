@@ -1,5 +1,5 @@
-import { MemoryAdapter } from "@auth/adapter-memory"
-import type { SendVerificationRequestParams } from "@auth/core/providers"
+import { MemoryAdapter } from "@portcullis/adapter-memory"
+import type { SendVerificationRequestParams } from "@portcullis/core/providers"
 import { describe, expect, it } from "vitest"
 import { Browser, ORIGIN, SECRET, location } from "../../test/browser.js"
 import fixture from "./fixture.json" with { type: "json" }

@@ -1,12 +1,12 @@
 /**
  * Email: passwordless sign-in by a single-use link, sent by your own `sendVerificationRequest`
  * (an email API, a queue). Needs an adapter that stores verification tokens. To send through
- * SMTP, use `@auth/providers/nodemailer`.
+ * SMTP, use `@portcullis/providers/nodemailer`.
  *
  * @see https://www.rfc-editor.org/rfc/rfc5321
  * @module email
  */
-import { mergeEmailConfig, type EmailConfig, type EmailUserConfig } from "@auth/core/providers"
+import { mergeEmailConfig, type EmailConfig, type EmailUserConfig } from "@portcullis/core/providers"
 
 /** What `Email()` takes: `sendVerificationRequest` and, optionally, everything else. */
 export type EmailOptions = EmailUserConfig & Pick<EmailConfig, "sendVerificationRequest">

@@ -6,7 +6,7 @@
  * @see https://www.eventbrite.com/platform/docs/authentication
  * @module eventbrite
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 
 /** The user record of `GET https://www.eventbriteapi.com/v3/users/me/`. */
 export interface EventbriteProfile {

@@ -6,7 +6,7 @@
  * @see https://developers.eveonline.com/docs/services/sso/
  * @module eveonline
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 
 /** The record of `GET https://login.eveonline.com/oauth/verify`. */
 export interface EVEOnlineProfile {

@@ -6,7 +6,7 @@
  * @see https://docs.faceit.com/getting-started/authentication/oauth2
  * @module faceit
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The record of `GET https://api.faceit.com/auth/v1/resources/userinfo`. */

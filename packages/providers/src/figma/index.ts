@@ -6,7 +6,7 @@
  * @see https://developers.figma.com/docs/rest-api/oauth-apps/
  * @module figma
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The record of `GET https://api.figma.com/v1/me`. */

@@ -6,8 +6,8 @@
  * @see https://forwardemail.net/en/email-api#outbound-emails
  * @module forwardemail
  */
-import { emailApiOptions, mergeEmailConfig, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@auth/core/providers"
-import { Configuration } from "@auth/core/errors"
+import { emailApiOptions, mergeEmailConfig, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@portcullis/core/providers"
+import { Configuration } from "@portcullis/core/errors"
 
 /** The Forward Email provider's configuration. */
 export interface ForwardEmailConfig extends EmailConfig {

@@ -6,7 +6,7 @@
  * @see https://docs.foursquare.com/developer/reference/authentication
  * @module foursquare
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The `response.user` record of `GET https://api.foursquare.com/v2/users/self`. */

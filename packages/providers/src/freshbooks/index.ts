@@ -6,7 +6,7 @@
  * @see https://www.freshbooks.com/api/authentication
  * @module freshbooks
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 
 /** The identity record inside `GET https://api.freshbooks.com/auth/api/v1/users/me`. */
 export interface FreshBooksIdentity {

@@ -7,7 +7,7 @@
  * @see https://developers.frontegg.com/guides/management/frontegg-idp/native-hosted
  * @module frontegg
  */
-import { mergeProviderConfig, tenantIssuer, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The ID token claims of a Frontegg user. */
 export interface FronteggProfile {

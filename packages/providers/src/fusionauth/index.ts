@@ -6,7 +6,7 @@
  * @see https://fusionauth.io/docs/lifecycle/authenticate-users/oauth/endpoints
  * @module fusionauth
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The claims of a FusionAuth ID token. */

@@ -7,7 +7,7 @@
  * @see https://docs.gitlab.com/ee/api/oauth2.html
  * @module gitlab
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The user record of `GET https://gitlab.com/api/v4/user`. */

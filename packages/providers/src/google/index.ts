@@ -8,7 +8,7 @@
  * @see https://developers.google.com/identity/openid-connect/openid-connect
  * @module google
  */
-import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The claims of Google's ID token (`name`, `picture`... need the `profile` scope, `email` the `email` one). */

@@ -6,7 +6,7 @@
  * @see https://developers.hubspot.com/docs/api/oauth-quickstart-guide
  * @module hubspot
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The answer of `GET https://api.hubapi.com/oauth/v1/access-tokens/{token}`. */

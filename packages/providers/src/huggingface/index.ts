@@ -7,7 +7,7 @@
  * @see https://huggingface.co/docs/hub/oauth
  * @module huggingface
  */
-import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The record of `GET https://huggingface.co/oauth/userinfo`. */

@@ -8,7 +8,7 @@
  * @see https://identityserver4.readthedocs.io/en/latest/topics/clients.html
  * @module identity-server4
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The ID token claims for the standard `openid profile email` identity resources. */
 export interface IdentityServer4Profile {

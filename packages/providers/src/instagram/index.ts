@@ -6,7 +6,7 @@
  * @see https://developers.facebook.com/docs/instagram-platform/instagram-api-with-instagram-login/business-login
  * @module instagram
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The user node of `GET https://graph.instagram.com/me` with the fields this provider asks for. */

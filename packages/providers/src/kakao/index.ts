@@ -7,7 +7,7 @@
  * @see https://developers.kakao.com/docs/latest/en/kakaologin/rest-api
  * @module kakao
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The `kakao_account` block; each field is present only with the matching consent. */

@@ -7,7 +7,7 @@
  * @see https://www.keycloak.org/docs/latest/server_admin/#_oidc_clients
  * @module keycloak
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The ID token claims of a realm user (standard `profile` and `email` scope mappers). */

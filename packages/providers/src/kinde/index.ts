@@ -6,7 +6,7 @@
  * @see https://docs.kinde.com/developer-tools/about/using-kinde-without-an-sdk/
  * @module kinde
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The claims of a Kinde ID token. */
 export interface KindeProfile {

@@ -6,7 +6,7 @@
  * @see https://developers.line.biz/en/docs/line-login/integrate-line-login/
  * @module line
  */
-import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The claims of LINE's ID token. */

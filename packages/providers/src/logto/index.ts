@@ -6,7 +6,7 @@
  * @see https://docs.logto.io/integrate-logto/third-party-applications/oidc
  * @module logto
  */
-import { mergeProviderConfig, tenantIssuer, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The claims of a Logto ID token with the `openid profile email` scopes. */
 export interface LogtoProfile {

@@ -7,8 +7,8 @@
  * @see https://loops.so/docs/api-reference/send-transactional-email
  * @module loops
  */
-import { emailApiOptions, mergeEmailConfig, sendEmailApiRequest, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@auth/core/providers"
-import { Configuration } from "@auth/core/errors"
+import { emailApiOptions, mergeEmailConfig, sendEmailApiRequest, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@portcullis/core/providers"
+import { Configuration } from "@portcullis/core/errors"
 import logo from "./logo.js"
 
 /** The Loops provider's configuration. */

@@ -7,7 +7,7 @@
  * @see https://mailchimp.com/developer/marketing/guides/access-user-data-oauth-2/
  * @module mailchimp
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The response of `GET https://login.mailchimp.com/oauth2/metadata`. */

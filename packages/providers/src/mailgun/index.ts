@@ -7,8 +7,8 @@
  * @see https://documentation.mailgun.com/docs/mailgun/api-reference/send/mailgun/messages
  * @module mailgun
  */
-import { emailApiOptions, mergeEmailConfig, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@auth/core/providers"
-import { Configuration } from "@auth/core/errors"
+import { emailApiOptions, mergeEmailConfig, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@portcullis/core/providers"
+import { Configuration } from "@portcullis/core/errors"
 import logo from "./logo.js"
 
 /** The Mailgun provider's configuration. */

@@ -7,7 +7,7 @@
  * @see https://help.mail.ru/developers/oauth/about
  * @module mailru
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 const USERINFO_URL = "https://oauth.mail.ru/userinfo"

@@ -6,7 +6,7 @@
  * @see https://docs.joinmastodon.org/spec/oauth/
  * @module mastodon
  */
-import { mergeProviderConfig, tenantIssuer, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The CredentialAccount of `GET /api/v1/accounts/verify_credentials`. */

@@ -7,7 +7,7 @@
  * @see https://developers.mattermost.com/integrate/apps/authentication/oauth2/
  * @module mattermost
  */
-import { mergeProviderConfig, tenantIssuer, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The user record of `GET {issuer}/api/v4/users/me`. */

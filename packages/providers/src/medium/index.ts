@@ -7,7 +7,7 @@
  * @see https://github.com/Medium/medium-api-docs#2-authentication
  * @module medium
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The record of `GET https://api.medium.com/v1/me`. */

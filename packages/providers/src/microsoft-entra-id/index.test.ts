@@ -1,4 +1,4 @@
-import { Configuration } from "@auth/core/errors"
+import { Configuration } from "@portcullis/core/errors"
 import { describe, expect, it } from "vitest"
 import { testProvider } from "../testing.js"
 import fixture from "./fixture.json" with { type: "json" }

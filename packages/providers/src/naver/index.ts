@@ -6,7 +6,7 @@
  * @see https://developers.naver.com/docs/login/devguide/devguide.md
  * @module naver
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The member record inside `GET https://openapi.naver.com/v1/nid/me`. */

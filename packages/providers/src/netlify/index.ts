@@ -5,7 +5,7 @@
  * @see https://docs.netlify.com/api/get-started/#authentication
  * @module netlify
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The record of `GET https://api.netlify.com/api/v1/user`. */

@@ -7,7 +7,7 @@
  * @see https://docs.oracle.com/en/cloud/saas/netsuite/ns-online-help/section_160855370280.html
  * @module netsuite
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The userinfo claims of NetSuite for the `openid email` scopes. */
 export interface NetSuiteProfile {

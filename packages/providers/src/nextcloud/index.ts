@@ -7,7 +7,7 @@
  * @see https://docs.nextcloud.com/server/latest/admin_manual/configuration_server/oauth2.html
  * @module nextcloud
  */
-import { mergeProviderConfig, tenantIssuer, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The user record inside `GET {issuer}/ocs/v2.php/cloud/user`. */

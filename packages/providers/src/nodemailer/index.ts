@@ -7,8 +7,8 @@
  * @see https://nodemailer.com/smtp/
  * @module nodemailer
  */
-import { Configuration } from "@auth/core/errors"
-import { mergeEmailConfig, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@auth/core/providers"
+import { Configuration } from "@portcullis/core/errors"
+import { mergeEmailConfig, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@portcullis/core/providers"
 import type SMTPTransport from "nodemailer/lib/smtp-transport/index.js"
 import { importNodemailer } from "./load.js"
 

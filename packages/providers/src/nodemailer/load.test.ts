@@ -1,10 +1,10 @@
-import { Configuration } from "@auth/core/errors"
+import { Configuration } from "@portcullis/core/errors"
 import { describe, expect, it } from "vitest"
 import { importNodemailer, type NodemailerModule } from "./load.js"
 
 /** The error Node's ESM loader gives for a package that is not installed. */
 function notFound(specifier: string): Error {
-  return Object.assign(new Error(`Cannot find package '${specifier}' imported from /app/node_modules/@auth/providers/dist/nodemailer/index.js`), { code: "ERR_MODULE_NOT_FOUND" })
+  return Object.assign(new Error(`Cannot find package '${specifier}' imported from /app/node_modules/@portcullis/providers/dist/nodemailer/index.js`), { code: "ERR_MODULE_NOT_FOUND" })
 }
 
 describe("importNodemailer()", () => {

@@ -1,4 +1,4 @@
-import { Configuration } from "@auth/core/errors"
+import { Configuration } from "@portcullis/core/errors"
 
 /** What the provider uses of nodemailer's module. */
 export type NodemailerModule = typeof import("nodemailer")
@@ -13,7 +13,7 @@ function isMissing(error: unknown, name: string): boolean {
 
 /**
  * Loads nodemailer on the first sign-in email. It is an optional peer dependency, so apps that
- * never send email through SMTP do not install it, and importing `@auth/providers/nodemailer`
+ * never send email through SMTP do not install it, and importing `@portcullis/providers/nodemailer`
  * alone must not fail.
  *
  * @throws {Configuration} naming `npm install nodemailer` when the package is not installed;
@@ -24,6 +24,6 @@ export async function importNodemailer(load: () => Promise<NodemailerModule> = (
     return await load()
   } catch (cause) {
     if (!isMissing(cause, "nodemailer")) throw cause
-    throw new Configuration("Nodemailer: the `nodemailer` package is not installed. It is an optional peer dependency of @auth/providers: run `npm install nodemailer` in your app.", { cause })
+    throw new Configuration("Nodemailer: the `nodemailer` package is not installed. It is an optional peer dependency of @portcullis/providers: run `npm install nodemailer` in your app.", { cause })
   }
 }

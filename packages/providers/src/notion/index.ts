@@ -7,7 +7,7 @@
  * @see https://developers.notion.com/docs/authorization
  * @module notion
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 const API = "https://api.notion.com/v1"

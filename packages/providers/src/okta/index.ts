@@ -6,7 +6,7 @@
  * @see https://developer.okta.com/docs/reference/api/oidc/
  * @module okta
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The claims of an Okta ID token with the `openid profile email` scopes. */

@@ -6,7 +6,7 @@
  * @see https://developers.onelogin.com/openid-connect
  * @module onelogin
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The ID token claims of a OneLogin user (`openid profile email` scopes). */
 export interface OneLoginProfile {

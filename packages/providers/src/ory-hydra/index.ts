@@ -7,7 +7,7 @@
  * @see https://www.ory.sh/docs/hydra/guides/oauth2-clients
  * @module ory-hydra
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The ID token claims Hydra issues; identity claims come from the login/consent app's session. */

@@ -7,7 +7,7 @@
  * @see https://ossoapp.com/docs/integration/oauth-consumption
  * @module osso
  */
-import { mergeProviderConfig, tenantIssuer, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 
 /** The answer of `GET /oauth/me`. */
 export interface OssoProfile {

@@ -6,7 +6,7 @@
  * @see https://osu.ppy.sh/docs/index.html#authorization-code-grant
  * @module osu
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The user record of `GET https://osu.ppy.sh/api/v2/me`. */

@@ -7,7 +7,7 @@
  * @see https://docs.passage.id/hosted-login/oidc-client-configuration
  * @module passage
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The ID token claims of a Passage user. */
 export interface PassageProfile {

@@ -2,13 +2,13 @@
  * Passkey: sign-in and sign-up with passkeys (WebAuthn discoverable credentials), user
  * verification required. Needs an adapter with the Authenticator methods. The built-in page
  * shows an email field (with passkey autofill) and the sign-in and create buttons; on your own
- * pages use `@auth/core/webauthn/client` or `signIn("passkey")`.
+ * pages use `@portcullis/core/webauthn/client` or `signIn("passkey")`.
  *
  * @see https://www.w3.org/TR/webauthn-3/
  * @module passkey
  */
-import type { WebAuthnConfig, WebAuthnUserConfig } from "@auth/core/providers"
-import { webauthnFlow } from "@auth/core/webauthn"
+import type { WebAuthnConfig, WebAuthnUserConfig } from "@portcullis/core/providers"
+import { webauthnFlow } from "@portcullis/core/webauthn"
 
 const defaults = { id: "passkey", name: "Passkey", type: "webauthn" } as const
 
@@ -20,7 +20,7 @@ export type PasskeyOptions = WebAuthnUserConfig
  *
  * @example
  * ```ts
- * import Passkey from "@auth/providers/passkey"
+ * import Passkey from "@portcullis/providers/passkey"
  * Auth(request, { adapter, providers: [Passkey()], secret })
  * ```
  */

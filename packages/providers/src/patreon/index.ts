@@ -6,7 +6,7 @@
  * @see https://docs.patreon.com/#oauth
  * @module patreon
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The answer of `GET https://www.patreon.com/api/oauth2/v2/identity`. */

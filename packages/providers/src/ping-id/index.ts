@@ -7,7 +7,7 @@
  * @see https://docs.pingidentity.com/r/en-us/pingone/p1_c_add_oidc_app
  * @module ping-id
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The record of the environment's userinfo endpoint (`openid profile email` scopes). */
 export interface PingProfile {

@@ -6,7 +6,7 @@
  * @see https://developers.pinterest.com/docs/getting-started/set-up-authentication-and-authorization/
  * @module pinterest
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The record of `GET https://api.pinterest.com/v5/user_account`. */

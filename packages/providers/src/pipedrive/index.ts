@@ -6,7 +6,7 @@
  * @see https://pipedrive.readme.io/docs/marketplace-oauth-authorization
  * @module pipedrive
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 
 /** The answer of `GET https://api.pipedrive.com/v1/users/me`. */
 export interface PipedriveProfile {

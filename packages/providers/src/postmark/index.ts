@@ -7,8 +7,8 @@
  * @see https://postmarkapp.com/developer/user-guide/send-email-with-api
  * @module postmark
  */
-import { emailApiOptions, mergeEmailConfig, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@auth/core/providers"
-import { Configuration } from "@auth/core/errors"
+import { emailApiOptions, mergeEmailConfig, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@portcullis/core/providers"
+import { Configuration } from "@portcullis/core/errors"
 
 /** The Postmark provider's configuration. */
 export interface PostmarkConfig extends EmailConfig {

@@ -7,7 +7,7 @@
  * @see https://github.com/reddit-archive/reddit/wiki/OAuth2
  * @module reddit
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The account record of `GET https://oauth.reddit.com/api/v1/me` (`identity` scope). */

@@ -6,8 +6,8 @@
  * @see https://resend.com/docs/api-reference/emails/send-email
  * @module resend
  */
-import { emailApiOptions, mergeEmailConfig, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@auth/core/providers"
-import { Configuration } from "@auth/core/errors"
+import { emailApiOptions, mergeEmailConfig, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@portcullis/core/providers"
+import { Configuration } from "@portcullis/core/errors"
 import logo from "./logo.js"
 
 /** The Resend provider's configuration. */

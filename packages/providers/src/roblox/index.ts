@@ -6,7 +6,7 @@
  * @see https://create.roblox.com/docs/cloud/reference/oauth2
  * @module roblox
  */
-import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The ID token claims of a Roblox user with the `profile` scope. */

@@ -6,7 +6,7 @@
  * @see https://help.salesforce.com/s/articleView?id=sf.remoteaccess_using_openid.htm
  * @module salesforce
  */
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The claims of a Salesforce ID token with the `openid profile email` scopes. */
 export interface SalesforceProfile {

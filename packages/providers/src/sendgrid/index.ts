@@ -6,8 +6,8 @@
  * @see https://www.twilio.com/docs/sendgrid/api-reference/mail-send/mail-send
  * @module sendgrid
  */
-import { emailApiOptions, mergeEmailConfig, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@auth/core/providers"
-import { Configuration } from "@auth/core/errors"
+import { emailApiOptions, mergeEmailConfig, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@portcullis/core/providers"
+import { Configuration } from "@portcullis/core/errors"
 
 /** The SendGrid provider's configuration. */
 export interface SendGridConfig extends EmailConfig {

@@ -7,7 +7,7 @@
  * @see https://simplelogin.io/docs/siwsl/intro/
  * @module simplelogin
  */
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The claims of SimpleLogin's ID token. */

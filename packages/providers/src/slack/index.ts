@@ -6,7 +6,7 @@
  * @see https://docs.slack.dev/authentication/sign-in-with-slack/
  * @module slack
  */
-import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The ID token claims of Sign in with Slack. */
 export interface SlackProfile {

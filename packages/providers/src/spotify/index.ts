@@ -5,7 +5,7 @@
  * @see https://developer.spotify.com/documentation/web-api/tutorials/code-pkce-flow
  * @module spotify
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The user record of `GET https://api.spotify.com/v1/me`. */

@@ -7,7 +7,7 @@
  * @see https://developers.strava.com/docs/authentication/
  * @module strava
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The athlete record of `GET https://www.strava.com/api/v3/athlete`. */

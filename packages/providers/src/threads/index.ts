@@ -6,7 +6,7 @@
  * @see https://developers.facebook.com/docs/threads/get-started/get-access-tokens-and-permissions
  * @module threads
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The record of `GET https://graph.threads.net/v1.0/me` with the fields requested here. */

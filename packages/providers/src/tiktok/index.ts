@@ -6,7 +6,7 @@
  * @see https://developers.tiktok.com/doc/login-kit-web
  * @module tiktok
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig, type TokenSet } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig, type TokenSet } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The answer of `GET https://open.tiktokapis.com/v2/user/info/` with the fields this provider asks for. */

@@ -6,7 +6,7 @@
  * @see https://developer.todoist.com/api/v1/#tag/Authorization
  * @module todoist
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The user record of `GET https://api.todoist.com/api/v1/user`. */

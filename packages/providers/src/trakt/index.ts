@@ -7,7 +7,7 @@
  * @see https://trakt.docs.apiary.io/#reference/authentication-oauth
  * @module trakt
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 const USER_URL = "https://api.trakt.tv/users/me?extended=full"

@@ -6,7 +6,7 @@
  * @see https://dev.twitch.tv/docs/authentication/getting-tokens-oidc/
  * @module twitch
  */
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The claims of a Twitch ID token with the claims this provider requests. */

@@ -1,5 +1,5 @@
-import { Configuration } from "@auth/core/errors"
-import type { OAuthConfig, UserinfoEndpointHandler } from "@auth/core/providers"
+import { Configuration } from "@portcullis/core/errors"
+import type { OAuthConfig, UserinfoEndpointHandler } from "@portcullis/core/providers"
 import { describe, expect, it } from "vitest"
 import { testProvider } from "../testing.js"
 import fixture from "./fixture.json" with { type: "json" }

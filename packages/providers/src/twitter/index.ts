@@ -14,9 +14,9 @@
  * @see https://docs.x.com/fundamentals/authentication/oauth-1-0a/obtaining-user-access-tokens
  * @module twitter
  */
-import { Configuration } from "@auth/core/errors"
-import type { OAuth1Config } from "@auth/core/oauth1"
-import { FLOW, lazyFlow, mergeProviderConfig, type OAuth2Config, type OAuthUserConfig, type SignInFlow } from "@auth/core/providers"
+import { Configuration } from "@portcullis/core/errors"
+import type { OAuth1Config } from "@portcullis/core/oauth1"
+import { FLOW, lazyFlow, mergeProviderConfig, type OAuth2Config, type OAuthUserConfig, type SignInFlow } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** A user as `GET /2/users/me` describes one. */
@@ -92,7 +92,7 @@ export type TwitterLegacyConfig = OAuth2Config<TwitterLegacyProfile> &
  */
 const oauth1 = lazyFlow({
   name: "OAuth 1.0a",
-  load: () => import("@auth/core/oauth1").then((module) => module.oauth1 as unknown as SignInFlow<never>),
+  load: () => import("@portcullis/core/oauth1").then((module) => module.oauth1 as unknown as SignInFlow<never>),
   adapterMethods: ["createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "deleteUser", "linkAccount"],
 })
 

@@ -2,9 +2,9 @@
  * X over OAuth 1.0a (`version: "1.0A"`): next-auth v4's configuration shape, the kit's end-to-end
  * sign-in, and one test per attack on the flow, each against the kit's simulated X.
  */
-import { MemoryAdapter } from "@auth/adapter-memory"
-import { Auth, type AuthConfig } from "@auth/core"
-import { FLOW, type Account } from "@auth/core/providers"
+import { MemoryAdapter } from "@portcullis/adapter-memory"
+import { Auth, type AuthConfig } from "@portcullis/core"
+import { FLOW, type Account } from "@portcullis/core/providers"
 import { describe, expect, it } from "vitest"
 import { testProvider, useSimulatedOAuth1Provider } from "../testing.js"
 import fixture from "./fixture-oauth1.json" with { type: "json" }

@@ -7,7 +7,7 @@
  * @see https://docs.unitedeffects.com/integrations/nextauthjs
  * @module united-effects
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The ID token claims of a United Effects user. */
 export interface UnitedEffectsProfile {

@@ -6,7 +6,7 @@
  * @see https://developer.vippsmobilepay.com/docs/APIs/login-api/
  * @module vipps
  */
-import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 interface VippsAddress {
   address_type: string

@@ -7,7 +7,7 @@
  * @see https://dev.vk.com/en/api/access-token/authcode-flow-user
  * @module vk
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** One user of the `users.get` method (with `fields=photo_200,screen_name`). */

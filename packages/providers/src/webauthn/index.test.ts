@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { MemoryAdapter } from "@auth/adapter-memory"
+import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { Browser, SECRET } from "../../test/browser.js"
 import fixture from "./fixture.json" with { type: "json" }
 import WebAuthn from "./index.js"

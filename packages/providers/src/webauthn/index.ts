@@ -6,8 +6,8 @@
  * @see https://www.w3.org/TR/webauthn-3/
  * @module webauthn
  */
-import type { WebAuthnConfig, WebAuthnUserConfig } from "@auth/core/providers"
-import { webauthnFlow } from "@auth/core/webauthn"
+import type { WebAuthnConfig, WebAuthnUserConfig } from "@portcullis/core/providers"
+import { webauthnFlow } from "@portcullis/core/webauthn"
 import logo from "./logo.js"
 
 const defaults = { id: "webauthn", name: "WebAuthn", type: "webauthn" } as const
@@ -20,7 +20,7 @@ export type WebAuthnOptions = WebAuthnUserConfig
  *
  * @example
  * ```ts
- * import WebAuthn from "@auth/providers/webauthn"
+ * import WebAuthn from "@portcullis/providers/webauthn"
  * Auth(request, { adapter, providers: [WebAuthn({ relyingParty: { name: "Acme" } })], secret })
  * ```
  */

@@ -7,7 +7,7 @@
  * @see https://developer.webex.com/docs/integrations
  * @module webex
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The record of `GET https://webexapis.com/v1/people/me`. */

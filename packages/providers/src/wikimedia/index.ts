@@ -8,7 +8,7 @@
  * @see https://www.mediawiki.org/wiki/Extension:OAuth#OAuth_2
  * @module wikimedia
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 
 /** The record of `GET https://meta.wikimedia.org/w/rest.php/oauth2/resource/profile`. */
 export interface WikimediaProfile {

@@ -6,7 +6,7 @@
  * @see https://developer.wordpress.com/docs/oauth2/
  * @module wordpress
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The record of `GET https://public-api.wordpress.com/rest/v1.1/me`. */

@@ -7,7 +7,7 @@
  * @see https://workos.com/docs/reference/sso
  * @module workos
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 
 /** The Profile object of `GET https://api.workos.com/sso/profile`. */
 export interface WorkOSProfile {

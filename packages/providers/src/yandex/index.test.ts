@@ -1,4 +1,4 @@
-import type { OAuthConfig, UserinfoEndpointHandler } from "@auth/core/providers"
+import type { OAuthConfig, UserinfoEndpointHandler } from "@portcullis/core/providers"
 import { describe, expect, it } from "vitest"
 import { testProvider } from "../testing.js"
 import fixture from "./fixture.json" with { type: "json" }

@@ -7,7 +7,7 @@
  * @see https://yandex.com/dev/id/doc/en/user-information
  * @module yandex
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 
 /** The record of `GET https://login.yandex.ru/info?format=json`; most fields need their permission. */
 export interface YandexProfile {

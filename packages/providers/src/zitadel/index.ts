@@ -7,7 +7,7 @@
  * @see https://zitadel.com/docs/apis/openidoauth/claims
  * @module zitadel
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The ID token claims of a ZITADEL user (standard claims plus `urn:zitadel:iam:*` extras). */
 export interface ZitadelProfile {

@@ -6,7 +6,7 @@
  * @see https://www.zoho.com/accounts/protocol/oauth/web-apps/authorization.html
  * @module zoho
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The answer of `GET https://accounts.zoho.com/oauth/user/info`. */

@@ -7,7 +7,7 @@
  * @see https://developers.zoom.us/docs/integrations/oauth/
  * @module zoom
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@auth/core/providers"
+import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The user record of `GET https://api.zoom.us/v2/users/me`. */

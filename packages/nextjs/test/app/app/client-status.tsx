@@ -1,5 +1,5 @@
 "use client"
-import { useSession } from "@auth/nextjs/react"
+import { useSession } from "@portcullis/nextjs/react"
 
 export function ClientStatus() {
   const { data, status } = useSession()

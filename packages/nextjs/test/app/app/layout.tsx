@@ -1,6 +1,6 @@
 import type { ReactNode } from "react"
 import { auth } from "@/auth"
-import { SessionProvider } from "@auth/nextjs/react"
+import { SessionProvider } from "@portcullis/nextjs/react"
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const session = await auth()
