@@ -39,7 +39,7 @@ function warnForeignOrigin(context: RequestContext, origin: string): void {
   // The origin alone: the URL's path or query may carry anything the request put there.
   context.config.logger.warn(
     "RedirectOffOrigin",
-    `The \`redirect\` callback answered a URL on ${origin}, which is not an origin this app is served on (\`url\`, \`allowedOrigins\`): sent the browser to ${context.origin} instead. Compare \`new URL(url).origin\` with \`baseUrl\`, never \`url.startsWith(baseUrl)\`, and list another origin of yours in \`allowedOrigins\`.`,
+    `The \`redirect\` callback answered a URL on ${origin}, not an origin of this app (\`url\`, \`allowedOrigins\`): sent the browser to ${context.origin}. Compare \`new URL(url, baseUrl).origin\` with \`baseUrl\`, never \`url.startsWith(baseUrl)\`; list other origins of yours in \`allowedOrigins\`.`,
   )
 }
 
