@@ -108,6 +108,16 @@ describe("a redirect callback that answers another origin", () => {
     expect(warnings.length).toBeLessThanOrEqual(100)
   })
 
+  it("is never answered by the origin comparison SECURITY.md and the README show", async () => {
+    const documented = ({ url, baseUrl }: { url: string; baseUrl: string }) =>
+      URL.canParse(url, baseUrl) && new URL(url, baseUrl).origin === baseUrl ? new URL(url, baseUrl).href : baseUrl
+    const { config, warnings } = watched({ callbacks: { redirect: documented } })
+    const jar = new Jar()
+    for (const url of attacks) expect(await signOutTo(config, jar, url)).toBe(`${APP}/`)
+    expect(await signOutTo(config, jar, "/account?tab=keys")).toBe(`${APP}/account?tab=keys`)
+    expect(warnings).toEqual([])
+  })
+
   it("may answer an origin the app admits (`allowedOrigins`), without a warning", async () => {
     const { config, warnings } = watched({ allowedOrigins: ["https://*.preview.example.com"], callbacks: { redirect: ({ url }) => url } })
     const jar = new Jar()
