@@ -315,7 +315,10 @@ function normalizeConfig(config: AuthConfig, env: Env): InternalConfig {
 
   const redirectProxyUrl = normalizeUrl(config.redirectProxyUrl ?? env.AUTH_REDIRECT_PROXY_URL, "redirectProxyUrl")
   const providers = normalizeProviders(config.providers, env, redirectProxyUrl)
-  for (const provider of providers) if ((provider.type === "oauth" || provider.type === "oidc") && provider.clientSecret !== undefined) logSecrets.push(provider.clientSecret)
+  for (const provider of providers) {
+    if ((provider.type === "oauth" || provider.type === "oidc") && provider.clientSecret !== undefined) logSecrets.push(provider.clientSecret)
+    if (provider.type === "flow") logSecrets.push(...(provider.flow.secrets?.(provider.options) ?? []))
+  }
   const useSecureCookies = config.useSecureCookies
   if (useSecureCookies !== undefined && typeof useSecureCookies !== "boolean") {
     throw new Configuration("`useSecureCookies` must be a boolean.")
