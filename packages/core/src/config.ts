@@ -258,8 +258,11 @@ function checkAdapter(adapter: unknown, strategy: SessionStrategy, providers: re
   const email = providers.find((provider) => provider.type === "email")
   if (adapter === undefined) {
     if (strategy === "database") throw new Configuration('`session.strategy: "database"` needs an `adapter`.')
-    if (email !== undefined) {
-      throw new Configuration(`Provider "${email.id}" (type "email") needs an \`adapter\` to store its single-use verification tokens.`)
+    for (const provider of providers) {
+      const reason = provider.type === "email" ? "to store its single-use verification tokens" : provider.type === "flow" ? provider.flow.needsAdapter : undefined
+      if (reason !== undefined) {
+        throw new Configuration(`Provider "${provider.id}" needs an \`adapter\` ${reason}.`)
+      }
     }
     return undefined
   }

@@ -44,6 +44,11 @@ export interface SignInFlow<Options = unknown> {
   configure(config: Readonly<Record<string, unknown>>, env: Readonly<Record<string, string | undefined>>): Options
   /** The adapter methods a configuration with this provider calls; `Auth()` checks them up front. */
   adapterMethods?: (options: Options) => AdapterMethod[]
+  /**
+   * Why the flow cannot work without an `adapter` (e.g. `"to store its passkeys"`), for a flow
+   * that cannot: `Auth()` then refuses a configuration without one.
+   */
+  needsAdapter?: string
   /** `POST /signin/:id`, after the CSRF check: starts a sign-in. */
   signIn(context: RequestContext, provider: FlowProvider<Options>, request: { form: URLSearchParams; callbackUrl: string }): Promise<Response>
   /** `GET|POST /callback/:id`: completes a sign-in. */
