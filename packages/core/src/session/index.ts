@@ -2,7 +2,7 @@
  * Sessions for both strategies: reading one on `GET /session` (the hot path), starting one
  * after a sign-in, and ending one on sign-out.
  */
-import type { AdapterSession, AdapterUser } from "../adapters.js"
+import type { Adapter, AdapterSession, AdapterUser } from "../adapters.js"
 import type { RequestContext } from "../context.js"
 import { clearChunked, clearCookie, readChunked, writeChunked } from "../cookies.js"
 import { AccessDenied, AuthError, SessionTokenError } from "../errors.js"
@@ -155,7 +155,7 @@ async function readDatabaseSession(context: RequestContext, update: SessionUpdat
   const now = Date.now()
   let expires = new Date(found.session.expires)
   if (!(expires.getTime() > now)) {
-    await callAdapter(adapter, "deleteSession", sessionToken)
+    await deleteStoredSession(adapter, sessionToken)
     context.setCookies.push(clearCookie(context.cookies.sessionToken))
     return null
   }
@@ -248,6 +248,23 @@ export async function startSession(context: RequestContext, signedIn: SignedIn):
 }
 
 /**
+ * Deletes a session row, treating one that is already gone as deleted: Prisma's adapter throws
+ * for a row that is not there (another tab signed out, or it expired and was swept), and that
+ * must not keep a browser from signing out. A delete that fails while the row is still there
+ * still fails.
+ *
+ * @throws {AdapterError} when the adapter fails and the session is still stored.
+ */
+async function deleteStoredSession(adapter: Adapter, sessionToken: string): Promise<AdapterSession | null | undefined> {
+  try {
+    return (await callAdapter(adapter, "deleteSession", sessionToken)) ?? null
+  } catch (error) {
+    if (sessionAndUser(await callAdapter(adapter, "getSessionAndUser", sessionToken)) === undefined) return null
+    throw error
+  }
+}
+
+/**
  * Ends the request's session: deletes it from the store (database strategy) and clears the cookie.
  *
  * @throws {AdapterError} when the adapter fails.
@@ -257,7 +274,7 @@ export async function endSession(context: RequestContext): Promise<void> {
   if (config.session.strategy === "database") {
     const sessionToken = context.jar.get(context.cookies.sessionToken.name)
     if (sessionToken !== undefined && sessionToken !== "" && config.adapter !== undefined) {
-      const deleted = await callAdapter(config.adapter, "deleteSession", sessionToken)
+      const deleted = await deleteStoredSession(config.adapter, sessionToken)
       await emit(config, "signOut", { session: deleted ?? null })
     }
   } else {
