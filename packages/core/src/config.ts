@@ -62,6 +62,8 @@ export interface InternalConfig {
   debug: boolean
   theme: Theme
   adapter: Adapter | undefined
+  /** Until when Auth.js's session cookie names are still read (see `AuthConfig.legacySessionCookies`). */
+  legacySessionCookies: { until: Date } | undefined
 }
 
 type Env = Record<string, string | undefined>
@@ -346,5 +348,27 @@ function normalizeConfig(config: AuthConfig, env: Env): InternalConfig {
     debug,
     theme: normalizeTheme(config.theme),
     adapter: checkAdapter(config.adapter, strategy, providers),
+    legacySessionCookies: normalizeLegacySessionCookies(config.legacySessionCookies),
   }
+}
+
+/** A calendar date (UTC), or a date-time that says its offset: a bare local time would mean another instant on each server. */
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/
+
+/**
+ * `legacySessionCookies`, with `until` as a `Date`.
+ *
+ * @throws {Configuration} naming `legacySessionCookies.until` when it is not a valid date.
+ */
+function normalizeLegacySessionCookies(value: unknown): InternalConfig["legacySessionCookies"] {
+  if (value === undefined) return undefined
+  if (!isRecord(value)) throw new Configuration("`legacySessionCookies` must be an object such as `{ until: \"2026-03-31T00:00:00Z\" }`.")
+  const { until } = value
+  const date = until instanceof Date ? new Date(until.getTime()) : typeof until === "string" && ISO_DATE.test(until) ? new Date(until) : undefined
+  if (date === undefined || Number.isNaN(date.getTime())) {
+    throw new Configuration(
+      '`legacySessionCookies.until` must be a Date or an ISO 8601 date such as "2026-03-31" or "2026-03-31T00:00:00Z" (a time needs its offset): the day Auth.js\'s cookie names stop signing users in.',
+    )
+  }
+  return { until: date }
 }
