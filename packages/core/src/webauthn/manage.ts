@@ -12,6 +12,7 @@ import type { FlowProvider } from "../flows.js"
 import { readSession } from "../session/index.js"
 import { callAdapter } from "../store.js"
 import { aaguidName } from "./aaguid.js"
+import { isAuthjsPasskey } from "./authjs-rows.js"
 import { listAuthenticators } from "./ceremony.js"
 import { resolveRelyingParty, type WebAuthnOptions } from "./options.js"
 
@@ -134,7 +135,8 @@ export async function listPasskeys(context: RequestContext, provider: FlowProvid
   const authenticators = await listAuthenticators(adapter, userId)
   const body: PasskeyList = {
     rpId: resolveRelyingParty(provider.options, context.origin).id,
-    userHandle: authenticators[0]?.providerAccountId ?? null,
+    // Auth.js's passkeys carry no handle (their providerAccountId is the credential id).
+    userHandle: authenticators.find((known) => !isAuthjsPasskey(known))?.providerAccountId ?? null,
     passkeys: authenticators.map(summary),
   }
   return json(context, body)
