@@ -353,7 +353,7 @@ function normalizeConfig(config: AuthConfig, env: Env): InternalConfig {
 }
 
 /** A calendar date (UTC), or a date-time that says its offset: a bare local time would mean another instant on each server. */
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/
+const ISO_DATE = /^\d{4}-\d\d-\d\d(T\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d))?$/
 
 /**
  * `legacySessionCookies`, with `until` as a `Date`.
@@ -362,13 +362,10 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z
  */
 function normalizeLegacySessionCookies(value: unknown): InternalConfig["legacySessionCookies"] {
   if (value === undefined) return undefined
-  if (!isRecord(value)) throw new Configuration("`legacySessionCookies` must be an object such as `{ until: \"2026-03-31T00:00:00Z\" }`.")
-  const { until } = value
-  const date = until instanceof Date ? new Date(until.getTime()) : typeof until === "string" && ISO_DATE.test(until) ? new Date(until) : undefined
+  const until = isRecord(value) ? value.until : undefined
+  const date = until instanceof Date || (typeof until === "string" && ISO_DATE.test(until)) ? new Date(until) : undefined
   if (date === undefined || Number.isNaN(date.getTime())) {
-    throw new Configuration(
-      '`legacySessionCookies.until` must be a Date or an ISO 8601 date such as "2026-03-31" or "2026-03-31T00:00:00Z" (a time needs its offset): the day Auth.js\'s cookie names stop signing users in.',
-    )
+    throw new Configuration('`legacySessionCookies.until` must be a Date or an ISO 8601 date such as "2026-04-30" or "2026-04-30T00:00:00Z" (a time needs its offset).')
   }
   return { until: date }
 }
