@@ -122,9 +122,23 @@ describe("a passkey registered through Auth.js", () => {
       expect(response.headers.get("location")).toBe(`${ORIGIN}/account`)
       expect(await session(ours, fresh)).toMatchObject({ user: { id: user?.id } })
     }
-    // The list's handle (for the Signal API) is ours, never Auth.js's credential id.
-    await csrfToken(ours, jar)
-    const list = (await (await call(ours, jar, "/api/auth/webauthn-credentials/passkey")).json()) as { userHandle: string | null }
+    // The list (for the Signal API too) has our handle and base64url ids, never Auth.js's forms.
+    const list = (await (await call(ours, jar, "/api/auth/webauthn-credentials/passkey")).json()) as { userHandle: string | null; passkeys: { id: string }[] }
     expect(list.userHandle).toBe(creation.user.id)
+    expect(list.passkeys.map((passkey) => passkey.id)).toEqual(authenticator.passkeys.map((passkey) => b64url(passkey.id)))
+  })
+
+  it("is renamed and deleted by the id our list gives it", async () => {
+    const { adapter, authjs, ours } = apps()
+    const authenticator = new SoftAuthenticator(ORIGIN)
+    await registerUnderAuthjs(authjs, authenticator)
+    const { jar } = await signInWithOurs(ours, authenticator)
+    await post(ours, jar, "register", await authenticator.create((await options(ours, jar, "?action=register")).options))
+    const id = b64url(authenticator.passkeys[0]?.id ?? new Uint8Array())
+    const change = async (form: Record<string, string>) => call(ours, jar, "/api/auth/webauthn-credentials/passkey", { form: { ...form, credentialId: id, csrfToken: await csrfToken(ours, jar) } })
+    expect(await (await change({ action: "rename", name: "Old laptop" })).json()).toMatchObject({ passkey: { id, name: "Old laptop" } })
+    expect(await (await change({ action: "delete" })).json()).toEqual({ deleted: id })
+    const user = await adapter.getUserByEmail(EMAIL)
+    expect(await adapter.listAuthenticatorsByUserId(user?.id ?? "")).toHaveLength(1)
   })
 })
