@@ -233,7 +233,7 @@ async function authenticate(context: RequestContext, provider: Provider, respons
   // `code=unknown_credential` lets the client tell the password manager to forget it (Signal API).
   if (authenticator == null) throw new WebAuthnVerificationError("No passkey has this credential id.", { publicCode: "unknown_credential" })
   const publicKey = storedBytes(authenticator.credentialPublicKey)
-  if (publicKey === undefined) throw new AdapterError("The stored passkey's public key is not base64url.")
+  if (publicKey === undefined) throw new AdapterError("The stored passkey's public key is neither base64url nor base64.")
   // The handle the authenticator returns is the one the passkey was registered under: a
   // credential of one user cannot speak for another. Auth.js never recorded its handles; its
   // passkeys are bound to their user by the stored row alone, as they were under Auth.js.
