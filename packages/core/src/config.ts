@@ -62,6 +62,8 @@ export interface InternalConfig {
   debug: boolean
   theme: Theme
   adapter: Adapter | undefined
+  /** Until when Auth.js's session cookie names are still read (see `AuthConfig.legacySessionCookies`). */
+  legacySessionCookies: { until: Date } | undefined
 }
 
 type Env = Record<string, string | undefined>
@@ -351,5 +353,24 @@ function normalizeConfig(config: AuthConfig, env: Env): InternalConfig {
     debug,
     theme: normalizeTheme(config.theme),
     adapter: checkAdapter(config.adapter, strategy, providers),
+    legacySessionCookies: normalizeLegacySessionCookies(config.legacySessionCookies),
   }
+}
+
+/** A calendar date (UTC), or a date-time that says its offset: a bare local time would mean another instant on each server. */
+const ISO_DATE = /^\d{4}-\d\d-\d\d(T\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d))?$/
+
+/**
+ * `legacySessionCookies`, with `until` as a `Date`.
+ *
+ * @throws {Configuration} naming `legacySessionCookies.until` when it is not a valid date.
+ */
+function normalizeLegacySessionCookies(value: unknown): InternalConfig["legacySessionCookies"] {
+  if (value === undefined) return undefined
+  const until = isRecord(value) ? value.until : undefined
+  const date = until instanceof Date || (typeof until === "string" && ISO_DATE.test(until)) ? new Date(until) : undefined
+  if (date === undefined || Number.isNaN(date.getTime())) {
+    throw new Configuration('`legacySessionCookies.until` must be a Date or an ISO 8601 date such as "2026-04-30" or "2026-04-30T00:00:00Z" (a time needs its offset).')
+  }
+  return { until: date }
 }
