@@ -30,7 +30,7 @@ import { aaguidName } from "./aaguid.js"
 import { credentialIdForOptions, findAuthenticator, isAuthjsPasskey, storedBytes } from "./authjs-rows.js"
 import { consumeChallenge, issueChallenge, type Ceremony } from "./challenge.js"
 import { resolveRelyingParty, type WebAuthnOptions } from "./options.js"
-import { adapterOf, asUser } from "./records.js"
+import { adapterOf, asUser, storeAuthenticator } from "./records.js"
 import { signUp, signUpLink, type NewPasskey } from "./signup.js"
 
 type Provider = FlowProvider<WebAuthnOptions>
@@ -341,7 +341,7 @@ async function register(context: RequestContext, provider: Provider, ceremony: C
     const owner = asUser(await callAdapter(adapter, "getUserByAccount", { provider: providerId, providerAccountId: handle }))
     if (owner === undefined) await callAdapter(adapter, "linkAccount", { ...account, type: "webauthn", userId: user.id })
     else if (owner.id !== user.id) throw new WebAuthnVerificationError("The user handle belongs to another user.")
-    await callAdapter(adapter, "createAuthenticator", { ...passkey, userId: user.id })
+    await storeAuthenticator(adapter, { ...passkey, userId: user.id })
     return finishSignIn(context, { user, account: { ...account, userId: user.id }, isNewUser: false }, target)
   }
 

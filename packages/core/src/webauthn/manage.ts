@@ -15,6 +15,7 @@ import { aaguidName } from "./aaguid.js"
 import { credentialIdForOptions, findAuthenticator, isAuthjsPasskey } from "./authjs-rows.js"
 import { listAuthenticators } from "./ceremony.js"
 import { resolveRelyingParty, type WebAuthnOptions } from "./options.js"
+import { storeAuthenticator } from "./records.js"
 
 /** A passkey as the list shows it: nothing secret, nothing the user cannot see in their password manager. */
 export interface PasskeySummary {
@@ -120,7 +121,7 @@ async function deletePasskey(context: RequestContext, adapter: Adapter, userId: 
   const deleted = await callAdapter(adapter, "deleteAuthenticator", credentialID)
   // `null`: a concurrent request deleted it first, and that request checks what is left.
   if (deleted != null && !(await keepsAWayIn(context, adapter, userId, credentialID))) {
-    await callAdapter(adapter, "createAuthenticator", { ...authenticator, ...deleted, userId })
+    await storeAuthenticator(adapter, { ...authenticator, ...deleted, userId })
     return refuseLastWayIn(context, adapter)
   }
   return json(context, { deleted: credentialIdForOptions(credentialID) })
