@@ -28,7 +28,7 @@ for (const kind of WITH_AUTHENTICATORS) {
         adapter: store().adapter,
         session: { strategy: "database" },
         providers: [passkeyProvider() as never],
-        logger: { error: (error) => errors.push(`${error.code}: ${error.message} ${String((error.cause as Error | undefined)?.message ?? "")}`), warn: () => undefined },
+        logger: { error: (error) => errors.push(`${error.code}: ${error.message} ${(error.cause as Error | undefined)?.message ?? ""}`), warn: () => undefined },
       })
     }
 

@@ -57,6 +57,8 @@ export interface AuthJsStore {
    */
   adapter: Adapter
   db: AdapterTestDb
+  /** The database's URL, for a store on PostgreSQL (other processes may open it). */
+  databaseUrl?: string
   /** Empties the store, so a test starts from no users. */
   reset(): Promise<void>
   /** How many users and accounts the store holds. */
@@ -113,6 +115,7 @@ export function useAuthJsStore(kind: StoreKind, name: string): () => AuthJsStore
       const rows = async (table: string): Promise<number> => Number((await pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`)).rows[0]?.n)
       store = {
         adapter: orm.adapter as unknown as Adapter,
+        databaseUrl: url,
         db: sqlStoreAccess((sql, values) => pool.query(sql, values), { tables, authenticators: schema.authenticators }),
         reset: async () => {
           const all = [tables.users, tables.accounts, tables.sessions, tables.verificationTokens, ...(schema.authenticators ? [tables.authenticators] : [])]
