@@ -1,0 +1,70 @@
+/**
+ * The one bounded cache every module-level cache uses. A cache keyed by anything a request can
+ * choose (a salt that names the origin, a token, a host) would otherwise grow with every
+ * distinct value an attacker sends and never shrink; this one holds at most `limit` entries and
+ * drops the least recently used. Each is registered by name, so a test can check that every
+ * such cache stays within its bound (this module is not part of the package's exports).
+ */
+
+/** A map of at most `limit` entries that forgets the least recently used one first. */
+export class BoundedCache<K, V> {
+  readonly #entries = new Map<K, V>()
+  /** The most recently used key: a run of reads of one key (the usual session read) skips the reorder. */
+  #newest: K | undefined
+
+  constructor(readonly limit: number) {}
+
+  /** How many entries it holds now. */
+  get size(): number {
+    return this.#entries.size
+  }
+
+  /** The value for `key`, which becomes the most recently used. */
+  get(key: K): V | undefined {
+    const value = this.#entries.get(key)
+    if (value !== undefined && key !== this.#newest) {
+      this.#entries.delete(key)
+      this.#entries.set(key, value)
+      this.#newest = key
+    }
+    return value
+  }
+
+  /** The value for `key`, leaving the order as it is. */
+  peek(key: K): V | undefined {
+    return this.#entries.get(key)
+  }
+
+  /** Sets `key` as the most recently used entry, dropping the least recently used beyond the limit. */
+  set(key: K, value: V): void {
+    this.#entries.delete(key)
+    this.#entries.set(key, value)
+    this.#newest = key
+    if (this.#entries.size > this.limit) this.#entries.delete(this.#entries.keys().next().value as K)
+  }
+
+  /** Forgets `key`. */
+  delete(key: K): void {
+    if (key === this.#newest) this.#newest = undefined
+    this.#entries.delete(key)
+  }
+}
+
+const registry = new Map<string, BoundedCache<unknown, unknown>>()
+
+/**
+ * A module-level {@link BoundedCache}, registered under `name` for {@link cacheSizes}.
+ *
+ * @throws {RangeError} when `limit` is not a positive integer.
+ */
+export function boundedCache<K, V>(name: string, limit: number): BoundedCache<K, V> {
+  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`The cache "${name}" needs a positive integer limit.`)
+  const cache = new BoundedCache<K, V>(limit)
+  registry.set(name, cache)
+  return cache
+}
+
+/** The size and bound of every registered cache, by name: for tests. */
+export function cacheSizes(): Record<string, { size: number; limit: number }> {
+  return Object.fromEntries([...registry].map(([name, cache]) => [name, { size: cache.size, limit: cache.limit }]))
+}
