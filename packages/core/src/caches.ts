@@ -30,11 +30,6 @@ export class BoundedCache<K, V> {
     return value
   }
 
-  /** The value for `key`, leaving the order as it is. */
-  peek(key: K): V | undefined {
-    return this.#entries.get(key)
-  }
-
   /** Sets `key` as the most recently used entry, dropping the least recently used beyond the limit. */
   set(key: K, value: V): void {
     this.#entries.delete(key)
@@ -45,20 +40,14 @@ export class BoundedCache<K, V> {
 
   /** Forgets `key`. */
   delete(key: K): void {
-    if (key === this.#newest) this.#newest = undefined
     this.#entries.delete(key)
   }
 }
 
 const registry = new Map<string, BoundedCache<unknown, unknown>>()
 
-/**
- * A module-level {@link BoundedCache}, registered under `name` for {@link cacheSizes}.
- *
- * @throws {RangeError} when `limit` is not a positive integer.
- */
+/** A module-level {@link BoundedCache} of at least one entry, registered under `name` for {@link cacheSizes}. */
 export function boundedCache<K, V>(name: string, limit: number): BoundedCache<K, V> {
-  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`The cache "${name}" needs a positive integer limit.`)
   const cache = new BoundedCache<K, V>(limit)
   registry.set(name, cache)
   return cache

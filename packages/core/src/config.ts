@@ -118,7 +118,6 @@ function rotateSecrets(config: AuthConfig, cached: Resolved): InternalConfig {
   const { logger } = cached.internal
   const internal = { ...cached.internal, secrets: readSecrets(config.secret, readEnv(), logger, cached.logSecrets) }
   cache.set(config, { ...cached, internal, fromEnv: config.secret === undefined })
-  logger.debug("The configured `secret` changed: sessions and checks now use the new list.")
   return internal
 }
 

@@ -298,7 +298,7 @@ export const engine: CryptoEngine = detected === undefined ? webEngine : nodeEng
 /** How many derived keys (per secret, salt and purpose) and values (per secrets list and id) are kept. */
 const DERIVED_ENTRIES = 1024
 
-const keyCache = boundedCache<string, Promise<SecretKey>>("derived key per secret", DERIVED_ENTRIES)
+const keyCache = boundedCache<string, Promise<SecretKey>>("keys per secret", DERIVED_ENTRIES)
 
 /**
  * Derives (once per secret, salt and purpose, while recently used) a 256-bit key with HKDF-SHA-256.
@@ -309,13 +309,12 @@ export function deriveKey(secret: string, salt: string, purpose: KeyPurpose): Pr
   const id = `${purpose}\u0000${salt}\u0000${secret}`
   let key = keyCache.get(id)
   if (key === undefined) {
-    const made = hkdf(secret, salt, purpose)
-    key = made
+    key = hkdf(secret, salt, purpose)
     // A failed derivation must not poison the cache for later requests.
-    made.catch(() => {
-      if (keyCache.peek(id) === made) keyCache.delete(id)
+    key.catch(() => {
+      keyCache.delete(id)
     })
-    keyCache.set(id, made)
+    keyCache.set(id, key)
   }
   return key
 }
@@ -353,7 +352,7 @@ function listId(secrets: readonly string[]): number {
   return known.id
 }
 
-const perSecretsCache = boundedCache<string, Promise<unknown>>("derived per secrets list", DERIVED_ENTRIES)
+const perSecretsCache = boundedCache<string, Promise<unknown>>("keys per list", DERIVED_ENTRIES)
 
 /**
  * Whatever `make` derives from a list of secrets, once per list and `id` while recently used, so
@@ -364,12 +363,11 @@ export function cachedPerSecrets<T>(secrets: readonly string[], id: string, make
   const key = `${listId(secrets)}\u0000${id}`
   let value = perSecretsCache.get(key) as Promise<T> | undefined
   if (value === undefined) {
-    const made = make()
-    value = made
-    made.catch(() => {
-      if (perSecretsCache.peek(key) === made) perSecretsCache.delete(key)
+    value = make()
+    value.catch(() => {
+      perSecretsCache.delete(key)
     })
-    perSecretsCache.set(key, made)
+    perSecretsCache.set(key, value)
   }
   return value
 }

@@ -79,7 +79,7 @@ interface Opened {
   plaintext: string
 }
 
-const openedTokens = boundedCache<string, Opened>("opened session tokens", OPENED_ENTRIES)
+const openedTokens = boundedCache<string, Opened>("opened tokens", OPENED_ENTRIES)
 
 /**
  * Remembers what a token opened to. A browser sends the same session cookie with every request
@@ -142,7 +142,7 @@ function gcmKeys(secrets: readonly string[], salt: string): Promise<{ key: Secre
   )
 }
 
-const secretLists = boundedCache<string, string[]>("single-secret lists", 64)
+const secretLists = boundedCache<string, string[]>("secret lists", 64)
 
 /**
  * The secrets as a list, the same array for the same single secret so the derived keys stay
