@@ -6,11 +6,17 @@
  * such cache stays within its bound (this module is not part of the package's exports).
  */
 
-/** A map of at most `limit` entries that forgets the least recently used one first. */
+/**
+ * A map of at most `limit` entries that forgets the least recently used one first. Each entry
+ * should hold its own value object (as a derived key's promise or a remembered token does).
+ */
 export class BoundedCache<K, V> {
   readonly #entries = new Map<K, V>()
-  /** The most recently used key: a run of reads of one key (the usual session read) skips the reorder. */
-  #newest: K | undefined
+  /**
+   * The most recently used value: a run of reads of one entry (the usual session read) skips the
+   * reorder. Compared by identity, where comparing a key could mean comparing a 4 KB token.
+   */
+  #newest: V | undefined
 
   constructor(readonly limit: number) {}
 
@@ -22,10 +28,10 @@ export class BoundedCache<K, V> {
   /** The value for `key`, which becomes the most recently used. */
   get(key: K): V | undefined {
     const value = this.#entries.get(key)
-    if (value !== undefined && key !== this.#newest) {
+    if (value !== undefined && value !== this.#newest) {
       this.#entries.delete(key)
       this.#entries.set(key, value)
-      this.#newest = key
+      this.#newest = value
     }
     return value
   }
@@ -34,7 +40,7 @@ export class BoundedCache<K, V> {
   set(key: K, value: V): void {
     this.#entries.delete(key)
     this.#entries.set(key, value)
-    this.#newest = key
+    this.#newest = value
     if (this.#entries.size > this.limit) this.#entries.delete(this.#entries.keys().next().value as K)
   }
 
