@@ -330,9 +330,9 @@ export function sameSecrets(value: unknown, list: readonly string[]): boolean {
   return true
 }
 
-/** A secrets list as the caches know it: its number, and its secrets when it was numbered. */
+/** A secrets list as the caches know it: the prefix of its cache keys, and its secrets when that was given. */
 interface KnownList {
-  id: number
+  prefix: string
   secrets: readonly string[]
 }
 
@@ -340,16 +340,16 @@ const knownLists = new WeakMap<readonly string[], KnownList>()
 let listCount = 0
 
 /**
- * The number the caches key `secrets` by: the same for the same array while its secrets stay
+ * The prefix of the cache keys of `secrets`: the same for the same array while its secrets stay
  * the same, a new one once they were edited in place, so no key outlives the secret it came from.
  */
-function listId(secrets: readonly string[]): number {
+function listPrefix(secrets: readonly string[]): string {
   let known = knownLists.get(secrets)
   if (known === undefined || !sameSecrets(secrets, known.secrets)) {
-    known = { id: listCount++, secrets: [...secrets] }
+    known = { prefix: `${String(listCount++)}\u0000`, secrets: [...secrets] }
     knownLists.set(secrets, known)
   }
-  return known.id
+  return known.prefix
 }
 
 const perSecretsCache = boundedCache<string, Promise<unknown>>("keys per list", DERIVED_ENTRIES)
@@ -360,7 +360,7 @@ const perSecretsCache = boundedCache<string, Promise<unknown>>("keys per list", 
  * The cache is bounded: an `id` holding a salt a request chose (a preview origin) cannot grow it.
  */
 export function cachedPerSecrets<T>(secrets: readonly string[], id: string, make: () => Promise<T>): Promise<T> {
-  const key = `${listId(secrets)}\u0000${id}`
+  const key = listPrefix(secrets) + id
   let value = perSecretsCache.get(key) as Promise<T> | undefined
   if (value === undefined) {
     value = make()
