@@ -10,8 +10,10 @@ import type { Adapter } from "@portcullis/core/adapters"
 /** `@auth/core` 0.41.3 (Prisma's, Drizzle's and pg's) and 0.41.2 (Kysely's and unstorage's). */
 type AuthJsAdapter = ReturnType<typeof DrizzleAdapter> | ReturnType<typeof KyselyAdapter>
 
-/** Resolves to `true` when Auth.js's method `M` fits ours, and fails to compile otherwise. */
-type Fits<M extends keyof AuthJsAdapter & keyof Adapter> = [Pick<AuthJsAdapter, M>] extends [Pick<Adapter, M>] ? true : never
+/** `true` when Auth.js's method `M` fits ours; otherwise a message naming it, which `true` is not. */
+type Fits<M extends keyof AuthJsAdapter & keyof Adapter> = [Pick<AuthJsAdapter, M>] extends [Pick<Adapter, M>]
+  ? true
+  : `Auth.js's ${M} does not fit AuthConfig's Adapter`
 
 /** Every method of Auth.js's contract: a missing or extra key fails, so the list stays whole. */
 export const fits: { [M in keyof AuthJsAdapter]-?: M extends keyof Adapter ? Fits<M> : never } = {
