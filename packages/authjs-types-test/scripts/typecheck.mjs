@@ -1,5 +1,6 @@
 // Generates the Prisma client the Prisma app file imports (its types only), then compiles the
-// app files as a Next.js app and as a Node ESM app would. `prisma generate` needs no database
+// app files as a Next.js app and as a Node ESM app would, and once more with an `AdapterUser`
+// augmentation, as apps that added user columns have. `prisma generate` needs no database
 // and no download when PRISMA_SCHEMA_ENGINE_BINARY names an executable: it never runs the schema
 // engine, and the engines' own download (a postinstall script) is not allowed to run here.
 import { execFileSync } from "node:child_process"
@@ -13,3 +14,4 @@ const run = (bin, args) => execFileSync(process.execPath, [require.resolve(bin),
 run("prisma/build/index.js", ["generate", "--schema", "prisma/schema.prisma"])
 run("typescript/bin/tsc", ["--noEmit", "-p", "tsconfig.json"])
 run("typescript/bin/tsc", ["--noEmit", "-p", "tsconfig.node.json"])
+run("typescript/bin/tsc", ["--noEmit", "-p", "augmented/tsconfig.json"])
