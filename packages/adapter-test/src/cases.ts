@@ -22,6 +22,7 @@ import type {
   AdapterSession,
   AdapterUser,
   Awaitable,
+  StrictAdapter,
   VerificationToken,
 } from "@portcullis/core/adapters"
 
@@ -66,14 +67,22 @@ export interface AdapterTestCase {
   run(context: AdapterTestContext): Promise<void>
 }
 
-type Run = (adapter: Required<Adapter>, db: AdapterTestDb | undefined) => Promise<void>
+/**
+ * A case, written against {@link StrictAdapter}: the answers it checks. Where Auth.js's contract
+ * ({@link Adapter}) lets a method answer nothing (a delete, an unlink, a link), the cases accept
+ * nothing too, so Auth.js's adapters run the same cases.
+ */
+type Run = (adapter: Required<StrictAdapter>, db: AdapterTestDb | undefined) => Promise<void>
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
 const DAY = 24 * HOUR
 
-/** The adapter with a clear failure, instead of a TypeError, when a case calls a method it lacks. */
-function requireMethods(adapter: Adapter): Required<Adapter> {
+/**
+ * The adapter with a clear failure, instead of a TypeError, when a case calls a method it lacks;
+ * typed as the contract the cases check, which they check at run time.
+ */
+function requireMethods(adapter: Adapter): Required<StrictAdapter> {
   return new Proxy(adapter, {
     get(target, property, receiver): unknown {
       const value: unknown = Reflect.get(target, property, receiver)
@@ -82,7 +91,7 @@ function requireMethods(adapter: Adapter): Required<Adapter> {
       }
       return value
     },
-  }) as Required<Adapter>
+  }) as Required<StrictAdapter>
 }
 
 function group(name: AdapterTestGroup, runs: Record<string, Run>): AdapterTestCase[] {
