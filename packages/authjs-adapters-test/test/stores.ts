@@ -92,8 +92,7 @@ export function useAuthJsStore(kind: StoreKind, name: string): () => AuthJsStore
       const counted = async (prefix: string, not: string[]): Promise<number> =>
         (await storage.getKeys(prefix)).filter((key) => !not.some((other) => key.startsWith(other))).length
       store = {
-        // Until our Adapter type accepts Auth.js's as it is (issue 26): its @auth/core types are its own now.
-        adapter: UnstorageAdapter(storage) as unknown as Adapter,
+        adapter: UnstorageAdapter(storage),
         db: keys(storage),
         reset: () => storage.clear(),
         // unstorage hands keys back with ":" for separators, as the adapter wrote them.
@@ -114,7 +113,7 @@ export function useAuthJsStore(kind: StoreKind, name: string): () => AuthJsStore
       const { tables } = schema
       const rows = async (table: string): Promise<number> => Number((await pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`)).rows[0]?.n)
       store = {
-        adapter: orm.adapter as unknown as Adapter,
+        adapter: orm.adapter,
         databaseUrl: url,
         db: sqlStoreAccess((sql, values) => pool.query(sql, values), { tables, authenticators: schema.authenticators }),
         reset: async () => {
@@ -133,7 +132,7 @@ export function useAuthJsStore(kind: StoreKind, name: string): () => AuthJsStore
     await pool.query(authJsSchema(kind === "pg-serial" ? "serial" : "uuid"))
     const rows = async (table: string): Promise<number> => Number((await pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`)).rows[0]?.n)
     store = {
-      adapter: PostgresAdapter(pool) as unknown as Adapter,
+      adapter: PostgresAdapter(pool),
       // Straight from Auth.js's tables.
       db: sqlStoreAccess((sql, values) => pool.query(sql, values)),
       reset: async () => {

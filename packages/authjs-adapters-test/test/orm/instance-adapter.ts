@@ -13,6 +13,5 @@ export default function adapterFor(pool: pg.Pool): Adapter {
   const orm =
     kind === "prisma" ? prismaAdapter(String(pool.options.connectionString)) : kind === "kysely" ? kyselyAdapter(pool) : kind === "drizzle" ? drizzleAdapter(pool) : undefined
   if (orm === undefined) throw new Error(`instance-adapter: ORM_KIND must be prisma, drizzle or kysely, not ${String(kind)}`)
-  // Auth.js's adapter, typed by Auth.js's @auth/core: the assignment an app makes (issue 26's type test covers it).
-  return orm.adapter as unknown as Adapter
+  return orm.adapter
 }
