@@ -6,7 +6,7 @@
 import type { APIResponse, Browser, BrowserContext, Page } from "playwright-core"
 import { readFileSync } from "node:fs"
 import { afterAll, beforeAll, expect, inject, it } from "vitest"
-import { launchChromium } from "@portcullis/dev-idp/chromium"
+import { launchChromium } from "@portcullis/test-kit/chromium"
 
 const app = inject("appUrl")
 const issuer = inject("idpIssuer")
