@@ -191,7 +191,8 @@ describe.each(FRAMEWORKS)("the README's %s app", (framework) => {
       const signOutPage = await browser.navigate(`${app}/api/auth/signout`)
       await browser.submitForm(signOutPage)
       expect(new URL((await browser.navigate(`${app}/me`)).url).pathname).toBe("/api/auth/signin")
-      expect(server.output()).not.toMatch(/Error/)
+      // Nothing logged: core logs every failure it handles.
+      expect(server.output()).not.toMatch(/error/i)
     } finally {
       await server.stop()
     }
