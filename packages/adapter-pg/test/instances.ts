@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from "node:child_process"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
-import { TestBrowser, type Page } from "@portcullis/dev-idp/browser"
+import { TestBrowser, type Page } from "@portcullis/test-kit/browser"
 
 export const APP = "http://localhost:3000"
 export const CLIENT = { id: "scale-out", secret: "scale-out-client-secret" }

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Auth } from "../src/index.js"
 import { encode } from "../src/session/jwt.js"
 import type { AuthConfig } from "../src/types.js"
-import { launchChromium } from "@portcullis/dev-idp/chromium"
+import { launchChromium } from "@portcullis/test-kit/chromium"
 import { PASSWORD, SECRET, passwordProvider } from "./helpers.js"
 
 const PLANTED = "planted-by-a-sibling"
