@@ -72,15 +72,16 @@ export interface SpawnedServer {
 }
 
 /**
- * Starts a test's server process (PostgreSQL, Redis), keeping the end of its output, and kills
- * it with `killSignal` should the test process exit without stopping it.
+ * Starts a test's server process (PostgreSQL, Redis, `next start`), in `env` (default: this
+ * process's environment), keeping the end of its output, and kills it with `killSignal` should
+ * the test process exit without stopping it.
  */
 export function spawnServer(
   command: string,
   args: readonly string[],
-  options: { cwd: string; stopSignal: NodeJS.Signals; killSignal: NodeJS.Signals; outputLimit: number; cleanup: () => void },
+  options: { cwd: string; env?: NodeJS.ProcessEnv; stopSignal: NodeJS.Signals; killSignal: NodeJS.Signals; outputLimit: number; cleanup: () => void },
 ): SpawnedServer {
-  const server = spawn(command, args, { cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"] })
+  const server = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] })
   let output = ""
   const collect = (chunk: Buffer): void => {
     output = (output + chunk.toString()).slice(-options.outputLimit)
