@@ -60,7 +60,7 @@ export function moduleReferences(source: ts.SourceFile): ModuleReference[] {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
       references.push({ form: "import", literal: node.moduleSpecifier, names: importedNames(node.importClause) })
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier !== undefined && ts.isStringLiteral(node.moduleSpecifier)) {
-      const names = node.exportClause !== undefined && ts.isNamedExports(node.exportClause) ? node.exportClause.elements.map((element) => ({ name: (element.propertyName ?? element.name).text, node: element as ts.Node })) : []
+      const names = node.exportClause !== undefined && ts.isNamedExports(node.exportClause) ? node.exportClause.elements.map((element) => ({ name: (element.propertyName ?? element.name).text, node: element })) : []
       references.push({ form: "export", literal: node.moduleSpecifier, names })
     } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression)) {
       references.push({ form: "require", literal: node.moduleReference.expression, names: [] })

@@ -47,7 +47,7 @@ export function parseCodeFiles(files: readonly { file: string; text: string; ext
   for (const { file, source } of parsed) {
     const [first] = program.getSyntacticDiagnostics(source)
     if (first === undefined) continue
-    const { line, character } = source.getLineAndCharacterOfPosition(first.start ?? 0)
+    const { line, character } = source.getLineAndCharacterOfPosition(first.start)
     errors.push({ file, line: line + 1, column: character + 1, message: ts.flattenDiagnosticMessageText(first.messageText, "\n") })
   }
   return { parsed, errors }

@@ -18,16 +18,18 @@ const SECRET = "a-migrated-next-app-secret-of-32-chars"
 let dir: string
 let migration: BinRun
 let app: StartedApp
+/** What afterAll cleans up, set as soon as it exists (a failed beforeAll leaves some unset). */
+const cleanup: { dir?: string; app?: StartedApp } = {}
 const browser = new TestBrowser()
 
 beforeAll(async () => {
-  dir = copyFixture("next-app")
+  dir = cleanup.dir = copyFixture("next-app")
   migration = await runBin([dir])
   installWorkspacePackages(dir)
   const started = performance.now()
   await runFile(process.execPath, [NEXT_BIN, "build"], { cwd: dir, env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" } })
   console.info(`next build of the migrated app took ${((performance.now() - started) / 1000).toFixed(1)} s`)
-  app = await startApp(
+  app = cleanup.app = await startApp(
     dir,
     (port) => [NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"],
     (url) => ({ NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", AUTH_URL: url, AUTH_SECRET: SECRET, AUTH_GITHUB_ID: "github-client-id", AUTH_GITHUB_SECRET: "github-client-secret" }),
@@ -36,8 +38,8 @@ beforeAll(async () => {
 }, 240_000)
 
 afterAll(async () => {
-  await app?.server.stop()
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
+  await cleanup.app?.server.stop()
+  if (cleanup.dir !== undefined) rmSync(cleanup.dir, { recursive: true, force: true })
 })
 
 it("migrates the app: exit 0, the files it changed, the cookie window, no manual step", () => {
