@@ -6,6 +6,7 @@
 import { readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { TestBrowser, parseForms } from "@portcullis/dev-idp/browser"
+import { encode } from "authjs-core/jwt"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { copyFixture, dependenciesOf, installWorkspacePackages, runBin, startApp, type BinRun, type StartedApp } from "./apps.js"
 
@@ -24,7 +25,8 @@ beforeAll(async () => {
   before = Date.now()
   migration = await runBin([dir])
   installWorkspacePackages(dir)
-  app = cleanup.app = await startApp(dir, () => ["server.js"], (url) => ({ AUTH_URL: url, AUTH_SECRET: SECRET, AUTH_GITHUB_ID: "github-client-id", AUTH_GITHUB_SECRET: "github-client-secret" }))
+  // No AUTH_URL: with trustHost and Express's "trust proxy", a request forwarded as https is https.
+  app = cleanup.app = await startApp(dir, () => ["server.js"], () => ({ AUTH_SECRET: SECRET, AUTH_GITHUB_ID: "github-client-id", AUTH_GITHUB_SECRET: "github-client-secret" }))
 }, 60_000)
 
 afterAll(async () => {
@@ -79,4 +81,15 @@ it("refuses a wrong password", async () => {
   const refused = await stranger.submitForm(signInPage, { formIndex, values: { email: "erin@example.com", password: "wrong" } })
   expect(new URL(refused.url).searchParams.get("error")).toBe("CredentialsSignin")
   expect((await stranger.navigate(`${app.url}/`)).body).toContain("Not signed in")
+})
+
+it("keeps a visitor signed in by Auth.js on https signed in: its __Secure-authjs.session-token is read in the window the codemod opened", async () => {
+  // A session cookie as Auth.js's own @auth/core seals it, under its https name.
+  const name = "__Secure-authjs.session-token"
+  const token = await encode({ token: { name: "Frank", email: "frank@example.com", sub: "8" }, secret: SECRET, salt: name })
+  const headers = { "x-forwarded-proto": "https", cookie: `${name}=${token}` }
+  const response = await fetch(`${app.url}/`, { headers })
+  expect(await response.text()).toContain('<p id="status">Signed in as frank@example.com</p>')
+  const forged = await fetch(`${app.url}/`, { headers: { ...headers, cookie: `${name}=${token.slice(0, -4)}AAAA` } })
+  expect(await forged.text()).toContain("Not signed in")
 })

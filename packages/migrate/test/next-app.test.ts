@@ -13,6 +13,7 @@ import { afterAll, beforeAll, expect, it } from "vitest"
 import { copyFixture, dependenciesOf, installWorkspacePackages, runBin, runFile, startApp, type BinRun, type StartedApp } from "./apps.js"
 
 const NEXT_BIN = fileURLToPath(new URL("../node_modules/next/dist/bin/next", import.meta.url))
+const TSC = fileURLToPath(new URL("../node_modules/typescript/bin/tsc", import.meta.url))
 const SECRET = "a-migrated-next-app-secret-of-32-chars"
 
 let dir: string
@@ -53,6 +54,14 @@ it("migrates the app: exit 0, the files it changed, the cookie window, no manual
   expect(auth).toContain("legacySessionCookies: { until: ")
   expect(Object.keys(dependenciesOf(dir)).filter((name) => name.startsWith("@portcullis/")).sort()).toEqual(["@portcullis/core", "@portcullis/nextjs", "@portcullis/providers"])
   expect(dependenciesOf(dir)["next-auth"]).toBeUndefined()
+})
+
+it("type-checks against our packages: the session augmentation and legacySessionCookies included", async () => {
+  const output = await runFile(process.execPath, [TSC, "--noEmit", "-p", dir], { encoding: "utf8" }).then(
+    () => "",
+    (error: unknown) => (error as { stdout?: string }).stdout ?? String(error),
+  )
+  expect(output).toBe("")
 })
 
 it("sends a signed-out visitor from the middleware-protected page to sign in", async () => {
