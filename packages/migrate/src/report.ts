@@ -25,7 +25,7 @@ export function formatReport(report: MigrationReport, options: { dryRun: boolean
   }
   for (const window of report.legacySessionCookies) {
     const from = window.maxAgeFrom === "config" ? "its session.maxAge" : "Auth.js's default session maxAge"
-    lines.push(`Auth.js's session cookies stay accepted until ${window.until} (today + ${from}, ${days(window.maxAge)}): legacySessionCookies set in ${window.file}:${String(window.line)}. Sessions not renewed by then end at that date.`)
+    lines.push(`Auth.js's session cookies stay accepted until ${window.until} (today + ${from}, ${days(window.maxAge)}): legacySessionCookies set in ${window.file}:${String(window.line)}. If you deploy later than today, move the date by as much.`)
   }
   if (report.manual.length === 0) lines.push("No manual step left.")
   else {
