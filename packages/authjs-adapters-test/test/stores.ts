@@ -61,7 +61,8 @@ export function useAuthJsStore(kind: StoreKind, name: string): () => AuthJsStore
       const counted = async (prefix: string, not: string[]): Promise<number> =>
         (await storage.getKeys(prefix)).filter((key) => !not.some((other) => key.startsWith(other))).length
       store = {
-        adapter: UnstorageAdapter(storage),
+        // Until our Adapter type accepts Auth.js's as it is (issue 26): its @auth/core types are its own now.
+        adapter: UnstorageAdapter(storage) as unknown as Adapter,
         db: keys(storage),
         reset: () => storage.clear(),
         // unstorage hands keys back with ":" for separators, as the adapter wrote them.
@@ -78,7 +79,7 @@ export function useAuthJsStore(kind: StoreKind, name: string): () => AuthJsStore
     await pool.query(authJsSchema(kind === "pg-serial" ? "serial" : "uuid"))
     const rows = async (table: string): Promise<number> => Number((await pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`)).rows[0]?.n)
     store = {
-      adapter: PostgresAdapter(pool),
+      adapter: PostgresAdapter(pool) as unknown as Adapter,
       // Straight from Auth.js's tables.
       db: sqlStoreAccess((sql, values) => pool.query(sql, values)),
       reset: async () => {

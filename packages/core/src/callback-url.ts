@@ -1,9 +1,12 @@
 /**
  * Where a browser may be sent after signing in or out: a relative path or the app's own
- * origin, unless the app's `redirect` callback allows more.
+ * origin; the app's `redirect` callback may choose among the origins the app admits, never
+ * another.
  */
+import type { InternalConfig } from "./config.js"
 import type { RequestContext } from "./context.js"
 import { InvalidCallbackUrl } from "./errors.js"
+import { isAllowedOrigin } from "./origins.js"
 
 /** The default `redirect` rule: same origin or a relative path; anything else becomes the origin. */
 export function sameOriginOnly(url: string, baseUrl: string): string {
@@ -23,10 +26,29 @@ function parseHttpUrl(url: string, base: string): URL | undefined {
   }
 }
 
+/** Foreign origins a `redirect` callback answered, warned about once each, per configuration. */
+const warned = new WeakMap<InternalConfig, Set<string>>()
+/** Requests choose the origins a careless callback answers: the record of warnings stays this small. */
+const MAX_WARNED_ORIGINS = 100
+
+function warnForeignOrigin(context: RequestContext, origin: string): void {
+  let seen = warned.get(context.config)
+  if (seen === undefined) warned.set(context.config, (seen = new Set()))
+  if (seen.has(origin) || seen.size >= MAX_WARNED_ORIGINS) return
+  seen.add(origin)
+  // The origin alone: the URL's path or query may carry anything the request put there.
+  context.config.logger.warn(
+    "RedirectOffOrigin",
+    `The \`redirect\` callback answered a URL on ${origin}, not an origin of this app (\`url\`, \`allowedOrigins\`): sent the browser to ${context.origin}. Compare \`new URL(url, baseUrl).origin\` with \`baseUrl\`, never \`url.startsWith(baseUrl)\`; list other origins of yours in \`allowedOrigins\`.`,
+  )
+}
+
 /**
  * Resolves a requested `callbackUrl` to a safe absolute URL.
  *
- * A `redirect` callback may allow other origins; its answer must still be an http(s) URL.
+ * A `redirect` callback's answer must be an http(s) URL on the request's origin or one the app
+ * admits (`url`, `allowedOrigins`); any other answer sends the browser to the request's origin,
+ * with a warning once per foreign origin.
  */
 export async function resolveCallbackUrl(context: RequestContext, requested: string | null | undefined): Promise<string> {
   const baseUrl = context.origin
@@ -37,6 +59,10 @@ export async function resolveCallbackUrl(context: RequestContext, requested: str
   const resolved = typeof answer === "string" ? parseHttpUrl(answer, baseUrl) : undefined
   if (resolved === undefined) {
     context.config.logger.error(new InvalidCallbackUrl(`The \`redirect\` callback returned a value that is not an http(s) URL; using ${baseUrl}.`))
+    return baseUrl
+  }
+  if (resolved.origin !== baseUrl && !isAllowedOrigin(context.config.origins, resolved.origin)) {
+    warnForeignOrigin(context, resolved.origin)
     return baseUrl
   }
   return resolved.href

@@ -255,11 +255,13 @@ const REQUIRED_METHODS: Record<"oauth" | "email" | "credentials" | "database", A
 }
 
 function checkAdapter(adapter: unknown, strategy: SessionStrategy, providers: readonly InternalProvider[]): Adapter | undefined {
-  const email = providers.find((provider) => provider.type === "email")
   if (adapter === undefined) {
     if (strategy === "database") throw new Configuration('`session.strategy: "database"` needs an `adapter`.')
-    if (email !== undefined) {
-      throw new Configuration(`Provider "${email.id}" (type "email") needs an \`adapter\` to store its single-use verification tokens.`)
+    for (const provider of providers) {
+      const reason = provider.type === "email" ? "to store its single-use verification tokens" : provider.type === "flow" ? provider.flow.needsAdapter : undefined
+      if (reason !== undefined) {
+        throw new Configuration(`Provider "${provider.id}" needs an \`adapter\` ${reason}.`)
+      }
     }
     return undefined
   }
@@ -268,7 +270,7 @@ function checkAdapter(adapter: unknown, strategy: SessionStrategy, providers: re
   const needed = new Set([
     ...providers.flatMap((provider) => (provider.type === "flow" ? (provider.flow.adapterMethods?.(provider.options) ?? []) : [])),
     ...(has("oauth") || has("oidc") ? REQUIRED_METHODS.oauth : []),
-    ...(email !== undefined ? REQUIRED_METHODS.email : []),
+    ...(has("email") ? REQUIRED_METHODS.email : []),
     ...(has("credentials") && strategy === "database" ? REQUIRED_METHODS.credentials : []),
     ...(strategy === "database" ? REQUIRED_METHODS.database : []),
   ])
@@ -315,7 +317,10 @@ function normalizeConfig(config: AuthConfig, env: Env): InternalConfig {
 
   const redirectProxyUrl = normalizeUrl(config.redirectProxyUrl ?? env.AUTH_REDIRECT_PROXY_URL, "redirectProxyUrl")
   const providers = normalizeProviders(config.providers, env, redirectProxyUrl)
-  for (const provider of providers) if ((provider.type === "oauth" || provider.type === "oidc") && provider.clientSecret !== undefined) logSecrets.push(provider.clientSecret)
+  for (const provider of providers) {
+    if ((provider.type === "oauth" || provider.type === "oidc") && provider.clientSecret !== undefined) logSecrets.push(provider.clientSecret)
+    if (provider.type === "flow") logSecrets.push(...(provider.flow.secrets?.(provider.options) ?? []))
+  }
   const useSecureCookies = config.useSecureCookies
   if (useSecureCookies !== undefined && typeof useSecureCookies !== "boolean") {
     throw new Configuration("`useSecureCookies` must be a boolean.")

@@ -7,7 +7,7 @@
 import type { AdapterMethod } from "./adapters.js"
 import type { RequestContext } from "./context.js"
 import { Configuration } from "./errors.js"
-import { isRecord } from "./options.js"
+import { envName, isRecord } from "./options.js"
 import type { ProviderButtonStyles, ProviderType } from "./providers/index.js"
 
 /**
@@ -44,6 +44,13 @@ export interface SignInFlow<Options = unknown> {
   configure(config: Readonly<Record<string, unknown>>, env: Readonly<Record<string, string | undefined>>): Options
   /** The adapter methods a configuration with this provider calls; `Auth()` checks them up front. */
   adapterMethods?: (options: Options) => AdapterMethod[]
+  /** The provider's own secrets (an API key secret): no log line shows them, as for an OAuth 2 client secret. */
+  secrets?: (options: Options) => readonly string[]
+  /**
+   * Why the flow cannot work without an `adapter` (e.g. `"to store its passkeys"`), for a flow
+   * that cannot: `Auth()` then refuses a configuration without one.
+   */
+  needsAdapter?: string
   /** `POST /signin/:id`, after the CSRF check: starts a sign-in. */
   signIn(context: RequestContext, provider: FlowProvider<Options>, request: { form: URLSearchParams; callbackUrl: string }): Promise<Response>
   /** `GET|POST /callback/:id`: completes a sign-in. */
@@ -100,7 +107,9 @@ const loaded = new WeakMap<LazyOptions, Promise<FlowProvider>>()
  * A flow whose code is fetched on first use, for a provider that carries a flow only in one of
  * its variants (`Twitter({ version: "1.0A" })`): an app that never uses that variant loads none
  * of its code (a code-splitting bundler puts it in a chunk of its own). The provider's
- * configuration is checked on first use, when the flow's code is there.
+ * configuration is checked on first use, when the flow's code is there; its secrets are kept
+ * out of logs from the start, found where every provider keeps them (`clientSecret`, or
+ * `AUTH_<ID>_SECRET`).
  *
  * @example
  * ```ts
@@ -130,6 +139,7 @@ export function lazyFlow(spec: {
     name: spec.name,
     configure: (config, env) => ({ config, env }),
     adapterMethods: () => [...(spec.adapterMethods ?? [])],
+    secrets: ({ config, env }) => [config.clientSecret, env[envName(String(config.id), "SECRET")]].filter((value) => typeof value === "string"),
     signIn: async (context, provider, request) => {
       const real = await resolve(provider)
       return real.flow.signIn(context, real, request)

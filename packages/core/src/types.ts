@@ -123,7 +123,13 @@ export interface CallbacksOptions {
     email?: { verificationRequest?: boolean }
     credentials?: Record<string, unknown>
   }) => Awaitable<boolean | string>
-  /** Decides where a `callbackUrl` may lead. Default: same origin or a relative path. */
+  /**
+   * Decides where a `callbackUrl` may lead. Default: same origin or a relative path. `url` is
+   * chosen by whoever made the link: compare `new URL(url, baseUrl).origin` with `baseUrl`, never
+   * `url.startsWith(baseUrl)` (`https://app.example.com@evil.com` passes that). An answer on an
+   * origin the app does not admit (`url`, `allowedOrigins`) is replaced with `baseUrl` and logged
+   * as a `RedirectOffOrigin` warning.
+   */
   redirect?: (params: { url: string; baseUrl: string }) => Awaitable<string>
   /**
    * Shapes what `GET /session` returns, with the arguments Auth.js passes: `{ session, token }`
@@ -148,6 +154,10 @@ export interface CallbacksOptions {
     profile?: Profile
     trigger?: JWTTrigger
     isNewUser?: boolean
+    /**
+     * With `trigger: "update"`: the data the user's browser sent with `update(data)`. Untrusted
+     * input: copy the fields you allow by name after checking them, never spread it into the token.
+     */
     session?: unknown
   }) => Awaitable<JWT | null>
 }

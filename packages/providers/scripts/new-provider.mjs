@@ -79,5 +79,5 @@ Now fill in (every TODO(new-provider) marker must go: test/contract.test.ts fail
   2. src/${id}/fixture.json: a realistic sample of that response, with made-up values.
   3. src/${id}/index.test.ts: the user the fixture maps to, written out by hand.
   4. .changeset/add-${id}-provider.md: check the provider's name.
-  5. Check: pnpm vitest run src/${id} test && pnpm tsc --noEmit && pnpm eslint src/${id} && pnpm generate --check
+  5. Check it, from the repository root: pnpm check-provider ${id} (regenerates, then runs only this provider's tests)
 `)

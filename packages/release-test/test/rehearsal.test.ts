@@ -7,7 +7,7 @@
  * resolution) install every mix of previous and current core and providers, and each signs in
  * through a real OpenID Provider.
  */
-import { existsSync, mkdtempSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync } from "node:fs"
 import { rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -29,6 +29,18 @@ const SIGN_INS = [
   { providerId: "keycloak", login: "alice@example.com", password: "alice-password" },
   { providerId: "idp", login: "bob@example.net", password: "bob-password" },
 ]
+
+/**
+ * The arguments of the README's install line (the first `npm install` under "Use it in your
+ * app"), so the rehearsal installs exactly what a new user types.
+ */
+function readmeInstallLine(): string[] {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8")
+  const section = readme.slice(readme.indexOf("## Use it in your app"))
+  const line = /^npm install (.+)$/m.exec(section)?.[1]
+  if (line === undefined) throw new Error("README.md: no `npm install` line under \"Use it in your app\"")
+  return ["install", ...line.trim().split(/\s+/)]
+}
 
 const dir = mkdtempSync(join(tmpdir(), "auth-release-"))
 const scratch = join(dir, "workspace")
@@ -193,7 +205,9 @@ describe("release rehearsal", () => {
       const providers = { previous: `@portcullis/providers@${at(0, "@portcullis/providers")}`, current: `@portcullis/providers@${at(1, "@portcullis/providers")}` }
       const installs: Record<string, string[][]> = {
         "providers-current-core-previous": [["install", providers.current, core.previous, "@portcullis/adapter-memory"]],
-        "providers-current-core-current": [["install", providers.current, core.current, "@portcullis/adapter-memory"]],
+        // Exactly the README's line (the registry's latest is the current release), then the
+        // adapter its app uses, as the README says to add it.
+        "providers-current-core-current": [readmeInstallLine(), ["install", "@portcullis/adapter-memory"]],
         // The in-place upgrade: the lockfile npm writes must satisfy the next `npm ci`.
         "providers-previous-core-current": [["install", providers.previous, core.previous, "@portcullis/adapter-memory"], ["install", core.current], ["ci"]],
       }
@@ -217,7 +231,13 @@ describe("release rehearsal", () => {
       await expectSignIns(installedProject, ports[0] ?? 0)
     })
 
-    it("installs the current providers with the current core, and signs in", async () => {
+    it("installs the README's install line, which names only @portcullis packages", () => {
+      const names = readmeInstallLine().slice(1)
+      expect(names).toEqual(expect.arrayContaining(["@portcullis/core", "@portcullis/providers"]))
+      for (const name of names) expect(name).toMatch(/^@portcullis\//)
+    })
+
+    it("installs the current providers with the current core from the README's line, and signs in", async () => {
       const installedProject = await project("providers-current-core-current")
       expect(await installed(installedProject)).toMatchObject({ "@portcullis/providers": at(1, "@portcullis/providers"), "@portcullis/core": at(1, "@portcullis/core") })
       await expectSignIns(installedProject, ports[1] ?? 0)

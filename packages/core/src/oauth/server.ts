@@ -103,16 +103,18 @@ export function authorizationServer(provider: InternalOAuthProvider): Promise<o.
 }
 
 /**
- * The least time between two downloads of a provider's keys forced by an unknown key: a first
- * sign-in after a key rotation refetches at once, a stream of unknown `kid`s costs the provider
- * one request per interval at most.
+ * The least time between two downloads of a provider's keys forced by unknown keys: the first
+ * unknown `kid` after an ordinary download always refetches (a provider that rotated its key
+ * seconds after a sign-in fetched the old set), while a stream of unknown `kid`s costs the
+ * provider one request per interval at most.
  */
 export const KEY_REFETCH_INTERVAL_MS = 10_000
 
-/** Per provider: oauth4webapi's JWKS cache (it records when the keys were downloaded) and our last forced refetch. */
+/** Per provider: oauth4webapi's JWKS cache, our last refetch forced by an unknown key, and that refetch while it runs. */
 interface KeyState {
   cache: Partial<o.ExportedJWKSCache>
   forcedAt: number
+  refetching: Promise<unknown> | undefined
 }
 
 const keyState = new WeakMap<InternalOAuthProvider, KeyState>()
@@ -120,7 +122,7 @@ const keyState = new WeakMap<InternalOAuthProvider, KeyState>()
 function keysOf(provider: InternalOAuthProvider): KeyState {
   let state = keyState.get(provider)
   if (state === undefined) {
-    state = { cache: {}, forcedAt: 0 }
+    state = { cache: {}, forcedAt: 0, refetching: undefined }
     keyState.set(provider, state)
   }
   return state
@@ -133,7 +135,7 @@ function isUnknownKey(error: unknown): boolean {
 /**
  * Verifies the signature of the ID token in a processed token response against the issuer's
  * published keys. A token signed with a key we have not seen (the provider rotated its keys)
- * makes us download the keys again once, unless they were downloaded moments ago.
+ * makes us download the keys again once, unless an unknown key already did so moments ago.
  *
  * @throws what oauth4webapi throws for a bad signature or an unusable key set.
  * @see https://openid.net/specs/openid-connect-core-1_0.html#RotateSigKeys
@@ -153,15 +155,26 @@ export async function verifyIdTokenSignature(
     if (!isUnknownKey(error)) throw error
     let current = await authorizationServer(provider)
     if (current === server) {
-      const lastDownload = Math.max((state.cache.uat ?? 0) * 1000, state.forcedAt)
-      if (Date.now() - lastDownload < KEY_REFETCH_INTERVAL_MS) throw error
+      // Only refetches forced by unknown keys count: an ordinary download moments ago (the
+      // sign-in just before a rotation) must not keep the new key out.
+      if (Date.now() - state.forcedAt < KEY_REFETCH_INTERVAL_MS) throw error
       state.forcedAt = Date.now()
       // oauth4webapi keeps keys per metadata object: a copy of it starts with none.
       current = { ...server }
       delete state.cache.jwks
       delete state.cache.uat
       servers.set(provider, { at: servers.get(provider)?.at ?? Date.now(), server: Promise.resolve(current) })
+      const refetch = verify(current)
+      state.refetching = refetch.catch(() => undefined)
+      try {
+        await refetch
+      } finally {
+        state.refetching = undefined
+      }
+      return
     }
+    // Another request is downloading the keys for the copy: wait for it rather than download them again.
+    await state.refetching
     await verify(current)
   }
 }

@@ -58,7 +58,7 @@ async function signIn(context: RequestContext, provider: Provider, request: { ca
   if (answer.get("oauth_callback_confirmed") !== "true") {
     throw new OAuthSignInError(`Provider "${provider.id}" did not confirm the callback (\`oauth_callback_confirmed=true\`): refusing its request token.`)
   }
-  const binding = { token: answer.token, secret: answer.secret, origin: context.origin, browser }
+  const binding = { token: answer.token, secret: answer.secret, provider: provider.id, origin: context.origin, browser }
   context.setCookies.push(await requestTokenCookie(context, userId === undefined ? binding : { ...binding, userId }))
   const target = new URL(options.authorizationUrl)
   target.searchParams.set("oauth_token", answer.token)
@@ -100,9 +100,11 @@ async function completeSignIn(context: RequestContext, provider: Provider, reque
 
 /**
  * `GET /callback/:id`: the provider sends the browser back with `oauth_token` and
- * `oauth_verifier` (or `denied`). The token must be the one this browser's cookie holds.
+ * `oauth_verifier` (or `denied`). The token must be the one this browser's cookie holds, issued
+ * by this provider.
  *
- * @throws {InvalidCheck} when the cookie is missing (replay, another browser) or names another token.
+ * @throws {InvalidCheck} when the cookie is missing (replay, another browser), was issued by
+ *   another provider, or names another token.
  * @throws {AccessDenied} when the user refused at the provider.
  * @throws {OAuthCallbackError} when the provider fails, answers badly, or the deadline passes.
  * @see https://www.rfc-editor.org/rfc/rfc5849#section-2.2
@@ -117,7 +119,7 @@ async function callback(context: RequestContext, provider: Provider): Promise<Re
   const verifier = params.get("oauth_verifier")
   if (verifier !== null) context.sensitive.add(verifier)
 
-  const started = await takeRequestToken(context, await browserBinding(context))
+  const started = await takeRequestToken(context, provider.id, await browserBinding(context))
   const denied = params.get("denied")
   if (denied !== null) {
     if (denied !== started.token) throw new InvalidCheck("The refusal names a request token this browser did not start.")
@@ -147,6 +149,7 @@ export const oauth1: SignInFlow<OAuth1Options> = {
   name: "OAuth 1.0a",
   configure: configureOAuth1,
   adapterMethods: () => ["createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "deleteUser", "linkAccount"],
+  secrets: (options) => [options.clientSecret],
   signIn,
   callback,
 }

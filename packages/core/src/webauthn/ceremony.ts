@@ -23,6 +23,7 @@ import { base64url, fromBase64url, randomBytes } from "../crypto.js"
 import { AdapterError, WebAuthnVerificationError } from "../errors.js"
 import type { FlowProvider } from "../flows.js"
 import type { Account } from "../providers/index.js"
+import { signInPageUrl } from "../routes.js"
 import { readSession } from "../session/index.js"
 import { callAdapter } from "../store.js"
 import { aaguidName } from "./aaguid.js"
@@ -37,6 +38,8 @@ type Provider = FlowProvider<WebAuthnOptions>
 const MAX_DATA_LENGTH = 16 * 1024
 /** The spec's largest credential id is 1023 bytes: 1364 base64url characters. */
 const MAX_CREDENTIAL_ID_LENGTH = 1364
+/** The refusal's `code` that makes the client tell the password manager to forget the credential. */
+const UNKNOWN_CREDENTIAL = "unknown_credential"
 const EMAIL = /^[^\s@<>"]{1,64}@[^\s@<>"]{1,255}$/
 
 function ceremonyAction(value: string | null): "authenticate" | "register" | undefined {
@@ -89,7 +92,7 @@ export async function webauthnOptions(context: RequestContext, provider: Provide
   const action = ceremonyAction(context.url.searchParams.get("action")) ?? (userId === undefined ? "authenticate" : "register")
 
   if (action === "authenticate") {
-    const challenge = await issueChallenge(context, { action })
+    const challenge = await issueChallenge(context, provider.id, { action })
     const request = await generateAuthenticationOptions({
       rpID: rp.id,
       timeout: options.timeout,
@@ -120,7 +123,7 @@ export async function webauthnOptions(context: RequestContext, provider: Provide
     userName = info.email ?? info.name ?? "Passkey"
     displayName = info.name ?? userName
   }
-  const challenge = await issueChallenge(context, ceremony)
+  const challenge = await issueChallenge(context, provider.id, ceremony)
   const creation = await generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
@@ -212,11 +215,26 @@ export async function webauthnCallback(context: RequestContext, provider: Provid
   if (requested !== null) context.returnTo = target
   const posted = ceremonyAction(form.get("action"))
   const response = readResponse(form.get("data"))
-  const ceremony = await consumeChallenge(context, response.clientData.challenge)
+  const ceremony = await consumeChallenge(context, provider.id, response.clientData.challenge)
   if (posted !== undefined && posted !== ceremony.action) throw new WebAuthnVerificationError(`The challenge was issued to ${ceremony.action}, not to ${posted}.`)
   return ceremony.action === "register"
     ? register(context, provider, ceremony, response.json as unknown as RegistrationResponseJSON, response.clientData.challenge, target)
     : authenticate(context, provider, response.json as unknown as AuthenticationResponseJSON, response.clientData.challenge, target)
+}
+
+/**
+ * Refuses a sign-in with a credential this server does not know, as any refusal is answered
+ * (logged, back to the sign-in page with `code=unknown_credential`), and says so in the body of
+ * the answer to the passkey client (`X-Auth-Return-Redirect: 1`): `{ url, error, code }`. Only
+ * that body makes the client tell the password manager to forget the passkey (Signal API), never
+ * a `code` in a URL, which the sign-in's `callbackUrl` may carry.
+ */
+function refuseUnknownCredential(context: RequestContext): Response {
+  const error = new WebAuthnVerificationError("No passkey has this credential id.", { publicCode: UNKNOWN_CREDENTIAL })
+  context.config.logger.error(error)
+  const url = signInPageUrl(context, { error: error.code, code: UNKNOWN_CREDENTIAL, callbackUrl: context.returnTo })
+  if (context.request.headers.get("x-auth-return-redirect") === "1") return json(context, { url, error: error.code, code: UNKNOWN_CREDENTIAL })
+  return redirect(context, url)
 }
 
 function failed(step: string, cause: unknown): WebAuthnVerificationError {
@@ -228,8 +246,7 @@ async function authenticate(context: RequestContext, provider: Provider, respons
   const { options } = provider
   const rp = resolveRelyingParty(options, context.origin)
   const authenticator = await callAdapter(adapter, "getAuthenticator", response.id)
-  // `code=unknown_credential` lets the client tell the password manager to forget it (Signal API).
-  if (authenticator == null) throw new WebAuthnVerificationError("No passkey has this credential id.", { publicCode: "unknown_credential" })
+  if (authenticator == null) return refuseUnknownCredential(context)
   const publicKey = fromBase64url(authenticator.credentialPublicKey)
   if (publicKey === undefined) throw new AdapterError("The stored passkey's public key is not base64url.")
   // The handle the authenticator returns is the one the passkey was registered under: a

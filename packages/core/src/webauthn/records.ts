@@ -9,7 +9,8 @@ import { WebAuthnVerificationError } from "../errors.js"
 /**
  * The configured adapter.
  *
- * @throws {WebAuthnVerificationError} when the app configured none.
+ * @throws {WebAuthnVerificationError} when the app configured none (the configuration is refused
+ *   without one first: see `needsAdapter` in `index.ts`).
  */
 export function adapterOf(context: RequestContext): Adapter {
   const adapter = context.config.adapter

@@ -30,7 +30,17 @@ afterEach(() => {
 })
 
 describe("signing key rotation", () => {
-  it("signs in right after the provider rotates its key, fetching the keys once more", async () => {
+  it("signs in at once with a key the provider starts using seconds after a sign-in fetched its keys", async () => {
+    const { h, config } = harness()
+    await h.signIn()
+    signIdTokensWith(await idp().rotateKey())
+    idp().clearRequests()
+    expect((await h.signIn()).url).toBe(`${APP}/protected`)
+    expect(jwksRequests()).toBe(1)
+    expect(config.errors).toEqual([])
+  })
+
+  it("signs in with a rotated key long after the last fetch, fetching the keys once more", async () => {
     const { h, config } = harness()
     await h.signIn()
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + KEY_REFETCH_INTERVAL_MS + 1000 })
@@ -41,16 +51,26 @@ describe("signing key rotation", () => {
     expect(config.errors).toEqual([])
   })
 
-  it("an unknown kid moments after the keys were fetched costs the provider no request (no hammering)", async () => {
+  it("a flood of unknown kids, one by one or all at once, refetches the keys at most once per interval (no hammering)", async () => {
     const { h, config } = harness()
     await h.signIn()
-    await idp().rotateKey()
     signIdTokensWith("a-kid-nobody-published")
+    const held = await Promise.all(Array.from({ length: 4 }, async () => {
+      const other = new Harness(config)
+      return { other, callback: await other.holdCallback() }
+    }))
     idp().clearRequests()
+    const landed = await Promise.all(held.map(({ other, callback }) => other.callback(callback)))
+    expect(landed.map(errorOf)).toEqual(held.map(() => "OAuthCallbackError"))
     expect(errorOf(await h.signIn())).toBe("OAuthCallbackError")
     expect(errorOf(await h.signIn())).toBe("OAuthCallbackError")
-    expect(jwksRequests()).toBe(0)
+    expect(jwksRequests(), "one refetch for the first unknown kid, none for the rest").toBe(1)
     expect(config.errors.join("\n")).toMatch(/verification key/)
+
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + KEY_REFETCH_INTERVAL_MS + 1000 })
+    expect(errorOf(await h.signIn())).toBe("OAuthCallbackError")
+    expect(errorOf(await h.signIn())).toBe("OAuthCallbackError")
+    expect(jwksRequests(), "one more once the interval has passed").toBe(2)
   })
 })
 
