@@ -298,6 +298,12 @@ function sessionMaxAge(finder: ConfigFinder, located: Located, depth = 0): numbe
   return undefined
 }
 
+/** An ISO date to the second, rounded up: `2026-04-30T12:00:01Z`. */
+function isoSeconds(date: Date): string {
+  const seconds = new Date(Math.ceil(date.getTime() / 1000) * 1000)
+  return `${seconds.toISOString().slice(0, 19)}Z`
+}
+
 /** The indentation of the line `position` is on. */
 function indentationAt(text: string, position: number): string {
   const lineStart = text.lastIndexOf("\n", position - 1) + 1
@@ -373,7 +379,7 @@ export function addLegacySessionCookies(files: readonly CodeFile[], now: Date): 
     if (located.literal.properties.some((property) => propertyName(property) === OPTION)) continue
     const found = sessionMaxAge(finder, located)
     const maxAge = typeof found === "number" ? found : DEFAULT_SESSION_MAX_AGE
-    const until = new Date(now.getTime() + maxAge * 1000).toISOString()
+    const until = isoSeconds(new Date(now.getTime() + maxAge * 1000))
     const edits = result.edits.get(located.code) ?? []
     edits.push(...insertOption(located, until))
     result.edits.set(located.code, edits)

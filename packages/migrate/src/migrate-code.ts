@@ -1,7 +1,7 @@
 /** The rewrites and manual steps of one code file's module references. */
 import ts from "typescript"
 import type { TextEdit } from "./edits.js"
-import { migrateSpecifier, portcullisPackageOf } from "./modules.js"
+import { migrateSpecifier, portcullisPackageOf, V5_GUIDE } from "./modules.js"
 import { moduleReferences } from "./module-references.js"
 import { positionOf, type CodeFile } from "./parse.js"
 import { exportsOf } from "./workspace.js"
@@ -24,8 +24,6 @@ export interface CodeMigration {
   /** The Portcullis packages the file imports once migrated. */
   packages: Set<string>
 }
-
-const V5_GUIDE = "https://authjs.dev/getting-started/migrating-to-v5"
 
 /** next-auth v4 names an app may import from "next-auth", with what replaces them. */
 const V4_NAMES: Record<string, string> = {

@@ -6,7 +6,8 @@ import { hasEntry, workspace } from "./workspace.js"
 /** The outcome for one module specifier. */
 export type SpecifierMigration = { kind: "rewrite"; to: string } | { kind: "manual"; step: string }
 
-const V5_GUIDE = "https://authjs.dev/getting-started/migrating-to-v5"
+/** Auth.js's guide from next-auth v4 to v5, which the manual steps for v4's API point to. */
+export const V5_GUIDE = "https://authjs.dev/getting-started/migrating-to-v5"
 
 /** next-auth subpaths that belong to next-auth v4 (or older), with what to do instead. */
 const NEXT_AUTH_LEGACY: Record<string, string> = {

@@ -5,7 +5,7 @@
 import ts from "typescript"
 import type { TextEdit } from "./edits.js"
 import type { ManualStep } from "./migrate-code.js"
-import { isAuthJsAdapter } from "./modules.js"
+import { isAuthJsAdapter, V5_GUIDE } from "./modules.js"
 import { positionOf } from "./parse.js"
 import { workspace } from "./workspace.js"
 
@@ -108,7 +108,7 @@ export function migratePackageJson(file: string, text: string, used: ReadonlySet
       home ??= section
       wanted.add(ours)
       if (name === "next-auth" && property.initializer.text.replace(/^[\^~>=v\s]+/u, "").startsWith("4")) {
-        result.manual.push({ file, ...positionOf(source, property), step: `next-auth ${property.initializer.text} is next-auth v4: Portcullis follows next-auth v5's API, so the code needs v5's changes too (https://authjs.dev/getting-started/migrating-to-v5)` })
+        result.manual.push({ file, ...positionOf(source, property), step: `next-auth ${property.initializer.text} is next-auth v4: Portcullis follows next-auth v5's API, so the code needs v5's changes too (${V5_GUIDE})` })
       }
       if (present.has(ours)) {
         result.edits.push(removeProperty(section, index, source))

@@ -128,6 +128,13 @@ describe("files", () => {
     expect(readProjectFile(dir, "auth.ts")).toBe(`import NextAuth from "next-auth"\n`)
   })
 
+  it("names a package.json that is not JSON, and writes nothing", () => {
+    const dir = writeProject({ "auth.ts": `import NextAuth from "next-auth"\n`, "packages/web/package.json": `{ "dependencies": { "next-auth": "5" }, }` })
+    const report = migrate({ dir, now: NOW })
+    expect(report.parseErrors.map(({ file }) => file)).toEqual(["packages/web/package.json"])
+    expect(readProjectFile(dir, "auth.ts")).toBe(`import NextAuth from "next-auth"\n`)
+  })
+
   it("counts TypeScript syntax in a .js file as a parse error", () => {
     const dir = writeProject({ "auth.js": `const x: number = 1\n` })
     expect(migrate({ dir, now: NOW }).parseErrors.map(({ file }) => file)).toEqual(["auth.js"])

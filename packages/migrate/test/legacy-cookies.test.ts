@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest"
 import { migrate } from "../src/index.js"
 import { NOW, readProjectFile, writeProject } from "./projects.js"
 
-const THIRTY_DAYS = "2026-02-14T10:00:00.000Z"
+const THIRTY_DAYS = "2026-02-14T10:00:00Z"
 const COMMENT = "// Added by @portcullis/migrate: browsers holding an Auth.js session cookie stay signed in until then."
 
 describe("legacySessionCookies", () => {
@@ -17,7 +17,7 @@ describe("legacySessionCookies", () => {
   it("counts from a literal session.maxAge, keeps a trailing comma style and the file's quotes", () => {
     const dir = writeProject({ "auth.ts": `import NextAuth from 'next-auth'\nexport const { auth } = NextAuth({\n    session: { strategy: 'jwt', maxAge: 24 * 60 * 60 },\n})\n` })
     migrate({ dir, now: NOW })
-    expect(readProjectFile(dir, "auth.ts")).toBe(`import NextAuth from '@portcullis/nextjs'\nexport const { auth } = NextAuth({\n    session: { strategy: 'jwt', maxAge: 24 * 60 * 60 },\n    ${COMMENT}\n    legacySessionCookies: { until: '2026-01-16T10:00:00.000Z' },\n})\n`)
+    expect(readProjectFile(dir, "auth.ts")).toBe(`import NextAuth from '@portcullis/nextjs'\nexport const { auth } = NextAuth({\n    session: { strategy: 'jwt', maxAge: 24 * 60 * 60 },\n    ${COMMENT}\n    legacySessionCookies: { until: '2026-01-16T10:00:00Z' },\n})\n`)
   })
 
   it("follows the argument to a config declared satisfies NextAuthConfig, and a one-line literal stays on one line", () => {
@@ -32,8 +32,8 @@ describe("legacySessionCookies", () => {
       "app.ts": `import { ExpressAuth, getSession } from "@auth/express"\nimport { authConfig } from "./config.js"\nExpressAuth(authConfig)\ngetSession(req, authConfig)\n`,
     })
     const report = migrate({ dir, now: NOW })
-    expect(report.legacySessionCookies).toEqual([{ file: "config.ts", line: 1, until: "2026-01-15T11:00:00.000Z", maxAge: 3600, maxAgeFrom: "config" }])
-    expect(readProjectFile(dir, "config.ts")).toContain(`  session: { maxAge: 3600 },\n  ${COMMENT}\n  legacySessionCookies: { until: "2026-01-15T11:00:00.000Z" },\n}`)
+    expect(report.legacySessionCookies).toEqual([{ file: "config.ts", line: 1, until: "2026-01-15T11:00:00Z", maxAge: 3600, maxAgeFrom: "config" }])
+    expect(readProjectFile(dir, "config.ts")).toContain(`  session: { maxAge: 3600 },\n  ${COMMENT}\n  legacySessionCookies: { until: "2026-01-15T11:00:00Z" },\n}`)
   })
 
   it("goes into a config typed AuthConfig for @auth/core's Auth()", () => {
@@ -48,7 +48,7 @@ describe("legacySessionCookies", () => {
       "auth.ts": `import NextAuth from "next-auth"\nimport authConfig from "./auth.config"\nexport const { auth } = NextAuth({ ...authConfig, adapter: undefined })\n`,
     })
     const report = migrate({ dir, now: NOW })
-    expect(report.legacySessionCookies).toEqual([{ file: "auth.ts", line: 3, until: "2026-01-15T12:00:00.000Z", maxAge: 7200, maxAgeFrom: "config" }])
+    expect(report.legacySessionCookies).toEqual([{ file: "auth.ts", line: 3, until: "2026-01-15T12:00:00Z", maxAge: 7200, maxAgeFrom: "config" }])
     expect(readProjectFile(dir, "auth.config.ts")).not.toContain("legacySessionCookies")
   })
 
@@ -59,7 +59,7 @@ describe("legacySessionCookies", () => {
   })
 
   it("is not added twice", () => {
-    const text = `import NextAuth from "@portcullis/nextjs"\nimport GitHub from "next-auth/providers/github"\nexport const { auth } = NextAuth({ providers: [GitHub], legacySessionCookies: { until: "2026-03-01T00:00:00.000Z" } })\n`
+    const text = `import NextAuth from "@portcullis/nextjs"\nimport GitHub from "next-auth/providers/github"\nexport const { auth } = NextAuth({ providers: [GitHub], legacySessionCookies: { until: "2026-03-01T00:00:00Z" } })\n`
     const dir = writeProject({ "auth.ts": text })
     const report = migrate({ dir, now: NOW })
     expect(report.legacySessionCookies).toEqual([])
