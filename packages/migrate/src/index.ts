@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { extname, join, posix, relative, sep } from "node:path"
 import { applyEdits, type TextEdit } from "./edits.js"
+import { httpIssuerSteps } from "./http-issuers.js"
 import { addLegacySessionCookies, type LegacyCookieWindow } from "./legacy-cookies.js"
 import { migrateCode, type ManualStep } from "./migrate-code.js"
 import { migratePackageJson } from "./package-json.js"
@@ -142,7 +143,7 @@ export function migrate(options: MigrateOptions): MigrationReport {
     const cookies = addLegacySessionCookies(parsed, options.now ?? new Date())
     for (const [code, added] of cookies.edits) edits.get(code.file)?.push(...added)
     report.legacySessionCookies = cookies.windows
-    report.manual.push(...cookies.manual)
+    report.manual.push(...cookies.manual, ...parsed.flatMap(httpIssuerSteps))
   }
 
   for (const [file, fileEdits] of edits) {

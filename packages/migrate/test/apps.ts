@@ -3,11 +3,12 @@
  * install the workspace's packages it now depends on, start it, and stop it.
  */
 import { execFile } from "node:child_process"
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs"
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
-import { freePort, spawnServer, type SpawnedServer } from "@portcullis/dev-idp/system"
+import { startDevIdp, type DevIdp } from "@portcullis/dev-idp"
+import { spawnServer, type SpawnedServer } from "@portcullis/dev-idp/system"
 
 const PACKAGE_DIR = fileURLToPath(new URL("..", import.meta.url))
 /** The codemod as `npx @portcullis/migrate` runs it: the built bin. */
@@ -80,22 +81,41 @@ export interface StartedApp {
 }
 
 /**
- * Starts `node <args>` in `dir` with `env` (`PORT` set to a free port) and waits until `url +
- * readyPath` answers.
+ * Starts `node <args>` in `dir` on `port` (also given as `PORT`) with `env`, and waits until
+ * `readyPath` answers.
  *
  * @throws Error with the server's output when it exits or does not answer in time.
  */
-export async function startApp(dir: string, args: (port: number) => string[], env: (url: string) => NodeJS.ProcessEnv, readyPath = "/"): Promise<StartedApp> {
-  const port = await freePort()
-  const url = `http://127.0.0.1:${String(port)}`
-  const server = spawnServer(process.execPath, args(port), { cwd: dir, env: { ...process.env, ...env(url), PORT: String(port) }, stopSignal: "SIGTERM", killSignal: "SIGKILL", outputLimit: 20_000, cleanup: () => undefined })
+export async function startApp(dir: string, options: { port: number; args: string[]; env: NodeJS.ProcessEnv; readyPath?: string }): Promise<StartedApp> {
+  const url = `http://127.0.0.1:${String(options.port)}`
+  const server = spawnServer(process.execPath, options.args, { cwd: dir, env: { ...process.env, ...options.env, PORT: String(options.port) }, stopSignal: "SIGTERM", killSignal: "SIGKILL", outputLimit: 20_000, cleanup: () => undefined })
   const deadline = Date.now() + 60_000
   while (Date.now() < deadline) {
     if (server.exited()) throw new Error(`the app exited:\n${server.output()}`)
-    const answered = await fetch(url + readyPath, { redirect: "manual" }).then(() => true, () => false)
+    const answered = await fetch(url + (options.readyPath ?? "/"), { redirect: "manual" }).then(() => true, () => false)
     if (answered) return { url, server }
     await new Promise((resolve) => setTimeout(resolve, 250))
   }
   await server.stop()
   throw new Error(`the app did not answer within 60 s:\n${server.output()}`)
+}
+
+/** The client the fixtures' generic OpenID Connect provider ("sso") is registered as at the dev IdP. */
+export const SSO_CLIENT = { id: "migrated-app", secret: "migrated-app-client-secret" }
+
+/**
+ * Starts the dev IdP for an app on `url` whose "sso" provider calls back at `callbackPath`, and
+ * gives the app's provider what Portcullis needs to reach an IdP on plain-http loopback:
+ * `allowInsecureLoopbackRequests: true` in the provider object of `configFile`. Auth.js allows
+ * plain http to any issuer, Portcullis only to a loopback one that says so; a real IdP is https
+ * and needs no change.
+ */
+export async function startSsoIdp(dir: string, configFile: string, url: string, callbackPath: string): Promise<{ env: NodeJS.ProcessEnv; idp: DevIdp }> {
+  const file = join(dir, configFile)
+  const text = readFileSync(file, "utf8")
+  const marker = 'type: "oidc",'
+  if (!text.includes(marker)) throw new Error(`${configFile} has no ${marker}`)
+  writeFileSync(file, text.replace(marker, `${marker} allowInsecureLoopbackRequests: true,`))
+  const idp = await startDevIdp({ clients: [{ client_id: SSO_CLIENT.id, client_secret: SSO_CLIENT.secret, redirect_uris: [url + callbackPath] }], consent: "auto" })
+  return { idp, env: { AUTH_SSO_ISSUER: idp.issuer, AUTH_SSO_ID: SSO_CLIENT.id, AUTH_SSO_SECRET: SSO_CLIENT.secret } }
 }

@@ -1,14 +1,17 @@
 /**
  * An Express app on Auth.js's @auth/express written as its docs show (test/fixtures/express-app,
  * JavaScript, its config in a module of its own), migrated by the built bin, run with node and
- * signed in with Credentials in the cookie-jar browser of @portcullis/dev-idp.
+ * signed in with Credentials and through the local identity provider (@portcullis/dev-idp) with
+ * its generic OpenID Connect provider, in the cookie-jar browser of @portcullis/dev-idp.
  */
 import { readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { TestBrowser, parseForms } from "@portcullis/dev-idp/browser"
 import { encode } from "authjs-core/jwt"
 import { afterAll, beforeAll, expect, it } from "vitest"
-import { copyFixture, dependenciesOf, installWorkspacePackages, runBin, startApp, type BinRun, type StartedApp } from "./apps.js"
+import type { DevIdp } from "@portcullis/dev-idp"
+import { freePort } from "@portcullis/dev-idp/system"
+import { copyFixture, dependenciesOf, installWorkspacePackages, runBin, startApp, startSsoIdp, type BinRun, type StartedApp } from "./apps.js"
 
 const SECRET = "a-migrated-express-app-secret-of-32-chars"
 
@@ -16,7 +19,8 @@ let dir: string
 let migration: BinRun
 let app: StartedApp
 /** What afterAll cleans up, set as soon as it exists (a failed beforeAll leaves some unset). */
-const cleanup: { dir?: string; app?: StartedApp } = {}
+const cleanup: { dir?: string; app?: StartedApp; idp?: DevIdp } = {}
+let issuer: string
 let before: number
 const browser = new TestBrowser()
 
@@ -25,12 +29,17 @@ beforeAll(async () => {
   before = Date.now()
   migration = await runBin([dir])
   installWorkspacePackages(dir)
+  const port = await freePort()
+  const sso = await startSsoIdp(dir, "src/config/auth.config.js", `http://127.0.0.1:${String(port)}`, "/auth/callback/sso")
+  cleanup.idp = sso.idp
+  issuer = sso.idp.issuer
   // No AUTH_URL: with trustHost and Express's "trust proxy", a request forwarded as https is https.
-  app = cleanup.app = await startApp(dir, () => ["server.js"], () => ({ AUTH_SECRET: SECRET, AUTH_GITHUB_ID: "github-client-id", AUTH_GITHUB_SECRET: "github-client-secret" }))
+  app = cleanup.app = await startApp(dir, { port, args: ["server.js"], env: { AUTH_SECRET: SECRET, AUTH_GITHUB_ID: "github-client-id", AUTH_GITHUB_SECRET: "github-client-secret", ...sso.env } })
 }, 60_000)
 
 afterAll(async () => {
   await cleanup.app?.server.stop()
+  await cleanup.idp?.close()
   if (cleanup.dir !== undefined) rmSync(cleanup.dir, { recursive: true, force: true })
 })
 
@@ -73,6 +82,17 @@ it("signs in with Credentials on the sign-in page, and getSession in the app's m
   expect(signedIn.body).toContain('<p id="status">Signed in as erin@example.com</p>')
   const protectedPage = await browser.navigate(`${app.url}/protected`)
   expect(protectedPage.body).toContain('<p id="protected">Protected page of Erin</p>')
+})
+
+it("signs in with the generic OpenID Connect provider through the local identity provider", async () => {
+  const visitor = new TestBrowser()
+  const signInPage = await visitor.navigate(`${app.url}/auth/signin`)
+  const formIndex = parseForms(signInPage.body).findIndex((form) => form.action?.endsWith("/auth/signin/sso"))
+  const login = await visitor.submitForm(signInPage, { formIndex })
+  expect(new URL(login.url).origin).toBe(issuer)
+  const back = await visitor.submitForm(login, { values: { login: "alice@example.com", password: "alice-password" } })
+  expect(new URL(back.url).origin).toBe(app.url)
+  expect((await visitor.navigate(`${app.url}/`)).body).toContain('<p id="status">Signed in as alice@example.com</p>')
 })
 
 it("refuses a wrong password", async () => {

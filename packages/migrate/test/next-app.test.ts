@@ -1,8 +1,9 @@
 /**
  * A next-auth v5 App Router app written as next-auth's docs show (test/fixtures/next-app),
  * migrated by the built bin, then built with a real `next build`, served by `next start` and
- * signed in with Credentials through its own server action, in the cookie-jar browser of
- * @portcullis/dev-idp; the client side (`SessionProvider`, `useSession`) is checked in Chromium.
+ * signed in with Credentials through its own server action and with its generic OpenID Connect
+ * provider through the local identity provider (@portcullis/dev-idp), in the cookie-jar browser
+ * of @portcullis/dev-idp; the client side (`SessionProvider`, `useSession`) is checked in Chromium.
  */
 import { readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
@@ -10,7 +11,9 @@ import { fileURLToPath } from "node:url"
 import { TestBrowser, parseForms } from "@portcullis/dev-idp/browser"
 import { launchChromium } from "@portcullis/dev-idp/chromium"
 import { afterAll, beforeAll, expect, it } from "vitest"
-import { copyFixture, dependenciesOf, installWorkspacePackages, runBin, runFile, startApp, type BinRun, type StartedApp } from "./apps.js"
+import type { DevIdp } from "@portcullis/dev-idp"
+import { freePort } from "@portcullis/dev-idp/system"
+import { copyFixture, dependenciesOf, installWorkspacePackages, runBin, runFile, startApp, startSsoIdp, type BinRun, type StartedApp } from "./apps.js"
 
 const NEXT_BIN = fileURLToPath(new URL("../node_modules/next/dist/bin/next", import.meta.url))
 const TSC = fileURLToPath(new URL("../node_modules/typescript/bin/tsc", import.meta.url))
@@ -20,26 +23,32 @@ let dir: string
 let migration: BinRun
 let app: StartedApp
 /** What afterAll cleans up, set as soon as it exists (a failed beforeAll leaves some unset). */
-const cleanup: { dir?: string; app?: StartedApp } = {}
+const cleanup: { dir?: string; app?: StartedApp; idp?: DevIdp } = {}
+let issuer: string
 const browser = new TestBrowser()
 
 beforeAll(async () => {
   dir = cleanup.dir = copyFixture("next-app")
   migration = await runBin([dir])
   installWorkspacePackages(dir)
+  const port = await freePort()
+  const sso = await startSsoIdp(dir, "auth.ts", `http://127.0.0.1:${String(port)}`, "/api/auth/callback/sso")
+  cleanup.idp = sso.idp
+  issuer = sso.idp.issuer
   const started = performance.now()
   await runFile(process.execPath, [NEXT_BIN, "build"], { cwd: dir, env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" } })
   console.info(`next build of the migrated app took ${((performance.now() - started) / 1000).toFixed(1)} s`)
-  app = cleanup.app = await startApp(
-    dir,
-    (port) => [NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"],
-    (url) => ({ NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", AUTH_URL: url, AUTH_SECRET: SECRET, AUTH_GITHUB_ID: "github-client-id", AUTH_GITHUB_SECRET: "github-client-secret" }),
-    "/api/auth/providers",
-  )
+  app = cleanup.app = await startApp(dir, {
+    port,
+    args: [NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"],
+    env: { NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", AUTH_URL: `http://127.0.0.1:${String(port)}`, AUTH_SECRET: SECRET, AUTH_GITHUB_ID: "github-client-id", AUTH_GITHUB_SECRET: "github-client-secret", ...sso.env },
+    readyPath: "/api/auth/providers",
+  })
 }, 240_000)
 
 afterAll(async () => {
   await cleanup.app?.server.stop()
+  await cleanup.idp?.close()
   if (cleanup.dir !== undefined) rmSync(cleanup.dir, { recursive: true, force: true })
 })
 
@@ -90,6 +99,19 @@ it("signs in with Credentials through the page's server action, and auth() in a 
   const signedIn = await browser.submitForm(home, { values: { email: "dana@example.com", password: "dana-password" } })
   expect(new URL(signedIn.url).pathname).toBe("/")
   expect(signedIn.body).toMatch(/Signed in as <!-- -->dana@example\.com<!-- --> \(<!-- -->admin<!-- -->\)|Signed in as dana@example\.com \(admin\)/)
+})
+
+it("signs in with the generic OpenID Connect provider through the local identity provider", async () => {
+  const visitor = new TestBrowser()
+  const signInPage = await visitor.navigate(`${app.url}/api/auth/signin`)
+  const formIndex = parseForms(signInPage.body).findIndex((form) => form.action?.endsWith("/api/auth/signin/sso"))
+  const login = await visitor.submitForm(signInPage, { formIndex })
+  expect(new URL(login.url).origin).toBe(issuer)
+  const back = await visitor.submitForm(login, { values: { login: "alice@example.com", password: "alice-password" } })
+  expect(new URL(back.url).origin).toBe(app.url)
+  expect(new URL(back.url).searchParams.get("error")).toBeNull()
+  const home = await visitor.navigate(`${app.url}/`)
+  expect(home.body).toMatch(/Signed in as (<!-- -->)?alice@example\.com/)
 })
 
 it("lets the signed-in visitor through the middleware", async () => {
