@@ -24,6 +24,16 @@ const REQUIRED_PEERS: Readonly<Record<string, readonly string[]>> = {
   "@portcullis/express": ["@portcullis/core"],
 }
 
+/** The Next.js major @portcullis/nextjs is built for. */
+const NEXT_MAJOR = 16
+
+/** The major version a dependency range starts from (`^15.1.0`, `~4.24`, `>=14`), when it reads as one. */
+function majorOf(range: string): number | undefined {
+  const digits = range.replace(/^[\^~>=v\s]+/u, "").split(".")[0] ?? ""
+  const major = Number.parseInt(digits, 10)
+  return String(major) === digits ? major : undefined
+}
+
 /** The range written for one of our packages: what `npm install` writes for the version the codemod was built with. */
 export function rangeOf(name: string): string {
   const version = workspace.versions[name]
@@ -107,7 +117,14 @@ export function migratePackageJson(file: string, text: string, used: ReadonlySet
       result.usedAuthJs = true
       home ??= section
       wanted.add(ours)
-      if (name === "next-auth" && property.initializer.text.replace(/^[\^~>=v\s]+/u, "").startsWith("4")) {
+      if (name === "next-auth") {
+        const next = [...sections.values()].flatMap((candidate) => candidate.properties).find((candidate) => keyOf(candidate) === "next")
+        const major = next !== undefined && ts.isPropertyAssignment(next) && ts.isStringLiteral(next.initializer) ? majorOf(next.initializer.text) : undefined
+        if (next !== undefined && major !== undefined && major < NEXT_MAJOR) {
+          result.manual.push({ file, ...positionOf(source, next), step: `@portcullis/nextjs needs Next.js ${String(NEXT_MAJOR)} (next-auth v5 also ran on 14 and 15): upgrade next first (npx @next/codemod@latest upgrade)` })
+        }
+      }
+      if (name === "next-auth" && majorOf(property.initializer.text) === 4) {
         result.manual.push({ file, ...positionOf(source, property), step: `next-auth ${property.initializer.text} is next-auth v4: Portcullis follows next-auth v5's API, so the code needs v5's changes too (${V5_GUIDE})` })
       }
       if (present.has(ours)) {

@@ -44,6 +44,11 @@ describe("migratePackageJson", () => {
     expect(migrated(other, ["@portcullis/core"]).text).toBe(other)
   })
 
+  it("lists a Next.js older than 16, which @portcullis/nextjs needs", () => {
+    expect(migrated(`{\n  "dependencies": {\n    "next": "^15.1.0",\n    "next-auth": "5.0.0-beta.25"\n  }\n}`).steps).toEqual([expect.stringMatching(/^3 @portcullis\/nextjs needs Next\.js 16 \(next-auth v5 also ran on 14 and 15\): upgrade next first/)])
+    expect(migrated(`{ "dependencies": { "next": "^16.0.0", "next-auth": "5.0.0-beta.25" } }`).steps).toEqual([])
+  })
+
   it("lists next-auth v4, v4's adapter packages and Auth.js integrations we lack", () => {
     const text = `{\n  "dependencies": {\n    "next-auth": "^4.24.5",\n    "@next-auth/prisma-adapter": "^1.0.7",\n    "@auth/sveltekit": "^1.0.0"\n  }\n}`
     const { steps } = migrated(text)
