@@ -8,7 +8,7 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { startDevIdp, type DevIdp } from "@portcullis/dev-idp"
-import { spawnServer, type SpawnedServer } from "@portcullis/dev-idp/system"
+import { spawnServer, type SpawnedServer } from "@portcullis/test-kit/system"
 
 const PACKAGE_DIR = fileURLToPath(new URL("..", import.meta.url))
 /** The codemod as `npx @portcullis/migrate` runs it: the built bin. */

@@ -6,11 +6,11 @@
  */
 import { readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
-import { TestBrowser, parseForms } from "@portcullis/dev-idp/browser"
+import { TestBrowser, parseForms } from "@portcullis/test-kit/browser"
 import { encode } from "authjs-core/jwt"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import type { DevIdp } from "@portcullis/dev-idp"
-import { freePort } from "@portcullis/dev-idp/system"
+import { freePort } from "@portcullis/test-kit/system"
 import { copyFixture, dependenciesOf, installWorkspacePackages, runBin, startApp, startSsoIdp, type BinRun, type StartedApp } from "./apps.js"
 
 const SECRET = "a-migrated-express-app-secret-of-32-chars"

@@ -8,11 +8,11 @@
 import { readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { TestBrowser, parseForms } from "@portcullis/dev-idp/browser"
-import { launchChromium } from "@portcullis/dev-idp/chromium"
+import { TestBrowser, parseForms } from "@portcullis/test-kit/browser"
+import { launchChromium } from "@portcullis/test-kit/chromium"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import type { DevIdp } from "@portcullis/dev-idp"
-import { freePort } from "@portcullis/dev-idp/system"
+import { freePort } from "@portcullis/test-kit/system"
 import { copyFixture, dependenciesOf, installWorkspacePackages, runBin, runFile, startApp, startSsoIdp, type BinRun, type StartedApp } from "./apps.js"
 
 const NEXT_BIN = fileURLToPath(new URL("../node_modules/next/dist/bin/next", import.meta.url))

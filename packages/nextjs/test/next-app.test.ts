@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
-import { launchChromium } from "@portcullis/dev-idp/chromium"
+import { launchChromium } from "@portcullis/test-kit/chromium"
 import type { Variant } from "./next-app.js"
 
 const apps = inject("apps")

@@ -9,7 +9,7 @@ import { appendFileSync, existsSync, mkdirSync, symlinkSync, writeFileSync } fro
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { startDevIdp } from "@portcullis/dev-idp"
-import { freePort } from "@portcullis/dev-idp/system"
+import { freePort } from "@portcullis/test-kit/system"
 import type { TestProject } from "vitest/node"
 
 const APP_DIR = fileURLToPath(new URL("./app/", import.meta.url))

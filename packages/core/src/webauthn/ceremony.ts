@@ -27,9 +27,10 @@ import { signInPageUrl } from "../routes.js"
 import { readSession } from "../session/index.js"
 import { callAdapter } from "../store.js"
 import { aaguidName } from "./aaguid.js"
+import { credentialIdForOptions, findAuthenticator, isAuthjsPasskey, storedBytes } from "./authjs-rows.js"
 import { consumeChallenge, issueChallenge, type Ceremony } from "./challenge.js"
 import { resolveRelyingParty, type WebAuthnOptions } from "./options.js"
-import { adapterOf, asUser } from "./records.js"
+import { adapterOf, asUser, storeAuthenticator } from "./records.js"
 import { signUp, signUpLink, type NewPasskey } from "./signup.js"
 
 type Provider = FlowProvider<WebAuthnOptions>
@@ -112,7 +113,8 @@ export async function webauthnOptions(context: RequestContext, provider: Provide
     const user = asUser(await callAdapter(adapter, "getUser", userId))
     if (user === undefined) throw new WebAuthnVerificationError("The signed-in user no longer exists.")
     exclude = await listAuthenticators(adapter, user.id)
-    const handle = exclude[0]?.providerAccountId ?? base64url(randomBytes(32))
+    // Auth.js recorded no handle for its passkeys: a user who has only those gets a new one.
+    const handle = exclude.find((known) => !isAuthjsPasskey(known))?.providerAccountId ?? base64url(randomBytes(32))
     ceremony = { action, userId: user.id, handle }
     userName = user.email ?? user.name ?? user.id
     displayName = user.name ?? userName
@@ -139,7 +141,7 @@ export async function webauthnOptions(context: RequestContext, provider: Provide
       ...(options.registrationOptions.authenticatorSelection as object | undefined),
     },
     userID: fromBase64url(ceremony.handle ?? "") ?? randomBytes(32),
-    excludeCredentials: exclude.map((known) => ({ id: known.credentialID, transports: known.transports?.split(",").filter(Boolean) ?? [] })),
+    excludeCredentials: exclude.map((known) => ({ id: credentialIdForOptions(known.credentialID), transports: known.transports?.split(",").filter(Boolean) ?? [] })),
     challenge,
   })
   return json(context, { action, options: creation })
@@ -245,13 +247,14 @@ async function authenticate(context: RequestContext, provider: Provider, respons
   const adapter = adapterOf(context)
   const { options } = provider
   const rp = resolveRelyingParty(options, context.origin)
-  const authenticator = await callAdapter(adapter, "getAuthenticator", response.id)
+  const authenticator = await findAuthenticator(adapter, response.id)
   if (authenticator == null) return refuseUnknownCredential(context)
-  const publicKey = fromBase64url(authenticator.credentialPublicKey)
-  if (publicKey === undefined) throw new AdapterError("The stored passkey's public key is not base64url.")
+  const publicKey = storedBytes(authenticator.credentialPublicKey)
+  if (publicKey === undefined) throw new AdapterError("The stored passkey's public key is neither base64url nor base64.")
   // The handle the authenticator returns is the one the passkey was registered under: a
-  // credential of one user cannot speak for another.
-  if (response.response.userHandle !== authenticator.providerAccountId) throw new WebAuthnVerificationError("The passkey's user handle is not the one it was registered under.")
+  // credential of one user cannot speak for another. Auth.js never recorded its handles; its
+  // passkeys are bound to their user by the stored row alone, as they were under Auth.js.
+  if (!isAuthjsPasskey(authenticator) && response.response.userHandle !== authenticator.providerAccountId) throw new WebAuthnVerificationError("The passkey's user handle is not the one it was registered under.")
   // Third-party adapters may hand back a BIGINT column as a string.
   const counter: unknown = authenticator.counter
   let verified
@@ -338,7 +341,7 @@ async function register(context: RequestContext, provider: Provider, ceremony: C
     const owner = asUser(await callAdapter(adapter, "getUserByAccount", { provider: providerId, providerAccountId: handle }))
     if (owner === undefined) await callAdapter(adapter, "linkAccount", { ...account, type: "webauthn", userId: user.id })
     else if (owner.id !== user.id) throw new WebAuthnVerificationError("The user handle belongs to another user.")
-    await callAdapter(adapter, "createAuthenticator", { ...passkey, userId: user.id })
+    await storeAuthenticator(adapter, { ...passkey, userId: user.id })
     return finishSignIn(context, { user, account: { ...account, userId: user.id }, isNewUser: false }, target)
   }
 

@@ -3,7 +3,7 @@
  * user verification): sign up on the default page, sign out, sign in with the button and with
  * autofill (on the default page and on the app's own page through the client), add a second
  * passkey, list and delete one; have the password manager forget (Signal API) a passkey the
- * server no longer knows. The server is `Auth()` over real HTTP on localhost (`@portcullis/dev-idp/serve`),
+ * server no longer knows. The server is `Auth()` over real HTTP on localhost (`@portcullis/test-kit/serve`),
  * a secure context for WebAuthn.
  */
 import { join } from "node:path"
@@ -17,8 +17,8 @@ import { Auth } from "../../src/index.js"
 import { FLOW } from "../../src/providers/index.js"
 import type { AuthConfig } from "../../src/types.js"
 import { webauthn } from "../../src/webauthn/index.js"
-import { addVirtualAuthenticator, enableVirtualAuthenticators, launchChromium } from "@portcullis/dev-idp/chromium"
-import { serveHandler, type ServedHandler } from "@portcullis/dev-idp/serve"
+import { addVirtualAuthenticator, enableVirtualAuthenticators, launchChromium } from "@portcullis/test-kit/chromium"
+import { serveHandler, type ServedHandler } from "@portcullis/test-kit/serve"
 import { SECRET } from "../helpers.js"
 
 const adapter = MemoryAdapter()

@@ -72,14 +72,21 @@ export interface SpawnedServer {
 }
 
 /**
- * Starts a test's server process (PostgreSQL, Redis, `next start`), in `env` (default: this
- * process's environment), keeping the end of its output, and kills it with `killSignal` should
- * the test process exit without stopping it.
+ * Starts a test's server process (PostgreSQL, Redis, an app), keeping the end of its output, and kills
+ * it with `killSignal` should the test process exit without stopping it.
  */
 export function spawnServer(
   command: string,
   args: readonly string[],
-  options: { cwd: string; env?: NodeJS.ProcessEnv; stopSignal: NodeJS.Signals; killSignal: NodeJS.Signals; outputLimit: number; cleanup: () => void },
+  options: {
+    cwd: string
+    stopSignal: NodeJS.Signals
+    killSignal: NodeJS.Signals
+    outputLimit: number
+    cleanup: () => void
+    /** The process's environment; this process's by default. */
+    env?: NodeJS.ProcessEnv
+  },
 ): SpawnedServer {
   const server = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] })
   let output = ""
