@@ -14,12 +14,19 @@ const { PrismaClient } = generated
 /** The SQL for the tables of Auth.js's Prisma models. */
 export const PRISMA_SQL = readFileSync(new URL("prisma.sql", import.meta.url), "utf8")
 
+/**
+ * The client as `@auth/prisma-adapter`'s parameter types it. Ours is generated into this
+ * package's own folder (so two packages never write one generated client at once): a second
+ * declaration of the class `@prisma/client` types, which TypeScript takes for another type once
+ * the type test has generated `@prisma/client`. How an app writes the call is compiled, with no
+ * cast, by @portcullis/authjs-types-test.
+ */
+function asPrismaClient(client: object): Parameters<typeof PrismaAdapter>[0] {
+  return client as Parameters<typeof PrismaAdapter>[0]
+}
+
 /** Auth.js's Prisma adapter over a client on `connectionString`. */
 export function prismaAdapter(connectionString: string): { adapter: ReturnType<typeof PrismaAdapter>; close(): Promise<void> } {
   const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString }) })
-  // The client is generated into this package's own folder (so two packages never write one
-  // generated client at once), a second declaration of the class `@prisma/client` types, which
-  // TypeScript takes for another type. How an app writes this line is compiled, with no cast, by
-  // @portcullis/authjs-types-test.
-  return { adapter: PrismaAdapter(prisma as unknown as Parameters<typeof PrismaAdapter>[0]), close: () => prisma.$disconnect() }
+  return { adapter: PrismaAdapter(asPrismaClient(prisma)), close: () => prisma.$disconnect() }
 }
