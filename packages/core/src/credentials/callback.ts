@@ -3,16 +3,34 @@
  * the session started. Reached through a dynamic import, so an app without a credentials
  * provider never loads this flow.
  */
-import { askSignIn, storedCredentialsUser } from "../accounts.js"
+import { askSignIn } from "../accounts.js"
 import { finishSignIn } from "../actions/callback.js"
 import { resolveCallbackUrl } from "../callback-url.js"
 import { readForm, redirect, type RequestContext } from "../context.js"
 import { verifyCsrf } from "../csrf.js"
-import { InvalidProvider } from "../errors.js"
+import type { Adapter, AdapterUser } from "../adapters.js"
+import { CallbackRouteError, InvalidProvider } from "../errors.js"
 import type { Account, User } from "../providers/index.js"
+import { callAdapter, storedUser } from "../store.js"
 import { authorize, readCredentials } from "./authorize.js"
 import type { InternalCredentialsProvider } from "./provider.js"
 
+/**
+ * With database sessions, the user `authorize` returned as the adapter stores it: the session
+ * row must point at a stored user.
+ *
+ * @throws {CallbackRouteError} when the adapter has no user with that id.
+ * @throws {AdapterError} when the store fails.
+ */
+async function storedCredentialsUser(adapter: Adapter, user: User & { id: string }, providerId: string): Promise<AdapterUser> {
+  const stored = storedUser(await callAdapter(adapter, "getUser", user.id))
+  if (stored === undefined) {
+    throw new CallbackRouteError(
+      `The \`authorize\` of provider "${providerId}" returned user "${user.id}", which the adapter does not store: with database sessions, return a user the adapter's \`getUser\` finds.`,
+    )
+  }
+  return stored
+}
 /**
  * Signs in with a submitted credentials form.
  *

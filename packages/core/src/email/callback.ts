@@ -3,7 +3,6 @@
  * shows a confirmation page; its button `POST`s the link's parameters back, CSRF-checked, and
  * only that uses the single-use token.
  */
-import { askEmailSignIn, resolveEmailUser } from "../accounts.js"
 import { finishSignIn } from "../actions/callback.js"
 import { resolveCallbackUrl } from "../callback-url.js"
 import { html, readForm, redirect, type RequestContext } from "../context.js"
@@ -11,6 +10,7 @@ import { csrfToken, verifyCsrf } from "../csrf.js"
 import { Verification } from "../errors.js"
 import { renderConfirmSignIn } from "../pages/email.js"
 import { callbackUrl as callbackRoute } from "../routes.js"
+import { askEmailSignIn, resolveEmailUser } from "./accounts.js"
 import { isSingleAddress } from "./address.js"
 import type { InternalEmailProvider } from "./provider.js"
 import { emailAdapter } from "./signin.js"
