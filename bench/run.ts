@@ -177,7 +177,7 @@ function writeResults(seconds: number): void {
     "This machine is noisy: read the ratios, not the absolute figures.",
     "",
     `- machine: ${cpu.length} × ${cpu[0]?.model ?? "unknown CPU"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ${process.platform} ${process.arch}`,
-    `- Node.js ${process.version}; ours: @portcullis/core ${version("../packages/core/package.json")}; peer: @portcullis/core ${version("./node_modules/authjs-core/package.json")} (Auth.js)`,
+    `- Node.js ${process.version}; ours: @portcullis/core ${version("../packages/core/package.json")}; peer: @auth/core ${version("./node_modules/authjs-core/package.json")} (Auth.js)`,
     `- run on ${new Date().toISOString().slice(0, 10)}, ${seconds.toFixed(0)} s in all`,
     "",
     "| benchmark | ours | Auth.js | ratio (ours / Auth.js) | target | met |",

@@ -123,8 +123,12 @@ export const OUR_SOURCE_ALIAS: Record<string, string> = {
   "@portcullis/core/oauth1": `${CORE_SOURCE}oauth1/index.ts`,
 }
 
-/** Every package but the implementation itself (pnpm's store paths hold two `node_modules` segments). */
-const OTHER_PACKAGES = /\/node_modules\/(?!\.pnpm\/)(?!@portcullis\/core\/)/
+/**
+ * Every package but the implementation itself (pnpm's store paths hold two `node_modules`
+ * segments). Ours resolves to the workspace's `packages/core`; the peer is Auth.js's own
+ * `@auth/core` (installed as `authjs-core`).
+ */
+const OTHER_PACKAGES = /\/node_modules\/(?!\.pnpm\/)(?!@auth\/core\/)/
 
 export const OUR_PARTS: readonly BundlePart[] = [
   { label: "oauth4webapi", test: /\/node_modules\/oauth4webapi\// },
@@ -145,6 +149,6 @@ export const PEER_PARTS: readonly BundlePart[] = [
   { label: "jose", test: /\/node_modules\/jose\// },
   { label: "preact, preact-render-to-string", test: /\/node_modules\/preact(-render-to-string)?\// },
   { label: "other dependencies", test: OTHER_PACKAGES },
-  { label: "the twitter provider", test: /\/@portcullis\/core\/providers\/twitter\./ },
-  { label: "@portcullis/core's own code", test: /\/@portcullis\/core\// },
+  { label: "the twitter provider", test: /\/@auth\/core\/providers\/twitter\./ },
+  { label: "@auth/core's own code", test: /\/@auth\/core\// },
 ]

@@ -1,7 +1,8 @@
 /**
  * Who signs in: the app's `signIn` callback may refuse anyone; with an adapter, the
  * account-linking rules decide whether an OAuth account signs in its user, creates a new one,
- * links to the signed-in user, or is refused; a verified email signs in its address's user.
+ * links to the signed-in user, or is refused. The email flow's rules (a followed link signs in
+ * its address's user) live in `email/accounts.ts`, loaded only with that flow.
  */
 import type { Adapter, AdapterAccount, AdapterUser, NewAdapterUser } from "./adapters.js"
 import { resolveCallbackUrl } from "./callback-url.js"
@@ -49,7 +50,7 @@ export async function findUser(adapter: Adapter, account: Account): Promise<Adap
  *
  * @throws {AdapterError} when the adapter fails or answers without an id.
  */
-async function createUser(adapter: Adapter, fields: NewAdapterUser): Promise<AdapterUser> {
+export async function createUser(adapter: Adapter, fields: NewAdapterUser): Promise<AdapterUser> {
   // Checked as unknown: a third-party adapter may return anything.
   const created: unknown = await callAdapter(adapter, "createUser", { ...fields, id: crypto.randomUUID() })
   const user = storedUser(created)
@@ -170,81 +171,4 @@ export async function findUserByEmail(adapter: Adapter, email: string): Promise<
   // after an update) would hand a sign-in link for an old address the account that left it.
   if (user === undefined || typeof user.email !== "string" || user.email.toLowerCase() !== email.toLowerCase()) return null
   return user
-}
-
-/**
- * Asks the `signIn` callback about an email sign-in of `identifier`, as its stored user or, for
- * a new address, a stand-in carrying the address. Both steps of the flow ask: sending the link
- * (with `email.verificationRequest`) and using it.
- *
- * @throws {AccessDenied} when the callback refuses.
- */
-export async function askEmailSignIn(
-  context: RequestContext,
-  params: { adapter: Adapter; providerId: string; identifier: string; verificationRequest?: true },
-): Promise<{ existing: AdapterUser | null; account: Account; redirectTo: string | undefined }> {
-  const { adapter, providerId, identifier } = params
-  const existing = await findUserByEmail(adapter, identifier)
-  const account: Account = { provider: providerId, type: "email", providerAccountId: identifier }
-  const redirectTo = await askSignIn(context, {
-    user: existing ?? { id: identifier, email: identifier, emailVerified: null },
-    account,
-    ...(params.verificationRequest === true ? { email: { verificationRequest: true } } : {}),
-  })
-  return { existing, account, redirectTo }
-}
-
-/**
- * The user a followed sign-in link signs in: the user with the address if that address was
- * verified (by an earlier link, or by the provider it signed up with), or a new user with
- * `emailVerified` set. Rule R1 does not apply: following the link proved the address.
- *
- * A user whose address was never verified may have been created by someone who merely claimed
- * it at some provider: signing its owner into that user would hand them the claimant's linked
- * accounts and the claimant a way into the owner's data. Such a sign-in is refused, unless the
- * email provider sets `allowDangerousEmailAccountLinking`.
- *
- * @throws {OAuthAccountNotLinked} when the address belongs to a user whose email was never verified.
- * @throws {AdapterError} when the store fails.
- */
-export async function resolveEmailUser(
-  config: InternalConfig,
-  adapter: Adapter,
-  identifier: string,
-  existing: AdapterUser | null,
-  allowUnverified: boolean,
-): Promise<{ user: AdapterUser; isNewUser: boolean }> {
-  const now = new Date()
-  if (existing !== null) {
-    if (existing.emailVerified != null) return { user: existing, isNewUser: false }
-    if (!allowUnverified) {
-      throw new OAuthAccountNotLinked(
-        `The address ${identifier} belongs to a user whose email was never verified: sign in the way that user signed up (the email provider's \`allowDangerousEmailAccountLinking\` allows it).`,
-      )
-    }
-    const updated = storedUser(await callAdapter(adapter, "updateUser", { id: existing.id, emailVerified: now }))
-    const user = updated ?? { ...existing, emailVerified: now }
-    await emit(config, "updateUser", { user })
-    return { user, isNewUser: false }
-  }
-  const created = await createUser(adapter, { email: identifier, emailVerified: now })
-  await emit(config, "createUser", { user: created })
-  return { user: created, isNewUser: true }
-}
-
-/**
- * With database sessions, the user `authorize` returned as the adapter stores it: the session
- * row must point at a stored user.
- *
- * @throws {CallbackRouteError} when the adapter has no user with that id.
- * @throws {AdapterError} when the store fails.
- */
-export async function storedCredentialsUser(adapter: Adapter, user: User & { id: string }, providerId: string): Promise<AdapterUser> {
-  const stored = storedUser(await callAdapter(adapter, "getUser", user.id))
-  if (stored === undefined) {
-    throw new CallbackRouteError(
-      `The \`authorize\` of provider "${providerId}" returned user "${user.id}", which the adapter does not store: with database sessions, return a user the adapter's \`getUser\` finds.`,
-    )
-  }
-  return stored
 }

@@ -7,46 +7,35 @@
  */
 
 /**
- * A map of at most `limit` entries that forgets the least recently used one first. Each entry
+ * A map of at most `limit` entries that forgets the least recently used one first: a `Map`
+ * (which keeps insertion order) whose `get` and `set` move the entry to the end. Each entry
  * should hold its own value object (as a derived key's promise or a remembered token does).
  */
-export class BoundedCache<K, V> {
-  readonly #entries = new Map<K, V>()
+export class BoundedCache<K, V> extends Map<K, V> {
   /**
    * The most recently used value: a run of reads of one entry (the usual session read) skips the
    * reorder. Compared by identity, where comparing a key could mean comparing a 4 KB token.
    */
   #newest: V | undefined
 
-  constructor(readonly limit: number) {}
-
-  /** How many entries it holds now. */
-  get size(): number {
-    return this.#entries.size
+  constructor(readonly limit: number) {
+    super()
   }
 
   /** The value for `key`, which becomes the most recently used. */
-  get(key: K): V | undefined {
-    const value = this.#entries.get(key)
-    if (value !== undefined && value !== this.#newest) {
-      this.#entries.delete(key)
-      this.#entries.set(key, value)
-      this.#newest = value
-    }
+  override get(key: K): V | undefined {
+    const value = super.get(key)
+    if (value !== undefined && value !== this.#newest) this.set(key, value)
     return value
   }
 
   /** Sets `key` as the most recently used entry, dropping the least recently used beyond the limit. */
-  set(key: K, value: V): void {
-    this.#entries.delete(key)
-    this.#entries.set(key, value)
+  override set(key: K, value: V): this {
+    this.delete(key)
+    super.set(key, value)
     this.#newest = value
-    if (this.#entries.size > this.limit) this.#entries.delete(this.#entries.keys().next().value as K)
-  }
-
-  /** Forgets `key`. */
-  delete(key: K): void {
-    this.#entries.delete(key)
+    if (this.size > this.limit) this.delete(this.keys().next().value as K)
+    return this
   }
 }
 

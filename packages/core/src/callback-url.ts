@@ -3,7 +3,6 @@
  * origin; the app's `redirect` callback may choose among the origins the app admits, never
  * another.
  */
-import type { InternalConfig } from "./config.js"
 import type { RequestContext } from "./context.js"
 import { InvalidCallbackUrl } from "./errors.js"
 import { isAllowedOrigin } from "./origins.js"
@@ -26,23 +25,6 @@ function parseHttpUrl(url: string, base: string): URL | undefined {
   }
 }
 
-/** Foreign origins a `redirect` callback answered, warned about once each, per configuration. */
-const warned = new WeakMap<InternalConfig, Set<string>>()
-/** Requests choose the origins a careless callback answers: the record of warnings stays this small. */
-const MAX_WARNED_ORIGINS = 100
-
-function warnForeignOrigin(context: RequestContext, origin: string): void {
-  let seen = warned.get(context.config)
-  if (seen === undefined) warned.set(context.config, (seen = new Set()))
-  if (seen.has(origin) || seen.size >= MAX_WARNED_ORIGINS) return
-  seen.add(origin)
-  // The origin alone: the URL's path or query may carry anything the request put there.
-  context.config.logger.warn(
-    "RedirectOffOrigin",
-    `The \`redirect\` callback answered a URL on ${origin}, not an origin of this app (\`url\`, \`allowedOrigins\`): sent the browser to ${context.origin}. Compare \`new URL(url, baseUrl).origin\` with \`baseUrl\`, never \`url.startsWith(baseUrl)\`; list other origins of yours in \`allowedOrigins\`.`,
-  )
-}
-
 /**
  * Resolves a requested `callbackUrl` to a safe absolute URL.
  *
@@ -62,6 +44,8 @@ export async function resolveCallbackUrl(context: RequestContext, requested: str
     return baseUrl
   }
   if (resolved.origin !== baseUrl && !isAllowedOrigin(context.config.origins, resolved.origin)) {
+    // Rare (a careless callback), so the warning's code is fetched only then.
+    const { warnForeignOrigin } = await import("./redirect-warning.js")
     warnForeignOrigin(context, resolved.origin)
     return baseUrl
   }

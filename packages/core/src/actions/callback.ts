@@ -1,14 +1,9 @@
-import { askEmailSignIn, askSignIn, findUser, resolveEmailUser, resolveUser, storedCredentialsUser } from "../accounts.js"
+import { askSignIn, findUser, resolveUser } from "../accounts.js"
 import { rememberedCallbackUrl, resolveCallbackUrl } from "../callback-url.js"
 import { clearCookie } from "../cookies.js"
 import type { InternalProvider } from "../config.js"
 import { readForm, redirect, type RequestContext } from "../context.js"
-import { browserBinding, verifyCsrf } from "../csrf.js"
-import { authorize, readCredentials } from "../credentials/authorize.js"
-import type { InternalCredentialsProvider } from "../credentials/provider.js"
-import { confirmationPage, verifySignInLink } from "../email/callback.js"
-import type { InternalEmailProvider } from "../email/provider.js"
-import { emailAdapter } from "../email/signin.js"
+import { browserBinding } from "../csrf.js"
 import { InvalidCheck, InvalidProvider } from "../errors.js"
 import { emit } from "../events.js"
 import { validateCallback } from "../oauth/callback.js"
@@ -142,39 +137,6 @@ export async function signInAccount(context: RequestContext, result: AccountSign
   return finishSignIn(context, { user, account: result.account, profile: result.profile, isNewUser }, target)
 }
 
-async function emailCallback(context: RequestContext, provider: InternalEmailProvider): Promise<Response> {
-  if (context.request.method !== "POST") return confirmationPage(context, provider)
-  const { config } = context
-  const { identifier, callbackUrl: requested } = await verifySignInLink(context, provider, await readForm(context.request))
-  const adapter = emailAdapter(context, provider)
-  const { existing, account, redirectTo } = await askEmailSignIn(context, { adapter, providerId: provider.id, identifier })
-  if (redirectTo !== undefined) return redirect(context, redirectTo)
-  const { user, isNewUser } = await resolveEmailUser(config, adapter, identifier, existing, provider.allowDangerousEmailAccountLinking)
-  return finishSignIn(context, { user, account: { ...account, userId: user.id }, isNewUser }, await resolveCallbackUrl(context, requested))
-}
-
-async function credentialsCallback(context: RequestContext, provider: InternalCredentialsProvider): Promise<Response> {
-  if (context.request.method !== "POST") {
-    throw new InvalidProvider(`Provider "${provider.id}" (type "credentials") signs in by POSTing its form to this route.`)
-  }
-  const { config } = context
-  const form = await readForm(context.request)
-  await verifyCsrf(context, form.get("csrfToken"))
-  const requested = form.get("callbackUrl")
-  const target = await resolveCallbackUrl(context, requested)
-  if (requested !== null) context.returnTo = target
-  const credentials = readCredentials(provider, form)
-  for (const value of Object.values(credentials)) context.sensitive.add(value)
-  let user: User & { id: string } = await authorize(provider, credentials, context.request)
-  if (config.session.strategy === "database" && config.adapter !== undefined) {
-    user = await storedCredentialsUser(config.adapter, user, provider.id)
-  }
-  const account: Account = { provider: provider.id, type: "credentials", providerAccountId: user.id, userId: user.id }
-  const redirectTo = await askSignIn(context, { user, account, credentials })
-  if (redirectTo !== undefined) return redirect(context, redirectTo)
-  return finishSignIn(context, { user, account, isNewUser: false }, target)
-}
-
 /**
  * `GET|POST /callback/:id`: completes a sign-in and starts the session. OAuth providers come
  * back here from the provider; an email link opens its confirmation page here (GET) and signs
@@ -184,10 +146,11 @@ export async function callback(context: RequestContext, providerId: string): Pro
   const provider: InternalProvider | undefined = context.config.providersById.get(providerId)
   if (provider === undefined) throw new InvalidProvider(`No provider has the id "${providerId}".`)
   switch (provider.type) {
+    // Fetched on first use: an app without these providers never loads their code.
     case "email":
-      return emailCallback(context, provider)
+      return (await import("../email/callback.js")).emailCallback(context, provider)
     case "credentials":
-      return credentialsCallback(context, provider)
+      return (await import("../credentials/callback.js")).credentialsCallback(context, provider)
     case "flow":
       return provider.flow.callback(context, provider)
     default:

@@ -1,7 +1,6 @@
 import { rememberCallbackUrl, resolveCallbackUrl } from "../callback-url.js"
 import { html, readForm, redirect, type RequestContext } from "../context.js"
 import { browserBinding, csrfToken, verifyCsrf } from "../csrf.js"
-import { sendSignInLink } from "../email/signin.js"
 import { InvalidProvider, isAuthErrorCode } from "../errors.js"
 import { createAuthorizationUrl } from "../oauth/authorize.js"
 import type { InternalOAuthProvider } from "../oauth/provider.js"
@@ -62,8 +61,11 @@ export async function signIn(context: RequestContext, providerId: string): Promi
   if (requested !== null) context.returnTo = target
   query.delete("callbackUrl")
   switch (provider.type) {
-    case "email":
+    case "email": {
+      // Fetched on first use: an app without an email provider never loads its code.
+      const { sendSignInLink } = await import("../email/signin.js")
       return redirect(context, await sendSignInLink(context, provider, { form, callbackUrl: target }))
+    }
     case "credentials":
       return redirect(context, signInPageUrl(context, { callbackUrl: target }))
     case "flow":

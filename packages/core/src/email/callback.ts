@@ -3,12 +3,14 @@
  * shows a confirmation page; its button `POST`s the link's parameters back, CSRF-checked, and
  * only that uses the single-use token.
  */
+import { finishSignIn } from "../actions/callback.js"
 import { resolveCallbackUrl } from "../callback-url.js"
-import { html, type RequestContext } from "../context.js"
+import { html, readForm, redirect, type RequestContext } from "../context.js"
 import { csrfToken, verifyCsrf } from "../csrf.js"
 import { Verification } from "../errors.js"
 import { renderConfirmSignIn } from "../pages/email.js"
 import { callbackUrl as callbackRoute } from "../routes.js"
+import { askEmailSignIn, resolveEmailUser } from "./accounts.js"
 import { isSingleAddress } from "./address.js"
 import type { InternalEmailProvider } from "./provider.js"
 import { emailAdapter } from "./signin.js"
@@ -81,4 +83,24 @@ export async function verifySignInLink(
   const used = await useToken(context.config, emailAdapter(context, provider), link.email, link.token)
   if (!used) throw new Verification(`The sign-in link of provider "${provider.id}" is unknown, already used or expired.`)
   return { identifier: link.email, callbackUrl: link.callbackUrl }
+}
+
+/**
+ * `GET|POST /callback/:id` of an email provider: the confirmation page (GET), or the sign-in
+ * with the link's token (POST). Reached through a dynamic import, so an app without an email
+ * provider never loads this flow.
+ *
+ * @throws {Verification} when the link is malformed, unknown, used or expired.
+ * @throws {AccessDenied} when the `signIn` callback refuses.
+ * @throws {OAuthAccountNotLinked} when the address belongs to a user whose email was never verified.
+ */
+export async function emailCallback(context: RequestContext, provider: InternalEmailProvider): Promise<Response> {
+  if (context.request.method !== "POST") return confirmationPage(context, provider)
+  const { config } = context
+  const { identifier, callbackUrl: requested } = await verifySignInLink(context, provider, await readForm(context.request))
+  const adapter = emailAdapter(context, provider)
+  const { existing, account, redirectTo } = await askEmailSignIn(context, { adapter, providerId: provider.id, identifier })
+  if (redirectTo !== undefined) return redirect(context, redirectTo)
+  const { user, isNewUser } = await resolveEmailUser(config, adapter, identifier, existing, provider.allowDangerousEmailAccountLinking)
+  return finishSignIn(context, { user, account: { ...account, userId: user.id }, isNewUser }, await resolveCallbackUrl(context, requested))
 }

@@ -2,11 +2,11 @@
  * Starting an email sign-in: the address checked, the `signIn` callback asked, a token
  * stored (as its HMAC), and the link handed to the provider's `sendVerificationRequest`.
  */
-import { askEmailSignIn } from "../accounts.js"
 import type { Adapter } from "../adapters.js"
 import type { RequestContext } from "../context.js"
 import { AuthError, Configuration, EmailSignInError } from "../errors.js"
 import { outboundCallbackUrl, verifyRequestUrl } from "../routes.js"
+import { askEmailSignIn } from "./accounts.js"
 import { readIdentifier } from "./address.js"
 import type { InternalEmailProvider } from "./provider.js"
 import { createToken, useToken } from "./token.js"

@@ -18,7 +18,7 @@
  *
  * @see https://www.w3.org/TR/webauthn-3/#sctn-registering-a-new-credential
  */
-import { askEmailSignIn, askSignIn, findUserByEmail } from "../accounts.js"
+import { askSignIn, findUserByEmail } from "../accounts.js"
 import type { AdapterAuthenticator } from "../adapters.js"
 import { finishSignIn } from "../actions/callback.js"
 import { resolveCallbackUrl } from "../callback-url.js"
@@ -26,6 +26,7 @@ import type { InternalProvider } from "../config.js"
 import { html, readForm, redirect, type RequestContext } from "../context.js"
 import { browserBinding, csrfToken, verifyCsrf } from "../csrf.js"
 import { deriveKeys, openJwe, sealJwe, type SecretKey } from "../crypto.js"
+import { askEmailSignIn } from "../email/accounts.js"
 import { readIdentifier } from "../email/address.js"
 import { readLink } from "../email/callback.js"
 import type { InternalEmailProvider } from "../email/provider.js"

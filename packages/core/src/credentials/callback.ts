@@ -1,0 +1,62 @@
+/**
+ * `POST /callback/:id` of a credentials provider: the form read strictly, `authorize` asked,
+ * the session started. Reached through a dynamic import, so an app without a credentials
+ * provider never loads this flow.
+ */
+import { askSignIn } from "../accounts.js"
+import { finishSignIn } from "../actions/callback.js"
+import { resolveCallbackUrl } from "../callback-url.js"
+import { readForm, redirect, type RequestContext } from "../context.js"
+import { verifyCsrf } from "../csrf.js"
+import type { Adapter, AdapterUser } from "../adapters.js"
+import { CallbackRouteError, InvalidProvider } from "../errors.js"
+import type { Account, User } from "../providers/index.js"
+import { callAdapter, storedUser } from "../store.js"
+import { authorize, readCredentials } from "./authorize.js"
+import type { InternalCredentialsProvider } from "./provider.js"
+
+/**
+ * With database sessions, the user `authorize` returned as the adapter stores it: the session
+ * row must point at a stored user.
+ *
+ * @throws {CallbackRouteError} when the adapter has no user with that id.
+ * @throws {AdapterError} when the store fails.
+ */
+async function storedCredentialsUser(adapter: Adapter, user: User & { id: string }, providerId: string): Promise<AdapterUser> {
+  const stored = storedUser(await callAdapter(adapter, "getUser", user.id))
+  if (stored === undefined) {
+    throw new CallbackRouteError(
+      `The \`authorize\` of provider "${providerId}" returned user "${user.id}", which the adapter does not store: with database sessions, return a user the adapter's \`getUser\` finds.`,
+    )
+  }
+  return stored
+}
+/**
+ * Signs in with a submitted credentials form.
+ *
+ * @throws {InvalidProvider} for a request that is not a POST.
+ * @throws {MissingCSRF} when the form's CSRF token does not check out.
+ * @throws {CredentialsSignin} when the form is malformed or `authorize` refuses.
+ * @throws {AccessDenied} when the `signIn` callback refuses.
+ */
+export async function credentialsCallback(context: RequestContext, provider: InternalCredentialsProvider): Promise<Response> {
+  if (context.request.method !== "POST") {
+    throw new InvalidProvider(`Provider "${provider.id}" (type "credentials") signs in by POSTing its form to this route.`)
+  }
+  const { config } = context
+  const form = await readForm(context.request)
+  await verifyCsrf(context, form.get("csrfToken"))
+  const requested = form.get("callbackUrl")
+  const target = await resolveCallbackUrl(context, requested)
+  if (requested !== null) context.returnTo = target
+  const credentials = readCredentials(provider, form)
+  for (const value of Object.values(credentials)) context.sensitive.add(value)
+  let user: User & { id: string } = await authorize(provider, credentials, context.request)
+  if (config.session.strategy === "database" && config.adapter !== undefined) {
+    user = await storedCredentialsUser(config.adapter, user, provider.id)
+  }
+  const account: Account = { provider: provider.id, type: "credentials", providerAccountId: user.id, userId: user.id }
+  const redirectTo = await askSignIn(context, { user, account, credentials })
+  if (redirectTo !== undefined) return redirect(context, redirectTo)
+  return finishSignIn(context, { user, account, isNewUser: false }, target)
+}

@@ -1,0 +1,59 @@
+// An app bundles only the flows it uses: what `Auth` loads with the app (the entry chunk and the
+// chunks it imports statically, as a code-splitting bundler emits them) holds no module of a flow
+// or option an OAuth-only app never takes. Those are fetched by a dynamic import on first use.
+import { fileURLToPath } from "node:url"
+import { build, type Metafile } from "esbuild"
+import { describe, expect, it } from "vitest"
+
+const source = fileURLToPath(new URL("../src/", import.meta.url))
+
+/** The source files (relative to `src/`) of the chunks that load with an app importing `Auth`, and their code. */
+async function loadedWithAuth(): Promise<{ inputs: string[]; code: string }> {
+  const result = await build({
+    stdin: { contents: `export { Auth } from "./index.ts"\n`, resolveDir: source, sourcefile: "app.ts", loader: "ts" },
+    absWorkingDir: source,
+    bundle: true,
+    splitting: true,
+    outdir: "out",
+    format: "esm",
+    platform: "node",
+    write: false,
+    metafile: true,
+    logLevel: "silent",
+    // The X provider's OAuth 1.0a flow is imported by package name: it stays outside, as in an app.
+    external: ["@portcullis/core/*"],
+  })
+  const outputs: Metafile["outputs"] = result.metafile.outputs
+  const loaded = new Set<string>()
+  const visit = (path: string): void => {
+    if (loaded.has(path)) return
+    loaded.add(path)
+    for (const imported of outputs[path]?.imports ?? []) if (imported.kind === "import-statement" && !imported.external) visit(imported.path)
+  }
+  const entry = Object.keys(outputs).find((path) => outputs[path]?.entryPoint !== undefined)
+  expect(entry).toBeDefined()
+  visit(entry ?? "")
+  // Dynamic imports exist (else this test would prove nothing about them).
+  expect(Object.keys(outputs).filter((path) => path.endsWith(".js")).length).toBeGreaterThan(loaded.size)
+  const text = new Map(result.outputFiles.map((file) => [file.path, file.text]))
+  return {
+    inputs: [...loaded].flatMap((path) => Object.keys(outputs[path]?.inputs ?? {})),
+    code: [...loaded].map((path) => text.get(`${source}${path}`) ?? "").join(""),
+  }
+}
+
+describe("what an app loads with Auth", () => {
+  it("holds the OAuth flow and sessions, and none of the email, credentials, legacy-cookie or off-origin warning code", async () => {
+    const { inputs, code } = await loadedWithAuth()
+    expect(code).toContain("The `signIn` callback refused this sign-in.")
+    expect(inputs).toEqual(expect.arrayContaining(["oauth/callback.ts", "session/index.ts", "session/jwt.ts"]))
+    const lazy = inputs.filter((input) =>
+      /^(email\/(?!provider\.ts)|credentials\/(?!provider\.ts)|pages\/email\.ts|session\/legacy\.ts|redirect-warning\.ts|oauth1\/|webauthn\/)/.test(input),
+    )
+    expect(lazy).toEqual([])
+    // A module shared with a lazy chunk is bundled whole: the email and credentials rules live in their flows' folders.
+    expect(code).not.toContain("whose email was never verified: sign in")
+    expect(code).not.toContain("which the adapter does not store")
+    expect(code).not.toContain("RedirectOffOrigin")
+  })
+})
