@@ -58,6 +58,19 @@ async function signOutHere(): Promise<void> {
   expect(await response.json()).toEqual({ session: null })
 }
 
+/** The fenced block of the README that starts with `// <path>`. */
+function readmeBlock(path: string): string | undefined {
+  const readme = readFileSync(fileURLToPath(new URL("../README.md", import.meta.url)), "utf8")
+  return [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? "").find((code) => code.startsWith(`// ${path}\n`))
+}
+
+it("builds the README's hook, load and form actions exactly as the README shows them", () => {
+  for (const path of ["src/hooks.server.ts", "src/routes/+layout.server.ts", "src/routes/signin/+page.server.ts", "src/routes/signout/+page.server.ts"]) {
+    const file = readFileSync(fileURLToPath(new URL(`./app/${path}`, import.meta.url)), "utf8")
+    expect(`// ${path}\n${file}`, path).toBe(readmeBlock(path))
+  }
+})
+
 it("type-checks the app's TypeScript (locals.auth(), the form actions) under SvelteKit's generated tsconfig", () => {
   // `vite build` only strips types; the set-up's build has generated .svelte-kit/tsconfig.json.
   const tsc = fileURLToPath(new URL("../../../node_modules/typescript/bin/tsc", import.meta.url))
