@@ -4,7 +4,7 @@
  * routes from the event, calls core, and hands core's cookies to `event.cookies`.
  */
 import { Auth, getSessionForResponse, type AuthConfig, type Session } from "@portcullis/core"
-import { redirect, type RequestEvent } from "@sveltejs/kit"
+import { error, redirect, type RequestEvent } from "@sveltejs/kit"
 import { basePathOf } from "./config.js"
 import { setCookies } from "./cookies.js"
 
@@ -136,6 +136,19 @@ export async function signOut(event: RequestEvent, config: AuthConfig, options: 
   const target = await postForm(event, config, `${basePathOf(config)}/signout`, { callbackUrl })
   if (shouldRedirect(options.redirect)) redirect(303, target)
   return target
+}
+
+/**
+ * The form a `signIn` / `signOut` action was posted with.
+ *
+ * @throws SvelteKit's `400` error when the body is not a readable form (a malformed multipart body), rather than a 500.
+ */
+export async function readForm(event: RequestEvent): Promise<FormData> {
+  try {
+    return await event.request.formData()
+  } catch {
+    error(400, "The sign-in or sign-out form could not be read.")
+  }
 }
 
 /** A form action's fields as `signIn` takes them: the provider id, its options and its authorization parameters. */

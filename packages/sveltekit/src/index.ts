@@ -8,7 +8,7 @@
  */
 import { Auth, type Session } from "@portcullis/core"
 import type { Action, Handle } from "@sveltejs/kit"
-import { signIn, signInFields, signOut, signOutFields, sessionOf } from "./actions.js"
+import { readForm, signIn, signInFields, signOut, signOutFields, sessionOf } from "./actions.js"
 import { basePathOf, configFor, type SvelteKitAuthConfigInput } from "./config.js"
 
 export { AuthError, CredentialsSignin } from "@portcullis/core/errors"
@@ -71,12 +71,12 @@ export function SvelteKitAuth(config: SvelteKitAuthConfigInput): SvelteKitAuthRe
     },
     signIn: async (event) => {
       const resolved = await configFor(config, event)
-      const { provider, options, authorizationParams } = signInFields(await event.request.formData())
+      const { provider, options, authorizationParams } = signInFields(await readForm(event))
       await signIn(event, resolved, provider, options, authorizationParams)
     },
     signOut: async (event) => {
       const resolved = await configFor(config, event)
-      await signOut(event, resolved, signOutFields(await event.request.formData()))
+      await signOut(event, resolved, signOutFields(await readForm(event)))
     },
   }
 }

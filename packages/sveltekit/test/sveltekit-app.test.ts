@@ -180,6 +180,17 @@ it("signs in from core's own sign-in page, whose form posts SvelteKit's CSRF che
   }
 })
 
+it("answers a form action posted with an unreadable body 400, not 500", async () => {
+  for (const action of ["signin", "signout"]) {
+    const response = await fetch(`${app}/${action}`, {
+      method: "POST",
+      headers: { origin: app, "content-type": "multipart/form-data; boundary=nothing-like-the-body", accept: "application/json" },
+      body: "--wrong\r\nnot a part",
+    })
+    expect(response.status, action).toBe(400)
+  }
+})
+
 it("signs in with credentials from the SignIn component's credentials slot", async () => {
   await page.goto(`${app}/`)
   await page.getByLabel("Username", { exact: true }).fill("carol")
