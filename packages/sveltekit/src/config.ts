@@ -5,7 +5,7 @@
  */
 import type { RequestEvent } from "@sveltejs/kit"
 import type { AuthConfig, Awaitable } from "@portcullis/core"
-import { dev } from "$app/environment"
+import { building, dev } from "$app/environment"
 import { base as deprecatedBase } from "$app/paths"
 import { env } from "$env/dynamic/private"
 
@@ -65,6 +65,8 @@ const prepared = new WeakMap<SvelteKitAuthConfig, AuthConfig>()
  * of the validated config keeps working.
  */
 export function withEnvDefaults(config: SvelteKitAuthConfig, variables: Variables = env): AuthConfig {
+  // SvelteKit refuses reads of `$env/dynamic/private` while it prerenders pages at build time.
+  if (building) return { ...config, basePath: config.basePath ?? `${base}/auth` }
   let found = prepared.get(config)
   if (found === undefined) {
     const secret = config.secret ?? read(variables, "AUTH_SECRET")
