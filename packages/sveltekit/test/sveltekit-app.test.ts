@@ -18,6 +18,8 @@ const linkFile = inject("linkFile")
 let browser: Browser
 let context: BrowserContext
 let page: Page
+/** Every authorization request the main browser sends to the IdP. */
+const authorizeUrls: URL[] = []
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -26,6 +28,10 @@ beforeAll(async () => {
   browser = await launchChromium()
   context = await browser.newContext()
   page = await context.newPage()
+  context.on("request", (request) => {
+    const url = new URL(request.url())
+    if (url.origin === issuer && url.pathname === "/auth") authorizeUrls.push(url)
+  })
 })
 
 afterAll(async () => {
@@ -85,6 +91,8 @@ it("shows a signed-out visitor as signed out in the layout's server load", async
 it("signs in through the IdP from the SignIn component's form action, and the server load reads the session", async () => {
   await page.getByRole("button", { name: "Sign in with the IdP" }).click()
   await loginAtIdp(page)
+  // The component's `authorizationParams` reached the provider.
+  expect(authorizeUrls.at(-1)?.searchParams.get("login_hint")).toBe("alice@example.com")
   await arrive(page, `${app}/`)
   await expect.poll(status).toBe("Signed in as alice@example.com")
   // An endpoint's `locals.auth()`.
@@ -117,6 +125,16 @@ it("refuses a cross-origin form POST to the callback in SvelteKit itself when it
   })
   expect(response.status).toBe(403)
   expect(await response.text()).toBe("Cross-site POST form submissions are forbidden")
+})
+
+it("refuses a form POST without an Origin (a server-to-server call) in SvelteKit even with trusted origins set", async () => {
+  const response = await fetch(`${app}/auth/callback/idp-post`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: "logout_token=x",
+    redirect: "manual",
+  })
+  expect(response.status).toBe(403)
 })
 
 it("lets a form_post callback from the trusted IdP origin reach core", async () => {
