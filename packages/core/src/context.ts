@@ -156,7 +156,10 @@ export function html(context: RequestContext | undefined, body: string, status =
     `default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; frame-ancestors 'none'; base-uri 'none'`,
   )
   headers.set("x-frame-options", "DENY")
-  headers.set("referrer-policy", "no-referrer")
+  // Not `no-referrer`: under it browsers send `Origin: null` on the page's own form posts, which
+  // a framework's CSRF guard in front of us (SvelteKit's) refuses as cross-site. `same-origin`
+  // still keeps the URL (an email link's token) from every other origin.
+  headers.set("referrer-policy", "same-origin")
   return new Response(body, { status, headers })
 }
 

@@ -1,0 +1,98 @@
+/**
+ * `@portcullis/sveltekit`: `@portcullis/core` in SvelteKit with @auth/sveltekit's API.
+ * `SvelteKitAuth(config)` gives the `handle` hook (the auth routes under `/auth`, and
+ * `event.locals.auth()` for load functions and endpoints) and the `signIn` / `signOut` form
+ * actions. Conversion only: every check lives in core.
+ *
+ * @module
+ */
+import { Auth, type Session } from "@portcullis/core"
+import type { Action, Handle } from "@sveltejs/kit"
+import { readForm, signIn, signInFields, signOut, signOutFields, sessionOf } from "./actions.js"
+import { basePathOf, configFor, type SvelteKitAuthConfigInput } from "./config.js"
+
+export { AuthError, CredentialsSignin } from "@portcullis/core/errors"
+export type { Account, DefaultSession, Profile, Session, User } from "@portcullis/core"
+export type { AuthorizationParams, SignInOptions, SignOutOptions } from "./actions.js"
+export type { SvelteKitAuthConfig, SvelteKitAuthConfigInput } from "./config.js"
+
+/** What `SvelteKitAuth(config)` returns. */
+export interface SvelteKitAuthResult {
+  /**
+   * The server hook (`export { handle } from "./auth"` in `src/hooks.server.ts`): answers every
+   * request under `basePath` (`/auth`) with core, and gives every other request
+   * `event.locals.auth()`. Compose it with others through `sequence()`.
+   */
+  handle: Handle
+  /**
+   * Form action (`export const actions = { default: signIn }`): reads `providerId`, `redirectTo`
+   * and the provider's fields (`email`, credentials) from the form, signs in, and redirects to the
+   * provider (or the page core sends the browser to).
+   *
+   * @throws SvelteKit's redirect.
+   */
+  signIn: Action
+  /**
+   * Form action: signs out (ending the session in core), then redirects to the form's
+   * `redirectTo`, else the page the form was on.
+   *
+   * @throws SvelteKit's redirect.
+   */
+  signOut: Action
+}
+
+/**
+ * Sets up authentication for a SvelteKit app: the one call @auth/sveltekit apps make, in
+ * `src/auth.ts`. `config` is core's `AuthConfig`, or a function of the request event returning it.
+ * `secret`, `url`, `trustHost` and each provider's `clientId` / `clientSecret` / `issuer` default
+ * to `AUTH_SECRET`, `AUTH_URL`, `AUTH_TRUST_HOST` and `AUTH_<PROVIDER>_ID` / `_SECRET` /
+ * `_ISSUER` from `$env/dynamic/private`; the routes live under `/auth` (after `paths.base`).
+ *
+ * @example
+ * ```ts
+ * // src/auth.ts
+ * import { SvelteKitAuth } from "@portcullis/sveltekit"
+ * import GitHub from "@portcullis/sveltekit/providers/github"
+ * export const { handle, signIn, signOut } = SvelteKitAuth({ providers: [GitHub] })
+ *
+ * // src/hooks.server.ts
+ * export { handle } from "./auth"
+ * ```
+ */
+export function SvelteKitAuth(config: SvelteKitAuthConfigInput): SvelteKitAuthResult {
+  return {
+    handle: async ({ event, resolve }) => {
+      const resolved = await configFor(config, event)
+      event.locals.auth = () => sessionOf(event, resolved)
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- kept for apps written against older @auth/sveltekit
+      event.locals.getSession = event.locals.auth
+      if (event.url.pathname.startsWith(`${basePathOf(resolved)}/`)) return Auth(event.request, resolved)
+      return resolve(event)
+    },
+    signIn: async (event) => {
+      const resolved = await configFor(config, event)
+      const { provider, options, authorizationParams } = signInFields(await readForm(event))
+      await signIn(event, resolved, provider, options, authorizationParams)
+    },
+    signOut: async (event) => {
+      const resolved = await configFor(config, event)
+      await signOut(event, resolved, signOutFields(await readForm(event)))
+    },
+  }
+}
+
+declare global {
+  // SvelteKit's own way to type `event.locals` and page data: its `App` namespace.
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace App {
+    interface Locals {
+      /** The session of the request, or `null` when signed out; a renewal is written on the response. */
+      auth: () => Promise<Session | null>
+      /** @deprecated Use `auth()`, as @auth/sveltekit does. */
+      getSession: () => Promise<Session | null>
+    }
+    interface PageData {
+      session?: Session | null
+    }
+  }
+}

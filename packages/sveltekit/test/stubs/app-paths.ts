@@ -1,0 +1,3 @@
+/** `$app/paths` for unit tests: an app served at the root. */
+export const base = ""
+export const assets = ""
