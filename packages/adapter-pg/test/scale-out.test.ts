@@ -10,6 +10,7 @@ import { TestBrowser, type Page } from "@portcullis/dev-idp/browser"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { migrate } from "../src/index.js"
 import { useDatabase } from "./databases.js"
+import { scaled } from "@portcullis/test-time"
 
 const APP = "http://localhost:3000"
 const CLIENT = { id: "scale-out", secret: "scale-out-client-secret" }
@@ -37,7 +38,7 @@ async function startInstance(env: Record<string, string>): Promise<Instance> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       reject(new Error(`the instance did not start within 20 s:\n${output.join("")}`))
-    }, 20_000)
+    }, scaled(20_000))
     child.once("exit", (code) => {
       clearTimeout(timer)
       reject(new Error(`the instance exited (${String(code)}):\n${output.join("")}`))
@@ -167,7 +168,7 @@ describe("two app instances in separate processes, one PostgreSQL database", () 
       AUTH_URL: `${APP}/api/auth`,
     }
     ;[a, b] = await Promise.all([startInstance(env), startInstance(env)])
-  }, 60_000)
+  }, scaled(60_000))
 
   afterAll(async () => {
     await Promise.all([stopInstance(a), stopInstance(b)])

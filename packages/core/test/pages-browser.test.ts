@@ -24,6 +24,7 @@ import { Auth } from "../src/index.js"
 import type { AuthConfig } from "../src/types.js"
 import { launchChromium } from "@portcullis/dev-idp/chromium"
 import { acmeProvider, passwordProvider, SECRET } from "./helpers.js"
+import { scaled } from "@portcullis/test-time"
 
 /** Set `PAGES_SCREENSHOTS=1` to keep a screenshot of every page and mode; a failing page is always kept. */
 const SCREENSHOT_DIR = join(tmpdir(), "auth-core-pages")
@@ -206,7 +207,7 @@ describe("the default pages in Chromium", () => {
     if (SCREENSHOTS !== undefined) mkdirSync(SCREENSHOTS, { recursive: true })
     ;({ server, origin } = await serve())
     browser = await launchChromium()
-  }, 180_000)
+  }, scaled(180_000))
 
   afterAll(async () => {
     await browser.close()

@@ -7,6 +7,7 @@ import type { APIResponse, Browser, BrowserContext, Page } from "playwright-core
 import { readFileSync } from "node:fs"
 import { afterAll, beforeAll, expect, inject, it } from "vitest"
 import { launchChromium } from "@portcullis/dev-idp/chromium"
+import { scaled } from "@portcullis/test-time"
 
 const app = inject("appUrl")
 const issuer = inject("idpIssuer")
@@ -68,7 +69,7 @@ it("signs in entirely on the edge runtime, and the catch-all parameter never rea
     await edge.getByLabel("Email").fill("alice@example.com")
     await edge.getByLabel("Password").fill("alice-password")
     await edge.getByRole("button", { name: "Sign in", exact: true }).click()
-    await edge.waitForURL((at) => at.origin === app && !at.pathname.startsWith("/api/edge-auth/callback"), { timeout: 15_000 })
+    await edge.waitForURL((at) => at.origin === app && !at.pathname.startsWith("/api/edge-auth/callback"), { timeout: scaled(15_000) })
     expect(new URL(edge.url()).searchParams.get("error")).toBeNull()
     const session = await edgeContext.request.get(`${app}/api/edge-auth/session`)
     expect(((await session.json()) as { user?: { email?: string } } | null)?.user?.email).toBe("alice@example.com")
@@ -91,7 +92,7 @@ it("signs in with a server action through the IdP, and server and client compone
   await page.getByLabel("Email").fill("alice@example.com")
   await page.getByLabel("Password").fill("alice-password")
   await page.getByRole("button", { name: "Sign in", exact: true }).click()
-  await page.waitForURL(`${app}/`, { timeout: 10_000 }).catch(() => {
+  await page.waitForURL(`${app}/`, { timeout: scaled(10_000) }).catch(() => {
     throw new Error(`the sign-in ended at ${page.url()}`)
   })
   await expect.poll(() => page.locator("#status").textContent()).toBe("Signed in as alice@example.com")
@@ -174,7 +175,7 @@ async function passwordSignIn(password: string): Promise<{ url: URL; status: str
   await login.getByLabel("Password").fill(password)
   await login.getByRole("button", { name: "Sign in with password" }).click()
   await login.waitForURL((at) => at.pathname !== "/login")
-  const result = { url: new URL(login.url()), status: await login.locator("#status").textContent({ timeout: 2_000 }).catch(() => null) }
+  const result = { url: new URL(login.url()), status: await login.locator("#status").textContent({ timeout: scaled(2_000) }).catch(() => null) }
   await other.close()
   return result
 }

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { startExample, type RunningExample } from "../../src/app.js"
 import type { SignInLink } from "../../src/email.js"
 import { launchChromium, screenshot } from "./chromium.js"
+import { scaled } from "@portcullis/test-time"
 
 /** The Demo IdP account the tests sign in with: dev-idp's first default account, whose email is verified. */
 const ALICE = DEFAULT_ACCOUNTS[0] ?? expect.unreachable("@portcullis/dev-idp has no default account to sign in with")
@@ -65,7 +66,7 @@ function browserTest(name: string, body: (page: Page) => Promise<void>): void {
     browser ??= launchChromium()
     const context = await (await browser).newContext()
     // Below the test's own timeout, so that a step that never happens fails here, with a screenshot.
-    context.setDefaultTimeout(10_000)
+    context.setDefaultTimeout(scaled(10_000))
     const page = await context.newPage()
     const pageErrors: string[] = []
     page.on("pageerror", (error) => pageErrors.push(error.message))
