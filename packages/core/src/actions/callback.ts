@@ -6,10 +6,11 @@ import { readForm, redirect, type RequestContext } from "../context.js"
 import { browserBinding, verifyCsrf } from "../csrf.js"
 import { authorize, readCredentials } from "../credentials/authorize.js"
 import type { InternalCredentialsProvider } from "../credentials/provider.js"
+import { keepTypedFields } from "../credentials/typed-fields.js"
 import { confirmationPage, verifySignInLink } from "../email/callback.js"
 import type { InternalEmailProvider } from "../email/provider.js"
 import { emailAdapter } from "../email/signin.js"
-import { InvalidCheck, InvalidProvider } from "../errors.js"
+import { CredentialsSignin, InvalidCheck, InvalidProvider } from "../errors.js"
 import { emit } from "../events.js"
 import { validateCallback } from "../oauth/callback.js"
 import { clearChecks, stateOrigin } from "../oauth/checks.js"
@@ -165,7 +166,13 @@ async function credentialsCallback(context: RequestContext, provider: InternalCr
   if (requested !== null) context.returnTo = target
   const credentials = readCredentials(provider, form)
   for (const value of Object.values(credentials)) context.sensitive.add(value)
-  let user: User & { id: string } = await authorize(provider, credentials, context.request)
+  let user: User & { id: string }
+  try {
+    user = await authorize(provider, credentials, context.request)
+  } catch (error) {
+    if (error instanceof CredentialsSignin) keepTypedFields(context, provider, credentials)
+    throw error
+  }
   if (config.session.strategy === "database" && config.adapter !== undefined) {
     user = await storedCredentialsUser(config.adapter, user, provider.id)
   }

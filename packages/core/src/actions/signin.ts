@@ -1,6 +1,7 @@
 import { rememberCallbackUrl, resolveCallbackUrl } from "../callback-url.js"
 import { html, readForm, redirect, type RequestContext } from "../context.js"
 import { browserBinding, csrfToken, verifyCsrf } from "../csrf.js"
+import { takeTypedFields } from "../credentials/typed-fields.js"
 import { sendSignInLink } from "../email/signin.js"
 import { InvalidProvider, isAuthErrorCode } from "../errors.js"
 import { createAuthorizationUrl } from "../oauth/authorize.js"
@@ -20,6 +21,8 @@ export async function signInPage(context: RequestContext): Promise<Response> {
   if (pages.signIn !== undefined) {
     return redirect(context, signInPageUrl(context, { callbackUrl: target, error: isAuthErrorCode(error) ? error : undefined, code: query.get("code") ?? undefined }))
   }
+  const shown = isAuthErrorCode(error) ? error : undefined
+  const typed = takeTypedFields(context, shown === "CredentialsSignin")
   const token = await csrfToken(context)
   const page = renderSignIn({
     theme,
@@ -36,7 +39,8 @@ export async function signInPage(context: RequestContext): Promise<Response> {
     ),
     csrfToken: token,
     callbackUrl: target,
-    error: isAuthErrorCode(error) ? error : undefined,
+    error: shown,
+    typed,
   })
   let response = html(context, page)
   for (const provider of providers) {
