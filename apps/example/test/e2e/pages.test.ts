@@ -74,6 +74,13 @@ async function checkPage(page: Page, label: string, axe: boolean, expected: { ca
       innerWidth: window.innerWidth,
       border: style === undefined ? undefined : { width: parseFloat(style.borderTopWidth), color: style.borderTopColor },
       background: getComputedStyle(document.body).backgroundColor,
+      // axe measures text against the page's own background, and takes a transparent page for white:
+      // measured here against what is painted, and a page must paint its own.
+      muted: [...document.querySelectorAll(".muted, .note")].map((element) => {
+        let behind: Element | null = element
+        while (behind !== null && /^rgba\(.*, 0\)$|^transparent$/.test(getComputedStyle(behind).backgroundColor)) behind = behind.parentElement
+        return { text: element.textContent.slice(0, 40), color: getComputedStyle(element).color, background: behind === null ? "" : getComputedStyle(behind).backgroundColor }
+      }),
       headerLinks: [...document.querySelectorAll("header a")].map((link) => {
         const box = link.getBoundingClientRect()
         return { text: link.textContent, top: Math.round(box.top), bottom: Math.round(box.bottom) }
@@ -81,8 +88,12 @@ async function checkPage(page: Page, label: string, axe: boolean, expected: { ca
     }
   })
   expect(seen.scrollWidth, `${label}: no horizontal scrolling`).toBeLessThanOrEqual(seen.innerWidth)
+  for (const muted of seen.muted) {
+    expect(muted.background, `${label}: "${muted.text}" is on a background the page paints`).not.toBe("")
+    expect(contrast(muted.color, muted.background), `${label}: "${muted.text}" reads at WCAG AA`).toBeGreaterThanOrEqual(4.5)
+  }
   const [first] = seen.headerLinks
-  for (const link of seen.headerLinks) expect(link.top, `${label}: "${link.text ?? ""}" is on the header's one line`).toBeLessThan(first?.bottom ?? 0)
+  for (const link of seen.headerLinks) expect(link.top, `${label}: "${link.text}" is on the header's one line`).toBeLessThan(first?.bottom ?? 0)
   if (expected.card !== false) {
     // The app's own pages have the header; core's sign-in and sign-out pages have none.
     if (seen.headerLinks.length > 0) expect(seen.headerLinks.length, `${label}: a header with the brand and its links`).toBe(3)
