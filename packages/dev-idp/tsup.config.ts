@@ -1,7 +1,7 @@
 import { defineConfig } from "tsup"
 
 export default defineConfig({
-  entry: ["src/index.ts", "src/browser.ts", "src/system.ts", "src/chromium.ts", "src/serve.ts"],
+  entry: ["src/index.ts", "src/cli.ts"],
   format: ["esm"],
   target: "es2022",
   platform: "node",

@@ -3,7 +3,7 @@
  * instances of the app on one database, and sign-ins driven by the cookie-jar browser.
  */
 import { DEFAULT_ACCOUNTS } from "@portcullis/dev-idp"
-import { TestBrowser, type Page } from "@portcullis/dev-idp/browser"
+import { TestBrowser, type Page } from "@portcullis/test-kit/browser"
 import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 

@@ -6,11 +6,11 @@
  * @module
  */
 import type {
-  Adapter,
   AdapterAccount,
   AdapterAuthenticator,
   AdapterSession,
   AdapterUser,
+  StrictAdapter,
   VerificationToken,
 } from "@portcullis/core/adapters"
 
@@ -51,7 +51,7 @@ const SWEEP_FLOOR = 1024
  * are never returned nor extended: they are deleted when read, and swept as the store grows.
  *
  * @param initial Records to start with, copied in; the caller's objects are never touched.
- * @returns Every method of the {@link Adapter} contract.
+ * @returns Every method of the {@link StrictAdapter} contract.
  * @throws {Error} Here, when `initial` repeats a unique key or refers to a missing user;
  * from `createUser` / `updateUser` when another user has the email, from `linkAccount` /
  * `createSession` / `createAuthenticator` when the key exists or the user does not, from
@@ -75,7 +75,7 @@ const SWEEP_FLOOR = 1024
  * })
  * ```
  */
-export function MemoryAdapter(initial: MemoryAdapterState = {}): Required<Adapter> {
+export function MemoryAdapter(initial: MemoryAdapterState = {}): Required<StrictAdapter> {
   const users = new Map<string, StoredUser>()
   const userIdsByEmail = new Map<string, string>()
   const accounts = new Map<string, AdapterAccount>()

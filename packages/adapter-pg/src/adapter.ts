@@ -3,7 +3,7 @@
  *
  * @module adapter
  */
-import type { Adapter } from "@portcullis/core/adapters"
+import type { StrictAdapter } from "@portcullis/core/adapters"
 import type { Pool, PoolClient, QueryResultRow } from "pg"
 import { PostgresAdapterError, explain, isUnmatchable } from "./errors.js"
 import {
@@ -40,7 +40,7 @@ type Queryable = Pick<Pool | PoolClient, "query">
  * fields of the contract, and other fields are not stored.
  *
  * @param pool A node-postgres `Pool`, created once per process.
- * @returns Every method of the {@link Adapter} contract.
+ * @returns Every method of the {@link StrictAdapter} contract.
  * @throws {PostgresAdapterError} from the methods: `Conflict` when a unique key is taken,
  * `MissingSchema` when tables are missing (run `migrate(pool)`), `NotFound` from `updateUser` and
  * `updateAuthenticatorCounter` for an unknown id. Other database errors are thrown as they are.
@@ -55,7 +55,7 @@ type Queryable = Pick<Pool | PoolClient, "query">
  * const adapter = PostgresAdapter(pool)
  * ```
  */
-export function PostgresAdapter(pool: PostgresPool): Required<Adapter> {
+export function PostgresAdapter(pool: PostgresPool): Required<StrictAdapter> {
   /** Runs one statement, turning what the database says into an error that says what to fix. */
   async function run<R extends QueryResultRow>(
     db: Queryable,

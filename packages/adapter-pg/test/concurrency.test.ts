@@ -1,4 +1,4 @@
-import type { Adapter, AdapterUser } from "@portcullis/core/adapters"
+import type { AdapterUser, StrictAdapter } from "@portcullis/core/adapters"
 import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { PostgresAdapter, PostgresAdapterError, migrate } from "../src/index.js"
@@ -10,7 +10,7 @@ const RACERS = 8
  * A first sign-in as core does it with no signed-in user: look the account up, then the email,
  * then create the user and link the account, deleting the user again if linking fails.
  */
-async function firstSignIn(adapter: Required<Adapter>, email: string | null, providerAccountId: string): Promise<AdapterUser> {
+async function firstSignIn(adapter: Required<StrictAdapter>, email: string | null, providerAccountId: string): Promise<AdapterUser> {
   const account = { type: "oidc" as const, provider: "idp", providerAccountId }
   const known = await adapter.getUserByAccount(account)
   if (known) return known
@@ -39,7 +39,7 @@ describe("concurrent first sign-ins of one person, through separate pools (insta
   /** Runs RACERS sign-ins at once, alternating instances; returns the settled results. */
   async function race(email: string | null, providerAccountId: string): Promise<PromiseSettledResult<AdapterUser>[]> {
     const adapters = instances.map((instance) => PostgresAdapter(instance))
-    return Promise.allSettled(Array.from({ length: RACERS }, (_, i) => firstSignIn(adapters[i % adapters.length] as Required<Adapter>, email, providerAccountId)))
+    return Promise.allSettled(Array.from({ length: RACERS }, (_, i) => firstSignIn(adapters[i % adapters.length] as Required<StrictAdapter>, email, providerAccountId)))
   }
 
   async function count(sql: string, values: unknown[]): Promise<number> {

@@ -4,10 +4,14 @@
  * `{"port":N}` once listening, and each error `Auth()` logs as an `auth-error` line.
  *
  * Environment: DATABASE_URL, ISSUER (the dev IdP), CLIENT_ID, CLIENT_SECRET, AUTH_SECRET,
- * AUTH_URL (the public origin the load balancer serves, which every instance shares).
+ * AUTH_URL (the public origin the load balancer serves, which every instance shares), and
+ * optionally ADAPTER_MODULE: the path of a module whose default export makes the adapter from
+ * the pool (Auth.js's adapters, from @portcullis/authjs-adapters-test); else `PostgresAdapter`.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import { pathToFileURL } from "node:url"
 import { Auth } from "@portcullis/core"
+import type { Adapter } from "@portcullis/core/adapters"
 import pg from "pg"
 import { PostgresAdapter } from "../src/index.js"
 
@@ -18,10 +22,15 @@ function env(name: string): string {
 }
 
 const pool = new pg.Pool({ connectionString: env("DATABASE_URL"), max: 5 })
+const adapterModule = process.env.ADAPTER_MODULE
+const makeAdapter =
+  adapterModule === undefined || adapterModule === ""
+    ? PostgresAdapter
+    : ((await import(pathToFileURL(adapterModule).href)) as { default: (pool: pg.Pool) => Adapter }).default
 const config = {
   secret: env("AUTH_SECRET"),
   trustHost: true,
-  adapter: PostgresAdapter(pool),
+  adapter: makeAdapter(pool),
   session: { strategy: "database" as const },
   providers: [
     {

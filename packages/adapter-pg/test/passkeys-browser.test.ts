@@ -8,8 +8,8 @@
  */
 import { Auth, type AuthConfig } from "@portcullis/core"
 import type * as PasskeyClient from "@portcullis/core/webauthn/client"
-import { addVirtualAuthenticator, enableVirtualAuthenticators, launchChromium } from "@portcullis/dev-idp/chromium"
-import { serveHandler, type ServedHandler } from "@portcullis/dev-idp/serve"
+import { addVirtualAuthenticator, enableVirtualAuthenticators, launchChromium } from "@portcullis/test-kit/chromium"
+import { serveHandler, type ServedHandler } from "@portcullis/test-kit/serve"
 import Passkey from "@portcullis/providers/passkey"
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"

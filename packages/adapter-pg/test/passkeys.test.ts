@@ -1,7 +1,7 @@
 /**
  * Passkeys through `Auth()` on PostgreSQL: sign up, sign in, add, rename and delete, with the
- * challenges kept in `verification_token` (single use across instances) and the passkey's name
- * and dates in the new `authenticators` columns.
+ * registration challenges kept in `verification_token` (single use across instances; a sign-in's
+ * is in a cookie, cleared on use) and the passkey's name and dates in the new `authenticators` columns.
  */
 import { Auth } from "@portcullis/core"
 import type { Adapter } from "@portcullis/core/adapters"
@@ -66,7 +66,7 @@ it("signs up, signs in, adds, renames and deletes passkeys with PostgresAdapter 
   const data = JSON.stringify(await phone.get(request))
   expect((await second.post("/api/auth/callback/passkey", { action: "authenticate", data })).headers.get("location")).toBe(`${ORIGIN}/`)
   expect(await second.email()).toBe("pg@example.com")
-  // The challenge was consumed in PostgreSQL: the same response does not sign in again.
+  // The callback cleared the sign-in's challenge cookie: the same response does not sign in again.
   const replay = await second.post("/api/auth/callback/passkey", { action: "authenticate", data })
   expect(new URL(replay.headers.get("location") ?? "").searchParams.get("error")).toBe("WebAuthnVerificationError")
 

@@ -12,7 +12,7 @@
  * @module
  */
 import { execFileSync, type ChildProcess } from "node:child_process"
-import { ensureDebianPackages, freePort, spawnServer } from "@portcullis/dev-idp/system"
+import { ensureDebianPackages, freePort, spawnServer } from "@portcullis/test-kit/system"
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { delimiter, join } from "node:path"
@@ -49,7 +49,7 @@ function findBinDir(): string | undefined {
 
 /**
  * Finds the server binaries, installing Debian's `postgresql` when they are missing and this
- * process may (`@portcullis/dev-idp/system`).
+ * process may (`@portcullis/test-kit/system`).
  *
  * @throws {Error} when they are missing and cannot be installed, saying what to install.
  */

@@ -70,17 +70,38 @@ export function runAdapterTests(options: AdapterTestOptions): void {
 /** Runs one SQL query with `$1`-style parameters, as `pg`'s `Pool#query` does. */
 export type SqlQuery = (sql: string, values: unknown[]) => Promise<{ rows: unknown[] }>
 
+/** The table names of one of Auth.js's SQL schemas, as written in SQL (quoted where they need it). */
+export interface SqlTables {
+  users: string
+  accounts: string
+  sessions: string
+  verificationTokens: string
+  authenticators: string
+}
+
+/** The tables of Auth.js's PostgreSQL adapter (`@auth/pg-adapter`). */
+export const PG_ADAPTER_TABLES: SqlTables = {
+  users: "users",
+  accounts: "accounts",
+  sessions: "sessions",
+  verificationTokens: "verification_token",
+  authenticators: "authenticators",
+}
+
 /**
- * Direct access to Auth.js's SQL tables (`users`, `accounts`, `sessions`, `verification_token`,
- * and with `authenticators: true` the `authenticators` table) for `runAdapterTests`' `db`. An id
- * the column cannot hold (`"abc"` for a SERIAL or UUID id: PostgreSQL's `22P02`) finds nothing.
+ * Direct access to one of Auth.js's SQL schemas for `runAdapterTests`' `db`: by default the
+ * tables of its PostgreSQL adapter (`users`, `accounts`, `sessions`, `verification_token`), or
+ * those `options.tables` names (the Prisma, Drizzle and Kysely guides name them otherwise); with
+ * `authenticators: true` also the authenticators table. The columns are the ones every Auth.js
+ * schema shares. An id the column cannot hold (`"abc"` for a SERIAL or UUID id: PostgreSQL's
+ * `22P02`) finds nothing.
  *
  * @example
  * ```ts
  * runAdapterTests({ adapter: () => PostgresAdapter(pool), db: sqlStoreAccess((sql, values) => pool.query(sql, values)) })
  * ```
  */
-export function sqlStoreAccess(query: SqlQuery, options: { authenticators?: boolean } = {}): AdapterTestDb {
+export function sqlStoreAccess(query: SqlQuery, options: { authenticators?: boolean; tables?: SqlTables } = {}): AdapterTestDb {
   const one = async (sql: string, values: unknown[]): Promise<unknown> => {
     try {
       return (await query(sql, values)).rows[0] ?? null
@@ -90,12 +111,13 @@ export function sqlStoreAccess(query: SqlQuery, options: { authenticators?: bool
       throw error
     }
   }
+  const t = options.tables ?? PG_ADAPTER_TABLES
   const db: AdapterTestDb = {
-    user: (id) => one(`SELECT * FROM users WHERE id = $1`, [id]),
-    account: ({ provider, providerAccountId }) => one(`SELECT * FROM accounts WHERE provider = $1 AND "providerAccountId" = $2`, [provider, providerAccountId]),
-    session: (token) => one(`SELECT * FROM sessions WHERE "sessionToken" = $1`, [token]),
-    verificationToken: ({ identifier, token }) => one(`SELECT * FROM verification_token WHERE identifier = $1 AND token = $2`, [identifier, token]),
+    user: (id) => one(`SELECT * FROM ${t.users} WHERE id = $1`, [id]),
+    account: ({ provider, providerAccountId }) => one(`SELECT * FROM ${t.accounts} WHERE provider = $1 AND "providerAccountId" = $2`, [provider, providerAccountId]),
+    session: (token) => one(`SELECT * FROM ${t.sessions} WHERE "sessionToken" = $1`, [token]),
+    verificationToken: ({ identifier, token }) => one(`SELECT * FROM ${t.verificationTokens} WHERE identifier = $1 AND token = $2`, [identifier, token]),
   }
-  if (options.authenticators === true) db.authenticator = (id) => one(`SELECT * FROM authenticators WHERE "credentialID" = $1`, [id])
+  if (options.authenticators === true) db.authenticator = (id) => one(`SELECT * FROM ${t.authenticators} WHERE "credentialID" = $1`, [id])
   return db
 }

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict"
 import type {
-  Adapter,
   AdapterAccount,
   AdapterAuthenticator,
   AdapterSession,
   AdapterUser,
+  StrictAdapter,
   VerificationToken,
 } from "@portcullis/core/adapters"
 import { describe, expect, it } from "vitest"
@@ -35,7 +35,7 @@ function remove<T>(list: T[], item: T | undefined): T | undefined {
 }
 
 /** A deliberately plain, correct adapter: arrays and structuredClone, nothing clever. */
-function referenceAdapter(store: Store): Required<Adapter> {
+function referenceAdapter(store: Store): Required<StrictAdapter> {
   const findUser = (id: string) => store.users.find((user) => user.id === id)
   const findAccount = (key: AccountKey) => store.accounts.find((account) => sameAccount(account, key))
   const findSession = (token: string) => store.sessions.find((session) => session.sessionToken === token)
@@ -148,7 +148,7 @@ function storeAccess(current: () => Store): AdapterTestDb {
 interface Defect {
   defect: string
   /** Method overrides on top of the reference adapter. */
-  breaks(store: Store, correct: Required<Adapter>): Adapter
+  breaks(store: Store, correct: Required<StrictAdapter>): StrictAdapter
   /** Cases that must fail against it. */
   caughtBy: string[]
 }

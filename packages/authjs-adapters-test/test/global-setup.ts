@@ -1,6 +1,7 @@
 /**
  * Vitest global set-up: one PostgreSQL and one Redis for the whole run. Each test file makes
  * its own database (`createDatabase`) or key prefix, so files never see each other's rows.
+ * (The Prisma client is generated before, by the `test` script: scripts/generate-prisma.mjs.)
  */
 import type { TestProject } from "vitest/node"
 import { startPostgres } from "../../adapter-pg/test/postgres.js"

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { ensureDebianPackages, freePort, spawnServer } from "@portcullis/dev-idp/system"
+import { ensureDebianPackages, freePort, spawnServer } from "@portcullis/test-kit/system"
 import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { createConnection } from "node:net"
 import { tmpdir } from "node:os"

@@ -1,11 +1,14 @@
 /**
- * Whole sign-ins through our `Auth()` with Auth.js's own adapters behind it and database
- * sessions: a real OpenID Provider (`@portcullis/dev-idp`), real PostgreSQL (both id types of Auth.js's
- * documented schema) and real Redis (unstorage).
+ * Whole sign-ins through our `Auth()` with Auth.js's own adapters behind it, as an app moving
+ * from Auth.js keeps its store: a real OpenID Provider (`@portcullis/dev-idp`), real PostgreSQL
+ * (both id types of Auth.js's documented schema, and the Prisma, Drizzle and Kysely guides'
+ * tables through those ORMs) and real Redis (unstorage). Database sessions, and the sign-in
+ * sequence again with JWT sessions.
  */
 import type { SendVerificationRequestParams } from "@portcullis/core/providers"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
-import { APP, Harness, e2eConfig, idpProvider, useIdp } from "../../core/test/e2e/harness.js"
+import type { AuthConfig } from "@portcullis/core"
+import { APP, Harness, e2eConfig, errorOf, idpProvider, useIdp } from "../../core/test/e2e/harness.js"
 import { STORE_KINDS, useAuthJsStore } from "./stores.js"
 
 const idp = useIdp()
@@ -25,6 +28,11 @@ async function signOut(h: Harness): Promise<void> {
     body: new URLSearchParams({ csrfToken: await h.csrfToken() }),
     initiator: `${APP}/api/auth/signout`,
   })
+}
+
+/** Forgets the OP's login in this browser, so the next flow shows its login form again. */
+function logOutOfIdp(h: Harness): void {
+  for (const cookie of h.browser.cookies(idp().issuer)) h.browser.deleteCookie(idp().issuer, cookie.name, { path: cookie.path })
 }
 
 /** Asks for an email link as the sign-in page's form does. */
@@ -55,10 +63,11 @@ for (const kind of STORE_KINDS) {
       created = []
     })
 
-    function harness(): Harness {
+    function harness(options: { linkByEmail?: boolean } = {}): Harness {
       const config = e2eConfig(
         [
           idpProvider(idp()),
+          idpProvider(idp(), { id: "idp-second", name: "Second IdP", allowDangerousEmailAccountLinking: options.linkByEmail === true }),
           {
             id: "email",
             name: "Email",
@@ -130,6 +139,35 @@ for (const kind of STORE_KINDS) {
       expect(await store().db.session(token)).toBeFalsy()
     })
 
+    it("refuses to link a second provider by email alone (rule R1), creating nothing", async () => {
+      await harness().signIn("idp")
+      const other = harness()
+      const landed = await other.signIn("idp-second")
+      expect(errorOf(landed)).toBe("OAuthAccountNotLinked")
+      expect(await other.session()).toBeNull()
+      expect(await store().count()).toEqual({ users: 1, accounts: 1 })
+    })
+
+    it("links a second provider by email when it sets allowDangerousEmailAccountLinking", async () => {
+      await harness({ linkByEmail: true }).signIn("idp")
+      const other = harness({ linkByEmail: true })
+      expect((await other.signIn("idp-second")).url).toBe(`${APP}/protected`)
+      const first = await store().adapter.getUserByAccount?.({ provider: "idp", providerAccountId: "alice" })
+      const second = await store().adapter.getUserByAccount?.({ provider: "idp-second", providerAccountId: "alice" })
+      expect(String(second?.id)).toBe(String(first?.id))
+      expect(await store().count()).toEqual({ users: 1, accounts: 2 })
+    })
+
+    it("signs out a browser whose session is already gone from the store", async () => {
+      const h = harness()
+      await h.signIn()
+      const token = sessionTokenOf(h) ?? ""
+      await store().adapter.deleteSession?.(token)
+      await signOut(h)
+      expect(sessionTokenOf(h)).toBeUndefined()
+      expect(await h.session()).toBeNull()
+    })
+
     it("creates a user for a new address signing in by email link", async () => {
       const h = harness()
       await requestLink(h, "ada@example.com")
@@ -141,6 +179,17 @@ for (const kind of STORE_KINDS) {
       expect(await store().count()).toEqual({ users: 1, accounts: 0 })
     })
 
+    it("refuses an email link used once already", async () => {
+      const h = harness()
+      await requestLink(h, "ada@example.com")
+      const link = sent[0]?.url ?? ""
+      await followLink(h, link)
+      const again = harness()
+      const landed = new URL(await followLink(again, link))
+      expect(landed.searchParams.get("error")).toBe("Verification")
+      expect(await again.session()).toBeNull()
+    })
+
     it("signs nobody in with an expired email link", async () => {
       const h = harness()
       await requestLink(h, "ada@example.com")
@@ -150,6 +199,41 @@ for (const kind of STORE_KINDS) {
       expect(landed.searchParams.get("error")).toBe("Verification")
       expect(await h.session()).toBeNull()
       expect(await store().count()).toEqual({ users: 0, accounts: 0 })
+    })
+  })
+}
+
+for (const kind of STORE_KINDS) {
+  describe(`sign-in with Auth.js's adapter on ${kind}, JWT sessions`, () => {
+    const store = useAuthJsStore(kind, "signinjwt")
+
+    beforeEach(async () => {
+      await store().reset()
+    })
+
+    function harness(): Harness {
+      const overrides: Partial<AuthConfig> = { adapter: store().adapter, session: { strategy: "jwt" } }
+      return new Harness(e2eConfig([idpProvider(idp())], overrides))
+    }
+
+    it("stores the user and the account, and keeps the session in the cookie", async () => {
+      const h = harness()
+      expect((await h.signIn()).url).toBe(`${APP}/protected`)
+      expect(await store().count()).toEqual({ users: 1, accounts: 1 })
+      const user = await store().adapter.getUserByAccount?.({ provider: "idp", providerAccountId: "alice" })
+      expect(await h.session()).toMatchObject({ user: { email: "alice@example.com", id: String(user?.id) } })
+      // The session lives in the sealed cookie, not in the store.
+      expect(sessionTokenOf(h)).toMatch(/^ey/)
+    })
+
+    it("reuses the user on a second sign-in, and signs out", async () => {
+      await harness().signIn()
+      const h = harness()
+      logOutOfIdp(h)
+      await h.signIn()
+      expect(await store().count()).toEqual({ users: 1, accounts: 1 })
+      await signOut(h)
+      expect(await h.session()).toBeNull()
     })
   })
 }

@@ -10,6 +10,14 @@ import type { ProviderType } from "./providers/index.js"
 /** A value or a promise of it. */
 export type Awaitable<T> = T | PromiseLike<T>
 
+/**
+ * What a delete, link or unlink of an {@link Adapter} may answer: the record, or nothing at all.
+ * Auth.js's contract allows a `Promise<void>` there, and its adapters return one; a wrapper
+ * that passes on another adapter's answer returns a `Promise<T | void>`, allowed too.
+ */
+// eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- `void` is the point: Auth.js's adapters answer `Promise<void>`.
+export type AwaitableOrNothing<T> = Awaitable<T | void>
+
 /** A user's fields, before the store assigns an id. */
 export interface NewAdapterUser {
   /** `null` when the provider shared no email; such users are never matched by email. */
@@ -20,9 +28,36 @@ export interface NewAdapterUser {
   [claim: string]: unknown
 }
 
-/** A user as the store keeps it. */
+/**
+ * A user as the store keeps it, with whatever further claims it keeps. Apps declare the ones
+ * they read by augmenting this interface.
+ *
+ * @example
+ * ```ts
+ * declare module "@portcullis/core/adapters" {
+ *   interface AdapterUser { role?: "admin" | "member" }
+ * }
+ * ```
+ */
 export interface AdapterUser extends NewAdapterUser {
   id: string
+}
+
+/**
+ * The user {@link Adapter}'s methods take and return: {@link AdapterUser}'s fields, with no index
+ * signature, so Auth.js's `AdapterUser` (an interface without one) is one.
+ *
+ * A type alias on purpose, not an interface: TypeScript lets an object type alias stand for a
+ * type with an index signature (so an adapter whose `createUser` takes a {@link NewAdapterUser},
+ * as {@link StrictAdapter}'s does, is still an {@link Adapter}), but never an interface.
+ */
+export type AdapterUserFields = {
+  id: string
+  /** `null` when the provider shared no email (Auth.js types it `string`). */
+  email: string | null
+  emailVerified: Date | null
+  name?: string | null
+  image?: string | null
 }
 
 /** The kinds of provider an account can be linked through (credentials sign-ins keep no account). */
@@ -112,19 +147,104 @@ export function isDate(value: unknown): value is string {
 }
 
 /**
- * The store behind users, accounts, sessions and verification tokens.
+ * The store behind users, accounts, sessions and verification tokens: what
+ * `AuthConfig.adapter` accepts.
+ *
+ * It is Auth.js's `Adapter` contract (with this project's optional additions), so Auth.js's
+ * published adapters (`PrismaAdapter(prisma)`, `DrizzleAdapter(db)`, `KyselyAdapter(db)`,
+ * `PostgresAdapter(pool)` from `@auth/pg-adapter`, `UnstorageAdapter(storage)`...) and an adapter
+ * written for Auth.js fit as they are: `deleteUser`, `linkAccount`, `unlinkAccount` and
+ * `deleteSession` may answer nothing. To write a new adapter, implement {@link StrictAdapter},
+ * which every answer is spelled out for and which `@portcullis/adapter-test` checks.
  *
  * Methods return `null` (lookups) or nothing (deletes, unlinks, updates of sessions) for "not
  * found", and throw only for real failures, which `Auth()` turns into an `AdapterError`.
- * Accounts and sessions always belong to an existing user.
+ * Accounts and sessions always belong to an existing user. Every method may be left out when
+ * the configured features never call it; `Auth()` checks at configuration time that the ones
+ * it needs exist.
  *
  * @example
  * ```ts
- * import { MemoryAdapter } from "@portcullis/adapter-memory"
- * Auth(request, { adapter: MemoryAdapter(), providers, secret })
+ * import { PrismaAdapter } from "@auth/prisma-adapter"
+ * Auth(request, { adapter: PrismaAdapter(prisma), providers, secret })
  * ```
  */
 export interface Adapter {
+  /** Stores a new user; `user.id` is a fresh random id, which the store may keep or replace with its own. */
+  createUser?(user: AdapterUserFields): Awaitable<AdapterUserFields>
+  getUser?(id: string): Awaitable<AdapterUserFields | null>
+  getUserByEmail?(email: string): Awaitable<AdapterUserFields | null>
+  getUserByAccount?(
+    providerAccountId: Pick<AdapterAccount, "provider" | "providerAccountId">,
+  ): Awaitable<AdapterUserFields | null>
+  /** Returns the updated user; throws when no user has the id. */
+  updateUser?(user: Partial<AdapterUserFields> & Pick<AdapterUserFields, "id">): Awaitable<AdapterUserFields>
+  /** Deletes the user and, in cascade, their accounts, sessions and authenticators. */
+  deleteUser?(userId: string): AwaitableOrNothing<AdapterUserFields | null | undefined>
+  linkAccount?(account: AdapterAccount): AwaitableOrNothing<AdapterAccount | null | undefined>
+  unlinkAccount?(
+    providerAccountId: Pick<AdapterAccount, "provider" | "providerAccountId">,
+  ): AwaitableOrNothing<AdapterAccount | undefined>
+  getAccount?(providerAccountId: string, provider: string): Awaitable<AdapterAccount | null>
+  /**
+   * Every account linked to the user (an empty array for none, or for an unknown user).
+   *
+   * Optional, and this project's extension (Auth.js's adapters do not have it): core calls it
+   * only to keep a user's last way to sign in, before deleting a passkey. Without it, core
+   * counts only the user's other passkeys and a verified email, so it may refuse a deletion a
+   * linked OAuth account would have allowed, never the reverse.
+   */
+  listAccountsByUserId?(userId: string): Awaitable<AdapterAccount[]>
+  createSession?(session: AdapterSession): Awaitable<AdapterSession>
+  getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUserFields } | null>
+  updateSession?(
+    session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">,
+  ): Awaitable<AdapterSession | null | undefined>
+  deleteSession?(sessionToken: string): AwaitableOrNothing<AdapterSession | null | undefined>
+  createVerificationToken?(token: VerificationToken): Awaitable<VerificationToken | null | undefined>
+  /** Returns the token and deletes it, so it can be used once only. */
+  useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>
+  /** Stores a new WebAuthn credential; throws when its `credentialID` exists. */
+  createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>
+  getAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>
+  /** Every credential of the user (an empty array for none, or for an unknown user). */
+  listAuthenticatorsByUserId?(userId: string): Awaitable<AdapterAuthenticator[]>
+  /** Stores the signature counter of a sign-in; throws when no credential has the id. */
+  updateAuthenticatorCounter?(credentialID: string, newCounter: number): Awaitable<AdapterAuthenticator>
+  /**
+   * Changes a credential's `name` or `lastUsedAt`; returns it, or `null` when no credential has
+   * the id. This project's extension, as is `deleteAuthenticator`.
+   */
+  updateAuthenticator?(
+    authenticator: Pick<AdapterAuthenticator, "credentialID"> & Partial<Pick<AdapterAuthenticator, "name" | "lastUsedAt">>,
+  ): Awaitable<AdapterAuthenticator | null>
+  /** Deletes a credential; returns it, or `null` when no credential has the id. */
+  deleteAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>
+}
+
+/**
+ * The contract to write a new adapter against: {@link Adapter} with every answer spelled out.
+ * Users come back as {@link AdapterUser}s with all the claims the store keeps; deletes, unlinks
+ * and links answer what they removed or stored (or nothing for "not found"), never a bare
+ * `Promise<void>`. `@portcullis/adapter-memory` and `@portcullis/adapter-pg` implement it, and
+ * `@portcullis/adapter-test` checks those answers at run time. Every `StrictAdapter` is an
+ * `Adapter`, so it goes in `AuthConfig.adapter` as it is.
+ *
+ * @example
+ * ```ts
+ * import type { StrictAdapter } from "@portcullis/core/adapters"
+ *
+ * export function MyAdapter(client: MyClient): StrictAdapter {
+ *   return {
+ *     async deleteSession(sessionToken) {
+ *       return (await client.sessions.delete(sessionToken)) ?? null
+ *     },
+ *   }
+ * }
+ * ```
+ */
+export interface StrictAdapter extends Adapter {
+  /** Stores a new user under an id of the store's choice (or the `id` passed, if it keeps it); returns it. */
   createUser?(user: NewAdapterUser): Awaitable<AdapterUser>
   getUser?(id: string): Awaitable<AdapterUser | null>
   getUserByEmail?(email: string): Awaitable<AdapterUser | null>
@@ -139,38 +259,8 @@ export interface Adapter {
   unlinkAccount?(
     providerAccountId: Pick<AdapterAccount, "provider" | "providerAccountId">,
   ): Awaitable<AdapterAccount | undefined>
-  getAccount?(providerAccountId: string, provider: string): Awaitable<AdapterAccount | null>
-  /**
-   * Every account linked to the user (an empty array for none, or for an unknown user).
-   *
-   * Optional, and this project's extension (Auth.js's adapters do not have it): core calls it
-   * only to keep a user's last way to sign in, before deleting a passkey. Without it, core
-   * counts only the user's other passkeys and a verified email, so it may refuse a deletion a
-   * linked OAuth account would have allowed, never the reverse.
-   */
-  listAccountsByUserId?(userId: string): Awaitable<AdapterAccount[]>
-  createSession?(session: AdapterSession): Awaitable<AdapterSession>
   getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>
-  updateSession?(
-    session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">,
-  ): Awaitable<AdapterSession | null | undefined>
   deleteSession?(sessionToken: string): Awaitable<AdapterSession | null | undefined>
-  createVerificationToken?(token: VerificationToken): Awaitable<VerificationToken | null | undefined>
-  /** Returns the token and deletes it, so it can be used once only. */
-  useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>
-  /** Stores a new WebAuthn credential; throws when its `credentialID` exists. */
-  createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>
-  getAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>
-  /** Every credential of the user (an empty array for none, or for an unknown user). */
-  listAuthenticatorsByUserId?(userId: string): Awaitable<AdapterAuthenticator[]>
-  /** Stores the signature counter of a sign-in; throws when no credential has the id. */
-  updateAuthenticatorCounter?(credentialID: string, newCounter: number): Awaitable<AdapterAuthenticator>
-  /** Changes a credential's `name` or `lastUsedAt`; returns it, or `null` when no credential has the id. */
-  updateAuthenticator?(
-    authenticator: Pick<AdapterAuthenticator, "credentialID"> & Partial<Pick<AdapterAuthenticator, "name" | "lastUsedAt">>,
-  ): Awaitable<AdapterAuthenticator | null>
-  /** Deletes a credential; returns it, or `null` when no credential has the id. */
-  deleteAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>
 }
 
 /** Names of the adapter's methods. */

@@ -23,7 +23,7 @@ import type {
   SessionStrategy,
   Theme,
 } from "./types.js"
-import { randomString } from "./crypto.js"
+import { randomString, sameSecrets } from "./crypto.js"
 import { compileOriginPattern, type OriginPattern, type OriginPolicy } from "./origins.js"
 import { isRecord, optionalFunction, positiveSeconds, readEnv } from "./options.js"
 import { safeColor } from "./pages/layout.js"
@@ -62,14 +62,28 @@ export interface InternalConfig {
   debug: boolean
   theme: Theme
   adapter: Adapter | undefined
+  /** Until when Auth.js's session cookie names are still read (see `AuthConfig.legacySessionCookies`). */
+  legacySessionCookies: { until: Date } | undefined
 }
 
 type Env = Record<string, string | undefined>
 
-const cache = new WeakMap<AuthConfig, InternalConfig | AuthError>()
+/** A configuration as read, and what is needed to notice and apply a change of its `secret`. */
+interface Resolved {
+  internal: InternalConfig
+  /** Whether `secret` was unset, so the secrets came from AUTH_SECRET (read once per configuration). */
+  fromEnv: boolean
+  /** The values the logger redacts: every secret ever configured stays among them. */
+  logSecrets: string[]
+}
+
+const cache = new WeakMap<AuthConfig, Resolved | AuthError>()
 
 /**
- * The validated configuration for `config`, computed on first use and cached per object.
+ * The validated configuration for `config`, computed on first use and cached per object. Only
+ * `secret` is read again, on every call (a few comparisons): after `config.secret = [next,
+ * previous]` or an edit of the array in place, new tokens are sealed with the new first secret
+ * and a secret no longer listed opens nothing. Every other option is read once.
  *
  * @throws {Configuration} when an option is invalid; the message names it.
  * @throws {MissingSecret} when neither `secret` nor `AUTH_SECRET` is set.
@@ -78,16 +92,50 @@ export function resolveConfig(config: AuthConfig): InternalConfig {
   if (!isRecord(config)) throw new Configuration("`Auth(request, config)` needs a configuration object.")
   const cached = cache.get(config)
   if (cached instanceof AuthError) throw cached
-  if (cached !== undefined) return cached
+  if (cached !== undefined) {
+    const secret: unknown = config.secret
+    if ((secret === undefined && cached.fromEnv) || sameSecrets(secret, cached.internal.secrets)) return cached.internal
+    return rotateSecrets(config, cached)
+  }
+  const logSecrets: string[] = []
   try {
-    const resolved = normalizeConfig(config, readEnv())
-    cache.set(config, resolved)
-    return resolved
+    const internal = normalizeConfig(config, readEnv(), logSecrets)
+    cache.set(config, { internal, fromEnv: config.secret === undefined, logSecrets })
+    return internal
   } catch (error) {
     const failure = error instanceof AuthError ? error : new Configuration("The configuration could not be read.", { cause: error })
     cache.set(config, failure)
     throw failure
   }
+}
+
+/**
+ * The configuration with the secrets `config.secret` lists now. Keys are cached per secrets
+ * list, so a new list derives new keys and nothing sealed or remembered under a removed secret
+ * opens. An invalid new `secret` is not cached: the app may still fix it.
+ *
+ * @throws {Configuration} or {MissingSecret} when the new `secret` is not usable.
+ */
+function rotateSecrets(config: AuthConfig, cached: Resolved): InternalConfig {
+  const { logger } = cached.internal
+  const internal = { ...cached.internal, secrets: readSecrets(config.secret, readEnv(), logger, cached.logSecrets) }
+  cache.set(config, { ...cached, internal, fromEnv: config.secret === undefined })
+  return internal
+}
+
+/**
+ * The secrets, copied (so an edit of the app's array is noticed, never silently shared), added
+ * to what the logger redacts, with a warning for a short one.
+ *
+ * @throws {MissingSecret} when there is none; {Configuration} when one is not a non-empty string.
+ */
+function readSecrets(secret: unknown, env: Env, logger: LoggerInstance, logSecrets: string[]): string[] {
+  const secrets = normalizeSecrets(secret, env)
+  for (const item of secrets) if (!logSecrets.includes(item)) logSecrets.push(item)
+  if (secrets.some((item) => item.length < 32)) {
+    logger.warn("WeakSecret", "A `secret` shorter than 32 characters is easy to guess: generate one with `openssl rand -base64 32`.")
+  }
+  return secrets
 }
 
 function normalizeSecrets(secret: unknown, env: Env): string[] {
@@ -101,7 +149,7 @@ function normalizeSecrets(secret: unknown, env: Env): string[] {
   for (const item of list) {
     if (typeof item !== "string" || item === "") throw new Configuration("`secret` must be a non-empty string or an array of them.")
   }
-  return list as string[]
+  return [...list] as string[]
 }
 
 function normalizeBasePath(value: unknown, authUrl: URL | undefined): string {
@@ -255,11 +303,13 @@ const REQUIRED_METHODS: Record<"oauth" | "email" | "credentials" | "database", A
 }
 
 function checkAdapter(adapter: unknown, strategy: SessionStrategy, providers: readonly InternalProvider[]): Adapter | undefined {
-  const email = providers.find((provider) => provider.type === "email")
   if (adapter === undefined) {
     if (strategy === "database") throw new Configuration('`session.strategy: "database"` needs an `adapter`.')
-    if (email !== undefined) {
-      throw new Configuration(`Provider "${email.id}" (type "email") needs an \`adapter\` to store its single-use verification tokens.`)
+    for (const provider of providers) {
+      const reason = provider.type === "email" ? "to store its single-use verification tokens" : provider.type === "flow" ? provider.flow.needsAdapter : undefined
+      if (reason !== undefined) {
+        throw new Configuration(`Provider "${provider.id}" needs an \`adapter\` ${reason}.`)
+      }
     }
     return undefined
   }
@@ -268,7 +318,7 @@ function checkAdapter(adapter: unknown, strategy: SessionStrategy, providers: re
   const needed = new Set([
     ...providers.flatMap((provider) => (provider.type === "flow" ? (provider.flow.adapterMethods?.(provider.options) ?? []) : [])),
     ...(has("oauth") || has("oidc") ? REQUIRED_METHODS.oauth : []),
-    ...(email !== undefined ? REQUIRED_METHODS.email : []),
+    ...(has("email") ? REQUIRED_METHODS.email : []),
     ...(has("credentials") && strategy === "database" ? REQUIRED_METHODS.credentials : []),
     ...(strategy === "database" ? REQUIRED_METHODS.database : []),
   ])
@@ -279,18 +329,13 @@ function checkAdapter(adapter: unknown, strategy: SessionStrategy, providers: re
   return adapter
 }
 
-function normalizeConfig(config: AuthConfig, env: Env): InternalConfig {
+/** Reads `config`; `logSecrets` is filled as secrets become known: the logger redacts them from everything it is handed. */
+function normalizeConfig(config: AuthConfig, env: Env, logSecrets: string[]): InternalConfig {
   if (!isRecord(config)) throw new Configuration("The configuration must be an object.")
   const debug = config.debug === true
-  // Filled once known: the logger redacts these from everything it is handed.
-  const logSecrets: string[] = []
   const logger = createLogger(config.logger, debug, logSecrets)
   const authUrl = parseAuthUrl(config.url, env)
-  const secrets = normalizeSecrets(config.secret, env)
-  logSecrets.push(...secrets)
-  if (secrets.some((secret) => secret.length < 32)) {
-    logger.warn("WeakSecret", "A `secret` shorter than 32 characters is easy to guess: generate one with `openssl rand -base64 32`.")
-  }
+  const secrets = readSecrets(config.secret, env, logger, logSecrets)
   const envTrust = env.AUTH_TRUST_HOST
   const trustHost =
     config.trustHost ?? (envTrust !== undefined ? envTrust === "true" || envTrust === "1" : authUrl !== undefined)
@@ -349,5 +394,24 @@ function normalizeConfig(config: AuthConfig, env: Env): InternalConfig {
     debug,
     theme: normalizeTheme(config.theme),
     adapter: checkAdapter(config.adapter, strategy, providers),
+    legacySessionCookies: normalizeLegacySessionCookies(config.legacySessionCookies),
   }
+}
+
+/** A calendar date (UTC), or a date-time that says its offset: a bare local time would mean another instant on each server. */
+const ISO_DATE = /^\d{4}-\d\d-\d\d(T\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d))?$/
+
+/**
+ * `legacySessionCookies`, with `until` as a `Date`.
+ *
+ * @throws {Configuration} naming `legacySessionCookies.until` when it is not a valid date.
+ */
+function normalizeLegacySessionCookies(value: unknown): InternalConfig["legacySessionCookies"] {
+  if (value === undefined) return undefined
+  const until = isRecord(value) ? value.until : undefined
+  const date = until instanceof Date || (typeof until === "string" && ISO_DATE.test(until)) ? new Date(until) : undefined
+  if (date === undefined || Number.isNaN(date.getTime())) {
+    throw new Configuration('`legacySessionCookies.until` must be a Date or an ISO 8601 date such as "2026-04-30" or "2026-04-30T00:00:00Z" (a time needs its offset).')
+  }
+  return { until: date }
 }

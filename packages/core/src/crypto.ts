@@ -1,8 +1,9 @@
 /**
- * The cryptography of sessions and checks: key derivation (cached per secret and purpose),
+ * The cryptography of sessions and checks: key derivation (cached per secret and purpose, bounded),
  * compact JWE with `dir` and `A256GCM` or `A256CBC-HS512`, HMAC, randomness, base64url; on
  * WebCrypto, with Node's own crypto as a faster engine where the runtime has it.
  */
+import { boundedCache } from "./caches.js"
 
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
@@ -294,10 +295,13 @@ const detected = detectNodeCrypto()
 /** The engine in use: Node's crypto when the runtime has it, WebCrypto otherwise. */
 export const engine: CryptoEngine = detected === undefined ? webEngine : nodeEngine(detected)
 
-const keyCache = new Map<string, Promise<SecretKey>>()
+/** How many derived keys (per secret, salt and purpose) and values (per secrets list and id) are kept. */
+const DERIVED_ENTRIES = 1024
+
+const keyCache = boundedCache<string, Promise<SecretKey>>("keys per secret", DERIVED_ENTRIES)
 
 /**
- * Derives (once per secret, salt and purpose) a 256-bit key with HKDF-SHA-256.
+ * Derives (once per secret, salt and purpose, while recently used) a 256-bit key with HKDF-SHA-256.
  *
  * @see https://www.rfc-editor.org/rfc/rfc5869 HKDF
  */
@@ -307,37 +311,70 @@ export function deriveKey(secret: string, salt: string, purpose: KeyPurpose): Pr
   if (key === undefined) {
     key = hkdf(secret, salt, purpose)
     // A failed derivation must not poison the cache for later requests.
-    key.catch(() => keyCache.delete(id))
+    key.catch(() => {
+      keyCache.delete(id)
+    })
     keyCache.set(id, key)
   }
   return key
 }
 
-const perSecretsCache = new WeakMap<readonly string[], Map<string, Promise<unknown>>>()
+/**
+ * Whether `value` (a secret or a list of them, as configured) names exactly the secrets of `list`,
+ * in order: a few comparisons, cheap enough to make on every request.
+ */
+export function sameSecrets(value: unknown, list: readonly string[]): boolean {
+  if (typeof value === "string") return list.length === 1 && list[0] === value
+  if (!Array.isArray(value) || value.length !== list.length) return false
+  for (let i = 0; i < list.length; i++) if (value[i] !== list[i]) return false
+  return true
+}
+
+/** A secrets list as the caches know it: the prefix of its cache keys, and its secrets when that was given. */
+interface KnownList {
+  prefix: string
+  secrets: readonly string[]
+}
+
+const knownLists = new WeakMap<readonly string[], KnownList>()
+let listCount = 0
 
 /**
- * Whatever `make` derives from a list of secrets, once per list and `id`, so the hot path does
- * no derivation and no allocation; a failed derivation is forgotten so a later request retries.
+ * The prefix of the cache keys of `secrets`: the same for the same array while its secrets stay
+ * the same, a new one once they were edited in place, so no key outlives the secret it came from.
+ */
+function listPrefix(secrets: readonly string[]): string {
+  let known = knownLists.get(secrets)
+  if (known === undefined || !sameSecrets(secrets, known.secrets)) {
+    known = { prefix: `${String(listCount++)}\u0000`, secrets: [...secrets] }
+    knownLists.set(secrets, known)
+  }
+  return known.prefix
+}
+
+const perSecretsCache = boundedCache<string, Promise<unknown>>("keys per list", DERIVED_ENTRIES)
+
+/**
+ * Whatever `make` derives from a list of secrets, once per list and `id` while recently used, so
+ * the hot path does no derivation; a failed derivation is forgotten so a later request retries.
+ * The cache is bounded: an `id` holding a salt a request chose (a preview origin) cannot grow it.
  */
 export function cachedPerSecrets<T>(secrets: readonly string[], id: string, make: () => Promise<T>): Promise<T> {
-  let byId = perSecretsCache.get(secrets)
-  if (byId === undefined) {
-    byId = new Map()
-    perSecretsCache.set(secrets, byId)
-  }
-  let value = byId.get(id) as Promise<T> | undefined
+  const key = listPrefix(secrets) + id
+  let value = perSecretsCache.get(key) as Promise<T> | undefined
   if (value === undefined) {
     value = make()
-    const cached = byId
-    value.catch(() => cached.delete(id))
-    byId.set(id, value)
+    value.catch(() => {
+      perSecretsCache.delete(key)
+    })
+    perSecretsCache.set(key, value)
   }
   return value
 }
 
 /**
  * The keys of every secret (the first seals, all open) for one salt and purpose, cached per
- * secrets list.
+ * secrets list (see {@link cachedPerSecrets}).
  */
 export function deriveKeys(secrets: readonly string[], salt: string, purpose: KeyPurpose): Promise<SecretKey[]> {
   return cachedPerSecrets(secrets, `${purpose}\u0000${salt}`, () => Promise.all(secrets.map((secret) => deriveKey(secret, salt, purpose))))

@@ -46,6 +46,11 @@ export interface SignInFlow<Options = unknown> {
   adapterMethods?: (options: Options) => AdapterMethod[]
   /** The provider's own secrets (an API key secret): no log line shows them, as for an OAuth 2 client secret. */
   secrets?: (options: Options) => readonly string[]
+  /**
+   * Why the flow cannot work without an `adapter` (e.g. `"to store its passkeys"`), for a flow
+   * that cannot: `Auth()` then refuses a configuration without one.
+   */
+  needsAdapter?: string
   /** `POST /signin/:id`, after the CSRF check: starts a sign-in. */
   signIn(context: RequestContext, provider: FlowProvider<Options>, request: { form: URLSearchParams; callbackUrl: string }): Promise<Response>
   /** `GET|POST /callback/:id`: completes a sign-in. */

@@ -20,7 +20,7 @@ import { renderError, renderNotFound } from "./pages/index.js"
 import { errorPageUrl, parseRoute, signInPageUrl, type Action } from "./routes.js"
 import type { AuthConfig } from "./types.js"
 
-export type { Adapter, AdapterAccount, AdapterSession, AdapterUser, Awaitable, NewAdapterUser, VerificationToken } from "./adapters.js"
+export type { Adapter, AdapterAccount, AdapterSession, AdapterUser, AdapterUserFields, Awaitable, NewAdapterUser, StrictAdapter, VerificationToken } from "./adapters.js"
 export type { AuthErrorCode } from "./errors.js"
 export type {
   Account,

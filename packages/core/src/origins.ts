@@ -53,10 +53,27 @@ export function compileOriginPattern(entry: unknown, option: string): OriginPatt
   return { source: entry, test: (origin) => regex.test(origin) }
 }
 
-/** Whether an origin is on this machine: development servers get outbound URLs without configuration. */
-export function isLoopbackOrigin(origin: string): boolean {
-  const { hostname } = new URL(origin)
+/**
+ * Whether a host name (as `URL.hostname` gives it) is this machine: `localhost` and its
+ * subdomains, `127.0.0.0/8` and `[::1]`. The one definition of loopback the origin rules use.
+ */
+export function isLoopbackHost(hostname: string): boolean {
   return hostname === "localhost" || hostname.endsWith(".localhost") || hostname === "[::1]" || /^127(?:\.\d{1,3}){3}$/.test(hostname)
+}
+
+/** Whether an origin is on this machine. */
+export function isLoopbackOrigin(origin: string): boolean {
+  return isLoopbackHost(new URL(origin).hostname)
+}
+
+/**
+ * Whether `origin` is a loopback origin on the request URL's own host: a development server,
+ * which gets outbound URLs without configuration. A loopback host named only by
+ * `X-Forwarded-Host` (or any header) is not one: anyone can send `X-Forwarded-Host: localhost`.
+ */
+export function isLocalOrigin(origin: string, requestUrl: URL): boolean {
+  const { hostname, host } = new URL(origin)
+  return host === requestUrl.host && isLoopbackHost(hostname)
 }
 
 /** Whether the app admits `origin` besides its canonical one. */
@@ -118,12 +135,13 @@ export function resolveOrigin(policy: OriginPolicy, request: Request, url: URL):
 
 /**
  * The origin a URL that leaves the server may be built from: the request's origin when the app
- * configured it (or it is a loopback address), never one taken from headers alone.
+ * configured it (or it is a loopback address on the request URL's own host, see
+ * {@link isLocalOrigin}), never one taken from headers alone.
  *
- * @throws {Configuration} when the app configured no origin at all and this one is not loopback.
+ * @throws {Configuration} when the app configured no origin at all and this one is not local.
  */
-export function publicOrigin(policy: OriginPolicy, origin: string, purpose: string): string {
-  if (isAllowedOrigin(policy, origin) || isLoopbackOrigin(origin)) return origin
+export function publicOrigin(policy: OriginPolicy, origin: string, requestUrl: URL, purpose: string): string {
+  if (isAllowedOrigin(policy, origin) || isLocalOrigin(origin, requestUrl)) return origin
   throw new Configuration(
     `${purpose} needs the app's origin: set AUTH_URL (or \`url\`) to the app's URL, or list the origins it is served on in \`allowedOrigins\` (AUTH_ALLOWED_ORIGINS). A URL built from the request's Host header could point anywhere.`,
   )

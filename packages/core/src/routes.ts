@@ -83,9 +83,9 @@ export function callbackUrl(context: RequestContext, providerId: string): string
  * The callback route on an origin the app configured, for URLs that leave the server: an OAuth
  * `redirect_uri` (or the redirect proxy's, when one is used) and an emailed sign-in link.
  *
- * @throws {Configuration} when the app configured no origin and the request is not on loopback.
+ * @throws {Configuration} when the app configured no origin and the request URL is not on loopback.
  */
 export function outboundCallbackUrl(context: RequestContext, providerId: string, purpose: string, proxy?: URL): string {
-  const base = proxy === undefined ? `${publicOrigin(context.config.origins, context.origin, purpose)}${context.config.basePath}` : proxy.href.replace(/\/+$/, "")
+  const base = proxy === undefined ? `${publicOrigin(context.config.origins, context.origin, context.url, purpose)}${context.config.basePath}` : proxy.href.replace(/\/+$/, "")
   return `${base}/callback/${encodeURIComponent(providerId)}`
 }

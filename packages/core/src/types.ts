@@ -274,4 +274,25 @@ export interface AuthConfig {
   adapter?: Adapter
   /** Auth.js's feature flags. `enableWebAuthn` is accepted and not needed: passkeys work once `Passkey()` is configured. */
   experimental?: { enableWebAuthn?: boolean }
+  /**
+   * Keeps users signed in across a move from Auth.js: until `until`, a request that carries no
+   * session cookie of ours but one under Auth.js's name (`__Secure-authjs.session-token` on
+   * https, and next-auth v4's `next-auth.session-token` names for database sessions) is read
+   * as signed in, and the response moves the session to our cookie and expires the old one.
+   * After `until` the old names are ignored. Set it to the day you deploy plus
+   * `session.maxAge`; `@portcullis/migrate` writes it. The old names are not `__Host-`, so a
+   * sibling subdomain can plant them: see SECURITY.md.
+   *
+   * @example
+   * ```ts
+   * legacySessionCookies: { until: "2026-03-31T00:00:00Z" }
+   * ```
+   */
+  legacySessionCookies?: LegacySessionCookiesOptions
+}
+
+/** Which cookies of a previous Auth.js or next-auth set-up still sign a user in, and until when. */
+export interface LegacySessionCookiesOptions {
+  /** A `Date`, or an ISO 8601 date (`"2026-03-31"`, UTC) or date-time with its offset (`"2026-03-31T00:00:00Z"`). */
+  until: Date | string
 }

@@ -3,9 +3,10 @@ import { resolveConfig, type InternalProvider } from "../src/config.js"
 import type { InternalOAuthProvider } from "../src/oauth/provider.js"
 // Imported by path: @portcullis/adapter-memory depends on @portcullis/core (see test/e2e/adapter.test.ts).
 import { MemoryAdapter } from "../../adapter-memory/src/index.js"
-import { Auth } from "../src/index.js"
+import { Auth, getSession } from "../src/index.js"
+import { decode } from "../src/session/jwt.js"
 import type { AuthConfig } from "../src/types.js"
-import { acmeProvider, passwordProvider, SECRET, testConfig } from "./helpers.js"
+import { acmeProvider, call, csrfToken, Jar, ORIGIN, PASSWORD, passwordProvider, SECRET, testConfig } from "./helpers.js"
 
 function configError(config: AuthConfig): string {
   try {
@@ -167,5 +168,79 @@ describe("configuration", () => {
     const page = await Auth(new Request("http://localhost:3000/api/auth/signin", { headers: { accept: "text/html" } }), null as never)
     expect(page.status).toBe(503)
     expect(await page.text()).not.toMatch(/at \w+ \(|node_modules|\.ts:/)
+  })
+})
+
+describe("rotating the secret of a live configuration object", () => {
+  const NEXT = "the-next-secret-that-is-also-32-characters-or-more"
+  const COOKIE = "authjs.session-token"
+
+  function rotatingApp(secret: string | string[] = [SECRET]): AuthConfig {
+    return testConfig({ secret, providers: [passwordProvider()] })
+  }
+
+  /** Signs ada in; answers the sealed session token. */
+  async function signIn(config: AuthConfig): Promise<string> {
+    const jar = new Jar()
+    await call(config, jar, "/api/auth/callback/credentials", { form: { csrfToken: await csrfToken(config, jar), username: "ada", password: PASSWORD } })
+    const token = jar.cookies.get(COOKIE)
+    if (token === undefined) throw new Error("the sign-in set no session cookie")
+    return token
+  }
+
+  async function sessionOf(config: AuthConfig, token: string): Promise<unknown> {
+    const response = await Auth(new Request(`${ORIGIN}/api/auth/session`, { headers: { cookie: `${COOKIE}=${token}` } }), config)
+    return response.json()
+  }
+
+  it("attack: after `config.secret = [next]`, a session sealed (and remembered) under the removed secret no longer opens", async () => {
+    const config = rotatingApp()
+    const token = await signIn(config)
+    expect(await sessionOf(config, token)).toMatchObject({ user: { name: "Ada Lovelace" } })
+    expect(await sessionOf(config, token)).toMatchObject({ user: { name: "Ada Lovelace" } })
+    config.secret = [NEXT]
+    expect(await sessionOf(config, token)).toBeNull()
+    expect(await getSession(new Request(`${ORIGIN}/api/auth/session`, { headers: { cookie: `${COOKIE}=${token}` } }), config)).toBeNull()
+  })
+
+  it("attack: after the secrets array is edited in place, a session under the removed secret no longer opens", async () => {
+    const secrets = [SECRET]
+    const config = rotatingApp(secrets)
+    const token = await signIn(config)
+    expect(await sessionOf(config, token)).toMatchObject({ user: { name: "Ada Lovelace" } })
+    secrets[0] = NEXT
+    expect(await sessionOf(config, token)).toBeNull()
+  })
+
+  it("seals new sessions with the new first secret, and still opens those of a secret kept second", async () => {
+    const config = rotatingApp(SECRET)
+    const before = await signIn(config)
+    config.secret = [NEXT, SECRET]
+    const after = await signIn(config)
+    expect(await decode({ token: after, secret: NEXT, salt: COOKIE })).toMatchObject({ name: "Ada Lovelace" })
+    await expect(decode({ token: after, secret: SECRET, salt: COOKIE })).rejects.toThrow(/another secret|not configured/)
+    expect(await sessionOf(config, before)).toMatchObject({ user: { name: "Ada Lovelace" } })
+    expect(await sessionOf(config, after)).toMatchObject({ user: { name: "Ada Lovelace" } })
+  })
+
+  it("refuses a rotation to an unusable secret with a typed error, and recovers once it is fixed", async () => {
+    const config = rotatingApp()
+    const token = await signIn(config)
+    config.secret = [""]
+    const refused = await Auth(new Request(`${ORIGIN}/api/auth/session`, { headers: { cookie: `${COOKIE}=${token}` } }), config)
+    expect(refused.status).toBe(503)
+    expect(await refused.json()).toMatchObject({ error: "Configuration" })
+    config.secret = [SECRET]
+    expect(await sessionOf(config, token)).toMatchObject({ user: { name: "Ada Lovelace" } })
+  })
+
+  it("reads the rest of the configuration once: an unchanged secret costs no new normalisation", async () => {
+    const factory = vi.fn(() => passwordProvider())
+    const config = testConfig({ secret: [SECRET], providers: [factory] })
+    const token = await signIn(config)
+    for (let i = 0; i < 3; i++) expect(await sessionOf(config, token)).toMatchObject({ user: { name: "Ada Lovelace" } })
+    config.secret = [NEXT]
+    expect(await sessionOf(config, token)).toBeNull()
+    expect(factory).toHaveBeenCalledTimes(1)
   })
 })

@@ -10,13 +10,15 @@ import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 
+import { Auth as AuthjsAuth, type AuthConfig as AuthjsConfig } from "authjs-core"
+import AuthjsCredentials from "authjs-core/providers/credentials"
 import type { Browser, BrowserContext } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import { Auth } from "../src/index.js"
 import { encode } from "../src/session/jwt.js"
 import type { AuthConfig } from "../src/types.js"
-import { launchChromium } from "@portcullis/dev-idp/chromium"
+import { launchChromium } from "@portcullis/test-kit/chromium"
 import { PASSWORD, SECRET, passwordProvider } from "./helpers.js"
 import { scaled } from "@portcullis/test-time"
 
@@ -42,6 +44,8 @@ let server: Server | undefined
 let browser: Browser | undefined
 let context: BrowserContext
 let appConfig: AuthConfig | undefined
+/** While set, the app still runs on Auth.js's own published `@auth/core`, with this configuration. */
+let authjsConfig: AuthjsConfig | undefined
 let app: string
 let evil: string
 
@@ -80,7 +84,8 @@ beforeAll(async () => {
           const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined
           const headers = new Headers()
           for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === "string") headers.set(name, value)
-          response = await Auth(new Request(`https://${host}${incoming.url ?? "/"}`, { method: incoming.method, headers, body }), appConfig ?? authConfig(app))
+          const request = new Request(`https://${host}${incoming.url ?? "/"}`, { method: incoming.method, headers, body })
+          response = authjsConfig === undefined ? await Auth(request, appConfig ?? authConfig(app)) : await AuthjsAuth(request, authjsConfig)
         }
         const headers: Record<string, string | string[]> = {}
         response.headers.forEach((value, name) => {
@@ -139,6 +144,68 @@ describe("cookie prefixes in Chromium, with a hostile sibling subdomain", () => 
     expect(ours.map((cookie) => cookie.name).sort()).toEqual(["__Host-authjs.csrf-token", "__Host-authjs.session-token"])
     for (const cookie of ours) {
       expect(cookie).toMatchObject({ secure: true, path: "/", domain: "app.example.test", httpOnly: true })
+    }
+  })
+})
+
+describe("legacySessionCookies in Chromium: moving an app from Auth.js", () => {
+  const until = (days: number) => ({ legacySessionCookies: { until: new Date(Date.now() + days * 24 * 60 * 60 * 1000) } })
+
+  it("a browser signed in by Auth.js stays signed in after the switch, moved to __Host-; a planted __Secure- cookie never outranks it", async () => {
+    const browserContext = await (browser as Browser).newContext({ ignoreHTTPSErrors: true })
+    const ada = { id: "user-ada", name: "Ada Lovelace", email: "ada@example.com" }
+    authjsConfig = {
+      secret: SECRET,
+      trustHost: true,
+      basePath: "/api/auth",
+      providers: [AuthjsCredentials({ credentials: { username: {}, password: {} }, authorize: (input) => (input.username === "ada" && input.password === PASSWORD ? ada : null) })],
+    }
+    try {
+      // Before the switch: Auth.js's own pages and handler sign the browser in.
+      const page = await browserContext.newPage()
+      await page.goto(`${app}/api/auth/signin`)
+      await page.fill('input[name="username"]', "ada")
+      await page.fill('input[name="password"]', PASSWORD)
+      await Promise.all([page.waitForURL(`${app}/`), page.click('form[action$="/callback/credentials"] button')])
+      const before = (await browserContext.cookies(app)).map((cookie) => cookie.name)
+      expect(before).toContain("__Secure-authjs.session-token")
+
+      // The switch.
+      authjsConfig = undefined
+      appConfig = { ...authConfig(app), ...until(30) }
+      expect(await (await page.goto(`${app}/api/auth/session`))?.json()).toMatchObject({ user: { id: ada.id, name: ada.name } })
+      // Chromium took both: our __Host- cookie, and the expiry of Auth.js's (which needs `Secure`).
+      const after = await browserContext.cookies(app)
+      const names = after.map((cookie) => cookie.name)
+      expect(names).toContain("__Host-authjs.session-token")
+      expect(names.filter((name) => name.startsWith("__Secure-authjs.session-token"))).toEqual([])
+
+      // A sibling plants the attacker's session under Auth.js's name: ours still decides.
+      await page.goto(`${evil}/plant`)
+      expect(await (await page.goto(`${app}/echo`))?.text()).toContain("__Secure-authjs.session-token=")
+      expect(await (await page.goto(`${app}/api/auth/session`))?.json()).toMatchObject({ user: { id: ada.id } })
+    } finally {
+      authjsConfig = undefined
+      appConfig = authConfig(app)
+      await browserContext.close()
+    }
+  })
+
+  it("the window's trade-off (SECURITY.md): a browser with no session of ours takes a planted one until `until`, never after", async () => {
+    const browserContext = await (browser as Browser).newContext({ ignoreHTTPSErrors: true })
+    try {
+      const page = await browserContext.newPage()
+      await page.goto(`${evil}/plant`)
+      appConfig = { ...authConfig(app), ...until(30) }
+      expect(await (await page.goto(`${app}/api/auth/session`))?.json()).toMatchObject({ user: { id: "mallory" } })
+      const planted = await browserContext.newPage()
+      await browserContext.clearCookies()
+      await planted.goto(`${evil}/plant`)
+      appConfig = { ...authConfig(app), ...until(-1) }
+      expect(await (await planted.goto(`${app}/api/auth/session`))?.json()).toBeNull()
+    } finally {
+      appConfig = authConfig(app)
+      await browserContext.close()
     }
   })
 })

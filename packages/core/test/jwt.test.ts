@@ -115,6 +115,15 @@ describe("encode and decode", () => {
     await expect(decode({ token: altered(sealed, 3), secret: SECRET, salt: NAME })).rejects.toThrow(SessionTokenError)
   })
 
+  it("attack: a token read before does not open once its secret is edited out of the same array", async () => {
+    const secrets = [SECRET]
+    const sealed = await encode({ token: { sub: "u1" }, secret: secrets, salt: NAME })
+    expect(await decode({ token: sealed, secret: secrets, salt: NAME })).toMatchObject({ sub: "u1" })
+    secrets[0] = OTHER
+    await expect(decode({ token: sealed, secret: secrets, salt: NAME })).rejects.toThrow(SessionTokenError)
+    expect(await decode({ token: await encode({ token: { sub: "u2" }, secret: secrets, salt: NAME }), secret: OTHER, salt: NAME })).toMatchObject({ sub: "u2" })
+  })
+
   it("attack: an altered ciphertext is refused", async () => {
     const sealed = await encode({ token: { sub: "u1" }, secret: SECRET, salt: NAME })
     await expect(decode({ token: altered(sealed, 3), secret: SECRET, salt: NAME })).rejects.toThrow(SessionTokenError)

@@ -122,6 +122,64 @@ describe("origins that leave the server", () => {
   })
 })
 
+describe("loopback origins named by a header", () => {
+  /**
+   * Request headers that name a loopback host the request URL does not have. Core never reads
+   * the standard `Forwarded` header (an integration such as Express applies it, under its own
+   * trust setting, to the request URL); its cases keep it that way.
+   */
+  const FORGED: Record<string, string>[] = [
+    { "x-forwarded-host": "localhost" },
+    { "x-forwarded-host": "localhost:3000" },
+    { "x-forwarded-host": "evil.localhost" },
+    { "x-forwarded-host": "127.0.0.2" },
+    { "x-forwarded-host": "[::1]" },
+    { "x-forwarded-host": "[::1]:8080", "x-forwarded-proto": "http" },
+    { forwarded: "host=localhost" },
+    { forwarded: 'for=192.0.2.1;host="127.0.0.1:3000";proto=http' },
+  ]
+
+  for (const headers of FORGED) {
+    const name = Object.entries(headers).map(([header, value]) => `${header}: ${value}`).join(", ")
+
+    it(`attack: ${name} with only trustHost builds no redirect_uri on that loopback name`, async () => {
+      const app = emailApp()
+      const response = await post(app.config, `https://${EVIL}`, "/api/auth/signin/acme", {}, headers)
+      const location = new URL(response.headers.get("location") ?? "")
+      expect(location.origin).not.toBe("https://acme.example")
+      expect(location.searchParams.get("redirect_uri")).toBeNull()
+      expect(location.searchParams.get("error")).toBe("Configuration")
+    })
+
+    it(`attack: ${name} with only trustHost emails no sign-in link on that loopback name`, async () => {
+      const app = emailApp()
+      await post(app.config, `https://${EVIL}`, "/api/auth/signin/email", { email: "victim@example.com" }, headers)
+      expect(app.sent).toHaveLength(0)
+      expect(app.errors.join("\n")).toMatch(/AUTH_URL.*allowedOrigins/)
+    })
+  }
+
+  it("the request URL's own loopback host still gets a redirect_uri without configuration: 127.0.0.1", async () => {
+    const app = emailApp()
+    const response = await post(app.config, "http://127.0.0.1:3000", "/api/auth/signin/acme", {})
+    const location = new URL(response.headers.get("location") ?? "")
+    expect(location.origin).toBe("https://acme.example")
+    expect(location.searchParams.get("redirect_uri")).toBe("http://127.0.0.1:3000/api/auth/callback/acme")
+  })
+
+  it("a proxy that repeats the request URL's own loopback host in X-Forwarded-Host (as dev servers do) still works", async () => {
+    const app = emailApp()
+    await post(app.config, "http://localhost:3000", "/api/auth/signin/email", { email: "dev@example.com" }, { "x-forwarded-host": "localhost:3000" })
+    expect(new URL(app.sent[0]?.url ?? "").origin).toBe("http://localhost:3000")
+  })
+
+  it("a loopback name listed in allowedOrigins is admitted from X-Forwarded-Host: configuration, not the header, decides", async () => {
+    const app = emailApp({ allowedOrigins: ["http://localhost:5173"] })
+    const response = await post(app.config, "http://127.0.0.1:3000", "/api/auth/signin/acme", {}, { "x-forwarded-host": "localhost:5173" })
+    expect(new URL(response.headers.get("location") ?? "").searchParams.get("redirect_uri")).toBe("http://localhost:5173/api/auth/callback/acme")
+  })
+})
+
 describe("allowedOrigins patterns", () => {
   const admits = (pattern: string, origin: string): boolean => compileOriginPattern(pattern, "allowedOrigins[0]").test(origin)
 

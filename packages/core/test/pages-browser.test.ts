@@ -22,7 +22,7 @@ import googleLogo from "../../providers/src/google/logo.js"
 import xLogo from "../../providers/src/twitter/logo.js"
 import { Auth } from "../src/index.js"
 import type { AuthConfig } from "../src/types.js"
-import { launchChromium } from "@portcullis/dev-idp/chromium"
+import { launchChromium } from "@portcullis/test-kit/chromium"
 import { acmeProvider, passwordProvider, SECRET } from "./helpers.js"
 import { scaled } from "@portcullis/test-time"
 

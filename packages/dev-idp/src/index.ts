@@ -3,11 +3,13 @@ import { createServer, type IncomingMessage, type RequestListener, type ServerRe
 import type { AddressInfo } from "node:net"
 
 import type { JWK } from "jose"
-import Provider, { type ClientMetadata, type Configuration } from "oidc-provider"
+import type Provider from "oidc-provider"
+import type { ClientMetadata, Configuration } from "oidc-provider"
 
 import { interactionPages, type ProviderMiddleware } from "./interactions.js"
 import { generateSigningKey, signWith, type SigningAlg, type SigningKey } from "./keys.js"
 import { PAGE_CSP, renderErrorPage, renderLoggedOutPage, renderLogoutPage } from "./pages.js"
+import { loadOidcProvider } from "./runtime.js"
 import { createMemoryStore } from "./store.js"
 
 export type { SigningAlg } from "./keys.js"
@@ -230,6 +232,7 @@ const ENDPOINT_PATHS: ReadonlyMap<string, DelayedEndpoint> = new Map([
  */
 export async function startDevIdp(options: DevIdpOptions): Promise<DevIdp> {
   const settings = readOptions(options)
+  const { default: OidcProvider, errors } = await loadOidcProvider()
   const keys = await Promise.all(settings.signingAlgs.map((alg) => generateSigningKey(alg)))
 
   const recorded: RecordedRequest[] = []
@@ -270,7 +273,7 @@ export async function startDevIdp(options: DevIdpOptions): Promise<DevIdp> {
 
   let provider: Provider
   try {
-    provider = new Provider(issuer, providerConfiguration(settings, keys, accounts))
+    provider = new OidcProvider(issuer, providerConfiguration(settings, keys, accounts))
     await assertClientsValid(provider, settings.clients)
   } catch (error) {
     await closeServer()
@@ -323,7 +326,7 @@ export async function startDevIdp(options: DevIdpOptions): Promise<DevIdp> {
     if (replacement.status !== undefined) ctx.status = replacement.status
   }
   provider.use(testHooks)
-  provider.use(interactionPages(provider, { title: settings.title, consent: settings.consent, accounts }))
+  provider.use(interactionPages(provider, { title: settings.title, consent: settings.consent, accounts, SessionNotFound: errors.SessionNotFound }))
   const providerCallback = provider.callback()
   handle = (req, res) => {
     void providerCallback(req, res)

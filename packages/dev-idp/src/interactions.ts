@@ -1,5 +1,5 @@
 import type Provider from "oidc-provider"
-import { errors, type InteractionResults } from "oidc-provider"
+import type { InteractionResults, errors } from "oidc-provider"
 
 import { PAGE_CSP, renderAvatar, renderConsentPage, renderErrorPage, renderLoginPage } from "./pages.js"
 
@@ -22,6 +22,8 @@ export interface InteractionSettings {
   title: string
   consent: "prompt" | "auto"
   accounts: readonly StoredAccount[]
+  /** oidc-provider's error class for a missing interaction, from the module the provider was loaded from. */
+  SessionNotFound: typeof errors.SessionNotFound
 }
 
 const INTERACTION_PATH = /^\/interaction\/([\w-]+)(?:\/(login|confirm|abort))?$/u
@@ -117,7 +119,7 @@ export function interactionPages(provider: Provider, settings: InteractionSettin
         sendError(ctx, settings, 400, "invalid_request", `the "${prompt}" step cannot handle this request`)
       }
     } catch (error) {
-      if (error instanceof errors.SessionNotFound) {
+      if (error instanceof settings.SessionNotFound) {
         // The interaction cookie is path-scoped and short-lived: a missing one usually means the
         // attempt expired, or a client (or test browser) dropped cookies on the way here.
         sendError(ctx, settings, 400, "interaction_expired", "this sign-in attempt was not found or has expired")

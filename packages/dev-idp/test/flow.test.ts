@@ -2,7 +2,7 @@ import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from "
 import * as oauth from "oauth4webapi"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 
-import { TestBrowser, type Page } from "../src/browser.js"
+import { TestBrowser, type Page } from "@portcullis/test-kit/browser"
 import { startDevIdp, type DevIdp } from "../src/index.js"
 
 const APP = "http://localhost:3000"

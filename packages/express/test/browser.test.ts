@@ -5,7 +5,7 @@
 import type { Browser } from "playwright-core"
 import { afterAll, expect, it } from "vitest"
 import { startApp, type RunningApp } from "./app.js"
-import { launchChromium } from "@portcullis/dev-idp/chromium"
+import { launchChromium } from "@portcullis/test-kit/chromium"
 
 let app: RunningApp | undefined
 let browser: Browser | undefined

@@ -3,7 +3,7 @@
  * dev IdP, the session read server-side with getSession (and its renewal reaching the client),
  * trust proxy, several Set-Cookie headers and hostile bodies.
  */
-import { TestBrowser } from "@portcullis/dev-idp/browser"
+import { TestBrowser } from "@portcullis/test-kit/browser"
 import { afterAll, describe, expect, it } from "vitest"
 import { MOUNTS, startApp, type AppOptions, type ExpressVersion, type RunningApp } from "./app.js"
 

@@ -4,6 +4,7 @@
  * `headers()`, calls core, and hands core's cookies to `cookies()`.
  */
 import { Auth, getSessionForResponse, type AuthConfig, type Session } from "@portcullis/core"
+import * as nextCache from "next/cache.js"
 import { cookies, headers } from "next/headers.js"
 import { redirect } from "next/navigation"
 import { basePathOf } from "./config.js"
@@ -11,11 +12,27 @@ import { setCookieHeaders, setCookies } from "./cookies.js"
 import { requestFromHeaders } from "./request.js"
 
 /**
+ * Waits until Next.js renders for the request itself. Reading a session reads the clock (the
+ * token's expiry) and, on a renewal, random bytes; under Cache Components with partial
+ * prefetching Next.js logs an error for either before that point, and `headers()` / `cookies()`
+ * resolve earlier (in the stage it prefetches), so they are not enough: the read waits for `io()`
+ * first. `io()` resolves at once without Cache Components and inside `'use cache: private'`
+ * (where `connection()` would throw); inside a plain `'use cache'` the `headers()` read after it
+ * throws Next.js's own error, so one visitor's session is never cached for everyone.
+ */
+async function requestTime(): Promise<void> {
+  // Looked up, not imported by name: Next.js 16.0 to 16.2 have no `io()`, and need no wait.
+  const io = (nextCache as { io?: () => Promise<void> }).io
+  if (io !== undefined) await io()
+}
+
+/**
  * The session of the request being rendered, with a renewal forwarded where Next.js allows
  * setting cookies (route handlers, server actions); while a server component renders it
  * cannot, and the session then rolls on the browser's next visit to a route that can.
  */
 export async function sessionFromContext(config: AuthConfig): Promise<Session | null> {
+  await requestTime()
   const [incoming, store] = await Promise.all([headers(), cookies()])
   const pending: string[] = []
   const session = await getSessionForResponse(requestFromHeaders(incoming, `${basePathOf(config)}/session`), config, (cookie) => pending.push(cookie))

@@ -1,9 +1,9 @@
 // A browser on `Auth()` in process for the email and credentials folders' tests (the OAuth kit in
-// src/testing.ts runs its own flows): @portcullis/dev-idp's TestBrowser, which keeps the cookies and
+// src/testing.ts runs its own flows): @portcullis/test-kit's TestBrowser, which keeps the cookies and
 // reads forms as a browser does, plus the app's own steps (a CSRF-guarded post, the session).
 import { Auth } from "@portcullis/core"
 import type { AuthConfig } from "@portcullis/core"
-import { TestBrowser, type BrowserRequestInit, type Page } from "@portcullis/dev-idp/browser"
+import { TestBrowser, type BrowserRequestInit, type Page } from "@portcullis/test-kit/browser"
 
 export const ORIGIN = "http://localhost:3000"
 export const SECRET = "a-providers-test-secret-of-32-characters-or-more"

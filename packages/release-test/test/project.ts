@@ -44,6 +44,55 @@ export async function freePort(): Promise<number> {
   return address.port
 }
 
+/** `npx @portcullis/dev-idp` running in a project, and the provider it printed. */
+export interface RunningDevIdp {
+  issuer: string
+  clientId: string
+  clientSecret: string
+  /** Everything it wrote to stderr so far. */
+  stderr(): string
+  close(): Promise<void>
+}
+
+/**
+ * Runs `npx @portcullis/dev-idp <args>` in the project, as its README says, and reads the
+ * provider it prints.
+ *
+ * @throws Error with what it printed when it exits or prints no provider within 30 s.
+ */
+export async function startDevIdpBin(project: Project, args: string[]): Promise<RunningDevIdp> {
+  // Its own process group: npx runs the bin in a child, and close() must stop both.
+  const child = spawn("npx", ["@portcullis/dev-idp", ...args], { cwd: project.dir, env: project.env, stdio: ["ignore", "pipe", "pipe"], detached: true })
+  let stderr = ""
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+  const lines = createInterface({ input: child.stdout })
+  const timer = setTimeout(() => process.kill(-(child.pid ?? 0)), scaled(30_000))
+  let printed = ""
+  for await (const line of lines) {
+    printed += `${line}\n`
+    if (line.startsWith("Stop it with")) break
+  }
+  clearTimeout(timer)
+  child.stdout.resume()
+  const value = (name: string) => new RegExp(`^\\s+${name}: "([^"]+)",`, "m").exec(printed)?.[1]
+  const [issuer, clientId, clientSecret] = [value("issuer"), value("clientId"), value("clientSecret")]
+  if (issuer === undefined || clientId === undefined || clientSecret === undefined) {
+    child.kill()
+    throw new Error(`npx @portcullis/dev-idp printed no provider in ${project.dir}:\n${printed}\n${stderr}`)
+  }
+  return {
+    issuer,
+    clientId,
+    clientSecret,
+    stderr: () => stderr,
+    async close() {
+      if (child.exitCode !== null || child.signalCode !== null) return
+      process.kill(-(child.pid ?? 0), "SIGTERM")
+      await once(child, "exit")
+    },
+  }
+}
+
 /** The fixture app, running. */
 export interface RunningApp {
   url: string

@@ -12,10 +12,10 @@ import { rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { startDevIdp, type DevIdp } from "@portcullis/dev-idp"
-import { TestBrowser } from "@portcullis/dev-idp/browser"
+import { TestBrowser } from "@portcullis/test-kit/browser"
 import semver from "semver"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createProject, freePort, startApp, type Project } from "./project.js"
+import { createProject, freePort, startApp, startDevIdpBin, type Project } from "./project.js"
 import { startRegistry, type Registry } from "./registry.js"
 import { npmEnv, run } from "./run.js"
 import { ROOT, addChangeset, copyWorkspace, publishedPackages, versions } from "./workspace.js"
@@ -69,7 +69,7 @@ beforeAll(async () => {
   // Kept between runs: third-party packages come from there with --prefer-offline; the
   // rehearsal's own @portcullis/* tarballs are new every run.
   installEnv = npmEnv(upstream, noUserConfig, NPM_CACHE)
-  for (let i = 0; i < 3; i++) ports.push(await freePort())
+  for (let i = 0; i < 5; i++) ports.push(await freePort())
   idp = await startDevIdp({
     clients: [
       {
@@ -116,8 +116,8 @@ async function expectSatisfiablePeers(root: string): Promise<void> {
   }
 }
 
-/** Signs in with `providerId` through the app's sign-in form and the IdP's login page. */
-async function signIn(app: string, { providerId, login: email, password }: (typeof SIGN_INS)[number]): Promise<{ url: string; session: unknown }> {
+/** Signs in with `providerId` through the app's sign-in form and the login page of the IdP at `issuer`. */
+async function signIn(app: string, { providerId, login: email, password }: (typeof SIGN_INS)[number], issuer = idp.issuer): Promise<{ url: string; session: unknown }> {
   const browser = new TestBrowser()
   const csrf = (await (await browser.request(`${app}/api/auth/csrf`)).json()) as { csrfToken: string }
   const login = await browser.navigate(`${app}/api/auth/signin/${providerId}`, {
@@ -126,7 +126,7 @@ async function signIn(app: string, { providerId, login: email, password }: (type
     body: new URLSearchParams({ csrfToken: csrf.csrfToken, callbackUrl: `${app}/me` }),
     initiator: `${app}/api/auth/signin`,
   })
-  expect(new URL(login.url).origin, login.body.slice(0, 500)).toBe(idp.issuer)
+  expect(new URL(login.url).origin, login.body.slice(0, 500)).toBe(issuer)
   const landed = await browser.submitForm(login, { values: { login: email, password } })
   if (new URL(landed.url).pathname !== "/me") throw new Error(`${providerId}: the sign-in ended on ${landed.url}:\n${landed.body.slice(0, 2000)}`)
   return { url: landed.url, session: (JSON.parse(landed.body) as { session: unknown }).session }
@@ -206,8 +206,8 @@ describe("release rehearsal", () => {
       const installs: Record<string, string[][]> = {
         "providers-current-core-previous": [["install", providers.current, core.previous, "@portcullis/adapter-memory"]],
         // Exactly the README's line (the registry's latest is the current release), then the
-        // adapter its app uses, as the README says to add it.
-        "providers-current-core-current": [readmeInstallLine(), ["install", "@portcullis/adapter-memory"]],
+        // adapter its app uses, as the README says to add it, and the dev IdP it signs in with first.
+        "providers-current-core-current": [readmeInstallLine(), ["install", "@portcullis/adapter-memory"], ["install", "--save-dev", "@portcullis/dev-idp"]],
         // The in-place upgrade: the lockfile npm writes must satisfy the next `npm ci`.
         "providers-previous-core-current": [["install", providers.previous, core.previous, "@portcullis/adapter-memory"], ["install", core.current], ["ci"]],
       }
@@ -247,6 +247,28 @@ describe("release rehearsal", () => {
       const installedProject = await project("providers-previous-core-current")
       expect(await installed(installedProject)).toMatchObject({ "@portcullis/providers": at(0, "@portcullis/providers"), "@portcullis/core": at(1, "@portcullis/core") })
       await expectSignIns(installedProject, ports[2] ?? 0)
+    })
+
+    it("runs npx @portcullis/dev-idp from the installed package, and the app signs in with the provider it printed", async () => {
+      const installedProject = await project("providers-current-core-current")
+      const [appPort = 0, idpPort = 0] = ports.slice(3)
+      const devIdp = await startDevIdpBin(installedProject, ["--port", String(idpPort), "--redirect-uri", `http://127.0.0.1:${appPort}/api/auth/callback/idp`, "--consent", "auto"])
+      try {
+        expect(devIdp.issuer).toBe(`http://127.0.0.1:${idpPort}`)
+        const app = await startApp(installedProject, appPort, { ISSUER: devIdp.issuer, CLIENT_ID: devIdp.clientId, CLIENT_SECRET: devIdp.clientSecret, AUTH_SECRET: SECRET })
+        try {
+          const account = SIGN_INS.find(({ providerId }) => providerId === "idp") ?? expect.unreachable("no idp sign-in")
+          const { url, session } = await signIn(app.url, account, devIdp.issuer)
+          expect(url).toBe(`${app.url}/me`)
+          expect(session).toMatchObject({ user: { email: account.login } })
+        } finally {
+          await app.close()
+        }
+        // Nothing on stderr: oidc-provider's "Unsupported runtime" line on Node.js 20 is dropped.
+        expect(devIdp.stderr()).toBe("")
+      } finally {
+        await devIdp.close()
+      }
     })
 
     it("installs no nodemailer, and the nodemailer provider names it only when it sends", async () => {

@@ -4,7 +4,7 @@
  * password form and an email sign-in link, and through a passkey sign-up confirmed by email.
  */
 import { DEFAULT_ACCOUNTS } from "@portcullis/dev-idp"
-import { addVirtualAuthenticator, enableVirtualAuthenticators } from "@portcullis/dev-idp/chromium"
+import { addVirtualAuthenticator, enableVirtualAuthenticators } from "@portcullis/test-kit/chromium"
 import type { Browser, Page, Route } from "playwright-core"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 

@@ -1,5 +1,5 @@
 /**
- * The example's browser tests: Debian's Chromium from `@portcullis/dev-idp/chromium`, and where their
+ * The example's browser tests: Debian's Chromium from `@portcullis/test-kit/chromium`, and where their
  * failure screenshots go.
  */
 import { mkdirSync } from "node:fs"
@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url"
 
 import type { Page } from "playwright-core"
 
-export { launchChromium } from "@portcullis/dev-idp/chromium"
+export { launchChromium } from "@portcullis/test-kit/chromium"
 
 /** Where failure screenshots go (git-ignored). */
 const RESULTS_DIR = fileURLToPath(new URL("../../test-results/", import.meta.url))

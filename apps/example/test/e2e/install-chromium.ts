@@ -1,2 +1,2 @@
 /** Vitest global set-up: installs Debian's Chromium on a fresh machine before the browser tests. */
-export { installChromium as default } from "@portcullis/dev-idp/chromium"
+export { installChromium as default } from "@portcullis/test-kit/chromium"

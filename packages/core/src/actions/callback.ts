@@ -16,7 +16,7 @@ import { validateCallback } from "../oauth/callback.js"
 import { clearChecks, stateOrigin } from "../oauth/checks.js"
 import type { InternalOAuthProvider } from "../oauth/provider.js"
 import type { Account, Profile, User } from "../providers/index.js"
-import { isAllowedOrigin, isLoopbackOrigin } from "../origins.js"
+import { isAllowedOrigin, isLocalOrigin, isLoopbackOrigin } from "../origins.js"
 import { callbackUrl, outboundCallbackUrl } from "../routes.js"
 import { readSession, startSession, type SignedIn } from "../session/index.js"
 
@@ -30,7 +30,7 @@ async function forwardProxied(context: RequestContext, provider: InternalOAuthPr
   if (provider.redirectProxyUrl === undefined) return undefined
   const origin = await stateOrigin(context.config.secrets, params.get("state"))
   if (origin === undefined || origin === context.origin) return undefined
-  if (!isAllowedOrigin(context.config.origins, origin) && !(isLoopbackOrigin(origin) && isLoopbackOrigin(context.origin))) {
+  if (!isAllowedOrigin(context.config.origins, origin) && !(isLoopbackOrigin(origin) && isLocalOrigin(context.origin, context.url))) {
     throw new InvalidCheck(`The sign-in started on ${origin}, which is not one of \`allowedOrigins\`: its callback is not forwarded there.`)
   }
   const target = new URL(`${context.config.basePath}/callback/${encodeURIComponent(provider.id)}`, origin)

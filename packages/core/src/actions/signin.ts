@@ -85,7 +85,7 @@ async function startOAuthSignIn(context: RequestContext, provider: InternalOAuth
   // Only a flow started while signed in may link its account to that user (read only when linking can happen).
   const userId = context.config.adapter === undefined ? undefined : (await readSession(context))?.userId
   // A redirect proxy sends the callback back to this origin: it must be one the app configured.
-  const origin = provider.redirectProxyUrl === undefined ? context.origin : publicOrigin(context.config.origins, context.origin, "A sign-in through `redirectProxyUrl`")
+  const origin = provider.redirectProxyUrl === undefined ? context.origin : publicOrigin(context.config.origins, context.origin, context.url, "A sign-in through `redirectProxyUrl`")
   const { url, cookies } = await createAuthorizationUrl(provider, {
     redirectUri,
     secrets: context.config.secrets,

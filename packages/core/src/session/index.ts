@@ -2,15 +2,16 @@
  * Sessions for both strategies: reading one on `GET /session` (the hot path), starting one
  * after a sign-in, and ending one on sign-out.
  */
-import type { AdapterSession, AdapterUser } from "../adapters.js"
+import type { Adapter, AdapterSession, AdapterUser } from "../adapters.js"
 import type { RequestContext } from "../context.js"
-import { clearChunked, clearCookie, readChunked, writeChunked } from "../cookies.js"
+import { clearChunked, readChunked, writeChunked } from "../cookies.js"
 import { AccessDenied, AuthError, SessionTokenError } from "../errors.js"
 import { emit } from "../events.js"
 import type { Account, Profile, User } from "../providers/index.js"
 import { callAdapter, storedUser } from "../store.js"
 import type { CallbacksOptions, JWT, Session } from "../types.js"
 import { decode, encode } from "./jwt.js"
+import type { SessionSource } from "./legacy.js"
 
 type SessionCallbackParams = Parameters<NonNullable<CallbacksOptions["session"]>>[0]
 type JwtCallbackParams = Parameters<NonNullable<CallbacksOptions["jwt"]>>[0]
@@ -36,9 +37,9 @@ async function sealToken(context: RequestContext, token: JWT): Promise<string> {
  * The claims of a session cookie, or `null` when it has none, has expired or does not open; a
  * cookie that does not open is logged as a warning with the reason, never with the cookie.
  */
-async function openToken(context: RequestContext, raw: string): Promise<JWT | null> {
+async function openToken(context: RequestContext, raw: string, salt: string): Promise<JWT | null> {
   const { config } = context
-  const params = { token: raw, secret: config.secrets, salt: context.sessionSalt }
+  const params = { token: raw, secret: config.secrets, salt }
   try {
     const token: unknown = config.jwt.decode === undefined ? await decode(params) : await config.jwt.decode(params)
     return typeof token === "object" && token !== null && !Array.isArray(token) ? (token as JWT) : null
@@ -63,6 +64,32 @@ function clearSessionCookie(context: RequestContext): void {
   context.setCookies.push(...clearChunked(context.cookies.sessionToken, context.jar))
 }
 
+/**
+ * The cookie the request's session is in: ours when the request carries it (whole or chunked),
+ * else, while the app reads them (`legacySessionCookies`), one under Auth.js's name.
+ */
+async function sessionSource(context: RequestContext): Promise<SessionSource | undefined> {
+  const cookie = context.cookies.sessionToken
+  const { jar } = context
+  if (jar.has(cookie.name) || jar.has(`${cookie.name}.0`)) return { name: cookie.name, salt: context.sessionSalt, cookie, legacy: false }
+  if (context.config.legacySessionCookies === undefined) return undefined
+  const { findLegacySession } = await import("./legacy.js")
+  return findLegacySession(context)
+}
+
+/**
+ * Clears the cookie a read found no session in: ours (a legacy one is expired at once, see
+ * {@link expireLegacy}).
+ */
+function clearUnopened(context: RequestContext, source: SessionSource): void {
+  if (!source.legacy) clearSessionCookie(context)
+}
+
+/** A legacy cookie is expired whatever its read gives: its session moves to ours, or it holds none. */
+function expireLegacy(context: RequestContext, source: SessionSource): void {
+  if (source.legacy) context.setCookies.push(...clearChunked(source.cookie, context.jar))
+}
+
 function sessionUser(source: { id?: unknown; sub?: unknown; name?: unknown; email?: unknown; image?: unknown; picture?: unknown }): NonNullable<Session["user"]> {
   const text = (value: unknown): string | null => (typeof value === "string" ? value : null)
   const id = source.id ?? source.sub
@@ -82,11 +109,14 @@ export interface SessionUpdate {
 
 async function readJwtSession(context: RequestContext, update: SessionUpdate | undefined): Promise<CurrentSession | null> {
   const { config } = context
-  const raw = readChunked(context.jar, context.cookies.sessionToken.name)
+  const source = await sessionSource(context)
+  if (source === undefined) return null
+  expireLegacy(context, source)
+  const raw = readChunked(context.jar, source.name)
   if (raw === undefined) return null
-  let token = await openToken(context, raw)
+  let token = await openToken(context, raw, source.salt)
   if (token === null) {
-    clearSessionCookie(context)
+    clearUnopened(context, source)
     return null
   }
   let changed = false
@@ -101,7 +131,7 @@ async function readJwtSession(context: RequestContext, update: SessionUpdate | u
       throw new SessionTokenError("The `jwt` callback threw while reading the session.", { cause })
     }
     if (after === null || typeof after !== "object") {
-      clearSessionCookie(context)
+      clearUnopened(context, source)
       return null
     }
     token = after
@@ -110,7 +140,8 @@ async function readJwtSession(context: RequestContext, update: SessionUpdate | u
   const now = Math.floor(Date.now() / 1000)
   const issuedAt = typeof token.iat === "number" ? token.iat : 0
   // Re-sealing on every read costs an encryption and a Set-Cookie; sliding once per updateAge is enough.
-  if (changed || update !== undefined || now - issuedAt >= config.session.updateAge) {
+  // A legacy cookie is re-sealed under our name and salt at once.
+  if (changed || update !== undefined || source.legacy || now - issuedAt >= config.session.updateAge) {
     const { iat: _iat, exp: _exp, jti: _jti, ...claims } = token
     const sealed = await sealToken(context, claims)
     writeTokenCookie(context, sealed, config.jwt.maxAge)
@@ -145,24 +176,30 @@ async function readDatabaseSession(context: RequestContext, update: SessionUpdat
   const { config } = context
   const adapter = config.adapter
   if (adapter === undefined) return null
-  const sessionToken = context.jar.get(context.cookies.sessionToken.name)
+  const source = await sessionSource(context)
+  if (source === undefined) return null
+  expireLegacy(context, source)
+  const sessionToken = context.jar.get(source.name)
   if (sessionToken === undefined || sessionToken === "" || sessionToken.length > 512) return null
   const found = sessionAndUser(await callAdapter(adapter, "getSessionAndUser", sessionToken))
   if (found === undefined) {
-    context.setCookies.push(clearCookie(context.cookies.sessionToken))
+    clearUnopened(context, source)
     return null
   }
   const now = Date.now()
   let expires = new Date(found.session.expires)
   if (!(expires.getTime() > now)) {
-    await callAdapter(adapter, "deleteSession", sessionToken)
-    context.setCookies.push(clearCookie(context.cookies.sessionToken))
+    await deleteStoredSession(adapter, sessionToken)
+    clearUnopened(context, source)
     return null
   }
   const { maxAge, updateAge } = config.session
-  if (expires.getTime() - maxAge * 1000 + updateAge * 1000 <= now) {
+  const slide = expires.getTime() - maxAge * 1000 + updateAge * 1000 <= now
+  if (slide) {
     expires = new Date(now + maxAge * 1000)
     await callAdapter(adapter, "updateSession", { sessionToken, expires })
+  }
+  if (slide || source.legacy) {
     const cookie = context.cookies.sessionToken
     context.setCookies.push({ name: cookie.name, value: sessionToken, options: { ...cookie.options, expires } })
   }
@@ -248,22 +285,45 @@ export async function startSession(context: RequestContext, signedIn: SignedIn):
 }
 
 /**
+ * Deletes a session row, treating one that is already gone as deleted: Prisma's adapter throws
+ * for a row that is not there (another tab signed out, or it expired and was swept), and that
+ * must not keep a browser from signing out. A delete that fails while the row is still there
+ * still fails.
+ *
+ * @throws {AdapterError} when the adapter fails and the session is still stored.
+ */
+async function deleteStoredSession(adapter: Adapter, sessionToken: string): Promise<AdapterSession | null | undefined> {
+  try {
+    return (await callAdapter(adapter, "deleteSession", sessionToken)) ?? null
+  } catch (error) {
+    if (sessionAndUser(await callAdapter(adapter, "getSessionAndUser", sessionToken)) === undefined) return null
+    throw error
+  }
+}
+
+/**
  * Ends the request's session: deletes it from the store (database strategy) and clears the cookie.
  *
  * @throws {AdapterError} when the adapter fails.
  */
 export async function endSession(context: RequestContext): Promise<void> {
   const { config } = context
+  const source = await sessionSource(context)
   if (config.session.strategy === "database") {
-    const sessionToken = context.jar.get(context.cookies.sessionToken.name)
+    const sessionToken = source === undefined ? undefined : context.jar.get(source.name)
     if (sessionToken !== undefined && sessionToken !== "" && config.adapter !== undefined) {
-      const deleted = await callAdapter(config.adapter, "deleteSession", sessionToken)
+      const deleted = await deleteStoredSession(config.adapter, sessionToken)
       await emit(config, "signOut", { session: deleted ?? null })
     }
   } else {
-    const raw = readChunked(context.jar, context.cookies.sessionToken.name)
-    const token = raw === undefined ? null : await openToken(context, raw)
+    const raw = source === undefined ? undefined : readChunked(context.jar, source.name)
+    const token = source === undefined || raw === undefined ? null : await openToken(context, raw, source.salt)
     await emit(config, "signOut", { token })
   }
   clearSessionCookie(context)
+  if (config.legacySessionCookies !== undefined) {
+    // Every legacy cookie goes, read or not, before `until` and after it.
+    const { presentLegacyCookies } = await import("./legacy.js")
+    for (const cookie of presentLegacyCookies(context)) context.setCookies.push(...clearChunked(cookie, context.jar))
+  }
 }

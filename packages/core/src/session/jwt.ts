@@ -17,6 +17,7 @@
  * @see https://www.rfc-editor.org/rfc/rfc7518#section-5.2.5 A256CBC-HS512
  * @module jwt
  */
+import { boundedCache } from "../caches.js"
 import { defaultCookies, parseCookies, readChunked } from "../cookies.js"
 import {
   base64url,
@@ -66,25 +67,36 @@ interface SessionKeys {
   keys: SessionKey[]
   byHeader: Map<string, SessionKey>
   byKid: Map<string, SessionKey>
-  /** The plaintexts of tokens these keys opened lately, by token: see {@link rememberOpened}. */
-  opened: Map<string, string>
 }
 
-/** How many opened tokens are remembered per secrets and salt, and the longest one remembered. */
+/** How many opened tokens are remembered in all, and the longest one remembered. */
 const OPENED_ENTRIES = 1024
 const OPENED_MAX_LENGTH = 4096
+
+/** A token that authenticated: the keys that opened it, and what it opened to. */
+interface Opened {
+  keys: SessionKeys
+  plaintext: string
+}
+
+const openedTokens = boundedCache<string, Opened>("opened tokens", OPENED_ENTRIES)
 
 /**
  * Remembers what a token opened to. A browser sends the same session cookie with every request
  * until it is re-sealed (once per `updateAge`), so the next read of it skips the decryption.
  * Only tokens that authenticated are remembered, keyed by the whole token: a hit needs the
- * token itself, and tells nothing to anyone without it. Claims (`exp`) are still checked on
- * every read. Oldest first out.
+ * token itself, and tells nothing to anyone without it. An entry answers only to the very keys
+ * that opened it, so another salt, a rotated-out secret or evicted keys decrypt again. Claims
+ * (`exp`) are still checked on every read. Least recently read first out.
  */
-function rememberOpened(opened: Map<string, string>, token: string, plaintext: string): void {
-  if (token.length > OPENED_MAX_LENGTH) return
-  if (opened.size >= OPENED_ENTRIES) opened.delete(opened.keys().next().value as string)
-  opened.set(token, plaintext)
+function rememberOpened(keys: SessionKeys, token: string, plaintext: string): void {
+  if (token.length <= OPENED_MAX_LENGTH) openedTokens.set(token, { keys, plaintext })
+}
+
+/** What `token` opened to under `keys`, if it was remembered. */
+function rememberedPlaintext(keys: SessionKeys, token: string): string | undefined {
+  const entry = openedTokens.get(token)
+  return entry?.keys === keys ? entry.plaintext : undefined
 }
 
 /** Auth.js's HKDF `info`: the salt is both the HKDF salt and part of the info. */
@@ -114,7 +126,7 @@ async function sessionKey(secret: string, salt: string): Promise<SessionKey> {
 function sessionKeys(secrets: readonly string[], salt: string): Promise<SessionKeys> {
   return cachedPerSecrets(secrets, `authjs\u0000${salt}`, async () => {
     const keys = await Promise.all(secrets.map((secret) => sessionKey(secret, salt)))
-    return { keys, byHeader: new Map(keys.map((key) => [key.header, key])), byKid: new Map(keys.map((key) => [key.kid, key])), opened: new Map() }
+    return { keys, byHeader: new Map(keys.map((key) => [key.header, key])), byKid: new Map(keys.map((key) => [key.kid, key])) }
   })
 }
 
@@ -130,7 +142,7 @@ function gcmKeys(secrets: readonly string[], salt: string): Promise<{ key: Secre
   )
 }
 
-const secretLists = new Map<string, string[]>()
+const secretLists = boundedCache<string, string[]>("secret lists", 64)
 
 /**
  * The secrets as a list, the same array for the same single secret so the derived keys stay
@@ -143,7 +155,7 @@ function secretList(secret: unknown): readonly string[] {
     let list = secretLists.get(secret)
     if (list === undefined) {
       list = [secret]
-      if (secretLists.size < 64) secretLists.set(secret, list)
+      secretLists.set(secret, list)
     }
     return list
   }
@@ -256,10 +268,10 @@ async function decrypt(token: string, keys: SessionKeys, secrets: readonly strin
  */
 async function open(token: string, secrets: readonly string[], salt: string): Promise<JWT | null> {
   const keys = await sessionKeys(secrets, salt)
-  let text = keys.opened.get(token)
+  let text = rememberedPlaintext(keys, token)
   if (text === undefined) {
     text = textDecoder.decode(await decrypt(token, keys, secrets, salt))
-    rememberOpened(keys.opened, token, text)
+    rememberOpened(keys, token, text)
   }
   let claims: unknown
   try {

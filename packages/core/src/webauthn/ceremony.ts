@@ -23,12 +23,14 @@ import { base64url, fromBase64url, randomBytes } from "../crypto.js"
 import { AdapterError, WebAuthnVerificationError } from "../errors.js"
 import type { FlowProvider } from "../flows.js"
 import type { Account } from "../providers/index.js"
+import { signInPageUrl } from "../routes.js"
 import { readSession } from "../session/index.js"
 import { callAdapter } from "../store.js"
 import { aaguidName } from "./aaguid.js"
+import { credentialIdForOptions, findAuthenticator, isAuthjsPasskey, storedBytes } from "./authjs-rows.js"
 import { consumeChallenge, issueChallenge, type Ceremony } from "./challenge.js"
 import { resolveRelyingParty, type WebAuthnOptions } from "./options.js"
-import { adapterOf, asUser } from "./records.js"
+import { adapterOf, asUser, storeAuthenticator } from "./records.js"
 import { signUp, signUpLink, type NewPasskey } from "./signup.js"
 
 type Provider = FlowProvider<WebAuthnOptions>
@@ -37,6 +39,8 @@ type Provider = FlowProvider<WebAuthnOptions>
 const MAX_DATA_LENGTH = 16 * 1024
 /** The spec's largest credential id is 1023 bytes: 1364 base64url characters. */
 const MAX_CREDENTIAL_ID_LENGTH = 1364
+/** The refusal's `code` that makes the client tell the password manager to forget the credential. */
+const UNKNOWN_CREDENTIAL = "unknown_credential"
 const EMAIL = /^[^\s@<>"]{1,64}@[^\s@<>"]{1,255}$/
 
 function ceremonyAction(value: string | null): "authenticate" | "register" | undefined {
@@ -89,7 +93,7 @@ export async function webauthnOptions(context: RequestContext, provider: Provide
   const action = ceremonyAction(context.url.searchParams.get("action")) ?? (userId === undefined ? "authenticate" : "register")
 
   if (action === "authenticate") {
-    const challenge = await issueChallenge(context, { action })
+    const challenge = await issueChallenge(context, provider.id, { action })
     const request = await generateAuthenticationOptions({
       rpID: rp.id,
       timeout: options.timeout,
@@ -109,7 +113,8 @@ export async function webauthnOptions(context: RequestContext, provider: Provide
     const user = asUser(await callAdapter(adapter, "getUser", userId))
     if (user === undefined) throw new WebAuthnVerificationError("The signed-in user no longer exists.")
     exclude = await listAuthenticators(adapter, user.id)
-    const handle = exclude[0]?.providerAccountId ?? base64url(randomBytes(32))
+    // Auth.js recorded no handle for its passkeys: a user who has only those gets a new one.
+    const handle = exclude.find((known) => !isAuthjsPasskey(known))?.providerAccountId ?? base64url(randomBytes(32))
     ceremony = { action, userId: user.id, handle }
     userName = user.email ?? user.name ?? user.id
     displayName = user.name ?? userName
@@ -120,7 +125,7 @@ export async function webauthnOptions(context: RequestContext, provider: Provide
     userName = info.email ?? info.name ?? "Passkey"
     displayName = info.name ?? userName
   }
-  const challenge = await issueChallenge(context, ceremony)
+  const challenge = await issueChallenge(context, provider.id, ceremony)
   const creation = await generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
@@ -136,7 +141,7 @@ export async function webauthnOptions(context: RequestContext, provider: Provide
       ...(options.registrationOptions.authenticatorSelection as object | undefined),
     },
     userID: fromBase64url(ceremony.handle ?? "") ?? randomBytes(32),
-    excludeCredentials: exclude.map((known) => ({ id: known.credentialID, transports: known.transports?.split(",").filter(Boolean) ?? [] })),
+    excludeCredentials: exclude.map((known) => ({ id: credentialIdForOptions(known.credentialID), transports: known.transports?.split(",").filter(Boolean) ?? [] })),
     challenge,
   })
   return json(context, { action, options: creation })
@@ -212,11 +217,26 @@ export async function webauthnCallback(context: RequestContext, provider: Provid
   if (requested !== null) context.returnTo = target
   const posted = ceremonyAction(form.get("action"))
   const response = readResponse(form.get("data"))
-  const ceremony = await consumeChallenge(context, response.clientData.challenge)
+  const ceremony = await consumeChallenge(context, provider.id, response.clientData.challenge)
   if (posted !== undefined && posted !== ceremony.action) throw new WebAuthnVerificationError(`The challenge was issued to ${ceremony.action}, not to ${posted}.`)
   return ceremony.action === "register"
     ? register(context, provider, ceremony, response.json as unknown as RegistrationResponseJSON, response.clientData.challenge, target)
     : authenticate(context, provider, response.json as unknown as AuthenticationResponseJSON, response.clientData.challenge, target)
+}
+
+/**
+ * Refuses a sign-in with a credential this server does not know, as any refusal is answered
+ * (logged, back to the sign-in page with `code=unknown_credential`), and says so in the body of
+ * the answer to the passkey client (`X-Auth-Return-Redirect: 1`): `{ url, error, code }`. Only
+ * that body makes the client tell the password manager to forget the passkey (Signal API), never
+ * a `code` in a URL, which the sign-in's `callbackUrl` may carry.
+ */
+function refuseUnknownCredential(context: RequestContext): Response {
+  const error = new WebAuthnVerificationError("No passkey has this credential id.", { publicCode: UNKNOWN_CREDENTIAL })
+  context.config.logger.error(error)
+  const url = signInPageUrl(context, { error: error.code, code: UNKNOWN_CREDENTIAL, callbackUrl: context.returnTo })
+  if (context.request.headers.get("x-auth-return-redirect") === "1") return json(context, { url, error: error.code, code: UNKNOWN_CREDENTIAL })
+  return redirect(context, url)
 }
 
 function failed(step: string, cause: unknown): WebAuthnVerificationError {
@@ -227,14 +247,14 @@ async function authenticate(context: RequestContext, provider: Provider, respons
   const adapter = adapterOf(context)
   const { options } = provider
   const rp = resolveRelyingParty(options, context.origin)
-  const authenticator = await callAdapter(adapter, "getAuthenticator", response.id)
-  // `code=unknown_credential` lets the client tell the password manager to forget it (Signal API).
-  if (authenticator == null) throw new WebAuthnVerificationError("No passkey has this credential id.", { publicCode: "unknown_credential" })
-  const publicKey = fromBase64url(authenticator.credentialPublicKey)
-  if (publicKey === undefined) throw new AdapterError("The stored passkey's public key is not base64url.")
+  const authenticator = await findAuthenticator(adapter, response.id)
+  if (authenticator == null) return refuseUnknownCredential(context)
+  const publicKey = storedBytes(authenticator.credentialPublicKey)
+  if (publicKey === undefined) throw new AdapterError("The stored passkey's public key is neither base64url nor base64.")
   // The handle the authenticator returns is the one the passkey was registered under: a
-  // credential of one user cannot speak for another.
-  if (response.response.userHandle !== authenticator.providerAccountId) throw new WebAuthnVerificationError("The passkey's user handle is not the one it was registered under.")
+  // credential of one user cannot speak for another. Auth.js never recorded its handles; its
+  // passkeys are bound to their user by the stored row alone, as they were under Auth.js.
+  if (!isAuthjsPasskey(authenticator) && response.response.userHandle !== authenticator.providerAccountId) throw new WebAuthnVerificationError("The passkey's user handle is not the one it was registered under.")
   // Third-party adapters may hand back a BIGINT column as a string.
   const counter: unknown = authenticator.counter
   let verified
@@ -321,7 +341,7 @@ async function register(context: RequestContext, provider: Provider, ceremony: C
     const owner = asUser(await callAdapter(adapter, "getUserByAccount", { provider: providerId, providerAccountId: handle }))
     if (owner === undefined) await callAdapter(adapter, "linkAccount", { ...account, type: "webauthn", userId: user.id })
     else if (owner.id !== user.id) throw new WebAuthnVerificationError("The user handle belongs to another user.")
-    await callAdapter(adapter, "createAuthenticator", { ...passkey, userId: user.id })
+    await storeAuthenticator(adapter, { ...passkey, userId: user.id })
     return finishSignIn(context, { user, account: { ...account, userId: user.id }, isNewUser: false }, target)
   }
 

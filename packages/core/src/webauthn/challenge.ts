@@ -1,25 +1,36 @@
 /**
- * Challenges that verify at most once, expire, and work only in the browser that asked.
+ * Challenges that verify at most once, expire, and work only in the browser that asked and at
+ * the provider that issued them.
  *
  * The challenge the authenticator signs is itself a sealed record of the ceremony (what it is
- * for, the origin, the browser's CSRF-cookie binding, who registers), so the callback learns all
- * of it from the signed `clientDataJSON` and nothing can be swapped in beside it. Single use
- * across instances comes from the store: a random nonce inside the seal is kept as a
- * `VerificationToken` under `webauthn:<browser binding>` and consumed with
- * `useVerificationToken`, which deletes it. No new adapter method is needed, and several
- * challenges of one browser (autofill waiting while the button is pressed) can coexist, which a
- * single challenge cookie would not allow.
+ * for, the provider, the origin, the browser's CSRF-cookie binding, who registers), so the
+ * callback learns all of it from the signed `clientDataJSON` and nothing can be swapped in
+ * beside it. What makes it single use depends on the ceremony:
+ *
+ * - **Signing in** writes nothing to the store: anyone may ask for sign-in options, and a row per
+ *   request would let them fill the database. A random nonce inside the seal is also put, sealed
+ *   with the browser binding and the provider, in a short-lived HttpOnly cookie; the callback
+ *   accepts only the challenge that cookie names, and clears it. One sign-in per browser at a
+ *   time: a new options request replaces the cookie (the browser runs one ceremony at a time).
+ * - **Registering** keeps the nonce as a `VerificationToken` under `webauthn:<browser binding>`,
+ *   consumed with `useVerificationToken`, which deletes it: single use across instances.
  *
  * @see https://www.w3.org/TR/webauthn-3/#sctn-cryptographic-challenges
  */
 import type { RequestContext } from "../context.js"
+import type { CookieOption } from "../types.js"
+import { clearCookie } from "../cookies.js"
 import { browserBinding } from "../csrf.js"
 import { deriveKeys, fromBase64url, openJwe, randomString, sealJwe, type SecretKey } from "../crypto.js"
 import { MissingCSRF, WebAuthnVerificationError } from "../errors.js"
 import { callAdapter } from "../store.js"
 import { CHALLENGE_MAX_AGE } from "./options.js"
+import { adapterOf } from "./records.js"
 
 const SALT = "authjs.webauthn-challenge"
+const COOKIE_SALT = "authjs.webauthn-challenge-cookie"
+/** The longest challenge cookie read: a sealed nonce, binding and provider id are well under 1 KB. */
+const MAX_COOKIE = 1024
 
 /** What a challenge was issued for. */
 export interface Ceremony {
@@ -35,8 +46,18 @@ export interface Ceremony {
 
 interface Sealed extends Ceremony {
   nonce: string
+  /** The id of the provider that issued it: only its callback accepts it. */
+  provider: string
   origin: string
   browser: string
+  exp: number
+}
+
+/** A sign-in's challenge cookie, sealed: the challenge's nonce, provider and browser binding. */
+interface Remembered {
+  n: string
+  p: string
+  b: string
   exp: number
 }
 
@@ -45,6 +66,15 @@ const decoder = new TextDecoder()
 
 function identifier(browser: string): string {
   return `webauthn:${browser}`
+}
+
+/**
+ * The sign-in challenge's cookie: host-only, HttpOnly, `__Host-` on https (as the CSRF cookie it
+ * goes with), living as long as the challenge.
+ */
+function challengeCookie(context: RequestContext): CookieOption {
+  const secure = context.cookies.csrfToken.options.secure === true
+  return { name: `${secure ? "__Host-" : ""}authjs.challenge`, options: { httpOnly: true, sameSite: "lax", path: "/", secure, maxAge: CHALLENGE_MAX_AGE } }
 }
 
 /**
@@ -60,32 +90,40 @@ export async function requireBrowser(context: RequestContext): Promise<string> {
 }
 
 /**
- * Issues a challenge (its bytes) for a ceremony in this browser, stored for single use.
+ * Issues a challenge (its bytes) for a ceremony of `provider` in this browser: a sign-in's is
+ * remembered in the browser's challenge cookie, a registration's in the store.
  *
  * @throws {MissingCSRF} when the browser has no valid CSRF cookie.
  * @throws {AdapterError} when the store fails.
  */
-export async function issueChallenge(context: RequestContext, ceremony: Ceremony): Promise<Uint8Array<ArrayBuffer>> {
+export async function issueChallenge(context: RequestContext, provider: string, ceremony: Ceremony): Promise<Uint8Array<ArrayBuffer>> {
   const { config } = context
   const browser = await requireBrowser(context)
   const nonce = randomString(32)
   const exp = Math.floor(Date.now() / 1000) + CHALLENGE_MAX_AGE
   const [key] = await deriveKeys(config.secrets, SALT, "jwe")
-  const sealed: Sealed = { ...ceremony, nonce, origin: context.origin, browser, exp }
+  const sealed: Sealed = { ...ceremony, nonce, provider, origin: context.origin, browser, exp }
   const challenge = encoder.encode(await sealJwe(sealed, key as SecretKey))
-  if (config.adapter === undefined) throw new WebAuthnVerificationError("Passkeys need an `adapter`.")
-  await callAdapter(config.adapter, "createVerificationToken", { identifier: identifier(browser), token: nonce, expires: new Date(exp * 1000) })
+  if (ceremony.action === "authenticate") {
+    const [cookieKey] = await deriveKeys(config.secrets, COOKIE_SALT, "jwe")
+    const remembered: Remembered = { n: nonce, p: provider, b: browser, exp }
+    const cookie = challengeCookie(context)
+    context.setCookies.push({ name: cookie.name, value: await sealJwe(remembered, cookieKey as SecretKey), options: cookie.options })
+  } else {
+    await callAdapter(adapterOf(context), "createVerificationToken", { identifier: identifier(browser), token: nonce, expires: new Date(exp * 1000) })
+  }
   return challenge
 }
 
 /**
- * Opens the challenge (base64url, as `clientDataJSON` carries it) a response signed and consumes it: it must be ours, unexpired, issued on
- * this origin to this browser, and not used before.
+ * Opens the challenge (base64url, as `clientDataJSON` carries it) a response signed and consumes
+ * it: it must be ours, unexpired, issued by `provider` on this origin to this browser, and not
+ * used before.
  *
  * @throws {WebAuthnVerificationError} when any of that fails.
  * @throws {AdapterError} when the store fails.
  */
-export async function consumeChallenge(context: RequestContext, challenge: string): Promise<Ceremony> {
+export async function consumeChallenge(context: RequestContext, provider: string, challenge: string): Promise<Ceremony> {
   const { config } = context
   const browser = await browserBinding(context)
   const bytes = challenge.length <= 4096 ? fromBase64url(challenge) : undefined
@@ -95,18 +133,44 @@ export async function consumeChallenge(context: RequestContext, challenge: strin
   if (typeof sealed.exp !== "number" || sealed.exp < Date.now() / 1000) throw new WebAuthnVerificationError("The challenge has expired.")
   if (sealed.origin !== context.origin) throw new WebAuthnVerificationError("The challenge was issued on another origin.")
   if (browser === undefined || sealed.browser !== browser) throw new WebAuthnVerificationError("The challenge was issued to another browser.")
+  if (sealed.provider !== provider) throw new WebAuthnVerificationError(`The challenge was issued by another provider than "${provider}".`)
   if (typeof sealed.nonce !== "string" || (sealed.action !== "authenticate" && sealed.action !== "register")) {
     throw new WebAuthnVerificationError("The challenge is malformed.")
   }
   context.sensitive.add(sealed.nonce)
-  if (config.adapter === undefined) throw new WebAuthnVerificationError("Passkeys need an `adapter`.")
-  const stored = await callAdapter(config.adapter, "useVerificationToken", { identifier: identifier(browser), token: sealed.nonce })
-  if (stored == null) throw new WebAuthnVerificationError("The challenge was used already.")
-  if (new Date(stored.expires).getTime() < Date.now()) throw new WebAuthnVerificationError("The challenge has expired.")
+  if (sealed.action === "authenticate") await useChallengeCookie(context, { n: sealed.nonce, p: provider, b: browser })
+  else {
+    const stored = await callAdapter(adapterOf(context), "useVerificationToken", { identifier: identifier(browser), token: sealed.nonce })
+    if (stored == null) throw new WebAuthnVerificationError("The challenge was used already.")
+    if (new Date(stored.expires).getTime() < Date.now()) throw new WebAuthnVerificationError("The challenge has expired.")
+  }
   const ceremony: Ceremony = { action: sealed.action }
   for (const key of ["userId", "email", "name", "handle"] as const) {
     const value = sealed[key]
     if (typeof value === "string") ceremony[key] = value
   }
   return ceremony
+}
+
+/**
+ * Checks that the browser's challenge cookie names this sign-in's challenge, and clears it
+ * whatever the outcome: a challenge is tried once.
+ *
+ * @throws {WebAuthnVerificationError} when the cookie is missing, not ours, expired, or names another challenge, provider or browser.
+ */
+async function useChallengeCookie(context: RequestContext, expected: Omit<Remembered, "exp">): Promise<void> {
+  const cookie = challengeCookie(context)
+  const value = context.jar.get(cookie.name)
+  if (value === undefined || value === "") {
+    throw new WebAuthnVerificationError("The sign-in has no challenge cookie: it was used already, has expired, or was started in another browser.")
+  }
+  context.setCookies.push(clearCookie(cookie))
+  const opened = value.length > MAX_COOKIE ? undefined : await openJwe(value, await deriveKeys(context.config.secrets, COOKIE_SALT, "jwe")).catch(() => undefined)
+  const remembered = (typeof opened === "object" && opened !== null ? opened : {}) as Partial<Remembered>
+  if (typeof remembered.exp !== "number") throw new WebAuthnVerificationError("The challenge cookie was not set by this server.")
+  if (remembered.exp < Date.now() / 1000) throw new WebAuthnVerificationError("The challenge cookie has expired.")
+  if (remembered.b !== expected.b) throw new WebAuthnVerificationError("The challenge cookie was set in another browser.")
+  if (remembered.p !== expected.p || remembered.n !== expected.n) {
+    throw new WebAuthnVerificationError("The challenge cookie names another sign-in's challenge: it was replaced by a newer one, or used already.")
+  }
 }

@@ -80,7 +80,8 @@ async function ceremonyOptions(providerId: string, options: PasskeySignInOptions
   return (await fetchJson(url)) as CeremonyOptions
 }
 
-/** The `code=` of a sign-in the server refused because it does not know the credential. */
+/** The `error` and `code` in the body of a sign-in the server refused because it does not know the credential. */
+const REFUSED = "WebAuthnVerificationError"
 const UNKNOWN_CREDENTIAL = "unknown_credential"
 /** How long a navigation waits for the browser to take a signal: it is only a hint. */
 const SIGNAL_WAIT_MS = 1000
@@ -105,13 +106,13 @@ async function finish(providerId: string, options: PasskeySignInOptions, csrfTok
     headers: { "content-type": "application/x-www-form-urlencoded", "x-auth-return-redirect": "1" },
     body: new URLSearchParams({ action: ceremony.action, data: JSON.stringify(data), csrfToken, callbackUrl: options.callbackUrl ?? location.href }),
   })
-  const body = (await response.json().catch(() => ({}))) as { url?: unknown; error?: unknown }
+  const body = (await response.json().catch(() => ({}))) as { url?: unknown; error?: unknown; code?: unknown }
   const url = typeof body.url === "string" ? body.url : location.href
-  const query = new URL(url, location.href).searchParams
-  const error = typeof body.error === "string" ? body.error : query.get("error")
-  if (query.get("code") === UNKNOWN_CREDENTIAL) {
-    const rpID = (ceremony.action === "authenticate" ? ceremony.options.rpId : ceremony.options.rp.id) ?? location.hostname
-    await signalUnknownCredential(rpID, data.id)
+  const error = typeof body.error === "string" ? body.error : new URL(url, location.href).searchParams.get("error")
+  // Only the refusal itself says the credential is unknown: the URL may be the sign-in's
+  // callbackUrl, which any link chooses, and forgetting a working passkey can lock its user out.
+  if (ceremony.action === "authenticate" && body.error === REFUSED && body.code === UNKNOWN_CREDENTIAL) {
+    await signalUnknownCredential(ceremony.options.rpId ?? location.hostname, data.id)
   }
   const result = { url, error, ok: response.ok && error === null }
   if (options.redirect === false) return result

@@ -48,6 +48,7 @@ export const webauthn: SignInFlow<WebAuthnOptions> = {
   name: "WebAuthn",
   configure: (config) => configureWebAuthn(config),
   adapterMethods: () => ADAPTER_METHODS,
+  needsAdapter: "to store its passkeys and users",
   // A passkey starts in the browser, not with a redirect: a form posted here gets the sign-in page.
   signIn: (context, _provider, request) => Promise.resolve(redirect(context, signInPageUrl(context, { callbackUrl: request.callbackUrl }))),
   callback: (context, provider) => webauthnCallback(context, provider),

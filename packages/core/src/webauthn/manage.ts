@@ -12,8 +12,10 @@ import type { FlowProvider } from "../flows.js"
 import { readSession } from "../session/index.js"
 import { callAdapter } from "../store.js"
 import { aaguidName } from "./aaguid.js"
+import { credentialIdForOptions, findAuthenticator, isAuthjsPasskey } from "./authjs-rows.js"
 import { listAuthenticators } from "./ceremony.js"
 import { resolveRelyingParty, type WebAuthnOptions } from "./options.js"
+import { storeAuthenticator } from "./records.js"
 
 /** A passkey as the list shows it: nothing secret, nothing the user cannot see in their password manager. */
 export interface PasskeySummary {
@@ -46,7 +48,8 @@ function iso(value: unknown): string | null {
 function summary(authenticator: AdapterAuthenticator): PasskeySummary {
   const provider = aaguidName(authenticator.aaguid) ?? null
   return {
-    id: authenticator.credentialID,
+    // base64url, as WebAuthn and its Signal API take ids (Auth.js stored standard base64).
+    id: credentialIdForOptions(authenticator.credentialID),
     name: authenticator.name ?? provider ?? "Passkey",
     provider,
     createdAt: iso(authenticator.createdAt),
@@ -118,10 +121,10 @@ async function deletePasskey(context: RequestContext, adapter: Adapter, userId: 
   const deleted = await callAdapter(adapter, "deleteAuthenticator", credentialID)
   // `null`: a concurrent request deleted it first, and that request checks what is left.
   if (deleted != null && !(await keepsAWayIn(context, adapter, userId, credentialID))) {
-    await callAdapter(adapter, "createAuthenticator", { ...authenticator, ...deleted, userId })
+    await storeAuthenticator(adapter, { ...authenticator, ...deleted, userId })
     return refuseLastWayIn(context, adapter)
   }
-  return json(context, { deleted: credentialID })
+  return json(context, { deleted: credentialIdForOptions(credentialID) })
 }
 
 /**
@@ -134,7 +137,8 @@ export async function listPasskeys(context: RequestContext, provider: FlowProvid
   const authenticators = await listAuthenticators(adapter, userId)
   const body: PasskeyList = {
     rpId: resolveRelyingParty(provider.options, context.origin).id,
-    userHandle: authenticators[0]?.providerAccountId ?? null,
+    // Auth.js's passkeys carry no handle (their providerAccountId is the credential id).
+    userHandle: authenticators.find((known) => !isAuthjsPasskey(known))?.providerAccountId ?? null,
     passkeys: authenticators.map(summary),
   }
   return json(context, body)
@@ -155,7 +159,7 @@ export async function changePasskey(context: RequestContext): Promise<Response> 
   const { adapter, userId } = await signedIn(context)
   const credentialId = form.get("credentialId") ?? ""
   if (credentialId === "" || credentialId.length > 1364) throw new WebAuthnVerificationError("`credentialId` is missing or too long.")
-  const authenticator = await callAdapter(adapter, "getAuthenticator", credentialId)
+  const authenticator = await findAuthenticator(adapter, credentialId)
   const owner: unknown = authenticator?.userId
   if (authenticator == null || String(owner) !== userId) throw new WebAuthnVerificationError("The signed-in user has no passkey with this id.")
   const action = form.get("action")
@@ -163,7 +167,7 @@ export async function changePasskey(context: RequestContext): Promise<Response> 
     const name = (form.get("name") ?? "").trim()
     if (name === "" || name.length > MAX_NAME_LENGTH) throw new WebAuthnVerificationError(`A passkey's name has 1 to ${String(MAX_NAME_LENGTH)} characters.`)
     if (adapter.updateAuthenticator === undefined) throw new Configuration("Renaming a passkey needs the adapter's `updateAuthenticator`.")
-    const updated = await callAdapter(adapter, "updateAuthenticator", { credentialID: credentialId, name })
+    const updated = await callAdapter(adapter, "updateAuthenticator", { credentialID: authenticator.credentialID, name })
     return json(context, { passkey: summary(updated ?? { ...authenticator, name }) })
   }
   if (action === "delete") return deletePasskey(context, adapter, userId, authenticator)

@@ -1,15 +1,18 @@
 /**
- * The store as the passkey flow reads it: the adapter it needs, and users checked for an id,
- * since a third-party adapter may answer with anything.
+ * The store as the passkey flow uses it: the adapter it needs, users checked for an id, since a
+ * third-party adapter may answer with anything, and passkeys written in the shape the adapter
+ * keeps.
  */
-import type { Adapter, AdapterUser } from "../adapters.js"
+import type { Adapter, AdapterAuthenticator, AdapterUser } from "../adapters.js"
 import type { RequestContext } from "../context.js"
 import { WebAuthnVerificationError } from "../errors.js"
+import { callAdapter } from "../store.js"
 
 /**
  * The configured adapter.
  *
- * @throws {WebAuthnVerificationError} when the app configured none.
+ * @throws {WebAuthnVerificationError} when the app configured none (the configuration is refused
+ *   without one first: see `needsAdapter` in `index.ts`).
  */
 export function adapterOf(context: RequestContext): Adapter {
   const adapter = context.config.adapter
@@ -24,4 +27,21 @@ export function asUser(value: unknown): AdapterUser | undefined {
   if (typeof id === "string" && id !== "") return value as AdapterUser
   if (typeof id === "number" && Number.isSafeInteger(id)) return { ...(value as AdapterUser), id: String(id) }
   return undefined
+}
+
+/**
+ * Stores a passkey. Its name, AAGUID and dates go only to an adapter that manages passkeys (has
+ * `updateAuthenticator`, this project's addition); Auth.js's own adapters get Auth.js's fields
+ * alone, since the tables their guides declare (Prisma's, Drizzle's) have no columns for more,
+ * and Prisma refuses a field its model does not have.
+ *
+ * @throws {AdapterError} when the adapter fails.
+ */
+export async function storeAuthenticator(adapter: Adapter, passkey: AdapterAuthenticator): Promise<void> {
+  if (adapter.updateAuthenticator !== undefined) {
+    await callAdapter(adapter, "createAuthenticator", passkey)
+    return
+  }
+  const { credentialID, userId, providerAccountId, credentialPublicKey, counter, credentialDeviceType, credentialBackedUp, transports } = passkey
+  await callAdapter(adapter, "createAuthenticator", { credentialID, userId, providerAccountId, credentialPublicKey, counter, credentialDeviceType, credentialBackedUp, transports })
 }

@@ -40,7 +40,7 @@ import { callAdapter } from "../store.js"
 import { aaguidName } from "./aaguid.js"
 import { requireBrowser } from "./challenge.js"
 import type { WebAuthnOptions } from "./options.js"
-import { adapterOf, asUser } from "./records.js"
+import { adapterOf, asUser, storeAuthenticator } from "./records.js"
 import { renderConfirmSignUp } from "./signup-page.js"
 
 type Provider = FlowProvider<WebAuthnOptions>
@@ -268,7 +268,7 @@ async function createPasskeyUser(
   if (user === undefined) throw new AdapterError("The adapter's `createUser` returned no user with an id.")
   try {
     await callAdapter(adapter, "linkAccount", { ...account, type: "webauthn", userId: user.id })
-    await callAdapter(adapter, "createAuthenticator", { ...passkey, userId: user.id })
+    await storeAuthenticator(adapter, { ...passkey, userId: user.id })
   } catch (error) {
     await Promise.resolve(callAdapter(adapter, "deleteUser", user.id)).catch((cleanup: unknown) => {
       context.config.logger.error(new AdapterError(`Could not remove user ${user.id} after storing their passkey failed.`, { cause: cleanup }))

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 // Imported by path, not by package name: @portcullis/adapter-memory depends on @portcullis/core, and a
 // dependency back would make the workspace graph cyclic.
 import { MemoryAdapter } from "../../../adapter-memory/src/index.js"
-import type { Adapter } from "../../src/adapters.js"
+import type { Adapter, AdapterUser, AdapterUserFields } from "../../src/adapters.js"
 import type { AuthConfig } from "../../src/types.js"
 import { APP, Harness, e2eConfig, errorOf, idpProvider, useIdp } from "./harness.js"
 
@@ -203,6 +203,86 @@ describe("database sessions", () => {
     expect(await adapter.getSessionAndUser(token)).toBeNull()
     expect(await h.session()).toBeNull()
     expect(events.find(([name]) => name === "signOut")?.[1]).toMatchObject({ session: { sessionToken: token } })
+  })
+})
+
+/**
+ * The memory store answering as Auth.js's contract allows and its published adapters do:
+ * nothing (`Promise<void>`) from deleteUser, linkAccount, unlinkAccount and deleteSession, as
+ * @auth/pg-adapter's and @auth/prisma-adapter's, and users with Auth.js's fields only.
+ */
+function answeringAsAuthJs(store: ReturnType<typeof MemoryAdapter>): Adapter {
+  const fieldsOf = (user: AdapterUser): AdapterUserFields => ({ id: user.id, name: user.name, email: user.email, emailVerified: user.emailVerified, image: user.image })
+  return {
+    ...store,
+    createUser: async (user) => fieldsOf(await store.createUser(user)),
+    getUser: async (id) => {
+      const user = await store.getUser(id)
+      return user && fieldsOf(user)
+    },
+    getSessionAndUser: async (sessionToken) => {
+      const found = await store.getSessionAndUser(sessionToken)
+      return found && { session: found.session, user: fieldsOf(found.user) }
+    },
+    async deleteUser(id): Promise<void> {
+      await store.deleteUser(id)
+    },
+    async linkAccount(account): Promise<void> {
+      await store.linkAccount(account)
+    },
+    async unlinkAccount(key): Promise<void> {
+      await store.unlinkAccount(key)
+    },
+    async deleteSession(sessionToken): Promise<void> {
+      await store.deleteSession(sessionToken)
+    },
+  }
+}
+
+describe("an adapter answering as Auth.js's contract allows (nothing from deletes and links)", () => {
+  it("signs in, links the account, reads the session and signs out", async () => {
+    const store = MemoryAdapter()
+    const { browser, events } = setup({ adapter: answeringAsAuthJs(store) })
+    const h = browser()
+    expect((await h.signIn()).url).toBe(`${APP}/protected`)
+    const user = await store.getUserByAccount({ provider: "idp", providerAccountId: "alice" })
+    expect(user).toMatchObject({ email: "alice@example.com" })
+    expect(events.find(([name]) => name === "linkAccount")?.[1]).toMatchObject({ user: { id: user?.id }, account: { provider: "idp" } })
+    expect(await h.session()).toMatchObject({ user: { id: user?.id, email: "alice@example.com" } })
+
+    const token = h.browser.cookies(APP).find((c) => c.name === "authjs.session-token")?.value ?? ""
+    const page = await h.browser.navigate(`${APP}/api/auth/signout`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrfToken: await h.csrfToken() }),
+      initiator: `${APP}/api/auth/signout`,
+    })
+    expect(errorOf(page)).toBeNull()
+    expect(await store.getSessionAndUser(token)).toBeNull()
+    expect(h.browser.cookies(APP).some((c) => c.name === "authjs.session-token")).toBe(false)
+    expect(await h.session()).toBeNull()
+    // deleteSession answered nothing, so the event says there was no session record to hand over.
+    expect(events.find(([name]) => name === "signOut")?.[1]).toEqual({ session: null })
+  })
+
+  it("removes the new user again when linking fails, though deleteUser answers nothing", async () => {
+    const store = MemoryAdapter()
+    const adapter = answeringAsAuthJs(store)
+    let linkFails = true
+    const { browser } = setup({
+      adapter: {
+        ...adapter,
+        linkAccount: (account) => {
+          if (linkFails) throw new Error("linkAccount is down")
+          return adapter.linkAccount?.(account)
+        },
+      },
+    })
+    expect(errorOf(await browser().signIn())).toBe("AdapterError")
+    expect(await store.getUserByEmail("alice@example.com")).toBeNull()
+    linkFails = false
+    expect((await browser().signIn()).url).toBe(`${APP}/protected`)
+    expect(await store.getUserByAccount({ provider: "idp", providerAccountId: "alice" })).toMatchObject({ email: "alice@example.com" })
   })
 })
 

@@ -1,4 +1,4 @@
-import { parseForms } from "@portcullis/dev-idp/browser"
+import { parseForms } from "@portcullis/test-kit/browser"
 import { afterEach, describe, expect, it, vi } from "vitest"
 // Imported by path, not by package name: @portcullis/adapter-memory depends on @portcullis/core.
 import { MemoryAdapter } from "../../../adapter-memory/src/index.js"

@@ -3,7 +3,7 @@
  * Provider (oidc-provider, on 127.0.0.1), driven by a cookie-jar browser.
  */
 import { startDevIdp, type DevIdp, type DevIdpOptions } from "@portcullis/dev-idp"
-import { TestBrowser, type Page } from "@portcullis/dev-idp/browser"
+import { TestBrowser, type Page } from "@portcullis/test-kit/browser"
 import { afterAll, afterEach, beforeAll } from "vitest"
 import { Auth } from "../../src/index.js"
 import type { OIDCConfig, OAuth2Config } from "../../src/providers/index.js"

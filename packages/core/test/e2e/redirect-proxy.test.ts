@@ -1,4 +1,4 @@
-import { TestBrowser } from "@portcullis/dev-idp/browser"
+import { TestBrowser } from "@portcullis/test-kit/browser"
 import { describe, expect, it } from "vitest"
 import { resolveConfig } from "../../src/config.js"
 import { Auth } from "../../src/index.js"

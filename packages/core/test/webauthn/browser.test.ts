@@ -3,7 +3,7 @@
  * user verification): sign up on the default page, sign out, sign in with the button and with
  * autofill (on the default page and on the app's own page through the client), add a second
  * passkey, list and delete one; have the password manager forget (Signal API) a passkey the
- * server no longer knows. The server is `Auth()` over real HTTP on localhost (`@portcullis/dev-idp/serve`),
+ * server no longer knows. The server is `Auth()` over real HTTP on localhost (`@portcullis/test-kit/serve`),
  * a secure context for WebAuthn.
  */
 import { join } from "node:path"
@@ -17,8 +17,8 @@ import { Auth } from "../../src/index.js"
 import { FLOW } from "../../src/providers/index.js"
 import type { AuthConfig } from "../../src/types.js"
 import { webauthn } from "../../src/webauthn/index.js"
-import { addVirtualAuthenticator, enableVirtualAuthenticators, launchChromium } from "@portcullis/dev-idp/chromium"
-import { serveHandler, type ServedHandler } from "@portcullis/dev-idp/serve"
+import { addVirtualAuthenticator, enableVirtualAuthenticators, launchChromium } from "@portcullis/test-kit/chromium"
+import { serveHandler, type ServedHandler } from "@portcullis/test-kit/serve"
 import { SECRET } from "../helpers.js"
 import { scaled } from "@portcullis/test-time"
 
@@ -47,7 +47,7 @@ function handle(request: Request): Promise<Response> | Response {
   const path = new URL(request.url).pathname
   if (path === "/app.js") return new Response(appScript, { headers: { "content-type": "text/javascript" } })
   if (path === "/app" || path === "/manage") return html(APP_PAGE)
-  if (path === "/account") return html("<!doctype html><title>Account</title><h1>Account</h1>")
+  if (path === "/account" || path === "/x") return html("<!doctype html><title>Account</title><h1>Account</h1>")
   return Auth(request, config)
 }
 
@@ -194,6 +194,43 @@ describe("passkeys in Chromium with a virtual authenticator", () => {
     expect(signals).toHaveLength(1)
     await context.close()
   }, scaled(60_000))
+
+  it("attack: a callbackUrl carrying code=unknown_credential does not make the browser forget the passkey that just signed in", async () => {
+    // No stand-in for the Signal API here: Chromium's own signal reaches the virtual authenticator.
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    const { cdp, authenticatorId } = await withAuthenticator(page)
+    const held = async () => (await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials.map((credential) => credential.credentialId)
+    await page.goto(`${origin}/manage`)
+    expect(await page.evaluate(() => window.passkeys.register("passkey", { email: "kept@example.com", redirect: false }))).toMatchObject({ ok: true })
+    const [credential] = await held()
+    await signOut(page)
+
+    // The link an attacker sends: the default page, then autofill signs in and goes to the crafted URL.
+    const crafted = `${origin}/x?code=unknown_credential`
+    await page.goto(`${origin}/api/auth/signin?callbackUrl=${encodeURIComponent("/x?code=unknown_credential")}`)
+    await page.waitForURL(crafted, { timeout: scaled(15_000) })
+    expect(await sessionEmail(page)).toBe("kept@example.com")
+    // Give a signal the time the client would wait for it.
+    await page.waitForTimeout(1500)
+    expect(await held()).toEqual([credential])
+    await signOut(page)
+    // An app page whose signInWithPasskey() sends the browser to the crafted URL.
+    await page.goto(`${origin}/manage`)
+    const result = await page.evaluate(() => window.passkeys.signIn("passkey", { callbackUrl: "/x?code=unknown_credential", redirect: false }))
+    expect(result).toMatchObject({ ok: true, url: crafted })
+    await page.waitForTimeout(1500)
+    expect(await held()).toEqual([credential])
+
+    // A credential the server really does not know is still forgotten.
+    await adapter.deleteAuthenticator(Buffer.from(credential ?? "", "base64").toString("base64url"))
+    await context.clearCookies()
+    await page.goto(`${origin}/manage`)
+    const refused = await page.evaluate(() => window.passkeys.signIn("passkey", { redirect: false }))
+    expect(refused).toMatchObject({ ok: false, error: "WebAuthnVerificationError" })
+    await expect.poll(held, { timeout: scaled(5_000) }).toEqual([])
+    await context.close()
+  }, scaled(90_000))
 
   it("says so on the page when the person cancels, and signs nobody in", async () => {
     const context = await browser.newContext()

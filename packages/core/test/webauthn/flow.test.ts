@@ -341,6 +341,19 @@ describe("refusals", () => {
   })
 })
 
+describe("the configuration", () => {
+  it("is refused when it is read, without an adapter, naming the provider and the option", async () => {
+    for (const provider of [passkeyProvider(), passkeyProvider({ id: "webauthn", name: "WebAuthn", userVerification: "preferred" })]) {
+      const errors: string[] = []
+      const config = testConfig({ providers: [provider as never], logger: { error: (error) => errors.push(`${error.code}: ${error.message}`), warn: () => undefined } })
+      // Any route, not only the passkey ones: the configuration is unusable as a whole.
+      const response = await Auth(new Request(`${ORIGIN}/api/auth/providers`), config)
+      expect(response.status).toBe(503)
+      expect(errors).toEqual([`Configuration: Provider "${provider.id}" needs an \`adapter\` to store its passkeys and users.`])
+    }
+  })
+})
+
 describe("Auth() itself", () => {
   it("never answers 5xx to garbage on the passkey routes", async () => {
     const ctx = setup()

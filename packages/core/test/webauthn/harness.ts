@@ -38,17 +38,23 @@ export function setup(overrides: Partial<AuthConfig> = {}, provider = passkeyPro
   return { adapter: adapter, config, errors }
 }
 
-export async function options(config: AuthConfig, jar: Jar, query = ""): Promise<{ action: string; options: Options }> {
+export async function options(config: AuthConfig, jar: Jar, query = "", provider = "passkey"): Promise<{ action: string; options: Options }> {
   if (!jar.cookies.size) await csrfToken(config, jar)
-  const response = await call(config, jar, `/api/auth/webauthn-options/passkey${query}`)
+  const response = await call(config, jar, `/api/auth/webauthn-options/${provider}${query}`)
   expect(response.status).toBe(200)
   return (await response.json()) as { action: string; options: Options }
 }
 
-export async function post(config: AuthConfig, jar: Jar, action: string, data: unknown, extra: Record<string, string> = {}): Promise<Response> {
-  return call(config, jar, "/api/auth/callback/passkey", {
+export async function post(config: AuthConfig, jar: Jar, action: string, data: unknown, extra: Record<string, string> = {}, provider = "passkey", headers: Record<string, string> = {}): Promise<Response> {
+  return call(config, jar, `/api/auth/callback/${provider}`, {
     form: { action, data: typeof data === "string" ? data : JSON.stringify(data), csrfToken: await csrfToken(config, jar), callbackUrl: `${ORIGIN}/account`, ...extra },
+    headers,
   })
+}
+
+/** The name of the cookie a sign-in's challenge is remembered in, in `jar`. */
+export function challengeCookieName(jar: Jar): string | undefined {
+  return [...jar.cookies.keys()].find((name) => name.endsWith("authjs.challenge"))
 }
 
 export async function session(config: AuthConfig, jar: Jar): Promise<{ user?: { id?: string; email?: string | null } } | null> {

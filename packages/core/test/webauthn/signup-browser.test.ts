@@ -3,7 +3,7 @@
  * passkey on the default page, land on "check your email", follow the mailed link in the same
  * browser, press its button, and be signed in; the passkey then signs in by autofill. The
  * confirmation page passes axe-core on a phone in light and dark. `Auth()` runs over real HTTP
- * on localhost (`@portcullis/dev-idp/serve`, a secure context for WebAuthn).
+ * on localhost (`@portcullis/test-kit/serve`, a secure context for WebAuthn).
  */
 import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
@@ -15,8 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../../adapter-memory/src/index.js"
 import { Auth } from "../../src/index.js"
 import type { AuthConfig } from "../../src/types.js"
-import { addVirtualAuthenticator, enableVirtualAuthenticators, launchChromium } from "@portcullis/dev-idp/chromium"
-import { serveHandler, type ServedHandler } from "@portcullis/dev-idp/serve"
+import { addVirtualAuthenticator, enableVirtualAuthenticators, launchChromium } from "@portcullis/test-kit/chromium"
+import { serveHandler, type ServedHandler } from "@portcullis/test-kit/serve"
 import { SECRET } from "../helpers.js"
 import { passkeyProvider } from "./harness.js"
 import { scaled } from "@portcullis/test-time"

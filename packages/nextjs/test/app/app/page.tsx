@@ -1,31 +1,31 @@
+// app/page.tsx
+import { Suspense } from "react"
 import { auth, signIn, signOut } from "@/auth"
-import { ClientStatus } from "./client-status"
 
-export default async function Home() {
-  const session = await auth()
+export default function Page() {
   return (
     <main>
-      <p id="status">{session ? `Signed in as ${session.user?.email}` : "Signed out"}</p>
-      <ClientStatus />
-      {session ? (
-        <form
-          action={async () => {
-            "use server"
-            await signOut({ redirectTo: "/" })
-          }}
-        >
-          <button type="submit">Sign out</button>
-        </form>
-      ) : (
-        <form
-          action={async () => {
-            "use server"
-            await signIn("idp", { redirectTo: "/" })
-          }}
-        >
-          <button type="submit">Sign in with Demo IdP</button>
-        </form>
-      )}
+      <Suspense fallback={<p>Loading…</p>}>
+        <Account />
+      </Suspense>
     </main>
+  )
+}
+
+async function Account() {
+  const session = await auth()
+  if (!session) {
+    return (
+      <form action={async () => { "use server"; await signIn() }}>
+        <p>Signed out</p>
+        <button>Sign in</button>
+      </form>
+    )
+  }
+  return (
+    <form action={async () => { "use server"; await signOut() }}>
+      <p>Signed in as {session.user?.email}</p>
+      <button>Sign out</button>
+    </form>
   )
 }

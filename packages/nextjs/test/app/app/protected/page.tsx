@@ -1,6 +1,15 @@
+import { Suspense } from "react"
 import { auth } from "@/auth"
 
-export default async function Protected() {
+export default function Protected() {
+  return (
+    <Suspense fallback={<p>Loading…</p>}>
+      <Content />
+    </Suspense>
+  )
+}
+
+async function Content() {
   const session = await auth()
-  return <p id="protected">Protected content for {session?.user?.email}</p>
+  return <p>Protected content for {session?.user?.email}</p>
 }

@@ -72,15 +72,23 @@ export interface SpawnedServer {
 }
 
 /**
- * Starts a test's server process (PostgreSQL, Redis), keeping the end of its output, and kills
+ * Starts a test's server process (PostgreSQL, Redis, an app), keeping the end of its output, and kills
  * it with `killSignal` should the test process exit without stopping it.
  */
 export function spawnServer(
   command: string,
   args: readonly string[],
-  options: { cwd: string; stopSignal: NodeJS.Signals; killSignal: NodeJS.Signals; outputLimit: number; cleanup: () => void },
+  options: {
+    cwd: string
+    stopSignal: NodeJS.Signals
+    killSignal: NodeJS.Signals
+    outputLimit: number
+    cleanup: () => void
+    /** The process's environment; this process's by default. */
+    env?: NodeJS.ProcessEnv
+  },
 ): SpawnedServer {
-  const server = spawn(command, args, { cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"] })
+  const server = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] })
   let output = ""
   const collect = (chunk: Buffer): void => {
     output = (output + chunk.toString()).slice(-options.outputLimit)

@@ -1,0 +1,145 @@
+/**
+ * Two app instances in separate Node processes behind one public origin (a load balancer the
+ * test steers), sharing one store, with a real OpenID Provider: the harness of the scale-out
+ * tests here and of Auth.js's adapters in @portcullis/authjs-adapters-test.
+ */
+import { spawn, type ChildProcess } from "node:child_process"
+import { createInterface } from "node:readline"
+import { fileURLToPath } from "node:url"
+import { TestBrowser, type Page } from "@portcullis/test-kit/browser"
+import { scaled } from "@portcullis/test-time"
+
+export const APP = "http://localhost:3000"
+export const CLIENT = { id: "scale-out", secret: "scale-out-client-secret" }
+export const SECRET = "a-scale-out-secret-of-at-least-32-characters"
+export const BOB = { login: "bob@example.net", password: "bob-password" }
+export const ALICE = { login: "alice@example.com", password: "alice-password" }
+
+export interface Instance {
+  origin: string
+  /** What the instance printed: its `auth-error` lines tell why a sign-in failed. */
+  output: string[]
+  process: ChildProcess
+}
+
+/**
+ * Starts test/instance.ts in its own Node process and waits until it listens. `env` names the
+ * database (`DATABASE_URL`) and, with `ADAPTER_MODULE`, a module whose default export makes the
+ * adapter from a pool (else this package's `PostgresAdapter`).
+ */
+export async function startInstance(env: Record<string, string>): Promise<Instance> {
+  const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("instance.ts", import.meta.url))], {
+    cwd: fileURLToPath(new URL("..", import.meta.url)),
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  })
+  const output: string[] = []
+  child.stderr.on("data", (chunk: Buffer) => output.push(chunk.toString()))
+  const lines = createInterface({ input: child.stdout })
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(new Error(`the instance did not start within 20 s:\n${output.join("")}`))
+    }, scaled(20_000))
+    child.once("exit", (code) => {
+      clearTimeout(timer)
+      reject(new Error(`the instance exited (${String(code)}):\n${output.join("")}`))
+    })
+    lines.on("line", (line) => {
+      output.push(line)
+      const port = line.startsWith("{") ? (JSON.parse(line) as { port?: number }).port : undefined
+      if (port !== undefined) {
+        clearTimeout(timer)
+        resolve({ origin: `http://127.0.0.1:${port}`, output, process: child })
+      }
+    })
+  })
+}
+
+export async function stopInstance(instance: Instance | undefined): Promise<void> {
+  if (!instance || instance.process.exitCode !== null) return
+  const exited = new Promise((resolve) => instance.process.once("exit", resolve))
+  instance.process.kill("SIGTERM")
+  await exited
+}
+
+/**
+ * A browser whose requests to the app's public origin go to whichever instance `target` names,
+ * as a load balancer would send them. With `hold` set, the next callback request is recorded
+ * instead of forwarded, so two callbacks can be released at once.
+ */
+export class Visitor {
+  readonly browser: TestBrowser
+  target: Instance
+  hold = false
+  held: URL | undefined
+
+  constructor(target: Instance) {
+    this.target = target
+    this.browser = new TestBrowser({
+      routes: {
+        [APP]: async (request) => {
+          const url = new URL(request.url)
+          if (this.hold && url.pathname.startsWith("/api/auth/callback/")) {
+            this.hold = false
+            this.held = url
+            return new Response("held")
+          }
+          const forwarded = await fetch(new URL(url.pathname + url.search, this.target.origin), {
+            method: request.method,
+            headers: request.headers,
+            body: request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer(),
+            redirect: "manual",
+          })
+          return new Response(forwarded.body, { status: forwarded.status, headers: forwarded.headers })
+        },
+      },
+    })
+  }
+
+  async csrfToken(): Promise<string> {
+    const response = await this.browser.request(`${APP}/api/auth/csrf`)
+    return ((await response.json()) as { csrfToken: string }).csrfToken
+  }
+
+  /** Signs in at the IdP (login, then consent) and returns the page the flow ends on. */
+  async signIn(account: { login: string; password: string }): Promise<Page> {
+    let page = await this.browser.navigate(`${APP}/api/auth/signin/idp`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrfToken: await this.csrfToken(), callbackUrl: "/protected" }),
+      initiator: `${APP}/api/auth/signin`,
+    })
+    for (let step = 0; step < 3 && new URL(page.url).origin !== APP && page.body.includes("<form"); step++) {
+      page = page.body.includes(">Allow<")
+        ? await this.browser.submitForm(page, { button: "Allow" })
+        : await this.browser.submitForm(page, { values: account })
+    }
+    return page
+  }
+
+  /** Runs a sign-in up to its callback request, which is kept for {@link release}. */
+  async signInUntilCallback(account: { login: string; password: string }): Promise<URL> {
+    this.hold = true
+    await this.signIn(account)
+    if (this.held === undefined) throw new Error("the sign-in never reached the callback")
+    return this.held
+  }
+
+  async release(callback: URL): Promise<Page> {
+    return this.browser.navigate(callback, { initiator: "http://127.0.0.1/" })
+  }
+
+  async session(): Promise<{ user?: { id?: string; email?: string } } | null> {
+    const response = await this.browser.request(`${APP}/api/auth/session`)
+    return (await response.json()) as { user?: { id?: string; email?: string } } | null
+  }
+
+  async signOut(): Promise<Page> {
+    return this.browser.navigate(`${APP}/api/auth/signout`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrfToken: await this.csrfToken() }),
+      initiator: `${APP}/api/auth/signout`,
+    })
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * The `npx @portcullis/dev-idp` command: a dev IdP for one app, started from the command line,
+ * that prints the provider configuration to paste into the app.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util"
+
+import { startDevIdp, type DevIdp } from "./index.js"
+
+/** The provider id the printed configuration uses; the app's callback URLs end with it. */
+export const PROVIDER_ID = "dev-idp"
+/** The port the command listens on unless `--port` says otherwise: fixed, so the printed issuer stays valid across restarts. */
+export const DEFAULT_PORT = 4400
+const DEFAULT_APP_URLS = ["http://localhost:3000", "http://127.0.0.1:3000"]
+const DEFAULT_CLIENT = { id: "dev-app", secret: "dev-app-secret" }
+
+export const USAGE = `Usage: npx @portcullis/dev-idp [options]
+
+A local OpenID Provider for developing an app with @portcullis/core: it listens on 127.0.0.1
+only, with demo users, and prints the provider configuration to paste into your app.
+
+Options:
+  --port <port>           the port on 127.0.0.1 (default ${String(DEFAULT_PORT)}; 0 takes a free one)
+  --app-url <origin>      your app's AUTH_URL; repeat for several (default ${DEFAULT_APP_URLS.join(" and ")})
+  --base-path <path>      where the app serves the auth routes (default /api/auth)
+  --redirect-uri <url>    an exact callback URL to accept instead; repeat for several
+  --client-id <id>        default ${DEFAULT_CLIENT.id}
+  --client-secret <text>  default ${DEFAULT_CLIENT.secret}
+  --consent <mode>        "prompt" (an Allow / Deny page after login, the default) or "auto"
+  -h, --help              this text
+`
+
+/** A command-line mistake: the message says what to change. */
+export class UsageError extends Error {
+  override name = "UsageError"
+}
+
+/** What the command was asked for, with defaults applied. */
+export interface CommandOptions {
+  port: number
+  redirectUris: string[]
+  clientId: string
+  clientSecret: string
+  consent: "prompt" | "auto"
+}
+
+/**
+ * Reads the command line.
+ *
+ * @returns `"help"` for `--help`, else the options.
+ * @throws {UsageError} naming the option that is unknown or invalid.
+ */
+export function readCommandLine(args: readonly string[]): CommandOptions | "help" {
+  let values
+  try {
+    ;({ values } = parseArgs({
+      args: [...args],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: "string" },
+        "app-url": { type: "string", multiple: true },
+        "base-path": { type: "string" },
+        "redirect-uri": { type: "string", multiple: true },
+        "client-id": { type: "string" },
+        "client-secret": { type: "string" },
+        consent: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    }))
+  } catch (cause) {
+    throw new UsageError(cause instanceof Error ? cause.message : String(cause), { cause })
+  }
+  if (values.help === true) return "help"
+  const port = values.port === undefined ? DEFAULT_PORT : Number(values.port)
+  if (!/^\d+$/.test(values.port ?? "0") || port > 65_535) throw new UsageError(`--port must be a number from 0 to 65535, got ${String(values.port)}`)
+  const basePath = (values["base-path"] ?? "/api/auth").replace(/\/+$/, "")
+  if (!basePath.startsWith("/")) throw new UsageError(`--base-path must start with /, got ${basePath}`)
+  const appUrls = values["app-url"] ?? DEFAULT_APP_URLS
+  const redirectUris =
+    values["redirect-uri"] ??
+    appUrls.map((appUrl) => {
+      let origin: string
+      try {
+        origin = new URL(appUrl).origin
+      } catch (cause) {
+        throw new UsageError(`--app-url must be a URL such as http://localhost:3000, got ${appUrl}`, { cause })
+      }
+      return `${origin}${basePath}/callback/${PROVIDER_ID}`
+    })
+  for (const uri of redirectUris) {
+    if (!URL.canParse(uri)) throw new UsageError(`--redirect-uri must be an absolute URL, got ${uri}`)
+  }
+  const consent = values.consent ?? "prompt"
+  if (consent !== "prompt" && consent !== "auto") throw new UsageError(`--consent must be "prompt" or "auto", got ${consent}`)
+  const clientId = values["client-id"] ?? DEFAULT_CLIENT.id
+  const clientSecret = values["client-secret"] ?? DEFAULT_CLIENT.secret
+  if (clientId === "" || clientSecret === "") throw new UsageError("--client-id and --client-secret must not be empty")
+  return { port, redirectUris, clientId, clientSecret, consent }
+}
+
+/** The provider object an app adds to its `providers`, as TypeScript source. */
+export function providerSnippet(issuer: string, options: Pick<CommandOptions, "clientId" | "clientSecret">): string {
+  return [
+    "{",
+    `  id: "${PROVIDER_ID}",`,
+    `  name: "Dev IdP",`,
+    `  type: "oidc",`,
+    `  issuer: ${JSON.stringify(issuer)},`,
+    `  clientId: ${JSON.stringify(options.clientId)},`,
+    `  clientSecret: ${JSON.stringify(options.clientSecret)},`,
+    "  allowInsecureLoopbackRequests: true, // its issuer is plain http on 127.0.0.1",
+    "}",
+  ].join("\n")
+}
+
+/** What the command prints once the IdP listens. */
+export function startupMessage(idp: Pick<DevIdp, "issuer" | "accounts">, options: CommandOptions): string {
+  const indent = (text: string) => text.replace(/^/gm, "  ")
+  const users = idp.accounts.map((account) => `${account.email} / ${account.password}${account.email_verified ? "" : " (email not verified)"}`)
+  const env = `AUTH_DEV_IDP_ISSUER=${idp.issuer}\nAUTH_DEV_IDP_ID=${options.clientId}\nAUTH_DEV_IDP_SECRET=${options.clientSecret}`
+  return [
+    `Dev IdP listening on ${idp.issuer} (a local OpenID Provider, for development only)`,
+    "",
+    `Demo users: ${users.join(", ")}`,
+    `Callback URLs it accepts: ${options.redirectUris.join(", ")}`,
+    "",
+    "Add this provider to your config's providers:",
+    "",
+    indent(providerSnippet(idp.issuer, options)),
+    "",
+    `or keep { id: "${PROVIDER_ID}", name: "Dev IdP", type: "oidc", allowInsecureLoopbackRequests: true } and put the rest in .env:`,
+    "",
+    indent(env),
+    "",
+    "Stop it with Ctrl+C.",
+    "",
+  ].join("\n")
+}
+
+/**
+ * Starts the dev IdP the command line asks for and prints how to use it.
+ *
+ * @throws {UsageError} for a mistake on the command line.
+ * @throws Error when the port is taken (`EADDRINUSE`).
+ */
+export async function runCommand(options: CommandOptions, print: (text: string) => void): Promise<DevIdp> {
+  const idp = await startDevIdp({
+    port: options.port,
+    consent: options.consent,
+    clients: [{ client_id: options.clientId, client_secret: options.clientSecret, redirect_uris: options.redirectUris, client_name: "your app" }],
+  })
+  print(startupMessage(idp, options))
+  return idp
+}

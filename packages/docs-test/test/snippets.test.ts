@@ -1,0 +1,200 @@
+/**
+ * The README's apps, run exactly as written: each framework's marked blocks (`<!-- snippet: ... -->`)
+ * become a project in a temporary folder, with this package's node_modules linked in: it holds
+ * what the install lines name, the workspace's packages built as they are published. Each is type-checked with the
+ * `tsconfig.json` shown, built and started with the `package.json` scripts shown (`.env` loaded by
+ * Node's `--env-file`), and a cookie-jar browser signs in through `npx @portcullis/dev-idp`'s bin
+ * with its default consent page, visits the protected route and signs out.
+ */
+import { execFile } from "node:child_process"
+import { readFileSync } from "node:fs"
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises"
+import { createRequire } from "node:module"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { promisify } from "node:util"
+import { DEFAULT_ACCOUNTS } from "@portcullis/dev-idp"
+import { TestBrowser, type Page } from "@portcullis/test-kit/browser"
+import { freePort, spawnServer, type SpawnedServer } from "@portcullis/test-kit/system"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { importedPackages, installedPackages, projectFiles, readSnippets, type Snippet } from "./snippets.js"
+
+const HERE = dirname(import.meta.dirname)
+const ROOT = join(HERE, "..", "..")
+const BIN_PATH = join(HERE, "node_modules", ".bin")
+/** Linked into each project, which then resolves the packages the install lines name as installed ones. */
+const NODE_MODULES = join(HERE, "node_modules")
+const FRAMEWORKS = ["node-http", "express", "hono"] as const
+const ALICE = DEFAULT_ACCOUNTS[0] ?? expect.unreachable("the dev IdP has no default account")
+
+const snippets: Snippet[] = [...readSnippets(join(ROOT, "README.md")), ...readSnippets(join(ROOT, "packages", "nextjs", "README.md"))]
+const self = JSON.parse(readFileSync(join(HERE, "package.json"), "utf8")) as { devDependencies: Record<string, string> }
+
+/** The start script's environment: the process's, PATH with this package's bins, and `overrides`. */
+function projectEnv(overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  // Nothing of this test's own AUTH_* settings may reach the app: only the .env shown does.
+  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith("AUTH_") && !/^npm_/i.test(name)) env[name] = value
+  return { ...env, PATH: `${BIN_PATH}:${process.env.PATH ?? ""}`, ...overrides }
+}
+
+function script(dir: string, name: string): string {
+  const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { scripts?: Record<string, string> }
+  return manifest.scripts?.[name] ?? expect.unreachable(`the README's package.json has no "${name}" script`)
+}
+
+/** Runs a package.json script as npm would (`sh -c`), failing with everything it printed. */
+async function runScript(dir: string, name: string): Promise<void> {
+  try {
+    await promisify(execFile)("sh", ["-c", script(dir, name)], { cwd: dir, env: projectEnv() })
+  } catch (error) {
+    const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string }
+    throw new Error(`\`npm run ${name}\` failed in ${dir}:\n${stdout}\n${stderr}`, { cause: error })
+  }
+}
+
+/** Waits until `check` holds, polling, or fails with `describe()` after `ms`. */
+async function waitFor(check: () => boolean | Promise<boolean>, ms: number, describe: () => string): Promise<void> {
+  const deadline = performance.now() + ms
+  while (!(await Promise.resolve().then(check).catch(() => false))) {
+    if (performance.now() > deadline) throw new Error(describe())
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+interface DevIdpBin {
+  server: SpawnedServer
+  issuer: string
+}
+
+/** Starts the workspace's `@portcullis/dev-idp` bin, as `npx @portcullis/dev-idp <args>` runs it. */
+async function startDevIdpBin(args: string[]): Promise<DevIdpBin> {
+  const manifestPath = createRequire(import.meta.url).resolve("@portcullis/dev-idp/package.json")
+  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as { bin: Record<string, string> }
+  const [bin] = Object.values(manifest.bin)
+  if (bin === undefined) throw new Error("@portcullis/dev-idp declares no bin")
+  const server = spawnServer(process.execPath, [join(dirname(manifestPath), bin), ...args], {
+    cwd: HERE,
+    stopSignal: "SIGTERM",
+    killSignal: "SIGKILL",
+    outputLimit: 20_000,
+    cleanup: () => undefined,
+  })
+  let issuer = ""
+  await waitFor(
+    () => {
+      issuer = /^Dev IdP listening on (\S+)/m.exec(server.output())?.[1] ?? ""
+      return issuer !== "" && /Stop it with/.test(server.output())
+    },
+    30_000,
+    () => `the dev IdP did not start:\n${server.output()}`,
+  )
+  return { server, issuer }
+}
+
+let idp: DevIdpBin
+let projects = ""
+const ports = new Map<string, number>()
+/** Each framework's project, written and built once, in parallel (tsc takes seconds each). */
+const built = new Map<string, Promise<string>>()
+
+beforeAll(async () => {
+  for (const framework of FRAMEWORKS) ports.set(framework, await freePort())
+  const redirects = [...ports.values()].flatMap((port) => ["--redirect-uri", `http://127.0.0.1:${String(port)}/api/auth/callback/dev-idp`])
+  idp = await startDevIdpBin(["--port", "0", ...redirects])
+  projects = await mkdtemp(join(tmpdir(), "portcullis-snippets-"))
+  for (const framework of FRAMEWORKS) {
+    const project = (async () => {
+      const dir = join(projects, framework)
+      await mkdir(dir)
+      await symlink(NODE_MODULES, join(dir, "node_modules"), "dir")
+      for (const [file, text] of projectFiles(snippets, framework)) {
+        await mkdir(dirname(join(dir, file)), { recursive: true })
+        await writeFile(join(dir, file), text)
+      }
+      await runScript(dir, "build")
+      return dir
+    })()
+    // Awaited by the framework's tests; a failure must not also surface as an unhandled rejection.
+    project.catch(() => undefined)
+    built.set(framework, project)
+  }
+})
+
+afterAll(async () => {
+  await idp.server.stop()
+  if (projects !== "") await rm(projects, { recursive: true, force: true })
+})
+
+describe("the dev IdP's bin", () => {
+  it("prints the .env lines the README shows, and nothing on stderr (no oidc-provider runtime warning)", () => {
+    const env = snippets.find((snippet) => snippet.framework === "shared" && snippet.file === ".env")?.text ?? ""
+    const printed = idp.server.output()
+    for (const line of printed.split("\n").filter((candidate) => /^\s+AUTH_DEV_IDP_(ID|SECRET)=/.test(candidate))) expect(env).toContain(`${line.trim()}\n`)
+    expect(env).toContain("AUTH_DEV_IDP_ISSUER=http://127.0.0.1:4400\n")
+    expect(printed).not.toMatch(/WARNING|Unsupported runtime/)
+  })
+})
+
+describe("the Next.js snippets", () => {
+  it("are marked, for the Next.js test to build them", () => {
+    const files = snippets.filter((snippet) => snippet.framework === "nextjs").map((snippet) => snippet.file)
+    expect(files).toEqual(expect.arrayContaining(["auth.ts", "app/api/auth/[...nextauth]/route.ts", "app/page.tsx"]))
+  })
+})
+
+describe.each(FRAMEWORKS)("the README's %s app", (framework) => {
+  const install = snippets.find((snippet) => snippet.framework === framework && snippet.file === "install")
+
+  it("has an install line naming every package it imports, its types and the dev IdP", () => {
+    expect(install, `README.md: no <!-- snippet: ${framework}/install --> block`).toBeDefined()
+    const { dependencies, devDependencies } = installedPackages(install ?? expect.unreachable())
+    const sources = [...projectFiles(snippets, framework)].filter(([file]) => file.endsWith(".ts")).map(([, text]) => text)
+    for (const name of sources.flatMap(importedPackages)) expect(dependencies, `${framework} imports ${name}`).toContain(name)
+    expect(devDependencies).toEqual(expect.arrayContaining(["@portcullis/dev-idp", "typescript", "@types/node"]))
+    if (dependencies.includes("express")) expect(devDependencies).toContain("@types/express")
+    // What the line installs is what this test resolves the project against.
+    for (const name of [...dependencies, ...devDependencies]) expect(Object.keys(self.devDependencies), `add ${name} to packages/docs-test`).toContain(name)
+  })
+
+  it("type-checks with the tsconfig shown, starts with the start script shown, and signs in, out and back", async () => {
+    const dir = await (built.get(framework) ?? expect.unreachable())
+    const port = ports.get(framework) ?? expect.unreachable()
+    const app = `http://127.0.0.1:${String(port)}`
+    // `node --env-file` keeps what the environment already sets: only where this run differs
+    // from the README's .env (the ports) is set here; the secret and client come from the file.
+    const server = spawnServer("sh", ["-c", script(dir, "start")], {
+      cwd: dir,
+      env: projectEnv({ PORT: String(port), AUTH_URL: app, AUTH_DEV_IDP_ISSUER: idp.issuer }),
+      stopSignal: "SIGTERM",
+      killSignal: "SIGKILL",
+      outputLimit: 20_000,
+      cleanup: () => undefined,
+    })
+    try {
+      await waitFor(async () => (await fetch(app)).ok, 30_000, () => `the ${framework} app did not answer:\n${server.output()}`)
+      const browser = new TestBrowser()
+      const home = await browser.navigate(`${app}/`)
+      expect(home.body).toContain(`<a href="/api/auth/signin">Sign in</a>`)
+
+      // The protected route sends a signed-out visitor to the sign-in page, then back.
+      const signInPage = await browser.navigate(`${app}/me`)
+      expect(new URL(signInPage.url).pathname).toBe("/api/auth/signin")
+      const login = await browser.submitForm(signInPage)
+      expect(new URL(login.url).origin, login.body.slice(0, 500)).toBe(idp.issuer)
+      const consent = await browser.submitForm(login, { values: { login: ALICE.email, password: ALICE.password } })
+      const me: Page = await browser.submitForm(consent, { button: "Allow" })
+      expect(me.url, me.body.slice(0, 1000)).toBe(`${app}/me`)
+      expect(JSON.parse(me.body)).toMatchObject({ user: { email: ALICE.email, name: ALICE.name } })
+      expect((await browser.navigate(`${app}/`)).body).toContain(`<a href="/api/auth/signout">Sign out</a>`)
+
+      const signOutPage = await browser.navigate(`${app}/api/auth/signout`)
+      await browser.submitForm(signOutPage)
+      expect(new URL((await browser.navigate(`${app}/me`)).url).pathname).toBe("/api/auth/signin")
+      // Nothing logged: core logs every failure it handles.
+      expect(server.output()).not.toMatch(/error/i)
+    } finally {
+      await server.stop()
+    }
+  })
+})

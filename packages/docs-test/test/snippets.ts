@@ -1,0 +1,78 @@
+/**
+ * The code blocks a markdown file marks as snippets: `<!-- snippet: <framework>/<file> -->` on the
+ * line before a fenced block names the file the block is, in the project of that framework.
+ * `shared/<file>` belongs to every framework's project; `<framework>/install` is the install
+ * commands.
+ */
+import { readFileSync } from "node:fs"
+
+/** One marked block. */
+export interface Snippet {
+  /** `express`, `shared`, ... */
+  framework: string
+  /** The file's path in the project (`server.ts`, `app/page.tsx`), or `install`. */
+  file: string
+  /** The block's text, exactly, with a final newline. */
+  text: string
+  /** The markdown file and line of the marker, for messages. */
+  where: string
+}
+
+const MARKER = /^<!-- snippet: ([a-z0-9-]+)\/(\S+) -->$/
+
+/**
+ * Reads every marked block of `path`.
+ *
+ * @throws Error when a marker is not followed by a fenced block, or a name is marked twice.
+ */
+export function readSnippets(path: string): Snippet[] {
+  const lines = readFileSync(path, "utf8").split("\n")
+  const snippets: Snippet[] = []
+  lines.forEach((line, index) => {
+    const marker = MARKER.exec(line)
+    if (marker === null) return
+    const where = `${path}:${String(index + 1)}`
+    const fence = /^(```+)\w*$/.exec(lines[index + 1] ?? "")
+    if (fence === null) throw new Error(`${where}: the snippet marker must be followed by a fenced code block`)
+    const end = lines.findIndex((candidate, at) => at > index + 1 && candidate === fence[1])
+    if (end === -1) throw new Error(`${where}: the snippet's code block is never closed`)
+    const [framework = "", file = ""] = [marker[1], marker[2]]
+    if (snippets.some((other) => other.framework === framework && other.file === file)) throw new Error(`${where}: ${framework}/${file} is marked twice`)
+    snippets.push({ framework, file, text: `${lines.slice(index + 2, end).join("\n")}\n`, where })
+  })
+  return snippets
+}
+
+/** The files of `framework`'s project: the shared ones, then its own (which win), install lines excluded. */
+export function projectFiles(snippets: readonly Snippet[], framework: string): Map<string, string> {
+  const files = new Map<string, string>()
+  for (const scope of ["shared", framework]) {
+    for (const snippet of snippets) if (snippet.framework === scope && snippet.file !== "install") files.set(snippet.file, snippet.text)
+  }
+  return files
+}
+
+/** What an install block's `npm install` lines name, split into dependencies and devDependencies. */
+export function installedPackages(snippet: Snippet): { dependencies: string[]; devDependencies: string[] } {
+  const dependencies: string[] = []
+  const devDependencies: string[] = []
+  for (const line of snippet.text.split("\n").filter((candidate) => candidate.trim() !== "")) {
+    const words = line.trim().split(/\s+/)
+    if (words[0] !== "npm" || (words[1] !== "install" && words[1] !== "i")) throw new Error(`${snippet.where}: not an npm install line: ${line}`)
+    const dev = words.includes("--save-dev") || words.includes("-D")
+    const names = words.slice(2).filter((word) => !word.startsWith("-"))
+    ;(dev ? devDependencies : dependencies).push(...names)
+  }
+  return { dependencies, devDependencies }
+}
+
+/** The packages a TypeScript file imports (bare specifiers, `node:` built-ins left out), by package name. */
+export function importedPackages(source: string): string[] {
+  const names = new Set<string>()
+  for (const [, specifier = ""] of source.matchAll(/^\s*import\s[^"']*["']([^"']+)["']/gm)) {
+    if (specifier.startsWith(".") || specifier.startsWith("node:")) continue
+    const parts = specifier.split("/")
+    names.add(specifier.startsWith("@") ? parts.slice(0, 2).join("/") : (parts[0] ?? specifier))
+  }
+  return [...names]
+}

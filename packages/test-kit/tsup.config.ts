@@ -1,0 +1,11 @@
+import { defineConfig } from "tsup"
+
+export default defineConfig({
+  entry: ["src/browser.ts", "src/system.ts", "src/chromium.ts", "src/serve.ts"],
+  format: ["esm"],
+  target: "es2022",
+  platform: "node",
+  dts: true,
+  clean: true,
+  sourcemap: true,
+})
