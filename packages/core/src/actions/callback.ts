@@ -6,7 +6,6 @@ import { readForm, redirect, type RequestContext } from "../context.js"
 import { browserBinding, verifyCsrf } from "../csrf.js"
 import { authorize, readCredentials } from "../credentials/authorize.js"
 import type { InternalCredentialsProvider } from "../credentials/provider.js"
-import { keepTypedFields } from "../credentials/typed-fields.js"
 import { confirmationPage, verifySignInLink } from "../email/callback.js"
 import type { InternalEmailProvider } from "../email/provider.js"
 import { emailAdapter } from "../email/signin.js"
@@ -170,7 +169,8 @@ async function credentialsCallback(context: RequestContext, provider: InternalCr
   try {
     user = await authorize(provider, credentials, context.request)
   } catch (error) {
-    if (error instanceof CredentialsSignin) keepTypedFields(context, provider, credentials)
+    // Fetched on a refusal only: an app without a credentials provider bundles none of it.
+    if (error instanceof CredentialsSignin) (await import("../credentials/typed-fields.js")).keepTypedFields(context, provider, credentials)
     throw error
   }
   if (config.session.strategy === "database" && config.adapter !== undefined) {

@@ -1,7 +1,6 @@
 import { rememberCallbackUrl, resolveCallbackUrl } from "../callback-url.js"
 import { html, readForm, redirect, type RequestContext } from "../context.js"
 import { browserBinding, csrfToken, verifyCsrf } from "../csrf.js"
-import { takeTypedFields } from "../credentials/typed-fields.js"
 import { sendSignInLink } from "../email/signin.js"
 import { InvalidProvider, isAuthErrorCode } from "../errors.js"
 import { createAuthorizationUrl } from "../oauth/authorize.js"
@@ -22,7 +21,11 @@ export async function signInPage(context: RequestContext): Promise<Response> {
     return redirect(context, signInPageUrl(context, { callbackUrl: target, error: isAuthErrorCode(error) ? error : undefined, code: query.get("code") ?? undefined }))
   }
   const shown = isAuthErrorCode(error) ? error : undefined
-  const typed = takeTypedFields(context, shown === "CredentialsSignin")
+  // Only a browser whose credentials form was just refused carries the cookie: the code that reads
+  // it is fetched then, so an app without a credentials provider bundles none of it.
+  const typed = context.jar.has(context.cookies.credentialsInput.name)
+    ? (await import("../credentials/typed-fields.js")).takeTypedFields(context, shown === "CredentialsSignin")
+    : undefined
   const token = await csrfToken(context)
   const page = renderSignIn({
     theme,

@@ -2,7 +2,8 @@
  * What a person typed into a refused credentials form, kept for the built-in sign-in page so a
  * wrong password does not also cost them their username. Only fields that are not `password`
  * fields are kept, in a short-lived HttpOnly cookie of their own browser, read once by the next
- * sign-in page, which escapes every value it puts back.
+ * sign-in page, which escapes every value it puts back. Loaded with `import()` where it is used,
+ * so only a refused sign-in fetches it.
  */
 import { clearCookie } from "../cookies.js"
 import type { RequestContext } from "../context.js"
