@@ -6,7 +6,9 @@
 import { spawn, type ChildProcess } from "node:child_process"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
+import { startDevIdp, type DevIdp } from "@portcullis/dev-idp"
 import { TestBrowser, type Page } from "@portcullis/test-kit/browser"
+import { afterAll, beforeAll } from "vitest"
 import { scaled } from "@portcullis/test-time"
 
 export const APP = "http://localhost:3000"
@@ -141,5 +143,33 @@ export class Visitor {
       body: new URLSearchParams({ csrfToken: await this.csrfToken() }),
       initiator: `${APP}/api/auth/signout`,
     })
+  }
+}
+
+/**
+ * Starts the OpenID Provider and two instances before the calling block's tests and stops them
+ * after. `env` gives what an instance needs beyond the IdP and the app's secret and URL (its
+ * `DATABASE_URL`, and `ADAPTER_MODULE` with what that module reads), read in `beforeAll`.
+ * Returns an accessor, valid inside tests.
+ */
+export function useTwoInstances(env: () => Record<string, string>): () => [Instance, Instance] {
+  let idp: DevIdp | undefined
+  let a: Instance | undefined
+  let b: Instance | undefined
+  beforeAll(async () => {
+    idp = await startDevIdp({
+      clients: [{ client_id: CLIENT.id, client_secret: CLIENT.secret, redirect_uris: [`${APP}/api/auth/callback/idp`] }],
+      consent: "auto",
+    })
+    const all = { ...env(), ISSUER: idp.issuer, CLIENT_ID: CLIENT.id, CLIENT_SECRET: CLIENT.secret, AUTH_SECRET: SECRET, AUTH_URL: `${APP}/api/auth` }
+    ;[a, b] = await Promise.all([startInstance(all), startInstance(all)])
+  }, scaled(60_000))
+  afterAll(async () => {
+    await Promise.all([stopInstance(a), stopInstance(b)])
+    await idp?.close()
+  })
+  return () => {
+    if (!a || !b) throw new Error("the instances are only there inside tests")
+    return [a, b]
   }
 }

@@ -2,44 +2,14 @@
  * Two app instances in separate Node processes share one PostgreSQL database behind one public
  * origin (a round-robin-free "load balancer" the test steers), with a real OpenID Provider.
  */
-import { startDevIdp, type DevIdp } from "@portcullis/dev-idp"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { migrate } from "../src/index.js"
 import { useDatabase } from "./databases.js"
-import { ALICE, APP, BOB, CLIENT, SECRET, Visitor, startInstance, stopInstance, type Instance } from "./instances.js"
-import { scaled } from "@portcullis/test-time"
+import { ALICE, APP, BOB, Visitor, useTwoInstances } from "./instances.js"
 
 describe("two app instances in separate processes, one PostgreSQL database", () => {
   const pool = useDatabase("scale_out", migrate)
-  let idp: DevIdp | undefined
-  let a: Instance | undefined
-  let b: Instance | undefined
-  const instances = (): [Instance, Instance] => {
-    if (!a || !b) throw new Error("the instances are only there inside tests")
-    return [a, b]
-  }
-
-  beforeAll(async () => {
-    idp = await startDevIdp({
-      clients: [{ client_id: CLIENT.id, client_secret: CLIENT.secret, redirect_uris: [`${APP}/api/auth/callback/idp`] }],
-      consent: "auto",
-    })
-    const { connectionString } = pool().options
-    const env = {
-      DATABASE_URL: String(connectionString),
-      ISSUER: idp.issuer,
-      CLIENT_ID: CLIENT.id,
-      CLIENT_SECRET: CLIENT.secret,
-      AUTH_SECRET: SECRET,
-      AUTH_URL: `${APP}/api/auth`,
-    }
-    ;[a, b] = await Promise.all([startInstance(env), startInstance(env)])
-  }, scaled(60_000))
-
-  afterAll(async () => {
-    await Promise.all([stopInstance(a), stopInstance(b)])
-    await idp?.close()
-  })
+  const instances = useTwoInstances(() => ({ DATABASE_URL: String(pool().options.connectionString) }))
 
   async function count(sql: string, values: unknown[]): Promise<number> {
     const { rows } = await pool().query<{ n: string }>(`SELECT count(*) AS n FROM ${sql}`, values)

@@ -8,6 +8,17 @@ import { runAdapterTests } from "@portcullis/adapter-test"
 import { describe } from "vitest"
 import { lazyDb, useAuthJsStore } from "./stores.js"
 
+/** The cases that read an account back through getAccount(), which core never calls. */
+const NO_GET_ACCOUNT = [
+  "linkAccount stores the account and getAccount returns it",
+  "getAccount takes the providerAccountId first, and returns null for an unknown account",
+  "a user can link accounts at several providers",
+  "an account is found by provider and providerAccountId together",
+  "unlinkAccount removes the link and keeps the user",
+  "deleteUser deletes the user's accounts",
+  "changing an account passed in or returned does not change the store",
+]
+
 /** What `@auth/pg-adapter` lacks on either id type. */
 const PG_LACKS = [
   // No authenticator methods: passkeys need another store (core checks this at config time).
@@ -20,14 +31,7 @@ const PG_LACKS = [
   // Core looks a user / account up before it creates or links one (sign-in.test.ts: "a second
   // sign-in reuses them"); two concurrent first sign-ins can still make two users there.
   "uniqueness",
-  // No getAccount(): core never calls it; these cases read the account back through it.
-  "linkAccount stores the account and getAccount returns it",
-  "getAccount takes the providerAccountId first, and returns null for an unknown account",
-  "a user can link accounts at several providers",
-  "an account is found by provider and providerAccountId together",
-  "unlinkAccount removes the link and keeps the user",
-  "deleteUser deletes the user's accounts",
-  "changing an account passed in or returned does not change the store",
+  ...NO_GET_ACCOUNT,
   // The documented table has no oauth_token / oauth_token_secret columns (OAuth 1.0a).
   "an OAuth 1.0a account keeps its oauth_token and oauth_token_secret",
   // Returns expired rows as they are. Core checks `expires` itself and deletes the session
@@ -144,14 +148,8 @@ describe("@auth/kysely-adapter on node-postgres, Auth.js's Kysely tables", () =>
       ...ORMS_LACK,
       // No authenticator methods (passkeys need another store; core checks this at config time).
       "authenticators",
-      // No getAccount(): core never calls it; these cases read the account back through it.
-      "linkAccount stores the account and getAccount returns it",
-      "getAccount takes the providerAccountId first, and returns null for an unknown account",
-      "a user can link accounts at several providers",
-      "an account is found by provider and providerAccountId together",
-      "unlinkAccount removes the link and keeps the user",
-      "deleteUser deletes the user's accounts",
-      "changing an account passed in or returned does not change the store",
+      // No getAccount().
+      ...NO_GET_ACCOUNT,
       // The guide's Account table has no unique key on (provider, providerAccountId). Core looks
       // an account up before it links one (sign-in.test.ts: "a second sign-in reuses them").
       "linkAccount throws for an account already linked to the same user",

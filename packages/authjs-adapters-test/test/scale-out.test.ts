@@ -6,11 +6,9 @@
  * through both make one user and one account.
  */
 import { fileURLToPath } from "node:url"
-import { startDevIdp, type DevIdp } from "@portcullis/dev-idp"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ALICE, APP, BOB, CLIENT, SECRET, Visitor, startInstance, stopInstance, type Instance } from "../../adapter-pg/test/instances.js"
+import { describe, expect, it } from "vitest"
+import { ALICE, APP, BOB, Visitor, useTwoInstances } from "../../adapter-pg/test/instances.js"
 import { useAuthJsStore, type OrmKind } from "./stores.js"
-import { scaled } from "@portcullis/test-time"
 
 const ADAPTER_MODULE = fileURLToPath(new URL("orm/instance-adapter.ts", import.meta.url))
 const ORMS: readonly OrmKind[] = ["prisma", "drizzle", "kysely"]
@@ -18,36 +16,7 @@ const ORMS: readonly OrmKind[] = ["prisma", "drizzle", "kysely"]
 for (const kind of ORMS) {
   describe(`two app instances on Auth.js's ${kind} adapter, one PostgreSQL database`, () => {
     const store = useAuthJsStore(kind, "scaleout")
-    let idp: DevIdp | undefined
-    let a: Instance | undefined
-    let b: Instance | undefined
-    const instances = (): [Instance, Instance] => {
-      if (!a || !b) throw new Error("the instances are only there inside tests")
-      return [a, b]
-    }
-
-    beforeAll(async () => {
-      idp = await startDevIdp({
-        clients: [{ client_id: CLIENT.id, client_secret: CLIENT.secret, redirect_uris: [`${APP}/api/auth/callback/idp`] }],
-        consent: "auto",
-      })
-      const env = {
-        DATABASE_URL: store().databaseUrl ?? "",
-        ADAPTER_MODULE,
-        ORM_KIND: kind,
-        ISSUER: idp.issuer,
-        CLIENT_ID: CLIENT.id,
-        CLIENT_SECRET: CLIENT.secret,
-        AUTH_SECRET: SECRET,
-        AUTH_URL: `${APP}/api/auth`,
-      }
-      ;[a, b] = await Promise.all([startInstance(env), startInstance(env)])
-    }, scaled(60_000))
-
-    afterAll(async () => {
-      await Promise.all([stopInstance(a), stopInstance(b)])
-      await idp?.close()
-    })
+    const instances = useTwoInstances(() => ({ DATABASE_URL: store().databaseUrl ?? "", ADAPTER_MODULE, ORM_KIND: kind }))
 
     it("a session made through A is read through B, and signing out through B ends it for A", async () => {
       const [first, second] = instances()

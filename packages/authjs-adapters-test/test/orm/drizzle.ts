@@ -1,78 +1,14 @@
 /**
  * `@auth/drizzle-adapter` on node-postgres with the tables Auth.js's Drizzle guide declares for
- * PostgreSQL, created with the SQL `drizzle-kit` would write for them.
+ * PostgreSQL (the ones @portcullis/authjs-types-test compiles), created with the SQL
+ * `drizzle-kit` would write for them.
  */
 import { DrizzleAdapter } from "@auth/drizzle-adapter"
 import { drizzle } from "drizzle-orm/node-postgres"
-import { boolean, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core"
 import type pg from "pg"
+import { accounts, authenticators, sessions, users, verificationTokens } from "../../../authjs-types-test/src/drizzle-schema.js"
 
-export const users = pgTable("user", {
-  id: text("id")
-    .primaryKey()
-    .$defaultFn(() => crypto.randomUUID()),
-  name: text("name"),
-  email: text("email").unique(),
-  emailVerified: timestamp("emailVerified", { mode: "date" }),
-  image: text("image"),
-})
-
-export const accounts = pgTable(
-  "account",
-  {
-    userId: text("userId")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    type: text("type").notNull(),
-    provider: text("provider").notNull(),
-    providerAccountId: text("providerAccountId").notNull(),
-    refresh_token: text("refresh_token"),
-    access_token: text("access_token"),
-    expires_at: integer("expires_at"),
-    token_type: text("token_type"),
-    scope: text("scope"),
-    id_token: text("id_token"),
-    session_state: text("session_state"),
-  },
-  (account) => [primaryKey({ columns: [account.provider, account.providerAccountId] })],
-)
-
-export const sessions = pgTable("session", {
-  sessionToken: text("sessionToken").primaryKey(),
-  userId: text("userId")
-    .notNull()
-    .references(() => users.id, { onDelete: "cascade" }),
-  expires: timestamp("expires", { mode: "date" }).notNull(),
-})
-
-export const verificationTokens = pgTable(
-  "verificationToken",
-  {
-    identifier: text("identifier").notNull(),
-    token: text("token").notNull(),
-    expires: timestamp("expires", { mode: "date" }).notNull(),
-  },
-  (token) => [primaryKey({ columns: [token.identifier, token.token] })],
-)
-
-export const authenticators = pgTable(
-  "authenticator",
-  {
-    credentialID: text("credentialID").notNull().unique(),
-    userId: text("userId")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    providerAccountId: text("providerAccountId").notNull(),
-    credentialPublicKey: text("credentialPublicKey").notNull(),
-    counter: integer("counter").notNull(),
-    credentialDeviceType: text("credentialDeviceType").notNull(),
-    credentialBackedUp: boolean("credentialBackedUp").notNull(),
-    transports: text("transports"),
-  },
-  (authenticator) => [primaryKey({ columns: [authenticator.userId, authenticator.credentialID] })],
-)
-
-/** The tables above, as `drizzle-kit generate` writes them. */
+/** Those tables, as `drizzle-kit generate` writes them. */
 export const DRIZZLE_SQL = `
   CREATE TABLE "user" (
     "id" text PRIMARY KEY NOT NULL,

@@ -1,4 +1,4 @@
--- The tables of schema.prisma, as `prisma migrate` writes them for PostgreSQL.
+-- The tables of Auth.js's Prisma models (../../../authjs-types-test/prisma/schema.prisma), as `prisma migrate` writes them for PostgreSQL.
 CREATE TABLE "User" (
   "id" TEXT NOT NULL PRIMARY KEY,
   "name" TEXT,
