@@ -1,11 +1,12 @@
 import { defineConfig } from "vitest/config"
 
+import { scaledTimeouts } from "@portcullis/test-time"
+
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/e2e/install-chromium.ts"],
     // The browser tests start a real OpenID Provider and Chromium: generous, not tight.
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    ...scaledTimeouts({ testTimeout: 30_000, hookTimeout: 30_000 }),
   },
 })

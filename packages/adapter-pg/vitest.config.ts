@@ -1,10 +1,11 @@
 import { defineConfig } from "vitest/config"
 
+import { scaledTimeouts } from "@portcullis/test-time"
+
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],
-    testTimeout: 20_000,
-    hookTimeout: 60_000,
+    ...scaledTimeouts({ testTimeout: 20_000, hookTimeout: 60_000 }),
   },
 })

@@ -1,11 +1,12 @@
 import { defineConfig } from "vitest/config"
 
+import { scaledTimeouts } from "@portcullis/test-time"
+
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     // Each framework's project is type-checked and started in its own test: tsc alone takes
     // several seconds on a busy machine.
-    testTimeout: 120_000,
-    hookTimeout: 60_000,
+    ...scaledTimeouts({ testTimeout: 120_000, hookTimeout: 60_000 }),
   },
 })

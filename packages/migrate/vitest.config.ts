@@ -1,11 +1,13 @@
 import { defineConfig } from "vitest/config"
+
+import { scaledTimeouts } from "@portcullis/test-time"
+
 import { workspaceFacts } from "./scripts/workspace-facts.js"
 
 export default defineConfig({
   define: { __WORKSPACE__: JSON.stringify(workspaceFacts()) },
   test: {
     include: ["test/**/*.test.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 180_000,
+    ...scaledTimeouts({ testTimeout: 30_000, hookTimeout: 180_000 }),
   },
 })

@@ -1,11 +1,12 @@
 import { defineConfig } from "vitest/config"
 
+import { scaledTimeouts } from "@portcullis/test-time"
+
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     // One Next.js build per run, shared by every browser test.
     globalSetup: ["test/next-app.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    ...scaledTimeouts({ testTimeout: 30_000, hookTimeout: 60_000 }),
   },
 })

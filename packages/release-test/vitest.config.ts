@@ -1,11 +1,12 @@
 import { defineConfig } from "vitest/config"
 
+import { scaledTimeouts } from "@portcullis/test-time"
+
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     // The rehearsal publishes and installs packages: it is one long test, not many short ones.
     // Generous: on a loaded 2-core machine one publish of every package takes about a minute.
-    testTimeout: 420_000,
-    hookTimeout: 420_000,
+    ...scaledTimeouts({ testTimeout: 420_000, hookTimeout: 420_000 }),
   },
 })

@@ -39,6 +39,26 @@ export interface AppOptions {
   sessionStore?: SessionStore
   /** Where unexpected failures are reported. Default `console.error`. */
   onError?: (error: unknown) => void
+  /** The address `Auth()` sent a sign-in link to while answering a request, named on "Check your email". */
+  linkSentTo?: (request: Request) => string | undefined
+}
+
+/** The cookie that carries the address a link went to, to the "check your email" page only. */
+const LINK_SENT_TO = "example.link-sent-to"
+const VERIFY_REQUEST_PATH = `${AUTH_BASE_PATH}/verify-request`
+
+/** The address from the {@link LINK_SENT_TO} cookie: it comes from the request, so it is only shown escaped. */
+function linkSentToCookie(request: Request): string | undefined {
+  for (const pair of (request.headers.get("cookie") ?? "").split(";")) {
+    const [name, value] = pair.trim().split("=", 2)
+    if (name !== LINK_SENT_TO || value === undefined || value.length > 1024) continue
+    try {
+      return decodeURIComponent(value)
+    } catch {
+      return undefined
+    }
+  }
+  return undefined
 }
 
 /** Builds the app: `Auth()` under `/api/auth`, the pages, and the static assets. */
@@ -67,9 +87,16 @@ export function createApp(options: AppOptions): Hono {
     new Response(body, { headers: { "content-type": type, "cache-control": "no-cache", "x-content-type-options": "nosniff" } })
 
   const app = new Hono()
-  // The app's own "check your email", which can say where a link went when it was not emailed.
-  app.get(`${AUTH_BASE_PATH}/verify-request`, () => page(renderCheckEmail(options.emailDelivery), 200))
-  app.all(`${AUTH_BASE_PATH}/*`, (c) => Auth(c.req.raw, auth))
+  // The app's own "check your email", which names the address and says where the link went when it was not emailed.
+  app.get(VERIFY_REQUEST_PATH, (c) => page(renderCheckEmail(options.emailDelivery, linkSentToCookie(c.req.raw)), 200))
+  app.all(`${AUTH_BASE_PATH}/*`, async (c) => {
+    const response = await Auth(c.req.raw, auth)
+    const address = options.linkSentTo?.(c.req.raw)
+    if (address === undefined) return response
+    const named = new Response(response.body, response)
+    named.headers.append("set-cookie", `${LINK_SENT_TO}=${encodeURIComponent(address)}; Path=${VERIFY_REQUEST_PATH}; Max-Age=600; HttpOnly; SameSite=Lax`)
+    return named
+  })
   app.get("/assets/client.js", () => asset(options.clientScript, "text/javascript; charset=utf-8"))
   app.get("/assets/style.css", () => asset(STYLESHEET, "text/css; charset=utf-8"))
   app.get("/favicon.svg", () => asset(FAVICON, "image/svg+xml"))
@@ -249,6 +276,7 @@ export async function startExample(options: ExampleOptions): Promise<RunningExam
     providers: selection.status,
     emailDelivery: email.delivery,
     sessionStore: database === undefined ? "memory" : "postgres",
+    linkSentTo: email.linkSentTo,
     ...(options.onError === undefined ? {} : { onError: options.onError }),
   })
   handle = (request) => app.fetch(request)

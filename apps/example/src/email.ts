@@ -29,6 +29,17 @@ export interface EmailSelection {
   provider: Provider | undefined
   delivery: EmailDelivery
   warnings: string[]
+  /** The address a sign-in link was sent to while `Auth()` answered this request, if one was. */
+  linkSentTo: (request: Request) => string | undefined
+}
+
+/**
+ * Remembers, per request, the address core handed a link to: `Auth()` passes the request it
+ * was called with to `sendVerificationRequest`, so the app can name the address on the next page.
+ */
+function addressRecorder(): { record: (request: Request, address: string) => void; linkSentTo: (request: Request) => string | undefined } {
+  const sent = new WeakMap<Request, string>()
+  return { record: (request, address) => void sent.set(request, address), linkSentTo: (request) => sent.get(request) }
 }
 
 /** The sign-in link as `pnpm dev` prints it: set apart, with the URL alone on its line so terminals make it clickable. */
@@ -60,9 +71,17 @@ export function printSignInLink(link: SignInLink): void {
  * `Configuration` error is about `server`); its refusal is restated as a setting to fix, without
  * the value, which usually holds the SMTP password.
  */
-function smtpProvider(server: string, from: string): Provider {
+function smtpProvider(server: string, from: string, record: (request: Request, address: string) => void): Provider {
   try {
-    return Nodemailer({ server, from })
+    const provider = Nodemailer({ server, from })
+    const send = provider.sendVerificationRequest
+    return {
+      ...provider,
+      sendVerificationRequest: async (params) => {
+        await send(params)
+        record(params.request, params.identifier)
+      },
+    }
   } catch (error) {
     if (!(error instanceof Configuration)) throw error
     throw new SettingsError("AUTH_EMAIL_SERVER must be an smtp:// or smtps:// URL, such as smtps://user:password@smtp.example.com:465.", { cause: error })
@@ -79,8 +98,9 @@ function smtpProvider(server: string, from: string): Provider {
 export function selectEmailProvider(env: Env, sink: SignInLinkSink): EmailSelection {
   const server = readVariable(env, "AUTH_EMAIL_SERVER")
   const from = readVariable(env, "AUTH_EMAIL_FROM")
+  const { record, linkSentTo } = addressRecorder()
   if (server !== undefined && from !== undefined) {
-    return { provider: smtpProvider(server, from), delivery: "smtp", warnings: [] }
+    return { provider: smtpProvider(server, from, record), delivery: "smtp", warnings: [], linkSentTo }
   }
   const warnings: string[] = []
   if (server !== undefined || from !== undefined) {
@@ -89,10 +109,13 @@ export function selectEmailProvider(env: Env, sink: SignInLinkSink): EmailSelect
   }
   if (isProduction(env)) {
     warnings.push("Email sign-in is off: with NODE_ENV=production sign-in links are never printed. Set AUTH_EMAIL_SERVER and AUTH_EMAIL_FROM to email them.")
-    return { provider: undefined, delivery: "off", warnings }
+    return { provider: undefined, delivery: "off", warnings, linkSentTo }
   }
   const provider = Email({
-    sendVerificationRequest: ({ identifier, url, expires }) => sink({ email: identifier, url, expires }),
+    sendVerificationRequest: async ({ identifier, url, expires, request }) => {
+      await sink({ email: identifier, url, expires })
+      record(request, identifier)
+    },
   })
-  return { provider, delivery: "terminal", warnings }
+  return { provider, delivery: "terminal", warnings, linkSentTo }
 }

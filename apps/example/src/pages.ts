@@ -26,7 +26,9 @@ export const STYLESHEET = `:root{color-scheme:light dark;--brand:#2f5bd3;--link:
 body{margin:0;font:16px/1.5 system-ui,sans-serif;background:var(--bg);color:var(--text)}
 header{display:flex;flex-wrap:wrap;gap:.5rem 1.25rem;align-items:center;padding:.9rem 1.5rem;background:var(--card);border-bottom:1px solid var(--border)}
 header .brand{font-weight:700;margin-right:auto;color:inherit;text-decoration:none}
+header nav{display:flex;flex-wrap:wrap;gap:.25rem 1.25rem}
 header a{color:var(--link);text-decoration:none}
+@media (max-width:30rem){header{padding:.75rem 1rem;column-gap:.875rem}header nav{column-gap:.875rem}}
 main{max-width:42rem;margin:2rem auto;padding:0 1rem}
 main a{color:var(--link)}
 .card{background:var(--card);border:1px solid var(--border);border-radius:12px;padding:1.5rem;margin-bottom:1.25rem;overflow-wrap:anywhere}
@@ -50,7 +52,7 @@ ul.providers{list-style:none;padding:0;margin:.5rem 0 0}
 ul.providers li{padding:.35rem 0;border-bottom:1px solid var(--border)}
 ul.providers li:last-child{border-bottom:0}
 code,pre{font:.9em ui-monospace,monospace}
-pre{background:var(--bg);border-radius:8px;padding:1rem;white-space:pre-wrap;overflow-wrap:anywhere}
+pre{background:var(--bg);border-radius:8px;padding:1rem;white-space:pre;overflow-wrap:normal;overflow-x:auto;max-width:100%}
 [role=status]:empty{display:none}
 [role=status]{color:var(--alert)}
 `
@@ -80,6 +82,7 @@ interface LayoutOptions {
   clientScript?: boolean
 }
 
+/** The brand is the link home: no second "Home" link, so the header fits one line on a 390 px phone. */
 function layout(options: LayoutOptions, body: string): string {
   const account = options.signedIn
     ? `<a href="${AUTH_BASE_PATH}/signout">Sign out</a>`
@@ -91,7 +94,7 @@ function layout(options: LayoutOptions, body: string): string {
 <link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/assets/style.css">${script}
 </head>
 <body>
-<header><a class="brand" href="/">Auth example</a><a href="/">Home</a><a href="/protected">Protected page</a>${account}</header>
+<header><a class="brand" href="/">Auth example</a><nav aria-label="Main"><a href="/protected">Protected page</a>${account}</nav></header>
 <main>
 ${body}
 </main>
@@ -215,7 +218,7 @@ export function renderProtected(session: Session): string {
 <p class="muted">Only signed-in users see this page; without a session it sends you to sign in.</p>
 ${userCard(user)}
 <h2>The session</h2>
-<pre data-testid="session">${escapeHtml(JSON.stringify(session, null, 2))}</pre>
+<pre data-testid="session" tabindex="0">${escapeHtml(JSON.stringify(session, null, 2))}</pre>
 </section>`,
   )
 }
@@ -237,15 +240,17 @@ export function renderServerError(): string {
 }
 
 /**
- * "Check your email" after asking for a sign-in link. Without an SMTP server the link is never
+ * "Check your email" after asking for a sign-in link, naming the address when the app knows it
+ * (`address`, from the request's cookie: escaped). Without an SMTP server the link is never
  * emailed: in development it is printed in the terminal, and the page says so.
  */
-export function renderCheckEmail(delivery: EmailDelivery): string {
+export function renderCheckEmail(delivery: EmailDelivery, address?: string): string {
+  const to = address === undefined ? "" : ` for <strong data-testid="link-address">${escapeHtml(address)}</strong>`
   const where =
     delivery === "terminal"
-      ? `<p><strong>In development the link is not emailed:</strong> it is printed in the terminal where the app runs (<code>pnpm dev</code>). Open it in this browser to sign in (or, after creating a passkey, to create your account).</p>
+      ? `<p>Your sign-in link${to} is ready. In development it is not emailed: it is printed in the terminal where the app runs (<code>pnpm dev</code>). Open it in this browser to sign in (or, after creating a passkey, to create your account).</p>
 <p class="muted">To email links instead, set <code>AUTH_EMAIL_SERVER</code> and <code>AUTH_EMAIL_FROM</code>.</p>`
-      : `<p>We sent you an email with a sign-in link. Open it to sign in: it works once, and only for a short time.</p>
+      : `<p>We sent ${address === undefined ? "you an email with a sign-in link" : `a sign-in link to <strong data-testid="link-address">${escapeHtml(address)}</strong>`}. Open it to sign in: it works once, and only for a short time.</p>
 <p class="muted">No email? Check your spam folder, or go back and ask for a new link.</p>`
   return layout(
     { title: "Check your email", signedIn: false },

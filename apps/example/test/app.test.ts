@@ -165,3 +165,47 @@ describe("the demo user and email sign-in", () => {
     expect(await config.adapter?.getUser?.(DEMO_USER.id)).toEqual(DEMO_USER)
   })
 })
+
+describe("check your email", () => {
+  function emailApp() {
+    const email = selectEmailProvider({}, () => undefined)
+    return app({ providers: [demo, ...(email.provider === undefined ? [] : [email.provider])] }, { linkSentTo: email.linkSentTo }).hono
+  }
+
+  async function askForLink(hono: ReturnType<typeof emailApp>, address: string): Promise<Response> {
+    const csrf = await hono.request(`${APP}/api/auth/csrf`)
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string }
+    const cookie = csrf.headers.getSetCookie().map((header) => header.split(";")[0]).join("; ")
+    return hono.request(`${APP}/api/auth/signin/email`, {
+      method: "POST",
+      headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrfToken, email: address }).toString(),
+    })
+  }
+
+  it("names the address the link was sent to, in a cookie only the check-email page gets", async () => {
+    const hono = emailApp()
+    const response = await askForLink(hono, " Carol@Example.org ")
+    expect(response.headers.get("location")).toBe(`${APP}/api/auth/verify-request?provider=email&type=email`)
+    const cookie = response.headers.getSetCookie().find((header) => header.startsWith("example.link-sent-to=")) ?? ""
+    expect(cookie).toBe("example.link-sent-to=carol%40example.org; Path=/api/auth/verify-request; Max-Age=600; HttpOnly; SameSite=Lax")
+    const page = await (await hono.request(`${APP}/api/auth/verify-request?provider=email&type=email`, { headers: { cookie: cookie.split(";")[0] ?? "" } })).text()
+    expect(page).toContain('Your sign-in link for <strong data-testid="link-address">carol@example.org</strong> is ready.')
+  })
+
+  it("sets no cookie when no link was sent", async () => {
+    const response = await askForLink(emailApp(), "not an address")
+    expect(response.headers.get("location")).toContain("error=EmailSignInError")
+    expect(response.headers.getSetCookie().join("\n")).not.toContain("example.link-sent-to")
+  })
+
+  it("shows a forged cookie's value only escaped, and ignores one that is not URL-encoded text", async () => {
+    const hono = emailApp()
+    const forged = await (await hono.request(`${APP}/api/auth/verify-request`, { headers: { cookie: `example.link-sent-to=${encodeURIComponent("<img src=x onerror=alert(1)>")}` } })).text()
+    expect(forged).not.toContain("<img src=x")
+    expect(forged).toContain("&lt;img src=x onerror=alert(1)&gt;")
+    const garbled = await hono.request(`${APP}/api/auth/verify-request`, { headers: { cookie: "example.link-sent-to=%E0%A4%A" } })
+    expect(garbled.status).toBe(200)
+    expect(await garbled.text()).not.toContain("link-address")
+  })
+})

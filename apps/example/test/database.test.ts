@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createDatabase, startPostgres, type RunningPostgres } from "../../../packages/adapter-pg/test/postgres.js"
 import { startExample, type RunningExample } from "../src/app.js"
 import { SettingsError } from "../src/settings.js"
+import { scaled } from "@portcullis/test-time"
 
 const SECRET = "a-database-test-secret-for-the-example-32+"
 const ALICE = DEFAULT_ACCOUNTS[0] ?? expect.unreachable("@portcullis/dev-idp has no default account")
@@ -25,7 +26,7 @@ beforeAll(async () => {
   postgres = await startPostgres()
   databaseUrl = await createDatabase(postgres.connectionString, "example")
   pool = new pg.Pool({ connectionString: databaseUrl, max: 2 })
-}, 180_000)
+}, scaled(180_000))
 
 /**
  * Waits until no connection to the test database is left: node-postgres's `pool.end()` resolves

@@ -133,4 +133,13 @@ describe("renderCheckEmail", () => {
   it("does not mention the terminal when links are emailed", () => {
     expect(renderCheckEmail("smtp")).not.toContain("terminal")
   })
+
+  it("names the address the link went to, escaped: it comes from the request", () => {
+    for (const delivery of ["terminal", "smtp"] as const) {
+      const page = renderCheckEmail(delivery, hostile)
+      expect(page).toContain('<strong data-testid="link-address">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;</strong>')
+      expect(page).not.toContain("<script>")
+      expect(renderCheckEmail(delivery)).not.toContain("link-address")
+    }
+  })
 })

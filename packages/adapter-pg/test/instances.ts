@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url"
 import { startDevIdp, type DevIdp } from "@portcullis/dev-idp"
 import { TestBrowser, type Page } from "@portcullis/test-kit/browser"
 import { afterAll, beforeAll } from "vitest"
+import { scaled } from "@portcullis/test-time"
 
 export const APP = "http://localhost:3000"
 export const CLIENT = { id: "scale-out", secret: "scale-out-client-secret" }
@@ -40,7 +41,7 @@ export async function startInstance(env: Record<string, string>): Promise<Instan
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       reject(new Error(`the instance did not start within 20 s:\n${output.join("")}`))
-    }, 20_000)
+    }, scaled(20_000))
     child.once("exit", (code) => {
       clearTimeout(timer)
       reject(new Error(`the instance exited (${String(code)}):\n${output.join("")}`))
@@ -162,7 +163,7 @@ export function useTwoInstances(env: () => Record<string, string>): () => [Insta
     })
     const all = { ...env(), ISSUER: idp.issuer, CLIENT_ID: CLIENT.id, CLIENT_SECRET: CLIENT.secret, AUTH_SECRET: SECRET, AUTH_URL: `${APP}/api/auth` }
     ;[a, b] = await Promise.all([startInstance(all), startInstance(all)])
-  }, 60_000)
+  }, scaled(60_000))
   afterAll(async () => {
     await Promise.all([stopInstance(a), stopInstance(b)])
     await idp?.close()

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import { PostgresAdapter, migrate } from "../src/index.js"
 import { useDatabase } from "./databases.js"
+import { scaled } from "@portcullis/test-time"
 
 const EMAIL = "ada@example.com"
 const pool = useDatabase("passkeys_browser", migrate)
@@ -67,14 +68,14 @@ beforeAll(async () => {
   page = await context.newPage()
   cdp = await enableVirtualAuthenticators(page)
   await addVirtualAuthenticator(cdp)
-}, 120_000)
+}, scaled(120_000))
 
 afterAll(async () => {
   // Each step runs even when an earlier one throws; the pool and the database server are
   // closed by `useDatabase` and the run's global set-up.
   await browser?.close().catch(() => undefined)
   await served?.close()
-}, 30_000)
+}, scaled(30_000))
 
 async function sessionEmail(): Promise<string | null> {
   await page.goto(`${origin}/account`)
@@ -100,9 +101,9 @@ async function clickSignIn(): Promise<void> {
     return route.abort()
   })
   await page.goto(`${origin}/api/auth/signin?callbackUrl=%2Faccount`)
-  await expect.poll(() => autofill, { timeout: 15_000 }).toBe(false)
+  await expect.poll(() => autofill, { timeout: scaled(15_000) }).toBe(false)
   await page.click('[data-passkey-action="authenticate"]')
-  await page.waitForURL((url) => url.pathname === "/account" || url.searchParams.has("error"), { timeout: 20_000 })
+  await page.waitForURL((url) => url.pathname === "/account" || url.searchParams.has("error"), { timeout: scaled(20_000) })
   await page.unroute("**/webauthn-options/**")
 }
 
@@ -133,7 +134,7 @@ describe("passkeys in Chromium on PostgreSQL", () => {
   it("signs up on the built-in page, signs out, signs in with the button, adds, lists and deletes a passkey", async () => {
     await page.goto(`${origin}/api/auth/signin?callbackUrl=%2Faccount`)
     await page.fill("input[name=email]", EMAIL)
-    await Promise.all([page.waitForURL(`${origin}/account`, { timeout: 20_000 }), page.click('[data-passkey-action="register"]')])
+    await Promise.all([page.waitForURL(`${origin}/account`, { timeout: scaled(20_000) }), page.click('[data-passkey-action="register"]')])
     expect(await sessionEmail()).toBe(EMAIL)
     const { rows: users } = await pool().query<{ id: string }>(`SELECT id FROM users WHERE email = $1`, [EMAIL])
     expect(users).toHaveLength(1)
@@ -167,7 +168,7 @@ describe("passkeys in Chromium on PostgreSQL", () => {
     expect((await deletePasskey(first?.credentialID ?? "")).status).toBe(200)
     expect((await storedPasskeys()).map((passkey) => passkey.credentialID)).toEqual([stored[1]?.credentialID])
     expect(statuses.filter((status) => status >= 500)).toEqual([])
-  }, 90_000)
+  }, scaled(90_000))
 
   it("refuses to delete the last passkey (409) and keeps it in PostgreSQL", async () => {
     const [last] = await storedPasskeys()
@@ -175,7 +176,7 @@ describe("passkeys in Chromium on PostgreSQL", () => {
     const refused = await deletePasskey(last?.credentialID ?? "")
     expect(refused).toMatchObject({ status: 409, body: { code: "last_sign_in_method" } })
     expect(await storedPasskeys()).toEqual([last])
-  }, 30_000)
+  }, scaled(30_000))
 
   it("refuses a sign-in whose signature counter went backwards, with no session and no 5xx", async () => {
     await signOut()
@@ -191,5 +192,5 @@ describe("passkeys in Chromium on PostgreSQL", () => {
     // The stored counter is not lowered to the cloned authenticator's.
     expect((await storedPasskeys()).map((passkey) => passkey.counter)).toEqual(["1000000"])
     expect(statuses.filter((status) => status >= 500)).toEqual([])
-  }, 60_000)
+  }, scaled(60_000))
 })

@@ -17,6 +17,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs
 import { tmpdir } from "node:os"
 import { delimiter, join } from "node:path"
 import pg from "pg"
+import { scaled } from "@portcullis/test-time"
 
 /** A running server: its superuser's connection string, and how to stop it. */
 export interface RunningPostgres {
@@ -32,7 +33,7 @@ export interface RunningPostgres {
 
 const BINARIES = ["initdb", "postgres"] as const
 const SUPERUSER = "auth"
-const READY_TIMEOUT = 30_000
+const READY_TIMEOUT = scaled(30_000)
 
 /** The directory holding `initdb` and `postgres`: PATH first, then Debian's versioned folders. */
 function findBinDir(): string | undefined {

@@ -13,6 +13,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { createConnection } from "node:net"
 import { tmpdir } from "node:os"
 import { delimiter, join } from "node:path"
+import { scaled } from "@portcullis/test-time"
 
 /** A running server and how to stop it. */
 export interface RunningRedis {
@@ -22,7 +23,7 @@ export interface RunningRedis {
   stop(): Promise<void>
 }
 
-const READY_TIMEOUT = 10_000
+const READY_TIMEOUT = scaled(10_000)
 
 function findRedisServer(): string | undefined {
   const dirs = [...(process.env.PATH ?? "").split(delimiter).filter(Boolean), "/usr/bin", "/usr/sbin"]

@@ -36,6 +36,7 @@ export function defaultCookies(
     state: { name: "state", options: { ...base, maxAge: checkMaxAge } },
     nonce: { name: "nonce", options: { ...base, maxAge: checkMaxAge } },
     oauth1RequestToken: { name: "oauth1", options: { ...base, maxAge: checkMaxAge } },
+    credentialsInput: { name: "credentials-input", options: { ...base, maxAge: 5 * 60 } },
   }
   const out = {} as CookiesOptions
   for (const key of Object.keys(defaults) as (keyof CookiesOptions)[]) {

@@ -231,9 +231,9 @@ export type AuthErrorCode =
 
 /** A human sentence per code: the only error text a browser ever sees. */
 export const errorMessages: Readonly<Record<AuthErrorCode, string>> = {
-  Configuration: "Sign-in is not working on this site right now. Please try again later. Site owner: the server log says what to fix.",
-  MissingSecret: "Sign-in is not working on this site right now. Please try again later. Site owner: the server log says what to fix.",
-  UntrustedHost: "Sign-in is not working on this site right now. Please try again later. Site owner: the server log says what to fix.",
+  Configuration: "Sign-in is not working on this site right now. Please try again later.",
+  MissingSecret: "Sign-in is not working on this site right now. Please try again later.",
+  UntrustedHost: "Sign-in is not working on this site right now. Please try again later.",
   UnknownAction: "There is nothing at this address. Check the link, or start again from the sign-in page.",
   InvalidProvider: "This way of signing in is not available here. Please choose another one.",
   MissingCSRF: "This page was open for too long and has expired. Please try again.",
@@ -254,7 +254,8 @@ export const errorMessages: Readonly<Record<AuthErrorCode, string>> = {
 }
 
 /**
- * What the sign-in page says instead, for a code that reads differently there. `AccessDenied`
+ * What the sign-in page says instead, as a neutral notice rather than an error, for a code that
+ * reads differently there. `AccessDenied`
  * lands on the sign-in page only when the person pressed Cancel or Deny at the provider
  * (`access_denied`); the `signIn` callback's refusal goes to the error page.
  */

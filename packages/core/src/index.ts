@@ -80,7 +80,7 @@ function failure(error: AuthError, request: Request, context: RequestContext | u
   if (context === undefined || action === undefined) {
     // No origin to redirect to (an unusable configuration or an untrusted host): answer in place.
     if (acceptsHtml(request)) {
-      const page = renderError({ theme: {}, code: error.code, homeUrl: "/", signinUrl: "/" })
+      const page = renderError({ theme: {}, code: error.code, homeUrl: "/", signinUrl: "/", logged: true })
       return html(undefined, page, httpStatus(error.code))
     }
     return jsonError(undefined, error.code, httpStatus(error.code))

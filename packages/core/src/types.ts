@@ -205,6 +205,11 @@ export interface CookiesOptions {
   nonce: CookieOption
   /** OAuth 1.0a: the request token and its secret, sealed, between leaving for the provider and coming back. */
   oauth1RequestToken: CookieOption
+  /**
+   * Credentials: the fields of a refused form that are not passwords (the username), for the
+   * built-in sign-in page to show again; read once, at most 5 minutes.
+   */
+  credentialsInput: CookieOption
 }
 
 /** Where diagnostics go. The browser never sees them. */

@@ -20,6 +20,7 @@ import { encode } from "../src/session/jwt.js"
 import type { AuthConfig } from "../src/types.js"
 import { launchChromium } from "@portcullis/test-kit/chromium"
 import { PASSWORD, SECRET, passwordProvider } from "./helpers.js"
+import { scaled } from "@portcullis/test-time"
 
 const PLANTED = "planted-by-a-sibling"
 
@@ -104,7 +105,7 @@ beforeAll(async () => {
   appConfig = authConfig(app)
   browser = await launchChromium(["--host-resolver-rules=MAP *.example.test 127.0.0.1"])
   context = await browser.newContext({ ignoreHTTPSErrors: true })
-}, 180_000)
+}, scaled(180_000))
 
 afterAll(async () => {
   await browser?.close()

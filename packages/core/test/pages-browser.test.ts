@@ -24,6 +24,7 @@ import { Auth } from "../src/index.js"
 import type { AuthConfig } from "../src/types.js"
 import { launchChromium } from "@portcullis/test-kit/chromium"
 import { acmeProvider, passwordProvider, SECRET } from "./helpers.js"
+import { scaled } from "@portcullis/test-time"
 
 /** Set `PAGES_SCREENSHOTS=1` to keep a screenshot of every page and mode; a failing page is always kept. */
 const SCREENSHOT_DIR = join(tmpdir(), "auth-core-pages")
@@ -73,13 +74,17 @@ interface PageCase {
   /** The page shows the theme's own logo. */
   themeLogo?: boolean
   status?: number
+  /** The refusal shows inside the form of this provider, above its fields, not above the other providers. */
+  refusedIn?: string
+  /** The page says something neutral (role=status, in the text color): nothing went wrong. */
+  neutral?: boolean
 }
 
 const LINK = "token=0123456789abcdef&email=ada%40example.com&callbackUrl=%2Fwelcome"
 const PAGES: PageCase[] = [
   { name: "sign-in", path: "/api/auth/signin", branded: BRANDED_IDS },
-  { name: "sign-in-cancelled", path: "/api/auth/signin?error=AccessDenied", branded: BRANDED_IDS },
-  { name: "sign-in-wrong-password", path: "/api/auth/signin?error=CredentialsSignin&code=credentials" },
+  { name: "sign-in-cancelled", path: "/api/auth/signin?error=AccessDenied", branded: BRANDED_IDS, neutral: true },
+  { name: "sign-in-wrong-password", path: "/api/auth/signin?error=CredentialsSignin&code=credentials", refusedIn: "credentials" },
   { name: "sign-out", path: "/api/auth/signout" },
   { name: "error-configuration", path: "/api/auth/error?error=Configuration", status: 503 },
   { name: "error-refused", path: "/api/auth/error?error=AccessDenied", status: 403 },
@@ -108,7 +113,10 @@ async function serve(): Promise<{ server: Server; origin: string }> {
     const url = new URL(incoming.url ?? "/", `http://${incoming.headers.host ?? "127.0.0.1"}`)
     const app = Object.keys(APPS).find((basePath) => url.pathname.startsWith(`${basePath}/`))
     void (async () => {
-      const response = app === undefined ? new Response("not here", { status: 404 }) : await Auth(new Request(url, { method: incoming.method ?? "GET", headers }), APPS[app] as AuthConfig)
+      const chunks: Buffer[] = []
+      for await (const chunk of incoming) chunks.push(chunk as Buffer)
+      const body = incoming.method === "POST" ? Buffer.concat(chunks) : undefined
+      const response = app === undefined ? new Response("not here", { status: 404 }) : await Auth(new Request(url, { method: incoming.method ?? "GET", headers, body }), APPS[app] as AuthConfig)
       const head: Record<string, string | string[]> = {}
       response.headers.forEach((value, name) => {
         if (name !== "set-cookie") head[name] = value
@@ -148,11 +156,17 @@ interface Measure {
   card: { borderWidth: number; borderColor: string; cardBackground: string; pageBackground: string } | undefined
   buttons: { id: string; logoWidth: number; logoColor: string; text: string }[]
   themeLogoWidth: number
+  /** The form (its action) that holds the `role=alert` element, if any; `""` when it is outside every form. */
+  alertForm: string | undefined
+  /** The `role=status` element's text and background colors, with the page's, if there is one. */
+  notice: { color: string; background: string; text: string; card: string } | undefined
 }
 
 function measure(page: Page): Promise<Measure> {
   return page.evaluate(() => {
     const card = document.querySelector(".card")
+    const alert = document.querySelector("[role=alert]:not([hidden])")
+    const notice = document.querySelector("[role=status]")
     const cardStyle = card === null ? undefined : getComputedStyle(card)
     const buttons = [...document.querySelectorAll("form")].flatMap((form) => {
       const id = /\/signin\/([\w-]+)$/.exec(new URL(form.action).pathname)?.[1]
@@ -183,6 +197,16 @@ function measure(page: Page): Promise<Measure> {
             },
       buttons,
       themeLogoWidth: document.querySelector(".brand-logo")?.getBoundingClientRect().width ?? 0,
+      alertForm: alert === null ? undefined : (alert.closest("form")?.action ?? ""),
+      notice:
+        notice === null
+          ? undefined
+          : {
+              color: getComputedStyle(notice).color,
+              background: getComputedStyle(notice).backgroundColor,
+              text: getComputedStyle(document.body).color,
+              card: getComputedStyle(document.querySelector(".card") ?? document.body).backgroundColor,
+            },
     }
   })
 }
@@ -206,7 +230,7 @@ describe("the default pages in Chromium", () => {
     if (SCREENSHOTS !== undefined) mkdirSync(SCREENSHOTS, { recursive: true })
     ;({ server, origin } = await serve())
     browser = await launchChromium()
-  }, 180_000)
+  }, scaled(180_000))
 
   afterAll(async () => {
     await browser.close()
@@ -245,6 +269,12 @@ describe("the default pages in Chromium", () => {
               expect(button.logoColor, `${label}: the ${button.id} logo is drawn in the button's text color`).toBe(button.text)
             }
             if (pageCase.themeLogo === true) expect(seen.themeLogoWidth, `${label}: shows theme.logo`).toBeGreaterThan(0)
+            if (pageCase.refusedIn !== undefined) expect(seen.alertForm, `${label}: the refusal is in the form it refers to`).toMatch(new RegExp(`/callback/${pageCase.refusedIn}$`))
+            if (pageCase.neutral === true) {
+              expect(seen.alertForm, `${label}: no alert`).toBeUndefined()
+              expect(seen.notice?.color, `${label}: the notice is in the text color`).toBe(seen.notice?.text)
+              expect(contrast(seen.notice?.background ?? "", seen.notice?.card ?? ""), `${label}: the notice is set apart from the card`).toBeGreaterThan(1)
+            }
 
             if (viewport.axe) expect(await axeViolations(page), `${label}: axe-core violations`).toEqual([])
           }
@@ -260,6 +290,28 @@ describe("the default pages in Chromium", () => {
       })
     }
   }
+
+  it("keeps the username after a wrong password, with the password empty and focused, the refusal in that form", async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } })
+    const page = await context.newPage()
+    try {
+      const typed = `ada "<b>lovelace</b>"`
+      await page.goto(`${origin}/api/auth/signin`)
+      await page.getByLabel("Username").fill(typed)
+      await page.getByLabel("Password").fill("not-her-password")
+      await page.getByRole("button", { name: "Sign in with Password" }).click()
+      await page.waitForURL((url) => url.searchParams.get("error") === "CredentialsSignin")
+      expect(await page.getByLabel("Username").inputValue()).toBe(typed)
+      expect(await page.getByLabel("Password").inputValue()).toBe("")
+      expect(await page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("password")
+      expect(await page.locator("form:has(#credentials-password) [role=alert]").textContent()).toBe("Those details did not work. Check them and try again.")
+      // Read once: a reload no longer fills it in.
+      await page.reload()
+      expect(await page.getByLabel("Username").inputValue()).toBe("")
+    } finally {
+      await context.close()
+    }
+  })
 
   it("follows colorScheme: a page forced dark stays dark in a light browser, and auto follows the browser", async () => {
     const context = await browser.newContext({ colorScheme: "light" })

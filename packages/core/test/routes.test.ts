@@ -112,6 +112,27 @@ describe("routes", () => {
     expect(response.headers.get("referrer-policy")).toBe("same-origin")
   })
 
+  it("shows a cancelled sign-in as a neutral notice, not as an error", async () => {
+    const page = await (await call(testConfig(), new Jar(), "/api/auth/signin?error=AccessDenied")).text()
+    expect(page).toMatch(/<p class="notice" role="status">You cancelled the sign-in/)
+    expect(page).not.toContain('role="alert"')
+    expect(page).not.toContain('class="error"')
+  })
+
+  it("points the site owner at the log only where core has just logged the failure, never on an error page anybody can link to", async () => {
+    for (const code of ["Configuration", "MissingSecret", "UntrustedHost"]) {
+      const typed = await (await call(testConfig(), new Jar(), `/api/auth/error?error=${code}`)).text()
+      expect(typed).toContain("Sign-in is not working on this site right now.")
+      expect(typed).not.toMatch(/\blog\b/i)
+    }
+    const errors: string[] = []
+    const broken = { ...testConfig({ logger: { error: (error) => void errors.push(error.code) } }), secret: undefined }
+    const logged = await call(broken, new Jar(), "/api/auth/signin", { headers: { accept: "text/html" } })
+    expect(logged.status).toBe(503)
+    expect(errors).toEqual(["MissingSecret"])
+    expect(await logged.text()).toContain("Site owner: the server log says what went wrong.")
+  })
+
   it("answers a browser's visit to an unknown auth path with an HTML page that links to sign-in", async () => {
     const response = await call(testConfig(), new Jar(), "/api/auth/nothing-here", { headers: { accept: "text/html,application/xhtml+xml" } })
     expect(response.status).toBe(404)

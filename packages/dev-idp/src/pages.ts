@@ -11,14 +11,15 @@ export function escapeHtml(value: string): string {
 }
 
 const STYLE = `
-:root { color-scheme: light dark; --accent: #2f5bd3; --muted: #666; --border: #c9c9c9; --error: #b3261e; }
+:root { color-scheme: light dark; --accent: #2f5bd3; --text: #1f2328; --bg: #fff; --muted: #595959; --border: #8c8c8c; --error: #b3261e; }
+@media (prefers-color-scheme: dark) { :root { --text: #ececec; --bg: #16181d; --muted: #b8bcc4; --border: #80868f; --error: #ffb4ab; } }
 * { box-sizing: border-box; }
-body { font: 16px/1.5 system-ui, sans-serif; margin: 0; padding: 2rem 1rem; display: flex; justify-content: center; }
+body { font: 16px/1.5 system-ui, sans-serif; margin: 0; padding: 2rem 1rem; display: flex; justify-content: center; background: var(--bg); color: var(--text); }
 main { width: 100%; max-width: 26rem; }
 h1 { font-size: 1.5rem; margin: 0 0 0.25rem; }
 .subtitle { color: var(--muted); margin: 0 0 1.5rem; }
 label { display: block; font-weight: 600; margin-top: 1rem; }
-input { display: block; width: 100%; font: inherit; padding: 0.5rem 0.6rem; margin-top: 0.25rem; border: 1px solid var(--border); border-radius: 6px; }
+input { display: block; width: 100%; font: inherit; padding: 0.5rem 0.6rem; margin-top: 0.25rem; border: 1px solid var(--border); border-radius: 6px; background: var(--bg); color: var(--text); }
 button { font: inherit; font-weight: 600; width: 100%; padding: 0.6rem; margin-top: 1.25rem; border: 0; border-radius: 6px; background: var(--accent); color: #fff; cursor: pointer; }
 button.secondary { background: transparent; color: inherit; border: 1px solid var(--border); margin-top: 0.5rem; }
 .error { color: var(--error); border: 1px solid var(--error); border-radius: 6px; padding: 0.5rem 0.75rem; }
@@ -29,6 +30,7 @@ ul.scopes { padding-left: 1.25rem; }
 section { margin-top: 2rem; }
 h2 { font-size: 1rem; margin: 0; }
 .note { color: var(--muted); font-size: 0.85rem; }
+.lead { font-size: 1.0625rem; margin: 0 0 1rem; }
 `
 
 /** Pages carry no script, and their only inline style is allowed by hash. */
@@ -145,7 +147,7 @@ export function renderConsentPage(input: ConsentPageInput): string {
     input.title,
     "Allow access",
     `<h1>Allow access?</h1>
-<p class="subtitle"><strong>${escapeHtml(input.clientName)}</strong> wants to access your ${escapeHtml(input.title)} account <strong>${escapeHtml(input.accountLabel)}</strong>. It will be able to:</p>
+<p class="lead" data-consent-request><strong>${escapeHtml(input.clientName)}</strong> wants to access your ${escapeHtml(input.title)} account <strong>${escapeHtml(input.accountLabel)}</strong>. It will be able to:</p>
 ${list}
 <form method="post" action="/interaction/${uid}/confirm">
 <button type="submit">Allow</button>

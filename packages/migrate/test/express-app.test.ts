@@ -12,6 +12,7 @@ import { afterAll, beforeAll, expect, it } from "vitest"
 import type { DevIdp } from "@portcullis/dev-idp"
 import { freePort } from "@portcullis/test-kit/system"
 import { copyFixture, dependenciesOf, installWorkspacePackages, runBin, startApp, startSsoIdp, type BinRun, type StartedApp } from "./apps.js"
+import { scaled } from "@portcullis/test-time"
 
 const SECRET = "a-migrated-express-app-secret-of-32-chars"
 
@@ -35,7 +36,7 @@ beforeAll(async () => {
   issuer = sso.idp.issuer
   // No AUTH_URL: with trustHost and Express's "trust proxy", a request forwarded as https is https.
   app = cleanup.app = await startApp(dir, { port, args: ["server.js"], env: { AUTH_SECRET: SECRET, AUTH_GITHUB_ID: "github-client-id", AUTH_GITHUB_SECRET: "github-client-secret", ...sso.env } })
-}, 60_000)
+}, scaled(60_000))
 
 afterAll(async () => {
   await cleanup.app?.server.stop()

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, expect, it } from "vitest"
 import type { DevIdp } from "@portcullis/dev-idp"
 import { freePort } from "@portcullis/test-kit/system"
 import { copyFixture, dependenciesOf, installWorkspacePackages, runBin, runFile, startApp, startSsoIdp, type BinRun, type StartedApp } from "./apps.js"
+import { scaled } from "@portcullis/test-time"
 
 const NEXT_BIN = fileURLToPath(new URL("../node_modules/next/dist/bin/next", import.meta.url))
 const TSC = fileURLToPath(new URL("../node_modules/typescript/bin/tsc", import.meta.url))
@@ -44,7 +45,7 @@ beforeAll(async () => {
     env: { NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", AUTH_URL: `http://127.0.0.1:${String(port)}`, AUTH_SECRET: SECRET, AUTH_GITHUB_ID: "github-client-id", AUTH_GITHUB_SECRET: "github-client-secret", ...sso.env },
     readyPath: "/api/auth/providers",
   })
-}, 240_000)
+}, scaled(240_000))
 
 afterAll(async () => {
   await cleanup.app?.server.stop()
@@ -127,7 +128,7 @@ it("shows the user to useSession under SessionProvider in Chromium", async () =>
     await context.addCookies(browser.cookies(app.url).map((cookie) => ({ name: cookie.name, value: cookie.value, url: app.url })))
     const page = await context.newPage()
     await page.goto(`${app.url}/`)
-    await expect.poll(() => page.locator("#client-status").textContent(), { timeout: 15_000 }).toBe("Client sees dana@example.com")
+    await expect.poll(() => page.locator("#client-status").textContent(), { timeout: scaled(15_000) }).toBe("Client sees dana@example.com")
   } finally {
     await chromium.close()
   }

@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { launchChromium } from "@portcullis/test-kit/chromium"
 import type { Variant } from "./next-app.js"
+import { scaled } from "@portcullis/test-time"
 
 const apps = inject("apps")
 const issuer = inject("idpIssuer")
@@ -79,7 +80,7 @@ describe.each(Object.keys(apps) as Variant[])("the %s build", (variant) => {
     await on.getByLabel("Email").fill("alice@example.com")
     await on.getByLabel("Password").fill("alice-password")
     await on.getByRole("button", { name: "Sign in", exact: true }).click()
-    await on.waitForURL(`${app}/`, { timeout: 10_000 }).catch(() => {
+    await on.waitForURL(`${app}/`, { timeout: scaled(10_000) }).catch(() => {
       throw new Error(`the sign-in ended at ${on.url()}`)
     })
   }
@@ -124,7 +125,7 @@ describe.each(Object.keys(apps) as Variant[])("the %s build", (variant) => {
         await edge.getByLabel("Email").fill("alice@example.com")
         await edge.getByLabel("Password").fill("alice-password")
         await edge.getByRole("button", { name: "Sign in", exact: true }).click()
-        await edge.waitForURL((at) => at.origin === app && !at.pathname.startsWith("/api/edge-auth/callback"), { timeout: 15_000 })
+        await edge.waitForURL((at) => at.origin === app && !at.pathname.startsWith("/api/edge-auth/callback"), { timeout: scaled(15_000) })
         expect(new URL(edge.url()).searchParams.get("error")).toBeNull()
         const session = await edgeContext.request.get(`${app}/api/edge-auth/session`)
         expect(((await session.json()) as { user?: { email?: string } } | null)?.user?.email).toBe("alice@example.com")
@@ -268,7 +269,7 @@ describe.each(Object.keys(apps) as Variant[])("the %s build", (variant) => {
     const url = new URL(login.url())
     const signedIn = await login
       .getByText("Signed in as carol@example.com")
-      .waitFor({ timeout: 5_000 })
+      .waitFor({ timeout: scaled(5_000) })
       .then(() => true, () => false)
     await other.close()
     return { url, signedIn }

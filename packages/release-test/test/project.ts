@@ -9,6 +9,7 @@ import { createServer } from "node:net"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
 import { run, type Output } from "./run.js"
+import { scaled } from "@portcullis/test-time"
 
 const APP = join(import.meta.dirname, "fixtures", "app.mjs")
 
@@ -65,7 +66,7 @@ export async function startDevIdpBin(project: Project, args: string[]): Promise<
   let stderr = ""
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
   const lines = createInterface({ input: child.stdout })
-  const timer = setTimeout(() => process.kill(-(child.pid ?? 0)), 30_000)
+  const timer = setTimeout(() => process.kill(-(child.pid ?? 0)), scaled(30_000))
   let printed = ""
   for await (const line of lines) {
     printed += `${line}\n`
@@ -113,7 +114,7 @@ export async function startApp(project: Project, port: number, env: Record<strin
   let printed = ""
   child.stderr.on("data", (chunk: Buffer) => (printed += chunk.toString()))
   const lines = createInterface({ input: child.stdout })
-  const timer = setTimeout(() => child.kill(), 15_000)
+  const timer = setTimeout(() => child.kill(), scaled(15_000))
   let listening = false
   for await (const line of lines) {
     printed += `${line}\n`

@@ -9,6 +9,7 @@ import { once } from "node:events"
 import { mkdir, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
+import { scaled } from "@portcullis/test-time"
 
 /** A running registry and what a client needs to publish to it. */
 export interface Registry {
@@ -64,7 +65,7 @@ export async function startRegistry(dir: string): Promise<Registry> {
 
 async function readPort(child: ChildProcess): Promise<number> {
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream })
-  const timer = setTimeout(() => child.kill(), 30_000)
+  const timer = setTimeout(() => child.kill(), scaled(30_000))
   try {
     for await (const line of lines) {
       const match = /^listening on (\d+)$/.exec(line)

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { startExample, type RunningExample } from "../../src/app.js"
 import type { SignInLink } from "../../src/email.js"
 import { launchChromium, screenshot } from "./chromium.js"
+import { scaled } from "@portcullis/test-time"
 
 /** The Demo IdP account the tests sign in with: dev-idp's first default account, whose email is verified. */
 const ALICE = DEFAULT_ACCOUNTS[0] ?? expect.unreachable("@portcullis/dev-idp has no default account to sign in with")
@@ -65,7 +66,7 @@ function browserTest(name: string, body: (page: Page) => Promise<void>): void {
     browser ??= launchChromium()
     const context = await (await browser).newContext()
     // Below the test's own timeout, so that a step that never happens fails here, with a screenshot.
-    context.setDefaultTimeout(10_000)
+    context.setDefaultTimeout(scaled(10_000))
     const page = await context.newPage()
     const pageErrors: string[] = []
     page.on("pageerror", (error) => pageErrors.push(error.message))
@@ -179,7 +180,7 @@ describe("the Demo IdP as a person uses it", () => {
     await page.waitForURL((url) => url.origin === example.idp.issuer)
     await page.getByRole("button", { name: "Cancel" }).click()
     await page.waitForURL((url) => url.pathname === "/api/auth/signin" && url.searchParams.get("error") === "AccessDenied")
-    expect(await page.getByRole("alert").textContent()).toContain("You cancelled the sign-in")
+    expect(await page.getByRole("status").textContent()).toContain("You cancelled the sign-in")
     expect(await page.locator("body").textContent()).not.toContain("permission")
 
     await page.getByRole("button", { name: "Sign in with Demo IdP" }).click()
@@ -243,7 +244,8 @@ describe("the example's own sign-in forms, with database sessions", () => {
     expect(await page.getByRole("alert").textContent()).toBe("Those details did not work. Check them and try again.")
     expect(await sessionCookie(page)).toBeUndefined()
 
-    await page.getByLabel("Username").fill(username)
+    // The username is still there; only the password is typed again.
+    expect(await page.getByLabel("Username").inputValue()).toBe(username)
     await page.getByLabel("Password").fill(password)
     await page.getByRole("button", { name: "Sign in with Demo user" }).click()
     // The refusal kept where the user was going, so the second try lands there.
@@ -268,6 +270,7 @@ describe("the example's own sign-in forms, with database sessions", () => {
     await page.waitForURL(`${example.url}/api/auth/verify-request?provider=email&type=email`)
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Check your email")
     expect(await page.getByTestId("check-email").textContent()).toContain("printed in the terminal")
+    expect(await page.getByTestId("link-address").textContent()).toBe("carol@example.org")
 
     expect(run.links.map((link) => link.email)).toEqual(["carol@example.org"])
     const link = run.links[0] as SignInLink

@@ -1,7 +1,10 @@
 /**
  * The example's pages as a person sees them: on a 390×844 phone and a 1280×800 desktop, in
- * light and dark, each page fits the screen, shows where its cards end and passes axe-core
- * with no violation; signed in without a picture, the avatar shows initials. Set
+ * light and dark, each page fits the screen, keeps its header on one line, shows where its cards
+ * end and passes axe-core with no violation, and so do the Demo IdP's login and consent pages;
+ * the passkey buttons do not touch, a refused password keeps the username beside its own form,
+ * "check your email" names the address, a cancelled sign-in is not an error, the session JSON
+ * keeps its indentation, and signed in without a picture, the avatar shows initials. Set
  * `PAGES_SCREENSHOTS=1` to keep a screenshot of each in the system's temp folder (never the
  * repository).
  */
@@ -13,6 +16,8 @@ import { join } from "node:path"
 import type { AxeResults } from "axe-core"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+import { DEFAULT_ACCOUNTS } from "@portcullis/dev-idp"
 
 import { startExample, type RunningExample } from "../../src/app.js"
 import { launchChromium } from "./chromium.js"
@@ -56,8 +61,11 @@ function contrast(a: string, b: string): number {
   return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05)
 }
 
-/** Fails unless the loaded page fits, shows its card edges and (when asked) passes axe-core. */
-async function checkPage(page: Page, label: string, axe: boolean): Promise<void> {
+/**
+ * Fails unless the loaded page fits, keeps its header's links on one line, shows its card edges
+ * (the Demo IdP's pages have no card: `card: false`) and (when asked) passes axe-core.
+ */
+async function checkPage(page: Page, label: string, axe: boolean, expected: { card?: boolean } = {}): Promise<void> {
   const seen = await page.evaluate(() => {
     const card = document.querySelector(".card")
     const style = card === null ? undefined : getComputedStyle(card)
@@ -66,11 +74,32 @@ async function checkPage(page: Page, label: string, axe: boolean): Promise<void>
       innerWidth: window.innerWidth,
       border: style === undefined ? undefined : { width: parseFloat(style.borderTopWidth), color: style.borderTopColor },
       background: getComputedStyle(document.body).backgroundColor,
+      // axe measures text against the page's own background, and takes a transparent page for white:
+      // measured here against what is painted, and a page must paint its own.
+      muted: [...document.querySelectorAll(".muted, .note")].map((element) => {
+        let behind: Element | null = element
+        while (behind !== null && /^rgba\(.*, 0\)$|^transparent$/.test(getComputedStyle(behind).backgroundColor)) behind = behind.parentElement
+        return { text: element.textContent.slice(0, 40), color: getComputedStyle(element).color, background: behind === null ? "" : getComputedStyle(behind).backgroundColor }
+      }),
+      headerLinks: [...document.querySelectorAll("header a")].map((link) => {
+        const box = link.getBoundingClientRect()
+        return { text: link.textContent, top: Math.round(box.top), bottom: Math.round(box.bottom) }
+      }),
     }
   })
   expect(seen.scrollWidth, `${label}: no horizontal scrolling`).toBeLessThanOrEqual(seen.innerWidth)
-  expect(seen.border?.width, `${label}: the card has a border`).toBeGreaterThan(0)
-  expect(contrast(seen.border?.color ?? "", seen.background), `${label}: the card's edge shows against the page`).toBeGreaterThanOrEqual(1.3)
+  for (const muted of seen.muted) {
+    expect(muted.background, `${label}: "${muted.text}" is on a background the page paints`).not.toBe("")
+    expect(contrast(muted.color, muted.background), `${label}: "${muted.text}" reads at WCAG AA`).toBeGreaterThanOrEqual(4.5)
+  }
+  const [first] = seen.headerLinks
+  for (const link of seen.headerLinks) expect(link.top, `${label}: "${link.text}" is on the header's one line`).toBeLessThan(first?.bottom ?? 0)
+  if (expected.card !== false) {
+    // The app's own pages have the header; core's sign-in and sign-out pages have none.
+    if (seen.headerLinks.length > 0) expect(seen.headerLinks.length, `${label}: a header with the brand and its links`).toBe(3)
+    expect(seen.border?.width, `${label}: the card has a border`).toBeGreaterThan(0)
+    expect(contrast(seen.border?.color ?? "", seen.background), `${label}: the card's edge shows against the page`).toBeGreaterThanOrEqual(1.3)
+  }
   if (!axe) return
   const violations = await page.evaluate(async () => {
     const engine = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<AxeResults> } }).axe
@@ -79,6 +108,15 @@ async function checkPage(page: Page, label: string, axe: boolean): Promise<void>
   })
   expect(violations, `${label}: axe-core violations`).toEqual([])
 }
+
+/** The gap in pixels between two elements, the second below the first. */
+async function verticalGap(page: Page, first: string, second: string): Promise<number> {
+  const [a, b] = await Promise.all([page.locator(first).boundingBox(), page.locator(second).boundingBox()])
+  return (b?.y ?? 0) - ((a?.y ?? 0) + (a?.height ?? 0))
+}
+
+/** The Demo IdP account the pages sign in with. */
+const ALICE = DEFAULT_ACCOUNTS[0] ?? expect.unreachable("@portcullis/dev-idp has no default account")
 
 describe("the example's pages in Chromium", () => {
   let browser: Browser
@@ -109,21 +147,87 @@ describe("the example's pages in Chromium", () => {
         // An init script runs outside the pages' Content-Security-Policy.
         if (viewport.axe) await context.addInitScript(AXE_SOURCE)
         const page = await context.newPage()
+        /** Checks the page the browser is on, after a click rather than a visit. */
+        const check = async (name: string, expected: { card?: boolean } = {}) => {
+          if (SCREENSHOTS !== undefined) await page.screenshot({ path: join(SCREENSHOTS, `${viewport.name}-${scheme}-${name}.png`), fullPage: true })
+          await checkPage(page, `${name} (${viewport.name}, ${scheme})`, viewport.axe, expected)
+        }
         const visit = async (pageCase: { name: string; path: string; status?: number }) => {
-          const label = `${pageCase.name} (${viewport.name}, ${scheme})`
           const response = await page.goto(`${example.url}${pageCase.path}`)
-          expect(response?.status(), label).toBe(pageCase.status ?? 200)
-          if (SCREENSHOTS !== undefined) await page.screenshot({ path: join(SCREENSHOTS, `${viewport.name}-${scheme}-${pageCase.name}.png`), fullPage: true })
-          await checkPage(page, label, viewport.axe)
+          expect(response?.status(), `${pageCase.name} (${viewport.name}, ${scheme})`).toBe(pageCase.status ?? 200)
+          await check(pageCase.name)
+        }
+        const toDemoIdp = async () => {
+          await page.goto(`${example.url}/api/auth/signin`)
+          await page.getByRole("button", { name: "Sign in with Demo IdP" }).click()
+          await page.waitForURL((url) => url.origin === example.idp.issuer && url.pathname.startsWith("/interaction/"))
         }
         try {
           for (const pageCase of SIGNED_OUT) await visit(pageCase)
+
+          await page.goto(`${example.url}/api/auth/signin`)
+          expect(await verticalGap(page, '[data-passkey-action="authenticate"]', '[data-passkey-action="register"]'), "the passkey buttons do not touch").toBeGreaterThan(0)
+          await page.getByLabel("Email", { exact: true }).fill("carol@example.org")
+          await page.getByRole("button", { name: "Sign in with Email" }).click()
+          await page.waitForURL(`${example.url}/api/auth/verify-request?provider=email&type=email`)
+          expect(await page.getByTestId("link-address").textContent()).toBe("carol@example.org")
+          expect(await page.locator("[data-testid=check-email] strong").count(), "only the address is in bold").toBe(1)
+          await check("check-email-sent")
+
+          // The Demo IdP's own pages, and coming back from it without signing in.
+          await toDemoIdp()
+          await check("idp-login", { card: false })
+          await page.getByRole("button", { name: "Cancel" }).click()
+          await page.waitForURL((url) => url.origin === example.url && url.searchParams.get("error") === "AccessDenied")
+          expect(await page.getByRole("status").textContent()).toContain("You cancelled the sign-in")
+          expect(await page.getByRole("alert").count(), "a cancelled sign-in is not an error").toBe(0)
+          await check("sign-in-cancelled")
+          await toDemoIdp()
+          await page.getByLabel("Email").fill(ALICE.email)
+          await page.getByLabel("Password").fill(`${ALICE.password}x`)
+          await page.getByRole("button", { name: "Sign in", exact: true }).click()
+          await page.getByRole("alert").waitFor()
+          await check("idp-login-refused", { card: false })
+          await page.getByLabel("Password").fill(ALICE.password)
+          await page.getByRole("button", { name: "Sign in", exact: true }).click()
+          await page.getByRole("button", { name: "Allow" }).waitFor()
+          await check("idp-consent", { card: false })
+          // The sentence that says who gets what is in the text color, not the muted one.
+          const consent = page.locator("[data-consent-request]")
+          expect(await consent.evaluate((element) => getComputedStyle(element).color === getComputedStyle(document.body).color)).toBe(true)
+          await page.getByRole("button", { name: "Deny" }).click()
+          await page.waitForURL((url) => url.origin === example.url && url.searchParams.get("error") === "AccessDenied")
+
+          // A wrong password: the refusal beside the password form, the username kept.
           await page.goto(`${example.url}/api/auth/signin`)
           await page.getByLabel("Username").fill(example.demoUser.username)
+          await page.getByLabel("Password").fill(`${example.demoUser.password}x`)
+          await page.getByRole("button", { name: "Sign in with Demo user" }).click()
+          await page.waitForURL((url) => url.searchParams.get("error") === "CredentialsSignin")
+          expect(await page.getByLabel("Username").inputValue()).toBe(example.demoUser.username)
+          expect(await page.locator("form:has([name=password]) [role=alert]").count(), "the refusal is in the password form").toBe(1)
+          await check("sign-in-refused")
           await page.getByLabel("Password").fill(example.demoUser.password)
           await page.getByRole("button", { name: "Sign in with Demo user" }).click()
           await page.waitForURL(`${example.url}/`)
           for (const pageCase of SIGNED_IN) await visit(pageCase)
+
+          // The session JSON keeps its indentation on a phone: it scrolls inside its box instead of wrapping.
+          await page.goto(`${example.url}/protected`)
+          const json = page.getByTestId("session")
+          expect(await json.evaluate((element) => [getComputedStyle(element).whiteSpace, getComputedStyle(element).overflowX])).toEqual(["pre", "auto"])
+          expect(await json.evaluate((element) => element.getBoundingClientRect().right <= window.innerWidth)).toBe(true)
+          const lines = (await json.evaluate((element) => (element as HTMLElement).innerText)).split("\n")
+          const longest = lines.reduce((a, b) => (b.length > a.length ? b : a), "")
+          expect(await json.evaluate((element, line) => {
+            const range = document.createRange()
+            const text = element.firstChild
+            if (text === null) return 0
+            const at = element.textContent.indexOf(line)
+            range.setStart(text, at)
+            range.setEnd(text, at + line.length)
+            return range.getClientRects().length
+          }, longest), "the JSON's longest line stays one line").toBe(1)
           // The demo user has no picture: the avatar says who it is instead of an empty circle.
           await page.goto(`${example.url}/`)
           expect(await page.getByTestId("avatar-initials").textContent()).toBe("DU")

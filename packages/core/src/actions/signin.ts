@@ -19,6 +19,12 @@ export async function signInPage(context: RequestContext): Promise<Response> {
   if (pages.signIn !== undefined) {
     return redirect(context, signInPageUrl(context, { callbackUrl: target, error: isAuthErrorCode(error) ? error : undefined, code: query.get("code") ?? undefined }))
   }
+  const shown = isAuthErrorCode(error) ? error : undefined
+  // Only a browser whose credentials form was just refused carries the cookie: the code that reads
+  // it is fetched then, so an app without a credentials provider bundles none of it.
+  const typed = context.jar.has(context.cookies.credentialsInput.name)
+    ? (await import("../credentials/typed-fields.js")).takeTypedFields(context, shown === "CredentialsSignin")
+    : undefined
   const token = await csrfToken(context)
   const page = renderSignIn({
     theme,
@@ -35,7 +41,8 @@ export async function signInPage(context: RequestContext): Promise<Response> {
     ),
     csrfToken: token,
     callbackUrl: target,
-    error: isAuthErrorCode(error) ? error : undefined,
+    error: shown,
+    typed,
   })
   let response = html(context, page)
   for (const provider of providers) {

@@ -9,7 +9,7 @@ import { resolveCallbackUrl } from "../callback-url.js"
 import { readForm, redirect, type RequestContext } from "../context.js"
 import { verifyCsrf } from "../csrf.js"
 import type { Adapter, AdapterUser } from "../adapters.js"
-import { CallbackRouteError, InvalidProvider } from "../errors.js"
+import { CallbackRouteError, CredentialsSignin, InvalidProvider } from "../errors.js"
 import type { Account, User } from "../providers/index.js"
 import { callAdapter, storedUser } from "../store.js"
 import { authorize, readCredentials } from "./authorize.js"
@@ -51,7 +51,14 @@ export async function credentialsCallback(context: RequestContext, provider: Int
   if (requested !== null) context.returnTo = target
   const credentials = readCredentials(provider, form)
   for (const value of Object.values(credentials)) context.sensitive.add(value)
-  let user: User & { id: string } = await authorize(provider, credentials, context.request)
+  let user: User & { id: string }
+  try {
+    user = await authorize(provider, credentials, context.request)
+  } catch (error) {
+    // Fetched on a refusal only: a sign-in that succeeds never loads it.
+    if (error instanceof CredentialsSignin) (await import("./typed-fields.js")).keepTypedFields(context, provider, credentials)
+    throw error
+  }
   if (config.session.strategy === "database" && config.adapter !== undefined) {
     user = await storedCredentialsUser(config.adapter, user, provider.id)
   }

@@ -20,11 +20,24 @@ export interface PageProvider {
   fields?: readonly { name: string; label: string; type: string; placeholder: string | undefined }[]
 }
 
-function input(id: string, field: { name: string; label: string; type: string; placeholder?: string | undefined; autocomplete?: string }): string {
+interface InputField {
+  name: string
+  label: string
+  type: string
+  placeholder?: string | undefined
+  autocomplete?: string | undefined
+  /** What the person typed before, shown again (escaped: it comes from the request). */
+  value?: string | undefined
+  autofocus?: boolean
+}
+
+function input(id: string, field: InputField): string {
   const inputId = escapeHtml(`${id}-${field.name}`)
   const placeholder = field.placeholder === undefined ? "" : ` placeholder="${escapeHtml(field.placeholder)}"`
   const autocomplete = field.autocomplete === undefined ? "" : ` autocomplete="${field.autocomplete}"`
-  return `<label for="${inputId}">${escapeHtml(field.label)}</label><input id="${inputId}" name="${escapeHtml(field.name)}" type="${escapeHtml(field.type)}"${placeholder}${autocomplete} required>`
+  const value = field.value === undefined ? "" : ` value="${escapeHtml(field.value)}"`
+  const autofocus = field.autofocus === true ? " autofocus" : ""
+  return `<label for="${inputId}">${escapeHtml(field.label)}</label><input id="${inputId}" name="${escapeHtml(field.name)}" type="${escapeHtml(field.type)}"${placeholder}${autocomplete}${value}${autofocus} required>`
 }
 
 /**
@@ -41,7 +54,11 @@ function providerButton(provider: PageProvider, theme: Theme): string {
   return `<button type="submit" class="button primary"${style}>${logo}<span>Sign in with ${escapeHtml(provider.name)}</span></button>`
 }
 
-function providerForm(provider: PageProvider, hidden: string, theme: Theme): string {
+/**
+ * One provider's form. A refused credentials form (`refusal`) shows the refusal inside it,
+ * above its fields, with the fields typed before filled in again and the first empty one focused.
+ */
+function providerForm(provider: PageProvider, hidden: string, theme: Theme, refusal?: { alert: string; values: ReadonlyMap<string, string> }): string {
   let inputs = ""
   if (provider.type === "email") {
     inputs = input(provider.id, { name: "email", label: "Email", type: "email", placeholder: "you@example.com", autocomplete: "email" })
@@ -49,14 +66,20 @@ function providerForm(provider: PageProvider, hidden: string, theme: Theme): str
     // Password managers fill a form whose fields say what they are.
     const autocomplete = (field: { name: string; type: string }): string | undefined =>
       field.type === "password" ? "current-password" : field.name === "username" ? "username" : undefined
-    inputs = (provider.fields ?? []).map((field) => input(provider.id, { ...field, autocomplete: autocomplete(field) })).join("")
+    const fields = provider.fields ?? []
+    const focus = refusal === undefined ? undefined : fields.find((field) => !refusal.values.has(field.name))?.name
+    inputs = fields
+      .map((field) => input(provider.id, { ...field, autocomplete: autocomplete(field), value: refusal?.values.get(field.name), autofocus: field.name === focus }))
+      .join("")
   }
-  return `<form method="post" action="${escapeHtml(provider.action)}">${hidden}${inputs}${providerButton(provider, theme)}</form>`
+  return `<form method="post" action="${escapeHtml(provider.action)}">${refusal?.alert ?? ""}${hidden}${inputs}${providerButton(provider, theme)}</form>`
 }
 
 /**
  * The sign-in page: one form (CSRF token, callback URL) per provider; OAuth buttons first,
  * then the email and credentials forms with their inputs, each group set apart by "or".
+ * A refused credentials sign-in is shown inside the form it refers to, with what was typed
+ * (`typed`); a sign-in the person cancelled is a neutral notice, not an error.
  */
 export function renderSignIn(params: {
   theme: Theme
@@ -64,18 +87,27 @@ export function renderSignIn(params: {
   csrfToken: string
   callbackUrl: string | undefined
   error: AuthErrorCode | undefined
+  typed?: { providerId: string; values: ReadonlyMap<string, string> } | undefined
 }): string {
-  const message = params.error === undefined ? undefined : (signInPageMessages[params.error] ?? errorMessages[params.error])
-  const error = message === undefined ? "" : `<p class="error" role="alert">${escapeHtml(message)}</p>`
+  const notice = params.error === undefined ? undefined : signInPageMessages[params.error]
+  const message = params.error === undefined || notice !== undefined ? undefined : errorMessages[params.error]
+  const alert = message === undefined ? "" : `<p class="error" role="alert">${escapeHtml(message)}</p>`
+  const credentials = params.providers.filter((provider) => provider.type === "credentials")
+  // The refusal names no provider in its URL: the form it came from when known, else the first.
+  const refused =
+    params.error === "CredentialsSignin" ? (credentials.find((provider) => provider.id === params.typed?.providerId) ?? credentials[0]) : undefined
+  const refusal = (provider: PageProvider) =>
+    provider === refused ? { alert, values: params.typed?.providerId === provider.id ? params.typed.values : new Map<string, string>() } : undefined
+  const top = notice === undefined ? (refused === undefined ? alert : "") : `<p class="notice" role="status">${escapeHtml(notice)}</p>`
   const hidden = `${hiddenInput("csrfToken", params.csrfToken)}${hiddenInput("callbackUrl", params.callbackUrl)}`
   const groups = [
     params.providers.filter((provider) => provider.type === "oauth" || provider.type === "oidc"),
     params.providers.filter((provider) => provider.type === "email"),
-    params.providers.filter((provider) => provider.type === "credentials"),
+    credentials,
   ]
     .filter((group) => group.length > 0)
-    .map((group) => group.map((provider) => providerForm(provider, hidden, params.theme)).join("\n"))
-  return layout(params.theme, "Sign in", `<h1>Sign in</h1>${error}${groups.join('\n<p class="or">or</p>\n')}`)
+    .map((group) => group.map((provider) => providerForm(provider, hidden, params.theme, refusal(provider))).join("\n"))
+  return layout(params.theme, "Sign in", `<h1>Sign in</h1>${top}${groups.join('\n<p class="or">or</p>\n')}`)
 }
 
 /** The sign-out confirmation page, with a way back for a person who changed their mind. */
@@ -92,13 +124,18 @@ function wayBack(signinUrl: string, homeUrl: string): string {
   return `<p class="links"><a href="${escapeHtml(signinUrl)}">Try signing in again</a><a href="${escapeHtml(homeUrl)}">Go to the home page</a></p>`
 }
 
-/** The error page: the code's fixed sentence and a way back. */
-export function renderError(params: { theme: Theme; code: AuthErrorCode | undefined; homeUrl: string; signinUrl: string }): string {
+/**
+ * The error page: the code's fixed sentence and a way back. `logged` says core has just logged
+ * this failure, so the page may point the site owner at the log: only a page rendered in the
+ * failing request knows that, never one reached through a URL anybody can type.
+ */
+export function renderError(params: { theme: Theme; code: AuthErrorCode | undefined; homeUrl: string; signinUrl: string; logged?: boolean }): string {
   const message = params.code === undefined ? "Something went wrong while signing in. Please try again." : errorMessages[params.code]
+  const owner = params.logged === true ? `<p class="muted">Site owner: the server log says what went wrong.</p>` : ""
   return layout(
     params.theme,
     "Sign-in problem",
-    `<h1>We could not sign you in</h1><p class="error" role="alert">${escapeHtml(message)}</p>${wayBack(params.signinUrl, params.homeUrl)}`,
+    `<h1>We could not sign you in</h1><p class="error" role="alert">${escapeHtml(message)}</p>${owner}${wayBack(params.signinUrl, params.homeUrl)}`,
   )
 }
 

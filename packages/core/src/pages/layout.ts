@@ -140,6 +140,8 @@ input{width:100%;min-height:2.75rem;padding:.5rem .75rem;margin:0 0 .75rem;borde
 .or{display:flex;align-items:center;gap:.75rem;margin:1.25rem 0;color:var(--muted);font-size:.875rem}
 .or::before,.or::after{content:"";flex:1;border-top:1px solid var(--border)}
 .error{padding:.75rem 1rem;border:1px solid var(--error-border);border-radius:8px;background:var(--error-bg);color:var(--error-text);text-align:left}
+.notice{padding:.75rem 1rem;border:1px solid var(--border);border-radius:8px;background:var(--bg);text-align:left}
+.button+.button{margin-top:.625rem}
 .links{display:flex;flex-wrap:wrap;justify-content:center;gap:.5rem 1.25rem;margin:1rem 0 0}
 a{color:var(--link);text-underline-offset:2px}`
 

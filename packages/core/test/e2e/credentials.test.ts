@@ -228,3 +228,72 @@ describe("credentials sign-in with database sessions", () => {
     expect(config.logs.join("\n")).toMatch(/does not store/)
   })
 })
+
+describe("a refused credentials form on the built-in sign-in page", () => {
+  const KEPT = "authjs.credentials-input"
+
+  async function refusedPage(config: AuthConfig, form: Record<string, string>): Promise<{ jar: Jar; page: string; response: Response }> {
+    const jar = new Jar()
+    const target = location(await submit(config, jar, form))
+    const response = await call(config, jar, target.pathname + target.search)
+    return { jar, page: await response.text(), response }
+  }
+
+  it("shows the username typed again, never the password, and focuses the password", async () => {
+    const { jar, page } = await refusedPage(setup(), { username: "ada", password: "wrong-guess" })
+    expect(page).toMatch(/<input id="credentials-username" name="username" type="text"[^>]* value="ada" required>/)
+    expect(page).toMatch(/<input id="credentials-password" name="password" type="password"[^>]* autofocus required>/)
+    expect(page).not.toContain("wrong-guess")
+    // Read once: the cookie is cleared by the page that showed it.
+    expect(jar.cookies.has(KEPT)).toBe(false)
+  })
+
+  it("puts the refusal inside the form it refers to, not above the other providers", async () => {
+    const { page } = await refusedPage(setup({ providers: [testConfig().providers[0], passwordProvider()] as AuthConfig["providers"] }), { username: "ada", password: "x" })
+    const alert = page.indexOf('role="alert"')
+    expect(alert).toBeGreaterThan(page.indexOf('<form method="post" action="http://localhost:3000/api/auth/callback/credentials">'))
+    expect(alert).toBeGreaterThan(page.indexOf("/signin/acme"))
+    expect(page.match(/role="alert"/g)).toHaveLength(1)
+  })
+
+  it("keeps the password out of the cookie, which is HttpOnly and short-lived", async () => {
+    const jar = new Jar()
+    const response = await submit(setup(), jar, { username: "ada", password: "wrong-guess" })
+    const header = response.headers.getSetCookie().find((cookie) => cookie.startsWith(`${KEPT}=`)) ?? ""
+    expect(header).toMatch(/; Max-Age=300; Path=\/; HttpOnly; SameSite=Lax$/)
+    expect(header).not.toContain("wrong-guess")
+    expect(new URLSearchParams(jar.cookies.get(KEPT)).get("field.username")).toBe("ada")
+  })
+
+  it("escapes a hostile username where the page puts it back", async () => {
+    const hostile = `"><script>alert(1)</script><input value="`
+    const { page } = await refusedPage(setup(), { username: hostile, password: "x" })
+    expect(page).not.toContain("<script>alert(1)")
+    expect(page).toContain('value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;input value=&quot;"')
+  })
+
+  it("ignores a forged cookie: unknown providers and undeclared fields are dropped, and nothing shows without the refusal", async () => {
+    const config = setup()
+    const shown = async (cookie: string, query = "?error=CredentialsSignin&code=credentials") => {
+      const jar = new Jar()
+      jar.cookies.set(KEPT, cookie)
+      const response = await call(config, jar, `/api/auth/signin${query}`)
+      expect(response.status).toBe(200)
+      expect(jar.cookies.has(KEPT)).toBe(false)
+      return response.text()
+    }
+    expect(await shown("provider=nobody&field.username=eve")).not.toContain('value="eve"')
+    expect(await shown("provider=credentials&field.password=eve&field.isAdmin=true")).not.toMatch(/value="(eve|true)"/)
+    expect(await shown("provider=credentials&field.username=eve", "")).not.toContain('value="eve"')
+    expect(await shown("%%%;;==&&")).toContain("Those details did not work")
+    expect(await shown(`provider=credentials&field.username=${"e".repeat(5_000)}`)).not.toContain("eeee")
+  })
+
+  it("keeps nothing for the app's own sign-in page, for a field too long to be a username, or for an error that is not a refusal", async () => {
+    const cookies = async (config: AuthConfig, form: Record<string, string>) => (await submit(config, new Jar(), form)).headers.getSetCookie().join("\n")
+    expect(await cookies(setup({ pages: { signIn: "/login" } }), { username: "ada", password: "x" })).not.toContain(KEPT)
+    expect(await cookies(setup(), { username: "a".repeat(1_000), password: "x" })).not.toContain(KEPT)
+    expect(await cookies(setup(), { username: "ada", password: "x", extra: "1" })).not.toContain(KEPT)
+    expect(await cookies(setup({}, passwordProvider({ authorize: () => Promise.reject(new Error("down")) })), { username: "ada", password: "x" })).not.toContain(KEPT)
+  })
+})

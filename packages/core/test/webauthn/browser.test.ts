@@ -20,6 +20,7 @@ import { webauthn } from "../../src/webauthn/index.js"
 import { addVirtualAuthenticator, enableVirtualAuthenticators, launchChromium } from "@portcullis/test-kit/chromium"
 import { serveHandler, type ServedHandler } from "@portcullis/test-kit/serve"
 import { SECRET } from "../helpers.js"
+import { scaled } from "@portcullis/test-time"
 
 const adapter = MemoryAdapter()
 const config: AuthConfig = {
@@ -56,7 +57,7 @@ beforeAll(async () => {
   served = await serveHandler(handle)
   origin = served.origin
   browser = await launchChromium()
-}, 120_000)
+}, scaled(120_000))
 
 afterAll(async () => {
   await browser.close()
@@ -121,7 +122,7 @@ describe("passkeys in Chromium with a virtual authenticator", () => {
 
     // Autofill on the default page: the conditional request is answered by the virtual authenticator.
     await page.goto(`${origin}/api/auth/signin?callbackUrl=%2Faccount`)
-    await page.waitForURL(`${origin}/account`, { timeout: 15_000 })
+    await page.waitForURL(`${origin}/account`, { timeout: scaled(15_000) })
     expect(await sessionEmail(page)).toBe("ada@example.com")
     await signOut(page)
 
@@ -133,7 +134,7 @@ describe("passkeys in Chromium with a virtual authenticator", () => {
 
     // Autofill on the app's own page, through the client.
     await page.goto(`${origin}/app`)
-    await page.waitForURL(`${origin}/account`, { timeout: 15_000 })
+    await page.waitForURL(`${origin}/account`, { timeout: scaled(15_000) })
     expect(await sessionEmail(page)).toBe("ada@example.com")
 
     // A second passkey for the signed-in user, then list and delete.
@@ -151,7 +152,7 @@ describe("passkeys in Chromium with a virtual authenticator", () => {
 
     expect(violations).toEqual([])
     await context.close()
-  }, 90_000)
+  }, scaled(90_000))
 
   it("tells the password manager to forget a passkey the server does not know, and only then", async () => {
     const context = await browser.newContext()
@@ -192,7 +193,7 @@ describe("passkeys in Chromium with a virtual authenticator", () => {
     expect(new URL((await signIn())?.url ?? "").searchParams.get("code")).toBe("unknown_credential")
     expect(signals).toHaveLength(1)
     await context.close()
-  }, 60_000)
+  }, scaled(60_000))
 
   it("attack: a callbackUrl carrying code=unknown_credential does not make the browser forget the passkey that just signed in", async () => {
     // No stand-in for the Signal API here: Chromium's own signal reaches the virtual authenticator.
@@ -208,7 +209,7 @@ describe("passkeys in Chromium with a virtual authenticator", () => {
     // The link an attacker sends: the default page, then autofill signs in and goes to the crafted URL.
     const crafted = `${origin}/x?code=unknown_credential`
     await page.goto(`${origin}/api/auth/signin?callbackUrl=${encodeURIComponent("/x?code=unknown_credential")}`)
-    await page.waitForURL(crafted, { timeout: 15_000 })
+    await page.waitForURL(crafted, { timeout: scaled(15_000) })
     expect(await sessionEmail(page)).toBe("kept@example.com")
     // Give a signal the time the client would wait for it.
     await page.waitForTimeout(1500)
@@ -227,9 +228,9 @@ describe("passkeys in Chromium with a virtual authenticator", () => {
     await page.goto(`${origin}/manage`)
     const refused = await page.evaluate(() => window.passkeys.signIn("passkey", { redirect: false }))
     expect(refused).toMatchObject({ ok: false, error: "WebAuthnVerificationError" })
-    await expect.poll(held, { timeout: 5_000 }).toEqual([])
+    await expect.poll(held, { timeout: scaled(5_000) }).toEqual([])
     await context.close()
-  }, 90_000)
+  }, scaled(90_000))
 
   it("says so on the page when the person cancels, and signs nobody in", async () => {
     const context = await browser.newContext()
@@ -239,9 +240,9 @@ describe("passkeys in Chromium with a virtual authenticator", () => {
     await page.goto(`${origin}/api/auth/signin?callbackUrl=%2Faccount`)
     await page.fill("input[name=email]", "grace@example.com")
     await page.click('[data-passkey-action="register"]')
-    await expect.poll(() => page.locator("[data-passkey-error]").isVisible(), { timeout: 15_000 }).toBe(true)
+    await expect.poll(() => page.locator("[data-passkey-error]").isVisible(), { timeout: scaled(15_000) }).toBe(true)
     expect(new URL(page.url()).pathname).toBe("/api/auth/signin")
     expect(await sessionEmail(page)).toBeNull()
     await context.close()
-  }, 60_000)
+  }, scaled(60_000))
 })

@@ -7,6 +7,7 @@ import { Auth } from "../../src/index.js"
 import { Jar, ORIGIN, call, csrfToken, testConfig } from "../helpers.js"
 import { FLAGS, SoftAuthenticator, b64url } from "./authenticator.js"
 import { expectRefused, options, passkeyProvider, post, session, setup } from "./harness.js"
+import { scaled } from "@portcullis/test-time"
 
 /** A user signed up with a passkey, and signed out again. */
 async function signedUp(ctx = setup(), email = "ada@example.com") {
@@ -75,7 +76,7 @@ describe("passkey sign-up and sign-in", () => {
       signIns += 1
     }
     expect(ctx.device.shortSignatures).toBe(2)
-  }, 60_000)
+  }, scaled(60_000))
 
   it("accepts authenticators that do not count (counter always 0)", async () => {
     const ctx = setup()

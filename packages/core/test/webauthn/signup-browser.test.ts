@@ -19,6 +19,7 @@ import { addVirtualAuthenticator, enableVirtualAuthenticators, launchChromium } 
 import { serveHandler, type ServedHandler } from "@portcullis/test-kit/serve"
 import { SECRET } from "../helpers.js"
 import { passkeyProvider } from "./harness.js"
+import { scaled } from "@portcullis/test-time"
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
 
@@ -54,7 +55,7 @@ beforeAll(async () => {
   served = await serveHandler(handle)
   origin = served.origin
   browser = await launchChromium()
-}, 120_000)
+}, scaled(120_000))
 
 afterAll(async () => {
   await browser.close()
@@ -102,10 +103,10 @@ describe("passkey sign-up with an email provider, in Chromium", () => {
     await Promise.all([page.waitForURL((url) => !url.pathname.endsWith("/signout")), page.click("button[type=submit]")])
     expect(await sessionEmail(page)).toBeNull()
     await page.goto(`${origin}/api/auth/signin?callbackUrl=%2Faccount`)
-    await page.waitForURL(`${origin}/account`, { timeout: 15_000 })
+    await page.waitForURL(`${origin}/account`, { timeout: scaled(15_000) })
     expect(await sessionEmail(page)).toBe("ada@example.com")
     await context.close()
-  }, 60_000)
+  }, scaled(60_000))
 
   it("shows the sign-up page on a 390 px phone in light and dark, with no horizontal scrolling and no axe-core violation", async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } })
@@ -131,5 +132,5 @@ describe("passkey sign-up with an email provider, in Chromium", () => {
     }
     expect(await adapter.getUserByEmail("grace@example.com")).toBeNull()
     await context.close()
-  }, 60_000)
+  }, scaled(60_000))
 })

@@ -1,0 +1,10 @@
+import { defineConfig } from "vitest/config"
+
+import { scaledTimeouts } from "@portcullis/test-time"
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    ...scaledTimeouts({ testTimeout: 20_000 }),
+  },
+})
