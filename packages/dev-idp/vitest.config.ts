@@ -1,9 +1,10 @@
 import { defineConfig } from "vitest/config"
 
+import { scaledTimeouts } from "@portcullis/test-time"
+
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
+    ...scaledTimeouts({ testTimeout: 20_000, hookTimeout: 30_000 }),
   },
 })

@@ -1,6 +1,8 @@
 import { fileURLToPath } from "node:url"
 import { defineConfig } from "vitest/config"
 
+import { scaledTimeouts } from "@portcullis/test-time"
+
 const stub = (file: string) => fileURLToPath(new URL(`./test/stubs/${file}`, import.meta.url))
 
 export default defineConfig({
@@ -16,7 +18,6 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     // One SvelteKit build per run, shared by every browser test.
     globalSetup: ["test/sveltekit-app.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    ...scaledTimeouts({ testTimeout: 30_000, hookTimeout: 60_000 }),
   },
 })

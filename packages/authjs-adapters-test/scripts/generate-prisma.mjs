@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Generates the Prisma client the tests run on, into node_modules/.cache/prisma-client, before
-// the type check and the tests. The models are the ones @portcullis/authjs-types-test compiles
+// Generates the Prisma client the tests run on, into node_modules/.cache/prisma-client: this
+// package's `build`, which turbo runs before its lint, type check and tests (turbo.json), never
+// beside them. The models are the ones @portcullis/authjs-types-test compiles
 // (Auth.js's Prisma guide: ../authjs-types-test/prisma/schema.prisma), with the generator given
 // an output of this package's own, so the two packages never write the same generated client.
 // Offline: `prisma generate` never runs the schema engine, but checks that one is there unless

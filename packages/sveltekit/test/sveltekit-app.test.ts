@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, expect, inject, it } from "vitest"
 import { launchChromium } from "@portcullis/test-kit/chromium"
+import { scaled } from "@portcullis/test-time"
 
 const app = inject("app")
 const issuer = inject("idpIssuer")
@@ -40,7 +41,7 @@ afterAll(async () => {
 
 /** Waits for the page to reach `url`, failing with where it is instead. */
 async function arrive(on: Page, url: string | ((at: URL) => boolean)): Promise<void> {
-  await on.waitForURL(url, { timeout: 10_000 }).catch(async () => {
+  await on.waitForURL(url, { timeout: scaled(10_000) }).catch(async () => {
     throw new Error(`expected another page, the browser is at ${on.url()}:\n${(await on.locator("body").textContent()) ?? ""}`)
   })
 }

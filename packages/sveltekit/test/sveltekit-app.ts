@@ -13,6 +13,7 @@ import { startDevIdp } from "@portcullis/dev-idp"
 import { installChromium } from "@portcullis/test-kit/chromium"
 import { freePort, spawnServer } from "@portcullis/test-kit/system"
 import type { TestProject } from "vitest/node"
+import { scaled } from "@portcullis/test-time"
 
 const APP_DIR = fileURLToPath(new URL("./app/", import.meta.url))
 const VITE_BIN = fileURLToPath(new URL("../node_modules/vite/bin/vite.js", import.meta.url))
@@ -55,7 +56,7 @@ function build(env: NodeJS.ProcessEnv): Promise<void> {
 }
 
 async function waitForServer(url: string, output: () => string): Promise<void> {
-  const deadline = Date.now() + 20_000
+  const deadline = Date.now() + scaled(20_000)
   while (Date.now() < deadline) {
     try {
       await fetch(url)
