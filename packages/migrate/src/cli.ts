@@ -13,7 +13,7 @@ import { formatReport } from "./report.js"
 
 const USAGE = `Usage: npx @portcullis/migrate [dir] [--dry-run]
 
-Moves an Auth.js app (next-auth v5, @auth/core, @auth/express) in dir (default: .) to Portcullis.
+Moves an Auth.js app (next-auth v5, @auth/core, @auth/express, @auth/sveltekit) in dir (default: .) to Portcullis.
   --dry-run   print the changes as a unified diff and write nothing
 `
 

@@ -1,5 +1,5 @@
 /**
- * `@portcullis/migrate`: moves an Auth.js app (next-auth v5, `@auth/core`, `@auth/express`) to
+ * `@portcullis/migrate`: moves an Auth.js app (next-auth v5, `@auth/core`, `@auth/express`, `@auth/sveltekit`) to
  * Portcullis. The `portcullis-migrate` command runs {@link migrate} and prints its report.
  *
  * @module

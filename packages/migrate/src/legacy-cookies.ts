@@ -29,11 +29,13 @@ export interface LegacyCookieWindow {
 }
 
 /** The module families whose functions take an auth config, by specifier (Auth.js's and ours). */
-const FAMILIES: Record<string, "nextjs" | "express" | "core"> = {
+const FAMILIES: Record<string, "nextjs" | "express" | "sveltekit" | "core"> = {
   "next-auth": "nextjs",
   "@portcullis/nextjs": "nextjs",
   "@auth/express": "express",
   "@portcullis/express": "express",
+  "@auth/sveltekit": "sveltekit",
+  "@portcullis/sveltekit": "sveltekit",
   "@auth/core": "core",
   "@portcullis/core": "core",
 }
@@ -42,6 +44,7 @@ const FAMILIES: Record<string, "nextjs" | "express" | "core"> = {
 const CONFIG_ARGUMENT: Record<string, Record<string, number>> = {
   nextjs: { default: 0, NextAuth: 0 },
   express: { ExpressAuth: 0, getSession: 1 },
+  sveltekit: { SvelteKitAuth: 0 },
   core: { Auth: 1, getSession: 1, getSessionForResponse: 1 },
 }
 
@@ -49,6 +52,7 @@ const CONFIG_ARGUMENT: Record<string, Record<string, number>> = {
 const CONFIG_TYPES: Record<string, Set<string>> = {
   nextjs: new Set(["NextAuthConfig"]),
   express: new Set(["ExpressAuthConfig"]),
+  sveltekit: new Set(["SvelteKitAuthConfig"]),
   core: new Set(["AuthConfig"]),
 }
 

@@ -52,6 +52,13 @@ function authExpress(subpath: string, from: string): SpecifierMigration {
   return { kind: "manual", step: `"${from}" has no counterpart in @portcullis/express: replace what it provides by hand` }
 }
 
+/** `@auth/sveltekit`'s entries: the same subpaths in @portcullis/sveltekit (its `providers/<id>` re-export ours). */
+function authSvelteKit(subpath: string, from: string): SpecifierMigration {
+  if (subpath.startsWith("providers/")) return provider(subpath.slice("providers/".length), from, "@portcullis/sveltekit/providers")
+  if (hasEntry("@portcullis/sveltekit", subpath)) return { kind: "rewrite", to: subpath === "" ? "@portcullis/sveltekit" : `@portcullis/sveltekit/${subpath}` }
+  return { kind: "manual", step: `"${from}" has no counterpart in @portcullis/sveltekit: import its types from "@portcullis/core/adapters" or "@portcullis/core/providers" instead` }
+}
+
 /** Splits `@scope/name/sub/path` or `name/sub/path` into the package name and the subpath. */
 export function splitSpecifier(specifier: string): { pkg: string; subpath: string } {
   const parts = specifier.split("/")
@@ -78,9 +85,10 @@ export function migrateSpecifier(specifier: string): SpecifierMigration | undefi
   if (pkg === "next-auth") return nextAuth(subpath, specifier)
   if (pkg === "@auth/core") return authCore(subpath, specifier)
   if (pkg === "@auth/express") return authExpress(subpath, specifier)
+  if (pkg === "@auth/sveltekit") return authSvelteKit(subpath, specifier)
   if (isAuthJsAdapter(pkg)) return undefined
   if (pkg.startsWith("@auth/")) {
-    return { kind: "manual", step: `"${specifier}": Portcullis has no integration for ${pkg}; it offers @portcullis/core (any framework with Request/Response), @portcullis/express and @portcullis/nextjs` }
+    return { kind: "manual", step: `"${specifier}": Portcullis has no integration for ${pkg}; it offers @portcullis/core (any framework with Request/Response), @portcullis/express, @portcullis/nextjs and @portcullis/sveltekit` }
   }
   if (pkg.startsWith("@next-auth/") && pkg.endsWith("-adapter")) {
     return { kind: "manual", step: `"${specifier}" is next-auth v4's adapter package: install Auth.js's ${pkg.replace("@next-auth/", "@auth/")} instead (Auth.js's adapters work with Portcullis unchanged)` }
@@ -92,7 +100,7 @@ export function migrateSpecifier(specifier: string): SpecifierMigration | undefi
 export function portcullisPackageOf(specifier: string): string | undefined {
   const { pkg, subpath } = splitSpecifier(specifier)
   if (!pkg.startsWith("@portcullis/")) return undefined
-  // @portcullis/express/providers/<id> re-exports @portcullis/providers/<id>, its optional peer.
-  if (pkg === "@portcullis/express" && subpath.startsWith("providers/")) return "@portcullis/providers"
+  // @portcullis/express/providers/<id> (and sveltekit's) re-export @portcullis/providers/<id>, their peer.
+  if ((pkg === "@portcullis/express" || pkg === "@portcullis/sveltekit") && subpath.startsWith("providers/")) return "@portcullis/providers"
   return pkg
 }

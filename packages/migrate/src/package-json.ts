@@ -16,12 +16,14 @@ export const RENAMED_PACKAGES: Readonly<Record<string, string>> = {
   "next-auth": "@portcullis/nextjs",
   "@auth/core": "@portcullis/core",
   "@auth/express": "@portcullis/express",
+  "@auth/sveltekit": "@portcullis/sveltekit",
 }
 
 /** Our packages that need another of ours installed beside them (their required peers). */
 const REQUIRED_PEERS: Readonly<Record<string, readonly string[]>> = {
   "@portcullis/nextjs": ["@portcullis/core"],
   "@portcullis/express": ["@portcullis/core"],
+  "@portcullis/sveltekit": ["@portcullis/core", "@portcullis/providers"],
 }
 
 /** The Next.js major @portcullis/nextjs is built for. */
@@ -79,7 +81,7 @@ function insertProperty(object: ts.ObjectLiteralExpression, name: string, range:
 }
 
 /**
- * Replaces `next-auth`, `@auth/core` and `@auth/express` in every dependency section with ours
+ * Replaces `next-auth`, `@auth/core`, `@auth/express` and `@auth/sveltekit` in every dependency section with ours
  * (the range of the release the codemod was built with), and adds the packages of ours the code
  * imports or that ours need beside them (`@portcullis/core` with `@portcullis/nextjs`) where the
  * first Auth.js package was. Auth.js's adapters (`@auth/*-adapter`) stay.

@@ -172,6 +172,6 @@ describe("manual steps", () => {
   })
 
   it("lists an Auth.js integration we have no counterpart for", () => {
-    expect(steps({ "hooks.server.ts": `import { SvelteKitAuth } from "@auth/sveltekit"\n` })[0]).toContain("no integration for @auth/sveltekit")
+    expect(steps({ "src/hooks.server.ts": `import { SolidAuth } from "@auth/solid-start"\n` })[0]).toContain("no integration for @auth/solid-start")
   })
 })

@@ -36,6 +36,12 @@ describe("legacySessionCookies", () => {
     expect(readProjectFile(dir, "config.ts")).toContain(`  session: { maxAge: 3600 },\n  ${COMMENT}\n  legacySessionCookies: { until: "2026-01-15T11:00:00Z" },\n}`)
   })
 
+  it("goes into the config passed to SvelteKitAuth", () => {
+    const dir = writeProject({ "src/auth.ts": `import { SvelteKitAuth } from "@auth/sveltekit"\nexport const { handle, signIn, signOut } = SvelteKitAuth({ providers: [] })\n` })
+    migrate({ dir, now: NOW })
+    expect(readProjectFile(dir, "src/auth.ts")).toBe(`import { SvelteKitAuth } from "@portcullis/sveltekit"\nexport const { handle, signIn, signOut } = SvelteKitAuth({ providers: [], legacySessionCookies: { until: "${THIRTY_DAYS}" } })\n`)
+  })
+
   it("goes into a config typed AuthConfig for @auth/core's Auth()", () => {
     const dir = writeProject({ "server.ts": `import { Auth, type AuthConfig } from "@auth/core"\nconst config: AuthConfig = {}\nexport const handle = (request: Request) => Auth(request, config)\n` })
     migrate({ dir, now: NOW })

@@ -21,6 +21,10 @@ const rewrites: [string, string][] = [
   ["@auth/core/errors", "@portcullis/core/errors"],
   ["@auth/express", "@portcullis/express"],
   ["@auth/express/providers/github", "@portcullis/express/providers/github"],
+  ["@auth/sveltekit", "@portcullis/sveltekit"],
+  ["@auth/sveltekit/client", "@portcullis/sveltekit/client"],
+  ["@auth/sveltekit/components", "@portcullis/sveltekit/components"],
+  ["@auth/sveltekit/providers/github", "@portcullis/sveltekit/providers/github"],
 ]
 
 describe("migrateSpecifier", () => {
@@ -42,7 +46,9 @@ describe("migrateSpecifier", () => {
     ["@auth/core/providers/acme-unknown", 'no "acme-unknown" provider'],
     ["@auth/express/providers/acme-unknown", 'no "acme-unknown" provider'],
     ["@auth/core/lib/utils/env", '"@portcullis/core/jwt"'],
-    ["@auth/sveltekit", "no integration for @auth/sveltekit"],
+    ["@auth/sveltekit/adapters", "no counterpart in @portcullis/sveltekit"],
+    ["@auth/sveltekit/providers/acme-unknown", 'no "acme-unknown" provider'],
+    ["@auth/solid-start", "no integration for @auth/solid-start"],
     ["@next-auth/prisma-adapter", "install Auth.js's @auth/prisma-adapter"],
   ])("lists %s as a manual step saying what to do", (specifier, says) => {
     const migration = migrateSpecifier(specifier)

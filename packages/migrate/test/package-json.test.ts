@@ -49,13 +49,21 @@ describe("migratePackageJson", () => {
     expect(migrated(`{ "dependencies": { "next": "^16.0.0", "next-auth": "5.0.0-beta.25" } }`).steps).toEqual([])
   })
 
+  it("replaces @auth/sveltekit, adding the core and providers it needs beside it", () => {
+    const { text, steps } = migrated(`{\n  "dependencies": {\n    "@auth/sveltekit": "^1.11.0"\n  }\n}`)
+    expect(steps).toEqual([])
+    const dependencies = (JSON.parse(text) as { dependencies: Record<string, string> }).dependencies
+    expect(Object.keys(dependencies).sort()).toEqual(["@portcullis/core", "@portcullis/providers", "@portcullis/sveltekit"])
+    expect(dependencies["@portcullis/sveltekit"]).toBe(`^${workspace.versions["@portcullis/sveltekit"] ?? ""}`)
+  })
+
   it("lists next-auth v4, v4's adapter packages and Auth.js integrations we lack", () => {
-    const text = `{\n  "dependencies": {\n    "next-auth": "^4.24.5",\n    "@next-auth/prisma-adapter": "^1.0.7",\n    "@auth/sveltekit": "^1.0.0"\n  }\n}`
+    const text = `{\n  "dependencies": {\n    "next-auth": "^4.24.5",\n    "@next-auth/prisma-adapter": "^1.0.7",\n    "@auth/solid-start": "^0.19.0"\n  }\n}`
     const { steps } = migrated(text)
     expect(steps).toEqual([
       expect.stringMatching(/^3 next-auth \^4\.24\.5 is next-auth v4: Portcullis follows next-auth v5's API/),
       expect.stringMatching(/^4 @next-auth\/prisma-adapter is next-auth v4's adapter package: replace it with Auth\.js's @auth\/prisma-adapter/),
-      expect.stringMatching(/^5 @auth\/sveltekit: Portcullis has no counterpart/),
+      expect.stringMatching(/^5 @auth\/solid-start: Portcullis has no counterpart/),
     ])
   })
 })
