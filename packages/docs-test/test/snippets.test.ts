@@ -5,10 +5,15 @@
  * `tsconfig.json` shown, built and started with the `package.json` scripts shown (`.env` loaded by
  * Node's `--env-file`), and a cookie-jar browser signs in through `npx @portcullis/dev-idp`'s bin
  * with its default consent page, visits the protected route and signs out.
+ *
+ * The Next.js blocks go into an app as `npx create-next-app@16` writes it (test/fixtures/create-next-app),
+ * with what the README's install line names added to its package.json and linked in from the
+ * workspace, are built with `next build` (Next's type check included) and served by `next start`;
+ * GitHub is never reached: the sign-in is checked up to the redirect to its authorize URL.
  */
 import { execFile } from "node:child_process"
 import { readFileSync } from "node:fs"
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises"
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
@@ -16,6 +21,7 @@ import { promisify } from "node:util"
 import { DEFAULT_ACCOUNTS } from "@portcullis/dev-idp"
 import { TestBrowser, type Page } from "@portcullis/test-kit/browser"
 import { freePort, spawnServer, type SpawnedServer } from "@portcullis/test-kit/system"
+import { linkWorkspacePackages } from "@portcullis/test-kit/workspace"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { importedPackages, installedPackages, projectFiles, readSnippets, type Snippet } from "./snippets.js"
 
@@ -25,6 +31,10 @@ const BIN_PATH = join(HERE, "node_modules", ".bin")
 /** Linked into each project, which then resolves the packages the install lines name as installed ones. */
 const NODE_MODULES = join(HERE, "node_modules")
 const FRAMEWORKS = ["node-http", "express", "hono"] as const
+/** The files `npx create-next-app@16 my-app --ts --app --no-tailwind --no-eslint --no-src-dir --yes` writes, page and assets left out. */
+const CREATE_NEXT_APP = join(HERE, "test", "fixtures", "create-next-app")
+/** The Next.js app is built inside this package, as migrate's apps are: Turbopack resolves no package outside the workspace's root. */
+const APPS = join(HERE, "test", ".apps")
 const ALICE = DEFAULT_ACCOUNTS[0] ?? expect.unreachable("the dev IdP has no default account")
 
 const snippets: Snippet[] = [...readSnippets(join(ROOT, "README.md")), ...readSnippets(join(ROOT, "packages", "nextjs", "README.md"))]
@@ -34,8 +44,9 @@ const self = JSON.parse(readFileSync(join(HERE, "package.json"), "utf8")) as { d
 function projectEnv(overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {}
   // Nothing of this test's own AUTH_* settings may reach the app: only the .env shown does.
-  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith("AUTH_") && !/^npm_/i.test(name)) env[name] = value
-  return { ...env, PATH: `${BIN_PATH}:${process.env.PATH ?? ""}`, ...overrides }
+  // Nor vitest's NODE_ENV=test: a user's shell sets none (Next.js would build in test mode).
+  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith("AUTH_") && !/^npm_/i.test(name) && name !== "NODE_ENV") env[name] = value
+  return { ...env, PATH: `${BIN_PATH}:${process.env.PATH ?? ""}`, NEXT_TELEMETRY_DISABLED: "1", ...overrides }
 }
 
 function script(dir: string, name: string): string {
@@ -94,6 +105,8 @@ async function startDevIdpBin(args: string[]): Promise<DevIdpBin> {
 
 let idp: DevIdpBin
 let projects = ""
+/** The Next.js app's folder, once made: removed even when its build failed. */
+let nextApp = ""
 const ports = new Map<string, number>()
 /** Each framework's project, written and built once, in parallel (tsc takes seconds each). */
 const built = new Map<string, Promise<string>>()
@@ -119,11 +132,44 @@ beforeAll(async () => {
     project.catch(() => undefined)
     built.set(framework, project)
   }
+  ports.set("nextjs", await freePort())
+  const nextjs = buildNextApp()
+  nextjs.catch(() => undefined)
+  built.set("nextjs", nextjs)
 })
+
+/**
+ * create-next-app's app, then the README's Next.js files over it, then what `npm install` of the
+ * README's install line does (package.json names the packages, node_modules holds the
+ * workspace's), then the `build` script: `next build`.
+ */
+async function buildNextApp(): Promise<string> {
+  await mkdir(APPS, { recursive: true })
+  const dir = (nextApp = await mkdtemp(join(APPS, "nextjs-")))
+  await cp(CREATE_NEXT_APP, dir, { recursive: true })
+  for (const [file, text] of projectFiles(snippets, "nextjs", { shared: false })) {
+    await mkdir(dirname(join(dir, file)), { recursive: true })
+    await writeFile(join(dir, file), text)
+  }
+  const install = snippets.find((snippet) => snippet.framework === "nextjs" && snippet.file === "install") ?? expect.unreachable("README.md: no <!-- snippet: nextjs/install --> block")
+  const manifest = JSON.parse(await readFile(join(dir, "package.json"), "utf8")) as { dependencies: Record<string, string> }
+  const { dependencies } = installedPackages(install)
+  for (const name of dependencies) {
+    const { version } = JSON.parse(await readFile(join(ROOT, "packages", name.replace("@portcullis/", ""), "package.json"), "utf8")) as { version: string }
+    manifest.dependencies[name] = `^${version}`
+  }
+  await writeFile(join(dir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`)
+  linkWorkspacePackages(dir, dependencies)
+  const started = performance.now()
+  await runScript(dir, "build")
+  console.info(`next build of the README's Next.js app took ${((performance.now() - started) / 1000).toFixed(1)} s`)
+  return dir
+}
 
 afterAll(async () => {
   await idp.server.stop()
   if (projects !== "") await rm(projects, { recursive: true, force: true })
+  if (nextApp !== "") await rm(nextApp, { recursive: true, force: true })
 })
 
 describe("the dev IdP's bin", () => {
@@ -136,10 +182,88 @@ describe("the dev IdP's bin", () => {
   })
 })
 
-describe("the Next.js snippets", () => {
-  it("are marked, for the Next.js test to build them", () => {
-    const files = snippets.filter((snippet) => snippet.framework === "nextjs").map((snippet) => snippet.file)
-    expect(files).toEqual(expect.arrayContaining(["auth.ts", "app/api/auth/[...nextauth]/route.ts", "app/page.tsx"]))
+describe("the README's Next.js app", () => {
+  const files = projectFiles(snippets, "nextjs", { shared: false })
+  const github = "https://github.com/login/oauth/authorize"
+  /** What the README's .env.local sets, as Next.js reads it. */
+  const dotenv = new Map([...(files.get(".env.local") ?? "").matchAll(/^(\w+)=(\S*)/gm)].map(([, name = "", value = ""]) => [name, value]))
+
+  it("is the set-up, page and .env.local the READMEs show, with an install line naming what they import", async () => {
+    expect([...files.keys()].sort()).toEqual([".env.local", "app/api/auth/[...nextauth]/route.ts", "app/page.tsx", "auth.ts"])
+    const install = snippets.find((snippet) => snippet.framework === "nextjs" && snippet.file === "install")
+    const { dependencies } = installedPackages(install ?? expect.unreachable("README.md: no <!-- snippet: nextjs/install --> block"))
+    const created = JSON.parse(await readFile(join(CREATE_NEXT_APP, "package.json"), "utf8")) as { dependencies: Record<string, string> }
+    const sources = [...files].filter(([file]) => /\.tsx?$/.test(file)).map(([, text]) => text)
+    for (const name of sources.flatMap(importedPackages)) expect([...dependencies, ...Object.keys(created.dependencies)], `the Next.js app imports ${name}`).toContain(name)
+    // @portcullis/nextjs's peer: npm installs it, but the README names it for pnpm and older npm.
+    expect(dependencies).toContain("@portcullis/core")
+    expect([...dotenv.keys()].sort()).toEqual(["AUTH_GITHUB_ID", "AUTH_GITHUB_SECRET", "AUTH_SECRET", "AUTH_URL"])
+    expect(dotenv.get("AUTH_SECRET")?.length).toBeGreaterThanOrEqual(32)
+  })
+
+  it("builds with next build (type check included) and runs under next start: the page signed out, sign-in to GitHub, the session routes", { timeout: 240_000 }, async () => {
+    const dir = await (built.get("nextjs") ?? expect.unreachable())
+    const port = ports.get("nextjs") ?? expect.unreachable()
+    const app = `http://127.0.0.1:${String(port)}`
+    // Next.js keeps what the environment sets over .env.local: only the origin differs from it.
+    const server = spawnServer("sh", ["-c", script(dir, "start")], {
+      cwd: dir,
+      env: projectEnv({ PORT: String(port), AUTH_URL: app }),
+      stopSignal: "SIGTERM",
+      killSignal: "SIGKILL",
+      outputLimit: 20_000,
+      cleanup: () => undefined,
+    })
+    try {
+      await waitFor(async () => (await fetch(`${app}/api/auth/providers`)).ok, 60_000, () => `next start did not answer:\n${server.output()}`)
+      // GitHub is never called: its authorize page is where the test stops.
+      const authorizeUrls: URL[] = []
+      const browser = new TestBrowser({
+        fetch: (request) => {
+          if (!request.url.startsWith(github)) return fetch(request)
+          authorizeUrls.push(new URL(request.url))
+          return Promise.resolve(new Response("GitHub's sign-in page"))
+        },
+      })
+
+      const home = await browser.navigate(`${app}/`)
+      expect(home.response.status).toBe(200)
+      expect(home.body).toContain("<p>Signed out</p>")
+      expect(home.body).not.toContain("Signed in as")
+
+      // The page's server action, as a browser without JavaScript submits it: signIn() sends the
+      // visitor to the sign-in page, whose GitHub button posts to /api/auth/signin/github.
+      const signInPage = await browser.submitForm(home, { button: "Sign in" })
+      expect(new URL(signInPage.url).pathname, signInPage.body.slice(0, 500)).toBe("/api/auth/signin")
+      const atGitHub = await browser.submitForm(signInPage, { button: "Sign in with GitHub" })
+      expect(atGitHub.redirects.map((hop) => new URL(hop).pathname)).toContain("/api/auth/signin/github")
+      const authorize = authorizeUrls.at(-1) ?? expect.unreachable(`the sign-in never reached GitHub: it ended at ${atGitHub.url}`)
+      expect(`${authorize.origin}${authorize.pathname}`).toBe(github)
+      const { code_challenge: challenge, ...params } = Object.fromEntries(authorize.searchParams)
+      // GitHub's provider checks PKCE (core's default), not state: S256 of a verifier that waits
+      // in a cookie for the callback.
+      expect(challenge).toMatch(/^[\w-]{43}$/)
+      expect(params).toEqual({
+        response_type: "code",
+        client_id: dotenv.get("AUTH_GITHUB_ID"),
+        redirect_uri: `${app}/api/auth/callback/github`,
+        scope: "read:user user:email",
+        code_challenge_method: "S256",
+      })
+      expect(browser.cookies(app).map((cookie) => cookie.name)).toContain("authjs.pkce.code_verifier")
+
+      const session = await fetch(`${app}/api/auth/session`)
+      expect(session.status).toBe(200)
+      expect(await session.json()).toBeNull()
+      const providers = (await (await fetch(`${app}/api/auth/providers`)).json()) as Record<string, unknown>
+      expect(providers).toEqual({
+        github: { id: "github", name: "GitHub", type: "oauth", signinUrl: `${app}/api/auth/signin/github`, callbackUrl: `${app}/api/auth/callback/github` },
+      })
+      // Nothing logged: core logs every failure it handles, Next.js every render error (⨯).
+      expect(server.output()).not.toMatch(/error|⨯|warn/i)
+    } finally {
+      await server.stop()
+    }
   })
 })
 

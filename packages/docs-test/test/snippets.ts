@@ -43,10 +43,13 @@ export function readSnippets(path: string): Snippet[] {
   return snippets
 }
 
-/** The files of `framework`'s project: the shared ones, then its own (which win), install lines excluded. */
-export function projectFiles(snippets: readonly Snippet[], framework: string): Map<string, string> {
+/**
+ * The files of `framework`'s project: the shared ones (unless `shared` is false: a Next.js app is
+ * create-next-app's, not the README's node project), then its own (which win), install lines excluded.
+ */
+export function projectFiles(snippets: readonly Snippet[], framework: string, { shared = true }: { shared?: boolean } = {}): Map<string, string> {
   const files = new Map<string, string>()
-  for (const scope of ["shared", framework]) {
+  for (const scope of shared ? ["shared", framework] : [framework]) {
     for (const snippet of snippets) if (snippet.framework === scope && snippet.file !== "install") files.set(snippet.file, snippet.text)
   }
   return files
@@ -66,11 +69,11 @@ export function installedPackages(snippet: Snippet): { dependencies: string[]; d
   return { dependencies, devDependencies }
 }
 
-/** The packages a TypeScript file imports (bare specifiers, `node:` built-ins left out), by package name. */
+/** The packages a TypeScript file imports (bare specifiers; `node:` built-ins and create-next-app's `@/` alias left out), by package name. */
 export function importedPackages(source: string): string[] {
   const names = new Set<string>()
   for (const [, specifier = ""] of source.matchAll(/^\s*import\s[^"']*["']([^"']+)["']/gm)) {
-    if (specifier.startsWith(".") || specifier.startsWith("node:")) continue
+    if (specifier.startsWith(".") || specifier.startsWith("node:") || specifier.startsWith("@/")) continue
     const parts = specifier.split("/")
     names.add(specifier.startsWith("@") ? parts.slice(0, 2).join("/") : (parts[0] ?? specifier))
   }

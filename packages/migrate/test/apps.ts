@@ -3,17 +3,17 @@
  * install the workspace's packages it now depends on, start it, and stop it.
  */
 import { execFile } from "node:child_process"
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { startDevIdp, type DevIdp } from "@portcullis/dev-idp"
 import { spawnServer, type SpawnedServer } from "@portcullis/test-kit/system"
+import { linkWorkspacePackages } from "@portcullis/test-kit/workspace"
 
 const PACKAGE_DIR = fileURLToPath(new URL("..", import.meta.url))
 /** The codemod as `npx @portcullis/migrate` runs it: the built bin. */
 export const BIN = join(PACKAGE_DIR, "dist", "cli.js")
-const WORKSPACE_PACKAGES = join(PACKAGE_DIR, "..")
 
 export const runFile = promisify(execFile)
 
@@ -61,17 +61,7 @@ export function dependenciesOf(dir: string): Record<string, string> {
  * @throws Error when the package.json names one the workspace does not have.
  */
 export function installWorkspacePackages(dir: string): string[] {
-  const installed: string[] = []
-  for (const name of Object.keys(dependenciesOf(dir))) {
-    if (!name.startsWith("@portcullis/")) continue
-    const source = join(WORKSPACE_PACKAGES, name.slice("@portcullis/".length))
-    if (!existsSync(join(source, "package.json"))) throw new Error(`the migrated package.json depends on ${name}, which this workspace does not have`)
-    const link = join(dir, "node_modules", name)
-    mkdirSync(dirname(link), { recursive: true })
-    symlinkSync(source, link, "dir")
-    installed.push(name)
-  }
-  return installed
+  return linkWorkspacePackages(dir, Object.keys(dependenciesOf(dir)))
 }
 
 /** A server the test started, at `url`. */
