@@ -1,6 +1,6 @@
 import { defineConfig } from "vitest/config"
 
-import { scaledTimeouts } from "@portcullis/test-time"
+import { scaledTimeouts } from "./src/index.js"
 
 export default defineConfig({
   test: {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 
-import { decideTimeScale, scaled, scaledTimeouts, timeScale, TIME_SCALE_VARIABLE } from "@portcullis/test-time"
+import { decideTimeScale, scaled, scaledTimeouts, timeScale, TIME_SCALE_VARIABLE } from "../src/index.js"
 
 describe("decideTimeScale", () => {
   it("is 1 on an idle machine outside CI", () => {
