@@ -48,12 +48,32 @@ describe("what an app loads with Auth", () => {
     expect(code).toContain("The `signIn` callback refused this sign-in.")
     expect(inputs).toEqual(expect.arrayContaining(["oauth/callback.ts", "session/index.ts", "session/jwt.ts"]))
     const lazy = inputs.filter((input) =>
-      /^(email\/(?!provider\.ts)|credentials\/(?!provider\.ts)|pages\/email\.ts|session\/legacy\.ts|redirect-warning\.ts|oauth1\/|webauthn\/)/.test(input),
+      /^(email\/(?!provider\.ts)|credentials\/(?!provider\.ts)|pages\/email\.ts|session\/legacy\.ts|redirect-warning\.ts|oauth1\/|webauthn\/|access-token\.ts|oauth\/refresh\.ts)/.test(input),
     )
     expect(lazy).toEqual([])
     // A module shared with a lazy chunk is bundled whole: the email and credentials rules live in their flows' folders.
     expect(code).not.toContain("whose email was never verified: sign in")
     expect(code).not.toContain("which the adapter does not store")
     expect(code).not.toContain("RedirectOffOrigin")
+    expect(code).not.toContain("RefreshWithoutLock")
+  })
+
+  it("leaves the refresh grant out of an app that imports getAccessToken until a refresh is due", async () => {
+    const result = await build({
+      stdin: { contents: `export { Auth, getAccessToken } from "./index.ts"\n`, resolveDir: source, sourcefile: "app.ts", loader: "ts" },
+      absWorkingDir: source,
+      bundle: true,
+      splitting: true,
+      outdir: "out",
+      format: "esm",
+      platform: "node",
+      write: false,
+      metafile: true,
+      logLevel: "silent",
+      external: ["@portcullis/core/*"],
+    })
+    const entry = Object.values(result.metafile.outputs).find((output) => output.entryPoint !== undefined)
+    expect(Object.keys(entry?.inputs ?? {})).toContain("access-token.ts")
+    expect(Object.keys(entry?.inputs ?? {})).not.toContain("oauth/refresh.ts")
   })
 })

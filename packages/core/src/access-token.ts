@@ -1,0 +1,199 @@
+/**
+ * `getAccessToken`: the signed-in user's access token at a provider, refreshed when due, with
+ * one refresh per account at a time across every instance that shares the adapter's store.
+ */
+import type { Adapter, AdapterAccount, AdapterAccountKey } from "./adapters.js"
+import { resolveConfig, type InternalConfig } from "./config.js"
+import { createContext, type RequestContext } from "./context.js"
+import { AdapterError, AuthError, Configuration, httpStatus, InvalidProvider, RefreshTokenError } from "./errors.js"
+import { emit } from "./events.js"
+import { sanitizeError } from "./logger.js"
+import type { InternalOAuthProvider } from "./oauth/provider.js"
+import { readSession } from "./session/index.js"
+import { callAdapter } from "./store.js"
+import type { AuthConfig } from "./types.js"
+
+/** A provider's access token, as {@link getAccessToken} resolves it. */
+export interface AccessToken {
+  accessToken: string
+  /** When the token expires, in seconds since the epoch, when the provider said. */
+  expiresAt?: number
+  scope?: string
+  tokenType?: string
+}
+
+/** A token this close to its `expires_at` (seconds) is refreshed before it is handed out. */
+export const REFRESH_MARGIN_S = 60
+
+/** Refreshes running in this process, per store and account: callers of the same account share one. */
+const inFlight = new WeakMap<Adapter, Map<string, Promise<AccessToken>>>()
+/** Stores that lack `withAccountLock` and were warned about once. */
+const warned = new WeakSet<Adapter>()
+
+function isFresh(account: AdapterAccount, now = Math.floor(Date.now() / 1000)): boolean {
+  if (typeof account.access_token !== "string" || account.access_token === "") return false
+  return typeof account.expires_at !== "number" || account.expires_at - REFRESH_MARGIN_S > now
+}
+
+function tokenOf(account: AdapterAccount): AccessToken {
+  const token: AccessToken = { accessToken: account.access_token ?? "" }
+  if (typeof account.expires_at === "number") token.expiresAt = account.expires_at
+  if (typeof account.scope === "string") token.scope = account.scope
+  if (typeof account.token_type === "string") token.tokenType = account.token_type
+  return token
+}
+
+/** The user id of the request's session, or `undefined` when it has none (or one the request spoiled). */
+async function signedInUser(internal: InternalConfig, request: Request): Promise<{ context: RequestContext; userId: string | undefined } | undefined> {
+  try {
+    const context = createContext(internal, request, new URL(request.url))
+    const current = await readSession(context)
+    return { context, userId: current?.userId }
+  } catch (thrown) {
+    const error = thrown instanceof AuthError ? thrown : new Configuration("An unexpected error occurred while reading the session.", { cause: thrown })
+    // As getSession: the server's own faults are thrown, a request's bad cookie or host is "signed out".
+    if (httpStatus(error.code) >= 500) throw error
+    internal.logger.error(error)
+    return undefined
+  }
+}
+
+/**
+ * The signed-in user's access token at an OAuth or OpenID Connect provider, for calling the
+ * provider's API on their behalf. When the stored token has expired or expires within 60
+ * seconds, it is refreshed first (the `refresh_token` grant, with the provider's client
+ * authentication) and the new tokens are stored through the adapter's `updateAccount`; a
+ * provider that answers without a new refresh token (Google) keeps the old one.
+ *
+ * One refresh per account runs at a time: in this process, callers share it; across instances,
+ * through the adapter's `withAccountLock` (our memory and PostgreSQL adapters have it), the
+ * others wait and then read the tokens the winner stored, so a provider that rotates refresh
+ * tokens and revokes the grant on reuse never sees one spent twice. An adapter without
+ * `withAccountLock` gets single flight within the process only, and a warning once.
+ *
+ * The account's tokens live in the adapter's store (database or JWT sessions with an adapter);
+ * the `jwt` and `session` callbacks are not run again by a refresh, so a session that copied
+ * tokens at sign-in keeps that copy: read tokens through this function instead. Cookies the
+ * session read would renew are not written (as with `getSession`).
+ *
+ * @returns `null` when the request has no session, or the user has no account at the provider.
+ * @throws {InvalidProvider} when `providerId` names no OAuth or OpenID Connect provider.
+ * @throws {Configuration} when there is no `adapter`, or it lacks `listAccountsByUserId`, or
+ * `updateAccount` and a refresh is due (the message names the method).
+ * @throws {RefreshTokenError} when a due refresh fails: no refresh token, or the provider refused
+ * it (`invalid_grant`) or could not be reached. The app session is not ended.
+ * @throws {AdapterError} when the adapter fails.
+ * @example
+ * ```ts
+ * import { getAccessToken } from "@portcullis/core"
+ *
+ * const token = await getAccessToken(request, config, "github")
+ * if (token === null) return Response.redirect(new URL("/api/auth/signin", request.url))
+ * const repos = await fetch("https://api.github.com/user/repos", { headers: { authorization: `Bearer ${token.accessToken}` } })
+ * ```
+ */
+export async function getAccessToken(request: Request, config: AuthConfig, providerId: string): Promise<AccessToken | null> {
+  const internal = resolveConfig(config)
+  const provider = internal.providersById.get(providerId)
+  if (provider === undefined || (provider.type !== "oauth" && provider.type !== "oidc")) {
+    throw new InvalidProvider(`getAccessToken: no OAuth or OpenID Connect provider has the id "${providerId}".`)
+  }
+  const adapter = internal.adapter
+  if (adapter === undefined) throw new Configuration("getAccessToken: set `adapter`: provider tokens are kept on the account it stores.")
+  const signedIn = await signedInUser(internal, request)
+  if (signedIn?.userId === undefined) return null
+  if (typeof adapter.listAccountsByUserId !== "function") {
+    throw new Configuration("getAccessToken: the `adapter` has no `listAccountsByUserId` method, which finds the user's account at the provider.")
+  }
+  const accounts = await callAdapter(adapter, "listAccountsByUserId", signedIn.userId)
+  const account = accounts.find((candidate) => candidate.provider === provider.id)
+  if (account === undefined) return null
+  if (isFresh(account)) return tokenOf(account)
+  return sharedRefresh(signedIn.context, provider, adapter, { provider: account.provider, providerAccountId: account.providerAccountId })
+}
+
+/** The refresh of an account that is running in this process, or a new one. */
+function sharedRefresh(context: RequestContext, provider: InternalOAuthProvider, adapter: Adapter, key: AdapterAccountKey): Promise<AccessToken> {
+  let flights = inFlight.get(adapter)
+  if (flights === undefined) {
+    flights = new Map()
+    inFlight.set(adapter, flights)
+  }
+  const id = `${key.provider}\u0000${key.providerAccountId}`
+  const running = flights.get(id)
+  if (running !== undefined) return running
+  const refresh = lockedRefresh(context, provider, adapter, key).finally(() => flights.delete(id))
+  flights.set(id, refresh)
+  return refresh
+}
+
+async function lockedRefresh(context: RequestContext, provider: InternalOAuthProvider, adapter: Adapter, key: AdapterAccountKey): Promise<AccessToken> {
+  const { config } = context
+  if (typeof adapter.updateAccount !== "function") {
+    throw new Configuration(`getAccessToken: the access token of provider "${provider.id}" is due for a refresh, and the \`adapter\` has no \`updateAccount\` method to store the new tokens.`)
+  }
+  const critical = () => refresh(context, provider, adapter, key)
+  if (typeof adapter.withAccountLock !== "function") {
+    if (!warned.has(adapter)) {
+      warned.add(adapter)
+      config.logger.warn(
+        "RefreshWithoutLock",
+        "The `adapter` has no `withAccountLock` method: token refreshes are single-flight within this process only, so instances sharing the store may spend a refresh token twice.",
+      )
+    }
+    return critical()
+  }
+  try {
+    return await adapter.withAccountLock(key, critical)
+  } catch (error) {
+    if (error instanceof AuthError) throw error
+    throw new AdapterError("The adapter's `withAccountLock` failed.", { cause: error })
+  }
+}
+
+/** Inside the account's lock: another instance may have refreshed while this one waited. */
+async function refresh(context: RequestContext, provider: InternalOAuthProvider, adapter: Adapter, key: AdapterAccountKey): Promise<AccessToken> {
+  const { config } = context
+  const fail = async (error: RefreshTokenError): Promise<never> => {
+    await emit(config, "refreshTokenError", { ...key, error })
+    // The copy keeps the class: callers match `instanceof RefreshTokenError`.
+    throw sanitizeError(error, context.sensitive)
+  }
+  const stored = await callAdapter(adapter, "getAccount", key.providerAccountId, key.provider)
+  if (stored === null) return fail(new RefreshTokenError(`The account at provider "${provider.id}" was unlinked while its token was being refreshed.`))
+  if (isFresh(stored)) return tokenOf(stored)
+  const refreshToken = stored.refresh_token
+  if (typeof refreshToken !== "string" || refreshToken === "") {
+    return fail(new RefreshTokenError(`The access token of provider "${provider.id}" has expired and the account has no refresh token: ask for one (often the \`offline_access\` scope or \`access_type=offline\`).`))
+  }
+  context.sensitive.add(refreshToken)
+  const { refreshTokens, InvalidGrant } = await import("./oauth/refresh.js")
+  let tokens: Awaited<ReturnType<typeof refreshTokens>>
+  try {
+    tokens = await refreshTokens(provider, refreshToken, context.sensitive)
+  } catch (error) {
+    const failure = error instanceof RefreshTokenError ? error : new RefreshTokenError(`The refresh at provider "${provider.id}" failed.`, { cause: error })
+    if (failure instanceof InvalidGrant) {
+      // An instance without the lock (or one whose lock lapsed) may have spent it and stored the new tokens.
+      const again = await callAdapter(adapter, "getAccount", key.providerAccountId, key.provider)
+      if (again !== null && again.refresh_token !== refreshToken && isFresh(again)) return tokenOf(again)
+      return fail(new RefreshTokenError(failure.message, { cause: failure.cause }))
+    }
+    return fail(failure)
+  }
+  const fields = {
+    ...key,
+    access_token: tokens.access_token,
+    token_type: tokens.token_type,
+    // `undefined` clears a stale expiry: a token the provider gave no lifetime is not refreshed again and again.
+    expires_at: tokens.expires_at,
+    refresh_token: tokens.refresh_token ?? refreshToken,
+    ...(tokens.refresh_token_expires_at === undefined ? {} : { refresh_token_expires_at: tokens.refresh_token_expires_at }),
+    ...(tokens.scope === undefined ? {} : { scope: tokens.scope }),
+    ...(tokens.id_token === undefined ? {} : { id_token: tokens.id_token }),
+  }
+  const updated = await callAdapter(adapter, "updateAccount", fields)
+  const account: AdapterAccount = updated ?? { ...stored, ...fields }
+  await emit(config, "refreshToken", { account })
+  return tokenOf(account)
+}
