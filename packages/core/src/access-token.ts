@@ -167,6 +167,10 @@ async function refresh(context: RequestContext, provider: InternalOAuthProvider,
     return fail(new RefreshTokenError(`The access token of provider "${provider.id}" has expired and the account has no refresh token: ask for one (often the \`offline_access\` scope or \`access_type=offline\`).`))
   }
   context.sensitive.add(refreshToken)
+  const refreshExpiry = stored.refresh_token_expires_at
+  if (typeof refreshExpiry === "number" && refreshExpiry <= Math.floor(Date.now() / 1000)) {
+    return fail(new RefreshTokenError(`The refresh token of provider "${provider.id}" expired at ${new Date(refreshExpiry * 1000).toISOString()} (\`refresh_token_expires_at\`): the user must sign in with it again.`))
+  }
   const { refreshTokens, InvalidGrant } = await import("./oauth/refresh.js")
   let tokens: Awaited<ReturnType<typeof refreshTokens>>
   try {

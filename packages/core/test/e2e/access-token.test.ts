@@ -134,6 +134,14 @@ describe("getAccessToken", () => {
     expect(stored.refresh_token_expires_at).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 3600)
   })
 
+  it("does not spend a refresh token past its refresh_token_expires_at", async () => {
+    const s = setup()
+    const account = await signedIn(s)
+    await s.store.updateAccount({ provider: "idp", providerAccountId: account.providerAccountId, expires_at: 1, refresh_token_expires_at: Math.floor(Date.now() / 1000) - 1 })
+    await expect(getAccessToken(appRequest(s.h), s.config, "idp")).rejects.toMatchObject({ code: "RefreshTokenError", message: expect.stringContaining("refresh_token_expires_at") as string })
+    expect(idp().requests.filter((request) => request.path === "/token")).toHaveLength(1)
+  })
+
   it("answers null when the request has no session, or the user no account at the provider", async () => {
     const s = setup()
     expect(await getAccessToken(new Request(`${APP}/dashboard`), s.config, "idp")).toBeNull()
