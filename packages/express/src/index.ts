@@ -124,7 +124,9 @@ export async function getSession(req: ExpressRequest, config: ExpressAuthConfig)
 
 /**
  * The signed-in user's access token at a provider, refreshed first when it expires within 60
- * seconds: core's `getAccessToken` for an Express request (see its documentation). `null` when
+ * seconds: core's `getAccessToken` for an Express request (see its documentation). Cookies it
+ * sets (tokens kept in the session cookie with `tokensInCookie`, a session renewal) are appended
+ * to `req.res`, as `getSession` does: call it before the response is sent. `null` when
  * signed out, when the user has no account at the provider, and for a request without a usable
  * host.
  *
@@ -145,5 +147,8 @@ export async function getSession(req: ExpressRequest, config: ExpressAuthConfig)
 export async function getAccessToken(req: ExpressRequest, config: ExpressAuthConfig, providerId: string): Promise<AccessToken | null> {
   const request = toWebRequest(req, { body: false })
   if (request === undefined) return null
-  return coreGetAccessToken(request, config, providerId)
+  const res = req.res
+  return coreGetAccessToken(request, config, providerId, (setCookie) => {
+    if (res !== undefined && !res.headersSent) appendSetCookie(res, setCookie)
+  })
 }

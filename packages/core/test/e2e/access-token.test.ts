@@ -231,3 +231,63 @@ describe("getAccessToken with a provider that keeps its refresh token (Google)",
     expect(google().refreshGrants).toBe(3)
   })
 })
+
+describe("getAccessToken with tokens kept in the session cookie (JWT sessions, no adapter)", () => {
+  // Access tokens live 30 s, inside the 60 s margin: every call finds them due.
+  const shortLived = useIdp({ consent: "auto", accessTokenTtl: 30 })
+
+  function cookieSetup(provider: DevIdp, tokensInCookie = true): { config: AuthConfig & { errors: string[] }; events: string[]; h: Harness } {
+    const events: string[] = []
+    const config = e2eConfig([idpProvider(provider, { tokensInCookie })], {
+      session: { strategy: "jwt" },
+      events: { refreshToken: () => void events.push("refreshToken"), refreshTokenError: () => void events.push("refreshTokenError") },
+    })
+    return { config, events, h: new Harness(config) }
+  }
+
+  it("returns a fresh token from the cookie, without a refresh and without a cookie sink", async () => {
+    const { config, h } = cookieSetup(idp())
+    await h.signIn()
+    const token = await getAccessToken(appRequest(h), config, "idp")
+    expect(typeof token?.accessToken).toBe("string")
+    const userinfo = await fetch(`${idp().issuer}/me`, { headers: { authorization: `Bearer ${token?.accessToken ?? ""}` } })
+    expect(userinfo.status).toBe(200)
+    expect(idp().refreshGrants).toBe(0)
+  })
+
+  it("refreshes a due token and renews the cookie through the sink, which keeps the rotated refresh token", async () => {
+    const { config, events, h } = cookieSetup(shortLived())
+    await h.signIn()
+    const cookies: string[] = []
+    const first = await getAccessToken(appRequest(h), config, "idp", (cookie) => cookies.push(cookie))
+    expect(shortLived().refreshGrants).toBe(1)
+    expect(cookies.some((cookie) => cookie.startsWith("authjs.session-token"))).toBe(true)
+    for (const cookie of cookies) h.browser.setCookie(APP, cookie)
+    // The renewed cookie carries the rotated refresh token: spending the old one again would revoke the grant.
+    const second = await getAccessToken(appRequest(h), config, "idp", (cookie) => { h.browser.setCookie(APP, cookie); })
+    expect(second?.accessToken).not.toBe(first?.accessToken)
+    expect(shortLived().refreshGrants).toBe(2)
+    expect(shortLived().revokedGrants).toBe(0)
+    expect(events).toEqual(["refreshToken", "refreshToken"])
+    // The session is still there, and reads as before.
+    expect(await h.session()).toMatchObject({ user: { email: "alice@example.com" } })
+  })
+
+  it("refuses a due refresh without a cookie sink, before it spends the refresh token", async () => {
+    const { config, events, h } = cookieSetup(shortLived())
+    await h.signIn()
+    await expect(getAccessToken(appRequest(h), config, "idp")).rejects.toMatchObject({ code: "RefreshTokenError", message: expect.stringContaining("setCookie") as string })
+    expect(shortLived().refreshGrants).toBe(0)
+    expect(events).toEqual(["refreshTokenError"])
+  })
+
+  it("answers null when signed out", async () => {
+    const { config } = cookieSetup(idp())
+    expect(await getAccessToken(new Request(`${APP}/dashboard`), config, "idp", () => undefined)).toBeNull()
+  })
+
+  it("asks for an adapter or tokensInCookie when neither is there", async () => {
+    const { config } = cookieSetup(idp(), false)
+    await expect(getAccessToken(new Request(`${APP}/dashboard`), config, "idp")).rejects.toMatchObject({ code: "Configuration", message: expect.stringContaining("tokensInCookie") as string })
+  })
+})
