@@ -35,6 +35,8 @@ CREATE TABLE IF NOT EXISTS accounts (
 -- OAuth 1.0a accounts (Twitter/X v1) keep a token and a signing secret instead.
 ALTER TABLE accounts ADD COLUMN IF NOT EXISTS oauth_token TEXT;
 ALTER TABLE accounts ADD COLUMN IF NOT EXISTS oauth_token_secret TEXT;
+-- When the refresh token stops working (seconds since the epoch), from `refresh_token_expires_in`.
+ALTER TABLE accounts ADD COLUMN IF NOT EXISTS refresh_token_expires_at BIGINT;
 
 CREATE TABLE IF NOT EXISTS sessions (
   id SERIAL PRIMARY KEY,

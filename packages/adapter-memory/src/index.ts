@@ -7,6 +7,7 @@
  */
 import type {
   AdapterAccount,
+  AdapterAccountKey,
   AdapterAuthenticator,
   AdapterSession,
   AdapterUser,
@@ -43,7 +44,8 @@ const SWEEP_FLOOR = 1024
  * An Adapter backed by in-memory Maps: for development, tests and single-process apps. Data
  * lives as long as the returned object; create it once per process, not per request.
  *
- * Every method answers synchronously. Records go in and come out as deep copies (Dates
+ * Every method answers synchronously, but `withAccountLock`, which queues one account's critical
+ * sections one after the other within the process. Records go in and come out as deep copies (Dates
  * included), so nothing a caller holds can change the store. Emails, provider accounts,
  * session tokens, verification tokens and WebAuthn credential ids are unique (a user whose provider shared no email is
  * kept with `email: null`, found by id and account only); accounts, sessions and authenticators
@@ -82,6 +84,8 @@ export function MemoryAdapter(initial: MemoryAdapterState = {}): Required<Strict
   const sessions = new Map<string, AdapterSession>()
   const verificationTokens = new Map<string, VerificationToken>()
   const authenticators = new Map<string, AdapterAuthenticator>()
+  /** Per account, the last critical section queued by withAccountLock, settled either way. */
+  const accountLocks = new Map<string, Promise<void>>()
   const sweepSessions = sweeper(sessions, (session) => session.expires)
   const sweepVerificationTokens = sweeper(verificationTokens, (token) => token.expires)
 
@@ -212,8 +216,37 @@ export function MemoryAdapter(initial: MemoryAdapterState = {}): Required<Strict
     },
 
     listAccountsByUserId(userId) {
-      // Scanned like deleteUser's cascade: read only before a passkey is deleted.
+      // Scanned like deleteUser's cascade: read before a passkey is deleted and by getAccessToken.
       return [...accounts.values()].filter((account) => account.userId === userId).map(copy)
+    },
+
+    updateAccount(patch) {
+      const account = accounts.get(compositeKey(patch.provider, patch.providerAccountId))
+      if (account === undefined) return null
+      // The key and owner of an account never change; every other field given is written, `undefined` clears it.
+      const { provider: _provider, providerAccountId: _id, userId: _userId, ...fields } = copy(patch) as Fields
+      const stored = account as Fields
+      for (const [name, value] of Object.entries(fields)) {
+        if (value === undefined) Reflect.deleteProperty(stored, name)
+        else stored[name] = value
+      }
+      return copy(account)
+    },
+
+    withAccountLock<T>(key: AdapterAccountKey, critical: () => Promise<T>): Promise<T> {
+      // Critical sections of one account run one after the other, in the order they asked.
+      const id = compositeKey(key.provider, key.providerAccountId)
+      const previous = accountLocks.get(id) ?? Promise.resolve()
+      const run = previous.then(critical)
+      const settled = run.then(
+        () => undefined,
+        () => undefined,
+      )
+      accountLocks.set(id, settled)
+      void settled.then(() => {
+        if (accountLocks.get(id) === settled) accountLocks.delete(id)
+      })
+      return run
     },
 
     createSession(session) {

@@ -22,6 +22,9 @@ import {
 } from "./rows.js"
 
 /** What the adapter needs of a node-postgres `Pool`. */
+/** The first key of the account locks' advisory locks ("refr"), apart from the migration's one-key lock. */
+const ACCOUNT_LOCK = 0x72656672
+
 export type PostgresPool = Pick<Pool, "query" | "connect">
 
 type Queryable = Pick<Pool | PoolClient, "query">
@@ -206,6 +209,47 @@ export function PostgresAdapter(pool: PostgresPool): Required<StrictAdapter> {
     async listAccountsByUserId(userId) {
       const rows = await find("listAccountsByUserId", `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE "userId" = $1`, [userId])
       return rows.map(toAccount)
+    },
+
+    async updateAccount(patch) {
+      // Only the token columns: an account's key, owner and type never change.
+      const fields = ACCOUNT_FIELDS.filter((field) => field !== "type" && Object.hasOwn(patch, field))
+      if (fields.length === 0) {
+        const [row] = await find("updateAccount", `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE provider = $1 AND "providerAccountId" = $2`, [patch.provider, patch.providerAccountId])
+        return row ? toAccount(row) : null
+      }
+      const [row] = await find(
+        "updateAccount",
+        `UPDATE accounts SET ${fields.map((field, i) => `${field} = $${i + 3}`).join(", ")}
+         WHERE provider = $1 AND "providerAccountId" = $2 RETURNING ${ACCOUNT_COLUMNS}`,
+        [patch.provider, patch.providerAccountId, ...fields.map((field) => patch[field] ?? null)],
+      )
+      return row ? toAccount(row) : null
+    },
+
+    async withAccountLock(key, critical) {
+      // A transaction-scoped advisory lock, not a row lock: getAccount and updateAccount run on
+      // other connections inside the section and must not wait for it. It is released at COMMIT,
+      // ROLLBACK, or when the connection dies with its holder.
+      const client = await pool.connect()
+      try {
+        await run(client, "withAccountLock", "BEGIN", [])
+        await run(client, "withAccountLock", "SELECT pg_advisory_xact_lock($1, hashtext($2))", [ACCOUNT_LOCK, `${key.provider} ${key.providerAccountId}`])
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => undefined)
+        client.release()
+        throw error
+      }
+      try {
+        return await critical()
+      } finally {
+        // A connection that cannot commit is broken: destroy it rather than return it to the pool.
+        const broken = await client.query("COMMIT").then(
+          () => false,
+          () => true,
+        )
+        client.release(broken)
+      }
     },
 
     async createSession({ sessionToken, userId, expires }) {

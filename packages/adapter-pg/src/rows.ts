@@ -21,6 +21,7 @@ export const ACCOUNT_FIELDS = [
   "token_type",
   "oauth_token",
   "oauth_token_secret",
+  "refresh_token_expires_at",
 ] as const
 
 /** The user columns besides `id`. */
@@ -69,7 +70,7 @@ export function toAccount(row: Row): AdapterAccount {
   for (const field of ACCOUNT_FIELDS) {
     const value = row[field]
     if (field === "type" || value === null || value === undefined) continue
-    optional[field] = field === "expires_at" ? integer(value) : value
+    optional[field] = field === "expires_at" || field === "refresh_token_expires_at" ? integer(value) : value
   }
   return account
 }

@@ -1,7 +1,8 @@
 /**
  * One app instance for the scale-out test, run as its own Node process (`node --import tsx`):
  * `Auth()` with database sessions in PostgreSQL, served over HTTP on 127.0.0.1. It prints
- * `{"port":N}` once listening, and each error `Auth()` logs as an `auth-error` line.
+ * `{"port":N}` once listening, and each error `Auth()` logs as an `auth-error` line. `GET
+ * /app/token` answers `getAccessToken(request, config, "idp")` as JSON.
  *
  * Environment: DATABASE_URL, ISSUER (the dev IdP), CLIENT_ID, CLIENT_SECRET, AUTH_SECRET,
  * AUTH_URL (the public origin the load balancer serves, which every instance shares), and
@@ -10,7 +11,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import { pathToFileURL } from "node:url"
-import { Auth } from "@portcullis/core"
+import { Auth, getAccessToken } from "@portcullis/core"
 import type { Adapter } from "@portcullis/core/adapters"
 import pg from "pg"
 import { PostgresAdapter } from "../src/index.js"
@@ -68,8 +69,19 @@ async function toRequest(req: IncomingMessage): Promise<Request> {
   })
 }
 
+/** `GET /app/token`: the app's own page that calls the provider's API, here answering the token it would use. */
+async function token(request: Request): Promise<Response> {
+  try {
+    return Response.json(await getAccessToken(request, config, "idp"))
+  } catch (error) {
+    const { code, message } = error as { code?: string; message?: string }
+    return Response.json({ error: code ?? "?", message }, { status: 500 })
+  }
+}
+
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const response = await Auth(await toRequest(req), config)
+  const request = await toRequest(req)
+  const response = new URL(request.url).pathname === "/app/token" ? await token(request) : await Auth(request, config)
   const cookies = response.headers.getSetCookie()
   response.headers.forEach((value, name) => {
     if (name !== "set-cookie") res.setHeader(name, value)

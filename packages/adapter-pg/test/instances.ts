@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from "node:child_process"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
-import { startDevIdp, type DevIdp } from "@portcullis/dev-idp"
+import { startDevIdp, type DevIdp, type DevIdpOptions } from "@portcullis/dev-idp"
 import { TestBrowser, type Page } from "@portcullis/test-kit/browser"
 import { afterAll, beforeAll } from "vitest"
 import { scaled } from "@portcullis/test-time"
@@ -153,13 +153,34 @@ export class Visitor {
  * Returns an accessor, valid inside tests.
  */
 export function useTwoInstances(env: () => Record<string, string>): () => [Instance, Instance] {
+  const running = useInstancesAndIdp(env)
+  return () => running().instances
+}
+
+/**
+ * {@link useTwoInstances}, with the OpenID Provider in reach of the tests and started with
+ * `idpOptions` (a short access-token lifetime, refresh-token rotation); the client may use the
+ * `refresh_token` grant.
+ */
+export function useInstancesAndIdp(
+  env: () => Record<string, string>,
+  idpOptions: Omit<Partial<DevIdpOptions>, "clients"> = {},
+): () => { instances: [Instance, Instance]; idp: DevIdp } {
   let idp: DevIdp | undefined
   let a: Instance | undefined
   let b: Instance | undefined
   beforeAll(async () => {
     idp = await startDevIdp({
-      clients: [{ client_id: CLIENT.id, client_secret: CLIENT.secret, redirect_uris: [`${APP}/api/auth/callback/idp`] }],
+      clients: [
+        {
+          client_id: CLIENT.id,
+          client_secret: CLIENT.secret,
+          redirect_uris: [`${APP}/api/auth/callback/idp`],
+          grant_types: ["authorization_code", "refresh_token"],
+        },
+      ],
       consent: "auto",
+      ...idpOptions,
     })
     const all = { ...env(), ISSUER: idp.issuer, CLIENT_ID: CLIENT.id, CLIENT_SECRET: CLIENT.secret, AUTH_SECRET: SECRET, AUTH_URL: `${APP}/api/auth` }
     ;[a, b] = await Promise.all([startInstance(all), startInstance(all)])
@@ -169,7 +190,7 @@ export function useTwoInstances(env: () => Record<string, string>): () => [Insta
     await idp?.close()
   })
   return () => {
-    if (!a || !b) throw new Error("the instances are only there inside tests")
-    return [a, b]
+    if (!a || !b || !idp) throw new Error("the instances are only there inside tests")
+    return { instances: [a, b], idp }
   }
 }

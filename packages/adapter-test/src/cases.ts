@@ -58,6 +58,7 @@ export type AdapterTestGroup =
   | "authenticators"
   | "passkey management"
   | "accounts by user"
+  | "account refresh"
 
 /** One conformance check: resolves when the adapter conforms, rejects with the reason otherwise. */
 export interface AdapterTestCase {
@@ -842,6 +843,116 @@ const accountsByUser = group("accounts by user", {
   },
 })
 
+/** Rejects when `promise` has not settled within `ms`: a lock that never lets go fails the case, not the run. */
+async function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      reject(new assert.AssertionError({ message: `${what} did not finish within ${ms} ms` }))
+    }, ms)
+  })
+  try {
+    return await Promise.race([promise, timeout])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+const accountRefresh = group("account refresh", {
+  async "updateAccount writes the fields given and keeps the others"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const account = newAccount(user.id)
+    await adapter.linkAccount(account)
+    const expiresAt = Math.floor(Date.now() / 1000) + 7200
+    const fields = { access_token: `access-${unique()}`, refresh_token: `refresh-${unique()}`, expires_at: expiresAt, refresh_token_expires_at: expiresAt + 86_400 }
+    const updated = await adapter.updateAccount({ ...byAccount(account), ...fields })
+    assertRecord(updated, { ...account, ...fields }, "updateAccount()")
+    assertRecord(await adapter.getAccount(account.providerAccountId, account.provider), { ...account, ...fields }, "getAccount() after updateAccount()")
+  },
+
+  async "updateAccount clears a field given as undefined"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const account = newAccount(user.id)
+    await adapter.linkAccount(account)
+    await adapter.updateAccount({ ...byAccount(account), expires_at: undefined })
+    const stored: unknown = await adapter.getAccount(account.providerAccountId, account.provider)
+    assertRecord(stored, { access_token: account.access_token, scope: account.scope }, "getAccount() after clearing expires_at")
+    const expiresAt = (stored as { expires_at?: unknown }).expires_at
+    assert.ok(expiresAt === undefined || expiresAt === null, "expires_at is cleared")
+  },
+
+  async "updateAccount changes that account only, and returns null for an unknown one"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const account = newAccount(user.id)
+    const other = newAccount(user.id, { provider: "gitlab", providerAccountId: account.providerAccountId })
+    await adapter.linkAccount(account)
+    await adapter.linkAccount(other)
+    await adapter.updateAccount({ ...byAccount(account), access_token: "changed" })
+    assertRecord(await adapter.getAccount(other.providerAccountId, "gitlab"), other, "the other provider's account")
+    assert.equal(await adapter.updateAccount({ provider: "github", providerAccountId: unique(), access_token: "x" }), null, "updateAccount() of an unknown account")
+  },
+
+  async "withAccountLock runs one critical section of an account at a time, and answers what it answers"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const account = newAccount(user.id)
+    await adapter.linkAccount(account)
+    let inside = 0
+    let most = 0
+    const critical = (n: number) => async () => {
+      inside++
+      most = Math.max(most, inside)
+      await pause(30)
+      inside--
+      return n
+    }
+    const answers = await within(5000, "three critical sections", Promise.all([1, 2, 3].map((n) => adapter.withAccountLock(byAccount(account), critical(n)))))
+    assert.deepEqual(answers, [1, 2, 3], "each caller gets its own section's answer")
+    assert.equal(most, 1, "never two sections of one account at once")
+  },
+
+  async "withAccountLock does not hold other accounts back"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const first = newAccount(user.id)
+    const second = newAccount(user.id)
+    await adapter.linkAccount(first)
+    await adapter.linkAccount(second)
+    let release: () => void = () => undefined
+    const released = new Promise<void>((resolve) => (release = resolve))
+    const holding = adapter.withAccountLock(byAccount(first), () => released)
+    await within(5000, "a section of another account while one is held", adapter.withAccountLock(byAccount(second), () => Promise.resolve()))
+    release()
+    await holding
+  },
+
+  async "withAccountLock lets go when the critical section rejects"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const account = newAccount(user.id)
+    await adapter.linkAccount(account)
+    const failure = new Error("the provider is down")
+    await assert.rejects(adapter.withAccountLock(byAccount(account), () => Promise.reject(failure)), (error) => error === failure, "the section's rejection")
+    assert.equal(await within(5000, "the next section", adapter.withAccountLock(byAccount(account), () => Promise.resolve("next"))), "next")
+  },
+
+  async "getAccount and updateAccount work inside withAccountLock"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const account = newAccount(user.id)
+    await adapter.linkAccount(account)
+    const stored = await within(
+      5000,
+      "a read and a write inside the lock",
+      adapter.withAccountLock(byAccount(account), async () => {
+        await adapter.updateAccount({ ...byAccount(account), access_token: "inside" })
+        return adapter.getAccount(account.providerAccountId, account.provider)
+      }),
+    )
+    assertRecord(stored, { access_token: "inside" }, "the account read inside the lock")
+  },
+})
+
 /** Every conformance case, in order, grouped by the part of the contract it checks. */
 export const cases: readonly AdapterTestCase[] = [
   ...users,
@@ -854,4 +965,5 @@ export const cases: readonly AdapterTestCase[] = [
   ...authenticators,
   ...passkeyManagement,
   ...accountsByUser,
+  ...accountRefresh,
 ]

@@ -36,6 +36,7 @@ function remove<T>(list: T[], item: T | undefined): T | undefined {
 
 /** A deliberately plain, correct adapter: arrays and structuredClone, nothing clever. */
 function referenceAdapter(store: Store): Required<StrictAdapter> {
+  const locks = new Map<string, Promise<void>>()
   const findUser = (id: string) => store.users.find((user) => user.id === id)
   const findAccount = (key: AccountKey) => store.accounts.find((account) => sameAccount(account, key))
   const findSession = (token: string) => store.sessions.find((session) => session.sessionToken === token)
@@ -76,6 +77,30 @@ function referenceAdapter(store: Store): Required<StrictAdapter> {
     unlinkAccount: (key) => copy(remove(store.accounts, findAccount(key))),
     listAccountsByUserId: (userId) => copy(store.accounts.filter((account) => account.userId === userId)),
     getAccount: (providerAccountId, provider) => copy(findAccount({ provider, providerAccountId }) ?? null),
+    updateAccount({ provider, providerAccountId, ...fields }) {
+      const account = findAccount({ provider, providerAccountId })
+      if (!account) return null
+      for (const [name, value] of Object.entries(copy(fields))) {
+        if (value === undefined) Reflect.deleteProperty(account, name)
+        else account[name] = value
+      }
+      return copy(account)
+    },
+    async withAccountLock(key, critical) {
+      const id = `${key.provider} ${key.providerAccountId}`
+      while (locks.has(id)) await locks.get(id)
+      const run = critical()
+      const settled = run.then(
+        () => undefined,
+        () => undefined,
+      )
+      locks.set(id, settled)
+      try {
+        return await run
+      } finally {
+        locks.delete(id)
+      }
+    },
     createSession(session) {
       if (findSession(session.sessionToken)) throw new Error("token taken")
       store.sessions.push(copy(session))
@@ -154,6 +179,84 @@ interface Defect {
 }
 
 const defects: Defect[] = [
+  {
+    defect: "withAccountLock runs every section at once",
+    breaks: () => ({ withAccountLock: (_key, critical) => critical() }),
+    caughtBy: ["withAccountLock runs one critical section of an account at a time, and answers what it answers"],
+  },
+  {
+    defect: "withAccountLock holds one lock for every account",
+    breaks: (_store, correct) => ({
+      withAccountLock: (_key, critical) => correct.withAccountLock({ provider: "all", providerAccountId: "all" }, critical),
+    }),
+    caughtBy: ["withAccountLock does not hold other accounts back"],
+  },
+  {
+    defect: "withAccountLock never lets go after a rejection",
+    breaks: (_store, correct) => {
+      const stuck = new Set<string>()
+      return {
+        async withAccountLock(key, critical) {
+          if (stuck.has(key.providerAccountId)) await new Promise(() => undefined)
+          try {
+            return await correct.withAccountLock(key, critical)
+          } catch (error) {
+            stuck.add(key.providerAccountId)
+            throw error
+          }
+        },
+      }
+    },
+    caughtBy: ["withAccountLock lets go when the critical section rejects"],
+  },
+  {
+    defect: "updateAccount writes every account with that providerAccountId",
+    breaks: (store, correct) => ({
+      async updateAccount(patch) {
+        for (const account of store.accounts.filter((candidate) => candidate.providerAccountId === patch.providerAccountId)) {
+          await correct.updateAccount({ ...patch, provider: account.provider })
+        }
+        return correct.getAccount(patch.providerAccountId, patch.provider)
+      },
+    }),
+    caughtBy: ["updateAccount changes that account only, and returns null for an unknown one"],
+  },
+  {
+    defect: "withAccountLock locks the account row, which getAccount then waits for (a row lock)",
+    breaks: (_store, correct) => {
+      let held: Promise<unknown> | undefined
+      return {
+        withAccountLock(key, critical) {
+          const run = correct.withAccountLock(key, critical)
+          held = run.catch(() => undefined)
+          return run
+        },
+        async getAccount(providerAccountId, provider) {
+          if (held !== undefined) await held
+          return correct.getAccount(providerAccountId, provider)
+        },
+      }
+    },
+    caughtBy: ["getAccount and updateAccount work inside withAccountLock"],
+  },
+  {
+    defect: "updateAccount ignores a field given as undefined",
+    breaks: (_store, correct) => ({
+      updateAccount: (patch) => correct.updateAccount(Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as typeof patch),
+    }),
+    caughtBy: ["updateAccount clears a field given as undefined"],
+  },
+  {
+    defect: "updateAccount returns the account as it was before",
+    breaks: (_store, correct) => ({
+      async updateAccount(patch) {
+        const before = await correct.getAccount(patch.providerAccountId, patch.provider)
+        await correct.updateAccount(patch)
+        return before
+      },
+    }),
+    caughtBy: ["updateAccount writes the fields given and keeps the others"],
+  },
   {
     defect: "getUser returns the stored user, not a copy",
     breaks: (store) => ({ getUser: (id) => store.users.find((user) => user.id === id) ?? null }),

@@ -27,6 +27,8 @@ const PG_LACKS = [
   // No listAccountsByUserId (this project's optional addition): core then keeps a passkey unless
   // another passkey or a verified email remains (packages/core/test/webauthn/manage.test.ts).
   "accounts by user",
+  // No updateAccount / withAccountLock (this project's additions): getAccessToken needs them to refresh.
+  "account refresh",
   // No unique keys in the documented schema, and the adapter checks nothing before writing.
   // Core looks a user / account up before it creates or links one (sign-in.test.ts: "a second
   // sign-in reuses them"); two concurrent first sign-ins can still make two users there.
@@ -82,6 +84,7 @@ describe("@auth/unstorage-adapter on Redis", () => {
       "deleteAuthenticator returns null for an unknown credentialID",
       // No listAccountsByUserId either (see PG_LACKS).
       "accounts by user",
+      "account refresh",
       // updateUser keeps the old email's index key: getUserByEmail(old) still finds the user.
       "updateUser moves the user to a new email",
       // deleteUser throws ("[unstorage] Invalid key: null") for a user without an account or a
@@ -109,6 +112,8 @@ const ORMS_LACK = [
   "passkey management",
   // No listAccountsByUserId (see PG_LACKS).
   "accounts by user",
+  // No updateAccount / withAccountLock (see PG_LACKS).
+  "account refresh",
   // The guides' account tables have no oauth_token / oauth_token_secret columns.
   "an OAuth 1.0a account keeps its oauth_token and oauth_token_secret",
   // Expired rows come back as they are; core checks `expires` itself (see PG_LACKS).

@@ -80,8 +80,16 @@ export interface AdapterAccount {
   oauth_token?: string
   /** OAuth 1.0a accounts: the secret that signs requests made with `oauth_token`. */
   oauth_token_secret?: string
+  /**
+   * When `refresh_token` stops working, in seconds since the epoch: recorded when the provider
+   * answers a token request with `refresh_token_expires_in` (GitHub apps, Microsoft SPAs).
+   */
+  refresh_token_expires_at?: number
   [field: string]: unknown
 }
+
+/** Which account an account method is about: its provider and the id it has there. */
+export type AdapterAccountKey = Pick<AdapterAccount, "provider" | "providerAccountId">
 
 /** A database session: the random token kept in the session cookie, and when it expires. */
 export interface AdapterSession {
@@ -195,6 +203,28 @@ export interface Adapter {
    * linked OAuth account would have allowed, never the reverse.
    */
   listAccountsByUserId?(userId: string): Awaitable<AdapterAccount[]>
+  /**
+   * Stores new token fields on an account (after a refresh): each field given is written, a
+   * field left out keeps its value. Returns the updated account, or `null` when no account has
+   * that key.
+   *
+   * Optional, and this project's extension: `getAccessToken` calls it when it refreshes a
+   * provider's access token, and throws a `Configuration` error naming it when it is missing.
+   */
+  updateAccount?(account: AdapterAccountKey & Partial<Omit<AdapterAccount, "userId" | "provider" | "providerAccountId">>): Awaitable<AdapterAccount | null>
+  /**
+   * Runs `critical` while holding a lock on the account that every instance sharing the store
+   * respects, and answers what it answers (or rejects with what it rejects with). The lock is
+   * released when `critical` settles, or when the holder dies (a lost connection): never held
+   * for longer than one refresh.
+   *
+   * Optional, and this project's extension: `getAccessToken` runs a token refresh inside it, so
+   * that only one instance spends a refresh token and the others read the tokens it stored.
+   * Inside `critical`, core calls `getAccount` and `updateAccount`, which must not wait for this
+   * lock (PostgreSQL: an advisory lock, not a row lock). Without it, refreshes are single-flight
+   * within one process only, and core warns once.
+   */
+  withAccountLock?<T>(account: AdapterAccountKey, critical: () => Promise<T>): Promise<T>
   createSession?(session: AdapterSession): Awaitable<AdapterSession>
   getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUserFields } | null>
   updateSession?(

@@ -178,6 +178,16 @@ export class WebAuthnVerificationError extends AuthError {
   static override readonly defaultPage: ErrorPage = "signin"
 }
 
+/**
+ * `getAccessToken` could not refresh a provider's access token: the provider refused the refresh
+ * token (`invalid_grant`: revoked, expired or already used), answered with an error, or could
+ * not be reached, or the account has no refresh token. The app session is not ended: the user
+ * may sign in with the provider again to get new tokens.
+ */
+export class RefreshTokenError extends AuthError {
+  readonly code = "RefreshTokenError"
+}
+
 /** A user-supplied event handler threw; logged only, it never changes the response. */
 export class EventError extends AuthError {
   readonly code = "EventError"
@@ -204,6 +214,7 @@ export type AuthErrorClass =
   | InvalidCallbackUrl
   | SessionTokenError
   | WebAuthnVerificationError
+  | RefreshTokenError
   | EventError
 
 /** The union of every stable error `code`. */
@@ -227,6 +238,7 @@ export type AuthErrorCode =
   | "InvalidCallbackUrl"
   | "SessionTokenError"
   | "WebAuthnVerificationError"
+  | "RefreshTokenError"
   | "EventError"
 
 /** A human sentence per code: the only error text a browser ever sees. */
@@ -250,6 +262,7 @@ export const errorMessages: Readonly<Record<AuthErrorCode, string>> = {
   InvalidCallbackUrl: "The page you wanted to return to after signing in is not allowed. Please start again from this site.",
   SessionTokenError: "We could not read your sign-in. Please sign in again.",
   WebAuthnVerificationError: "That passkey did not work here. Please try again, or choose another way to sign in.",
+  RefreshTokenError: "Your access to the sign-in service has ended. Please sign in with it again.",
   EventError: "Something went wrong while signing in. Please try again.",
 }
 

@@ -20,7 +20,7 @@ import { renderError, renderNotFound } from "./pages/index.js"
 import { errorPageUrl, parseRoute, signInPageUrl, type Action } from "./routes.js"
 import type { AuthConfig } from "./types.js"
 
-export type { Adapter, AdapterAccount, AdapterSession, AdapterUser, AdapterUserFields, Awaitable, NewAdapterUser, StrictAdapter, VerificationToken } from "./adapters.js"
+export type { Adapter, AdapterAccount, AdapterAccountKey, AdapterSession, AdapterUser, AdapterUserFields, Awaitable, NewAdapterUser, StrictAdapter, VerificationToken } from "./adapters.js"
 export type { AuthErrorCode } from "./errors.js"
 export type {
   Account,
@@ -36,6 +36,7 @@ export type {
 } from "./providers/index.js"
 export type * from "./types.js"
 export { getSession, getSessionForResponse, type SetCookieSink } from "./get-session.js"
+export { getAccessToken, type AccessToken } from "./access-token.js"
 
 type Handler = (context: RequestContext, providerId: string | undefined, flowRoute: string | undefined) => Promise<Response> | Response
 

@@ -15,8 +15,8 @@
  *
  * @module types
  */
-import type { Adapter, AdapterSession, AdapterUser, Awaitable } from "./adapters.js"
-import type { AuthError } from "./errors.js"
+import type { Adapter, AdapterAccount, AdapterSession, AdapterUser, Awaitable } from "./adapters.js"
+import type { AuthError, RefreshTokenError } from "./errors.js"
 import type { Account, Profile, Provider, User } from "./providers/index.js"
 
 export type { Adapter, AdapterAccount, AdapterSession, AdapterUser, Awaitable } from "./adapters.js"
@@ -171,6 +171,10 @@ export interface EventCallbacks {
   updateUser?: (message: { user: User }) => Awaitable<void>
   linkAccount?: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>
   session?: (message: { session: Session; token: JWT }) => Awaitable<void>
+  /** `getAccessToken` refreshed an account's tokens and stored them: `account` is the stored account, new tokens included. */
+  refreshToken?: (message: { account: AdapterAccount }) => Awaitable<void>
+  /** `getAccessToken` could not refresh an account's tokens; `error` is the `RefreshTokenError` it rejects with. */
+  refreshTokenError?: (message: { provider: string; providerAccountId: string; error: RefreshTokenError }) => Awaitable<void>
 }
 
 /** The app's own pages, used instead of the built-in ones. */

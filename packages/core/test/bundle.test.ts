@@ -30,7 +30,8 @@ async function loadedWithAuth(): Promise<{ inputs: string[]; code: string }> {
     loaded.add(path)
     for (const imported of outputs[path]?.imports ?? []) if (imported.kind === "import-statement" && !imported.external) visit(imported.path)
   }
-  const entry = Object.keys(outputs).find((path) => outputs[path]?.entryPoint !== undefined)
+  // Every dynamic import's target is an entry point too (and may come first): the app's is named after its stdin.
+  const entry = Object.keys(outputs).find((path) => outputs[path]?.entryPoint === "app.ts")
   expect(entry).toBeDefined()
   visit(entry ?? "")
   // Dynamic imports exist (else this test would prove nothing about them).
@@ -48,12 +49,32 @@ describe("what an app loads with Auth", () => {
     expect(code).toContain("The `signIn` callback refused this sign-in.")
     expect(inputs).toEqual(expect.arrayContaining(["oauth/callback.ts", "session/index.ts", "session/jwt.ts"]))
     const lazy = inputs.filter((input) =>
-      /^(email\/(?!provider\.ts)|credentials\/(?!provider\.ts)|pages\/email\.ts|session\/legacy\.ts|redirect-warning\.ts|oauth1\/|webauthn\/)/.test(input),
+      /^(email\/(?!provider\.ts)|credentials\/(?!provider\.ts)|pages\/email\.ts|session\/legacy\.ts|redirect-warning\.ts|oauth1\/|webauthn\/|access-token\.ts|oauth\/refresh\.ts|session\/cookie-tokens\.ts)/.test(input),
     )
     expect(lazy).toEqual([])
     // A module shared with a lazy chunk is bundled whole: the email and credentials rules live in their flows' folders.
     expect(code).not.toContain("whose email was never verified: sign in")
     expect(code).not.toContain("which the adapter does not store")
     expect(code).not.toContain("RedirectOffOrigin")
+    expect(code).not.toContain("RefreshWithoutLock")
+  })
+
+  it("leaves the refresh grant out of an app that imports getAccessToken until a refresh is due", async () => {
+    const result = await build({
+      stdin: { contents: `export { Auth, getAccessToken } from "./index.ts"\n`, resolveDir: source, sourcefile: "app.ts", loader: "ts" },
+      absWorkingDir: source,
+      bundle: true,
+      splitting: true,
+      outdir: "out",
+      format: "esm",
+      platform: "node",
+      write: false,
+      metafile: true,
+      logLevel: "silent",
+      external: ["@portcullis/core/*"],
+    })
+    const entry = Object.values(result.metafile.outputs).find((output) => output.entryPoint === "app.ts")
+    expect(Object.keys(entry?.inputs ?? {})).toContain("access-token.ts")
+    expect(Object.keys(entry?.inputs ?? {})).not.toContain("oauth/refresh.ts")
   })
 })

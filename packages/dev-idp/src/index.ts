@@ -82,6 +82,15 @@ export interface DevIdpOptions {
    * A `code_challenge` that was sent is always verified.
    */
   requirePkce?: boolean
+  /** Seconds an access token lives. Defaults to 3600; a few seconds make refreshes come due in a test. */
+  accessTokenTtl?: number
+  /**
+   * `true` (the default) issues a new refresh token on every refresh and marks the old one used:
+   * presenting a used one again is taken as theft and revokes the whole grant (every token of
+   * it), as Okta, Auth0, Entra and Keycloak do; {@link DevIdp.revokedGrants} counts that.
+   * `false` keeps one refresh token for the grant's life (Google).
+   */
+  rotateRefreshTokens?: boolean
 }
 
 /** An endpoint whose answer a test can stall with {@link DevIdp.delay}. */
@@ -157,6 +166,13 @@ export interface DevIdp {
   readonly requests: readonly RecordedRequest[]
   /** Forgets the recorded requests. */
   clearRequests(): void
+  /** How many `refresh_token` grants succeeded (new tokens issued) since start or {@link DevIdp.reset}. */
+  readonly refreshGrants: number
+  /**
+   * How many grants were revoked since start or {@link DevIdp.reset}: with rotation on, each
+   * reuse of a spent refresh token revokes its grant.
+   */
+  readonly revokedGrants: number
   /**
    * Signs arbitrary claims with the IdP's own key (or a foreign one), to craft ID tokens with a
    * wrong `iss`, `aud`, `exp` or `nonce` that are still correctly signed. No claim is added.
@@ -194,7 +210,7 @@ export interface DevIdp {
    * `signJwt(claims, { key: "foreign", kid })`; {@link DevIdp.reset} unpublishes it.
    */
   rotateKey(): Promise<string>
-  /** Removes every transform and delay and forgets recorded requests; sessions and grants stay. */
+  /** Removes every transform and delay, forgets recorded requests and zeroes the grant counts; sessions and grants stay. */
   reset(): void
   /** Stops listening, drops open connections and pending delays. */
   close(): Promise<void>
@@ -326,6 +342,14 @@ export async function startDevIdp(options: DevIdpOptions): Promise<DevIdp> {
     if (replacement.status !== undefined) ctx.status = replacement.status
   }
   provider.use(testHooks)
+  let refreshGrants = 0
+  let revokedGrants = 0
+  provider.on("grant.success", (ctx: { oidc: { params?: { grant_type?: unknown } } }) => {
+    if (ctx.oidc.params?.grant_type === "refresh_token") refreshGrants++
+  })
+  provider.on("grant.revoked", () => {
+    revokedGrants++
+  })
   provider.use(interactionPages(provider, { title: settings.title, consent: settings.consent, accounts, SessionNotFound: errors.SessionNotFound }))
   const providerCallback = provider.callback()
   handle = (req, res) => {
@@ -347,6 +371,12 @@ export async function startDevIdp(options: DevIdpOptions): Promise<DevIdp> {
     },
     clearRequests() {
       recorded.length = 0
+    },
+    get refreshGrants() {
+      return refreshGrants
+    },
+    get revokedGrants() {
+      return revokedGrants
     },
     async signJwt(claims, signOptions = {}) {
       const alg = signOptions.alg ?? defaultAlg
@@ -397,6 +427,8 @@ export async function startDevIdp(options: DevIdpOptions): Promise<DevIdp> {
       delays.clear()
       published.length = 0
       recorded.length = 0
+      refreshGrants = 0
+      revokedGrants = 0
     },
     close() {
       closing ??= (async () => {
@@ -423,6 +455,8 @@ interface Settings {
   signingAlgs: SigningAlg[]
   claimsInIdToken: boolean
   requirePkce: boolean | undefined
+  accessTokenTtl: number
+  rotateRefreshTokens: boolean
 }
 
 function readOptions(options: DevIdpOptions): Settings {
@@ -463,6 +497,10 @@ function readOptions(options: DevIdpOptions): Settings {
   }
   const consent = options.consent ?? "prompt"
   if (!CONSENT_MODES.has(consent)) fail(`options.consent must be "prompt" or "auto"`)
+  const accessTokenTtl = options.accessTokenTtl ?? 3600
+  if (!Number.isInteger(accessTokenTtl) || accessTokenTtl < 1) fail(`options.accessTokenTtl must be a positive integer (seconds), got ${String(accessTokenTtl)}`)
+  const rotateRefreshTokens = options.rotateRefreshTokens ?? true
+  if (typeof rotateRefreshTokens !== "boolean") fail("options.rotateRefreshTokens must be a boolean")
   return {
     clients: structuredClone(options.clients),
     accounts,
@@ -472,6 +510,8 @@ function readOptions(options: DevIdpOptions): Settings {
     signingAlgs,
     claimsInIdToken: options.claimsInIdToken ?? true,
     requirePkce: options.requirePkce,
+    accessTokenTtl,
+    rotateRefreshTokens,
   }
 }
 
@@ -511,6 +551,8 @@ function providerConfiguration(settings: Settings, keys: SigningKey[], accounts:
     },
     // oidc-provider's default also demands the offline_access scope (and prompt=consent for it).
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed("refresh_token"),
+    // oidc-provider's reuse detection (a used refresh token revokes the grant) works on rotated tokens only.
+    rotateRefreshToken: settings.rotateRefreshTokens,
     ...(requirePkce === undefined ? {} : { pkce: { required: () => requirePkce } }),
     features: {
       devInteractions: { enabled: false },
@@ -537,7 +579,7 @@ function providerConfiguration(settings: Settings, keys: SigningKey[], accounts:
     },
     // Explicit lifetimes (oidc-provider prints a notice for each default it falls back to).
     ttl: {
-      AccessToken: 3600,
+      AccessToken: settings.accessTokenTtl,
       AuthorizationCode: 60,
       ClientCredentials: 600,
       IdToken: 3600,

@@ -251,6 +251,32 @@ describe("authorization code flow", () => {
     expect(typeof refreshed.access_token).toBe("string")
   })
 
+  it("rotates refresh tokens, counts refresh grants, and revokes the grant when a spent one comes back", async () => {
+    const flow = await beginFlow(idp, { clientId: "offline-app" })
+    let page = await flow.browser.navigate(`${APP}/login`)
+    page = await flow.browser.submitForm(page, { values: { login: "alice", password: "alice-password" } })
+    await flow.browser.submitForm(page, { button: "Allow" })
+    const result = await exchangeCode(flow, lastCallback(flow), "offline-secret")
+    const refresh = async (token: string) =>
+      oauth.processRefreshTokenResponse(
+        flow.as,
+        flow.client,
+        await oauth.refreshTokenGrantRequest(flow.as, flow.client, oauth.ClientSecretBasic("offline-secret"), token, insecure),
+      )
+    const first = String(result.refresh_token)
+    const rotated = await refresh(first)
+    expect(typeof rotated.refresh_token).toBe("string")
+    expect(rotated.refresh_token).not.toBe(first)
+    expect(idp.refreshGrants).toBe(1)
+    expect(idp.revokedGrants).toBe(0)
+
+    // The spent token again: oidc-provider takes it as stolen and revokes the grant, the new token with it.
+    await expect(refresh(first)).rejects.toMatchObject({ error: "invalid_grant" })
+    expect(idp.revokedGrants).toBe(1)
+    await expect(refresh(String(rotated.refresh_token))).rejects.toMatchObject({ error: "invalid_grant" })
+    expect(idp.refreshGrants).toBe(1)
+  })
+
   it("records every request, so a test can count discovery fetches", async () => {
     const flow = await beginFlow(idp)
     await exchangeCode(flow, (await clickThrough(flow), lastCallback(flow)))

@@ -5,13 +5,13 @@
  *
  * @module
  */
-import { Auth, getSessionForResponse, type AuthConfig, type Session } from "@portcullis/core"
+import { Auth, getAccessToken as coreGetAccessToken, getSessionForResponse, type AccessToken, type AuthConfig, type Session } from "@portcullis/core"
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express"
 import { toWebRequest } from "./request.js"
 import { appendSetCookie, sendResponse } from "./response.js"
 
-export { AuthError, CredentialsSignin } from "@portcullis/core/errors"
-export type { Account, Profile, Session, User } from "@portcullis/core"
+export { AuthError, CredentialsSignin, RefreshTokenError } from "@portcullis/core/errors"
+export type { AccessToken, Account, Profile, Session, User } from "@portcullis/core"
 
 /** The configuration of {@link ExpressAuth} and {@link getSession}: core's `AuthConfig`. Its `basePath` is taken from where `ExpressAuth` is mounted. */
 export type ExpressAuthConfig = AuthConfig
@@ -118,6 +118,37 @@ export async function getSession(req: ExpressRequest, config: ExpressAuthConfig)
   if (request === undefined) return null
   const res = req.res
   return getSessionForResponse(request, config, (setCookie) => {
+    if (res !== undefined && !res.headersSent) appendSetCookie(res, setCookie)
+  })
+}
+
+/**
+ * The signed-in user's access token at a provider, refreshed first when it expires within 60
+ * seconds: core's `getAccessToken` for an Express request (see its documentation). Cookies it
+ * sets (tokens kept in the session cookie with `tokensInCookie`, a session renewal) are appended
+ * to `req.res`, as `getSession` does: call it before the response is sent. `null` when
+ * signed out, when the user has no account at the provider, and for a request without a usable
+ * host.
+ *
+ * @throws {RefreshTokenError} when a due refresh fails; the session stays.
+ * @throws {AuthError} for the server's own faults: an invalid configuration, no `adapter` or one
+ * without `updateAccount`, a failing adapter.
+ * @example
+ * ```ts
+ * import { getAccessToken } from "@portcullis/express"
+ *
+ * app.get("/repos", async (req, res) => {
+ *   const token = await getAccessToken(req, authConfig, "github")
+ *   if (token === null) return res.redirect("/auth/signin")
+ *   res.json(await (await fetch("https://api.github.com/user/repos", { headers: { authorization: `Bearer ${token.accessToken}` } })).json())
+ * })
+ * ```
+ */
+export async function getAccessToken(req: ExpressRequest, config: ExpressAuthConfig, providerId: string): Promise<AccessToken | null> {
+  const request = toWebRequest(req, { body: false })
+  if (request === undefined) return null
+  const res = req.res
+  return coreGetAccessToken(request, config, providerId, (setCookie) => {
     if (res !== undefined && !res.headersSent) appendSetCookie(res, setCookie)
   })
 }

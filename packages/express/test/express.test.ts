@@ -5,6 +5,8 @@
  */
 import { TestBrowser } from "@portcullis/test-kit/browser"
 import { afterAll, describe, expect, it } from "vitest"
+// Imported by path, as core's tests do: the memory adapter is not a dependency of this package.
+import { MemoryAdapter } from "../../adapter-memory/src/index.js"
 import { MOUNTS, startApp, type AppOptions, type ExpressVersion, type RunningApp } from "./app.js"
 
 const ALICE = { login: "alice@example.com", password: "alice-password" }
@@ -107,6 +109,19 @@ describe.each([4, 5] as ExpressVersion[])("Express %i", (version) => {
     expect(response.status).toBe(200)
     const { url } = (await response.json()) as { url: string }
     expect(new URL(url).origin).toBe(app.idp.issuer)
+  })
+
+  it("hands getAccessToken the signed-in user's provider token, and null when signed out", async () => {
+    const app = await start({ version, config: { adapter: MemoryAdapter() } })
+    const browser = new TestBrowser()
+    const signedOut = (await (await browser.request(`${app.url}/token`)).json()) as { token: unknown }
+    expect(signedOut.token).toBeNull()
+    await signIn(browser, app)
+    const { token } = (await (await browser.request(`${app.url}/token`)).json()) as { token: { accessToken?: unknown; tokenType?: unknown } | null }
+    expect(typeof token?.accessToken).toBe("string")
+    expect(token?.tokenType).toBe("bearer")
+    const userinfo = await fetch(`${app.idp.issuer}/me`, { headers: { authorization: `Bearer ${String(token?.accessToken)}` } })
+    expect(userinfo.status).toBe(200)
   })
 
   it("forwards a session renewal found by getSession to the browser", async () => {

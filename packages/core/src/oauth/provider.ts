@@ -37,6 +37,8 @@ export interface InternalOAuthProvider {
   account: AccountCallback
   style: ProviderButtonStyles
   allowDangerousEmailAccountLinking: boolean
+  /** Keep the tokens in the session cookie when there is no adapter (see `OAuthConfig.tokensInCookie`). */
+  tokensInCookie: boolean
   redirectProxyUrl: URL | undefined
   /** Milliseconds one request to the provider may take. */
   timeout: number
@@ -248,6 +250,7 @@ export function normalizeOAuthProvider(config: OAuthConfig, env: Env, proxyUrl: 
     account: optionalFunction<AccountCallback>(config.account, at("account")) ?? defaultAccount,
     style: isRecord(config.style) ? { ...config.style } : {},
     allowDangerousEmailAccountLinking: config.allowDangerousEmailAccountLinking === true,
+    tokensInCookie: config.tokensInCookie === true,
     redirectProxyUrl,
     timeout,
     callbackTimeout,

@@ -178,6 +178,15 @@ export interface OAuth2Config<P = Profile> extends CommonProviderOptions {
    * `emailVerified`). An unverified email never links.
    */
   allowDangerousEmailAccountLinking?: boolean
+  /**
+   * Without an `adapter` (JWT sessions), keeps this provider's tokens (access, refresh, expiry,
+   * scope) in the sealed session cookie under the `providerTokens` claim, so `getAccessToken`
+   * can return and refresh them; a refresh renews the cookie through `getAccessToken`'s fourth
+   * argument. Several instances with a provider that revokes reused refresh tokens need an
+   * adapter instead: cookies cannot be locked. Ignored when an `adapter` is configured (the
+   * account keeps the tokens). Default `false`.
+   */
+  tokensInCookie?: boolean
   redirectProxyUrl?: string
   /** Milliseconds before one outbound request to this provider is aborted. Default 5 000. */
   timeout?: number

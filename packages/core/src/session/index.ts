@@ -281,7 +281,26 @@ export async function startSession(context: RequestContext, signedIn: SignedIn):
     }
     if (token === null || typeof token !== "object") throw new AccessDenied("The `jwt` callback returned no token for this sign-in.")
   }
+  const { account } = signedIn
+  const provider = account === null ? undefined : config.providersById.get(account.provider)
+  if (account !== null && config.adapter === undefined && provider !== undefined && "tokensInCookie" in provider && provider.tokensInCookie) {
+    const { withProviderTokens } = await import("./cookie-tokens.js")
+    token = withProviderTokens(token, account)
+  }
   writeTokenCookie(context, await sealToken(context, token), config.jwt.maxAge)
+}
+
+/**
+ * Seals `token` as the request's new session cookie (replacing one a read queued), with a fresh
+ * expiry: how `getAccessToken` stores refreshed tokens kept in the cookie.
+ *
+ * @throws {SessionTokenError} when the token cannot be sealed.
+ */
+export async function resealSession(context: RequestContext, token: JWT): Promise<void> {
+  const name = context.cookies.sessionToken.name
+  context.setCookies = context.setCookies.filter((cookie) => cookie.name !== name && !cookie.name.startsWith(`${name}.`))
+  const { iat: _iat, exp: _exp, jti: _jti, ...claims } = token
+  writeTokenCookie(context, await sealToken(context, claims), context.config.jwt.maxAge)
 }
 
 /**

@@ -1,0 +1,79 @@
+/**
+ * The refresh race, across processes: at expiry, 50 concurrent getAccessToken calls split over
+ * two app instances that share PostgreSQL make exactly one refresh grant reach the provider, and
+ * all 50 get the token it issued. The provider rotates refresh tokens and revokes the grant when
+ * a spent one comes back, so a second refresh anywhere would show as a revoked grant.
+ */
+import { fileURLToPath } from "node:url"
+import { describe, expect, it } from "vitest"
+import { migrate } from "../src/index.js"
+import { useDatabase } from "./databases.js"
+import { ALICE, APP, Visitor, useInstancesAndIdp, type Instance } from "./instances.js"
+
+const ROUNDS = 20
+const CALLS = 50
+
+async function tokenFrom(instance: Instance, cookie: string): Promise<{ accessToken?: string; error?: string; message?: string }> {
+  const response = await fetch(`${instance.origin}/app/token`, { headers: { cookie } })
+  return (await response.json()) as { accessToken?: string; error?: string; message?: string }
+}
+
+describe("getAccessToken across two instances sharing PostgreSQL", () => {
+  const pool = useDatabase("refresh_race", migrate)
+  const running = useInstancesAndIdp(() => ({ DATABASE_URL: String(pool().options.connectionString) }))
+
+  it(`makes exactly one refresh grant per expiry for ${CALLS} concurrent calls, ${ROUNDS} rounds in a row`, async () => {
+    const { instances, idp } = running()
+    const [first, second] = instances
+    const visitor = new Visitor(first)
+    expect((await visitor.signIn(ALICE)).url, first.output.join("\n")).toBe(`${APP}/protected`)
+    const cookie = visitor.browser.cookies(APP).map(({ name, value }) => `${name}=${value}`).join("; ")
+    idp.reset()
+
+    const started = performance.now()
+    let previous: string | undefined
+    for (let round = 1; round <= ROUNDS; round++) {
+      // The stored token reaches its expiry (the provider's own lifetime is an hour).
+      await pool().query(`UPDATE accounts SET expires_at = $1 WHERE provider = 'idp'`, [Math.floor(Date.now() / 1000) - 1])
+      const answers = await Promise.all(Array.from({ length: CALLS }, (_, i) => tokenFrom(i % 2 === 0 ? first : second, cookie)))
+      const failed = answers.filter((answer) => answer.accessToken === undefined)
+      expect(failed, `round ${round}: ${JSON.stringify(failed.slice(0, 2))}\n${first.output.concat(second.output).join("\n")}`).toEqual([])
+      const tokens = new Set(answers.map((answer) => answer.accessToken))
+      expect(tokens.size, `round ${round}: every caller gets the one new token`).toBe(1)
+      const [token] = tokens
+      expect(token).not.toBe(previous)
+      previous = token
+      expect(idp.refreshGrants, `round ${round}: refresh grants so far`).toBe(round)
+      expect(idp.revokedGrants, `round ${round}: no refresh token was spent twice`).toBe(0)
+    }
+    // The last token is one the provider honours.
+    const userinfo = await fetch(`${idp.issuer}/me`, { headers: { authorization: `Bearer ${previous ?? ""}` } })
+    expect(userinfo.status).toBe(200)
+    const { rows } = await pool().query<{ n: string }>(`SELECT count(*) AS n FROM accounts`)
+    expect(Number(rows[0]?.n)).toBe(1)
+    console.log(`refresh race: ${ROUNDS} rounds x ${CALLS} calls over 2 processes, ${idp.refreshGrants} refresh grants, ${idp.revokedGrants} revoked, ${Math.round(performance.now() - started)} ms`)
+  }, 60_000)
+})
+
+describe("the same race when the adapter has no withAccountLock (the control: the race is real)", () => {
+  const pool = useDatabase("refresh_race_unlocked", migrate)
+  const running = useInstancesAndIdp(() => ({
+    DATABASE_URL: String(pool().options.connectionString),
+    ADAPTER_MODULE: fileURLToPath(new URL("no-lock-adapter.ts", import.meta.url)),
+  }))
+
+  it("spends a refresh token in both processes", async () => {
+    const { instances, idp } = running()
+    const [first, second] = instances
+    const visitor = new Visitor(first)
+    expect((await visitor.signIn(ALICE)).url, first.output.join("\n")).toBe(`${APP}/protected`)
+    const cookie = visitor.browser.cookies(APP).map(({ name, value }) => `${name}=${value}`).join("; ")
+    idp.reset()
+    for (let round = 1; round <= ROUNDS && idp.revokedGrants === 0 && idp.refreshGrants < round; round++) {
+      await pool().query(`UPDATE accounts SET expires_at = $1 WHERE provider = 'idp'`, [Math.floor(Date.now() / 1000) - 1])
+      await Promise.all(Array.from({ length: CALLS }, (_, i) => tokenFrom(i % 2 === 0 ? first : second, cookie)))
+    }
+    // Both processes refreshed with the same token: the provider saw it come back and revoked the grant.
+    expect(idp.revokedGrants).toBeGreaterThan(0)
+  }, 60_000)
+})
