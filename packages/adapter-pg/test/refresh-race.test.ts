@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest"
 import { migrate } from "../src/index.js"
 import { useDatabase } from "./databases.js"
 import { ALICE, APP, Visitor, useInstancesAndIdp, type Instance } from "./instances.js"
+import { scaled } from "@portcullis/test-time"
 
 const ROUNDS = 20
 const CALLS = 50
@@ -52,7 +53,7 @@ describe("getAccessToken across two instances sharing PostgreSQL", () => {
     const { rows } = await pool().query<{ n: string }>(`SELECT count(*) AS n FROM accounts`)
     expect(Number(rows[0]?.n)).toBe(1)
     console.log(`refresh race: ${ROUNDS} rounds x ${CALLS} calls over 2 processes, ${idp.refreshGrants} refresh grants, ${idp.revokedGrants} revoked, ${Math.round(performance.now() - started)} ms`)
-  }, 60_000)
+  }, scaled(60_000))
 })
 
 describe("the same race when the adapter has no withAccountLock (the control: the race is real)", () => {
@@ -75,5 +76,5 @@ describe("the same race when the adapter has no withAccountLock (the control: th
     }
     // Both processes refreshed with the same token: the provider saw it come back and revoked the grant.
     expect(idp.revokedGrants).toBeGreaterThan(0)
-  }, 60_000)
+  }, scaled(60_000))
 })
