@@ -25,8 +25,7 @@ import type {
 } from "./types.js"
 import { randomString, sameSecrets } from "./crypto.js"
 import { compileOriginPattern, type OriginPattern, type OriginPolicy } from "./origins.js"
-import { isRecord, optionalFunction, positiveSeconds, readEnv } from "./options.js"
-import { safeColor } from "./pages/layout.js"
+import { isRecord, optionalFunction, positiveSeconds, readEnv, safeColor } from "./options.js"
 
 /** A provider as the routes use it; `type` tells which flow serves it. */
 export type InternalProvider = InternalOAuthProvider | InternalEmailProvider | InternalCredentialsProvider | FlowProvider

@@ -16,7 +16,6 @@ import { resolveConfig, type InternalConfig } from "./config.js"
 import { createContext, html, json, methodNotAllowed, redirect, type RequestContext } from "./context.js"
 import { AuthError, Configuration, errorMessages, httpStatus, UnknownAction, type AuthErrorCode } from "./errors.js"
 import { createLogger, sanitizeError } from "./logger.js"
-import { renderError, renderNotFound } from "./pages/index.js"
 import { errorPageUrl, parseRoute, signInPageUrl, type Action } from "./routes.js"
 import type { AuthConfig } from "./types.js"
 
@@ -77,11 +76,14 @@ function jsonError(context: RequestContext | undefined, code: AuthErrorCode, sta
   return json(context, { error: code, message: errorMessages[code] }, status)
 }
 
-function failure(error: AuthError, request: Request, context: RequestContext | undefined, action: Action | undefined): Response {
+/** The default pages, fetched when one is served: an app on its own pages never loads them. */
+const pages = () => import("./pages/index.js")
+
+async function failure(error: AuthError, request: Request, context: RequestContext | undefined, action: Action | undefined): Promise<Response> {
   if (context === undefined || action === undefined) {
     // No origin to redirect to (an unusable configuration or an untrusted host): answer in place.
     if (acceptsHtml(request)) {
-      const page = renderError({ theme: {}, code: error.code, homeUrl: "/", signinUrl: "/", logged: true })
+      const page = (await pages()).renderError({ theme: {}, code: error.code, homeUrl: "/", signinUrl: "/", logged: true })
       return html(undefined, page, httpStatus(error.code))
     }
     return jsonError(undefined, error.code, httpStatus(error.code))
@@ -116,7 +118,7 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
     if (route === undefined) {
       internal.logger.debug(`Nothing is served at ${url.pathname}.`)
       // A person who followed a stale link gets a page with a way on; scripts keep their JSON.
-      if (acceptsHtml(request)) return html(undefined, renderNotFound({ theme: internal.theme, homeUrl: "/", signinUrl: `${internal.basePath}/signin` }), 404)
+      if (acceptsHtml(request)) return html(undefined, (await pages()).renderNotFound({ theme: internal.theme, homeUrl: "/", signinUrl: `${internal.basePath}/signin` }), 404)
       return jsonError(undefined, "UnknownAction", 404)
     }
     action = route.action
@@ -133,7 +135,7 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
     const logger = internal?.logger ?? fallbackLogger(config)
     logger.error(context === undefined ? error : sanitizeError(error, context.sensitive))
     try {
-      return failure(error, request, context, action)
+      return await failure(error, request, context, action)
     } catch (cause) {
       logger.error(new Configuration("The error response could not be built.", { cause }))
       return jsonError(undefined, "Configuration", 503)

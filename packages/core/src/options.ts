@@ -54,3 +54,8 @@ export function readEnv(): Record<string, string | undefined> {
 export function envName(id: string, suffix: string): string {
   return `AUTH_${id.toUpperCase().replace(/-/g, "_")}_${suffix}`
 }
+
+/** A color from config, or `undefined` when it is not a plain CSS color (it lands in a style attribute). */
+export function safeColor(value: string | undefined): string | undefined {
+  return value !== undefined && /^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,20}|rgba?\([\d\s.,%]+\))$/.test(value) ? value : undefined
+}

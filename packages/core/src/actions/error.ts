@@ -1,10 +1,10 @@
 import { html, type RequestContext } from "../context.js"
 import { httpStatus, isAuthErrorCode } from "../errors.js"
-import { renderError } from "../pages/index.js"
 import { signInPageUrl } from "../routes.js"
 
 /** `GET /error?error=CODE`: the error page; an unknown code shows a generic sentence. */
-export function error(context: RequestContext): Response {
+export async function error(context: RequestContext): Promise<Response> {
+  const { renderError } = await import("../pages/index.js")
   const requested = context.url.searchParams.get("error")
   const code = isAuthErrorCode(requested) ? requested : undefined
   const page = renderError({ theme: context.config.theme, code, homeUrl: context.origin, signinUrl: signInPageUrl(context) })

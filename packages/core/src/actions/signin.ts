@@ -4,7 +4,7 @@ import { browserBinding, csrfToken, verifyCsrf } from "../csrf.js"
 import { InvalidProvider, isAuthErrorCode } from "../errors.js"
 import { createAuthorizationUrl } from "../oauth/authorize.js"
 import type { InternalOAuthProvider } from "../oauth/provider.js"
-import { renderSignIn, type PageProvider } from "../pages/index.js"
+import type { PageProvider } from "../pages/index.js"
 import { publicOrigin } from "../origins.js"
 import { callbackUrl, outboundCallbackUrl, signInPageUrl, signInUrl } from "../routes.js"
 import { readSession } from "../session/index.js"
@@ -26,6 +26,8 @@ export async function signInPage(context: RequestContext): Promise<Response> {
     ? (await import("../credentials/typed-fields.js")).takeTypedFields(context, shown === "CredentialsSignin")
     : undefined
   const token = await csrfToken(context)
+  // The default pages are fetched when one is served: an app on its own pages never loads them.
+  const { renderSignIn } = await import("../pages/index.js")
   const page = renderSignIn({
     theme,
     providers: providers.map(

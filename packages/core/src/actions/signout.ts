@@ -1,7 +1,6 @@
 import { resolveCallbackUrl } from "../callback-url.js"
 import { html, readForm, redirect, type RequestContext } from "../context.js"
 import { csrfToken, verifyCsrf } from "../csrf.js"
-import { renderSignOut } from "../pages/index.js"
 import { endSession } from "../session/index.js"
 
 /** `GET /signout`: the confirmation page (or the app's own). */
@@ -9,6 +8,7 @@ export async function signOutPage(context: RequestContext): Promise<Response> {
   const { pages, basePath, theme } = context.config
   if (pages.signOut !== undefined) return redirect(context, new URL(pages.signOut, context.origin).href)
   const requested = context.url.searchParams.get("callbackUrl")
+  const { renderSignOut } = await import("../pages/index.js")
   const page = renderSignOut({
     theme,
     action: `${context.origin}${basePath}/signout`,

@@ -3,6 +3,7 @@
  * reach a style or an attribute, readable button colors, and one layout with no script that
  * fits a phone and follows the browser's light or dark preference.
  */
+import { safeColor } from "../options.js"
 import type { Theme } from "../types.js"
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }
@@ -15,11 +16,6 @@ export function escapeHtml(value: string): string {
 /** A hidden form field; nothing when there is no value. */
 export function hiddenInput(name: string, value: string | undefined): string {
   return value === undefined ? "" : `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`
-}
-
-/** A color from config, or `undefined` when it is not a plain CSS color (it lands in a style attribute). */
-export function safeColor(value: string | undefined): string | undefined {
-  return value !== undefined && /^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,20}|rgba?\([\d\s.,%]+\))$/.test(value) ? value : undefined
 }
 
 /** An image URL from config, only when it is https or a data image. */
