@@ -5,6 +5,7 @@
  * a spent one comes back, so a second refresh anywhere would show as a revoked grant.
  */
 import { fileURLToPath } from "node:url"
+import type pg from "pg"
 import { describe, expect, it } from "vitest"
 import { migrate } from "../src/index.js"
 import { useDatabase } from "./databases.js"
@@ -19,6 +20,21 @@ async function tokenFrom(instance: Instance, cookie: string): Promise<{ accessTo
   return (await response.json()) as { accessToken?: string; error?: string; message?: string }
 }
 
+/** Signs Alice in through `instance` and answers her session cookie, with the provider's counters reset. */
+async function signedInCookie(instance: Instance, idp: { reset(): void }): Promise<string> {
+  const visitor = new Visitor(instance)
+  expect((await visitor.signIn(ALICE)).url, instance.output.join("\n")).toBe(`${APP}/protected`)
+  idp.reset()
+  return visitor.browser.cookies(APP).map(({ name, value }) => `${name}=${value}`).join("; ")
+}
+
+/** `CALLS` concurrent token requests split over both instances, right after the stored access token expired. */
+async function raceAtExpiry(pool: () => pg.Pool, [first, second]: [Instance, Instance], cookie: string) {
+  // The stored token reaches its expiry (the provider's own lifetime is an hour).
+  await pool().query(`UPDATE accounts SET expires_at = $1 WHERE provider = 'idp'`, [Math.floor(Date.now() / 1000) - 1])
+  return Promise.all(Array.from({ length: CALLS }, (_, i) => tokenFrom(i % 2 === 0 ? first : second, cookie)))
+}
+
 describe("getAccessToken across two instances sharing PostgreSQL", () => {
   const pool = useDatabase("refresh_race", migrate)
   const running = useInstancesAndIdp(() => ({ DATABASE_URL: String(pool().options.connectionString) }))
@@ -26,17 +42,12 @@ describe("getAccessToken across two instances sharing PostgreSQL", () => {
   it(`makes exactly one refresh grant per expiry for ${CALLS} concurrent calls, ${ROUNDS} rounds in a row`, async () => {
     const { instances, idp } = running()
     const [first, second] = instances
-    const visitor = new Visitor(first)
-    expect((await visitor.signIn(ALICE)).url, first.output.join("\n")).toBe(`${APP}/protected`)
-    const cookie = visitor.browser.cookies(APP).map(({ name, value }) => `${name}=${value}`).join("; ")
-    idp.reset()
+    const cookie = await signedInCookie(first, idp)
 
     const started = performance.now()
     let previous: string | undefined
     for (let round = 1; round <= ROUNDS; round++) {
-      // The stored token reaches its expiry (the provider's own lifetime is an hour).
-      await pool().query(`UPDATE accounts SET expires_at = $1 WHERE provider = 'idp'`, [Math.floor(Date.now() / 1000) - 1])
-      const answers = await Promise.all(Array.from({ length: CALLS }, (_, i) => tokenFrom(i % 2 === 0 ? first : second, cookie)))
+      const answers = await raceAtExpiry(pool, instances, cookie)
       const failed = answers.filter((answer) => answer.accessToken === undefined)
       expect(failed, `round ${round}: ${JSON.stringify(failed.slice(0, 2))}\n${first.output.concat(second.output).join("\n")}`).toEqual([])
       const tokens = new Set(answers.map((answer) => answer.accessToken))
@@ -65,14 +76,9 @@ describe("the same race when the adapter has no withAccountLock (the control: th
 
   it("spends a refresh token in both processes", async () => {
     const { instances, idp } = running()
-    const [first, second] = instances
-    const visitor = new Visitor(first)
-    expect((await visitor.signIn(ALICE)).url, first.output.join("\n")).toBe(`${APP}/protected`)
-    const cookie = visitor.browser.cookies(APP).map(({ name, value }) => `${name}=${value}`).join("; ")
-    idp.reset()
+    const cookie = await signedInCookie(instances[0], idp)
     for (let round = 1; round <= ROUNDS && idp.revokedGrants === 0 && idp.refreshGrants < round; round++) {
-      await pool().query(`UPDATE accounts SET expires_at = $1 WHERE provider = 'idp'`, [Math.floor(Date.now() / 1000) - 1])
-      await Promise.all(Array.from({ length: CALLS }, (_, i) => tokenFrom(i % 2 === 0 ? first : second, cookie)))
+      await raceAtExpiry(pool, instances, cookie)
     }
     // Both processes refreshed with the same token: the provider saw it come back and revoked the grant.
     expect(idp.revokedGrants).toBeGreaterThan(0)

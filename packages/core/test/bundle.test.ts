@@ -8,9 +8,10 @@ import { describe, expect, it } from "vitest"
 const source = fileURLToPath(new URL("../src/", import.meta.url))
 
 /** The source files (relative to `src/`) of the chunks that load with an app importing `Auth`, and their code. */
-async function loadedWithAuth(): Promise<{ inputs: string[]; code: string }> {
-  const result = await build({
-    stdin: { contents: `export { Auth } from "./index.ts"\n`, resolveDir: source, sourcefile: "app.ts", loader: "ts" },
+/** An app whose one module is `contents`, bundled from core's sources as a code-splitting bundler would. */
+function bundleApp(contents: string) {
+  return build({
+    stdin: { contents, resolveDir: source, sourcefile: "app.ts", loader: "ts" },
     absWorkingDir: source,
     bundle: true,
     splitting: true,
@@ -23,6 +24,10 @@ async function loadedWithAuth(): Promise<{ inputs: string[]; code: string }> {
     // The X provider's OAuth 1.0a flow is imported by package name: it stays outside, as in an app.
     external: ["@portcullis/core/*"],
   })
+}
+
+async function loadedWithAuth(): Promise<{ inputs: string[]; code: string }> {
+  const result = await bundleApp(`export { Auth } from "./index.ts"\n`)
   const outputs: Metafile["outputs"] = result.metafile.outputs
   const loaded = new Set<string>()
   const visit = (path: string): void => {
@@ -62,19 +67,7 @@ describe("what an app loads with Auth", () => {
   })
 
   it("leaves the refresh grant out of an app that imports getAccessToken until a refresh is due", async () => {
-    const result = await build({
-      stdin: { contents: `export { Auth, getAccessToken } from "./index.ts"\n`, resolveDir: source, sourcefile: "app.ts", loader: "ts" },
-      absWorkingDir: source,
-      bundle: true,
-      splitting: true,
-      outdir: "out",
-      format: "esm",
-      platform: "node",
-      write: false,
-      metafile: true,
-      logLevel: "silent",
-      external: ["@portcullis/core/*"],
-    })
+    const result = await bundleApp(`export { Auth, getAccessToken } from "./index.ts"\n`)
     const entry = Object.values(result.metafile.outputs).find((output) => output.entryPoint === "app.ts")
     expect(Object.keys(entry?.inputs ?? {})).toContain("access-token.ts")
     expect(Object.keys(entry?.inputs ?? {})).not.toContain("oauth/refresh.ts")

@@ -11,7 +11,7 @@ describe("exports", () => {
   })
 
   it("serves @portcullis/express/providers/<id> as @portcullis/providers/<id>", async () => {
-    execFileSync(process.execPath, [fileURLToPath(new URL("../scripts/provider-entries.mjs", import.meta.url))])
+    execFileSync(process.execPath, [fileURLToPath(new URL("../../providers/scripts/re-export-entries.mjs", import.meta.url)), fileURLToPath(new URL("..", import.meta.url))])
     const github = (await import(new URL("../dist/providers/github.js", import.meta.url).href)) as { default: unknown }
     expect(github.default).toBe(GitHubFromProviders)
   })
