@@ -124,9 +124,20 @@ function cancelled(): NavigationResult {
   return { url: location.href, error: CANCELLED, ok: false }
 }
 
+/**
+ * How many ceremonies this page started. An autofill gives way to any ceremony started after it:
+ * its options may arrive while a person is creating a passkey, and starting it then would cancel
+ * theirs, or have the browser answer with the passkey just made, which the server does not know
+ * yet (a sign-up waiting for its email link), and sign-in would fail and forget that passkey.
+ */
+let started = 0
+
 async function run(providerId: string, options: PasskeySignInOptions, autofill: boolean): Promise<NavigationResult | undefined> {
+  const mine = ++started
+  const superseded = () => autofill && mine !== started
   const csrfToken = options.csrfToken ?? (await getCsrfToken(options))
   const ceremony = await ceremonyOptions(providerId, autofill ? { ...options, action: "authenticate" } : options)
+  if (superseded()) return undefined
   let data: { id: string }
   try {
     data =
@@ -139,6 +150,7 @@ async function run(providerId: string, options: PasskeySignInOptions, autofill: 
     console.debug("The passkey ceremony did not complete.", error)
     return cancelled()
   }
+  if (superseded()) return undefined
   return finish(providerId, options, csrfToken, ceremony, data)
 }
 

@@ -108,6 +108,42 @@ describe("passkey sign-up with an email provider, in Chromium", () => {
     await context.close()
   }, scaled(60_000))
 
+  it("creates a passkey even when the page's autofill options arrive after the person pressed Create a passkey (the autofill gives way)", async () => {
+    const context = await browser.newContext()
+    const { page, cdp, authenticatorId } = await withAuthenticator(context)
+    // The autofill's options answer late, as on a slow network, and the new passkey's registration
+    // is held at the server meanwhile: an autofill started now would sign in with the passkey just
+    // made, which the server does not store until the emailed link is followed.
+    const held = (): { promise: Promise<void>; release: () => void } => {
+      let release = (): void => undefined
+      const promise = new Promise<void>((resolve) => (release = resolve))
+      return { promise, release }
+    }
+    const autofill = held()
+    const registration = held()
+    await page.route("**/api/auth/webauthn-options/passkey?action=authenticate*", async (route) => {
+      await autofill.promise
+      await route.continue()
+    })
+    await page.route("**/api/auth/callback/passkey", async (route) => {
+      if (route.request().postData()?.includes("action=register") === true) await registration.promise
+      await route.continue()
+    })
+    await page.goto(`${origin}/api/auth/signin?callbackUrl=%2Faccount`)
+    await page.fill("input[data-passkey-email]", "hedy@example.com")
+    await page.click('[data-passkey-action="register"]')
+    await expect.poll(async () => (await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials.length).toBe(1)
+    autofill.release()
+    // Time for an autofill to answer with the new passkey, were it started.
+    await page.waitForTimeout(scaled(1_000))
+    registration.release()
+    await page.waitForURL((url) => url.pathname === "/api/auth/verify-request")
+    // The password manager keeps the passkey, and the mailed link still creates the account.
+    expect((await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials).toHaveLength(1)
+    expect(mails.get("hedy@example.com")).toBeDefined()
+    await context.close()
+  }, scaled(60_000))
+
   it("shows the sign-up page on a 390 px phone in light and dark, with no horizontal scrolling and no axe-core violation", async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } })
     // An init script runs outside the page's Content-Security-Policy, which allows no script.
