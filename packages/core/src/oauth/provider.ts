@@ -2,16 +2,8 @@
  * An OAuth 2.0 / OpenID Connect provider's configuration, checked and normalised once.
  */
 import { Configuration } from "../errors.js"
-import type {
-  AccountCallback,
-  OAuthConfig,
-  OIDCChecks,
-  Profile,
-  ProfileCallback,
-  ProviderButtonStyles,
-  TokenEndpointHandler,
-  UserinfoEndpointHandler,
-} from "../providers/index.js"
+import type { AccountCallback, OAuthConfig, OIDCChecks, ProfileCallback, TokenEndpointHandler, UserinfoEndpointHandler } from "../providers/types.js"
+import type { Profile, ProviderButtonStyles } from "../model.js"
 import { envName, isRecord, optionalFunction } from "../options.js"
 import { userFromClaims } from "../providers/claims.js"
 
