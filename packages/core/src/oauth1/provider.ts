@@ -5,8 +5,7 @@
  * @see https://www.rfc-editor.org/rfc/rfc5849#section-2 Redirection-Based Authorization
  */
 import { Configuration } from "../errors.js"
-import { DEFAULT_CALLBACK_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, milliseconds } from "../oauth/provider.js"
-import { envName, isRecord, optionalFunction } from "../options.js"
+import { envName, isRecord, optionalFunction, DEFAULT_CALLBACK_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, milliseconds } from "../options.js"
 import type { ProfileCallback } from "../providers/types.js"
 import type { Profile } from "../model.js"
 
