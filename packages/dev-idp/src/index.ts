@@ -4,15 +4,22 @@ import type { AddressInfo } from "node:net"
 
 import type { JWK } from "jose"
 import type Provider from "oidc-provider"
-import type { ClientMetadata, Configuration } from "oidc-provider"
+import type { Client, ClientMetadata, Configuration } from "oidc-provider"
 
 import { interactionPages, type ProviderMiddleware } from "./interactions.js"
 import { generateSigningKey, signWith, type SigningAlg, type SigningKey } from "./keys.js"
-import { confirmMarkedLogout, logoutTokenClaims, markLogoutConfirmed, type BackchannelLogoutRecord, type LogoutTokenInput } from "./logout.js"
+import {
+  confirmMarkedLogout,
+  endAccountSessions,
+  logoutTokenClaims,
+  markLogoutConfirmed,
+  type BackchannelLogoutRecord,
+  type LogoutTokenInput,
+} from "./logout.js"
 import { PAGE_CSP, renderErrorPage, renderLoggedOutPage, renderLogoutPage } from "./pages.js"
 import { recordRevocations, revocationPolicy, REVOCATION_PATH, type RevocationRecord } from "./revocation.js"
 import { loadOidcProvider } from "./runtime.js"
-import { createMemoryStore } from "./store.js"
+import { createMemoryStore, type MemoryStore } from "./store.js"
 
 export type { SigningAlg } from "./keys.js"
 export { BACKCHANNEL_LOGOUT_EVENT, type BackchannelLogoutRecord, type LogoutTokenInput } from "./logout.js"
@@ -266,8 +273,23 @@ export interface DevIdp {
    */
   logoutToken(input: LogoutTokenInput, options?: LogoutTokenOptions): Promise<string>
   /**
+   * Ends every IdP session of the account `sub` without a browser, as an administrator's "sign
+   * out" does in Keycloak: each client of those sessions with a `backchannel_logout_uri` gets a
+   * logout token, their grants are revoked, and the next authorization shows the login form.
+   * Resolves with the logout tokens sent (also added to {@link DevIdp.backchannelLogouts}); a
+   * failed delivery is recorded with its `error`, never thrown.
+   *
+   * @example
+   * ```ts
+   * const [sent] = await idp.endSessions("alice")
+   * expect(sent).toMatchObject({ clientId: "app", error: undefined })
+   * ```
+   */
+  endSessions(sub: string): Promise<BackchannelLogoutRecord[]>
+  /**
    * The logout tokens the IdP sent since start or {@link DevIdp.reset}, oldest first (a copy):
-   * one per client with a `backchannel_logout_uri` in each session ended at the end-session endpoint.
+   * one per client with a `backchannel_logout_uri` in each session ended at the end-session
+   * endpoint or by {@link DevIdp.endSessions}.
    */
   readonly backchannelLogouts: readonly BackchannelLogoutRecord[]
   /** Every request to the revocation endpoint since start or {@link DevIdp.reset}, oldest first (a copy). */
@@ -383,9 +405,10 @@ export async function startDevIdp(options: DevIdpOptions): Promise<DevIdp> {
     }),
   )
 
+  const store = createMemoryStore()
   let provider: Provider
   try {
-    provider = new OidcProvider(issuer, providerConfiguration(settings, keys, accounts, errors.InvalidRequest))
+    provider = new OidcProvider(issuer, providerConfiguration(settings, keys, accounts, store, errors.InvalidRequest))
     await assertClientsValid(provider, settings.clients)
   } catch (error) {
     await closeServer()
@@ -451,11 +474,13 @@ export async function startDevIdp(options: DevIdpOptions): Promise<DevIdp> {
     revokedGrants++
   })
   const backchannelLogouts: BackchannelLogoutRecord[] = []
+  // oidc-provider reports the session's sid whether or not the token carried it.
+  const sentSid = (client: Client, sid: string) => (client.backchannelLogoutSessionRequired === true ? sid : undefined)
   provider.on("backchannel.success", (_ctx, client, sub, sid) => {
-    backchannelLogouts.push({ clientId: client.clientId, sub, sid, error: undefined })
+    backchannelLogouts.push({ clientId: client.clientId, sub, sid: sentSid(client, sid), error: undefined })
   })
   provider.on("backchannel.error", (_ctx, error, client, sub, sid) => {
-    backchannelLogouts.push({ clientId: client.clientId, sub, sid, error: error.message })
+    backchannelLogouts.push({ clientId: client.clientId, sub, sid: sentSid(client, sid), error: error.message })
   })
   provider.use(confirmMarkedLogout(issuer))
   provider.use(interactionPages(provider, { title: settings.title, consent: settings.consent, accounts, SessionNotFound: errors.SessionNotFound }))
@@ -515,6 +540,16 @@ export async function startDevIdp(options: DevIdpOptions): Promise<DevIdp> {
     signJwt: (claims, signOptions = {}) => signJwt(claims, signOptions),
     logoutToken: (input, { typ = "logout+jwt", ...signOptions } = {}) =>
       signJwt(logoutTokenClaims(issuer, input), { ...signOptions, typ: typ ?? undefined }),
+    endSessions: (sub) =>
+      endAccountSessions(sub, {
+        provider,
+        store,
+        backchannelLogout: settings.backchannelLogout,
+        onLogoutToken: (record) => backchannelLogouts.push(record),
+        onGrantRevoked: () => {
+          revokedGrants++
+        },
+      }),
     onTokenResponse(transform) {
       tokenTransform = transform
     },
@@ -658,6 +693,7 @@ function providerConfiguration(
   settings: Settings,
   keys: SigningKey[],
   accounts: readonly Readonly<Required<DemoAccount>>[],
+  store: MemoryStore,
   InvalidRequest: new (description: string) => Error,
 ): Configuration {
   const { title } = settings
@@ -674,7 +710,7 @@ function providerConfiguration(
         }) as ClientMetadata,
     ),
     jwks: { keys: keys.map((key) => key.privateJwk) },
-    adapter: createMemoryStore(),
+    adapter: store.adapter,
     cookies: { keys: [randomBytes(32).toString("base64url")] },
     claims: {
       acr: null,

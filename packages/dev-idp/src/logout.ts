@@ -1,8 +1,10 @@
 import { randomBytes } from "node:crypto"
 
+import type Provider from "oidc-provider"
 import type { KoaContextWithOIDC } from "oidc-provider"
 
 import type { ProviderMiddleware } from "./interactions.js"
+import type { MemoryStore } from "./store.js"
 
 /**
  * The event a logout token announces, as the key of its `events` claim.
@@ -112,4 +114,68 @@ export function confirmMarkedLogout(issuer: string): ProviderMiddleware {
     }
     if (setCookies.length > 0) ctx.set("set-cookie", setCookies)
   }
+}
+
+/** One client's part in a stored IdP session (oidc-provider's `Session.authorizations` entries). */
+interface SessionAuthorization {
+  sid?: string
+  grantId?: string
+  persistsLogout?: boolean
+}
+
+/** What {@link endAccountSessions} needs of the running IdP. */
+export interface AccountSessionEnd {
+  provider: Provider
+  store: MemoryStore
+  /** Whether back-channel logout is on. */
+  backchannelLogout: boolean
+  /** Called for each logout token sent, with the outcome. */
+  onLogoutToken(record: BackchannelLogoutRecord): void
+  /** Called for each grant revoked. */
+  onGrantRevoked(): void
+}
+
+/**
+ * Ends every IdP session of an account as an administrator's "sign out" does (Keycloak's admin
+ * console): each client in those sessions with a `backchannel_logout_uri` gets a logout token (the
+ * one oidc-provider sends from its end-session endpoint), each session's grants are revoked unless
+ * they outlive a logout (offline access), and the sessions are forgotten, so the next
+ * authorization shows the login form.
+ *
+ * @returns the logout tokens sent, in order.
+ */
+export async function endAccountSessions(sub: string, idp: AccountSessionEnd): Promise<BackchannelLogoutRecord[]> {
+  const sent: BackchannelLogoutRecord[] = []
+  for (const session of idp.store.sessionsOf(sub)) {
+    const authorizations = (session.payload.authorizations ?? {}) as Record<string, SessionAuthorization>
+    for (const [clientId, authorization] of Object.entries(authorizations)) {
+      const client = await idp.provider.Client.find(clientId)
+      if (idp.backchannelLogout && client?.backchannelLogoutUri !== undefined) {
+        const sid = client.backchannelLogoutSessionRequired === true ? authorization.sid : undefined
+        // Client#backchannelLogout is what oidc-provider's end-session endpoint calls (not in its typings).
+        const deliver = (client as unknown as { backchannelLogout(sub: string, sid: string | undefined): Promise<void> }).backchannelLogout(sub, authorization.sid)
+        const record = await deliver.then(
+          () => ({ clientId, sub, sid, error: undefined }),
+          (error: unknown) => ({ clientId, sub, sid, error: error instanceof Error ? error.message : String(error) }),
+        )
+        sent.push(record)
+        idp.onLogoutToken(record)
+      }
+      if (authorization.grantId !== undefined && authorization.persistsLogout !== true) {
+        await revokeGrant(idp.provider, authorization.grantId)
+        idp.onGrantRevoked()
+      }
+    }
+    idp.store.destroySession(session.id)
+  }
+  return sent
+}
+
+async function revokeGrant(provider: Provider, grantId: string): Promise<void> {
+  await Promise.all([
+    provider.AccessToken.revokeByGrantId(grantId),
+    provider.RefreshToken.revokeByGrantId(grantId),
+    provider.AuthorizationCode.revokeByGrantId(grantId),
+  ])
+  await (await provider.Grant.find(grantId))?.destroy()
 }

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 
 import { serveHandler, type ServedHandler } from "@portcullis/test-kit/serve"
 import { BACKCHANNEL_LOGOUT_EVENT, startDevIdp, type DevIdp } from "../src/index.js"
-import { APP, POST_LOGOUT_REDIRECT_URI, REDIRECT_URI, beginFlow, clickThrough, exchangeCode, lastCallback, type Flow } from "./relying-party.js"
+import { APP, POST_LOGOUT_REDIRECT_URI, REDIRECT_URI, beginFlow, clickThrough, exchangeCode, lastCallback, type Flow, type FlowOptions } from "./relying-party.js"
 
 /** A relying party's back-channel logout endpoint on a real port: records what the IdP posts. */
 interface Receiver {
@@ -59,10 +59,10 @@ afterAll(async () => {
   await receiver.served.close()
 })
 
-/** Signs alice in through the browser and returns the flow and its validated ID token claims. */
-async function signIn(on: DevIdp = idp): Promise<{ flow: Flow; idToken: string; claims: JWTPayload; accessToken: string }> {
+/** Signs alice (or `login`) in through the browser; returns the flow, the ID token, its claims and the access token. */
+async function signIn(on: DevIdp = idp, login?: FlowOptions): Promise<{ flow: Flow; idToken: string; claims: JWTPayload; accessToken: string }> {
   const flow = await beginFlow(on)
-  await clickThrough(flow)
+  await clickThrough(flow, login)
   const result = await exchangeCode(flow, lastCallback(flow))
   const idToken = String(result.id_token)
   return { flow, idToken, claims: decodeJwt(idToken), accessToken: result.access_token }
@@ -256,6 +256,70 @@ describe("back-channel logout", () => {
       expect(local.backchannelLogouts).toHaveLength(1)
     } finally {
       await local.close()
+    }
+  })
+})
+
+describe("endSessions", () => {
+  it("ends an account's sessions without a browser: a logout token per client, grants revoked, login form next", async () => {
+    const admin = await startDevIdp({
+      consent: "auto",
+      clients: [
+        { client_id: "app", client_secret: "app-secret", redirect_uris: [REDIRECT_URI], backchannel_logout_uri: `${receiver.served.origin}/backchannel-logout` },
+      ],
+    })
+    try {
+      const alice = await signIn(admin)
+      const bob = await signIn(admin, { login: "bob@example.net", password: "bob-password" })
+
+      const sent = await admin.endSessions("alice")
+      expect(sent).toEqual([{ clientId: "app", sub: "alice", sid: alice.claims.sid, error: undefined }])
+      expect(admin.backchannelLogouts).toEqual(sent)
+      expect(receiver.received).toHaveLength(1)
+      const { payload } = await jwtVerify(String(receiver.received[0]?.logoutToken), createLocalJWKSet(admin.jwks), {
+        issuer: admin.issuer,
+        audience: "app",
+        typ: "logout+jwt",
+      })
+      expect(payload).toMatchObject({ sub: "alice", sid: alice.claims.sid, events: { [BACKCHANNEL_LOGOUT_EVENT]: {} } })
+
+      expect(await stillSignedIn(alice.flow)).toBe(false)
+      expect((await fetch(`${admin.issuer}/me`, { headers: { authorization: `Bearer ${alice.accessToken}` } })).status).toBe(401)
+      expect(admin.revokedGrants).toBe(1)
+      // Another account's session is left alone.
+      expect(await stillSignedIn(bob.flow)).toBe(true)
+      expect(await admin.endSessions("nobody")).toEqual([])
+    } finally {
+      await admin.close()
+    }
+  })
+})
+
+describe("backchannel_logout_session_required: false", () => {
+  it("leaves sid out of the ID token and the logout token, which names the sub only", async () => {
+    const subOnly = await startDevIdp({
+      consent: "auto",
+      logoutConfirmation: "auto",
+      clients: [
+        {
+          client_id: "app",
+          client_secret: "app-secret",
+          redirect_uris: [REDIRECT_URI],
+          backchannel_logout_uri: `${receiver.served.origin}/backchannel-logout`,
+          backchannel_logout_session_required: false,
+        },
+      ],
+    })
+    try {
+      const { flow, idToken, claims } = await signIn(subOnly)
+      expect(claims).not.toHaveProperty("sid")
+      await flow.browser.navigate(endSessionUrl(subOnly, { id_token_hint: idToken }))
+      expect(subOnly.backchannelLogouts).toEqual([{ clientId: "app", sub: "alice", sid: undefined, error: undefined }])
+      const token = decodeJwt(String(receiver.received[0]?.logoutToken))
+      expect(token.sub).toBe("alice")
+      expect(token).not.toHaveProperty("sid")
+    } finally {
+      await subOnly.close()
     }
   })
 })
