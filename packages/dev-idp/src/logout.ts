@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto"
+import { request } from "node:http"
 
 import type Provider from "oidc-provider"
 import type { KoaContextWithOIDC } from "oidc-provider"
@@ -97,23 +98,60 @@ export function confirmMarkedLogout(issuer: string): ProviderMiddleware {
     await next()
     const secret = (ctx.state as Record<symbol, unknown>)[CONFIRM_AT_ONCE]
     if (typeof secret !== "string") return
-    const confirmed = await fetch(`${issuer}/session/end/confirm`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { cookie: ctx.get("cookie"), "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ xsrf: secret, logout: "yes" }),
-    })
+    const confirmed = await postToSelf(`${issuer}/session/end/confirm`, ctx.get("cookie"), new URLSearchParams({ xsrf: secret, logout: "yes" }))
     const earlier = ctx.response.headers["set-cookie"]
-    const setCookies = [...(earlier === undefined ? [] : [earlier].flat().map(String)), ...confirmed.headers.getSetCookie()]
-    ctx.body = await confirmed.text()
+    const setCookies = [...(earlier === undefined ? [] : [earlier].flat().map(String)), ...confirmed.setCookies]
+    ctx.body = confirmed.body
     ctx.status = confirmed.status
     for (const name of ["content-type", "location", "cache-control"]) {
-      const value = confirmed.headers.get(name)
-      if (value === null) ctx.remove(name)
+      const value = confirmed.headers[name]
+      if (value === undefined) ctx.remove(name)
       else ctx.set(name, value)
     }
     if (setCookies.length > 0) ctx.set("set-cookie", setCookies)
   }
+}
+
+interface SelfResponse {
+  status: number
+  headers: Record<string, string | undefined>
+  setCookies: string[]
+  body: string
+}
+
+/**
+ * POSTs a form to the IdP itself over node:http rather than `fetch`, which a test may have stubbed.
+ */
+function postToSelf(url: string, cookie: string, form: URLSearchParams): Promise<SelfResponse> {
+  const body = form.toString()
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      url,
+      {
+        method: "POST",
+        headers: { cookie, "content-type": "application/x-www-form-urlencoded", "content-length": Buffer.byteLength(body) },
+      },
+      (incoming) => {
+        const chunks: Buffer[] = []
+        incoming.on("data", (chunk: Buffer) => chunks.push(chunk))
+        incoming.on("error", reject)
+        incoming.on("end", () => {
+          const headers: Record<string, string | undefined> = {}
+          for (const [name, value] of Object.entries(incoming.headers)) {
+            if (typeof value === "string") headers[name] = value
+          }
+          resolve({
+            status: incoming.statusCode ?? 500,
+            headers,
+            setCookies: incoming.headers["set-cookie"] ?? [],
+            body: Buffer.concat(chunks).toString("utf8"),
+          })
+        })
+      },
+    )
+    outgoing.on("error", reject)
+    outgoing.end(body)
+  })
 }
 
 /** One client's part in a stored IdP session (oidc-provider's `Session.authorizations` entries). */
