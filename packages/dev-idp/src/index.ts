@@ -140,7 +140,7 @@ export interface DevIdpOptions {
   backchannelLogout?: boolean
   /**
    * `true` (the default) serves token revocation at `revocation_endpoint` (`/token/revocation`):
-   * revoking a refresh token or an access token revokes its whole grant.
+   * revoking a refresh token or an access token revokes every token of its grant.
    * {@link DevIdp.revocations} lists the requests received.
    *
    * @see https://www.rfc-editor.org/rfc/rfc7009
@@ -238,8 +238,8 @@ export interface DevIdp {
   readonly refreshGrants: number
   /**
    * How many grants were revoked since start or {@link DevIdp.reset}: with rotation on, each
-   * reuse of a spent refresh token revokes its grant; so does revoking one of its tokens, and
-   * ending the IdP session at the end-session endpoint (its grants die with it).
+   * reuse of a spent refresh token revokes its grant; so does revoking its refresh token, and
+   * ending the IdP session (at the end-session endpoint or with {@link DevIdp.endSessions}).
    */
   readonly revokedGrants: number
   /**
@@ -351,8 +351,9 @@ const ENDPOINT_PATHS: ReadonlyMap<string, DelayedEndpoint> = new Map([
  * Starts a real OpenID Provider on `127.0.0.1` with its own login and consent pages.
  *
  * Supports the authorization code flow with PKCE (S256), `state`, `nonce`, `response_mode`
- * `query` and `form_post`, the RFC 9207 `iss` authorization response parameter, userinfo, and
- * refresh tokens for clients whose `grant_types` include `refresh_token`.
+ * `query` and `form_post`, the RFC 9207 `iss` authorization response parameter, userinfo,
+ * refresh tokens for clients whose `grant_types` include `refresh_token`, RP-initiated logout,
+ * back-channel logout and token revocation (RFC 7009).
  *
  * @throws TypeError when an option is invalid, naming it (client metadata included).
  * @example
@@ -669,6 +670,17 @@ function readOptions(options: DevIdpOptions): Settings {
   for (const [name, value] of Object.entries(features)) {
     if (typeof value !== "boolean") fail(`options.${name} must be a boolean`)
   }
+  // oidc-provider ignores metadata of a feature that is off: a test would wait for a logout that never comes.
+  const needs = [
+    ["post_logout_redirect_uris", "endSession", features.endSession],
+    ["backchannel_logout_uri", "backchannelLogout", features.backchannelLogout],
+    ["backchannel_logout_session_required", "backchannelLogout", features.backchannelLogout],
+  ] as const
+  options.clients.forEach((client, index) => {
+    for (const [metadata, feature, enabled] of needs) {
+      if (!enabled && client[metadata] !== undefined) fail(`options.clients[${index}].${metadata} needs options.${feature}, which is false`)
+    }
+  })
   const logoutConfirmation = options.logoutConfirmation ?? "prompt"
   if (!PROMPT_MODES.has(logoutConfirmation)) fail(`options.logoutConfirmation must be "prompt" or "auto"`)
   if (options.fetch !== undefined && typeof options.fetch !== "function") fail("options.fetch must be a function")

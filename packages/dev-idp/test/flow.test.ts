@@ -324,6 +324,18 @@ describe("startDevIdp", () => {
         accounts: [{ sub: "a", email: "a@example.com", name: "A", password: "" }],
       }),
     ).rejects.toThrow(/options\.accounts\[0\]\.password/u)
+    const client = { client_id: "x", client_secret: "s", redirect_uris: [REDIRECT_URI] }
+    await expect(startDevIdp({ clients: [client], logoutConfirmation: "never" as "auto" })).rejects.toThrow(/options\.logoutConfirmation/u)
+    await expect(startDevIdp({ clients: [client], revocation: "yes" as unknown as boolean })).rejects.toThrow(/options\.revocation must be a boolean/u)
+    await expect(
+      startDevIdp({ clients: [{ ...client, backchannel_logout_uri: "not a url" }] }),
+    ).rejects.toThrow(/options\.clients\[0\] \(x\) is invalid: backchannel_logout_uri/u)
+    await expect(
+      startDevIdp({ backchannelLogout: false, clients: [{ ...client, backchannel_logout_uri: "http://localhost:3000/bcl" }] }),
+    ).rejects.toThrow(/options\.clients\[0\]\.backchannel_logout_uri needs options\.backchannelLogout/u)
+    await expect(
+      startDevIdp({ endSession: false, clients: [{ ...client, post_logout_redirect_uris: ["http://localhost:3000/bye"] }] }),
+    ).rejects.toThrow(/options\.clients\[0\]\.post_logout_redirect_uris needs options\.endSession/u)
   })
 
   it("closes promptly with a delayed request pending", async () => {
