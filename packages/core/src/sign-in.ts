@@ -4,7 +4,6 @@
  * Flows end here; nothing here knows which flow called.
  */
 import { askSignIn, findUser, resolveUser } from "./accounts.js"
-import type { AdapterMethod } from "./adapters.js"
 import { resolveCallbackUrl } from "./callback-url.js"
 import { redirect } from "./context.js"
 import { clearCookie } from "./cookies.js"
@@ -13,9 +12,6 @@ import { emit } from "./events.js"
 import type { RequestContext } from "./internal.js"
 import type { Account, Profile, User } from "./model.js"
 import { readSession, startSession, type SignedIn } from "./session/index.js"
-
-/** The adapter methods {@link signInAccount} calls: what a flow that signs in with a provider account declares. */
-export const ACCOUNT_SIGN_IN_METHODS: readonly AdapterMethod[] = ["createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "deleteUser", "linkAccount"]
 
 /**
  * Starts the session, sends the `signIn` event and sends the browser to `target` (or to

@@ -9,7 +9,8 @@
  */
 import { rememberCallbackUrl, rememberedCallbackUrl, resolveCallbackUrl } from "../callback-url.js"
 import { anySignal, withDeadline } from "../deadline.js"
-import { ACCOUNT_SIGN_IN_METHODS, checkedUser, signInAccount } from "../sign-in.js"
+import { ACCOUNT_SIGN_IN_METHODS } from "../adapters.js"
+import { checkedUser, signInAccount } from "../sign-in.js"
 import { readForm, redirect } from "../context.js"
 import type { RequestContext } from "../internal.js"
 import { browserBinding } from "../csrf.js"
