@@ -122,7 +122,7 @@ function keptForSignOut(context: RequestContext): boolean {
  * `mergeProviderConfig`); a provider object written by hand with `type: "oauth"` or `"oidc"`
  * gets it from core's registry.
  */
-export const oauth: SignInFlow<InternalOAuthProvider> = {
+export const oauth = {
   name: "OAuth",
   configure: (config, env, setup) => normalizeOAuthProvider(config as never, env, setup?.redirectProxyUrl),
   adapterMethods: () => [...ACCOUNT_SIGN_IN_METHODS],
@@ -139,4 +139,4 @@ export const oauth: SignInFlow<InternalOAuthProvider> = {
     if (!options.tokensInCookie) return token
     return (await import("../session/cookie-tokens.js")).withProviderTokens(token, account)
   },
-}
+} satisfies SignInFlow<InternalOAuthProvider>
