@@ -427,3 +427,4 @@ export function mergeProviderConfig<C extends OAuthConfig<never>>(
 export { userFromClaims, type StandardClaims } from "./claims.js"
 export { tenantIssuer } from "./tenant.js"
 export { DEFAULT_LINK_MAX_AGE, emailApiOptions, mergeEmailConfig, sendEmailApiRequest, signInMessage, type SignInMessage } from "./email.js"
+export { conformTokenResponse, type ConformTokenResponseOptions, type DroppableTokenField } from "./token-response.js"

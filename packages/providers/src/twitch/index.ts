@@ -6,7 +6,7 @@
  * @see https://dev.twitch.tv/docs/authentication/getting-tokens-oidc/
  * @module twitch
  */
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { conformTokenResponse, mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The claims of a Twitch ID token with the claims this provider requests. */
@@ -41,12 +41,7 @@ export default function Twitch(config: OIDCUserConfig<TwitchProfile> = {}): OIDC
         },
       },
       token: {
-        async conform(response) {
-          if (!response.ok) return response
-          const body = (await response.clone().json()) as { scope?: unknown; [field: string]: unknown }
-          if (!Array.isArray(body.scope)) return response
-          return Response.json({ ...body, scope: body.scope.join(" ") }, { status: response.status })
-        },
+        conform: conformTokenResponse({ joinScope: true }),
       },
       // Twitch documents no PKCE; it recommends both `state` and `nonce`.
       checks: ["nonce", "state"],
