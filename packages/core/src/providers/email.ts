@@ -1,3 +1,4 @@
+import { envName, readEnv } from "../env.js"
 import { Configuration, EmailSignInError } from "../errors.js"
 import { isLoopbackAddress } from "../loopback.js"
 import type { Theme } from "../types.js"
@@ -71,9 +72,8 @@ export function emailApiOptions(
   options: { apiKey?: unknown; apiUrl?: unknown },
   defaultApiUrl: string,
 ): { apiKey: string; apiUrl: string } {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {}
-  const variable = `AUTH_${id.toUpperCase().replace(/-/g, "_")}_KEY`
-  const apiKey = options.apiKey ?? env[variable]
+  const variable = envName(id, "KEY")
+  const apiKey = options.apiKey ?? readEnv()[variable]
   if (typeof apiKey !== "string" || apiKey === "") throw new Configuration(`${brand}: set \`apiKey\` (or ${variable}) to your ${brand} API key.`)
   const apiUrl = options.apiUrl ?? defaultApiUrl
   const parsed = typeof apiUrl === "string" && URL.canParse(apiUrl) ? new URL(apiUrl) : undefined
