@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { resolveConfig, type InternalProvider } from "../src/config.js"
 import type { InternalOAuthProvider } from "../src/oauth/provider.js"
-// Imported by path: @portcullis/adapter-memory depends on @portcullis/core (see test/e2e/adapter.test.ts).
-import { MemoryAdapter } from "../../adapter-memory/src/index.js"
+import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { Auth, getSession } from "../src/index.js"
 import { decode } from "../src/session/jwt.js"
 import type { AuthConfig } from "../src/types.js"
