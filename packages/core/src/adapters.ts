@@ -5,10 +5,9 @@
  *
  * @module adapters
  */
-import type { ProviderType } from "./providers/index.js"
+import type { Awaitable, ProviderType } from "./model.js"
 
-/** A value or a promise of it. */
-export type Awaitable<T> = T | PromiseLike<T>
+export type { Awaitable } from "./model.js"
 
 /**
  * What a delete, link or unlink of an {@link Adapter} may answer: the record, or nothing at all.

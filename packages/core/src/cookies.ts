@@ -2,7 +2,7 @@
  * Cookies: their names and attributes, parsing the `Cookie` header, writing `Set-Cookie`, and
  * splitting values too large for one cookie into numbered chunks.
  */
-import type { CookieOption, CookiesOptions } from "./types.js"
+import type { CookieOption, CookiesOptions } from "./model.js"
 
 /** The largest value put in one cookie; browsers cap a cookie at about 4096 bytes with its name and attributes. */
 export const CHUNK_SIZE = 3936

@@ -2,7 +2,7 @@
  * Where things live: the route of each action under `basePath`, and the pages a browser is
  * sent to (the app's own `pages` when configured).
  */
-import type { RequestContext } from "./context.js"
+import type { RequestContext } from "./internal.js"
 import { isPublicCode, type AuthErrorCode } from "./errors.js"
 import { publicOrigin } from "./origins.js"
 

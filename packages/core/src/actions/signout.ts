@@ -1,5 +1,6 @@
 import { resolveCallbackUrl } from "../callback-url.js"
-import { html, readForm, redirect, type RequestContext } from "../context.js"
+import { html, readForm, redirect } from "../context.js"
+import type { RequestContext } from "../internal.js"
 import { csrfToken, verifyCsrf } from "../csrf.js"
 import { endSession } from "../session/index.js"
 

@@ -2,9 +2,12 @@
  * An email (magic link) provider's configuration, checked and normalised once.
  */
 import { Configuration } from "../errors.js"
-import type { EmailConfig, ProviderButtonStyles } from "../providers/index.js"
+import type { EmailConfig } from "../providers/types.js"
+import type { ProviderButtonStyles } from "../model.js"
 import { isRecord, optionalFunction, optionalString, positiveSeconds } from "../options.js"
-import { DEFAULT_LINK_MAX_AGE } from "../providers/email.js"
+
+/** Seconds a sign-in link stays valid unless the provider says otherwise: 24 hours. */
+export const DEFAULT_LINK_MAX_AGE = 24 * 60 * 60
 
 /** An email provider as the routes use it. */
 export interface InternalEmailProvider {

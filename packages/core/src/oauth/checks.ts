@@ -10,7 +10,7 @@ import * as o from "oauth4webapi"
 import { clearCookie, type SetCookie } from "../cookies.js"
 import { deriveKey, openJwe, sealJwe, type SecretKey } from "../crypto.js"
 import { InvalidCheck } from "../errors.js"
-import type { CookiesOptions } from "../types.js"
+import type { CookiesOptions } from "../model.js"
 
 /** How long a sign-in may take between leaving for the provider and coming back. */
 export const CHECK_MAX_AGE = 15 * 60

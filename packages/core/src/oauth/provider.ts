@@ -3,16 +3,8 @@
  */
 import { Configuration } from "../errors.js"
 import { isLoopbackAddress } from "../loopback.js"
-import type {
-  AccountCallback,
-  OAuthConfig,
-  OIDCChecks,
-  Profile,
-  ProfileCallback,
-  ProviderButtonStyles,
-  TokenEndpointHandler,
-  UserinfoEndpointHandler,
-} from "../providers/index.js"
+import type { AccountCallback, OAuthConfig, OIDCChecks, ProfileCallback, TokenEndpointHandler, UserinfoEndpointHandler } from "../providers/types.js"
+import type { Profile, ProviderButtonStyles } from "../model.js"
 import { envName, isRecord, optionalFunction } from "../options.js"
 import { userFromClaims } from "../providers/claims.js"
 

@@ -8,7 +8,8 @@ import { Configuration } from "../errors.js"
 import { isLoopbackAddress } from "../loopback.js"
 import { DEFAULT_CALLBACK_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, milliseconds } from "../oauth/provider.js"
 import { envName, isRecord, optionalFunction } from "../options.js"
-import type { Profile, ProfileCallback } from "../providers/index.js"
+import type { ProfileCallback } from "../providers/types.js"
+import type { Profile } from "../model.js"
 
 /** What `configure` made of an OAuth 1.0a provider's configuration. */
 export interface OAuth1Options {

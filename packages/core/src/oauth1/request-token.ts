@@ -7,7 +7,7 @@
  * @see https://www.rfc-editor.org/rfc/rfc5849#section-4.2 Confidentiality of Requests
  */
 import { clearCookie, type SetCookie } from "../cookies.js"
-import type { RequestContext } from "../context.js"
+import type { RequestContext } from "../internal.js"
 import { deriveKeys, openJwe, sealJwe, type SecretKey } from "../crypto.js"
 import { InvalidCheck } from "../errors.js"
 import type { FlowBinding } from "../oauth/checks.js"

@@ -13,7 +13,8 @@
  */
 import type { AdapterMethod } from "../adapters.js"
 import { redirect } from "../context.js"
-import { FLOW, type SignInFlow } from "../flows.js"
+import { FLOW } from "../flows.js"
+import type { SignInFlow } from "../internal.js"
 import { signInPageUrl } from "../routes.js"
 import { webauthnCallback, webauthnOptions } from "./ceremony.js"
 import { changePasskey, listPasskeys } from "./manage.js"

@@ -16,7 +16,7 @@
  */
 import { Configuration } from "@portcullis/core/errors"
 import type { OAuth1Config } from "@portcullis/core/oauth1"
-import { FLOW, lazyFlow, mergeProviderConfig, type OAuth2Config, type OAuthUserConfig, type SignInFlow } from "@portcullis/core/providers"
+import { ACCOUNT_SIGN_IN_METHODS, FLOW, lazyFlow, mergeProviderConfig, type OAuth2Config, type OAuthUserConfig, type SignInFlow } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** A user as `GET /2/users/me` describes one. */
@@ -93,7 +93,7 @@ export type TwitterLegacyConfig = OAuth2Config<TwitterLegacyProfile> &
 const oauth1 = lazyFlow({
   name: "OAuth 1.0a",
   load: () => import("@portcullis/core/oauth1").then((module) => module.oauth1 as unknown as SignInFlow<never>),
-  adapterMethods: ["createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "deleteUser", "linkAccount"],
+  adapterMethods: ACCOUNT_SIGN_IN_METHODS,
 })
 
 const USERINFO = "https://api.x.com/2/users/me"
