@@ -22,17 +22,4 @@ export default tseslint.config(
     files: ["**/*.js", "**/*.mjs"],
     ...tseslint.configs.disableTypeChecked,
   },
-  // Core's tests import sibling packages by name (vitest.config.ts and tsconfig.json map the names to
-  // their sources): a relative path that climbs out of packages/core is another package's files.
-  ...[1, 2, 3].map((depth) => ({
-    files: [`packages/core/test/${"*/".repeat(depth - 1)}*.ts`],
-    rules: {
-      "no-restricted-imports": ["error", {
-        patterns: [{
-          regex: `^(?:\\.\\./){${String(depth + 1)}}`,
-          message: "Import a sibling package by its name (@portcullis/adapter-memory, @portcullis/providers/<path>), not by a relative path into its folder.",
-        }],
-      }],
-    },
-  })),
 )
