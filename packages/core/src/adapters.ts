@@ -294,3 +294,6 @@ export interface StrictAdapter extends Adapter {
 
 /** Names of the adapter's methods. */
 export type AdapterMethod = keyof Adapter
+
+/** The adapter methods a sign-in with a provider account calls (the linking rules of `signInAccount`): what an OAuth or OAuth 1.0a flow declares. */
+export const ACCOUNT_SIGN_IN_METHODS: readonly AdapterMethod[] = ["createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "deleteUser", "linkAccount"]

@@ -175,3 +175,16 @@ export interface SignInFlow<Options = unknown> {
   /** What a sign-in through this provider adds to a JWT session token when there is no adapter (OAuth 2.0's `tokensInCookie`). */
   sessionToken?: (options: Options, token: JWT, account: Account) => JWT | Promise<JWT>
 }
+
+/**
+ * What ties a sign-in's check values to where, in which browser and by whom it was started,
+ * sealed into every check value so none can be replayed elsewhere.
+ */
+export interface FlowBinding {
+  /** The origin the sign-in started on: its callback is completed there (after the redirect proxy, if any). */
+  origin: string
+  /** `browserBinding` of the browser that started it. */
+  browser: string
+  /** The user signed in when it started: only that user can have the new account linked. */
+  userId?: string
+}

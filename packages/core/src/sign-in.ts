@@ -4,17 +4,14 @@
  * Flows end here; nothing here knows which flow called.
  */
 import { askSignIn, findUser, resolveUser } from "./accounts.js"
-import type { AdapterMethod } from "./adapters.js"
 import { resolveCallbackUrl } from "./callback-url.js"
 import { redirect } from "./context.js"
 import { clearCookie } from "./cookies.js"
+import { OAuthCallbackError } from "./errors.js"
 import { emit } from "./events.js"
 import type { RequestContext } from "./internal.js"
 import type { Account, Profile, User } from "./model.js"
 import { readSession, startSession, type SignedIn } from "./session/index.js"
-
-/** The adapter methods {@link signInAccount} calls: what a flow that signs in with a provider account declares. */
-export const ACCOUNT_SIGN_IN_METHODS: readonly AdapterMethod[] = ["createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "deleteUser", "linkAccount"]
 
 /**
  * Starts the session, sends the `signIn` event and sends the browser to `target` (or to
@@ -82,4 +79,33 @@ export async function signInAccount(context: RequestContext, result: AccountSign
 
   const target = context.returnTo ?? (await resolveCallbackUrl(context, undefined))
   return finishSignIn(context, { user, account: result.account, profile: result.profile, isNewUser }, target)
+}
+
+const STRINGIFIED_NOTHING = new Set(["undefined", "null", "NaN", "[object Object]"])
+
+function text(value: unknown): string | null {
+  return typeof value === "string" && value !== "" ? value : null
+}
+
+/**
+ * Checks what the provider's `profile` callback made of the profile, and whether the provider
+ * vouches for its email: the profile's `email_verified` is `true` for that same address, or the
+ * `profile` callback returned `emailVerified` (a date or `true`) because it knows the provider
+ * only hands out verified addresses. For every flow that signs in with a provider account.
+ *
+ * @throws {OAuthCallbackError} when the callback returned no user or no usable id.
+ */
+export function checkedUser(provider: { id: string }, user: unknown, profile: Profile): { user: User & { id: string }; emailVerified: boolean } {
+  if (typeof user !== "object" || user === null) throw new OAuthCallbackError(`The \`profile\` callback of provider "${provider.id}" returned no user.`)
+  const { id, name, email, image, emailVerified, ...rest } = user as Record<string, unknown>
+  const userId = typeof id === "number" ? String(id) : id
+  // A provider that stringified a missing field would key every such user to one shared account.
+  if (typeof userId !== "string" || userId === "" || STRINGIFIED_NOTHING.has(userId)) {
+    throw new OAuthCallbackError(`Provider "${provider.id}" returned a profile with no usable id.`)
+  }
+  const address = text(email)
+  const claimed = profile.email_verified === true || profile.email_verified === "true"
+  const vouched = (claimed && typeof profile.email === "string" && profile.email.toLowerCase() === address?.toLowerCase()) ||
+    emailVerified === true || (emailVerified instanceof Date && !Number.isNaN(emailVerified.getTime()))
+  return { user: { ...rest, id: userId, name: text(name), email: address, image: text(image) }, emailVerified: address !== null && vouched }
 }

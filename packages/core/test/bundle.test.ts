@@ -29,9 +29,9 @@ function bundleApp(contents: string) {
 // The apps import the modules the provider kit's exports live in, as a tree-shaking bundler keeps
 // them (bench/ measures the published packages, barrel included).
 /** An OAuth-only app: `Auth` and a provider factory, which carries the OAuth flow (as every OAuth provider of @portcullis/providers does). */
-const OAUTH_APP = `export { Auth } from "./index.ts"\nexport { mergeProviderConfig } from "./providers/merge.ts"\n`
+const OAUTH_APP = `export { Auth } from "./index.ts"\nexport { oauthProvider } from "./oauth/index.ts"\n`
 /** A credentials-only app: `Auth` and the flow `Credentials()` carries. */
-const CREDENTIALS_APP = `export { Auth } from "./index.ts"\nexport { credentials } from "./credentials/flow.ts"\n`
+const CREDENTIALS_APP = `export { Auth } from "./index.ts"\nexport { credentials } from "./credentials/index.ts"\n`
 
 async function loadedWith(app: string): Promise<{ inputs: string[]; code: string }> {
   const result = await bundleApp(app)

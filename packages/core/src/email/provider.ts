@@ -5,9 +5,7 @@ import { Configuration } from "../errors.js"
 import type { EmailConfig } from "../providers/types.js"
 import type { ProviderButtonStyles } from "../model.js"
 import { isRecord, optionalFunction, optionalString, positiveSeconds } from "../options.js"
-
-/** Seconds a sign-in link stays valid unless the provider says otherwise: 24 hours. */
-export const DEFAULT_LINK_MAX_AGE = 24 * 60 * 60
+import { DEFAULT_LINK_MAX_AGE } from "../providers/email.js"
 
 /** An email provider as the routes use it. */
 export interface InternalEmailProvider {

@@ -5,7 +5,7 @@ import { Configuration } from "../errors.js"
 import { isLoopbackAddress } from "../loopback.js"
 import type { AccountCallback, OAuthConfig, OIDCChecks, ProfileCallback, TokenEndpointHandler, UserinfoEndpointHandler } from "../providers/types.js"
 import type { Profile, ProviderButtonStyles } from "../model.js"
-import { envName, isRecord, optionalFunction } from "../options.js"
+import { DEFAULT_CALLBACK_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, envName, isRecord, milliseconds, optionalFunction } from "../options.js"
 import { userFromClaims } from "../providers/claims.js"
 
 /** An OAuth provider as the routes use it. */
@@ -42,23 +42,6 @@ export interface InternalOAuthProvider {
 
 type Env = Record<string, string | undefined>
 
-/** A provider that hangs holds the user this long per request at most. */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 5_000
-/** ... and this long for a whole callback, however many requests it makes. */
-export const DEFAULT_CALLBACK_TIMEOUT_MS = 15_000
-
-/**
- * A duration option in milliseconds, up to two minutes; `fallback` when unset.
- *
- * @throws {Configuration} naming the option when it is not such a number.
- */
-export function milliseconds(value: unknown, option: string, fallback: number): number {
-  const ms = value ?? fallback
-  if (typeof ms !== "number" || !Number.isFinite(ms) || ms <= 0 || ms > 120_000) {
-    throw new Configuration(`\`${option}\` must be a number of milliseconds between 1 and 120000.`)
-  }
-  return ms
-}
 
 function endpoint(value: unknown, option: string): { url: string | undefined; params: Record<string, unknown>; handler: Record<string, unknown> } {
   if (value === undefined) return { url: undefined, params: {}, handler: {} }

@@ -6,8 +6,7 @@
  */
 import { Configuration } from "../errors.js"
 import { isLoopbackAddress } from "../loopback.js"
-import { DEFAULT_CALLBACK_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, milliseconds } from "../oauth/provider.js"
-import { envName, isRecord, optionalFunction } from "../options.js"
+import { envName, isRecord, optionalFunction, DEFAULT_CALLBACK_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, milliseconds } from "../options.js"
 import type { ProfileCallback } from "../providers/types.js"
 import type { Profile } from "../model.js"
 

@@ -2,10 +2,10 @@ import { envName, readEnv } from "../env.js"
 import { Configuration, EmailSignInError } from "../errors.js"
 import { isLoopbackAddress } from "../loopback.js"
 import type { Theme } from "../model.js"
-import { email } from "../email/flow.js"
-import { DEFAULT_LINK_MAX_AGE } from "../email/provider.js"
-import { FLOW } from "../flow-key.js"
 import type { EmailConfig, EmailUserConfig } from "./types.js"
+
+/** Seconds a sign-in link stays valid unless the provider says otherwise: 24 hours. */
+export const DEFAULT_LINK_MAX_AGE = 24 * 60 * 60
 
 
 /**
@@ -27,7 +27,6 @@ export function mergeEmailConfig<C extends EmailUserConfig & Pick<EmailConfig, "
     name: config.name ?? defaults.name,
     type: "email",
     maxAge: config.maxAge ?? DEFAULT_LINK_MAX_AGE,
-    [FLOW]: email,
   }
 }
 

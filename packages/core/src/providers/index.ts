@@ -1,6 +1,8 @@
 /**
  * `@portcullis/core/providers`: what a provider is (its configuration types), the sign-in flow
- * contract a provider carries, and the helpers every built-in provider factory uses.
+ * contract a provider carries, and the helpers every built-in provider factory uses. No flow is
+ * imported here: a factory takes its flow from the flow's own entry (`@portcullis/core/oauth`,
+ * `/email`, `/credentials`, `/oauth1`, `/webauthn`), so an app loads only the flows it uses.
  *
  * @module providers
  */
@@ -11,8 +13,6 @@ export { FLOW, lazyFlow } from "../flows.js"
 export { mergeProviderConfig } from "./merge.js"
 export { userFromClaims, type StandardClaims } from "./claims.js"
 export { tenantIssuer } from "./tenant.js"
-export { DEFAULT_LINK_MAX_AGE } from "../email/provider.js"
-export { credentials as credentialsFlow } from "../credentials/flow.js"
-export { ACCOUNT_SIGN_IN_METHODS } from "../sign-in.js"
-export { emailApiOptions, mergeEmailConfig, sendEmailApiRequest, signInMessage, type SignInMessage } from "./email.js"
+export { ACCOUNT_SIGN_IN_METHODS } from "../adapters.js"
+export { DEFAULT_LINK_MAX_AGE, emailApiOptions, mergeEmailConfig, sendEmailApiRequest, signInMessage, type SignInMessage } from "./email.js"
 export { conformTokenResponse, type ConformTokenResponseOptions, type DroppableTokenField } from "./token-response.js"

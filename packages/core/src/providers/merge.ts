@@ -2,8 +2,6 @@
  * The one typed merge every built-in provider factory uses to lay a user's options over its
  * defaults.
  */
-import { FLOW } from "../flow-key.js"
-import { oauth } from "../oauth/flow.js"
 import type { OAuthConfig } from "./types.js"
 
 interface EndpointObject {
@@ -33,8 +31,8 @@ function withoutUndefined<T extends object>(value: T): Partial<T> {
 /**
  * Lays a user's options over a provider's defaults: top-level fields replace, the known
  * nested objects (`authorization`, `token`, `userinfo`, their `params`, `client`, `style`)
- * merge one level deep, `undefined` never erases a default, and neither input is mutated. The
- * result carries the OAuth flow (see `SignInFlow`), unless `defaults` carry another.
+ * merge one level deep, `undefined` never erases a default, and neither input is mutated.
+ * `oauthProvider` from `@portcullis/core/oauth` does the same and attaches the OAuth flow.
  *
  * @example
  * ```ts
@@ -47,11 +45,9 @@ export function mergeProviderConfig<C extends OAuthConfig<never>>(
   defaults: C,
   user: Partial<Omit<C, "type">> | undefined,
 ): C {
-  // The provider carries the OAuth flow unless its defaults bring another (X's OAuth 1.0a).
-  const flow = { [FLOW]: defaults[FLOW] ?? oauth }
-  if (user === undefined) return { ...defaults, ...flow }
+  if (user === undefined) return { ...defaults }
   const given = withoutUndefined(user) as Partial<C>
-  const merged: C = { ...defaults, ...given, type: defaults.type, ...flow }
+  const merged: C = { ...defaults, ...given, type: defaults.type }
   const authorization = mergeEndpoint(defaults.authorization, given.authorization)
   const token = mergeEndpoint(defaults.token, given.token)
   const userinfo = mergeEndpoint(defaults.userinfo, given.userinfo)

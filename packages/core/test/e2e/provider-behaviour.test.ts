@@ -5,7 +5,8 @@
 import { decodeJwt } from "jose"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { resolveConfig } from "../../src/config.js"
-import { DEFAULT_CALLBACK_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, type InternalOAuthProvider } from "../../src/oauth/provider.js"
+import type { InternalOAuthProvider } from "../../src/oauth/provider.js"
+import { DEFAULT_CALLBACK_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from "../../src/options.js"
 import { KEY_REFETCH_INTERVAL_MS } from "../../src/oauth/server.js"
 import { APP, Harness, e2eConfig, errorOf, idpProvider, oauthProvider, useIdp } from "./harness.js"
 

@@ -7,7 +7,8 @@
  * @see https://developer.clickup.com/docs/authentication
  * @module click-up
  */
-import { conformTokenResponse, mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { conformTokenResponse, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The user record inside `GET https://api.clickup.com/api/v2/user`. */
@@ -32,7 +33,7 @@ export interface ClickUpProfile {
 
 /** ClickUp sign-in. */
 export default function ClickUp(config: OAuthUserConfig<ClickUpProfile> = {}): OAuth2Config<ClickUpProfile> {
-  return mergeProviderConfig<OAuth2Config<ClickUpProfile>>(
+  return oauthProvider<OAuth2Config<ClickUpProfile>>(
     {
       id: "click-up",
       name: "ClickUp",

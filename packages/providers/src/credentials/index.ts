@@ -7,7 +7,8 @@
  * @see https://cheatsheetseries.owasp.org/cheatsheets/Authentication_Cheat_Sheet.html
  * @module credentials
  */
-import { credentialsFlow, FLOW, type CredentialInput, type CredentialsConfig, type CredentialsUserConfig } from "@portcullis/core/providers"
+import { credentials as credentialsFlow } from "@portcullis/core/credentials"
+import { FLOW, type CredentialInput, type CredentialsConfig, type CredentialsUserConfig } from "@portcullis/core/providers"
 
 const defaults = { id: "credentials", name: "Credentials", type: "credentials" } as const
 

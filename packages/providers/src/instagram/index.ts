@@ -6,7 +6,8 @@
  * @see https://developers.facebook.com/docs/instagram-platform/instagram-api-with-instagram-login/business-login
  * @module instagram
  */
-import { conformTokenResponse, mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { conformTokenResponse, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The user node of `GET https://graph.instagram.com/me` with the fields this provider asks for. */
@@ -24,7 +25,7 @@ export interface InstagramProfile {
 
 /** Instagram sign-in. */
 export default function Instagram(config: OAuthUserConfig<InstagramProfile> = {}): OAuth2Config<InstagramProfile> {
-  return mergeProviderConfig<OAuth2Config<InstagramProfile>>(
+  return oauthProvider<OAuth2Config<InstagramProfile>>(
     {
       id: "instagram",
       name: "Instagram",

@@ -7,7 +7,8 @@
  * @see https://mailchimp.com/developer/marketing/guides/access-user-data-oauth-2/
  * @module mailchimp
  */
-import { conformTokenResponse, mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { conformTokenResponse, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The response of `GET https://login.mailchimp.com/oauth2/metadata`. */
@@ -31,7 +32,7 @@ export interface MailchimpProfile {
 
 /** Mailchimp sign-in. */
 export default function Mailchimp(config: OAuthUserConfig<MailchimpProfile> = {}): OAuth2Config<MailchimpProfile> {
-  return mergeProviderConfig<OAuth2Config<MailchimpProfile>>(
+  return oauthProvider<OAuth2Config<MailchimpProfile>>(
     {
       id: "mailchimp",
       name: "Mailchimp",

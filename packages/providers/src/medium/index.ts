@@ -7,7 +7,8 @@
  * @see https://github.com/Medium/medium-api-docs#2-authentication
  * @module medium
  */
-import { conformTokenResponse, mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { conformTokenResponse, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The record of `GET https://api.medium.com/v1/me`. */
@@ -24,7 +25,7 @@ export interface MediumProfile {
 
 /** Medium sign-in. */
 export default function Medium(config: OAuthUserConfig<MediumProfile> = {}): OAuth2Config<MediumProfile> {
-  return mergeProviderConfig<OAuth2Config<MediumProfile>>(
+  return oauthProvider<OAuth2Config<MediumProfile>>(
     {
       id: "medium",
       name: "Medium",

@@ -7,7 +7,8 @@
  * @see https://developers.notion.com/docs/authorization
  * @module notion
  */
-import { conformTokenResponse, mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { conformTokenResponse, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 const API = "https://api.notion.com/v1"
@@ -30,7 +31,7 @@ interface NotionBotUser {
 
 /** Notion sign-in. */
 export default function Notion(config: OAuthUserConfig<NotionProfile> = {}): OAuth2Config<NotionProfile> {
-  return mergeProviderConfig<OAuth2Config<NotionProfile>>(
+  return oauthProvider<OAuth2Config<NotionProfile>>(
     {
       id: "notion",
       name: "Notion",

@@ -6,7 +6,8 @@
  * @see https://dev.twitch.tv/docs/authentication/getting-tokens-oidc/
  * @module twitch
  */
-import { conformTokenResponse, mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { conformTokenResponse, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The claims of a Twitch ID token with the claims this provider requests. */
@@ -28,7 +29,7 @@ export interface TwitchProfile {
 
 /** Twitch sign-in. */
 export default function Twitch(config: OIDCUserConfig<TwitchProfile> = {}): OIDCConfig<TwitchProfile> {
-  return mergeProviderConfig<OIDCConfig<TwitchProfile>>(
+  return oauthProvider<OIDCConfig<TwitchProfile>>(
     {
       id: "twitch",
       name: "Twitch",

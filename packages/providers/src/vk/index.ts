@@ -7,7 +7,8 @@
  * @see https://dev.vk.com/en/api/access-token/authcode-flow-user
  * @module vk
  */
-import { conformTokenResponse, mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { conformTokenResponse, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** One user of the `users.get` method (with `fields=photo_200,screen_name`). */
@@ -33,7 +34,7 @@ export interface VkProfile {
 
 /** VK sign-in. */
 export default function Vk(config: OAuthUserConfig<VkProfile> = {}): OAuth2Config<VkProfile> {
-  return mergeProviderConfig<OAuth2Config<VkProfile>>(
+  return oauthProvider<OAuth2Config<VkProfile>>(
     {
       id: "vk",
       name: "VK",
