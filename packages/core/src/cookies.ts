@@ -37,6 +37,7 @@ export function defaultCookies(
     nonce: { name: "nonce", options: { ...base, maxAge: checkMaxAge } },
     oauth1RequestToken: { name: "oauth1", options: { ...base, maxAge: checkMaxAge } },
     credentialsInput: { name: "credentials-input", options: { ...base, maxAge: 5 * 60 } },
+    endSession: { name: "end-session", options: base },
   }
   const out = {} as CookiesOptions
   for (const key of Object.keys(defaults) as (keyof CookiesOptions)[]) {

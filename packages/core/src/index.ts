@@ -10,7 +10,7 @@ import { flowRoute } from "./actions/flow.js"
 import { providers } from "./actions/providers.js"
 import { session, updateSession } from "./actions/session.js"
 import { signIn, signInPage } from "./actions/signin.js"
-import { signOut, signOutPage } from "./actions/signout.js"
+import { signOut, signOutCallback, signOutPage } from "./actions/signout.js"
 import { verifyRequest } from "./actions/verify-request.js"
 import { resolveConfig } from "./config.js"
 import { createContext, html, json, methodNotAllowed, redirect } from "./context.js"
@@ -37,6 +37,7 @@ const GET: Partial<Record<Action, Handler>> = {
   signin: (context) => signInPage(context),
   session: (context) => session(context),
   signout: (context) => signOutPage(context),
+  "signout-callback": (context, id) => signOutCallback(context, id ?? ""),
   error: (context) => error(context),
   callback: (context, id) => callback(context, id ?? ""),
   "verify-request": (context) => verifyRequest(context),

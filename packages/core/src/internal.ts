@@ -168,6 +168,15 @@ export interface SignInFlow<Options = unknown> {
    */
   page?: (context: RequestContext, provider: FlowProvider<Options>, response: Response, page: { csrfToken: string; callbackUrl: string | undefined }) => Promise<Response>
   /**
+   * `POST /signout`, after the local session ended: a flow that also signs the user out at the
+   * provider (OpenID Connect RP-initiated logout) answers the redirect there; `undefined` keeps
+   * the sign-out local. Asked of every provider; a flow answers only for the one this browser
+   * signed in with.
+   */
+  signOut?: (context: RequestContext, provider: FlowProvider<Options>, request: { callbackUrl: string }) => Promise<Response | undefined>
+  /** `GET /signout/callback/:id`: where the provider's sign-out sends the browser back. */
+  signOutCallback?: (context: RequestContext, provider: FlowProvider<Options>) => Promise<Response>
+  /**
    * For a flow that keeps the provider's tokens (OAuth 2.0): the signed-in user's access token,
    * refreshed when due, for `getAccessToken`. `setCookie` receives a renewed session cookie.
    */

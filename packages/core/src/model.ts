@@ -100,6 +100,11 @@ export interface CookiesOptions {
    * built-in sign-in page to show again; read once, at most 5 minutes.
    */
   credentialsInput: CookieOption
+  /**
+   * OpenID Connect RP-initiated logout (`endSessionOnSignOut`): the sign-in's ID token, sealed,
+   * for the provider's sign-out; during that sign-out, its `state`.
+   */
+  endSession: CookieOption
 }
 
 /** Where diagnostics go. The browser never sees them. */

@@ -9,7 +9,7 @@ import { signInPageUrl } from "../routes.js"
 import { normalizeCredentialsProvider, type InternalCredentialsProvider } from "./provider.js"
 
 /** The credentials flow, carried by `Credentials()` and used for a hand-written `type: "credentials"` provider. */
-export const credentials: SignInFlow<InternalCredentialsProvider> = {
+export const credentials = {
   name: "credentials",
   configure: (config) => normalizeCredentialsProvider(config as never),
   // With database sessions the session row must point at a user the adapter stores.
@@ -26,4 +26,4 @@ export const credentials: SignInFlow<InternalCredentialsProvider> = {
   // A credentials form posts to its callback; one posted here gets the sign-in page.
   signIn: (context, _provider, request) => Promise.resolve(redirect(context, signInPageUrl(context, { callbackUrl: request.callbackUrl }))),
   callback: async (context, provider) => (await import("./callback.js")).credentialsCallback(context, provider.options),
-}
+} satisfies SignInFlow<InternalCredentialsProvider>

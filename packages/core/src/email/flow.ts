@@ -8,7 +8,7 @@ import type { FlowProvider, SignInFlow } from "../internal.js"
 import { normalizeEmailProvider, type InternalEmailProvider } from "./provider.js"
 
 /** The email flow, carried by the email provider factories (through `mergeEmailConfig`) and used for a hand-written `type: "email"` provider. */
-export const email: SignInFlow<InternalEmailProvider> = {
+export const email = {
   name: "email",
   configure: (config) => normalizeEmailProvider(config as never),
   adapterMethods: () => ["createVerificationToken", "useVerificationToken", "createUser", "getUserByEmail", "updateUser"],
@@ -19,4 +19,4 @@ export const email: SignInFlow<InternalEmailProvider> = {
     return redirect(context, await sendSignInLink(context, provider.options, request))
   },
   callback: async (context, provider: FlowProvider<InternalEmailProvider>) => (await import("./callback.js")).emailCallback(context, provider.options),
-}
+} satisfies SignInFlow<InternalEmailProvider>

@@ -8,6 +8,7 @@
  */
 import { rememberCallbackUrl, rememberedCallbackUrl, resolveCallbackUrl } from "../callback-url.js"
 import { readForm, redirect } from "../context.js"
+import { serializeCookie } from "../cookies.js"
 import { browserBinding } from "../csrf.js"
 import { InvalidCheck } from "../errors.js"
 import type { FlowProvider, RequestContext, SignInFlow } from "../internal.js"
@@ -100,7 +101,20 @@ async function callback(context: RequestContext, { options: provider }: Provider
     sensitive: context.sensitive,
   })
 
-  return signInAccount(context, result, provider.allowDangerousEmailAccountLinking)
+  const response = await signInAccount(context, result, provider.allowDangerousEmailAccountLinking)
+  if (provider.endSessionOnSignOut) {
+    // Kept for the sign-out at the provider: only once the sign-in succeeded, on its own answer.
+    const queued = context.setCookies.length
+    await (await import("./end-session.js")).rememberIdToken(context, provider, result.tokens.id_token)
+    for (const cookie of context.setCookies.slice(queued)) response.headers.append("set-cookie", serializeCookie(cookie))
+  }
+  return response
+}
+
+/** Whether this browser holds the cookie of a sign-in that may be ended at its provider. */
+function keptForSignOut(context: RequestContext): boolean {
+  const { name } = context.cookies.endSession
+  return context.jar.has(name) || context.jar.has(`${name}.0`)
 }
 
 /**
@@ -108,7 +122,7 @@ async function callback(context: RequestContext, { options: provider }: Provider
  * `mergeProviderConfig`); a provider object written by hand with `type: "oauth"` or `"oidc"`
  * gets it from core's registry.
  */
-export const oauth: SignInFlow<InternalOAuthProvider> = {
+export const oauth = {
   name: "OAuth",
   configure: (config, env, setup) => normalizeOAuthProvider(config as never, env, setup?.redirectProxyUrl),
   adapterMethods: () => [...ACCOUNT_SIGN_IN_METHODS],
@@ -118,8 +132,11 @@ export const oauth: SignInFlow<InternalOAuthProvider> = {
   callback,
   // Fetched when the app calls getAccessToken: an app that never does loads none of the refresh code.
   accessToken: async (config, request, provider, setCookie) => (await import("./access-token.js")).oauthAccessToken(config, request, provider, setCookie),
+  // The end-session code is fetched only by a browser that signed in with such a provider.
+  signOut: async (context, provider, request) => (keptForSignOut(context) ? (await import("./end-session.js")).endProviderSession(context, provider, request.callbackUrl) : undefined),
+  signOutCallback: async (context, provider) => (await import("./end-session.js")).endSessionCallback(context, provider),
   sessionToken: async (options, token, account) => {
     if (!options.tokensInCookie) return token
     return (await import("../session/cookie-tokens.js")).withProviderTokens(token, account)
   },
-}
+} satisfies SignInFlow<InternalOAuthProvider>

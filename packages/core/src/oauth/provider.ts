@@ -32,6 +32,8 @@ export interface InternalOAuthProvider {
   allowDangerousEmailAccountLinking: boolean
   /** Keep the tokens in the session cookie when there is no adapter (see `OAuthConfig.tokensInCookie`). */
   tokensInCookie: boolean
+  /** Sign out at the provider too (see `OAuthConfig.endSessionOnSignOut`). */
+  endSessionOnSignOut: boolean
   redirectProxyUrl: URL | undefined
   /** Milliseconds one request to the provider may take. */
   timeout: number
@@ -60,6 +62,11 @@ function stringParams(params: Record<string, unknown>, option: string): Record<s
     out[key] = value
   }
   return out
+}
+
+function booleanOption(value: unknown, option: string): boolean {
+  if (value !== undefined && typeof value !== "boolean") throw new Configuration(`\`${option}\` must be a boolean.`)
+  return value === true
 }
 
 /** Reads `profile.sub` / `profile.id` into the user shape, for providers that declare no `profile`. */
@@ -225,6 +232,7 @@ export function normalizeOAuthProvider(config: OAuthConfig, env: Env, proxyUrl: 
     style: isRecord(config.style) ? { ...config.style } : {},
     allowDangerousEmailAccountLinking: config.allowDangerousEmailAccountLinking === true,
     tokensInCookie: config.tokensInCookie === true,
+    endSessionOnSignOut: booleanOption(config.endSessionOnSignOut, at("endSessionOnSignOut")),
     redirectProxyUrl,
     timeout,
     callbackTimeout,

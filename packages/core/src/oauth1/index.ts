@@ -146,7 +146,7 @@ async function callback(context: RequestContext, provider: Provider): Promise<Re
  * const provider = { id: "acme", name: "Acme", type: "oauth", requestTokenUrl, authorization, accessTokenUrl, profileUrl, [FLOW]: oauth1 }
  * ```
  */
-export const oauth1: SignInFlow<OAuth1Options> = {
+export const oauth1 = {
   name: "OAuth 1.0a",
   configure: configureOAuth1,
   adapterMethods: () => [...ACCOUNT_SIGN_IN_METHODS],
@@ -154,4 +154,4 @@ export const oauth1: SignInFlow<OAuth1Options> = {
   draw: () => ({ kind: "button" }),
   signIn,
   callback,
-}
+} satisfies SignInFlow<OAuth1Options>

@@ -125,6 +125,19 @@ export interface OAuth2Config<P = Profile> extends CommonProviderOptions {
    * account keeps the tokens). Default `false`.
    */
   tokensInCookie?: boolean
+  /**
+   * OpenID Connect RP-initiated logout: signing out here also ends the user's session at the
+   * provider. `POST {basePath}/signout` ends the local session, then sends the browser to the
+   * provider's `end_session_endpoint` (from its metadata) with the sign-in's ID token as
+   * `id_token_hint`, `client_id`, `state` and `post_logout_redirect_uri`
+   * `{AUTH_URL}{basePath}/signout/callback/{id}`, which must be registered at the provider like
+   * the `redirect_uri`; the provider sends the browser back there and on to the sign-out's
+   * `callbackUrl`. A provider whose metadata has no `end_session_endpoint` is signed out of here
+   * only, with a warning. Default `false`.
+   *
+   * @see https://openid.net/specs/openid-connect-rpinitiated-1_0.html
+   */
+  endSessionOnSignOut?: boolean
   redirectProxyUrl?: string
   /** Milliseconds before one outbound request to this provider is aborted. Default 5 000. */
   timeout?: number

@@ -45,7 +45,7 @@ const ADAPTER_METHODS: AdapterMethod[] = [
  * `{basePath}/webauthn-credentials/:id` (list, rename, delete) and the sign-in page's script
  * at `{basePath}/webauthn-script/:id`.
  */
-export const webauthn: SignInFlow<WebAuthnOptions> = {
+export const webauthn = {
   name: "WebAuthn",
   configure: (config) => configureWebAuthn(config),
   adapterMethods: () => ADAPTER_METHODS,
@@ -59,7 +59,7 @@ export const webauthn: SignInFlow<WebAuthnOptions> = {
     "webauthn-script": { GET: (context) => Promise.resolve(servePageScript(context)) },
   },
   page: decoratePage,
-}
+} satisfies SignInFlow<WebAuthnOptions>
 
 /** What the provider factories spread into their configuration: the flow, under {@link FLOW}. */
 export const webauthnFlow = { [FLOW]: webauthn } as const
