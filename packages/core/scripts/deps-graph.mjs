@@ -2,8 +2,7 @@
 // Prints every import circle in src (as strongly connected components: the modules that all
 // reach each other, with which of their imports are type-only) and the rule violations by rule,
 // then writes the graph as DOT files (modules.dot, and folders.dot one node per folder) for
-// `dot -Tsvg` (rendered to SVG beside them when Graphviz's dot is installed). The rules and resolution are the ones lint uses (.dependency-cruiser.mjs), the
-// known-violations baseline is not applied: this shows everything.
+// `dot -Tsvg` (rendered to SVG beside them when Graphviz's dot is installed). The rules and resolution are the ones lint uses (.dependency-cruiser.mjs).
 import { spawnSync } from "node:child_process"
 import console from "node:console"
 import { mkdirSync, writeFileSync } from "node:fs"

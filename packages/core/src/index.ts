@@ -27,6 +27,7 @@ export type { CredentialInput, CredentialsConfig, EmailConfig, Provider, SendVer
 export type * from "./types.js"
 export { getSession, getSessionForResponse, type SetCookieSink } from "./get-session.js"
 export { getAccessToken, type AccessToken } from "./access-token.js"
+export { envFlag, envName, envValue, readEnv, type Env } from "./env.js"
 
 type Handler = (context: RequestContext, providerId: string | undefined, flowRoute: string | undefined) => Promise<Response> | Response
 

@@ -45,15 +45,8 @@ export function positiveSeconds(value: unknown, option: string, fallback: number
   return Math.floor(value)
 }
 
-/** The environment variables, where the runtime has them (an empty record elsewhere). */
-export function readEnv(): Record<string, string | undefined> {
-  return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {}
-}
-
-/** The environment variable a provider option is read from: `AUTH_<ID>_<SUFFIX>`, `-` as `_`. */
-export function envName(id: string, suffix: string): string {
-  return `AUTH_${id.toUpperCase().replace(/-/g, "_")}_${suffix}`
-}
+// Environment reading has its own home; re-exported for the option readers that import it from here.
+export { envName, readEnv } from "./env.js"
 
 /** A color from config, or `undefined` when it is not a plain CSS color (it lands in a style attribute). */
 export function safeColor(value: string | undefined): string | undefined {

@@ -3,7 +3,7 @@
  * `FLOW` is configured by it and served by it, and its extra routes exist only when configured.
  */
 import { describe, expect, it } from "vitest"
-import { MemoryAdapter } from "../../adapter-memory/src/index.js"
+import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { resolveConfig } from "../src/config.js"
 import { FLOW, lazyFlow, type SignInFlow } from "../src/providers/index.js"
 import type { AuthConfig } from "../src/types.js"

@@ -3,8 +3,7 @@
  * is a forged `Host` / `X-Forwarded-Host` against `Auth()` with `trustHost: true`.
  */
 import { afterEach, describe, expect, it, vi } from "vitest"
-// Imported by path, not by package name: @portcullis/adapter-memory depends on @portcullis/core.
-import { MemoryAdapter } from "../../adapter-memory/src/index.js"
+import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { resolveConfig } from "../src/config.js"
 import { Auth } from "../src/index.js"
 import { compileOriginPattern } from "../src/origins.js"

@@ -2,6 +2,7 @@
  * An OAuth 2.0 / OpenID Connect provider's configuration, checked and normalised once.
  */
 import { Configuration } from "../errors.js"
+import { isLoopbackAddress } from "../loopback.js"
 import type { AccountCallback, OAuthConfig, OIDCChecks, ProfileCallback, TokenEndpointHandler, UserinfoEndpointHandler } from "../providers/types.js"
 import type { Profile, ProviderButtonStyles } from "../model.js"
 import { DEFAULT_CALLBACK_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, envName, isRecord, milliseconds, optionalFunction } from "../options.js"
@@ -43,7 +44,6 @@ export interface InternalOAuthProvider {
 
 type Env = Record<string, string | undefined>
 
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"])
 
 function endpoint(value: unknown, option: string): { url: string | undefined; params: Record<string, unknown>; handler: Record<string, unknown> } {
   if (value === undefined) return { url: undefined, params: {}, handler: {} }
@@ -164,7 +164,7 @@ export function normalizeOAuthProvider(config: OAuthConfig, env: Env, proxyUrl: 
     } catch (cause) {
       throw new Configuration(`\`${at(option)}\` must be an absolute URL.`, { cause })
     }
-    const insecureOk = allowInsecureLoopback && parsed.protocol === "http:" && LOOPBACK.has(parsed.hostname)
+    const insecureOk = allowInsecureLoopback && parsed.protocol === "http:" && isLoopbackAddress(parsed.hostname)
     if (parsed.protocol !== "https:" && !insecureOk) {
       throw new Configuration(
         `\`${at(option)}\` must use https (plain http is allowed only on a loopback address with \`allowInsecureLoopbackRequests: true\`).`,

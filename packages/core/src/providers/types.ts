@@ -145,7 +145,8 @@ export interface OAuth2Config<P = Profile> extends CommonProviderOptions {
   callbackTimeout?: number
   /**
    * Allows plain `http://` endpoints when, and only when, they are on a loopback address
-   * (a local development or test identity provider). Never needed in production.
+   * (`127.0.0.0/8`, `[::1]` or `localhost`, not `*.localhost`: a local development or test
+   * identity provider). Never needed in production.
    */
   allowInsecureLoopbackRequests?: boolean
 }

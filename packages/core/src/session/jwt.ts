@@ -37,8 +37,8 @@ import {
   type CompactJwe,
   type SecretKey,
 } from "../crypto.js"
+import { readEnv } from "../env.js"
 import { MissingSecret, SessionTokenError } from "../errors.js"
-import { readEnv } from "../options.js"
 import type { JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from "../types.js"
 
 export type { DefaultJWT, JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from "../types.js"

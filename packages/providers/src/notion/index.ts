@@ -8,7 +8,7 @@
  * @module notion
  */
 import { oauthProvider } from "@portcullis/core/oauth"
-import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
+import { conformTokenResponse, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 const API = "https://api.notion.com/v1"
@@ -40,12 +40,7 @@ export default function Notion(config: OAuthUserConfig<NotionProfile> = {}): OAu
       token: {
         url: `${API}/oauth/token`,
         // Notion sends `"refresh_token": null` for integrations without refresh; a token set has none or a string.
-        async conform(response) {
-          if (!response.ok) return response
-          const body = (await response.json()) as Record<string, unknown>
-          if (typeof body.refresh_token !== "string") delete body.refresh_token
-          return Response.json(body, { status: response.status })
-        },
+        conform: conformTokenResponse({ drop: ["refresh_token"] }),
       },
       userinfo: {
         url: `${API}/users/me`,

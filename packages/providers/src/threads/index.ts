@@ -7,7 +7,7 @@
  * @module threads
  */
 import { oauthProvider } from "@portcullis/core/oauth"
-import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
+import { conformTokenResponse, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The record of `GET https://graph.threads.net/v1.0/me` with the fields requested here. */
@@ -31,12 +31,7 @@ export default function Threads(config: OAuthUserConfig<ThreadsProfile> = {}): O
       token: {
         url: "https://graph.threads.net/oauth/access_token",
         // The answer is `{ access_token, user_id }`; the token is a bearer token.
-        async conform(response) {
-          if (!response.ok) return response
-          const body = (await response.json()) as Record<string, unknown>
-          if (body.token_type === undefined) body.token_type = "bearer"
-          return Response.json(body, { status: response.status })
-        },
+        conform: conformTokenResponse({ tokenType: "bearer" }),
       },
       userinfo: {
         url: "https://graph.threads.net/v1.0/me",

@@ -7,7 +7,7 @@
  * @module twitch
  */
 import { oauthProvider } from "@portcullis/core/oauth"
-import type { OIDCConfig, OIDCUserConfig } from "@portcullis/core/providers"
+import { conformTokenResponse, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The claims of a Twitch ID token with the claims this provider requests. */
@@ -42,12 +42,7 @@ export default function Twitch(config: OIDCUserConfig<TwitchProfile> = {}): OIDC
         },
       },
       token: {
-        async conform(response) {
-          if (!response.ok) return response
-          const body = (await response.clone().json()) as { scope?: unknown; [field: string]: unknown }
-          if (!Array.isArray(body.scope)) return response
-          return Response.json({ ...body, scope: body.scope.join(" ") }, { status: response.status })
-        },
+        conform: conformTokenResponse({ joinScope: true }),
       },
       // Twitch documents no PKCE; it recommends both `state` and `nonce`.
       checks: ["nonce", "state"],
