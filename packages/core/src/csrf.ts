@@ -32,6 +32,20 @@ export async function csrfToken(context: RequestContext): Promise<string> {
   return token
 }
 
+/**
+ * For a server call (`context.serverCall`), which skips the token check: makes sure the browser
+ * holds a CSRF cookie, setting a new one on the response (and in this request's jar) when it has
+ * none, so a flow started here binds its checks to {@link browserBinding} as one started from a
+ * form does.
+ */
+export async function ensureCsrfCookie(context: RequestContext): Promise<void> {
+  if ((await readCookieToken(context)) !== undefined) return
+  await csrfToken(context)
+  // `csrfToken` has just queued the new cookie last.
+  const cookie = context.setCookies.at(-1)
+  if (cookie !== undefined) context.jar.set(cookie.name, cookie.value)
+}
+
 function equal(a: string, b: string): boolean {
   if (a.length !== b.length) return false
   let diff = 0
@@ -40,11 +54,14 @@ function equal(a: string, b: string): boolean {
 }
 
 /**
- * Checks the token a state-changing POST carries against the browser's CSRF cookie.
+ * Checks the token a state-changing POST carries against the browser's CSRF cookie; a server
+ * call (`context.serverCall`), which no request can make, carries none and is not checked.
  *
  * @throws {MissingCSRF} when the form has no token, the cookie is missing or forged, or they differ.
  */
 export async function verifyCsrf(context: RequestContext, submitted: string | null): Promise<void> {
+  // Core's own server-side call for server code (see `RequestContext.serverCall`): no form, no token.
+  if (context.serverCall === true) return
   if (submitted === null || submitted === "") throw new MissingCSRF("The request has no `csrfToken`: fetch one from GET /csrf and send it with the form.")
   const expected = await readCookieToken(context)
   if (expected === undefined) throw new MissingCSRF("The CSRF cookie is missing or was not set by this server.")

@@ -13,11 +13,10 @@ import { signIn, signInPage } from "./actions/signin.js"
 import { signOut, signOutCallback, signOutPage } from "./actions/signout.js"
 import { verifyRequest } from "./actions/verify-request.js"
 import { resolveConfig } from "./config.js"
-import { createContext, html, json, methodNotAllowed, redirect } from "./context.js"
+import { createContext, html, methodNotAllowed } from "./context.js"
 import type { InternalConfig, RequestContext } from "./internal.js"
-import { AuthError, Configuration, errorMessages, httpStatus, UnknownAction, type AuthErrorCode } from "./errors.js"
-import { createLogger, sanitizeError } from "./logger.js"
-import { errorPageUrl, parseRoute, signInPageUrl, type Action } from "./routes.js"
+import { acceptsHtml, answerFailure, jsonError, pages } from "./failures.js"
+import { parseRoute, type Action } from "./routes.js"
 import type { AuthConfig } from "./types.js"
 
 export type { Adapter, AdapterAccount, AdapterAccountKey, AdapterSession, AdapterUser, AdapterUserFields, Awaitable, NewAdapterUser, StrictAdapter, VerificationToken } from "./adapters.js"
@@ -28,6 +27,7 @@ export type * from "./types.js"
 export { getSession, getSessionForResponse, type SetCookieSink } from "./get-session.js"
 export { getAccessToken, type AccessToken } from "./access-token.js"
 export { envFlag, envName, envValue, readEnv, type Env } from "./env.js"
+export { authBase, signIn, signOut, updateSession, type AuthBase, type ServerSignInOptions, type ServerSignOutOptions } from "./server.js"
 
 type Handler = (context: RequestContext, providerId: string | undefined, flowRoute: string | undefined) => Promise<Response> | Response
 
@@ -50,42 +50,6 @@ const POST: Partial<Record<Action, Handler>> = {
   signout: (context) => signOut(context),
   session: (context) => updateSession(context),
   flow: (context, id, name) => flowRoute(context, "POST", id ?? "", name ?? ""),
-}
-
-/** Routes whose answer is data for scripts: failures answer JSON, not a page. */
-const JSON_ACTIONS = new Set<Action>(["providers", "csrf", "session", "flow"])
-
-function fallbackLogger(config: AuthConfig): InternalConfig["logger"] {
-  const logger = (config as { logger?: unknown } | undefined)?.logger
-  return createLogger(typeof logger === "object" && logger !== null ? (logger) : undefined, false)
-}
-
-/** Whether the request is a browser's navigation, which wants a page rather than JSON. */
-function acceptsHtml(request: Request): boolean {
-  return (request.headers.get("accept") ?? "").includes("text/html")
-}
-
-function jsonError(context: RequestContext | undefined, code: AuthErrorCode, status: number): Response {
-  return json(context, { error: code, message: errorMessages[code] }, status)
-}
-
-/** The default pages, fetched when one is served: an app on its own pages never loads them. */
-const pages = () => import("./pages/index.js")
-
-async function failure(error: AuthError, request: Request, context: RequestContext | undefined, action: Action | undefined): Promise<Response> {
-  if (context === undefined || action === undefined) {
-    // No origin to redirect to (an unusable configuration or an untrusted host): answer in place.
-    if (acceptsHtml(request)) {
-      const page = (await pages()).renderError({ theme: {}, code: error.code, homeUrl: "/", signinUrl: "/", logged: true })
-      return html(undefined, page, httpStatus(error.code))
-    }
-    return jsonError(undefined, error.code, httpStatus(error.code))
-  }
-  if (JSON_ACTIONS.has(action) || error instanceof UnknownAction) return jsonError(context, error.code, httpStatus(error.code))
-  if (error.page === "signin") {
-    return redirect(context, signInPageUrl(context, { error: error.code, code: error.publicCode, callbackUrl: context.returnTo }))
-  }
-  return redirect(context, errorPageUrl(context, error.code))
 }
 
 /**
@@ -124,14 +88,6 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
     }
     return await handler(context, route.providerId, route.flowRoute)
   } catch (thrown) {
-    const error = thrown instanceof AuthError ? thrown : new Configuration("An unexpected error occurred while handling the request.", { cause: thrown })
-    const logger = internal?.logger ?? fallbackLogger(config)
-    logger.error(context === undefined ? error : sanitizeError(error, context.sensitive))
-    try {
-      return await failure(error, request, context, action)
-    } catch (cause) {
-      logger.error(new Configuration("The error response could not be built.", { cause }))
-      return jsonError(undefined, "Configuration", 503)
-    }
+    return answerFailure(thrown, { request, config, internal, context, action })
   }
 }

@@ -66,6 +66,13 @@ export interface RequestContext {
   sensitive: Set<string>
   /** The key-derivation salt of the session JWT (see `createContext`). */
   sessionSalt: string
+  /**
+   * Set only by core's server-side calls (`signIn`, `signOut`, `updateSession` in `server.ts`) on
+   * the request they build for server code; nothing a request carries sets it. The CSRF check
+   * honours it: the framework refused cross-site posts to that server code. Unset on every
+   * request `Auth()` serves.
+   */
+  serverCall?: true
 }
 
 /** A configured provider as the routes use it: what it declared, and the flow that serves it. */

@@ -65,14 +65,3 @@ export function authorizedCallback(config: AuthConfig): NextAuthCallbacks["autho
   const callbacks: NextAuthCallbacks | undefined = config.callbacks
   return callbacks?.authorized
 }
-
-/** Where the routes are served: the config's `basePath`, else `AUTH_URL`'s path, else `/api/auth` (as core decides). */
-export function basePathOf(config: AuthConfig): string {
-  if (config.basePath !== undefined) return config.basePath.replace(/\/+$/, "")
-  const url = config.url ?? envValue("AUTH_URL")
-  if (url !== undefined && URL.canParse(url)) {
-    const path = new URL(url).pathname.replace(/\/+$/, "")
-    if (path !== "") return path
-  }
-  return "/api/auth"
-}

@@ -2,9 +2,9 @@
  * `auth` used as middleware (Next.js 16 `proxy`) and `auth(callback)`, the wrapper that gives a
  * middleware or route handler `request.auth`.
  */
-import { envValue, getSessionForResponse, type AuthConfig, type Awaitable, type Session } from "@portcullis/core"
+import { authBase, getSessionForResponse, signIn, type AuthConfig, type Awaitable, type Session } from "@portcullis/core"
 import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server.js"
-import { authorizedCallback, basePathOf } from "./config.js"
+import { authorizedCallback } from "./config.js"
 import { forCore } from "./request.js"
 
 /** A request with its session, as `auth(callback)` hands it to the callback. */
@@ -37,28 +37,30 @@ function withCookies(response: Response, cookies: readonly string[]): Response {
 }
 
 /**
- * The origin the browser is on: `url` / `AUTH_URL` when set, else the `Host` it sent. Next.js's
- * own `request.url` may name another (`localhost` for `127.0.0.1`).
+ * Whether the request is for one of core's own routes (under its base path), which middleware
+ * lets through. On a host the app does not trust (which the session read has already logged)
+ * core serves no route, so nothing is let through unchecked.
  */
-function browserOrigin(request: NextRequest, config: AuthConfig): string {
-  const configured = config.url ?? envValue("AUTH_URL")
-  if (configured !== undefined && URL.canParse(configured)) return new URL(configured).origin
-  const host = request.headers.get("host")
-  const fromHost = host === null ? undefined : `${request.nextUrl.protocol}//${host}`
-  return fromHost !== undefined && URL.canParse(fromHost) && new URL(fromHost).host === host ? new URL(fromHost).origin : request.nextUrl.origin
+async function isAuthRoute(request: Request, pathname: string, config: AuthConfig): Promise<boolean> {
+  try {
+    return pathname.startsWith(`${(await authBase(request, config)).basePath}/`)
+  } catch {
+    return false
+  }
 }
 
 /**
- * The sign-in page with a way back to where the browser was going, as a same-origin path (core
- * accepts those as `callbackUrl`).
+ * Core's redirect to the sign-in page, with the path the browser was going to as `callbackUrl`;
+ * `undefined` on the sign-in page itself, where it would loop. A host the app does not trust gets
+ * core's own answer, which says so.
  */
-function signInRedirect(request: NextRequest, config: AuthConfig): Response | undefined {
+async function signInRedirect(request: NextRequest, core: Request, config: AuthConfig): Promise<Response | undefined> {
   const { pathname, search } = request.nextUrl
-  const url = new URL(config.pages?.signIn ?? `${basePathOf(config)}/signin`, browserOrigin(request, config))
-  // Already on the sign-in page: sending it there again would loop.
-  if (url.pathname === pathname) return undefined
-  url.searchParams.set("callbackUrl", `${pathname}${search}`)
-  return NextResponse.redirect(url)
+  const answer = await signIn(core, config, undefined, { redirectTo: `${pathname}${search}` })
+  const location = answer.headers.get("location")
+  if (location === null) return answer
+  if (new URL(location).pathname === pathname) return undefined
+  return NextResponse.redirect(location)
 }
 
 /**
@@ -74,9 +76,10 @@ export async function handleWithSession(
   callback: AuthCallback | undefined,
 ): Promise<Response> {
   const renewal: string[] = []
-  const session = await getSessionForResponse(forCore(request), config, (cookie) => renewal.push(cookie))
+  const core = forCore(request)
+  const session = await getSessionForResponse(core, config, (cookie) => renewal.push(cookie))
   const authorized = authorizedCallback(config)
-  const ownRoute = request.nextUrl.pathname.startsWith(`${basePathOf(config)}/`)
+  const ownRoute = authorized !== undefined && (await isAuthRoute(core, request.nextUrl.pathname, config))
   const verdict = authorized === undefined || ownRoute ? true : await authorized({ request, auth: session })
   let response: Response | undefined
   if (verdict instanceof Response) response = verdict
@@ -84,6 +87,6 @@ export async function handleWithSession(
     const augmented = request as NextAuthRequest
     augmented.auth = session
     response = (await callback(augmented, context)) ?? undefined
-  } else if (verdict === false) response = signInRedirect(request, config)
+  } else if (verdict === false) response = await signInRedirect(request, core, config)
   return withCookies(response ?? NextResponse.next(), renewal)
 }

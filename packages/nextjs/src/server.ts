@@ -1,14 +1,13 @@
 /**
  * What runs where Next.js gives no `Request`: `auth()` in server components, route handlers and
- * server actions, and the `signIn` / `signOut` server actions. Each builds the request from
- * `headers()`, calls core, and hands core's cookies to `cookies()`.
+ * server actions, and the `signIn` / `signOut` / `unstable_update` server actions. Each builds the
+ * request from `headers()`, makes one call to core, and hands core's cookies to `cookies()`.
  */
-import { Auth, getSessionForResponse, type AuthConfig, type Session } from "@portcullis/core"
+import { getSessionForResponse, signIn, signOut, updateSession, type AuthConfig, type Session } from "@portcullis/core"
 import * as nextCache from "next/cache.js"
 import { cookies, headers } from "next/headers.js"
 import { redirect } from "next/navigation"
-import { basePathOf } from "./config.js"
-import { setCookieHeaders, setCookies } from "./cookies.js"
+import { setCookieHeaders, setCookies, type CookieStore } from "./cookies.js"
 import { requestFromHeaders } from "./request.js"
 
 /**
@@ -35,7 +34,8 @@ export async function sessionFromContext(config: AuthConfig): Promise<Session | 
   await requestTime()
   const [incoming, store] = await Promise.all([headers(), cookies()])
   const pending: string[] = []
-  const session = await getSessionForResponse(requestFromHeaders(incoming, `${basePathOf(config)}/session`), config, (cookie) => pending.push(cookie))
+  // The read depends only on the host and cookies, not on the page's path, which `headers()` does not give.
+  const session = await getSessionForResponse(requestFromHeaders(incoming, "/"), config, (cookie) => pending.push(cookie))
   if (pending.length > 0) setCookies(store, pending)
   return session
 }
@@ -69,62 +69,31 @@ function fieldsOf(options: FormData | SignInOptions | undefined): Record<string,
   return fields
 }
 
-/** `name=value` of each `Set-Cookie`, appended to a `Cookie` header. */
-function withCookies(cookieHeader: string | null, setCookies: readonly string[]): string {
-  const pairs = setCookies.map((header) => header.split(";", 1)[0] ?? "")
-  return [cookieHeader ?? "", ...pairs].filter((part) => part !== "").join("; ")
-}
-
-/**
- * POSTs a form to one of core's state-changing routes on the user's behalf: the CSRF token comes
- * from core's own `GET /csrf` (its cookie travels on to the POST and back to the browser), and
- * every cookie core sets is handed to `cookies()`. Answers core's response.
- */
-async function postToCore(config: AuthConfig, path: string, form: Record<string, string>): Promise<Response> {
+/** The request a server action runs for, as core takes it (the browser's host and cookies), with its cookie store and `Referer`. */
+async function actionRequest(): Promise<{ request: Request; store: CookieStore; referer: string | null }> {
   const [incoming, store] = await Promise.all([headers(), cookies()])
-  const basePath = basePathOf(config)
-  const csrf = await Auth(requestFromHeaders(incoming, `${basePath}/csrf`), config)
-  const csrfCookies = setCookieHeaders(csrf)
-  const { csrfToken } = (await csrf.json()) as { csrfToken?: unknown }
-  const postHeaders = new Headers(incoming)
-  postHeaders.set("cookie", withCookies(incoming.get("cookie"), csrfCookies))
-  const body = new URLSearchParams({ ...form, csrfToken: typeof csrfToken === "string" ? csrfToken : "" }).toString()
-  const response = await Auth(requestFromHeaders(postHeaders, path, { method: "POST", body }), config)
-  setCookies(store, [...csrfCookies, ...setCookieHeaders(response)])
-  return response
+  return { request: requestFromHeaders(incoming, "/"), store, referer: incoming.get("referer") }
 }
 
-/** {@link postToCore} for a route that answers a redirect: where it sends the browser. */
-async function postForm(config: AuthConfig, path: string, form: Record<string, string>): Promise<string> {
-  const response = await postToCore(config, path, form)
-  return response.headers.get("location") ?? form.callbackUrl ?? "/"
+/** Hands core's cookies to `cookies()` and answers where core sends the browser (`fallback` when core answered in place). */
+function follow(response: Response, store: CookieStore, fallback: string): string {
+  setCookies(store, setCookieHeaders(response))
+  return response.headers.get("location") ?? fallback
 }
 
 /**
- * The `unstable_update` server action: core's `POST /session` with `data`, which reaches the
+ * The `unstable_update` server action: core's session update with `data`, which reaches the
  * `jwt` and `session` callbacks as `trigger: "update"`; the re-sealed cookie goes to `cookies()`.
  * Answers the updated session, or `null` when signed out or refused.
  */
 export async function updateAction(config: AuthConfig, data: unknown): Promise<Session | null> {
-  const response = await postToCore(config, `${basePathOf(config)}/session`, { data: JSON.stringify(data) })
+  const { request, store } = await actionRequest()
+  const response = await updateSession(request, config, data)
+  setCookies(store, setCookieHeaders(response))
   return response.ok ? ((await response.json()) as Session | null) : null
 }
 
-/** Where a sign-in or sign-out goes back to when the caller does not say. */
-async function defaultCallbackUrl(): Promise<string> {
-  return (await headers()).get("referer") ?? "/"
-}
-
-/** Whether `id` names a credentials provider, asked of core's own `GET /providers`. */
-async function isCredentials(config: AuthConfig, id: string): Promise<boolean> {
-  const incoming = await headers()
-  const response = await Auth(requestFromHeaders(incoming, `${basePathOf(config)}/providers`), config)
-  if (!response.ok) return false
-  const providers = (await response.json()) as Record<string, { type?: unknown } | undefined>
-  return providers[id]?.type === "credentials"
-}
-
-/** The `signIn` server action: see `NextAuthResult.signIn`. */
+/** The `signIn` server action: see `NextAuthResult.signIn`. One call to core, whatever the provider. */
 export async function signInAction(
   config: AuthConfig,
   provider: string | undefined,
@@ -132,27 +101,21 @@ export async function signInAction(
   authorizationParams: AuthorizationParams | undefined,
 ): Promise<string> {
   const { redirect: shouldRedirect, redirectTo, ...rest } = fieldsOf(options)
-  const callbackUrl = typeof redirectTo === "string" ? redirectTo : await defaultCallbackUrl()
-  const basePath = basePathOf(config)
-  let target: string
-  if (provider === undefined || provider === "") {
-    target = `${basePath}/signin?${new URLSearchParams({ callbackUrl }).toString()}`
-  } else {
-    const fields: Record<string, string> = {}
-    for (const [name, value] of Object.entries(rest)) if (typeof value === "string") fields[name] = value
-    const id = encodeURIComponent(provider)
-    const query = new URLSearchParams(authorizationParams).toString()
-    const path = (await isCredentials(config, provider)) ? `${basePath}/callback/${id}` : `${basePath}/signin/${id}${query === "" ? "" : `?${query}`}`
-    target = await postForm(config, path, { ...fields, callbackUrl })
-  }
+  const { request, store, referer } = await actionRequest()
+  const callbackUrl = typeof redirectTo === "string" ? redirectTo : (referer ?? "/")
+  const fields: Record<string, string> = {}
+  for (const [name, value] of Object.entries(rest)) if (typeof value === "string") fields[name] = value
+  const response = await signIn(request, config, provider, { fields, redirectTo: callbackUrl, authorizationParams: new URLSearchParams(authorizationParams) })
+  const target = follow(response, store, callbackUrl)
   if (shouldRedirect !== false && shouldRedirect !== "false") redirect(target)
   return target
 }
 
-/** The `signOut` server action: see `NextAuthResult.signOut`. */
+/** The `signOut` server action: see `NextAuthResult.signOut`. One call to core. */
 export async function signOutAction(config: AuthConfig, options: SignOutOptions | undefined): Promise<string> {
-  const callbackUrl = options?.redirectTo ?? (await defaultCallbackUrl())
-  const target = await postForm(config, `${basePathOf(config)}/signout`, { callbackUrl })
+  const { request, store, referer } = await actionRequest()
+  const callbackUrl = options?.redirectTo ?? referer ?? "/"
+  const target = follow(await signOut(request, config, { redirectTo: callbackUrl }), store, callbackUrl)
   if (options?.redirect !== false) redirect(target)
   return target
 }

@@ -94,7 +94,8 @@ export class Harness {
   held: URL | undefined
   hold = false
 
-  constructor(readonly config: AuthConfig) {
+  /** `app` answers the app's own paths (outside `/api/auth`), e.g. a server action; default a plain page. */
+  constructor(readonly config: AuthConfig, app?: (request: Request) => Promise<Response>) {
     this.browser = new TestBrowser({
       routes: {
         [APP]: async (request) => {
@@ -105,6 +106,7 @@ export class Harness {
             return new Response("held", { status: 200 })
           }
           if (url.pathname.startsWith("/api/auth")) return Auth(request, this.config)
+          if (app !== undefined) return app(request)
           return new Response(`<p>app page ${url.pathname}</p>`, { headers: { "content-type": "text/html" } })
         },
       },
