@@ -49,3 +49,20 @@ export function setCookies(store: CookieStore, headers: readonly string[]): bool
 export function setCookieHeaders(response: Response): string[] {
   return response.headers.getSetCookie()
 }
+
+/** A cookie no app sets: deleting it is how {@link canSetCookies} asks. */
+const PROBE = "authjs.cookie-probe"
+
+/**
+ * Whether Next.js lets this code set cookies: yes in route handlers and server actions, no while
+ * a server component renders (the response has started), where `set` and `delete` throw. Asked
+ * by deleting a cookie nobody sets, which adds at most one harmless expired `Set-Cookie`.
+ */
+export function canSetCookies(store: CookieStore): boolean {
+  try {
+    store.delete(PROBE)
+    return true
+  } catch {
+    return false
+  }
+}

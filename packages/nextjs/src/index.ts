@@ -6,15 +6,15 @@
  *
  * @module
  */
-import { Auth, type Session } from "@portcullis/core"
+import { Auth, type AccessToken, type Session } from "@portcullis/core"
 import type { NextRequest } from "next/server.js"
 import { configFor, type NextAuthConfigInput } from "./config.js"
 import { handleWithSession, type AuthCallback, type AuthHandler, type MiddlewareOrRouteContext } from "./middleware.js"
 import { forCore } from "./request.js"
-import { sessionFromContext, signInAction, signOutAction, updateAction, type AuthorizationParams, type SignInOptions, type SignOutOptions } from "./server.js"
+import { accessTokenFromContext, sessionFromContext, signInAction, signOutAction, updateAction, type AuthorizationParams, type SignInOptions, type SignOutOptions } from "./server.js"
 
-export { AuthError, CredentialsSignin } from "@portcullis/core/errors"
-export type { Account, DefaultSession, Profile, Session, User } from "@portcullis/core"
+export { AuthError, CredentialsSignin, RefreshTokenError } from "@portcullis/core/errors"
+export type { AccessToken, Account, DefaultSession, Profile, Session, User } from "@portcullis/core"
 export type { AuthorizedParams, NextAuthCallbacks, NextAuthConfig, NextAuthConfigInput } from "./config.js"
 export type { AuthCallback, AuthHandler, MiddlewareOrRouteContext, NextAuthRequest } from "./middleware.js"
 export type { AuthorizationParams, SignInOptions, SignOutOptions } from "./server.js"
@@ -58,6 +58,21 @@ export interface NextAuthResult {
    * Resolves to the updated session, or `null` when signed out.
    */
   unstable_update: (data: Partial<Session>) => Promise<Session | null>
+  /**
+   * The signed-in user's access token at a provider (`{ accessToken, expiresAt?, scope?,
+   * tokenType? }`), refreshed when it has expired or expires within 60 seconds; `null` when
+   * signed out or not linked to that provider. In a server component, tokens kept in the session
+   * cookie (`tokensInCookie`) cannot be renewed there: a due refresh rejects with
+   * `RefreshTokenError` saying to call it from a route handler or server action.
+   *
+   * @throws {RefreshTokenError} when a due refresh fails.
+   * @example
+   * ```ts
+   * const token = await getAccessToken("github")
+   * const repos = token && (await fetch("https://api.github.com/user/repos", { headers: { authorization: `Bearer ${token.accessToken}` } }))
+   * ```
+   */
+  getAccessToken: (providerId: string) => Promise<AccessToken | null>
 }
 
 /**
@@ -100,6 +115,7 @@ export default function NextAuth(config: NextAuthConfigInput): NextAuthResult {
     signIn: async (provider, options, authorizationParams) => signInAction(await configFor(config, undefined), provider, options, authorizationParams),
     signOut: async (options) => signOutAction(await configFor(config, undefined), options),
     unstable_update: async (data) => updateAction(await configFor(config, undefined), data),
+    getAccessToken: async (providerId) => accessTokenFromContext(await configFor(config, undefined), providerId),
   }
 }
 

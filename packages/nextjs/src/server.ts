@@ -3,11 +3,11 @@
  * server actions, and the `signIn` / `signOut` / `unstable_update` server actions. Each builds the
  * request from `headers()`, makes one call to core, and hands core's cookies to `cookies()`.
  */
-import { getSessionForResponse, signIn, signOut, updateSession, type AuthConfig, type Session } from "@portcullis/core"
+import { getAccessToken, getSessionForResponse, signIn, signOut, updateSession, type AccessToken, type AuthConfig, type Session } from "@portcullis/core"
 import * as nextCache from "next/cache.js"
 import { cookies, headers } from "next/headers.js"
 import { redirect } from "next/navigation"
-import { setCookieHeaders, setCookies, type CookieStore } from "./cookies.js"
+import { canSetCookies, setCookieHeaders, setCookies, type CookieStore } from "./cookies.js"
 import { requestFromHeaders } from "./request.js"
 
 /**
@@ -38,6 +38,26 @@ export async function sessionFromContext(config: AuthConfig): Promise<Session | 
   const session = await getSessionForResponse(requestFromHeaders(incoming, "/"), config, (cookie) => pending.push(cookie))
   if (pending.length > 0) setCookies(store, pending)
   return session
+}
+
+/**
+ * The signed-in user's access token at a provider, for the request being rendered (core's
+ * `getAccessToken`), refreshed when due. Where Next.js lets code set cookies (route handlers,
+ * server actions) renewed cookies are set; while a server component renders they cannot be, so
+ * tokens kept in the session cookie (`tokensInCookie`) are answered while valid and otherwise
+ * refused with `RefreshTokenError` before the refresh token is spent. Tokens an adapter stores
+ * are refreshed anywhere.
+ *
+ * @throws {RefreshTokenError} when a due refresh fails or cannot be stored here.
+ */
+export async function accessTokenFromContext(config: AuthConfig, providerId: string): Promise<AccessToken | null> {
+  await requestTime()
+  const [incoming, store] = await Promise.all([headers(), cookies()])
+  const pending: string[] = []
+  const sink = canSetCookies(store) ? (cookie: string) => pending.push(cookie) : undefined
+  const token = await getAccessToken(requestFromHeaders(incoming, "/"), config, providerId, sink)
+  if (pending.length > 0) setCookies(store, pending)
+  return token
 }
 
 /** Options of the `signIn` server action, as next-auth v5 takes them. */
