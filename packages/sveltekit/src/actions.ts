@@ -3,7 +3,7 @@
  * endpoints, and the `signIn` / `signOut` form actions. Each makes one call to core with the
  * event's request and hands core's cookies to `event.cookies`.
  */
-import { getSessionForResponse, signIn as coreSignIn, signOut as coreSignOut, type AuthConfig, type Session } from "@portcullis/core"
+import { getAccessToken, getSessionForResponse, signIn as coreSignIn, signOut as coreSignOut, type AccessToken, type AuthConfig, type Session } from "@portcullis/core"
 import { error, redirect, type RequestEvent } from "@sveltejs/kit"
 import { setCookies } from "./cookies.js"
 
@@ -40,6 +40,20 @@ export async function sessionOf(event: RequestEvent, config: AuthConfig): Promis
   const session = await getSessionForResponse(event.request, config, (cookie) => pending.push(cookie))
   setCookies(event.cookies, pending)
   return session
+}
+
+/**
+ * The signed-in user's access token at `providerId` for the event (`event.locals.getAccessToken()`),
+ * refreshed when due, with renewed cookies handed to `event.cookies`. `null` when signed out or
+ * not linked.
+ *
+ * @throws {RefreshTokenError} when a due refresh fails.
+ */
+export async function accessTokenOf(event: RequestEvent, config: AuthConfig, providerId: string): Promise<AccessToken | null> {
+  const pending: string[] = []
+  const token = await getAccessToken(event.request, config, providerId, (cookie) => pending.push(cookie))
+  setCookies(event.cookies, pending)
+  return token
 }
 
 /** Hands core's cookies to `event.cookies` and answers where core sends the browser (`fallback` when core answered in place). */

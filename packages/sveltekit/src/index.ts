@@ -6,13 +6,13 @@
  *
  * @module
  */
-import { Auth, type Session } from "@portcullis/core"
+import { Auth, type AccessToken, type Session } from "@portcullis/core"
 import type { Action, Handle } from "@sveltejs/kit"
-import { readForm, signIn, signInFields, signOut, signOutFields, sessionOf } from "./actions.js"
+import { accessTokenOf, readForm, signIn, signInFields, signOut, signOutFields, sessionOf } from "./actions.js"
 import { basePathOf, configFor, type SvelteKitAuthConfigInput } from "./config.js"
 
-export { AuthError, CredentialsSignin } from "@portcullis/core/errors"
-export type { Account, DefaultSession, Profile, Session, User } from "@portcullis/core"
+export { AuthError, CredentialsSignin, RefreshTokenError } from "@portcullis/core/errors"
+export type { AccessToken, Account, DefaultSession, Profile, Session, User } from "@portcullis/core"
 export type { AuthorizationParams, SignInOptions, SignOutOptions } from "./actions.js"
 export type { SvelteKitAuthConfig, SvelteKitAuthConfigInput } from "./config.js"
 
@@ -64,6 +64,7 @@ export function SvelteKitAuth(config: SvelteKitAuthConfigInput): SvelteKitAuthRe
     handle: async ({ event, resolve }) => {
       const resolved = await configFor(config, event)
       event.locals.auth = () => sessionOf(event, resolved)
+      event.locals.getAccessToken = (providerId) => accessTokenOf(event, resolved, providerId)
       // eslint-disable-next-line @typescript-eslint/no-deprecated -- kept for apps written against older @auth/sveltekit
       event.locals.getSession = event.locals.auth
       if (event.url.pathname.startsWith(`${basePathOf(resolved)}/`)) return Auth(event.request, resolved)
@@ -90,6 +91,14 @@ declare global {
       auth: () => Promise<Session | null>
       /** @deprecated Use `auth()`, as @auth/sveltekit does. */
       getSession: () => Promise<Session | null>
+      /**
+       * The signed-in user's access token at a provider, refreshed when due (core's
+       * `getAccessToken`); `null` when signed out or not linked. Renewed cookies are written on
+       * the response.
+       *
+       * @throws {RefreshTokenError} when a due refresh fails.
+       */
+      getAccessToken: (providerId: string) => Promise<AccessToken | null>
     }
     interface PageData {
       session?: Session | null
