@@ -10,6 +10,7 @@ import type {
   AdapterAccountKey,
   AdapterAuthenticator,
   AdapterSession,
+  AdapterSessionRecord,
   AdapterUser,
   StrictAdapter,
   VerificationToken,
@@ -86,6 +87,11 @@ export function MemoryAdapter(initial: MemoryAdapterState = {}): Required<Strict
   const authenticators = new Map<string, AdapterAuthenticator>()
   /** Per account, the last critical section queued by withAccountLock, settled either way. */
   const accountLocks = new Map<string, Promise<void>>()
+  const sessionRecords = new Map<string, AdapterSessionRecord>()
+  /** Single-use keys (`useOnce`) and until when each is kept. */
+  const usedKeys = new Map<string, Date>()
+  const sweepSessionRecords = sweeper(sessionRecords, (record) => record.expires)
+  const sweepUsedKeys = sweeper(usedKeys, (expires) => expires)
   const sweepSessions = sweeper(sessions, (session) => session.expires)
   const sweepVerificationTokens = sweeper(verificationTokens, (token) => token.expires)
 
@@ -196,6 +202,7 @@ export function MemoryAdapter(initial: MemoryAdapterState = {}): Required<Strict
       for (const [key, account] of accounts) if (account.userId === userId) accounts.delete(key)
       for (const [token, session] of sessions) if (session.userId === userId) sessions.delete(token)
       for (const [id, authenticator] of authenticators) if (authenticator.userId === userId) authenticators.delete(id)
+      for (const [id, record] of sessionRecords) if (record.userId === userId) sessionRecords.delete(id)
       // Removed records are handed over as they are: the store no longer holds them.
       return user
     },
@@ -334,6 +341,47 @@ export function MemoryAdapter(initial: MemoryAdapterState = {}): Required<Strict
       authenticators.delete(credentialID)
       return copy(current)
     },
+
+    createSessionRecord(record) {
+      const where = "createSessionRecord()"
+      const stored = checkSessionRecord(copy(record), where)
+      requireUser(stored.userId, where)
+      if (sessionRecords.has(stored.id)) throw new Error(`MemoryAdapter: ${where}: a session record with this id exists`)
+      sweepSessionRecords()
+      sessionRecords.set(stored.id, stored)
+      return copy(stored)
+    },
+
+    getSessionRecord(id) {
+      const record = sessionRecords.get(id)
+      return record === undefined ? null : copy(record)
+    },
+
+    listSessionRecords(filter) {
+      const matches = (record: AdapterSessionRecord): boolean =>
+        "userId" in filter ? record.userId === filter.userId : record.provider === filter.provider && record.providerSid === filter.providerSid
+      return [...sessionRecords.values()].filter(matches).map(copy)
+    },
+
+    updateSessionRecord(patch) {
+      const record = sessionRecords.get(patch.id)
+      if (record === undefined) return null
+      for (const name of ["lastSeenAt", "expires"] as const) {
+        const value = patch[name]
+        if (value !== undefined) record[name] = requireDateValue(value, name, "updateSessionRecord()")
+      }
+      if (patch.revokedAt !== undefined) record.revokedAt = patch.revokedAt === null ? null : requireDateValue(patch.revokedAt, "revokedAt", "updateSessionRecord()")
+      return copy(record)
+    },
+
+    useOnce(key, expires) {
+      const until = requireDateValue(expires, "expires", "useOnce()")
+      const kept = usedKeys.get(key)
+      if (kept !== undefined && !hasExpired(kept, Date.now())) return false
+      sweepUsedKeys()
+      usedKeys.set(key, new Date(until.getTime()))
+      return true
+    },
   }
 }
 
@@ -453,6 +501,19 @@ function checkAuthenticator(record: object, where: string): AdapterAuthenticator
   fields.transports ??= null
   if (fields.transports !== null) requireString(record, "transports", where)
   return record as AdapterAuthenticator
+}
+
+function checkSessionRecord(record: object, where: string): AdapterSessionRecord {
+  for (const name of ["id", "userId"]) requireString(record, name, where)
+  for (const name of ["createdAt", "lastSeenAt", "expires"]) requireDate(record, name, where)
+  const fields = record as Fields
+  for (const name of ["sessionToken", "provider", "providerSid", "userAgent", "revokedAt"]) fields[name] ??= null
+  return record as AdapterSessionRecord
+}
+
+function requireDateValue(value: unknown, name: string, where: string): Date {
+  if (!(value instanceof Date) || Number.isNaN(value.getTime())) throw new TypeError(`MemoryAdapter: ${where}: ${name} must be a valid Date`)
+  return new Date(value.getTime())
 }
 
 function checkVerificationToken(record: object, where: string): VerificationToken {

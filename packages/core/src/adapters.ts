@@ -249,6 +249,11 @@ export interface Adapter {
   ): Awaitable<AdapterAuthenticator | null>
   /** Deletes a credential; returns it, or `null` when no credential has the id. */
   deleteAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>
+  createSessionRecord?: SessionRecordMethods["createSessionRecord"]
+  getSessionRecord?: SessionRecordMethods["getSessionRecord"]
+  listSessionRecords?: SessionRecordMethods["listSessionRecords"]
+  updateSessionRecord?: SessionRecordMethods["updateSessionRecord"]
+  useOnce?: SessionRecordMethods["useOnce"]
 }
 
 /**
@@ -292,8 +297,63 @@ export interface StrictAdapter extends Adapter {
   deleteSession?(sessionToken: string): Awaitable<AdapterSession | null | undefined>
 }
 
+/**
+ * One signed-in session as the user and core track it, whatever the session strategy: created at
+ * each sign-in when the adapter has `createSessionRecord`. A JWT session carries its `id` (the
+ * `sessionId` claim) and is refused once the record is revoked; a database session's record
+ * names its `sessionToken`, whose row is deleted on revocation.
+ */
+export interface AdapterSessionRecord {
+  /** Random and opaque: never the session token. */
+  id: string
+  userId: string
+  createdAt: Date
+  /** When the session was last seen (at sign-in, then as it rolls). */
+  lastSeenAt: Date
+  expires: Date
+  /** A database session's token: the row a revocation deletes. `null` for a JWT session. */
+  sessionToken?: string | null
+  /** The provider the user signed in with. */
+  provider?: string | null
+  /** The provider's session id (OpenID Connect `sid`) at sign-in, which back-channel logout names. */
+  providerSid?: string | null
+  /** A short description of the device (from its user agent), for the user's list of sessions. */
+  userAgent?: string | null
+  /** When the session was revoked; a revoked session is refused from then on. */
+  revokedAt?: Date | null
+}
+
+/** Which session records to list: a user's, or those started in one provider session. */
+export type SessionRecordFilter = { userId: string } | { provider: string; providerSid: string }
+
+/**
+ * What core keeps in the adapter's store to track sessions across instances: their records,
+ * and the single-use keys a replay check needs. Optional, and this project's extension
+ * (Auth.js's adapters have none): back-channel logout needs all of them, and `Auth()` refuses
+ * `backchannelLogout` at start, naming the missing ones.
+ */
+export interface SessionRecordMethods {
+  /** Stores a new session record; answers it. */
+  createSessionRecord(record: AdapterSessionRecord): Awaitable<AdapterSessionRecord>
+  /** The record with that id, or `null`. */
+  getSessionRecord(id: string): Awaitable<AdapterSessionRecord | null>
+  /** The records matching the filter, revoked and expired ones included (an empty array for none). */
+  listSessionRecords(filter: SessionRecordFilter): Awaitable<AdapterSessionRecord[]>
+  /** Writes the fields given (`lastSeenAt`, `expires`, `revokedAt`); answers the record, or `null` when no record has the id. */
+  updateSessionRecord(record: Pick<AdapterSessionRecord, "id"> & Partial<Pick<AdapterSessionRecord, "lastSeenAt" | "expires" | "revokedAt">>): Awaitable<AdapterSessionRecord | null>
+  /**
+   * Stores `key` until `expires` if no unexpired one is stored, atomically across instances;
+   * answers `true` when it was stored now, `false` when it was already there. The replay check of
+   * single-use values (a logout token's `jti`).
+   */
+  useOnce(key: string, expires: Date): Awaitable<boolean>
+}
+
 /** Names of the adapter's methods. */
 export type AdapterMethod = keyof Adapter
 
 /** The adapter methods a sign-in with a provider account calls (the linking rules of `signInAccount`): what an OAuth or OAuth 1.0a flow declares. */
 export const ACCOUNT_SIGN_IN_METHODS: readonly AdapterMethod[] = ["createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "deleteUser", "linkAccount"]
+
+/** The adapter methods session records need (see {@link SessionRecordMethods}). */
+export const SESSION_RECORD_METHODS: readonly AdapterMethod[] = ["createSessionRecord", "getSessionRecord", "listSessionRecords", "updateSessionRecord", "useOnce"]

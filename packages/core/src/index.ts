@@ -19,7 +19,7 @@ import { acceptsHtml, answerFailure, jsonError, pages } from "./failures.js"
 import { parseRoute, type Action } from "./routes.js"
 import type { AuthConfig } from "./types.js"
 
-export type { Adapter, AdapterAccount, AdapterAccountKey, AdapterSession, AdapterUser, AdapterUserFields, Awaitable, NewAdapterUser, StrictAdapter, VerificationToken } from "./adapters.js"
+export type { Adapter, AdapterAccount, AdapterAccountKey, AdapterSession, AdapterSessionRecord, AdapterUser, AdapterUserFields, Awaitable, NewAdapterUser, SessionRecordFilter, StrictAdapter, VerificationToken } from "./adapters.js"
 export type { AuthErrorCode } from "./errors.js"
 export type { Account, Profile, ProviderType, TokenSet, User } from "./model.js"
 export type { CredentialInput, CredentialsConfig, EmailConfig, Provider, SendVerificationRequestParams } from "./providers/types.js"
