@@ -250,7 +250,8 @@ function checkAdapter(adapter: unknown, strategy: SessionStrategy, providers: re
   if (adapter === undefined) {
     if (strategy === "database") throw new Configuration('`session.strategy: "database"` needs an `adapter`.')
     for (const provider of providers) {
-      const reason = provider.flow.needsAdapter
+      const { needsAdapter } = provider.flow
+      const reason = typeof needsAdapter === "function" ? needsAdapter(provider.options) : needsAdapter
       if (reason !== undefined) throw new Configuration(`Provider "${provider.id}" needs an \`adapter\` ${reason}.`)
     }
     return undefined
@@ -313,7 +314,7 @@ async function normalizeConfig(config: AuthConfig, env: Env, logSecrets: string[
     providers,
     providersById: new Map(providers.map((provider) => [provider.id, provider])),
     flowRoutes: new Set(providers.flatMap((provider) => Object.keys(provider.flow.routes ?? {}))),
-    session: { strategy, maxAge, updateAge, generateSessionToken },
+    session: { strategy, maxAge, updateAge, generateSessionToken, revocationCheckInterval: positiveSeconds(session.revocationCheckInterval, "session.revocationCheckInterval", 30, true) },
     jwt: {
       maxAge: positiveSeconds(jwt.maxAge, "jwt.maxAge", maxAge),
       encode: optionalFunction<NonNullable<JWTOptions["encode"]>>(jwt.encode, "jwt.encode"),

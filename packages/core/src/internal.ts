@@ -29,6 +29,8 @@ export interface InternalConfig {
     maxAge: number
     updateAge: number
     generateSessionToken: () => string
+    /** Seconds between two looks at a JWT session's record (see `SessionOptions.revocationCheckInterval`). */
+    revocationCheckInterval: number
   }
   jwt: { maxAge: number; encode: JWTOptions["encode"]; decode: JWTOptions["decode"] }
   callbacks: CallbacksOptions
@@ -153,7 +155,7 @@ export interface SignInFlow<Options = unknown> {
    * Why the flow cannot work without an `adapter` (e.g. `"to store its passkeys"`), for a flow
    * that cannot: `Auth()` then refuses a configuration without one.
    */
-  needsAdapter?: string
+  needsAdapter?: string | ((options: Options) => string | undefined)
   /**
    * Where this provider's sign-in form posts: `"signin"` (`POST /signin/:id`, which starts the
    * sign-in: the default) or `"callback"` (the form itself is the sign-in, as for credentials).

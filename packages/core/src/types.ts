@@ -78,6 +78,13 @@ export interface SessionOptions {
   updateAge?: number
   /** Generates a database session token; must carry at least 32 bytes of entropy. */
   generateSessionToken?: () => string
+  /**
+   * Seconds a JWT session may still be used on an instance after its session record was revoked
+   * elsewhere (a back-channel logout): each instance looks at a session's record at most once per
+   * interval. `0` looks on every read. Default 30. Only with an adapter that keeps session
+   * records; database sessions end at once (their rows are deleted).
+   */
+  revocationCheckInterval?: number
 }
 
 /** Arguments of `jwt.encode`. */
@@ -177,6 +184,11 @@ export interface EventCallbacks {
   refreshToken?: (message: { account: AdapterAccount }) => Awaitable<void>
   /** `getAccessToken` could not refresh an account's tokens; `error` is the `RefreshTokenError` it rejects with. */
   refreshTokenError?: (message: { provider: string; providerAccountId: string; error: RefreshTokenError }) => Awaitable<void>
+  /**
+   * A session was revoked (its record, with an adapter that keeps session records): signed out
+   * (`"signOut"`) or ended by the provider's back-channel logout (`"backchannelLogout"`).
+   */
+  sessionRevoked?: (message: { userId: string; sessionId: string; reason: "signOut" | "backchannelLogout" }) => Awaitable<void>
 }
 
 /** The app's own pages, used instead of the built-in ones. */

@@ -15,7 +15,7 @@ import type { FlowProvider, RequestContext, SignInFlow } from "../internal.js"
 import { isAllowedOrigin, isLocalOrigin, isLoopbackOrigin, publicOrigin } from "../origins.js"
 import { callbackUrl, outboundCallbackUrl } from "../routes.js"
 import { readSession } from "../session/index.js"
-import { ACCOUNT_SIGN_IN_METHODS } from "../adapters.js"
+import { ACCOUNT_SIGN_IN_METHODS, SESSION_RECORD_METHODS } from "../adapters.js"
 import { signInAccount } from "../sign-in.js"
 import { createAuthorizationUrl } from "./authorize.js"
 import { validateCallback } from "./callback.js"
@@ -125,7 +125,8 @@ function keptForSignOut(context: RequestContext): boolean {
 export const oauth = {
   name: "OAuth",
   configure: (config, env, setup) => normalizeOAuthProvider(config as never, env, setup?.redirectProxyUrl),
-  adapterMethods: () => [...ACCOUNT_SIGN_IN_METHODS],
+  adapterMethods: (options) => [...ACCOUNT_SIGN_IN_METHODS, ...(options.backchannelLogout ? [...SESSION_RECORD_METHODS, "deleteSession" as const] : [])],
+  needsAdapter: (options) => (options.backchannelLogout ? "with session records for `backchannelLogout` (to end sessions on every instance)" : undefined),
   secrets: (options) => (options.clientSecret === undefined ? [] : [options.clientSecret]),
   draw: () => ({ kind: "button" }),
   signIn,
@@ -135,6 +136,10 @@ export const oauth = {
   // The end-session code is fetched only by a browser that signed in with such a provider.
   signOut: async (context, provider, request) => (keptForSignOut(context) ? (await import("./end-session.js")).endProviderSession(context, provider, request.callbackUrl) : undefined),
   signOutCallback: async (context, provider) => (await import("./end-session.js")).endSessionCallback(context, provider),
+  routes: {
+    // Fetched when a provider posts a logout token: an app without back-channel logout loads none of it.
+    "backchannel-logout": { POST: async (context, provider) => (await import("./backchannel.js")).backchannelLogout(context, provider) },
+  },
   sessionToken: async (options, token, account) => {
     if (!options.tokensInCookie) return token
     return (await import("../session/cookie-tokens.js")).withProviderTokens(token, account)

@@ -34,6 +34,8 @@ export interface InternalOAuthProvider {
   tokensInCookie: boolean
   /** Sign out at the provider too (see `OAuthConfig.endSessionOnSignOut`). */
   endSessionOnSignOut: boolean
+  /** Receive back-channel logout tokens (see `OAuthConfig.backchannelLogout`). */
+  backchannelLogout: boolean
   redirectProxyUrl: URL | undefined
   /** Milliseconds one request to the provider may take. */
   timeout: number
@@ -233,6 +235,7 @@ export function normalizeOAuthProvider(config: OAuthConfig, env: Env, proxyUrl: 
     allowDangerousEmailAccountLinking: config.allowDangerousEmailAccountLinking === true,
     tokensInCookie: config.tokensInCookie === true,
     endSessionOnSignOut: booleanOption(config.endSessionOnSignOut, at("endSessionOnSignOut")),
+    backchannelLogout: booleanOption(config.backchannelLogout, at("backchannelLogout")),
     redirectProxyUrl,
     timeout,
     callbackTimeout,

@@ -138,6 +138,20 @@ export interface OAuth2Config<P = Profile> extends CommonProviderOptions {
    * @see https://openid.net/specs/openid-connect-rpinitiated-1_0.html
    */
   endSessionOnSignOut?: boolean
+  /**
+   * OpenID Connect Back-Channel Logout: the provider may end the user's sessions here by posting
+   * a logout token to `POST {basePath}/backchannel-logout/{id}` (register that URI at the
+   * provider as the client's `backchannel_logout_uri`). A valid token (signed by a key the
+   * provider publishes, for this client, fresh, never seen before) ends every session started in
+   * that provider session (`sid`, recorded at sign-in from the ID token) or, with `sub` alone,
+   * every session of that user that signed in with this provider: database sessions at once, JWT
+   * sessions within `session.revocationCheckInterval` seconds on every instance. Needs an
+   * adapter that keeps session records (`@portcullis/adapter-memory`, `@portcullis/adapter-pg`);
+   * `Auth()` refuses it at start otherwise. Default `false`.
+   *
+   * @see https://openid.net/specs/openid-connect-backchannel-1_0.html
+   */
+  backchannelLogout?: boolean
   redirectProxyUrl?: string
   /** Milliseconds before one outbound request to this provider is aborted. Default 5 000. */
   timeout?: number

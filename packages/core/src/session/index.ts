@@ -12,6 +12,7 @@ import { callAdapter, storedUser } from "../store.js"
 import type { CallbacksOptions, JWT, Session } from "../types.js"
 import { decode, encode } from "./jwt.js"
 import type { SessionSource } from "./legacy.js"
+import { isLive, recordSignIn, revokeRecords, recordsSessions, SESSION_ID_CLAIM } from "./records.js"
 
 type SessionCallbackParams = Parameters<NonNullable<CallbacksOptions["session"]>>[0]
 type JwtCallbackParams = Parameters<NonNullable<CallbacksOptions["jwt"]>>[0]
@@ -115,7 +116,8 @@ async function readJwtSession(context: RequestContext, update: SessionUpdate | u
   const raw = readChunked(context.jar, source.name)
   if (raw === undefined) return null
   let token = await openToken(context, raw, source.salt)
-  if (token === null) {
+  // A session revoked elsewhere (a back-channel logout) is refused like one that does not open.
+  if (token === null || !(await isLive(config, token[SESSION_ID_CLAIM]))) {
     clearUnopened(context, source)
     return null
   }
@@ -134,7 +136,8 @@ async function readJwtSession(context: RequestContext, update: SessionUpdate | u
       clearUnopened(context, source)
       return null
     }
-    token = after
+    // The record's id is ours: a callback that rebuilds the token must not make the session unrevocable.
+    token = before[SESSION_ID_CLAIM] === undefined || SESSION_ID_CLAIM in after ? after : { ...after, [SESSION_ID_CLAIM]: before[SESSION_ID_CLAIM] }
     changed = !sameJson(before, after)
   }
   const now = Math.floor(Date.now() / 1000)
@@ -260,6 +263,7 @@ export async function startSession(context: RequestContext, signedIn: SignedIn):
     const sessionToken = config.session.generateSessionToken()
     const expires = new Date(Date.now() + config.session.maxAge * 1000)
     await callAdapter(adapter, "createSession", { sessionToken, userId: signedIn.user.id, expires })
+    await recordSignIn(context, { userId: signedIn.user.id, provider: signedIn.account?.provider, profile: signedIn.profile, sessionToken, expires })
     const cookie = context.cookies.sessionToken
     context.setCookies.push({ name: cookie.name, value: sessionToken, options: { ...cookie.options, expires } })
     return
@@ -287,6 +291,14 @@ export async function startSession(context: RequestContext, signedIn: SignedIn):
   if (account !== null && config.adapter === undefined && provider?.flow.sessionToken !== undefined) {
     token = await provider.flow.sessionToken(provider.options, token, account)
   }
+  const recorded = await recordSignIn(context, {
+    userId: user.id,
+    provider: account?.provider,
+    profile: signedIn.profile,
+    sessionToken: null,
+    expires: new Date(Date.now() + config.jwt.maxAge * 1000),
+  })
+  if (recorded !== undefined) token = { ...token, [SESSION_ID_CLAIM]: recorded }
   writeTokenCookie(context, await sealToken(context, token), config.jwt.maxAge)
 }
 
@@ -332,11 +344,20 @@ export async function endSession(context: RequestContext): Promise<void> {
     const sessionToken = source === undefined ? undefined : context.jar.get(source.name)
     if (sessionToken !== undefined && sessionToken !== "" && config.adapter !== undefined) {
       const deleted = await deleteStoredSession(config.adapter, sessionToken)
+      if (deleted != null && recordsSessions(config.adapter)) {
+        const records = await callAdapter(config.adapter, "listSessionRecords", { userId: deleted.userId })
+        await revokeRecords(config, records.filter((record) => record.sessionToken === sessionToken), "signOut")
+      }
       await emit(config, "signOut", { session: deleted ?? null })
     }
   } else {
     const raw = source === undefined ? undefined : readChunked(context.jar, source.name)
     const token = source === undefined || raw === undefined ? null : await openToken(context, raw, source.salt)
+    const id = token?.[SESSION_ID_CLAIM]
+    if (typeof id === "string" && recordsSessions(config.adapter)) {
+      const record = await callAdapter(config.adapter, "getSessionRecord", id)
+      if (record !== null) await revokeRecords(config, [record], "signOut")
+    }
     await emit(config, "signOut", { token })
   }
   clearSessionCookie(context)

@@ -1,0 +1,119 @@
+/**
+ * Session records: one per sign-in, in the adapter's store, so that a session can be ended from
+ * anywhere (a back-channel logout, later the user's list of devices) whatever its strategy. A
+ * JWT session carries its record's id in the `sessionId` claim and is refused once the record is
+ * revoked, checked at most once per `session.revocationCheckInterval` seconds per instance; a
+ * database session's record names its row, which a revocation deletes. Only an adapter with the
+ * session record methods keeps records: without them, sessions behave as they always did.
+ */
+import { SESSION_RECORD_METHODS, type Adapter, type AdapterSessionRecord, type SessionRecordMethods } from "../adapters.js"
+import { boundedCache, type BoundedCache } from "../caches.js"
+import { randomString } from "../crypto.js"
+import { emit } from "../events.js"
+import type { InternalConfig, RequestContext } from "../internal.js"
+import type { Profile } from "../model.js"
+import { callAdapter } from "../store.js"
+
+/** The claim of a JWT session that names its record. */
+export const SESSION_ID_CLAIM = "sessionId"
+
+/** The longest user agent kept: enough to describe a device. */
+const MAX_USER_AGENT = 256
+
+/** An adapter that keeps session records. */
+export type RecordingAdapter = Adapter & SessionRecordMethods
+
+/** Whether the adapter keeps session records: it has every method of {@link SessionRecordMethods}. */
+export function recordsSessions(adapter: Adapter | undefined): adapter is RecordingAdapter {
+  return adapter !== undefined && SESSION_RECORD_METHODS.every((method) => typeof adapter[method] === "function")
+}
+
+/**
+ * Records a sign-in, answering the record's id (`undefined` when the adapter keeps no records).
+ * The provider's session id is the ID token's `sid`, when the provider sent one.
+ *
+ * @throws {AdapterError} when the store fails.
+ */
+export async function recordSignIn(
+  context: RequestContext,
+  signIn: { userId: string; provider: string | undefined; profile: Profile | undefined; sessionToken: string | null; expires: Date },
+): Promise<string | undefined> {
+  const adapter = context.config.adapter
+  if (!recordsSessions(adapter)) return undefined
+  const now = new Date()
+  const sid = signIn.profile?.sid
+  const agent = context.request.headers.get("user-agent")
+  const record: AdapterSessionRecord = {
+    id: randomString(16),
+    userId: signIn.userId,
+    createdAt: now,
+    lastSeenAt: now,
+    expires: signIn.expires,
+    sessionToken: signIn.sessionToken,
+    provider: signIn.provider ?? null,
+    providerSid: typeof sid === "string" && sid !== "" ? sid : null,
+    userAgent: agent === null ? null : agent.slice(0, MAX_USER_AGENT),
+    revokedAt: null,
+  }
+  await callAdapter(adapter, "createSessionRecord", record)
+  return record.id
+}
+
+/** Per store, per record: whether it was live when last looked at, and when that was (ms). */
+const looked = new WeakMap<Adapter, BoundedCache<string, { live: boolean; at: number }>>()
+let stores = 0
+
+function lookedAt(adapter: Adapter): BoundedCache<string, { live: boolean; at: number }> {
+  let cache = looked.get(adapter)
+  if (cache === undefined) {
+    cache = boundedCache(`session records of store ${String(++stores)}`, 10_000)
+    looked.set(adapter, cache)
+  }
+  return cache
+}
+
+/**
+ * Whether the JWT session naming record `id` may still be used: its record exists, is not
+ * revoked and has not expired. Looked up in the store at most once per
+ * `session.revocationCheckInterval` seconds per record and instance (`0`: on every read).
+ *
+ * @throws {AdapterError} when the store fails.
+ */
+export async function isLive(config: InternalConfig, id: unknown): Promise<boolean> {
+  const adapter = config.adapter
+  if (!recordsSessions(adapter) || typeof id !== "string") return true
+  const interval = config.session.revocationCheckInterval * 1000
+  const cache = lookedAt(adapter)
+  const now = Date.now()
+  const known = cache.get(id)
+  if (known !== undefined && now - known.at < interval) return known.live
+  const record = await callAdapter(adapter, "getSessionRecord", id)
+  const live = record !== null && (record.revokedAt ?? null) === null && new Date(record.expires).getTime() > now
+  if (interval > 0) cache.set(id, { live, at: now })
+  return live
+}
+
+/**
+ * Revokes session records: from now on their JWT sessions are refused (within
+ * `revocationCheckInterval` on other instances) and their database rows are deleted. Sends the
+ * `sessionRevoked` event for each record that was live.
+ *
+ * @throws {AdapterError} when the store fails.
+ */
+export async function revokeRecords(config: InternalConfig, records: readonly AdapterSessionRecord[], reason: "signOut" | "backchannelLogout"): Promise<number> {
+  const adapter = config.adapter
+  if (!recordsSessions(adapter)) return 0
+  const now = new Date()
+  let revoked = 0
+  for (const record of records) {
+    if ((record.revokedAt ?? null) !== null) continue
+    await callAdapter(adapter, "updateSessionRecord", { id: record.id, revokedAt: now })
+    lookedAt(adapter).set(record.id, { live: false, at: now.getTime() })
+    if (typeof record.sessionToken === "string" && record.sessionToken !== "") {
+      await Promise.resolve(callAdapter(adapter, "deleteSession", record.sessionToken)).catch(() => undefined)
+    }
+    revoked++
+    await emit(config, "sessionRevoked", { userId: record.userId, sessionId: record.id, reason })
+  }
+  return revoked
+}

@@ -1,0 +1,136 @@
+// OpenID Connect Back-Channel Logout as a relying party, against the real OpenID Provider, whose
+// own logout posts the tokens: a valid one ends the sessions it names, on every instance sharing
+// the store (database sessions at once, JWT sessions within revocationCheckInterval); an invalid
+// one is answered 400 and ends nothing.
+import { MemoryAdapter } from "@portcullis/adapter-memory"
+import { afterEach, describe, expect, it } from "vitest"
+import { Auth } from "../../src/index.js"
+import type { Adapter } from "../../src/adapters.js"
+import type { AuthConfig } from "../../src/types.js"
+import { APP, CLIENT, Harness, PROVIDER_IDS, e2eConfig, idpProvider, startIdp } from "./harness.js"
+import type { DevIdp } from "@portcullis/dev-idp"
+
+const BACKCHANNEL = `${APP}/api/auth/backchannel-logout/idp`
+
+let idp: DevIdp | undefined
+afterEach(async () => {
+  await idp?.close()
+  idp = undefined
+})
+
+/** The provider, whose logout tokens go to `deliver` (the app in process). */
+async function provider(deliver: (request: Request) => Promise<Response>): Promise<DevIdp> {
+  idp = await startIdp({
+    consent: "auto",
+    fetch: deliver,
+    clients: [
+      {
+        client_id: CLIENT.id,
+        client_secret: CLIENT.secret,
+        redirect_uris: PROVIDER_IDS.map((id) => `${APP}/api/auth/callback/${id}`),
+        backchannel_logout_uri: BACKCHANNEL,
+      },
+    ],
+  })
+  return idp
+}
+
+function appConfig(running: DevIdp, adapter: Adapter, session: AuthConfig["session"]): AuthConfig & { errors: string[] } {
+  return e2eConfig([idpProvider(running, { backchannelLogout: true })], { adapter, session })
+}
+
+async function post(config: AuthConfig, body: URLSearchParams): Promise<Response> {
+  return Auth(new Request(BACKCHANNEL, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body }), config)
+}
+
+describe("back-channel logout", () => {
+  it("ends a database session when the provider's session ends there", async () => {
+    const adapter = MemoryAdapter()
+    const running = await provider((request) => Auth(request, config))
+    const config = appConfig(running, adapter, { strategy: "database" })
+    const harness = new Harness(config)
+    await harness.signIn()
+    expect(await harness.session()).toMatchObject({ user: { email: "alice@example.com" } })
+
+    await running.endSessions("alice")
+    expect(running.backchannelLogouts).toEqual([expect.objectContaining({ clientId: CLIENT.id, sub: "alice", error: undefined })])
+    expect(typeof running.backchannelLogouts[0]?.sid).toBe("string")
+    expect(await harness.session()).toBeNull()
+  })
+
+  it("ends a JWT session on both instances: at once where every read looks, within the interval where reads look every second", async () => {
+    const adapter = MemoryAdapter()
+    const running = await provider((request) => Auth(request, first))
+    const first = appConfig(running, adapter, { strategy: "jwt", revocationCheckInterval: 0 })
+    const second = appConfig(running, adapter, { strategy: "jwt", revocationCheckInterval: 1 })
+    const harness = new Harness(first)
+    await harness.signIn()
+    const cookie = harness.browser.cookies(`${APP}/`).map(({ name, value }) => `${name}=${value}`).join("; ")
+    // The other instance reads the same cookie (same secret, same store): signed in, and now looked at.
+    const onSecond = async (): Promise<unknown> => (await Auth(new Request(`${APP}/api/auth/session`, { headers: { cookie } }), second)).json()
+    expect(await onSecond()).toMatchObject({ user: { email: "alice@example.com" } })
+
+    await running.endSessions("alice")
+    expect(running.backchannelLogouts.map((record) => record.error)).toEqual([undefined])
+    expect(await harness.session()).toBeNull()
+    // Within the second instance's interval it may still answer from what it saw; after it, never.
+    await new Promise((resolve) => setTimeout(resolve, 1100))
+    expect(await onSecond()).toBeNull()
+  })
+
+  it("answers 400 and ends nothing for each invalid token, and refuses a replayed jti", async () => {
+    const adapter = MemoryAdapter()
+    const running = await provider((request) => Auth(request, config))
+    const config = appConfig(running, adapter, { strategy: "database" })
+    const harness = new Harness(config)
+    await harness.signIn()
+    const now = Math.floor(Date.now() / 1000)
+    const invalid = [
+      running.logoutToken({ clientId: CLIENT.id, sub: "alice" }, { key: "foreign" }),
+      running.logoutToken({ clientId: "someone-else", sub: "alice" }),
+      running.logoutToken({ clientId: CLIENT.id, sub: "alice", nonce: "n" }),
+      running.logoutToken({ clientId: CLIENT.id, sub: "alice", iat: now - 3600 }),
+      running.logoutToken({ clientId: CLIENT.id, sub: "alice", events: undefined }),
+      running.logoutToken({ clientId: CLIENT.id, sub: "alice" }, { alg: "none" }),
+    ]
+    for (const token of invalid) {
+      const response = await post(config, new URLSearchParams({ logout_token: await token }))
+      expect(response.status).toBe(400)
+      expect(await response.json()).toMatchObject({ error: "InvalidLogoutToken" })
+    }
+    expect(await harness.session()).toMatchObject({ user: { email: "alice@example.com" } })
+
+    const replayed = await running.logoutToken({ clientId: CLIENT.id, sub: "nobody-here", jti: "one-jti" })
+    const first = await post(config, new URLSearchParams({ logout_token: replayed }))
+    expect(first.status).toBe(200)
+    expect(first.headers.get("cache-control")).toContain("no-store")
+    expect((await post(config, new URLSearchParams({ logout_token: replayed }))).status).toBe(400)
+    expect((await post(config, new URLSearchParams())).status).toBe(400)
+    expect(await harness.session()).toMatchObject({ user: { email: "alice@example.com" } })
+  })
+
+  it("ends only the sessions of the provider session a sid names", async () => {
+    const adapter = MemoryAdapter()
+    const running = await provider((request) => Auth(request, config))
+    const config = appConfig(running, adapter, { strategy: "database" })
+    const laptop = new Harness(config)
+    const phone = new Harness(config)
+    await laptop.signIn()
+    await phone.signIn()
+    const response = await post(config, new URLSearchParams({ logout_token: await running.logoutToken({ clientId: CLIENT.id, sub: "alice", sid: "not-a-session-of-ours" }) }))
+    expect(response.status).toBe(200)
+    expect(await laptop.session()).not.toBeNull()
+    expect(await phone.session()).not.toBeNull()
+  })
+
+  it("is refused at start without an adapter that keeps session records, naming what is missing", async () => {
+    const running = await provider(() => Promise.resolve(new Response(null)))
+    const noAdapter = e2eConfig([idpProvider(running, { backchannelLogout: true })])
+    expect((await Auth(new Request(`${APP}/api/auth/providers`), noAdapter)).status).toBe(503)
+    expect(noAdapter.errors.join("\n")).toMatch(/needs an `adapter` with session records/)
+    const { useOnce: _useOnce, ...withoutUseOnce } = MemoryAdapter()
+    const missing = e2eConfig([idpProvider(running, { backchannelLogout: true })], { adapter: withoutUseOnce })
+    expect((await Auth(new Request(`${APP}/api/auth/providers`), missing)).status).toBe(503)
+    expect(missing.errors.join("\n")).toMatch(/missing methods.*useOnce/)
+  })
+})
