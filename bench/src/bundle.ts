@@ -11,10 +11,33 @@ export interface BundlePart {
   test: RegExp
 }
 
-function entry(core: string, twitter: string): string {
-  return `import { Auth } from "${core}"
-import Twitter from "${twitter}"
-export default (request) => Auth(request, { providers: [Twitter({ clientId: "id", clientSecret: "secret" })], secret: "s" })`
+/** The two apps measured: one signing in with X (OAuth 2.0), one with a credentials form only. */
+export type App = "oauth" | "credentials"
+
+/** An implementation's packages: `core` exports `Auth`, `providers` has one entry per provider id. */
+export interface Implementation {
+  core: string
+  providers: string
+}
+
+export const OURS: Implementation = { core: "@portcullis/core", providers: "@portcullis/providers" }
+/** Auth.js's own `@auth/core` (installed as `authjs-core`), which carries its providers. */
+export const PEER: Implementation = { core: "authjs-core", providers: "authjs-core/providers" }
+
+/** The app's one provider, written the same way for both implementations (the same documented API). */
+const PROVIDER: Record<App, { id: string; call: string }> = {
+  oauth: { id: "twitter", call: `Provider({ clientId: "id", clientSecret: "secret" })` },
+  credentials: {
+    id: "credentials",
+    call: `Provider({ credentials: { password: { label: "Password", type: "password" } }, authorize: async ({ password }) => (password === "secret" ? { id: "1" } : null) })`,
+  },
+}
+
+function entry(impl: Implementation, app: App): string {
+  const { id, call } = PROVIDER[app]
+  return `import { Auth } from "${impl.core}"
+import Provider from "${impl.providers}/${id}"
+export default (request) => Auth(request, { providers: [${call}], secret: "s" })`
 }
 
 /** Leaves out every module whose resolved path one of `tests` matches (its import stays, its code goes). */
@@ -39,14 +62,14 @@ function leaveOut(tests: readonly RegExp[]): Plugin {
  * X's OAuth 1.0a flow) is not counted, since an app that never takes that path never loads it.
  */
 export async function gzippedSize(
-  core: string,
-  twitter: string,
+  impl: Implementation,
+  app: App,
   options: { alias?: Record<string, string>; leaveOut?: readonly RegExp[] } = {},
 ): Promise<number> {
   const dir = await mkdtemp(join(tmpdir(), "bench-bundle-"))
   try {
     const input = join(import.meta.dirname, `.bundle-entry-${basename(dir)}.mjs`)
-    await writeFile(input, entry(core, twitter))
+    await writeFile(input, entry(impl, app))
     try {
       const result = await build({
         entryPoints: { app: input },
@@ -96,15 +119,15 @@ function loadedWithEntry(files: readonly { path: string; text: string }[], entry
  * whatever only it imports that no earlier part took.
  */
 export async function bundleBreakdown(
-  core: string,
-  twitter: string,
+  impl: Implementation,
+  app: App,
   parts: readonly BundlePart[],
   alias?: Record<string, string>,
 ): Promise<{ label: string; gzipped: number }[]> {
   const out: { label: string; gzipped: number }[] = []
-  let previous = await gzippedSize(core, twitter, { alias })
+  let previous = await gzippedSize(impl, app, { alias })
   for (let index = 0; index < parts.length; index++) {
-    const size = await gzippedSize(core, twitter, { alias, leaveOut: parts.slice(0, index + 1).map((part) => part.test) })
+    const size = await gzippedSize(impl, app, { alias, leaveOut: parts.slice(0, index + 1).map((part) => part.test) })
     out.push({ label: parts[index]?.label ?? "", gzipped: previous - size })
     previous = size
   }
@@ -133,7 +156,7 @@ const OTHER_PACKAGES = /\/node_modules\/(?!\.pnpm\/)(?!@auth\/core\/)/
 export const OUR_PARTS: readonly BundlePart[] = [
   { label: "oauth4webapi", test: /\/node_modules\/oauth4webapi\// },
   { label: "other dependencies", test: OTHER_PACKAGES },
-  { label: "the twitter provider", test: /\/packages\/providers\/dist\/twitter\// },
+  { label: "the provider (twitter or credentials)", test: /\/packages\/providers\/dist\/(twitter|credentials)\// },
   { label: "core: OAuth and OIDC flow (src/oauth)", test: /\/core\/src\/oauth\// },
   { label: "core: OAuth 1.0a flow (src/oauth1), carried by the twitter provider", test: /\/core\/src\/oauth1\// },
   { label: "core: email and credentials flows", test: /\/core\/src\/(email\/|credentials\/|pages\/email|actions\/verify-request)/ },
@@ -149,6 +172,6 @@ export const PEER_PARTS: readonly BundlePart[] = [
   { label: "jose", test: /\/node_modules\/jose\// },
   { label: "preact, preact-render-to-string", test: /\/node_modules\/preact(-render-to-string)?\// },
   { label: "other dependencies", test: OTHER_PACKAGES },
-  { label: "the twitter provider", test: /\/@auth\/core\/providers\/twitter\./ },
+  { label: "the provider (twitter or credentials)", test: /\/@auth\/core\/providers\/(twitter|credentials)\./ },
   { label: "@auth/core's own code", test: /\/@auth\/core\// },
 ]
