@@ -68,6 +68,8 @@ describe("what an app loads with Auth", () => {
     expect(code).not.toContain("Database sessions need an adapter.")
     // So does the read of a session token under another header than ours (Auth.js's A256GCM, a `kid` we do not derive).
     expect(code).not.toContain("JWE features Auth.js refuses")
+    // And the WebCrypto engine, which a runtime with Node's crypto never uses.
+    expect(code).not.toContain("additionalData")
   })
 
   it("leaves the refresh grant out of an app that imports getAccessToken until a refresh is due", async () => {
