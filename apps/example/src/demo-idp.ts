@@ -44,12 +44,15 @@ export async function startDemoIdp(options: DemoIdpOptions): Promise<DemoIdp> {
   const start = (port: number) =>
     startDevIdp({
       port,
+      // The app sends the sign-in's ID token with its sign-out: the IdP ends its session at once.
+      logoutConfirmation: "auto",
       clients: [
         {
           client_id: client.id,
           client_secret: client.secret,
           client_name: "the Auth example app",
           redirect_uris: options.appOrigins.map((origin) => `${origin}${AUTH_BASE_PATH}/callback/${DEMO_PROVIDER_ID}`),
+          post_logout_redirect_uris: options.appOrigins.map((origin) => `${origin}${AUTH_BASE_PATH}/signout/callback/${DEMO_PROVIDER_ID}`),
         },
       ],
     })
@@ -73,9 +76,9 @@ export async function startDemoIdp(options: DemoIdpOptions): Promise<DemoIdp> {
       clientId: client.id,
       clientSecret: client.secret,
       checks: ["pkce", "state", "nonce"],
-      // Ask for the account every time: after signing out of the app, the IdP's own session
-      // would otherwise sign the previous account straight back in, and nobody could switch.
-      authorization: { params: { prompt: "login" } },
+      // Signing out of the app ends the IdP's session too (OpenID Connect RP-initiated logout):
+      // otherwise it would sign the previous account straight back in, and nobody could switch.
+      endSessionOnSignOut: true,
       // The IdP speaks plain http on 127.0.0.1; core refuses http anywhere but loopback.
       allowInsecureLoopbackRequests: true,
       style: { brandColor: "#2f5bd3" },

@@ -6,11 +6,11 @@
  */
 import type { Adapter, AdapterAccount, AdapterUser, NewAdapterUser } from "./adapters.js"
 import { resolveCallbackUrl } from "./callback-url.js"
-import type { InternalConfig } from "./config.js"
-import type { RequestContext } from "./context.js"
+import type { InternalConfig } from "./internal.js"
+import type { RequestContext } from "./internal.js"
 import { AccessDenied, AdapterError, CallbackRouteError, OAuthAccountNotLinked } from "./errors.js"
 import { emit } from "./events.js"
-import type { Account, Profile, User } from "./providers/index.js"
+import type { Account, Profile, User } from "./model.js"
 import { callAdapter, storedUser } from "./store.js"
 import type { CallbacksOptions } from "./types.js"
 

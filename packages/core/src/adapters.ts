@@ -5,10 +5,9 @@
  *
  * @module adapters
  */
-import type { ProviderType } from "./providers/index.js"
+import type { Awaitable, ProviderType } from "./model.js"
 
-/** A value or a promise of it. */
-export type Awaitable<T> = T | PromiseLike<T>
+export type { Awaitable } from "./model.js"
 
 /**
  * What a delete, link or unlink of an {@link Adapter} may answer: the record, or nothing at all.
@@ -295,3 +294,6 @@ export interface StrictAdapter extends Adapter {
 
 /** Names of the adapter's methods. */
 export type AdapterMethod = keyof Adapter
+
+/** The adapter methods a sign-in with a provider account calls (the linking rules of `signInAccount`): what an OAuth or OAuth 1.0a flow declares. */
+export const ACCOUNT_SIGN_IN_METHODS: readonly AdapterMethod[] = ["createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "deleteUser", "linkAccount"]

@@ -3,7 +3,7 @@
  * origin; the app's `redirect` callback may choose among the origins the app admits, never
  * another.
  */
-import type { RequestContext } from "./context.js"
+import type { RequestContext } from "./internal.js"
 import { InvalidCallbackUrl } from "./errors.js"
 import { isAllowedOrigin } from "./origins.js"
 

@@ -10,21 +10,9 @@
  *
  * @module client
  */
+import type { ClientOptions, NavigationResult } from "./client-types.js"
 
-/** Options of the client functions. */
-export interface ClientOptions {
-  /** Where `Auth()` is mounted. Default `/api/auth`. */
-  basePath?: string
-}
-
-/** What `signIn` / `signOut` resolve to when they do not navigate. */
-export interface NavigationResult {
-  /** Where the server sent the browser. */
-  url: string
-  /** The error code in that URL, if it is an error page. */
-  error: string | null
-  ok: boolean
-}
+export type { ClientOptions, NavigationResult } from "./client-types.js"
 
 /** A session as `GET /session` answers it. */
 export interface ClientSession {

@@ -6,64 +6,14 @@
 import type { Adapter, AdapterMethod } from "./adapters.js"
 import { defaultCookies } from "./cookies.js"
 import { AuthError, Configuration, MissingSecret } from "./errors.js"
-import { configureFlowProvider, flowOf, type FlowProvider } from "./flows.js"
+import { builtInFlow, configureProvider } from "./flows.js"
+import type { FlowProvider, InternalConfig, ProviderSetup } from "./internal.js"
 import { createLogger } from "./logger.js"
-import { normalizeCredentialsProvider, type InternalCredentialsProvider } from "./credentials/provider.js"
-import { normalizeEmailProvider, type InternalEmailProvider } from "./email/provider.js"
-import { normalizeOAuthProvider, type InternalOAuthProvider } from "./oauth/provider.js"
-import type { OAuthConfig, ProviderConfig } from "./providers/index.js"
-import type {
-  AuthConfig,
-  CallbacksOptions,
-  CookiesOptions,
-  EventCallbacks,
-  JWTOptions,
-  LoggerInstance,
-  PagesOptions,
-  SessionStrategy,
-  Theme,
-} from "./types.js"
+import type { LoggerInstance, Theme } from "./model.js"
+import type { AuthConfig, JWTOptions, PagesOptions, SessionStrategy } from "./types.js"
 import { randomString, sameSecrets } from "./crypto.js"
-import { compileOriginPattern, type OriginPattern, type OriginPolicy } from "./origins.js"
+import { compileOriginPattern, type OriginPattern } from "./origins.js"
 import { isRecord, optionalFunction, positiveSeconds, readEnv, safeColor } from "./options.js"
-
-/** A provider as the routes use it; `type` tells which flow serves it. */
-export type InternalProvider = InternalOAuthProvider | InternalEmailProvider | InternalCredentialsProvider | FlowProvider
-
-/** The configuration as the routes use it. */
-export interface InternalConfig {
-  basePath: string
-  secrets: string[]
-  trustHost: boolean
-  /** The canonical URL from `url` / `AUTH_URL`, when set. */
-  authUrl: URL | undefined
-  /** Which origins requests and outbound URLs may use. */
-  origins: OriginPolicy
-  providers: InternalProvider[]
-  providersById: Map<string, InternalProvider>
-  /** The route names the configured flows add under `basePath` (e.g. `webauthn-options`). */
-  flowRoutes: ReadonlySet<string>
-  session: {
-    strategy: SessionStrategy
-    maxAge: number
-    updateAge: number
-    generateSessionToken: () => string
-  }
-  jwt: { maxAge: number; encode: JWTOptions["encode"]; decode: JWTOptions["decode"] }
-  callbacks: CallbacksOptions
-  events: EventCallbacks
-  pages: PagesOptions
-  /** Cookies for an https origin and for a plain one; `useSecureCookies` pins one. */
-  cookies: { secure: CookiesOptions; insecure: CookiesOptions }
-  useSecureCookies: boolean | undefined
-  redirectProxyUrl: URL | undefined
-  logger: LoggerInstance
-  debug: boolean
-  theme: Theme
-  adapter: Adapter | undefined
-  /** Until when Auth.js's session cookie names are still read (see `AuthConfig.legacySessionCookies`). */
-  legacySessionCookies: { until: Date } | undefined
-}
 
 type Env = Record<string, string | undefined>
 
@@ -76,7 +26,7 @@ interface Resolved {
   logSecrets: string[]
 }
 
-const cache = new WeakMap<AuthConfig, Resolved | AuthError>()
+const cache = new WeakMap<AuthConfig, Resolved | AuthError | Promise<Resolved>>()
 
 /**
  * The validated configuration for `config`, computed on first use and cached per object. Only
@@ -87,20 +37,34 @@ const cache = new WeakMap<AuthConfig, Resolved | AuthError>()
  * @throws {Configuration} when an option is invalid; the message names it.
  * @throws {MissingSecret} when neither `secret` nor `AUTH_SECRET` is set.
  */
-export function resolveConfig(config: AuthConfig): InternalConfig {
+export async function resolveConfig(config: AuthConfig): Promise<InternalConfig> {
   if (!isRecord(config)) throw new Configuration("`Auth(request, config)` needs a configuration object.")
-  const cached = cache.get(config)
-  if (cached instanceof AuthError) throw cached
-  if (cached !== undefined) {
-    const secret: unknown = config.secret
-    if ((secret === undefined && cached.fromEnv) || sameSecrets(secret, cached.internal.secrets)) return cached.internal
-    return rotateSecrets(config, cached)
+  let cached = cache.get(config)
+  if (cached === undefined) {
+    const reading = readConfig(config)
+    cache.set(config, reading)
+    cached = reading
   }
+  if (cached instanceof AuthError) throw cached
+  if (cached instanceof Promise) cached = await cached
+  const secret: unknown = config.secret
+  if ((secret === undefined && cached.fromEnv) || sameSecrets(secret, cached.internal.secrets)) return cached.internal
+  return rotateSecrets(config, cached)
+}
+
+/**
+ * Reads `config` once (fetching the built-in flows its providers need) and caches the outcome, a
+ * failure included: a broken configuration fails the same way on every request.
+ *
+ * @throws {Configuration} or {MissingSecret} when an option is invalid.
+ */
+async function readConfig(config: AuthConfig): Promise<Resolved> {
   const logSecrets: string[] = []
   try {
-    const internal = normalizeConfig(config, readEnv(), logSecrets)
-    cache.set(config, { internal, fromEnv: config.secret === undefined, logSecrets })
-    return internal
+    const internal = await normalizeConfig(config, readEnv(), logSecrets)
+    const resolved = { internal, fromEnv: config.secret === undefined, logSecrets }
+    cache.set(config, resolved)
+    return resolved
   } catch (error) {
     const failure = error instanceof AuthError ? error : new Configuration("The configuration could not be read.", { cause: error })
     cache.set(config, failure)
@@ -251,35 +215,22 @@ function normalizeCookies(overrides: AuthConfig["cookies"]): InternalConfig["coo
   return { secure: defaultCookies(true, overrides), insecure: defaultCookies(false, overrides) }
 }
 
-function resolveProvider(provider: unknown, index: number): ProviderConfig {
+function resolveProvider(provider: unknown, index: number): Record<string, unknown> {
   const value: unknown = typeof provider === "function" ? (provider as () => unknown)() : provider
   if (!isRecord(value)) throw new Configuration(`\`providers[${index}]\` must be a provider object or a function returning one.`)
-  return value as unknown as ProviderConfig
+  return value
 }
 
-function normalizeProvider(config: ProviderConfig, id: string, env: Env, redirectProxyUrl: URL | undefined): InternalProvider {
-  const flow = flowOf(config)
-  if (flow !== undefined) return configureFlowProvider(config as unknown as Record<string, unknown>, id, flow, env)
-  switch (config.type) {
-    case "oauth":
-    case "oidc":
-      return normalizeOAuthProvider(config as OAuthConfig, env, redirectProxyUrl)
-    case "email":
-      return normalizeEmailProvider(config)
-    case "credentials":
-      return normalizeCredentialsProvider(config)
-    case "webauthn":
-      throw new Configuration(`Provider "${id}" has type "webauthn": create it with \`Passkey()\` or \`WebAuthn()\` from @portcullis/providers, which bring the passkey flow.`)
-    default:
-      throw new Configuration(`Provider "${id}" has an unknown \`type\`: use "oauth", "oidc", "email" or "credentials".`)
-  }
-}
-
-function normalizeProviders(providers: unknown, env: Env, redirectProxyUrl: URL | undefined): InternalProvider[] {
+/**
+ * Each provider configured by the flow that serves it (its own, or the built-in one of its type).
+ *
+ * @throws {Configuration} naming the provider and the option to fix.
+ */
+async function normalizeProviders(providers: unknown, setup: ProviderSetup): Promise<FlowProvider[]> {
   if (!Array.isArray(providers)) throw new Configuration("`providers` must be an array.")
   const seen = new Set<string>()
-  const out: InternalProvider[] = []
-  providers.forEach((provider, index) => {
+  const out: FlowProvider[] = []
+  for (const [index, provider] of (providers as unknown[]).entries()) {
     const config = resolveProvider(provider, index)
     const id: unknown = config.id
     if (typeof id !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(id)) {
@@ -287,39 +238,27 @@ function normalizeProviders(providers: unknown, env: Env, redirectProxyUrl: URL 
     }
     if (seen.has(id)) throw new Configuration(`Two providers have the id "${id}": each \`id\` must be unique.`)
     seen.add(id)
-    out.push(normalizeProvider(config, id, env, redirectProxyUrl))
-  })
+    out.push(configureProvider(config, id, await builtInFlow(config, id), setup))
+  }
   return out
 }
 
-/** The adapter methods each feature calls. */
-const REQUIRED_METHODS: Record<"oauth" | "email" | "credentials" | "database", AdapterMethod[]> = {
-  oauth: ["createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "deleteUser", "linkAccount"],
-  email: ["createVerificationToken", "useVerificationToken", "createUser", "getUserByEmail", "updateUser"],
-  // With database sessions the session row must point at a user the adapter stores.
-  credentials: ["getUser"],
-  database: ["createSession", "getSessionAndUser", "updateSession", "deleteSession"],
-}
+/** The adapter methods database sessions call. */
+const SESSION_METHODS: AdapterMethod[] = ["createSession", "getSessionAndUser", "updateSession", "deleteSession"]
 
-function checkAdapter(adapter: unknown, strategy: SessionStrategy, providers: readonly InternalProvider[]): Adapter | undefined {
+function checkAdapter(adapter: unknown, strategy: SessionStrategy, providers: readonly FlowProvider[]): Adapter | undefined {
   if (adapter === undefined) {
     if (strategy === "database") throw new Configuration('`session.strategy: "database"` needs an `adapter`.')
     for (const provider of providers) {
-      const reason = provider.type === "email" ? "to store its single-use verification tokens" : provider.type === "flow" ? provider.flow.needsAdapter : undefined
-      if (reason !== undefined) {
-        throw new Configuration(`Provider "${provider.id}" needs an \`adapter\` ${reason}.`)
-      }
+      const reason = provider.flow.needsAdapter
+      if (reason !== undefined) throw new Configuration(`Provider "${provider.id}" needs an \`adapter\` ${reason}.`)
     }
     return undefined
   }
   if (!isRecord(adapter)) throw new Configuration("`adapter` must be an object implementing the Adapter interface.")
-  const has = (type: InternalProvider["type"]): boolean => providers.some((provider) => provider.type === type)
   const needed = new Set([
-    ...providers.flatMap((provider) => (provider.type === "flow" ? (provider.flow.adapterMethods?.(provider.options) ?? []) : [])),
-    ...(has("oauth") || has("oidc") ? REQUIRED_METHODS.oauth : []),
-    ...(has("email") ? REQUIRED_METHODS.email : []),
-    ...(has("credentials") && strategy === "database" ? REQUIRED_METHODS.credentials : []),
-    ...(strategy === "database" ? REQUIRED_METHODS.database : []),
+    ...providers.flatMap((provider) => provider.flow.adapterMethods?.(provider.options, { strategy }) ?? []),
+    ...(strategy === "database" ? SESSION_METHODS : []),
   ])
   const missing = [...needed].filter((method) => typeof adapter[method] !== "function")
   if (missing.length > 0) {
@@ -329,7 +268,7 @@ function checkAdapter(adapter: unknown, strategy: SessionStrategy, providers: re
 }
 
 /** Reads `config`; `logSecrets` is filled as secrets become known: the logger redacts them from everything it is handed. */
-function normalizeConfig(config: AuthConfig, env: Env, logSecrets: string[]): InternalConfig {
+async function normalizeConfig(config: AuthConfig, env: Env, logSecrets: string[]): Promise<InternalConfig> {
   if (!isRecord(config)) throw new Configuration("The configuration must be an object.")
   const debug = config.debug === true
   const logger = createLogger(config.logger, debug, logSecrets)
@@ -358,11 +297,8 @@ function normalizeConfig(config: AuthConfig, env: Env, logSecrets: string[]): In
   for (const [name, handler] of Object.entries(events)) optionalFunction(handler, `events.${name}`)
 
   const redirectProxyUrl = normalizeUrl(config.redirectProxyUrl ?? env.AUTH_REDIRECT_PROXY_URL, "redirectProxyUrl")
-  const providers = normalizeProviders(config.providers, env, redirectProxyUrl)
-  for (const provider of providers) {
-    if ((provider.type === "oauth" || provider.type === "oidc") && provider.clientSecret !== undefined) logSecrets.push(provider.clientSecret)
-    if (provider.type === "flow") logSecrets.push(...(provider.flow.secrets?.(provider.options) ?? []))
-  }
+  const providers = await normalizeProviders(config.providers, { env, redirectProxyUrl })
+  for (const provider of providers) logSecrets.push(...(provider.flow.secrets?.(provider.options) ?? []))
   const useSecureCookies = config.useSecureCookies
   if (useSecureCookies !== undefined && typeof useSecureCookies !== "boolean") {
     throw new Configuration("`useSecureCookies` must be a boolean.")
@@ -376,7 +312,7 @@ function normalizeConfig(config: AuthConfig, env: Env, logSecrets: string[]): In
     origins: { canonical: authUrl, trustHost, allowed: normalizeAllowedOrigins(config.allowedOrigins, env) },
     providers,
     providersById: new Map(providers.map((provider) => [provider.id, provider])),
-    flowRoutes: new Set(providers.flatMap((provider) => (provider.type === "flow" ? Object.keys(provider.flow.routes ?? {}) : []))),
+    flowRoutes: new Set(providers.flatMap((provider) => Object.keys(provider.flow.routes ?? {}))),
     session: { strategy, maxAge, updateAge, generateSessionToken },
     jwt: {
       maxAge: positiveSeconds(jwt.maxAge, "jwt.maxAge", maxAge),

@@ -2,36 +2,14 @@
  * One request as the routes see it: the resolved origin and cookies, the form body read
  * within limits, and the cookies the response will set.
  */
-import type { InternalConfig } from "./config.js"
-import { parseCookies, serializeCookie, type SetCookie } from "./cookies.js"
+import { parseCookies, serializeCookie } from "./cookies.js"
 import { errorMessages, UnknownAction } from "./errors.js"
+import type { InternalConfig, RequestContext } from "./internal.js"
+import type { CookiesOptions } from "./model.js"
 import { resolveOrigin } from "./origins.js"
-import type { CookiesOptions } from "./types.js"
 
 /** The largest form body read from a browser or a provider's form_post. */
 const MAX_FORM_BYTES = 64 * 1024
-
-/** What every route gets. */
-export interface RequestContext {
-  config: InternalConfig
-  request: Request
-  url: URL
-  /** The app's origin, e.g. `https://example.com`. */
-  origin: string
-  /** `{origin}{basePath}`: where the routes live. */
-  authUrl: string
-  cookies: CookiesOptions
-  /** The cookies the browser sent (parsed on first use). */
-  jar: Map<string, string>
-  /** The cookies the response sets. */
-  setCookies: SetCookie[]
-  /** Where the user meant to go, once a route has resolved it: a failed sign-in keeps it. */
-  returnTo: string | undefined
-  /** Values of this request no log may show (codes, tokens, passwords), found as the request is handled. */
-  sensitive: Set<string>
-  /** The key-derivation salt of the session JWT: see {@link sessionSalt}. */
-  sessionSalt: string
-}
 
 /**
  * The salt the session JWT is sealed with: the cookie's name (as Auth.js does) on the app's

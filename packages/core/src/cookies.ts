@@ -2,7 +2,7 @@
  * Cookies: their names and attributes, parsing the `Cookie` header, writing `Set-Cookie`, and
  * splitting values too large for one cookie into numbered chunks.
  */
-import type { CookieOption, CookiesOptions } from "./types.js"
+import type { CookieOption, CookiesOptions } from "./model.js"
 
 /** The largest value put in one cookie; browsers cap a cookie at about 4096 bytes with its name and attributes. */
 export const CHUNK_SIZE = 3936
@@ -37,6 +37,7 @@ export function defaultCookies(
     nonce: { name: "nonce", options: { ...base, maxAge: checkMaxAge } },
     oauth1RequestToken: { name: "oauth1", options: { ...base, maxAge: checkMaxAge } },
     credentialsInput: { name: "credentials-input", options: { ...base, maxAge: 5 * 60 } },
+    endSession: { name: "end-session", options: base },
   }
   const out = {} as CookiesOptions
   for (const key of Object.keys(defaults) as (keyof CookiesOptions)[]) {

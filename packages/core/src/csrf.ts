@@ -4,7 +4,7 @@
  *
  * @see https://cheatsheetseries.owasp.org/cheatsheets/Cross-Site_Request_Forgery_Prevention_Cheat_Sheet.html#signed-double-submit-cookie-recommended
  */
-import type { RequestContext } from "./context.js"
+import type { RequestContext } from "./internal.js"
 import { deriveKeys, hmac, randomString, verifyHmac, type SecretKey } from "./crypto.js"
 import { MissingCSRF } from "./errors.js"
 

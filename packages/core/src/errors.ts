@@ -188,6 +188,15 @@ export class RefreshTokenError extends AuthError {
   readonly code = "RefreshTokenError"
 }
 
+/**
+ * A back-channel logout token failed a check of OpenID Connect Back-Channel Logout 1.0 §2.6
+ * (signature, issuer, audience, age, event, `nonce`, `sub`/`sid`) or was replayed: the provider
+ * gets `400` and no session ends.
+ */
+export class InvalidLogoutToken extends AuthError {
+  readonly code = "InvalidLogoutToken"
+}
+
 /** A user-supplied event handler threw; logged only, it never changes the response. */
 export class EventError extends AuthError {
   readonly code = "EventError"
@@ -215,6 +224,7 @@ export type AuthErrorClass =
   | SessionTokenError
   | WebAuthnVerificationError
   | RefreshTokenError
+  | InvalidLogoutToken
   | EventError
 
 /** The union of every stable error `code`. */
@@ -239,6 +249,7 @@ export type AuthErrorCode =
   | "SessionTokenError"
   | "WebAuthnVerificationError"
   | "RefreshTokenError"
+  | "InvalidLogoutToken"
   | "EventError"
 
 /** A human sentence per code: the only error text a browser ever sees. */
@@ -263,6 +274,7 @@ export const errorMessages: Readonly<Record<AuthErrorCode, string>> = {
   SessionTokenError: "We could not read your sign-in. Please sign in again.",
   WebAuthnVerificationError: "That passkey did not work here. Please try again, or choose another way to sign in.",
   RefreshTokenError: "Your access to the sign-in service has ended. Please sign in with it again.",
+  InvalidLogoutToken: "This sign-out request could not be verified, so nothing was signed out.",
   EventError: "Something went wrong while signing in. Please try again.",
 }
 

@@ -1,4 +1,4 @@
-import type { InternalConfig } from "./config.js"
+import type { InternalConfig } from "./internal.js"
 import { EventError } from "./errors.js"
 import { sanitizeError } from "./logger.js"
 import type { EventCallbacks } from "./types.js"

@@ -1,70 +1,17 @@
 /**
- * Sign-in flows that not every app needs (OAuth 1.0a, WebAuthn). Their code is not reachable
- * from `Auth()`: the provider's factory hands its flow to core under {@link FLOW}, so an app
- * bundles only the flows of the providers it imports. The built-in flows (OAuth 2.0 / OpenID
- * Connect, email, credentials) are served directly.
+ * How a provider finds the flow that serves it. A provider object carries its flow under
+ * {@link FLOW} (every factory of `@portcullis/providers` does), so an app bundles only the flows
+ * of the providers it imports; a provider written by hand (`{ type: "oidc", issuer, ... }`) gets
+ * the built-in flow of its `type` from {@link builtInFlow}, fetched on first use.
  */
-import type { AdapterMethod } from "./adapters.js"
-import type { RequestContext } from "./context.js"
 import { Configuration } from "./errors.js"
+import { FLOW } from "./flow-key.js"
+import type { AdapterMethod } from "./adapters.js"
+import type { FlowProvider, ProviderSetup, SignInFlow } from "./internal.js"
+import type { ProviderType } from "./model.js"
 import { envName, isRecord } from "./options.js"
-import type { ProviderButtonStyles, ProviderType } from "./providers/index.js"
 
-/**
- * The key under which a provider configuration carries its {@link SignInFlow}. Registered with
- * `Symbol.for`, so a provider and the core it runs on agree whichever releases they are.
- */
-export const FLOW: unique symbol = Symbol.for("@portcullis/core/flow")
-
-/** A provider served by a {@link SignInFlow}, as the routes see it. */
-export interface FlowProvider<Options = unknown> {
-  id: string
-  name: string
-  type: "flow"
-  /** The type the provider declares (`"oauth"` for OAuth 1.0a, `"webauthn"`), as `GET /providers` reports it. */
-  providerType: ProviderType
-  style: ProviderButtonStyles
-  flow: SignInFlow<Options>
-  /** What the flow's `configure` made of the provider's configuration. */
-  options: Options
-}
-
-/** A route a flow adds under `basePath`: `{basePath}/<name>/:id`, by method. */
-export type FlowRoute<Options> = Partial<Record<"GET" | "POST", (context: RequestContext, provider: FlowProvider<Options>) => Promise<Response>>>
-
-/** What a flow implements; `Auth()` calls it for the providers that carry it. */
-export interface SignInFlow<Options = unknown> {
-  /** The flow's name in messages, e.g. `"OAuth 1.0a"`. */
-  name: string
-  /**
-   * Checks and normalises a provider's configuration, once per configuration.
-   *
-   * @throws {Configuration} naming the provider and the option to fix.
-   */
-  configure(config: Readonly<Record<string, unknown>>, env: Readonly<Record<string, string | undefined>>): Options
-  /** The adapter methods a configuration with this provider calls; `Auth()` checks them up front. */
-  adapterMethods?: (options: Options) => AdapterMethod[]
-  /** The provider's own secrets (an API key secret): no log line shows them, as for an OAuth 2 client secret. */
-  secrets?: (options: Options) => readonly string[]
-  /**
-   * Why the flow cannot work without an `adapter` (e.g. `"to store its passkeys"`), for a flow
-   * that cannot: `Auth()` then refuses a configuration without one.
-   */
-  needsAdapter?: string
-  /** `POST /signin/:id`, after the CSRF check: starts a sign-in. */
-  signIn(context: RequestContext, provider: FlowProvider<Options>, request: { form: URLSearchParams; callbackUrl: string }): Promise<Response>
-  /** `GET|POST /callback/:id`: completes a sign-in. */
-  callback(context: RequestContext, provider: FlowProvider<Options>): Promise<Response>
-  /** Further routes, by name (e.g. `"webauthn-options"`). */
-  routes?: Readonly<Record<string, FlowRoute<Options>>>
-  /**
-   * Adds this provider's control to the built-in sign-in page (a flow that is not a redirect,
-   * such as passkeys, shows no button there): gets the page as rendered and answers the page to
-   * send. The flow owns everything it adds, the markup and the Content-Security-Policy that admits
-   * its script, so an app without such a flow carries none of it.
-   */
-  page?: (context: RequestContext, provider: FlowProvider<Options>, response: Response, page: { csrfToken: string; callbackUrl: string | undefined }) => Promise<Response>
-}
+export { FLOW }
 
 /** The flow a provider configuration carries, if any. */
 export function flowOf(config: object): SignInFlow | undefined {
@@ -73,31 +20,62 @@ export function flowOf(config: object): SignInFlow | undefined {
 }
 
 /**
- * A provider configuration that carries a flow, as the routes use it.
- *
- * @throws {Configuration} from the flow's `configure`, or when `type` is not a provider type.
+ * The built-in flow of each provider `type`, for provider objects that carry none. Each is
+ * fetched on first use: an app whose providers all carry their flow loads none of these here.
  */
-export function configureFlowProvider(config: Readonly<Record<string, unknown>>, id: string, flow: SignInFlow, env: Readonly<Record<string, string | undefined>>): FlowProvider {
-  const { type, name, style } = config
-  if (typeof type !== "string" || !PROVIDER_TYPES.has(type)) {
-    throw new Configuration(`Provider "${id}" carries the ${flow.name} flow but has no valid \`type\`.`)
+const BUILT_IN: Partial<Record<string, () => Promise<SignInFlow>>> = {
+  oauth: () => import("./oauth/flow.js").then((module) => module.oauth as SignInFlow),
+  oidc: () => import("./oauth/flow.js").then((module) => module.oauth as SignInFlow),
+  email: () => import("./email/flow.js").then((module) => module.email as SignInFlow),
+  credentials: () => import("./credentials/flow.js").then((module) => module.credentials as SignInFlow),
+}
+
+/**
+ * The flow that serves a provider object: the one it carries, else the built-in flow of its
+ * `type`.
+ *
+ * @throws {Configuration} when the `type` has no built-in flow (a passkey provider must come
+ *   from `Passkey()`, which carries its flow).
+ */
+export async function builtInFlow(config: Readonly<Record<string, unknown>>, id: string): Promise<SignInFlow> {
+  const carried = flowOf(config)
+  if (carried !== undefined) return carried
+  const { type } = config
+  const load = typeof type === "string" && Object.hasOwn(BUILT_IN, type) ? BUILT_IN[type] : undefined
+  if (load !== undefined) return load()
+  if (type === "webauthn") {
+    throw new Configuration(`Provider "${id}" has type "webauthn": create it with \`Passkey()\` or \`WebAuthn()\` from @portcullis/providers, which bring the passkey flow.`)
   }
-  return {
-    id,
-    name: typeof name === "string" && name !== "" ? name : id,
-    type: "flow",
-    providerType: type as ProviderType,
-    style: isRecord(style) ? { ...style } : {},
-    flow,
-    options: flow.configure(config, env),
-  }
+  throw new Configuration(`Provider "${id}" has an unknown \`type\`: use "oauth", "oidc", "email" or "credentials".`)
 }
 
 const PROVIDER_TYPES: ReadonlySet<string> = new Set(["oauth", "oidc", "email", "credentials", "webauthn"])
 
+/**
+ * A provider configuration as the routes use it, configured by its flow.
+ *
+ * @throws {Configuration} from the flow's `configure`, or when `type` is not a provider type.
+ */
+export function configureProvider(config: Readonly<Record<string, unknown>>, id: string, flow: SignInFlow, setup: ProviderSetup): FlowProvider {
+  const { type, name, style } = config
+  if (typeof type !== "string" || !PROVIDER_TYPES.has(type)) {
+    throw new Configuration(`Provider "${id}" carries the ${flow.name} flow but has no valid \`type\`.`)
+  }
+  if (style !== undefined && !isRecord(style)) throw new Configuration(`\`providers["${id}"].style\` must be an object.`)
+  return {
+    id,
+    name: typeof name === "string" && name !== "" ? name : id,
+    type: type as ProviderType,
+    style: isRecord(style) ? { ...style } : {},
+    flow,
+    options: flow.configure(config, setup.env, setup),
+  }
+}
+
 interface LazyOptions {
   config: Readonly<Record<string, unknown>>
   env: Readonly<Record<string, string | undefined>>
+  setup: ProviderSetup | undefined
 }
 
 /** The loaded flow and its configuration, once per configured provider. */
@@ -127,7 +105,7 @@ export function lazyFlow(spec: {
     if (ready === undefined) {
       ready = spec.load().then((flow) => {
         const real = flow as unknown as SignInFlow
-        return { ...provider, flow: real, options: real.configure(provider.options.config, provider.options.env) }
+        return { ...provider, flow: real, options: real.configure(provider.options.config, provider.options.env, provider.options.setup) }
       })
       // A failed load or configuration is reported on this request and tried again on the next.
       ready.catch(() => loaded.delete(provider.options))
@@ -137,9 +115,10 @@ export function lazyFlow(spec: {
   }
   return {
     name: spec.name,
-    configure: (config, env) => ({ config, env }),
+    configure: (config, env, setup) => ({ config, env, setup }),
     adapterMethods: () => [...(spec.adapterMethods ?? [])],
     secrets: ({ config, env }) => [config.clientSecret, env[envName(String(config.id), "SECRET")]].filter((value) => typeof value === "string"),
+    draw: () => ({ kind: "button" }),
     signIn: async (context, provider, request) => {
       const real = await resolve(provider)
       return real.flow.signIn(context, real, request)

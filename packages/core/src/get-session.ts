@@ -6,10 +6,10 @@ import { resolveConfig } from "./config.js"
 import { createContext } from "./context.js"
 import { serializeCookie } from "./cookies.js"
 import { AuthError, Configuration, httpStatus } from "./errors.js"
+import type { SetCookieSink } from "./internal.js"
 import type { AuthConfig, Session } from "./types.js"
 
-/** Receives one `Set-Cookie` header value that the response to the request must carry. */
-export type SetCookieSink = (setCookie: string) => void
+export type { SetCookieSink } from "./internal.js"
 
 /**
  * Reads the request's session for a server that is answering that request, and hands every
@@ -44,7 +44,7 @@ export type SetCookieSink = (setCookie: string) => void
  * ```
  */
 export async function getSessionForResponse(request: Request, config: AuthConfig, setCookie: SetCookieSink): Promise<Session | null> {
-  const internal = resolveConfig(config)
+  const internal = await resolveConfig(config)
   try {
     const context = createContext(internal, request, new URL(request.url))
     const session = await currentSession(context)

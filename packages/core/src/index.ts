@@ -10,10 +10,11 @@ import { flowRoute } from "./actions/flow.js"
 import { providers } from "./actions/providers.js"
 import { session, updateSession } from "./actions/session.js"
 import { signIn, signInPage } from "./actions/signin.js"
-import { signOut, signOutPage } from "./actions/signout.js"
+import { signOut, signOutCallback, signOutPage } from "./actions/signout.js"
 import { verifyRequest } from "./actions/verify-request.js"
-import { resolveConfig, type InternalConfig } from "./config.js"
-import { createContext, html, json, methodNotAllowed, redirect, type RequestContext } from "./context.js"
+import { resolveConfig } from "./config.js"
+import { createContext, html, json, methodNotAllowed, redirect } from "./context.js"
+import type { InternalConfig, RequestContext } from "./internal.js"
 import { AuthError, Configuration, errorMessages, httpStatus, UnknownAction, type AuthErrorCode } from "./errors.js"
 import { createLogger, sanitizeError } from "./logger.js"
 import { errorPageUrl, parseRoute, signInPageUrl, type Action } from "./routes.js"
@@ -21,21 +22,12 @@ import type { AuthConfig } from "./types.js"
 
 export type { Adapter, AdapterAccount, AdapterAccountKey, AdapterSession, AdapterUser, AdapterUserFields, Awaitable, NewAdapterUser, StrictAdapter, VerificationToken } from "./adapters.js"
 export type { AuthErrorCode } from "./errors.js"
-export type {
-  Account,
-  CredentialInput,
-  CredentialsConfig,
-  EmailConfig,
-  Profile,
-  Provider,
-  ProviderType,
-  SendVerificationRequestParams,
-  TokenSet,
-  User,
-} from "./providers/index.js"
+export type { Account, Profile, ProviderType, TokenSet, User } from "./model.js"
+export type { CredentialInput, CredentialsConfig, EmailConfig, Provider, SendVerificationRequestParams } from "./providers/types.js"
 export type * from "./types.js"
 export { getSession, getSessionForResponse, type SetCookieSink } from "./get-session.js"
 export { getAccessToken, type AccessToken } from "./access-token.js"
+export { envFlag, envName, envValue, readEnv, type Env } from "./env.js"
 
 type Handler = (context: RequestContext, providerId: string | undefined, flowRoute: string | undefined) => Promise<Response> | Response
 
@@ -45,6 +37,7 @@ const GET: Partial<Record<Action, Handler>> = {
   signin: (context) => signInPage(context),
   session: (context) => session(context),
   signout: (context) => signOutPage(context),
+  "signout-callback": (context, id) => signOutCallback(context, id ?? ""),
   error: (context) => error(context),
   callback: (context, id) => callback(context, id ?? ""),
   "verify-request": (context) => verifyRequest(context),
@@ -112,7 +105,7 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
   let action: Action | undefined
   let internal: InternalConfig | undefined
   try {
-    internal = resolveConfig(config)
+    internal = await resolveConfig(config)
     const url = new URL(request.url)
     const route = parseRoute(url.pathname, internal.basePath, internal.flowRoutes)
     if (route === undefined) {

@@ -5,7 +5,7 @@
  * secret value and anything shaped like a JWT replaced.
  */
 import { AuthError } from "./errors.js"
-import type { LoggerInstance } from "./types.js"
+import type { LoggerInstance } from "./model.js"
 
 const REDACTED = "[redacted]"
 /** Compact JWS / JWE: ID tokens, many access tokens, our own sealed values. */

@@ -45,17 +45,28 @@ export function positiveSeconds(value: unknown, option: string, fallback: number
   return Math.floor(value)
 }
 
-/** The environment variables, where the runtime has them (an empty record elsewhere). */
-export function readEnv(): Record<string, string | undefined> {
-  return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {}
-}
-
-/** The environment variable a provider option is read from: `AUTH_<ID>_<SUFFIX>`, `-` as `_`. */
-export function envName(id: string, suffix: string): string {
-  return `AUTH_${id.toUpperCase().replace(/-/g, "_")}_${suffix}`
-}
+// Environment reading has its own home; re-exported for the option readers that import it from here.
+export { envName, readEnv } from "./env.js"
 
 /** A color from config, or `undefined` when it is not a plain CSS color (it lands in a style attribute). */
 export function safeColor(value: string | undefined): string | undefined {
   return value !== undefined && /^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,20}|rgba?\([\d\s.,%]+\))$/.test(value) ? value : undefined
+}
+
+/** A provider that hangs holds the user this long per request at most. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 5_000
+/** ... and this long for a whole callback, however many requests it makes. */
+export const DEFAULT_CALLBACK_TIMEOUT_MS = 15_000
+
+/**
+ * A duration option in milliseconds, up to two minutes; `fallback` when unset.
+ *
+ * @throws {Configuration} naming the option when it is not such a number.
+ */
+export function milliseconds(value: unknown, option: string, fallback: number): number {
+  const ms = value ?? fallback
+  if (typeof ms !== "number" || !Number.isFinite(ms) || ms <= 0 || ms > 120_000) {
+    throw new Configuration(`\`${option}\` must be a number of milliseconds between 1 and 120000.`)
+  }
+  return ms
 }

@@ -5,6 +5,7 @@
  * `AUTH_ALLOWED_ORIGINS`, or a loopback address during development.
  */
 import { Configuration, UntrustedHost } from "./errors.js"
+import { isLoopbackHost } from "./loopback.js"
 
 /** One entry of `allowedOrigins`, compiled: an exact origin or a pattern with `*` in its first label. */
 export interface OriginPattern {
@@ -51,14 +52,6 @@ export function compileOriginPattern(entry: unknown, option: string): OriginPatt
   const firstPattern = first.split("*").map(escape).join(LABEL_CHARS)
   const regex = new RegExp(`^${scheme}://${firstPattern}${rest.length > 0 ? `\\.${rest.map(escape).join("\\.")}` : ""}${port}$`)
   return { source: entry, test: (origin) => regex.test(origin) }
-}
-
-/**
- * Whether a host name (as `URL.hostname` gives it) is this machine: `localhost` and its
- * subdomains, `127.0.0.0/8` and `[::1]`. The one definition of loopback the origin rules use.
- */
-export function isLoopbackHost(hostname: string): boolean {
-  return hostname === "localhost" || hostname.endsWith(".localhost") || hostname === "[::1]" || /^127(?:\.\d{1,3}){3}$/.test(hostname)
 }
 
 /** Whether an origin is on this machine. */

@@ -2,8 +2,8 @@
  * The warning for a `redirect` callback that answered an origin the app does not admit. Its own
  * module, fetched only when that happens, so an app whose callback behaves never loads it.
  */
-import type { InternalConfig } from "./config.js"
-import type { RequestContext } from "./context.js"
+import type { InternalConfig } from "./internal.js"
+import type { RequestContext } from "./internal.js"
 
 /** Foreign origins a `redirect` callback answered, warned about once each, per configuration. */
 const warned = new WeakMap<InternalConfig, Set<string>>()

@@ -2,12 +2,12 @@
  * Where things live: the route of each action under `basePath`, and the pages a browser is
  * sent to (the app's own `pages` when configured).
  */
-import type { RequestContext } from "./context.js"
+import type { RequestContext } from "./internal.js"
 import { isPublicCode, type AuthErrorCode } from "./errors.js"
 import { publicOrigin } from "./origins.js"
 
 /** The actions `Auth()` serves; `flow` is a route a provider's flow adds (see `SignInFlow.routes`). */
-export type Action = "providers" | "csrf" | "signin" | "callback" | "session" | "signout" | "error" | "verify-request" | "flow"
+export type Action = "providers" | "csrf" | "signin" | "callback" | "session" | "signout" | "signout-callback" | "error" | "verify-request" | "flow"
 
 const ACTIONS = new Set<string>(["providers", "csrf", "signin", "callback", "session", "signout", "error", "verify-request"])
 const NO_FLOW_ROUTES: ReadonlySet<string> = new Set()
@@ -22,7 +22,13 @@ export interface Route {
 /** The route a path names, or `undefined` when it names none. `flowRoutes` are the names the configured flows add. */
 export function parseRoute(pathname: string, basePath: string, flowRoutes: ReadonlySet<string> = NO_FLOW_ROUTES): Route | undefined {
   if (!pathname.startsWith(`${basePath}/`)) return undefined
-  const rest = pathname.slice(basePath.length + 1).replace(/\/$/, "")
+  let rest = pathname.slice(basePath.length + 1).replace(/\/$/, "")
+  // `/signout/callback/:id`: where a provider's own sign-out sends the browser back.
+  let signOutCallback = false
+  if (rest.startsWith("signout/callback/")) {
+    rest = rest.slice("signout/".length)
+    signOutCallback = true
+  }
   const slash = rest.indexOf("/")
   const action = slash === -1 ? rest : rest.slice(0, slash)
   const flow = !ACTIONS.has(action) && flowRoutes.has(action)
@@ -36,6 +42,7 @@ export function parseRoute(pathname: string, basePath: string, flowRoutes: Reado
   } catch {
     return undefined
   }
+  if (signOutCallback) return { action: "signout-callback", providerId: decoded }
   return flow ? { action: "flow", providerId: decoded, flowRoute: action } : { action: action as Action, providerId: decoded }
 }
 

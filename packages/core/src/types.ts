@@ -15,12 +15,14 @@
  *
  * @module types
  */
-import type { Adapter, AdapterAccount, AdapterSession, AdapterUser, Awaitable } from "./adapters.js"
-import type { AuthError, RefreshTokenError } from "./errors.js"
-import type { Account, Profile, Provider, User } from "./providers/index.js"
+import type { Adapter, AdapterAccount, AdapterSession, AdapterUser } from "./adapters.js"
+import type { RefreshTokenError } from "./errors.js"
+import type { Account, Awaitable, CookiesOptions, LoggerInstance, Profile, Theme, User } from "./model.js"
+import type { Provider } from "./providers/types.js"
 
-export type { Adapter, AdapterAccount, AdapterSession, AdapterUser, Awaitable } from "./adapters.js"
-export type { Account, Profile, Provider, ProviderType, TokenSet, User } from "./providers/index.js"
+export type { Adapter, AdapterAccount, AdapterSession, AdapterUser } from "./adapters.js"
+export type { Account, Awaitable, CookieOption, CookiesOptions, LoggerInstance, Profile, ProviderType, Theme, TokenSet, User } from "./model.js"
+export type { Provider } from "./providers/types.js"
 
 /** The claims every session JWT may carry; the registered ones are set by `encode`. */
 export interface DefaultJWT extends Record<string, unknown> {
@@ -184,55 +186,6 @@ export interface PagesOptions {
   error?: string
   verifyRequest?: string
   newUser?: string
-}
-
-/** One cookie's name and attributes. */
-export interface CookieOption {
-  name: string
-  options: {
-    httpOnly?: boolean
-    sameSite?: "lax" | "strict" | "none"
-    path?: string
-    secure?: boolean
-    domain?: string
-    maxAge?: number
-  }
-}
-
-/** The cookies `Auth()` sets, each overridable. */
-export interface CookiesOptions {
-  sessionToken: CookieOption
-  callbackUrl: CookieOption
-  csrfToken: CookieOption
-  pkceCodeVerifier: CookieOption
-  state: CookieOption
-  nonce: CookieOption
-  /** OAuth 1.0a: the request token and its secret, sealed, between leaving for the provider and coming back. */
-  oauth1RequestToken: CookieOption
-  /**
-   * Credentials: the fields of a refused form that are not passwords (the username), for the
-   * built-in sign-in page to show again; read once, at most 5 minutes.
-   */
-  credentialsInput: CookieOption
-}
-
-/** Where diagnostics go. The browser never sees them. */
-export interface LoggerInstance {
-  error: (error: AuthError) => void
-  warn: (code: string, message?: string) => void
-  debug: (message: string, metadata?: unknown) => void
-}
-
-/** The look of the built-in pages. */
-export interface Theme {
-  /** `"auto"` (the default) follows the browser's light or dark preference; the others force one. */
-  colorScheme?: "auto" | "dark" | "light"
-  /** The app's logo above each page's card: an https or `data:image/...;base64` URL, or an inline `<svg>`. */
-  logo?: string
-  /** The color of the pages' own buttons (email, credentials, sign-out) and of providers without one. */
-  brandColor?: string
-  /** The text color on `brandColor` buttons. Default: white or dark, whichever reads. */
-  buttonText?: string
 }
 
 /** The configuration of `Auth()`. */

@@ -26,8 +26,8 @@ function racedStore(calls: string[]): Adapter {
   }
 }
 
-function resolve(adapter: Adapter, emailVerified: boolean) {
-  return resolveUser(resolveConfig(testConfig()), adapter, {
+async function resolve(adapter: Adapter, emailVerified: boolean) {
+  return resolveUser(await resolveConfig(testConfig()), adapter, {
     accountUser: null,
     profileUser,
     account,

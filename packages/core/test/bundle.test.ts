@@ -26,8 +26,15 @@ function bundleApp(contents: string) {
   })
 }
 
-async function loadedWithAuth(): Promise<{ inputs: string[]; code: string }> {
-  const result = await bundleApp(`export { Auth } from "./index.ts"\n`)
+// The apps import the modules the provider kit's exports live in, as a tree-shaking bundler keeps
+// them (bench/ measures the published packages, barrel included).
+/** An OAuth-only app: `Auth` and a provider factory, which carries the OAuth flow (as every OAuth provider of @portcullis/providers does). */
+const OAUTH_APP = `export { Auth } from "./index.ts"\nexport { oauthProvider } from "./oauth/index.ts"\n`
+/** A credentials-only app: `Auth` and the flow `Credentials()` carries. */
+const CREDENTIALS_APP = `export { Auth } from "./index.ts"\nexport { credentials } from "./credentials/index.ts"\n`
+
+async function loadedWith(app: string): Promise<{ inputs: string[]; code: string }> {
+  const result = await bundleApp(app)
   const outputs: Metafile["outputs"] = result.metafile.outputs
   const loaded = new Set<string>()
   const visit = (path: string): void => {
@@ -48,15 +55,28 @@ async function loadedWithAuth(): Promise<{ inputs: string[]; code: string }> {
   }
 }
 
+/** Flows and options an app loads only when it uses them. */
+const LAZY = /^(email\/|credentials\/|pages\/email\.ts|session\/(legacy|cookie-tokens|database|jwt-foreign)\.ts|redirect-warning\.ts|oauth1\/|webauthn\/|oauth\/access-token\.ts|oauth\/refresh\.ts|crypto-web\.ts|pages\/)/
+
 describe("what an app loads with Auth", () => {
+  it("holds no flow at all for Auth alone: a provider brings its flow, or the registry fetches it", async () => {
+    const { inputs } = await loadedWith(`export { Auth } from "./index.ts"\n`)
+    expect(inputs).toContain("session/jwt.ts")
+    expect(inputs.filter((input) => /^(oauth|oauth1|email|credentials|webauthn)\/|node_modules/.test(input))).toEqual([])
+  })
+
+  it("holds a credentials-only app's flow, and no OAuth code or oauth4webapi", async () => {
+    const { inputs, code } = await loadedWith(CREDENTIALS_APP)
+    expect(inputs).toEqual(expect.arrayContaining(["credentials/flow.ts", "credentials/provider.ts", "session/jwt.ts"]))
+    expect(inputs.filter((input) => /^(oauth|oauth1|email|webauthn)\/|oauth4webapi/.test(input))).toEqual([])
+    expect(code).not.toContain("authorization_code")
+  })
+
   it("holds the OAuth flow and JWT sessions, and none of the email, credentials, database-session, legacy-cookie, off-origin warning or default-page code", async () => {
-    const { inputs, code } = await loadedWithAuth()
+    const { inputs, code } = await loadedWith(OAUTH_APP)
     expect(code).toContain("The `signIn` callback refused this sign-in.")
     expect(inputs).toEqual(expect.arrayContaining(["oauth/callback.ts", "session/index.ts", "session/jwt.ts"]))
-    const lazy = inputs.filter((input) =>
-      /^(email\/(?!provider\.ts)|credentials\/(?!provider\.ts)|pages\/email\.ts|session\/(legacy|cookie-tokens|database|jwt-foreign)\.ts|redirect-warning\.ts|oauth1\/|webauthn\/|access-token\.ts|oauth\/refresh\.ts|pages\/)/.test(input),
-    )
-    expect(lazy).toEqual([])
+    expect(inputs.filter((input) => LAZY.test(input))).toEqual([])
     // A module shared with a lazy chunk is bundled whole: the email and credentials rules live in their flows' folders.
     expect(code).not.toContain("whose email was never verified: sign in")
     expect(code).not.toContain("which the adapter does not store")
@@ -73,9 +93,8 @@ describe("what an app loads with Auth", () => {
   })
 
   it("leaves the refresh grant out of an app that imports getAccessToken until a refresh is due", async () => {
-    const result = await bundleApp(`export { Auth, getAccessToken } from "./index.ts"\n`)
-    const entry = Object.values(result.metafile.outputs).find((output) => output.entryPoint === "app.ts")
-    expect(Object.keys(entry?.inputs ?? {})).toContain("access-token.ts")
-    expect(Object.keys(entry?.inputs ?? {})).not.toContain("oauth/refresh.ts")
+    const { inputs } = await loadedWith(`${OAUTH_APP}export { getAccessToken } from "./index.ts"\n`)
+    expect(inputs).toContain("access-token.ts")
+    expect(inputs).not.toContain("oauth/refresh.ts")
   })
 })

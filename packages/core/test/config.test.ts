@@ -1,24 +1,24 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
-import { resolveConfig, type InternalProvider } from "../src/config.js"
+import { resolveConfig } from "../src/config.js"
+import type { FlowProvider } from "../src/internal.js"
 import type { InternalOAuthProvider } from "../src/oauth/provider.js"
-// Imported by path: @portcullis/adapter-memory depends on @portcullis/core (see test/e2e/adapter.test.ts).
-import { MemoryAdapter } from "../../adapter-memory/src/index.js"
+import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { Auth, getSession } from "../src/index.js"
 import { decode } from "../src/session/jwt.js"
 import type { AuthConfig } from "../src/types.js"
 import { acmeProvider, call, csrfToken, Jar, ORIGIN, PASSWORD, passwordProvider, SECRET, testConfig } from "./helpers.js"
 
-function configError(config: AuthConfig): string {
+async function configError(config: AuthConfig): Promise<string> {
   try {
-    resolveConfig(config)
+    await resolveConfig(config)
   } catch (error) {
     return `${(error as { code: string }).code}: ${(error as Error).message}`
   }
   throw new Error("expected a configuration error")
 }
 
-function oauth(provider: InternalProvider | undefined): InternalOAuthProvider | undefined {
-  return provider?.type === "oauth" || provider?.type === "oidc" ? provider : undefined
+function oauth(provider: FlowProvider | undefined): InternalOAuthProvider | undefined {
+  return provider?.type === "oauth" || provider?.type === "oidc" ? (provider.options as InternalOAuthProvider) : undefined
 }
 
 function deepFreeze<T>(value: T): T {
@@ -34,118 +34,118 @@ describe("configuration", () => {
     vi.unstubAllEnvs()
   })
 
-  it("refuses a __Host- cookie name with a domain or a narrower path, which browsers would silently drop", () => {
-    expect(configError(testConfig({ cookies: { sessionToken: { name: "__Host-sid", options: { domain: "example.com" } } } }))).toMatch(
+  it("refuses a __Host- cookie name with a domain or a narrower path, which browsers would silently drop", async () => {
+    expect(await configError(testConfig({ cookies: { sessionToken: { name: "__Host-sid", options: { domain: "example.com" } } } }))).toMatch(
       /^Configuration: `cookies.sessionToken.name` starts with `__Host-`/,
     )
-    expect(configError(testConfig({ cookies: { state: { name: "__Host-st", options: { path: "/auth" } } } }))).toMatch(/cookies\.state\.name/)
+    expect(await configError(testConfig({ cookies: { state: { name: "__Host-st", options: { path: "/auth" } } } }))).toMatch(/cookies\.state\.name/)
   })
 
-  it("names a theme option the pages could not use", () => {
-    expect(configError(testConfig({ theme: { colorScheme: "sepia" as never } }))).toMatch(/`theme.colorScheme`/)
-    expect(configError(testConfig({ theme: { brandColor: "red;background:url(x)" } }))).toMatch(/`theme.brandColor` must be a CSS color/)
-    expect(configError(testConfig({ theme: { buttonText: 42 as never } }))).toMatch(/`theme.buttonText`/)
-    expect(resolveConfig(testConfig({ theme: { colorScheme: "dark", brandColor: "#346df1", buttonText: "white" } })).theme).toEqual({ colorScheme: "dark", brandColor: "#346df1", buttonText: "white" })
+  it("names a theme option the pages could not use", async () => {
+    expect(await configError(testConfig({ theme: { colorScheme: "sepia" as never } }))).toMatch(/`theme.colorScheme`/)
+    expect(await configError(testConfig({ theme: { brandColor: "red;background:url(x)" } }))).toMatch(/`theme.brandColor` must be a CSS color/)
+    expect(await configError(testConfig({ theme: { buttonText: 42 as never } }))).toMatch(/`theme.buttonText`/)
+    expect((await resolveConfig(testConfig({ theme: { colorScheme: "dark", brandColor: "#346df1", buttonText: "white" } }))).theme).toEqual({ colorScheme: "dark", brandColor: "#346df1", buttonText: "white" })
   })
 
-  it("names a bad url or allowedOrigins entry", () => {
-    expect(configError(testConfig({ url: "not a url" }))).toMatch(/^Configuration: `url` must be an absolute http\(s\) URL/)
-    expect(configError(testConfig({ allowedOrigins: ["https://*.com"] }))).toMatch(/allowedOrigins\[0\]/)
-    expect(configError(testConfig({ allowedOrigins: "https://app.example.com" as unknown as string[] }))).toMatch(/`allowedOrigins` must be an array/)
+  it("names a bad url or allowedOrigins entry", async () => {
+    expect(await configError(testConfig({ url: "not a url" }))).toMatch(/^Configuration: `url` must be an absolute http\(s\) URL/)
+    expect(await configError(testConfig({ allowedOrigins: ["https://*.com"] }))).toMatch(/allowedOrigins\[0\]/)
+    expect(await configError(testConfig({ allowedOrigins: "https://app.example.com" as unknown as string[] }))).toMatch(/`allowedOrigins` must be an array/)
   })
 
-  it("names a missing secret", () => {
+  it("names a missing secret", async () => {
     vi.stubEnv("AUTH_SECRET", "")
-    expect(configError({ providers: [] })).toMatch(/^MissingSecret: .*AUTH_SECRET/)
+    expect(await configError({ providers: [] })).toMatch(/^MissingSecret: .*AUTH_SECRET/)
   })
 
-  it("reads AUTH_SECRET, AUTH_URL and provider credentials from the environment", () => {
+  it("reads AUTH_SECRET, AUTH_URL and provider credentials from the environment", async () => {
     vi.stubEnv("AUTH_SECRET", SECRET)
     vi.stubEnv("AUTH_URL", "https://app.example/auth")
     vi.stubEnv("AUTH_ACME_ID", "from-env")
     vi.stubEnv("AUTH_ACME_SECRET", "secret-from-env")
-    const config = resolveConfig({ providers: [acmeProvider({ clientId: undefined, clientSecret: undefined })] })
+    const config = await resolveConfig({ providers: [acmeProvider({ clientId: undefined, clientSecret: undefined })] })
     expect(config.secrets).toEqual([SECRET])
     expect(config.basePath).toBe("/auth")
     expect(config.trustHost).toBe(true)
     expect(oauth(config.providers[0])?.clientId).toBe("from-env")
   })
 
-  it("refuses duplicate provider ids", () => {
-    expect(configError(testConfig({ providers: [acmeProvider(), acmeProvider()] }))).toMatch(/^Configuration: .*"acme".*unique/)
+  it("refuses duplicate provider ids", async () => {
+    expect(await configError(testConfig({ providers: [acmeProvider(), acmeProvider()] }))).toMatch(/^Configuration: .*"acme".*unique/)
   })
 
-  it("refuses a check the provider type does not have", () => {
-    expect(configError(testConfig({ providers: [acmeProvider({ checks: ["nonce"] })] }))).toMatch(/checks.*"nonce"/)
-    expect(configError(testConfig({ providers: [acmeProvider({ checks: ["pkce", "bogus"] })] }))).toMatch(/checks.*"bogus"/)
+  it("refuses a check the provider type does not have", async () => {
+    expect(await configError(testConfig({ providers: [acmeProvider({ checks: ["nonce"] })] }))).toMatch(/checks.*"nonce"/)
+    expect(await configError(testConfig({ providers: [acmeProvider({ checks: ["pkce", "bogus"] })] }))).toMatch(/checks.*"bogus"/)
   })
 
-  it("refuses an oauth provider with no token endpoint", () => {
-    expect(configError(testConfig({ providers: [acmeProvider({ token: undefined })] }))).toMatch(/no `token` endpoint/)
+  it("refuses an oauth provider with no token endpoint", async () => {
+    expect(await configError(testConfig({ providers: [acmeProvider({ token: undefined })] }))).toMatch(/no `token` endpoint/)
   })
 
-  it("refuses plain http endpoints, and allows them only on loopback with the explicit option", () => {
-    expect(configError(testConfig({ providers: [acmeProvider({ token: "http://acme.example/token" })] }))).toMatch(/token.*https/)
+  it("refuses plain http endpoints, and allows them only on loopback with the explicit option", async () => {
+    expect(await configError(testConfig({ providers: [acmeProvider({ token: "http://acme.example/token" })] }))).toMatch(/token.*https/)
     const loopback = { token: "http://127.0.0.1:9/token", authorization: "http://127.0.0.1:9/a", userinfo: "http://127.0.0.1:9/u" }
-    expect(configError(testConfig({ providers: [acmeProvider(loopback)] }))).toMatch(/allowInsecureLoopbackRequests/)
-    expect(oauth(resolveConfig(testConfig({ providers: [acmeProvider({ ...loopback, allowInsecureLoopbackRequests: true })] })).providers[0])?.allowInsecureRequests).toBe(true)
+    expect(await configError(testConfig({ providers: [acmeProvider(loopback)] }))).toMatch(/allowInsecureLoopbackRequests/)
+    expect(oauth((await resolveConfig(testConfig({ providers: [acmeProvider({ ...loopback, allowInsecureLoopbackRequests: true })] }))).providers[0])?.allowInsecureRequests).toBe(true)
     expect(
-      configError(testConfig({ providers: [acmeProvider({ token: "http://evil.example/token", allowInsecureLoopbackRequests: true })] })),
+      await configError(testConfig({ providers: [acmeProvider({ token: "http://evil.example/token", allowInsecureLoopbackRequests: true })] })),
     ).toMatch(/token.*https/)
   })
 
-  it("needs an issuer for OpenID Connect providers and says where to put it", () => {
-    expect(configError(testConfig({ providers: [{ id: "idp", name: "IdP", type: "oidc", clientId: "c", clientSecret: "s" }] }))).toMatch(
+  it("needs an issuer for OpenID Connect providers and says where to put it", async () => {
+    expect(await configError(testConfig({ providers: [{ id: "idp", name: "IdP", type: "oidc", clientId: "c", clientSecret: "s" }] }))).toMatch(
       /issuer.*AUTH_IDP_ISSUER/,
     )
   })
 
-  it("says where a webauthn provider's flow comes from, and names unknown types", () => {
-    expect(configError(testConfig({ providers: [{ id: "passkey", name: "Passkey", type: "webauthn" }] }))).toMatch(/"webauthn".*Passkey\(\)/)
-    expect(configError(testConfig({ providers: [{ id: "x", name: "X", type: "saml" } as never] }))).toMatch(/unknown `type`/)
+  it("says where a webauthn provider's flow comes from, and names unknown types", async () => {
+    expect(await configError(testConfig({ providers: [{ id: "passkey", name: "Passkey", type: "webauthn" }] }))).toMatch(/"webauthn".*Passkey\(\)/)
+    expect(await configError(testConfig({ providers: [{ id: "x", name: "X", type: "saml" } as never] }))).toMatch(/unknown `type`/)
   })
 
-  it("checks email providers: a sender, a positive maxAge, and an adapter that stores tokens", () => {
+  it("checks email providers: a sender, a positive maxAge, and an adapter that stores tokens", async () => {
     const send = () => undefined
     const adapter = MemoryAdapter()
     const email = (overrides: Record<string, unknown> = {}) => ({ id: "email", name: "Email", type: "email" as const, sendVerificationRequest: send, ...overrides })
-    expect(configError(testConfig({ providers: [email({ sendVerificationRequest: undefined })], adapter }))).toMatch(/providers\["email"\]\.sendVerificationRequest/)
-    expect(configError(testConfig({ providers: [email({ maxAge: 0 })], adapter }))).toMatch(/providers\["email"\]\.maxAge/)
-    expect(configError(testConfig({ providers: [email()] }))).toMatch(/"email".*needs an `adapter`/)
+    expect(await configError(testConfig({ providers: [email({ sendVerificationRequest: undefined })], adapter }))).toMatch(/providers\["email"\]\.sendVerificationRequest/)
+    expect(await configError(testConfig({ providers: [email({ maxAge: 0 })], adapter }))).toMatch(/providers\["email"\]\.maxAge/)
+    expect(await configError(testConfig({ providers: [email()] }))).toMatch(/"email".*needs an `adapter`/)
     const { useVerificationToken: _omitted, ...withoutUse } = adapter
-    expect(configError(testConfig({ providers: [email()], adapter: withoutUse }))).toMatch(/missing methods.*useVerificationToken/)
-    expect(resolveConfig(testConfig({ providers: [email()], adapter })).providers[0]).toMatchObject({ type: "email", maxAge: 86_400 })
+    expect(await configError(testConfig({ providers: [email()], adapter: withoutUse }))).toMatch(/missing methods.*useVerificationToken/)
+    expect((await resolveConfig(testConfig({ providers: [email()], adapter }))).providers[0]).toMatchObject({ type: "email", options: { maxAge: 86_400 } })
   })
 
-  it("checks credentials providers: an authorize function and well-formed fields", () => {
+  it("checks credentials providers: an authorize function and well-formed fields", async () => {
     const credentials = (overrides: Record<string, unknown> = {}) => ({ ...passwordProvider(), ...overrides })
-    expect(configError(testConfig({ providers: [credentials({ authorize: undefined })] }))).toMatch(/providers\["credentials"\]\.authorize/)
-    expect(configError(testConfig({ providers: [credentials({ credentials: { csrfToken: {} } })] }))).toMatch(/credentials\.csrfToken/)
-    expect(configError(testConfig({ providers: [credentials({ credentials: { 'a"b': {} } })] }))).toMatch(/field name/)
-    expect(configError(testConfig({ providers: [credentials({ credentials: { pin: { type: "file" } } })] }))).toMatch(/credentials\.pin\.type/)
+    expect(await configError(testConfig({ providers: [credentials({ authorize: undefined })] }))).toMatch(/providers\["credentials"\]\.authorize/)
+    expect(await configError(testConfig({ providers: [credentials({ credentials: { csrfToken: {} } })] }))).toMatch(/credentials\.csrfToken/)
+    expect(await configError(testConfig({ providers: [credentials({ credentials: { 'a"b': {} } })] }))).toMatch(/field name/)
+    expect(await configError(testConfig({ providers: [credentials({ credentials: { pin: { type: "file" } } })] }))).toMatch(/credentials\.pin\.type/)
     const adapter = MemoryAdapter()
     const { getUser: _omitted, ...withoutGetUser } = adapter
-    expect(configError(testConfig({ providers: [credentials()], adapter: withoutGetUser, session: { strategy: "database" } }))).toMatch(/missing methods.*getUser/)
-    expect(resolveConfig(testConfig({ providers: [credentials()] })).providers[0]).toMatchObject({
+    expect(await configError(testConfig({ providers: [credentials()], adapter: withoutGetUser, session: { strategy: "database" } }))).toMatch(/missing methods.*getUser/)
+    expect((await resolveConfig(testConfig({ providers: [credentials()] }))).providers[0]).toMatchObject({
       type: "credentials",
-      fields: [
+      options: { fields: [
         { name: "username", label: "Username", type: "text" },
         { name: "password", label: "Password", type: "password" },
-      ],
+      ] },
     })
   })
 
-  it("refuses ids that cannot be a path segment", () => {
-    expect(configError(testConfig({ providers: [acmeProvider({ id: "../x" })] }))).toMatch(/providers\[0\]\.id/)
+  it("refuses ids that cannot be a path segment", async () => {
+    expect(await configError(testConfig({ providers: [acmeProvider({ id: "../x" })] }))).toMatch(/providers\[0\]\.id/)
   })
 
-  it("names bad option values", () => {
-    expect(configError(testConfig({ basePath: "api" }))).toMatch(/basePath/)
-    expect(configError(testConfig({ session: { maxAge: -1 } }))).toMatch(/session\.maxAge/)
-    expect(configError(testConfig({ session: { strategy: "database" } }))).toMatch(/needs an `adapter`/)
-    expect(configError(testConfig({ pages: { signIn: "//evil.example" } }))).toMatch(/pages\.signIn/)
-    expect(configError(testConfig({ cookies: { sessionToken: { name: "a;b" } } }))).toMatch(/cookies\.sessionToken\.name/)
-    expect(configError(testConfig({ adapter: { createUser: () => ({}) } as never }))).toMatch(/missing methods.*getUserByAccount/)
+  it("names bad option values", async () => {
+    expect(await configError(testConfig({ basePath: "api" }))).toMatch(/basePath/)
+    expect(await configError(testConfig({ session: { maxAge: -1 } }))).toMatch(/session\.maxAge/)
+    expect(await configError(testConfig({ session: { strategy: "database" } }))).toMatch(/needs an `adapter`/)
+    expect(await configError(testConfig({ pages: { signIn: "//evil.example" } }))).toMatch(/pages\.signIn/)
+    expect(await configError(testConfig({ cookies: { sessionToken: { name: "a;b" } } }))).toMatch(/cookies\.sessionToken\.name/)
+    expect(await configError(testConfig({ adapter: { createUser: () => ({}) } as never }))).toMatch(/missing methods.*getUserByAccount/)
   })
 
   it("never mutates the caller's configuration", async () => {

@@ -3,7 +3,7 @@
  * `FLOW` is configured by it and served by it, and its extra routes exist only when configured.
  */
 import { describe, expect, it } from "vitest"
-import { MemoryAdapter } from "../../adapter-memory/src/index.js"
+import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { resolveConfig } from "../src/config.js"
 import { FLOW, lazyFlow, type SignInFlow } from "../src/providers/index.js"
 import type { AuthConfig } from "../src/types.js"
@@ -46,8 +46,8 @@ function echoConfig(overrides: Partial<AuthConfig> = {}): AuthConfig {
 describe("sign-in flows carried by providers", () => {
   it("configures the provider through its flow and reports its declared type", async () => {
     const config = echoConfig()
-    const provider = resolveConfig(config).providersById.get("echo")
-    expect(provider).toMatchObject({ type: "flow", providerType: "webauthn", options: { greeting: "hello" } })
+    const provider = (await resolveConfig(config)).providersById.get("echo")
+    expect(provider).toMatchObject({ type: "webauthn", options: { greeting: "hello" } })
     const listed: unknown = await (await call(config, new Jar(), "/api/auth/providers")).json()
     expect(listed).toMatchObject({ echo: { type: "webauthn" } })
   })
@@ -74,10 +74,10 @@ describe("sign-in flows carried by providers", () => {
     expect((await call(testConfig(), new Jar(), "/api/auth/echo-options/echo")).status).toBe(404)
   })
 
-  it("checks the adapter methods the flow needs, and refuses a webauthn provider without a flow", () => {
+  it("checks the adapter methods the flow needs, and refuses a webauthn provider without a flow", async () => {
     const provider = { id: "echo", name: "Echo", type: "webauthn", greeting: "hello", [FLOW]: echoFlow }
-    expect(() => resolveConfig(testConfig({ adapter: {}, providers: [provider as never] }))).toThrow(/getUser/)
-    expect(() => resolveConfig(testConfig({ providers: [{ id: "passkey", type: "webauthn" } as never] }))).toThrow(/Passkey\(\)/)
+    await expect(resolveConfig(testConfig({ adapter: {}, providers: [provider as never] }))).rejects.toThrow(/getUser/)
+    await expect(resolveConfig(testConfig({ providers: [{ id: "passkey", type: "webauthn" } as never] }))).rejects.toThrow(/Passkey\(\)/)
   })
 })
 
@@ -130,7 +130,7 @@ describe("flows fetched on first use", () => {
     })
     const provider = { id: "echo", name: "Echo", type: "oauth", greeting: "hi", [FLOW]: flow }
     const config = testConfig({ adapter: MemoryAdapter(), providers: [provider as never] })
-    expect(resolveConfig(config).providersById.get("echo")).toMatchObject({ type: "flow", providerType: "oauth" })
+    expect((await resolveConfig(config)).providersById.get("echo")).toMatchObject({ type: "oauth" })
     expect(loads).toBe(0)
     const jar = new Jar()
     const started = await call(config, jar, "/api/auth/signin/echo", { form: { csrfToken: await csrfToken(config, jar) } })
@@ -141,6 +141,6 @@ describe("flows fetched on first use", () => {
     const broken = testConfig({ adapter: MemoryAdapter(), providers: [{ ...provider, greeting: 42 } as never] })
     const refused = await call(broken, new Jar(), "/api/auth/callback/echo")
     expect(refused.status).toBeGreaterThanOrEqual(300)
-    expect(() => resolveConfig(testConfig({ adapter: {}, providers: [provider as never] }))).toThrow(/getUser/)
+    await expect(resolveConfig(testConfig({ adapter: {}, providers: [provider as never] }))).rejects.toThrow(/getUser/)
   })
 })

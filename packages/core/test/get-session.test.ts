@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
-// Imported by path, not by package name: @portcullis/adapter-memory depends on @portcullis/core.
-import { MemoryAdapter } from "../../adapter-memory/src/index.js"
+import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { getSession, getSessionForResponse } from "../src/index.js"
 import { encode } from "../src/session/jwt.js"
 import type { AuthConfig } from "../src/types.js"

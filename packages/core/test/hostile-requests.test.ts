@@ -5,8 +5,7 @@
  * none a signed-in user had. A failure names its seed and step, so it replays exactly.
  */
 import { afterEach, describe, expect, it, vi } from "vitest"
-// Imported by path, not by package name: @portcullis/adapter-memory depends on @portcullis/core.
-import { MemoryAdapter } from "../../adapter-memory/src/index.js"
+import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { Auth } from "../src/index.js"
 import type { AuthConfig } from "../src/types.js"
 import { Jar, ORIGIN, PASSWORD, acmeProvider, call, csrfToken, location, passwordProvider, setCookies, testConfig } from "./helpers.js"

@@ -4,8 +4,7 @@
  * it, and no log line shows a consumer secret.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
-// Imported by path, not by package name: @portcullis/providers depends on @portcullis/core.
-import { simulateOAuth1Provider, type SimulatedOAuth1Provider } from "../../providers/src/testing-oauth1.js"
+import { simulateOAuth1Provider, type SimulatedOAuth1Provider } from "@portcullis/providers/testing-oauth1.js"
 import { Auth } from "../src/index.js"
 import { oauth1 } from "../src/oauth1/index.js"
 import { FLOW, lazyFlow, type SignInFlow } from "../src/providers/index.js"

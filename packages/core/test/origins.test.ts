@@ -3,8 +3,7 @@
  * is a forged `Host` / `X-Forwarded-Host` against `Auth()` with `trustHost: true`.
  */
 import { afterEach, describe, expect, it, vi } from "vitest"
-// Imported by path, not by package name: @portcullis/adapter-memory depends on @portcullis/core.
-import { MemoryAdapter } from "../../adapter-memory/src/index.js"
+import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { resolveConfig } from "../src/config.js"
 import { Auth } from "../src/index.js"
 import { compileOriginPattern } from "../src/origins.js"
@@ -112,10 +111,10 @@ describe("origins that leave the server", () => {
     expect(await response.json()).toMatchObject({ error: "UntrustedHost" })
   })
 
-  it("reads AUTH_URL and AUTH_ALLOWED_ORIGINS from the environment", () => {
+  it("reads AUTH_URL and AUTH_ALLOWED_ORIGINS from the environment", async () => {
     vi.stubEnv("AUTH_URL", "https://app.example.com/auth")
     vi.stubEnv("AUTH_ALLOWED_ORIGINS", "https://*.preview.example.com, https://staging.example.com")
-    const config = resolveConfig({ secret: SECRET, providers: [] })
+    const config = await resolveConfig({ secret: SECRET, providers: [] })
     expect(config.authUrl?.origin).toBe("https://app.example.com")
     expect(config.basePath).toBe("/auth")
     expect(config.origins.allowed.map((pattern) => pattern.source)).toEqual(["https://*.preview.example.com", "https://staging.example.com"])

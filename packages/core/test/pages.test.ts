@@ -13,7 +13,7 @@ function whiteContrast(hex: string): number {
 }
 
 function signInWithLogo(logo: string): string {
-  const provider: PageProvider = { id: "acme", name: "Acme", type: "oauth", action: "/api/auth/signin/acme", style: { logo, brandColor: "#24292f" } }
+  const provider: PageProvider = { id: "acme", name: "Acme", kind: "button", action: "/api/auth/signin/acme", style: { logo, brandColor: "#24292f" } }
   return renderSignIn({ theme: {}, providers: [provider], csrfToken: "t", callbackUrl: undefined, error: undefined })
 }
 
@@ -64,7 +64,7 @@ describe("button colors", () => {
   })
 
   it("honours theme.buttonText over the computed text color", () => {
-    const page = renderSignIn({ theme: { brandColor: "#4285f4", buttonText: "#000000" }, providers: [{ id: "email", name: "Email", type: "email", action: "/e", style: {} }], csrfToken: "t", callbackUrl: undefined, error: undefined })
+    const page = renderSignIn({ theme: { brandColor: "#4285f4", buttonText: "#000000" }, providers: [{ id: "email", name: "Email", kind: "email", action: "/e", style: {} }], csrfToken: "t", callbackUrl: undefined, error: undefined })
     expect(page).toContain("color:#000000")
   })
 })

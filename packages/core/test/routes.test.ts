@@ -27,6 +27,19 @@ describe("routes", () => {
     expect(session.headers.get("allow")).toBe("GET, HEAD, POST")
   })
 
+  it("serves /signout/callback/:id on GET only, and nothing under it that is not one provider id", async () => {
+    const post = await call(testConfig(), new Jar(), "/api/auth/signout/callback/acme", { method: "POST" })
+    expect(post.status).toBe(405)
+    expect(post.headers.get("allow")).toBe("GET, HEAD")
+    for (const path of ["/api/auth/signout/callback/a/b", "/api/auth/signout/elsewhere/acme"]) {
+      expect((await call(testConfig(), new Jar(), path)).status).toBe(404)
+    }
+    // A provider whose flow signs out nowhere else: a typed refusal, not a 500.
+    const plain = await call(testConfig(), new Jar(), "/api/auth/signout/callback/nobody")
+    expect(plain.status).toBe(302)
+    expect(plain.headers.get("location")).toContain("error=InvalidProvider")
+  })
+
   it("answers a body that breaks off mid-upload with a 4xx, not a 503", async () => {
     const errors: string[] = []
     const config = testConfig({ logger: { error: (error) => errors.push(error.code), warn: () => undefined } })

@@ -1,7 +1,6 @@
 /** The `session` callback gets what Auth.js passes it, and `/session` and `/csrf` are never cached. */
 import { describe, expect, it } from "vitest"
-// Imported by path, not by package name: @portcullis/adapter-memory depends on @portcullis/core.
-import { MemoryAdapter } from "../../adapter-memory/src/index.js"
+import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { encode } from "../src/session/jwt.js"
 import { Jar, SECRET, call, testConfig } from "./helpers.js"
 

@@ -3,7 +3,7 @@
  * callbacks with `trigger: "update"`.
  */
 import { describe, expect, it } from "vitest"
-import { MemoryAdapter } from "../../adapter-memory/src/index.js"
+import { MemoryAdapter } from "@portcullis/adapter-memory"
 import type { AuthConfig } from "../src/types.js"
 import { Jar, PASSWORD, call, csrfToken, passwordProvider, testConfig } from "./helpers.js"
 

@@ -25,9 +25,19 @@ Options:
   --app-url <origin>      your app's AUTH_URL; repeat for several (default ${DEFAULT_APP_URLS.join(" and ")})
   --base-path <path>      where the app serves the auth routes (default /api/auth)
   --redirect-uri <url>    an exact callback URL to accept instead; repeat for several
+  --post-logout-redirect-uri <url>
+                          an exact URL to return to after signing out instead of
+                          {app-url}{base-path}/signout/callback/${PROVIDER_ID}; repeat for several
+  --backchannel-logout-uri <url>
+                          where to POST logout tokens instead of
+                          {first app-url}{base-path}/backchannel-logout/${PROVIDER_ID}
+  --no-backchannel-logout send no logout tokens
   --client-id <id>        default ${DEFAULT_CLIENT.id}
   --client-secret <text>  default ${DEFAULT_CLIENT.secret}
   --consent <mode>        "prompt" (an Allow / Deny page after login, the default) or "auto"
+  --logout-confirmation <mode>
+                          "prompt" (a Sign out? page at the end-session endpoint, the default)
+                          or "auto" (sign out at once when the app sends id_token_hint)
   -h, --help              this text
 `
 
@@ -40,9 +50,13 @@ export class UsageError extends Error {
 export interface CommandOptions {
   port: number
   redirectUris: string[]
+  postLogoutRedirectUris: string[]
+  /** `undefined` with `--no-backchannel-logout`. */
+  backchannelLogoutUri: string | undefined
   clientId: string
   clientSecret: string
   consent: "prompt" | "auto"
+  logoutConfirmation: "prompt" | "auto"
 }
 
 /**
@@ -63,6 +77,10 @@ export function readCommandLine(args: readonly string[]): CommandOptions | "help
         "app-url": { type: "string", multiple: true },
         "base-path": { type: "string" },
         "redirect-uri": { type: "string", multiple: true },
+        "post-logout-redirect-uri": { type: "string", multiple: true },
+        "backchannel-logout-uri": { type: "string" },
+        "no-backchannel-logout": { type: "boolean" },
+        "logout-confirmation": { type: "string" },
         "client-id": { type: "string" },
         "client-secret": { type: "string" },
         consent: { type: "string" },
@@ -77,27 +95,39 @@ export function readCommandLine(args: readonly string[]): CommandOptions | "help
   if (!/^\d+$/.test(values.port ?? "0") || port > 65_535) throw new UsageError(`--port must be a number from 0 to 65535, got ${String(values.port)}`)
   const basePath = (values["base-path"] ?? "/api/auth").replace(/\/+$/, "")
   if (!basePath.startsWith("/")) throw new UsageError(`--base-path must start with /, got ${basePath}`)
-  const appUrls = values["app-url"] ?? DEFAULT_APP_URLS
-  const redirectUris =
-    values["redirect-uri"] ??
-    appUrls.map((appUrl) => {
-      let origin: string
-      try {
-        origin = new URL(appUrl).origin
-      } catch (cause) {
-        throw new UsageError(`--app-url must be a URL such as http://localhost:3000, got ${appUrl}`, { cause })
-      }
-      return `${origin}${basePath}/callback/${PROVIDER_ID}`
-    })
-  for (const uri of redirectUris) {
-    if (!URL.canParse(uri)) throw new UsageError(`--redirect-uri must be an absolute URL, got ${uri}`)
+  const origins = (values["app-url"] ?? DEFAULT_APP_URLS).map((appUrl) => {
+    try {
+      return new URL(appUrl).origin
+    } catch (cause) {
+      throw new UsageError(`--app-url must be a URL such as http://localhost:3000, got ${appUrl}`, { cause })
+    }
+  })
+  const appRoutes = (route: string) => origins.map((origin) => `${origin}${basePath}/${route}/${PROVIDER_ID}`)
+  const redirectUris = values["redirect-uri"] ?? appRoutes("callback")
+  const postLogoutRedirectUris = values["post-logout-redirect-uri"] ?? appRoutes("signout/callback")
+  if (values["no-backchannel-logout"] === true && values["backchannel-logout-uri"] !== undefined) {
+    throw new UsageError("--backchannel-logout-uri and --no-backchannel-logout exclude each other")
+  }
+  const backchannelLogoutUri = values["no-backchannel-logout"] === true ? undefined : (values["backchannel-logout-uri"] ?? appRoutes("backchannel-logout")[0])
+  for (const [option, uris] of [
+    ["--redirect-uri", redirectUris],
+    ["--post-logout-redirect-uri", postLogoutRedirectUris],
+    ["--backchannel-logout-uri", backchannelLogoutUri === undefined ? [] : [backchannelLogoutUri]],
+  ] as const) {
+    for (const uri of uris) {
+      if (!URL.canParse(uri)) throw new UsageError(`${option} must be an absolute URL, got ${uri}`)
+    }
   }
   const consent = values.consent ?? "prompt"
   if (consent !== "prompt" && consent !== "auto") throw new UsageError(`--consent must be "prompt" or "auto", got ${consent}`)
+  const logoutConfirmation = values["logout-confirmation"] ?? "prompt"
+  if (logoutConfirmation !== "prompt" && logoutConfirmation !== "auto") {
+    throw new UsageError(`--logout-confirmation must be "prompt" or "auto", got ${logoutConfirmation}`)
+  }
   const clientId = values["client-id"] ?? DEFAULT_CLIENT.id
   const clientSecret = values["client-secret"] ?? DEFAULT_CLIENT.secret
   if (clientId === "" || clientSecret === "") throw new UsageError("--client-id and --client-secret must not be empty")
-  return { port, redirectUris, clientId, clientSecret, consent }
+  return { port, redirectUris, postLogoutRedirectUris, backchannelLogoutUri, clientId, clientSecret, consent, logoutConfirmation }
 }
 
 /** The provider object an app adds to its `providers`, as TypeScript source. */
@@ -125,6 +155,9 @@ export function startupMessage(idp: Pick<DevIdp, "issuer" | "accounts">, options
     "",
     `Demo users: ${users.join(", ")}`,
     `Callback URLs it accepts: ${options.redirectUris.join(", ")}`,
+    `Sign-out return URLs it accepts (post_logout_redirect_uri): ${options.postLogoutRedirectUris.join(", ")}`,
+    `Back-channel logout tokens go to: ${options.backchannelLogoutUri ?? "nowhere (--no-backchannel-logout)"}`,
+    `End session at ${idp.issuer}/session/end, revoke tokens at ${idp.issuer}/token/revocation`,
     "",
     "Add this provider to your config's providers:",
     "",
@@ -149,7 +182,18 @@ export async function runCommand(options: CommandOptions, print: (text: string) 
   const idp = await startDevIdp({
     port: options.port,
     consent: options.consent,
-    clients: [{ client_id: options.clientId, client_secret: options.clientSecret, redirect_uris: options.redirectUris, client_name: "your app" }],
+    logoutConfirmation: options.logoutConfirmation,
+    clients: [
+      {
+        client_id: options.clientId,
+        client_secret: options.clientSecret,
+        client_name: "your app",
+        redirect_uris: options.redirectUris,
+        post_logout_redirect_uris: options.postLogoutRedirectUris,
+        ...(options.backchannelLogoutUri === undefined ? {} : { backchannel_logout_uri: options.backchannelLogoutUri }),
+        grant_types: ["authorization_code", "refresh_token"],
+      },
+    ],
   })
   print(startupMessage(idp, options))
   return idp

@@ -4,15 +4,26 @@ import type { AddressInfo } from "node:net"
 
 import type { JWK } from "jose"
 import type Provider from "oidc-provider"
-import type { ClientMetadata, Configuration } from "oidc-provider"
+import type { Client, ClientMetadata, Configuration } from "oidc-provider"
 
 import { interactionPages, type ProviderMiddleware } from "./interactions.js"
 import { generateSigningKey, signWith, type SigningAlg, type SigningKey } from "./keys.js"
+import {
+  confirmMarkedLogout,
+  endAccountSessions,
+  logoutTokenClaims,
+  markLogoutConfirmed,
+  type BackchannelLogoutRecord,
+  type LogoutTokenInput,
+} from "./logout.js"
 import { PAGE_CSP, renderErrorPage, renderLoggedOutPage, renderLogoutPage } from "./pages.js"
+import { recordRevocations, revocationPolicy, REVOCATION_PATH, type RevocationRecord } from "./revocation.js"
 import { loadOidcProvider } from "./runtime.js"
-import { createMemoryStore } from "./store.js"
+import { createMemoryStore, type MemoryStore } from "./store.js"
 
 export type { SigningAlg } from "./keys.js"
+export { BACKCHANNEL_LOGOUT_EVENT, type BackchannelLogoutRecord, type LogoutTokenInput } from "./logout.js"
+export type { RevocationRecord } from "./revocation.js"
 
 /**
  * Client metadata registered with the dev IdP, in OpenID Connect Dynamic Client Registration
@@ -25,7 +36,19 @@ export interface DevIdpClient {
   /** Required unless `token_endpoint_auth_method` is `"none"`. */
   client_secret?: string
   redirect_uris: string[]
+  /** Where the end-session endpoint may send the browser back to (`post_logout_redirect_uri`), exactly. */
   post_logout_redirect_uris?: string[]
+  /**
+   * Where the IdP POSTs a logout token when a session of this client ends (OpenID Connect
+   * Back-Channel Logout 1.0). Needs `backchannelLogout` (on by default).
+   */
+  backchannel_logout_uri?: string
+  /**
+   * Whether logout tokens (and ID tokens) carry the IdP session's `sid`. Defaults to `true` when
+   * `backchannel_logout_uri` is set (the specification's default is `false`; Keycloak always sends
+   * it), so a relying party can record the `sid` at sign-in.
+   */
+  backchannel_logout_session_required?: boolean
   /** Defaults to `"client_secret_basic"`. */
   token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post" | "client_secret_jwt" | "private_key_jwt" | "none"
   /** Defaults to `["code"]`. */
@@ -91,10 +114,49 @@ export interface DevIdpOptions {
    * `false` keeps one refresh token for the grant's life (Google).
    */
   rotateRefreshTokens?: boolean
+  /**
+   * `true` (the default) serves RP-initiated logout: `end_session_endpoint` (`/session/end`) in
+   * discovery, accepting `id_token_hint`, `client_id`, `state` and a registered
+   * `post_logout_redirect_uri`. Ending the IdP session there makes the next authorization show
+   * the login form again.
+   *
+   * @see https://openid.net/specs/openid-connect-rpinitiated-1_0.html
+   */
+  endSession?: boolean
+  /**
+   * `"prompt"` (the default) asks "Sign out?" at the end-session endpoint; `"auto"` signs out at
+   * once when the request carries a valid `id_token_hint` (as Keycloak does), straight to the
+   * `post_logout_redirect_uri`, so a test follows plain redirects. Without a hint it still asks.
+   */
+  logoutConfirmation?: "prompt" | "auto"
+  /**
+   * `true` (the default) serves back-channel logout: clients may register a
+   * `backchannel_logout_uri`, and ending a session at the end-session endpoint POSTs a signed
+   * logout token there ({@link DevIdp.backchannelLogouts} lists them). See also
+   * {@link DevIdp.logoutToken} to craft logout tokens, valid or not.
+   *
+   * @see https://openid.net/specs/openid-connect-backchannel-1_0.html
+   */
+  backchannelLogout?: boolean
+  /**
+   * `true` (the default) serves token revocation at `revocation_endpoint` (`/token/revocation`):
+   * revoking a refresh token or an access token revokes every token of its grant.
+   * {@link DevIdp.revocations} lists the requests received.
+   *
+   * @see https://www.rfc-editor.org/rfc/rfc7009
+   */
+  revocation?: boolean
+  /**
+   * How the IdP sends its own requests (logout tokens to `backchannel_logout_uri`). Defaults to
+   * the global `fetch`. A test whose relying party runs in process (a `TestBrowser` route) passes
+   * that handler, e.g. `(request) => Auth(request, config)`. Requests to loopback addresses are
+   * allowed (oidc-provider refuses them by default), since the relying parties run on this machine.
+   */
+  fetch?: (request: Request) => Promise<Response>
 }
 
 /** An endpoint whose answer a test can stall with {@link DevIdp.delay}. */
-export type DelayedEndpoint = "token" | "userinfo" | "discovery" | "jwks"
+export type DelayedEndpoint = "token" | "userinfo" | "discovery" | "jwks" | "revocation"
 
 /** One request the dev IdP received. */
 export interface RecordedRequest {
@@ -150,6 +212,12 @@ export interface SignJwtOptions {
   typ?: string
 }
 
+/** Options of {@link DevIdp.logoutToken}: those of {@link SignJwtOptions}, with its own `typ` default. */
+export interface LogoutTokenOptions extends Omit<SignJwtOptions, "typ"> {
+  /** The `typ` header. Defaults to `"logout+jwt"`, as oidc-provider sends; `null` omits it. */
+  typ?: string | null
+}
+
 /**
  * A running dev IdP: a real OpenID Provider (oidc-provider) on `127.0.0.1`, with hooks for
  * negative tests.
@@ -170,7 +238,8 @@ export interface DevIdp {
   readonly refreshGrants: number
   /**
    * How many grants were revoked since start or {@link DevIdp.reset}: with rotation on, each
-   * reuse of a spent refresh token revokes its grant.
+   * reuse of a spent refresh token revokes its grant; so does revoking its refresh token, and
+   * ending the IdP session (at the end-session endpoint or with {@link DevIdp.endSessions}).
    */
   readonly revokedGrants: number
   /**
@@ -187,6 +256,45 @@ export interface DevIdp {
    */
   signJwt(claims: JsonObject, options?: SignJwtOptions): Promise<string>
   /**
+   * Makes a logout token as the IdP sends to a `backchannel_logout_uri` (same claims, same
+   * header, signed with the IdP's own key), to post to a relying party directly; the overrides and
+   * options make invalid ones: a foreign key, `alg: "none"`, another `aud`, no `events`, a `nonce`,
+   * a stale `iat`, another `typ`, a `jti` already used.
+   *
+   * @throws Error when `alg` names a key the IdP was not started with (see `signingAlgs`).
+   * @example
+   * ```ts
+   * const valid = await idp.logoutToken({ clientId: "app", sub: "alice", sid })
+   * const stale = await idp.logoutToken({ clientId: "app", sub: "alice", iat: Math.floor(Date.now() / 1000) - 3600 })
+   * const noEvent = await idp.logoutToken({ clientId: "app", sub: "alice", events: undefined })
+   * const unsigned = await idp.logoutToken({ clientId: "app", sub: "alice" }, { alg: "none" })
+   * ```
+   * @see https://openid.net/specs/openid-connect-backchannel-1_0.html#LogoutToken
+   */
+  logoutToken(input: LogoutTokenInput, options?: LogoutTokenOptions): Promise<string>
+  /**
+   * Ends every IdP session of the account `sub` without a browser, as an administrator's "sign
+   * out" does in Keycloak: each client of those sessions with a `backchannel_logout_uri` gets a
+   * logout token, their grants are revoked, and the next authorization shows the login form.
+   * Resolves with the logout tokens sent (also added to {@link DevIdp.backchannelLogouts}); a
+   * failed delivery is recorded with its `error`, never thrown.
+   *
+   * @example
+   * ```ts
+   * const [sent] = await idp.endSessions("alice")
+   * expect(sent).toMatchObject({ clientId: "app", error: undefined })
+   * ```
+   */
+  endSessions(sub: string): Promise<BackchannelLogoutRecord[]>
+  /**
+   * The logout tokens the IdP sent since start or {@link DevIdp.reset}, oldest first (a copy):
+   * one per client with a `backchannel_logout_uri` in each session ended at the end-session
+   * endpoint or by {@link DevIdp.endSessions}.
+   */
+  readonly backchannelLogouts: readonly BackchannelLogoutRecord[]
+  /** Every request to the revocation endpoint since start or {@link DevIdp.reset}, oldest first (a copy). */
+  readonly revocations: readonly RevocationRecord[]
+  /**
    * Rewrites the token endpoint's answers (successes and errors) until replaced; `undefined`
    * removes the transform.
    *
@@ -202,6 +310,12 @@ export interface DevIdp {
    * string when the client registered signed userinfo responses.
    */
   onUserinfoResponse(transform: ResponseTransform<JsonObject | string> | undefined): void
+  /**
+   * Rewrites the revocation endpoint's answers (an empty string on success, a JSON error
+   * otherwise); `undefined` removes the transform. The token is revoked all the same: a `503`
+   * here tests a relying party that must not wait on, or fail with, revocation.
+   */
+  onRevocationResponse(transform: ResponseTransform<JsonObject | string> | undefined): void
   /** Stalls every request to `endpoint` by `ms` before it is handled; `0` removes the delay. */
   delay(endpoint: DelayedEndpoint, ms: number): void
   /**
@@ -210,7 +324,10 @@ export interface DevIdp {
    * `signJwt(claims, { key: "foreign", kid })`; {@link DevIdp.reset} unpublishes it.
    */
   rotateKey(): Promise<string>
-  /** Removes every transform and delay, forgets recorded requests and zeroes the grant counts; sessions and grants stay. */
+  /**
+   * Removes every transform and delay, forgets recorded requests, logout tokens sent and
+   * revocations, and zeroes the grant counts; sessions and grants stay.
+   */
   reset(): void
   /** Stops listening, drops open connections and pending delays. */
   close(): Promise<void>
@@ -227,14 +344,16 @@ const ENDPOINT_PATHS: ReadonlyMap<string, DelayedEndpoint> = new Map([
   ["/me", "userinfo"],
   ["/.well-known/openid-configuration", "discovery"],
   ["/jwks", "jwks"],
+  [REVOCATION_PATH, "revocation"],
 ])
 
 /**
  * Starts a real OpenID Provider on `127.0.0.1` with its own login and consent pages.
  *
  * Supports the authorization code flow with PKCE (S256), `state`, `nonce`, `response_mode`
- * `query` and `form_post`, the RFC 9207 `iss` authorization response parameter, userinfo, and
- * refresh tokens for clients whose `grant_types` include `refresh_token`.
+ * `query` and `form_post`, the RFC 9207 `iss` authorization response parameter, userinfo,
+ * refresh tokens for clients whose `grant_types` include `refresh_token`, RP-initiated logout,
+ * back-channel logout and token revocation (RFC 7009).
  *
  * @throws TypeError when an option is invalid, naming it (client metadata included).
  * @example
@@ -287,9 +406,10 @@ export async function startDevIdp(options: DevIdpOptions): Promise<DevIdp> {
     }),
   )
 
+  const store = createMemoryStore()
   let provider: Provider
   try {
-    provider = new OidcProvider(issuer, providerConfiguration(settings, keys, accounts))
+    provider = new OidcProvider(issuer, providerConfiguration(settings, keys, accounts, store, errors.InvalidRequest))
     await assertClientsValid(provider, settings.clients)
   } catch (error) {
     await closeServer()
@@ -298,6 +418,7 @@ export async function startDevIdp(options: DevIdpOptions): Promise<DevIdp> {
 
   let tokenTransform: ResponseTransform<JsonObject> | undefined
   let userinfoTransform: ResponseTransform<JsonObject | string> | undefined
+  let revocationTransform: ResponseTransform<JsonObject | string> | undefined
   const delays = new Map<DelayedEndpoint, number>()
   const stalls = new Set<NodeJS.Timeout>()
   /** Public keys published by rotateKey(), served after the own ones. */
@@ -323,14 +444,15 @@ export async function startDevIdp(options: DevIdpOptions): Promise<DevIdp> {
       const { keys: own = [] } = ctx.body as { keys?: JWK[] }
       ctx.body = { keys: [...own, ...published] }
     }
-    const transform = endpoint === "token" ? tokenTransform : endpoint === "userinfo" ? userinfoTransform : undefined
+    const transforms = { token: tokenTransform, userinfo: userinfoTransform, revocation: revocationTransform }
+    const transform = endpoint === undefined ? undefined : (transforms as Partial<Record<DelayedEndpoint, ResponseTransform<unknown>>>)[endpoint]
     if (transform === undefined || ctx.method === "OPTIONS") return
     const headers: Record<string, string> = {}
     for (const [name, value] of Object.entries(ctx.response.headers)) {
       if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : String(value)
     }
     const body: unknown = ctx.body
-    const replacement = await (transform as ResponseTransform<unknown>)({ status: ctx.status, headers, body })
+    const replacement = await transform({ status: ctx.status, headers, body })
     if (replacement.body !== undefined) {
       ctx.body = typeof replacement.body === "string" ? replacement.body : JSON.stringify(replacement.body)
       if (typeof replacement.body !== "string") ctx.type = "application/json; charset=utf-8"
@@ -341,6 +463,8 @@ export async function startDevIdp(options: DevIdpOptions): Promise<DevIdp> {
     }
     if (replacement.status !== undefined) ctx.status = replacement.status
   }
+  const revocations: RevocationRecord[] = []
+  provider.use(recordRevocations(revocations))
   provider.use(testHooks)
   let refreshGrants = 0
   let revokedGrants = 0
@@ -350,6 +474,16 @@ export async function startDevIdp(options: DevIdpOptions): Promise<DevIdp> {
   provider.on("grant.revoked", () => {
     revokedGrants++
   })
+  const backchannelLogouts: BackchannelLogoutRecord[] = []
+  // oidc-provider reports the session's sid whether or not the token carried it.
+  const sentSid = (client: Client, sid: string) => (client.backchannelLogoutSessionRequired === true ? sid : undefined)
+  provider.on("backchannel.success", (_ctx, client, sub, sid) => {
+    backchannelLogouts.push({ clientId: client.clientId, sub, sid: sentSid(client, sid), error: undefined })
+  })
+  provider.on("backchannel.error", (_ctx, error, client, sub, sid) => {
+    backchannelLogouts.push({ clientId: client.clientId, sub, sid: sentSid(client, sid), error: error.message })
+  })
+  provider.use(confirmMarkedLogout(issuer))
   provider.use(interactionPages(provider, { title: settings.title, consent: settings.consent, accounts, SessionNotFound: errors.SessionNotFound }))
   const providerCallback = provider.callback()
   handle = (req, res) => {
@@ -360,6 +494,26 @@ export async function startDevIdp(options: DevIdpOptions): Promise<DevIdp> {
   const foreignKeys = new Map<SigningAlg, Promise<SigningKey>>()
   const defaultAlg = settings.signingAlgs[0] ?? "RS256"
   let closing: Promise<void> | undefined
+
+  async function signJwt(claims: JsonObject, signOptions: SignJwtOptions): Promise<string> {
+    const alg = signOptions.alg ?? defaultAlg
+    const own = alg === "none" ? undefined : ownKeys.get(alg)
+    let key = own
+    if (signOptions.key === "foreign" && alg !== "none") {
+      let foreign = foreignKeys.get(alg)
+      if (foreign === undefined) {
+        foreign = generateSigningKey(alg)
+        foreignKeys.set(alg, foreign)
+      }
+      key = await foreign
+    }
+    return signWith(claims, {
+      alg,
+      key,
+      kid: signOptions.kid === undefined ? own?.kid : signOptions.kid,
+      typ: signOptions.typ,
+    })
+  }
 
   return {
     issuer,
@@ -378,30 +532,33 @@ export async function startDevIdp(options: DevIdpOptions): Promise<DevIdp> {
     get revokedGrants() {
       return revokedGrants
     },
-    async signJwt(claims, signOptions = {}) {
-      const alg = signOptions.alg ?? defaultAlg
-      const own = alg === "none" ? undefined : ownKeys.get(alg)
-      let key = own
-      if (signOptions.key === "foreign" && alg !== "none") {
-        let foreign = foreignKeys.get(alg)
-        if (foreign === undefined) {
-          foreign = generateSigningKey(alg)
-          foreignKeys.set(alg, foreign)
-        }
-        key = await foreign
-      }
-      return signWith(claims, {
-        alg,
-        key,
-        kid: signOptions.kid === undefined ? own?.kid : signOptions.kid,
-        typ: signOptions.typ,
-      })
+    get backchannelLogouts() {
+      return backchannelLogouts.map((record) => ({ ...record }))
     },
+    get revocations() {
+      return revocations.map((record) => ({ ...record }))
+    },
+    signJwt: (claims, signOptions = {}) => signJwt(claims, signOptions),
+    logoutToken: (input, { typ = "logout+jwt", ...signOptions } = {}) =>
+      signJwt(logoutTokenClaims(issuer, input), { ...signOptions, typ: typ ?? undefined }),
+    endSessions: (sub) =>
+      endAccountSessions(sub, {
+        provider,
+        store,
+        backchannelLogout: settings.backchannelLogout,
+        onLogoutToken: (record) => backchannelLogouts.push(record),
+        onGrantRevoked: () => {
+          revokedGrants++
+        },
+      }),
     onTokenResponse(transform) {
       tokenTransform = transform
     },
     onUserinfoResponse(transform) {
       userinfoTransform = transform
+    },
+    onRevocationResponse(transform) {
+      revocationTransform = transform
     },
     delay(endpoint, ms) {
       if (!ENDPOINT_NAMES.has(endpoint)) {
@@ -424,11 +581,14 @@ export async function startDevIdp(options: DevIdpOptions): Promise<DevIdp> {
     reset() {
       tokenTransform = undefined
       userinfoTransform = undefined
+      revocationTransform = undefined
       delays.clear()
       published.length = 0
       recorded.length = 0
       refreshGrants = 0
       revokedGrants = 0
+      backchannelLogouts.length = 0
+      revocations.length = 0
     },
     close() {
       closing ??= (async () => {
@@ -444,7 +604,7 @@ export async function startDevIdp(options: DevIdpOptions): Promise<DevIdp> {
 const ENDPOINT_NAMES: ReadonlySet<string> = new Set(ENDPOINT_PATHS.values())
 // Option values are checked at run time too: JavaScript callers get no type checking.
 const SIGNING_ALGS: ReadonlySet<string> = new Set(["RS256", "ES256"])
-const CONSENT_MODES: ReadonlySet<string> = new Set(["prompt", "auto"])
+const PROMPT_MODES: ReadonlySet<string> = new Set(["prompt", "auto"])
 
 interface Settings {
   clients: DevIdpClient[]
@@ -457,6 +617,11 @@ interface Settings {
   requirePkce: boolean | undefined
   accessTokenTtl: number
   rotateRefreshTokens: boolean
+  endSession: boolean
+  logoutConfirmation: "prompt" | "auto"
+  backchannelLogout: boolean
+  revocation: boolean
+  fetch: (request: Request) => Promise<Response>
 }
 
 function readOptions(options: DevIdpOptions): Settings {
@@ -496,11 +661,29 @@ function readOptions(options: DevIdpOptions): Settings {
     fail(`options.signingAlgs must list "RS256" and/or "ES256"`)
   }
   const consent = options.consent ?? "prompt"
-  if (!CONSENT_MODES.has(consent)) fail(`options.consent must be "prompt" or "auto"`)
+  if (!PROMPT_MODES.has(consent)) fail(`options.consent must be "prompt" or "auto"`)
   const accessTokenTtl = options.accessTokenTtl ?? 3600
   if (!Number.isInteger(accessTokenTtl) || accessTokenTtl < 1) fail(`options.accessTokenTtl must be a positive integer (seconds), got ${String(accessTokenTtl)}`)
   const rotateRefreshTokens = options.rotateRefreshTokens ?? true
   if (typeof rotateRefreshTokens !== "boolean") fail("options.rotateRefreshTokens must be a boolean")
+  const features = { endSession: options.endSession ?? true, backchannelLogout: options.backchannelLogout ?? true, revocation: options.revocation ?? true }
+  for (const [name, value] of Object.entries(features)) {
+    if (typeof value !== "boolean") fail(`options.${name} must be a boolean`)
+  }
+  // oidc-provider ignores metadata of a feature that is off: a test would wait for a logout that never comes.
+  const needs = [
+    ["post_logout_redirect_uris", "endSession", features.endSession],
+    ["backchannel_logout_uri", "backchannelLogout", features.backchannelLogout],
+    ["backchannel_logout_session_required", "backchannelLogout", features.backchannelLogout],
+  ] as const
+  options.clients.forEach((client, index) => {
+    for (const [metadata, feature, enabled] of needs) {
+      if (!enabled && client[metadata] !== undefined) fail(`options.clients[${index}].${metadata} needs options.${feature}, which is false`)
+    }
+  })
+  const logoutConfirmation = options.logoutConfirmation ?? "prompt"
+  if (!PROMPT_MODES.has(logoutConfirmation)) fail(`options.logoutConfirmation must be "prompt" or "auto"`)
+  if (options.fetch !== undefined && typeof options.fetch !== "function") fail("options.fetch must be a function")
   return {
     clients: structuredClone(options.clients),
     accounts,
@@ -512,18 +695,34 @@ function readOptions(options: DevIdpOptions): Settings {
     requirePkce: options.requirePkce,
     accessTokenTtl,
     rotateRefreshTokens,
+    ...features,
+    logoutConfirmation,
+    fetch: options.fetch ?? ((request) => fetch(request)),
   }
 }
 
-function providerConfiguration(settings: Settings, keys: SigningKey[], accounts: readonly Readonly<Required<DemoAccount>>[]): Configuration {
+function providerConfiguration(
+  settings: Settings,
+  keys: SigningKey[],
+  accounts: readonly Readonly<Required<DemoAccount>>[],
+  store: MemoryStore,
+  InvalidRequest: new (description: string) => Error,
+): Configuration {
   const { title } = settings
   const defaultAlg = settings.signingAlgs[0] ?? "RS256"
   const requirePkce = settings.requirePkce
   return {
     // Metadata is validated by oidc-provider at start (assertClientsValid), not by these types.
-    clients: settings.clients.map((client) => ({ id_token_signed_response_alg: defaultAlg, ...client }) as ClientMetadata),
+    clients: settings.clients.map(
+      (client) =>
+        ({
+          id_token_signed_response_alg: defaultAlg,
+          ...(settings.backchannelLogout && client.backchannel_logout_uri !== undefined ? { backchannel_logout_session_required: true } : {}),
+          ...client,
+        }) as ClientMetadata,
+    ),
     jwks: { keys: keys.map((key) => key.privateJwk) },
-    adapter: createMemoryStore(),
+    adapter: store.adapter,
     cookies: { keys: [randomBytes(32).toString("base64url")] },
     claims: {
       acr: null,
@@ -554,12 +753,22 @@ function providerConfiguration(settings: Settings, keys: SigningKey[], accounts:
     // oidc-provider's reuse detection (a used refresh token revokes the grant) works on rotated tokens only.
     rotateRefreshToken: settings.rotateRefreshTokens,
     ...(requirePkce === undefined ? {} : { pkce: { required: () => requirePkce } }),
+    // oidc-provider's own fetch refuses loopback and private addresses (against SSRF); every
+    // relying party of a dev IdP runs on this machine, so its requests go out as the test says.
+    fetch: (input, init = {}) => {
+      const { dispatcher: _dispatcher, ...rest } = init as RequestInit & { dispatcher?: unknown }
+      return settings.fetch(new Request(input, rest))
+    },
     features: {
       devInteractions: { enabled: false },
       resourceIndicators: { enabled: false },
+      backchannelLogout: { enabled: settings.backchannelLogout },
+      revocation: { enabled: settings.revocation, allowedPolicy: revocationPolicy(InvalidRequest) },
       rpInitiatedLogout: {
-        enabled: true,
+        enabled: settings.endSession,
         logoutSource(ctx, form) {
+          // The page is rendered all the same; confirmMarkedLogout replaces it with the confirmation's answer.
+          if (settings.logoutConfirmation === "auto") markLogoutConfirmed(ctx)
           const formId = /\bid="([^"]+)"/u.exec(form)?.[1] ?? "op.logoutForm"
           ctx.type = "html"
           ctx.set("content-security-policy", PAGE_CSP)

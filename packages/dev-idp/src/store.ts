@@ -18,6 +18,22 @@ const GRANT_BOUND = new Set([
 
 const SWEEP_THRESHOLD = 2_000
 
+/** One stored IdP session: its id (the session cookie's value) and a copy of its payload. */
+export interface StoredSession {
+  id: string
+  payload: AdapterPayload
+}
+
+/** The storage of one oidc-provider instance, and what the dev IdP asks of it directly. */
+export interface MemoryStore {
+  /** The adapter factory for oidc-provider's `adapter` setting. */
+  adapter: AdapterFactory
+  /** The live sessions of an account, for ending them from outside a browser. */
+  sessionsOf(accountId: string): StoredSession[]
+  /** Forgets a session: the browser holding its cookie starts a new one, signed out. */
+  destroySession(id: string): void
+}
+
 /**
  * Creates an in-memory storage adapter for one oidc-provider instance.
  *
@@ -25,7 +41,7 @@ const SWEEP_THRESHOLD = 2_000
  * this one is private to one dev IdP, keeps no timers (expiry is checked on read, so nothing
  * holds the event loop open), and hands out copies so callers never alias stored state.
  */
-export function createMemoryStore(): AdapterFactory {
+export function createMemoryStore(): MemoryStore {
   const entries = new Map<string, Entry>()
   const sessionsByUid = new Map<string, string>()
   const byUserCode = new Map<string, string>()
@@ -48,7 +64,25 @@ export function createMemoryStore(): AdapterFactory {
     }
   }
 
-  return (model: string): Adapter => {
+  const SESSION_PREFIX = "Session:"
+
+  function sessionsOf(accountId: string): StoredSession[] {
+    const found: StoredSession[] = []
+    for (const key of [...entries.keys()]) {
+      if (!key.startsWith(SESSION_PREFIX)) continue
+      const payload = read(key)
+      if (payload?.accountId === accountId) found.push({ id: key.slice(SESSION_PREFIX.length), payload: structuredClone(payload) })
+    }
+    return found
+  }
+
+  function destroySession(id: string): void {
+    const payload = read(`${SESSION_PREFIX}${id}`)
+    entries.delete(`${SESSION_PREFIX}${id}`)
+    if (payload?.uid !== undefined && sessionsByUid.get(payload.uid) === id) sessionsByUid.delete(payload.uid)
+  }
+
+  const adapter = (model: string): Adapter => {
     const keyFor = (id: string) => `${model}:${id}`
 
     return {
@@ -112,4 +146,5 @@ export function createMemoryStore(): AdapterFactory {
       },
     }
   }
+  return { adapter, sessionsOf, destroySession }
 }

@@ -2,7 +2,7 @@
  * The user's `NextAuth(config)` argument turned into core's `AuthConfig` for one request: a
  * config function is called with the request, and next-auth's environment fallbacks are filled in.
  */
-import type { AuthConfig, Awaitable, Session } from "@portcullis/core"
+import { envValue, type AuthConfig, type Awaitable, type Session } from "@portcullis/core"
 import type { NextRequest } from "next/server.js"
 
 /** What the `authorized` callback is given: the request and its session. */
@@ -26,11 +26,6 @@ export type NextAuthConfig = Omit<AuthConfig, "callbacks"> & { callbacks?: NextA
 /** A configuration, or a function of the request (`undefined` in server components and actions) returning one. */
 export type NextAuthConfigInput = NextAuthConfig | ((request: NextRequest | undefined) => Awaitable<NextAuthConfig>)
 
-function env(name: string): string | undefined {
-  const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name]
-  return value === "" ? undefined : value
-}
-
 const prepared = new WeakMap<NextAuthConfig, AuthConfig>()
 
 /**
@@ -42,11 +37,11 @@ const prepared = new WeakMap<NextAuthConfig, AuthConfig>()
 function withEnvDefaults(config: NextAuthConfig): AuthConfig {
   let found = prepared.get(config)
   if (found === undefined) {
-    const secret = config.secret ?? (env("AUTH_SECRET") === undefined ? env("NEXTAUTH_SECRET") : undefined)
-    const url = config.url ?? (env("AUTH_URL") === undefined ? env("NEXTAUTH_URL") : undefined)
+    const secret = config.secret ?? (envValue("AUTH_SECRET") === undefined ? envValue("NEXTAUTH_SECRET") : undefined)
+    const url = config.url ?? (envValue("AUTH_URL") === undefined ? envValue("NEXTAUTH_URL") : undefined)
     // `next dev` serves on the developer's own machine: its Host header is trusted there, as next-auth does.
     // Links and redirect_uris still come only from a configured or loopback origin (core's rule).
-    const devTrust = config.trustHost === undefined && env("AUTH_TRUST_HOST") === undefined && env("NODE_ENV") === "development"
+    const devTrust = config.trustHost === undefined && envValue("AUTH_TRUST_HOST") === undefined && envValue("NODE_ENV") === "development"
     found = {
       ...config,
       ...(secret === undefined ? {} : { secret }),
@@ -74,7 +69,7 @@ export function authorizedCallback(config: AuthConfig): NextAuthCallbacks["autho
 /** Where the routes are served: the config's `basePath`, else `AUTH_URL`'s path, else `/api/auth` (as core decides). */
 export function basePathOf(config: AuthConfig): string {
   if (config.basePath !== undefined) return config.basePath.replace(/\/+$/, "")
-  const url = config.url ?? env("AUTH_URL")
+  const url = config.url ?? envValue("AUTH_URL")
   if (url !== undefined && URL.canParse(url)) {
     const path = new URL(url).pathname.replace(/\/+$/, "")
     if (path !== "") return path

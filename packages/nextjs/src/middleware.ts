@@ -2,7 +2,7 @@
  * `auth` used as middleware (Next.js 16 `proxy`) and `auth(callback)`, the wrapper that gives a
  * middleware or route handler `request.auth`.
  */
-import { getSessionForResponse, type AuthConfig, type Awaitable, type Session } from "@portcullis/core"
+import { envValue, getSessionForResponse, type AuthConfig, type Awaitable, type Session } from "@portcullis/core"
 import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server.js"
 import { authorizedCallback, basePathOf } from "./config.js"
 import { forCore } from "./request.js"
@@ -41,7 +41,7 @@ function withCookies(response: Response, cookies: readonly string[]): Response {
  * own `request.url` may name another (`localhost` for `127.0.0.1`).
  */
 function browserOrigin(request: NextRequest, config: AuthConfig): string {
-  const configured = config.url ?? (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.AUTH_URL
+  const configured = config.url ?? envValue("AUTH_URL")
   if (configured !== undefined && URL.canParse(configured)) return new URL(configured).origin
   const host = request.headers.get("host")
   const fromHost = host === null ? undefined : `${request.nextUrl.protocol}//${host}`

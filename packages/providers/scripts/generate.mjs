@@ -48,13 +48,13 @@ function describeProvider(id) {
   if (idAt === -1) throw new GenerateError(`${file}: the factory must set \`id: "${id}"\` (the folder name)`)
   const rest = source.slice(idAt)
   const name = /\bname:\s*"((?:[^"\\]|\\.)+)"/.exec(rest)?.[1]
-  // An email factory built on core's mergeEmailConfig gets its type from it.
-  const type = /\btype:\s*"(oauth|oidc|email|credentials|webauthn)"/.exec(rest)?.[1] ?? (/\bmergeEmailConfig\(/.test(source) ? "email" : undefined)
+  // An email factory built on core's emailProvider (or mergeEmailConfig) gets its type from it.
+  const type = /\btype:\s*"(oauth|oidc|email|credentials|webauthn)"/.exec(rest)?.[1] ?? (/\b(emailProvider|mergeEmailConfig)\(/.test(source) ? "email" : undefined)
   const header = /\/\*\*([\s\S]*?)\*\//.exec(source)?.[1] ?? ""
   const docs = /@see\s+(https:\/\/\S+)/.exec(header)?.[1]
   if (name === undefined) throw new GenerateError(`${file}: the factory must set \`name: "..."\` after its id`)
   if (type === undefined) {
-    throw new GenerateError(`${file}: the factory must set \`type:\` to "oauth", "oidc", "email", "credentials" or "webauthn" (or use mergeEmailConfig)`)
+    throw new GenerateError(`${file}: the factory must set \`type:\` to "oauth", "oidc", "email", "credentials" or "webauthn" (or use emailProvider)`)
   }
   if (docs === undefined) throw new GenerateError(`${file}: the header TSDoc needs an \`@see https://...\` line (the provider's docs)`)
   return { id, name: JSON.parse(`"${name}"`), type, docs }

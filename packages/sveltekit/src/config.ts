@@ -4,7 +4,7 @@
  * environment (`$env/dynamic/private`, `dev`, `base`) is filled in where the config is silent.
  */
 import type { RequestEvent } from "@sveltejs/kit"
-import type { AuthConfig, Awaitable } from "@portcullis/core"
+import { envFlag, envName, envValue, type AuthConfig, type Awaitable, type Env } from "@portcullis/core"
 import { building, dev } from "$app/environment"
 import { base as deprecatedBase } from "$app/paths"
 import { env } from "$env/dynamic/private"
@@ -19,41 +19,23 @@ export type SvelteKitAuthConfig = AuthConfig
 /** A configuration, or a function of the request event returning one (lazy initialization, e.g. from `event.platform.env`). */
 export type SvelteKitAuthConfigInput = SvelteKitAuthConfig | ((event: RequestEvent) => Awaitable<SvelteKitAuthConfig>)
 
-type Variables = Readonly<Record<string, string | undefined>>
-
-function read(variables: Variables, name: string): string | undefined {
-  const value = variables[name]
-  return value === "" ? undefined : value
-}
-
-/** `AUTH_<ID>_<SUFFIX>`, as core names a provider's variables. */
-function variable(id: string, suffix: string): string {
-  return `AUTH_${id.toUpperCase().replace(/-/g, "_")}_${suffix}`
-}
-
 type ProviderEntry = AuthConfig["providers"][number]
 
 /**
  * A provider with `clientId`, `clientSecret` and `issuer` from `$env` where it sets none: on
  * platforms without `process.env` (Cloudflare, Deno) core cannot read them itself.
  */
-function withProviderEnv(entry: ProviderEntry, variables: Variables): ProviderEntry {
+function withProviderEnv(entry: ProviderEntry, variables: Env): ProviderEntry {
   const provider: unknown = typeof entry === "function" ? (entry as () => unknown)() : entry
   if (typeof provider !== "object" || provider === null) return entry
   const options = provider as { id?: unknown; clientId?: unknown; clientSecret?: unknown; issuer?: unknown }
   if (typeof options.id !== "string") return entry
   const filled: Record<string, string> = {}
   for (const [key, suffix] of [["clientId", "ID"], ["clientSecret", "SECRET"], ["issuer", "ISSUER"]] as const) {
-    const value = read(variables, variable(options.id, suffix))
+    const value = envValue(envName(options.id, suffix), variables)
     if (options[key] === undefined && value !== undefined) filled[key] = value
   }
   return Object.keys(filled).length === 0 ? entry : ({ ...options, ...filled } as ProviderEntry)
-}
-
-/** `AUTH_TRUST_HOST` read as core reads it; `undefined` when unset. */
-function trustHostFrom(variables: Variables): boolean | undefined {
-  const value = read(variables, "AUTH_TRUST_HOST")
-  return value === undefined ? undefined : value === "true" || value === "1"
 }
 
 const prepared = new WeakMap<SvelteKitAuthConfig, AuthConfig>()
@@ -64,14 +46,14 @@ const prepared = new WeakMap<SvelteKitAuthConfig, AuthConfig>()
  * (the developer's own machine, as @auth/sveltekit does). One object per config, so core's cache
  * of the validated config keeps working.
  */
-export function withEnvDefaults(config: SvelteKitAuthConfig, variables: Variables = env): AuthConfig {
+export function withEnvDefaults(config: SvelteKitAuthConfig, variables: Env = env): AuthConfig {
   // SvelteKit refuses reads of `$env/dynamic/private` while it prerenders pages at build time.
   if (building) return { ...config, basePath: config.basePath ?? `${base}/auth` }
   let found = prepared.get(config)
   if (found === undefined) {
-    const secret = config.secret ?? read(variables, "AUTH_SECRET")
-    const url = config.url ?? read(variables, "AUTH_URL")
-    const trustHost = config.trustHost ?? trustHostFrom(variables) ?? (dev ? true : undefined)
+    const secret = config.secret ?? envValue("AUTH_SECRET", variables)
+    const url = config.url ?? envValue("AUTH_URL", variables)
+    const trustHost = config.trustHost ?? envFlag("AUTH_TRUST_HOST", variables) ?? (dev ? true : undefined)
     found = {
       ...config,
       basePath: config.basePath ?? `${base}/auth`,

@@ -192,7 +192,7 @@ describe("the Demo IdP as a person uses it", () => {
     run.errors.length = 0
   })
 
-  browserTest("asks which account to use after signing out, so a person can switch accounts", async (page) => {
+  browserTest("ends the Demo IdP's session on sign-out, so the next sign-in asks which account to use", async (page) => {
     const { example } = run
     const bob = DEFAULT_ACCOUNTS[1] ?? expect.unreachable("@portcullis/dev-idp has no second default account")
     await page.goto(`${example.url}/api/auth/signin`)
@@ -206,7 +206,7 @@ describe("the Demo IdP as a person uses it", () => {
 
     await page.goto(`${example.url}/api/auth/signin`)
     await page.getByRole("button", { name: "Sign in with Demo IdP" }).click()
-    // The IdP still has Alice's session, but it asks again instead of signing her straight back in.
+    // The sign-out ended Alice's session at the IdP too (endSessionOnSignOut): it asks again.
     await page.waitForURL((url) => url.origin === example.idp.issuer && url.pathname.startsWith("/interaction/"))
     await page.getByLabel("Email").fill(bob.email)
     await page.getByLabel("Password").fill(bob.password)

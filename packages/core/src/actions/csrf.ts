@@ -1,4 +1,5 @@
-import { json, type RequestContext } from "../context.js"
+import { json } from "../context.js"
+import type { RequestContext } from "../internal.js"
 import { csrfToken } from "../csrf.js"
 
 /** `GET /csrf`: this browser's CSRF token, setting its cookie when there is none. */

@@ -1,4 +1,5 @@
-import { html, type RequestContext } from "../context.js"
+import { html } from "../context.js"
+import type { RequestContext } from "../internal.js"
 import { httpStatus, isAuthErrorCode } from "../errors.js"
 import { signInPageUrl } from "../routes.js"
 

@@ -1,5 +1,6 @@
-import { methodNotAllowed, type RequestContext } from "../context.js"
+import { methodNotAllowed } from "../context.js"
 import { InvalidProvider } from "../errors.js"
+import type { RequestContext } from "../internal.js"
 
 /**
  * `{basePath}/<route>/:id`: a route the provider's flow adds (such as `webauthn-options`),
@@ -9,8 +10,8 @@ import { InvalidProvider } from "../errors.js"
  */
 export function flowRoute(context: RequestContext, method: "GET" | "POST", providerId: string, name: string): Promise<Response> | Response {
   const provider = context.config.providersById.get(providerId)
-  const route = provider?.type === "flow" ? provider.flow.routes?.[name] : undefined
-  if (provider?.type !== "flow" || route === undefined) throw new InvalidProvider(`No provider with the id "${providerId}" serves /${name}.`)
+  const route = provider?.flow.routes?.[name]
+  if (provider === undefined || route === undefined) throw new InvalidProvider(`No provider with the id "${providerId}" serves /${name}.`)
   const handler = route[method]
   if (handler === undefined) {
     context.config.logger.debug(`/${name} of provider "${providerId}" does not take ${method}.`)

@@ -1,4 +1,5 @@
-import { json, type RequestContext } from "../context.js"
+import { json } from "../context.js"
+import type { RequestContext } from "../internal.js"
 import { callbackUrl, signInUrl } from "../routes.js"
 
 /** `GET /providers`: every configured provider, keyed by id. */
@@ -8,7 +9,7 @@ export function providers(context: RequestContext): Response {
     body[provider.id] = {
       id: provider.id,
       name: provider.name,
-      type: provider.type === "flow" ? provider.providerType : provider.type,
+      type: provider.type,
       signinUrl: signInUrl(context, provider.id),
       callbackUrl: callbackUrl(context, provider.id),
     }

@@ -1,4 +1,5 @@
-import { json, readForm, type RequestContext } from "../context.js"
+import { json, readForm } from "../context.js"
+import type { RequestContext } from "../internal.js"
 import { verifyCsrf } from "../csrf.js"
 import { UnknownAction } from "../errors.js"
 import { readSession, type SessionUpdate } from "../session/index.js"

@@ -1,6 +1,8 @@
 import { resolveCallbackUrl } from "../callback-url.js"
-import { html, readForm, redirect, type RequestContext } from "../context.js"
+import { html, readForm, redirect } from "../context.js"
+import type { RequestContext } from "../internal.js"
 import { csrfToken, verifyCsrf } from "../csrf.js"
+import { InvalidProvider } from "../errors.js"
 import { endSession } from "../session/index.js"
 
 /** `GET /signout`: the confirmation page (or the app's own). */
@@ -19,10 +21,35 @@ export async function signOutPage(context: RequestContext): Promise<Response> {
   return html(context, page)
 }
 
-/** `POST /signout`: CSRF-checked; ends the session and redirects to `callbackUrl`. */
+/**
+ * Ends the session, then sends the browser to `target`, or first to the provider's own sign-out
+ * when the provider this browser signed in with asks for it (see `SignInFlow.signOut`).
+ */
+export async function completeSignOut(context: RequestContext, target: string): Promise<Response> {
+  await endSession(context)
+  for (const provider of context.config.providers) {
+    const atProvider = await provider.flow.signOut?.(context, provider, { callbackUrl: target })
+    if (atProvider !== undefined) return atProvider
+  }
+  return redirect(context, target)
+}
+
+/** `POST /signout`: CSRF-checked; ends the session and redirects to `callbackUrl` (through the provider's sign-out, when it has one). */
 export async function signOut(context: RequestContext): Promise<Response> {
   const form = await readForm(context.request)
   await verifyCsrf(context, form.get("csrfToken"))
-  await endSession(context)
-  return redirect(context, await resolveCallbackUrl(context, form.get("callbackUrl")))
+  return completeSignOut(context, await resolveCallbackUrl(context, form.get("callbackUrl")))
+}
+
+/**
+ * `GET /signout/callback/:id`: the provider's sign-out sends the browser back here; its flow
+ * checks it and sends the browser on.
+ *
+ * @throws {InvalidProvider} when no provider has the id, or its flow signs out nowhere else.
+ */
+export async function signOutCallback(context: RequestContext, providerId: string): Promise<Response> {
+  const provider = context.config.providersById.get(providerId)
+  const handler = provider?.flow.signOutCallback
+  if (provider === undefined || handler === undefined) throw new InvalidProvider(`No provider with the id "${providerId}" signs out at the provider.`)
+  return handler(context, provider)
 }

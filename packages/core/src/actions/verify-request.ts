@@ -1,4 +1,5 @@
-import { html, redirect, type RequestContext } from "../context.js"
+import { html, redirect } from "../context.js"
+import type { RequestContext } from "../internal.js"
 
 /** `GET /verify-request`: "check your email", after a sign-in link was sent (or the app's own page). */
 export async function verifyRequest(context: RequestContext): Promise<Response> {

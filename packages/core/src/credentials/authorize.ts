@@ -4,7 +4,7 @@
  * message: errors name fields, never their contents.
  */
 import { CallbackRouteError, CredentialsSignin } from "../errors.js"
-import type { User } from "../providers/index.js"
+import type { User } from "../model.js"
 import { RESERVED_FIELDS, type InternalCredentialsProvider } from "./provider.js"
 
 /** The longest value accepted in one field: far beyond any password, far below the body limit. */

@@ -4,13 +4,14 @@
  * provider never loads this flow.
  */
 import { askSignIn } from "../accounts.js"
-import { finishSignIn } from "../actions/callback.js"
+import { finishSignIn } from "../sign-in.js"
 import { resolveCallbackUrl } from "../callback-url.js"
-import { readForm, redirect, type RequestContext } from "../context.js"
+import { readForm, redirect } from "../context.js"
+import type { RequestContext } from "../internal.js"
 import { verifyCsrf } from "../csrf.js"
 import type { Adapter, AdapterUser } from "../adapters.js"
 import { CallbackRouteError, CredentialsSignin, InvalidProvider } from "../errors.js"
-import type { Account, User } from "../providers/index.js"
+import type { Account, User } from "../model.js"
 import { callAdapter, storedUser } from "../store.js"
 import { authorize, readCredentials } from "./authorize.js"
 import type { InternalCredentialsProvider } from "./provider.js"

@@ -2,7 +2,8 @@
  * A credentials provider's configuration, checked and normalised once.
  */
 import { Configuration } from "../errors.js"
-import type { CredentialsConfig, ProviderButtonStyles } from "../providers/index.js"
+import type { CredentialsConfig } from "../providers/types.js"
+import type { ProviderButtonStyles } from "../model.js"
 import { isRecord, optionalString } from "../options.js"
 
 /** One declared form field, ready to render and to accept. */

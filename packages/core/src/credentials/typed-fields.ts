@@ -6,17 +6,11 @@
  * so only a refused sign-in fetches it.
  */
 import { clearCookie } from "../cookies.js"
-import type { RequestContext } from "../context.js"
+import type { RequestContext } from "../internal.js"
 import type { InternalCredentialsProvider } from "./provider.js"
 
 /** The most the cookie may hold: a username, not a document. A longer value is not kept. */
 const MAX_KEPT = 1024
-
-/** The fields of a refused credentials form to show again: which provider's form, and its values by field name. */
-export interface TypedFields {
-  providerId: string
-  values: ReadonlyMap<string, string>
-}
 
 /**
  * Keeps the non-password fields of a refused form for the built-in sign-in page. Nothing is
@@ -37,23 +31,22 @@ export function keepTypedFields(context: RequestContext, provider: InternalCrede
 }
 
 /**
- * The fields kept by {@link keepTypedFields}, for the sign-in page that shows the refusal; the
- * cookie is cleared whenever the browser sends it. Anything malformed is dropped: the value
- * comes from the request, and only names the provider declares are used.
+ * The fields kept by {@link keepTypedFields} for `provider`'s form, for the sign-in page that
+ * shows the refusal; the cookie is cleared whenever the browser sends it. Anything malformed is
+ * dropped: the value comes from the request, and only names the provider declares are used.
  */
-export function takeTypedFields(context: RequestContext, use: boolean): TypedFields | undefined {
+export function takeTypedFields(context: RequestContext, use: boolean, provider: InternalCredentialsProvider): ReadonlyMap<string, string> | undefined {
   const cookie = context.cookies.credentialsInput
   const raw = context.jar.get(cookie.name)
   if (raw === undefined) return undefined
-  context.setCookies.push(clearCookie(cookie))
+  if (!context.setCookies.some((queued) => queued.name === cookie.name)) context.setCookies.push(clearCookie(cookie))
   if (!use || raw.length > MAX_KEPT) return undefined
   const kept = new URLSearchParams(raw)
-  const provider = context.config.providersById.get(kept.get("provider") ?? "")
-  if (provider?.type !== "credentials") return undefined
+  if (kept.get("provider") !== provider.id) return undefined
   const values = new Map<string, string>()
   for (const field of provider.fields) {
     const value = kept.get(`field.${field.name}`)
     if (field.type !== "password" && value !== null) values.set(field.name, value)
   }
-  return { providerId: provider.id, values }
+  return values
 }

@@ -5,11 +5,11 @@
  */
 import { askSignIn, createUser, findUserByEmail } from "../accounts.js"
 import type { Adapter, AdapterUser } from "../adapters.js"
-import type { InternalConfig } from "../config.js"
-import type { RequestContext } from "../context.js"
+import type { InternalConfig } from "../internal.js"
+import type { RequestContext } from "../internal.js"
 import { OAuthAccountNotLinked } from "../errors.js"
 import { emit } from "../events.js"
-import type { Account } from "../providers/index.js"
+import type { Account } from "../model.js"
 import { callAdapter, storedUser } from "../store.js"
 
 /**

@@ -3,9 +3,10 @@
  * shows a confirmation page; its button `POST`s the link's parameters back, CSRF-checked, and
  * only that uses the single-use token.
  */
-import { finishSignIn } from "../actions/callback.js"
+import { finishSignIn } from "../sign-in.js"
 import { resolveCallbackUrl } from "../callback-url.js"
-import { html, readForm, redirect, type RequestContext } from "../context.js"
+import { html, readForm, redirect } from "../context.js"
+import type { RequestContext } from "../internal.js"
 import { csrfToken, verifyCsrf } from "../csrf.js"
 import { Verification } from "../errors.js"
 import { renderConfirmSignIn } from "../pages/email.js"

@@ -2,7 +2,8 @@
  * An email (magic link) provider's configuration, checked and normalised once.
  */
 import { Configuration } from "../errors.js"
-import type { EmailConfig, ProviderButtonStyles } from "../providers/index.js"
+import type { EmailConfig } from "../providers/types.js"
+import type { ProviderButtonStyles } from "../model.js"
 import { isRecord, optionalFunction, optionalString, positiveSeconds } from "../options.js"
 import { DEFAULT_LINK_MAX_AGE } from "../providers/email.js"
 

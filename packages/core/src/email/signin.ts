@@ -3,7 +3,7 @@
  * stored (as its HMAC), and the link handed to the provider's `sendVerificationRequest`.
  */
 import type { Adapter } from "../adapters.js"
-import type { RequestContext } from "../context.js"
+import type { RequestContext } from "../internal.js"
 import { AuthError, Configuration, EmailSignInError } from "../errors.js"
 import { outboundCallbackUrl, verifyRequestUrl } from "../routes.js"
 import { askEmailSignIn } from "./accounts.js"

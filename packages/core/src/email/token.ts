@@ -3,7 +3,7 @@
  * HMAC keyed by the secret, so a leaked token table signs nobody in.
  */
 import type { Adapter } from "../adapters.js"
-import type { InternalConfig } from "../config.js"
+import type { InternalConfig } from "../internal.js"
 import { deriveKeys, hmac, randomString, type SecretKey } from "../crypto.js"
 import { Configuration } from "../errors.js"
 import { callAdapter } from "../store.js"

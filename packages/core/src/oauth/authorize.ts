@@ -5,8 +5,9 @@
  */
 import type { SetCookie } from "../cookies.js"
 import { OAuthSignInError } from "../errors.js"
-import type { CookiesOptions } from "../types.js"
-import { createChecks, type FlowBinding } from "./checks.js"
+import type { CookiesOptions } from "../model.js"
+import type { FlowBinding } from "../internal.js"
+import { createChecks } from "./checks.js"
 import type { InternalOAuthProvider } from "./provider.js"
 import { authorizationServer } from "./server.js"
 

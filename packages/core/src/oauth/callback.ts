@@ -9,8 +9,9 @@
 import * as o from "oauth4webapi"
 import { withDeadline } from "../deadline.js"
 import { AccessDenied, AuthError, OAuthCallbackError } from "../errors.js"
-import type { Account, Profile, TokenSet, User } from "../providers/index.js"
-import type { CookiesOptions } from "../types.js"
+import type { Account, Profile, TokenSet, User } from "../model.js"
+import type { CookiesOptions } from "../model.js"
+import { checkedUser } from "../sign-in.js"
 import { verifyChecks, type VerifiedChecks } from "./checks.js"
 import type { InternalOAuthProvider } from "./provider.js"
 import { authorizationServer, clientAuthOf, clientOf, httpOptions, providerFetch, verifyIdTokenSignature } from "./server.js"
@@ -166,35 +167,6 @@ async function fetchProfile(
   // The userinfo must describe the subject of the ID token (OpenID Connect Core 5.3.2).
   if (claims !== undefined && profile.sub !== claims.sub) fail(`The userinfo of provider "${provider.id}" is about another subject than its ID token.`)
   return profile
-}
-
-const STRINGIFIED_NOTHING = new Set(["undefined", "null", "NaN", "[object Object]"])
-
-function text(value: unknown): string | null {
-  return typeof value === "string" && value !== "" ? value : null
-}
-
-/**
- * Checks what the provider's `profile` callback made of the profile, and whether the provider
- * vouches for its email: the profile's `email_verified` is `true` for that same address, or the
- * `profile` callback returned `emailVerified` (a date or `true`) because it knows the provider
- * only hands out verified addresses. Shared by the OAuth 1.0a flow.
- *
- * @throws {OAuthCallbackError} when the callback returned no user or no usable id.
- */
-export function checkedUser(provider: Pick<InternalOAuthProvider, "id">, user: unknown, profile: Profile): { user: User & { id: string }; emailVerified: boolean } {
-  if (typeof user !== "object" || user === null) fail(`The \`profile\` callback of provider "${provider.id}" returned no user.`)
-  const { id, name, email, image, emailVerified, ...rest } = user as Record<string, unknown>
-  const userId = typeof id === "number" ? String(id) : id
-  // A provider that stringified a missing field would key every such user to one shared account.
-  if (typeof userId !== "string" || userId === "" || STRINGIFIED_NOTHING.has(userId)) {
-    fail(`Provider "${provider.id}" returned a profile with no usable id.`)
-  }
-  const address = text(email)
-  const claimed = profile.email_verified === true || profile.email_verified === "true"
-  const vouched = (claimed && typeof profile.email === "string" && profile.email.toLowerCase() === address?.toLowerCase()) ||
-    emailVerified === true || (emailVerified instanceof Date && !Number.isNaN(emailVerified.getTime()))
-  return { user: { ...rest, id: userId, name: text(name), email: address, image: text(image) }, emailVerified: address !== null && vouched }
 }
 
 /** Registers the tokens of a token response (whatever a provider calls them) as values no log may show. */

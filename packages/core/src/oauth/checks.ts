@@ -10,7 +10,8 @@ import * as o from "oauth4webapi"
 import { clearCookie, type SetCookie } from "../cookies.js"
 import { deriveKey, openJwe, sealJwe, type SecretKey } from "../crypto.js"
 import { InvalidCheck } from "../errors.js"
-import type { CookiesOptions } from "../types.js"
+import type { FlowBinding } from "../internal.js"
+import type { CookiesOptions } from "../model.js"
 
 /** How long a sign-in may take between leaving for the provider and coming back. */
 export const CHECK_MAX_AGE = 15 * 60
@@ -21,19 +22,6 @@ const COOKIE: Record<CheckName, keyof CookiesOptions> = { state: "state", pkce: 
 
 function keys(secrets: readonly string[], check: CheckName): Promise<SecretKey[]> {
   return Promise.all(secrets.map((secret) => deriveKey(secret, `authjs.${check}`, "jwe")))
-}
-
-/**
- * What ties a sign-in's check values to where, in which browser and by whom it was started,
- * sealed into every check value so none can be replayed elsewhere.
- */
-export interface FlowBinding {
-  /** The origin the sign-in started on: its callback is completed there (after the redirect proxy, if any). */
-  origin: string
-  /** {@link browserBinding} of the browser that started it. */
-  browser: string
-  /** The user signed in when it started: only that user can have the new account linked. */
-  userId?: string
 }
 
 interface Sealed {

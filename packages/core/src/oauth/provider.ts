@@ -2,17 +2,10 @@
  * An OAuth 2.0 / OpenID Connect provider's configuration, checked and normalised once.
  */
 import { Configuration } from "../errors.js"
-import type {
-  AccountCallback,
-  OAuthConfig,
-  OIDCChecks,
-  Profile,
-  ProfileCallback,
-  ProviderButtonStyles,
-  TokenEndpointHandler,
-  UserinfoEndpointHandler,
-} from "../providers/index.js"
-import { envName, isRecord, optionalFunction } from "../options.js"
+import { isLoopbackAddress } from "../loopback.js"
+import type { AccountCallback, OAuthConfig, OIDCChecks, ProfileCallback, TokenEndpointHandler, UserinfoEndpointHandler } from "../providers/types.js"
+import type { Profile, ProviderButtonStyles } from "../model.js"
+import { DEFAULT_CALLBACK_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, envName, isRecord, milliseconds, optionalFunction } from "../options.js"
 import { userFromClaims } from "../providers/claims.js"
 
 /** An OAuth provider as the routes use it. */
@@ -39,6 +32,8 @@ export interface InternalOAuthProvider {
   allowDangerousEmailAccountLinking: boolean
   /** Keep the tokens in the session cookie when there is no adapter (see `OAuthConfig.tokensInCookie`). */
   tokensInCookie: boolean
+  /** Sign out at the provider too (see `OAuthConfig.endSessionOnSignOut`). */
+  endSessionOnSignOut: boolean
   redirectProxyUrl: URL | undefined
   /** Milliseconds one request to the provider may take. */
   timeout: number
@@ -49,25 +44,6 @@ export interface InternalOAuthProvider {
 
 type Env = Record<string, string | undefined>
 
-/** A provider that hangs holds the user this long per request at most. */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 5_000
-/** ... and this long for a whole callback, however many requests it makes. */
-export const DEFAULT_CALLBACK_TIMEOUT_MS = 15_000
-
-/**
- * A duration option in milliseconds, up to two minutes; `fallback` when unset.
- *
- * @throws {Configuration} naming the option when it is not such a number.
- */
-export function milliseconds(value: unknown, option: string, fallback: number): number {
-  const ms = value ?? fallback
-  if (typeof ms !== "number" || !Number.isFinite(ms) || ms <= 0 || ms > 120_000) {
-    throw new Configuration(`\`${option}\` must be a number of milliseconds between 1 and 120000.`)
-  }
-  return ms
-}
-
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"])
 
 function endpoint(value: unknown, option: string): { url: string | undefined; params: Record<string, unknown>; handler: Record<string, unknown> } {
   if (value === undefined) return { url: undefined, params: {}, handler: {} }
@@ -86,6 +62,11 @@ function stringParams(params: Record<string, unknown>, option: string): Record<s
     out[key] = value
   }
   return out
+}
+
+function booleanOption(value: unknown, option: string): boolean {
+  if (value !== undefined && typeof value !== "boolean") throw new Configuration(`\`${option}\` must be a boolean.`)
+  return value === true
 }
 
 /** Reads `profile.sub` / `profile.id` into the user shape, for providers that declare no `profile`. */
@@ -183,7 +164,7 @@ export function normalizeOAuthProvider(config: OAuthConfig, env: Env, proxyUrl: 
     } catch (cause) {
       throw new Configuration(`\`${at(option)}\` must be an absolute URL.`, { cause })
     }
-    const insecureOk = allowInsecureLoopback && parsed.protocol === "http:" && LOOPBACK.has(parsed.hostname)
+    const insecureOk = allowInsecureLoopback && parsed.protocol === "http:" && isLoopbackAddress(parsed.hostname)
     if (parsed.protocol !== "https:" && !insecureOk) {
       throw new Configuration(
         `\`${at(option)}\` must use https (plain http is allowed only on a loopback address with \`allowInsecureLoopbackRequests: true\`).`,
@@ -251,6 +232,7 @@ export function normalizeOAuthProvider(config: OAuthConfig, env: Env, proxyUrl: 
     style: isRecord(config.style) ? { ...config.style } : {},
     allowDangerousEmailAccountLinking: config.allowDangerousEmailAccountLinking === true,
     tokensInCookie: config.tokensInCookie === true,
+    endSessionOnSignOut: booleanOption(config.endSessionOnSignOut, at("endSessionOnSignOut")),
     redirectProxyUrl,
     timeout,
     callbackTimeout,

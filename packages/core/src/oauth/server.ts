@@ -5,7 +5,7 @@
  */
 import * as o from "oauth4webapi"
 import { anySignal } from "../deadline.js"
-import type { ProviderFetch } from "../providers/index.js"
+import type { ProviderFetch } from "../providers/types.js"
 import type { InternalOAuthProvider } from "./provider.js"
 
 /** Discovery documents stay cached this long; a failed discovery is not cached at all. */

@@ -9,13 +9,14 @@
  */
 import { rememberCallbackUrl, rememberedCallbackUrl, resolveCallbackUrl } from "../callback-url.js"
 import { anySignal, withDeadline } from "../deadline.js"
-import { signInAccount } from "../actions/callback.js"
-import { readForm, redirect, type RequestContext } from "../context.js"
+import { ACCOUNT_SIGN_IN_METHODS } from "../adapters.js"
+import { checkedUser, signInAccount } from "../sign-in.js"
+import { readForm, redirect } from "../context.js"
+import type { RequestContext } from "../internal.js"
 import { browserBinding } from "../csrf.js"
 import { AccessDenied, AuthError, InvalidCheck, OAuthCallbackError, OAuthSignInError } from "../errors.js"
-import type { FlowProvider, SignInFlow } from "../flows.js"
-import { checkedUser } from "../oauth/callback.js"
-import type { Account } from "../providers/index.js"
+import type { FlowProvider, SignInFlow } from "../internal.js"
+import type { Account } from "../model.js"
 import { outboundCallbackUrl } from "../routes.js"
 import { readSession } from "../session/index.js"
 import { configureOAuth1, type OAuth1Options } from "./provider.js"
@@ -145,11 +146,12 @@ async function callback(context: RequestContext, provider: Provider): Promise<Re
  * const provider = { id: "acme", name: "Acme", type: "oauth", requestTokenUrl, authorization, accessTokenUrl, profileUrl, [FLOW]: oauth1 }
  * ```
  */
-export const oauth1: SignInFlow<OAuth1Options> = {
+export const oauth1 = {
   name: "OAuth 1.0a",
   configure: configureOAuth1,
-  adapterMethods: () => ["createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "deleteUser", "linkAccount"],
+  adapterMethods: () => [...ACCOUNT_SIGN_IN_METHODS],
   secrets: (options) => [options.clientSecret],
+  draw: () => ({ kind: "button" }),
   signIn,
   callback,
-}
+} satisfies SignInFlow<OAuth1Options>

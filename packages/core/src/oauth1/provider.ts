@@ -5,9 +5,10 @@
  * @see https://www.rfc-editor.org/rfc/rfc5849#section-2 Redirection-Based Authorization
  */
 import { Configuration } from "../errors.js"
-import { DEFAULT_CALLBACK_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, milliseconds } from "../oauth/provider.js"
-import { envName, isRecord, optionalFunction } from "../options.js"
-import type { Profile, ProfileCallback } from "../providers/index.js"
+import { isLoopbackAddress } from "../loopback.js"
+import { envName, isRecord, optionalFunction, DEFAULT_CALLBACK_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, milliseconds } from "../options.js"
+import type { ProfileCallback } from "../providers/types.js"
+import type { Profile } from "../model.js"
 
 /** What `configure` made of an OAuth 1.0a provider's configuration. */
 export interface OAuth1Options {
@@ -51,12 +52,10 @@ export interface OAuth1Config<P = Profile> {
   allowInsecureLoopbackRequests?: boolean
 }
 
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"])
-
 function endpointUrl(value: unknown, option: string, insecureLoopback: boolean): URL {
   if (typeof value !== "string" || !URL.canParse(value)) throw new Configuration(`\`${option}\` must be an absolute URL.`)
   const url = new URL(value)
-  const insecureOk = insecureLoopback && url.protocol === "http:" && LOOPBACK.has(url.hostname)
+  const insecureOk = insecureLoopback && url.protocol === "http:" && isLoopbackAddress(url.hostname)
   if (url.protocol !== "https:" && !insecureOk) {
     throw new Configuration(`\`${option}\` must use https (plain http is allowed only on a loopback address with \`allowInsecureLoopbackRequests: true\`).`)
   }

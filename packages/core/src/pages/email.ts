@@ -2,7 +2,7 @@
  * The pages of an email sign-in: "check your email" after the link is sent, and the
  * confirmation page the link opens, whose button (a POST) is what uses the token.
  */
-import type { Theme } from "../types.js"
+import type { Theme } from "../model.js"
 import { escapeHtml, hiddenInput, layout, themeButtonStyle } from "./layout.js"
 
 /** The page shown after a sign-in link was sent. */

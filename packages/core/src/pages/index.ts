@@ -4,20 +4,16 @@
  * email pages are in `./email.ts`.
  */
 import { errorMessages, signInPageMessages, type AuthErrorCode } from "../errors.js"
-import type { ProviderButtonStyles, ProviderType } from "../providers/index.js"
-import type { Theme } from "../types.js"
+import type { PageEntry } from "../internal.js"
+import type { ProviderButtonStyles, Theme } from "../model.js"
 import { brandButtonStyle, escapeHtml, hiddenInput, layout, logoMarkup, themeButtonStyle } from "./layout.js"
 
-/** A provider as the sign-in page lists it: `action` is where its form posts. */
-export interface PageProvider {
+/** A provider as the sign-in page lists it: what its flow draws (`kind`), and `action`, where its form posts. */
+export interface PageProvider extends PageEntry {
   id: string
   name: string
-  /** A `webauthn` provider gets no form here: its flow adds its own control (`SignInFlow.page`). */
-  type: ProviderType
   action: string
   style: ProviderButtonStyles
-  /** The inputs of a credentials form. */
-  fields?: readonly { name: string; label: string; type: string; placeholder: string | undefined }[]
 }
 
 interface InputField {
@@ -60,16 +56,16 @@ function providerButton(provider: PageProvider, theme: Theme): string {
  */
 function providerForm(provider: PageProvider, hidden: string, theme: Theme, refusal?: { alert: string; values: ReadonlyMap<string, string> }): string {
   let inputs = ""
-  if (provider.type === "email") {
+  if (provider.kind === "email") {
     inputs = input(provider.id, { name: "email", label: "Email", type: "email", placeholder: "you@example.com", autocomplete: "email" })
-  } else if (provider.type === "credentials") {
+  } else if (provider.kind === "fields") {
     // Password managers fill a form whose fields say what they are.
     const autocomplete = (field: { name: string; type: string }): string | undefined =>
       field.type === "password" ? "current-password" : field.name === "username" ? "username" : undefined
     const fields = provider.fields ?? []
     const focus = refusal === undefined ? undefined : fields.find((field) => !refusal.values.has(field.name))?.name
     inputs = fields
-      .map((field) => input(provider.id, { ...field, autocomplete: autocomplete(field), value: refusal?.values.get(field.name), autofocus: field.name === focus }))
+      .map((field) => input(provider.id, { ...field, autocomplete: field.autocomplete ?? autocomplete(field), value: refusal?.values.get(field.name), autofocus: field.name === focus }))
       .join("")
   }
   return `<form method="post" action="${escapeHtml(provider.action)}">${refusal?.alert ?? ""}${hidden}${inputs}${providerButton(provider, theme)}</form>`
@@ -79,7 +75,7 @@ function providerForm(provider: PageProvider, hidden: string, theme: Theme, refu
  * The sign-in page: one form (CSRF token, callback URL) per provider; OAuth buttons first,
  * then the email and credentials forms with their inputs, each group set apart by "or".
  * A refused credentials sign-in is shown inside the form it refers to, with what was typed
- * (`typed`); a sign-in the person cancelled is a neutral notice, not an error.
+ * (its `values`); a sign-in the person cancelled is a neutral notice, not an error.
  */
 export function renderSignIn(params: {
   theme: Theme
@@ -87,23 +83,20 @@ export function renderSignIn(params: {
   csrfToken: string
   callbackUrl: string | undefined
   error: AuthErrorCode | undefined
-  typed?: { providerId: string; values: ReadonlyMap<string, string> } | undefined
 }): string {
   const notice = params.error === undefined ? undefined : signInPageMessages[params.error]
   const message = params.error === undefined || notice !== undefined ? undefined : errorMessages[params.error]
   const alert = message === undefined ? "" : `<p class="error" role="alert">${escapeHtml(message)}</p>`
-  const credentials = params.providers.filter((provider) => provider.type === "credentials")
-  // The refusal names no provider in its URL: the form it came from when known, else the first.
-  const refused =
-    params.error === "CredentialsSignin" ? (credentials.find((provider) => provider.id === params.typed?.providerId) ?? credentials[0]) : undefined
-  const refusal = (provider: PageProvider) =>
-    provider === refused ? { alert, values: params.typed?.providerId === provider.id ? params.typed.values : new Map<string, string>() } : undefined
+  const forms = params.providers.filter((provider) => provider.kind === "fields")
+  // The refusal names no provider in its URL: the form whose typed values came back when known, else the first.
+  const refused = params.error === "CredentialsSignin" ? (forms.find((provider) => provider.values !== undefined) ?? forms[0]) : undefined
+  const refusal = (provider: PageProvider) => (provider === refused ? { alert, values: provider.values ?? new Map<string, string>() } : undefined)
   const top = notice === undefined ? (refused === undefined ? alert : "") : `<p class="notice" role="status">${escapeHtml(notice)}</p>`
   const hidden = `${hiddenInput("csrfToken", params.csrfToken)}${hiddenInput("callbackUrl", params.callbackUrl)}`
   const groups = [
-    params.providers.filter((provider) => provider.type === "oauth" || provider.type === "oidc"),
-    params.providers.filter((provider) => provider.type === "email"),
-    credentials,
+    params.providers.filter((provider) => provider.kind === "button"),
+    params.providers.filter((provider) => provider.kind === "email"),
+    forms,
   ]
     .filter((group) => group.length > 0)
     .map((group) => group.map((provider) => providerForm(provider, hidden, params.theme, refusal(provider))).join("\n"))

@@ -4,7 +4,7 @@
  * fits a phone and follows the browser's light or dark preference.
  */
 import { safeColor } from "../options.js"
-import type { Theme } from "../types.js"
+import type { Theme } from "../model.js"
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }
 

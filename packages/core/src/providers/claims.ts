@@ -1,4 +1,4 @@
-import type { User } from "./index.js"
+import type { User } from "../model.js"
 
 /** The standard OpenID Connect claims a user is made of (OpenID Connect Core 5.1). */
 export interface StandardClaims {

@@ -1,9 +1,12 @@
+import { envName, readEnv } from "../env.js"
 import { Configuration, EmailSignInError } from "../errors.js"
-import type { Theme } from "../types.js"
-import type { EmailConfig, EmailUserConfig } from "./index.js"
+import { isLoopbackAddress } from "../loopback.js"
+import type { Theme } from "../model.js"
+import type { EmailConfig, EmailUserConfig } from "./types.js"
 
 /** Seconds a sign-in link stays valid unless the provider says otherwise: 24 hours. */
 export const DEFAULT_LINK_MAX_AGE = 24 * 60 * 60
+
 
 /**
  * Lays a user's options over an email provider factory's `id` and `name`, and fills in the
@@ -57,8 +60,6 @@ export function signInMessage({ url, theme }: { url: string; theme?: Pick<Theme,
   }
 }
 
-const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"])
-
 /**
  * Reads what an email API provider needs from its options: the API key (`apiKey`, or the
  * environment's `AUTH_<ID>_KEY`) and the API's base URL (`apiUrl`, https; plain http only on a
@@ -72,13 +73,12 @@ export function emailApiOptions(
   options: { apiKey?: unknown; apiUrl?: unknown },
   defaultApiUrl: string,
 ): { apiKey: string; apiUrl: string } {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {}
-  const variable = `AUTH_${id.toUpperCase().replace(/-/g, "_")}_KEY`
-  const apiKey = options.apiKey ?? env[variable]
+  const variable = envName(id, "KEY")
+  const apiKey = options.apiKey ?? readEnv()[variable]
   if (typeof apiKey !== "string" || apiKey === "") throw new Configuration(`${brand}: set \`apiKey\` (or ${variable}) to your ${brand} API key.`)
   const apiUrl = options.apiUrl ?? defaultApiUrl
   const parsed = typeof apiUrl === "string" && URL.canParse(apiUrl) ? new URL(apiUrl) : undefined
-  if (parsed === undefined || !(parsed.protocol === "https:" || (parsed.protocol === "http:" && LOOPBACK_HOSTS.has(parsed.hostname)))) {
+  if (parsed === undefined || !(parsed.protocol === "https:" || (parsed.protocol === "http:" && isLoopbackAddress(parsed.hostname)))) {
     throw new Configuration(`${brand}: \`apiUrl\` must be an https URL (plain http only on a loopback address).`)
   }
   return { apiKey, apiUrl: parsed.href.replace(/\/+$/, "") }

@@ -2,7 +2,7 @@
  * Provider tokens kept in the sealed session cookie (`tokensInCookie`, JWT sessions without an
  * adapter): loaded at a sign-in with such a provider and by `getAccessToken` only.
  */
-import type { Account } from "../providers/index.js"
+import type { Account } from "../model.js"
 import type { JWT } from "../types.js"
 
 /** A provider's tokens as the session cookie keeps them (`tokensInCookie`), under the `providerTokens` claim. */

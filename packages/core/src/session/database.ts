@@ -4,7 +4,7 @@
  * so an app on JWT sessions (every app without an adapter) bundles none of it.
  */
 import type { Adapter, AdapterSession, AdapterUser } from "../adapters.js"
-import type { RequestContext } from "../context.js"
+import type { RequestContext } from "../internal.js"
 import { SessionTokenError } from "../errors.js"
 import { emit } from "../events.js"
 import { callAdapter, storedUser } from "../store.js"

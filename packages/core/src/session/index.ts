@@ -3,11 +3,11 @@
  * after a sign-in, and ending one on sign-out. JWT sessions live here; database sessions in
  * `./database.ts`, loaded on first use.
  */
-import type { RequestContext } from "../context.js"
+import type { RequestContext } from "../internal.js"
 import { clearChunked, readChunked, writeChunked } from "../cookies.js"
 import { AccessDenied, AuthError, SessionTokenError } from "../errors.js"
 import { emit } from "../events.js"
-import type { Account, Profile, User } from "../providers/index.js"
+import type { Account, Profile, User } from "../model.js"
 import type { CallbacksOptions, JWT, Session } from "../types.js"
 import { decode, encode } from "./jwt.js"
 import { clearSessionCookie, clearUnopened, expireLegacy, sessionSource, sessionUser, type CurrentSession, type SessionUpdate } from "./source.js"
@@ -177,9 +177,9 @@ export async function startSession(context: RequestContext, signedIn: SignedIn):
   }
   const { account } = signedIn
   const provider = account === null ? undefined : config.providersById.get(account.provider)
-  if (account !== null && config.adapter === undefined && provider !== undefined && "tokensInCookie" in provider && provider.tokensInCookie) {
-    const { withProviderTokens } = await import("./cookie-tokens.js")
-    token = withProviderTokens(token, account)
+  // Without an adapter the cookie is the only store: the provider's flow may keep its tokens there.
+  if (account !== null && config.adapter === undefined && provider?.flow.sessionToken !== undefined) {
+    token = await provider.flow.sessionToken(provider.options, token, account)
   }
   writeTokenCookie(context, await sealToken(context, token), config.jwt.maxAge)
 }

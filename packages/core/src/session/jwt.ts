@@ -20,8 +20,8 @@
 import { boundedCache } from "../caches.js"
 import { defaultCookies, parseCookies, readChunked } from "../cookies.js"
 import { engine, joinCompactJwe, randomBytes, splitCompactJwe } from "../crypto.js"
+import { readEnv } from "../env.js"
 import { MissingSecret, SessionTokenError } from "../errors.js"
-import { readEnv } from "../options.js"
 import type { JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from "../types.js"
 import { ALTERED, sessionKeys, type SessionKey, type SessionKeys } from "./jwt-keys.js"
 

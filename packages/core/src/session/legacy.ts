@@ -3,8 +3,8 @@
  * (`legacySessionCookies`) so its users stay signed in. Loaded only when a request carries no
  * session cookie of ours and the app set the option, so apps that never moved bundle none of it.
  */
-import type { RequestContext } from "../context.js"
-import type { CookieOption } from "../types.js"
+import type { RequestContext } from "../internal.js"
+import type { CookieOption } from "../model.js"
 
 /** Where a session is read from: our cookie, or a legacy one that the read then moves to ours. */
 export interface SessionSource {

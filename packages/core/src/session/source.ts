@@ -5,7 +5,7 @@
  * module that loads it.
  */
 import type { AdapterUser } from "../adapters.js"
-import type { RequestContext } from "../context.js"
+import type { RequestContext } from "../internal.js"
 import { clearChunked } from "../cookies.js"
 import type { JWT, Session } from "../types.js"
 import type { SessionSource } from "./legacy.js"

@@ -17,8 +17,8 @@
  *
  * @see https://www.w3.org/TR/webauthn-3/#sctn-cryptographic-challenges
  */
-import type { RequestContext } from "../context.js"
-import type { CookieOption } from "../types.js"
+import type { RequestContext } from "../internal.js"
+import type { CookieOption } from "../model.js"
 import { clearCookie } from "../cookies.js"
 import { browserBinding } from "../csrf.js"
 import { deriveKeys, fromBase64url, openJwe, randomString, sealJwe, type SecretKey } from "../crypto.js"

@@ -24,7 +24,7 @@ import {
   type PublicKeyCredentialCreationOptionsJSON,
   type PublicKeyCredentialRequestOptionsJSON,
 } from "@simplewebauthn/browser"
-import type { ClientOptions, NavigationResult } from "../client.js"
+import type { ClientOptions, NavigationResult } from "../client-types.js"
 import type { PasskeyList, PasskeySummary } from "./manage.js"
 
 export type { PasskeyList, PasskeySummary } from "./manage.js"

@@ -13,7 +13,8 @@
  */
 import type { AdapterMethod } from "../adapters.js"
 import { redirect } from "../context.js"
-import { FLOW, type SignInFlow } from "../flows.js"
+import { FLOW } from "../flows.js"
+import type { SignInFlow } from "../internal.js"
 import { signInPageUrl } from "../routes.js"
 import { webauthnCallback, webauthnOptions } from "./ceremony.js"
 import { changePasskey, listPasskeys } from "./manage.js"
@@ -44,7 +45,7 @@ const ADAPTER_METHODS: AdapterMethod[] = [
  * `{basePath}/webauthn-credentials/:id` (list, rename, delete) and the sign-in page's script
  * at `{basePath}/webauthn-script/:id`.
  */
-export const webauthn: SignInFlow<WebAuthnOptions> = {
+export const webauthn = {
   name: "WebAuthn",
   configure: (config) => configureWebAuthn(config),
   adapterMethods: () => ADAPTER_METHODS,
@@ -58,7 +59,7 @@ export const webauthn: SignInFlow<WebAuthnOptions> = {
     "webauthn-script": { GET: (context) => Promise.resolve(servePageScript(context)) },
   },
   page: decoratePage,
-}
+} satisfies SignInFlow<WebAuthnOptions>
 
 /** What the provider factories spread into their configuration: the flow, under {@link FLOW}. */
 export const webauthnFlow = { [FLOW]: webauthn } as const

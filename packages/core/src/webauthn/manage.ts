@@ -5,10 +5,11 @@
  * last way a user has to sign in is never deleted.
  */
 import type { Adapter, AdapterAccount, AdapterAuthenticator } from "../adapters.js"
-import { json, readForm, type RequestContext } from "../context.js"
+import { json, readForm } from "../context.js"
+import type { RequestContext } from "../internal.js"
 import { verifyCsrf } from "../csrf.js"
 import { AccessDenied, AdapterError, Configuration, WebAuthnVerificationError } from "../errors.js"
-import type { FlowProvider } from "../flows.js"
+import type { FlowProvider } from "../internal.js"
 import { readSession } from "../session/index.js"
 import { callAdapter } from "../store.js"
 import { aaguidName } from "./aaguid.js"
@@ -73,8 +74,7 @@ const LAST_SIGN_IN_METHOD = "last_sign_in_method"
 /** Whether an account at this provider signs the user in: one at a configured OAuth, OpenID Connect or OAuth 1.0a provider. */
 function signsIn(context: RequestContext, account: AdapterAccount): boolean {
   const provider = context.config.providersById.get(account.provider)
-  const type = provider?.type === "flow" ? provider.providerType : provider?.type
-  return type === "oauth" || type === "oidc"
+  return provider?.type === "oauth" || provider?.type === "oidc"
 }
 
 /**

@@ -2,8 +2,8 @@
  * The passkey control of the built-in sign-in page, and the one script it runs, served by us
  * from our own origin (no CDN): the page's Content-Security-Policy admits only that script.
  */
-import type { RequestContext } from "../context.js"
-import type { FlowProvider } from "../flows.js"
+import type { RequestContext } from "../internal.js"
+import type { FlowProvider } from "../internal.js"
 import { escapeHtml } from "../pages/layout.js"
 import type { WebAuthnOptions } from "./options.js"
 import { PAGE_SCRIPT, PAGE_SCRIPT_INTEGRITY } from "./page-script.generated.js"

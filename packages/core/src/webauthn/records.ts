@@ -4,7 +4,7 @@
  * keeps.
  */
 import type { Adapter, AdapterAuthenticator, AdapterUser } from "../adapters.js"
-import type { RequestContext } from "../context.js"
+import type { RequestContext } from "../internal.js"
 import { WebAuthnVerificationError } from "../errors.js"
 import { callAdapter } from "../store.js"
 

@@ -3,7 +3,7 @@
  * an app without passkeys bundles none of it.
  */
 import { escapeHtml, hiddenInput, layout, themeButtonStyle } from "../pages/layout.js"
-import type { Theme } from "../types.js"
+import type { Theme } from "../model.js"
 
 /** What the sign-up confirmation page shows and posts back. */
 export interface SignUpPageParams {

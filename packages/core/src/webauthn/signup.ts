@@ -20,10 +20,10 @@
  */
 import { askSignIn, findUserByEmail } from "../accounts.js"
 import type { AdapterAuthenticator } from "../adapters.js"
-import { finishSignIn } from "../actions/callback.js"
+import { finishSignIn } from "../sign-in.js"
 import { resolveCallbackUrl } from "../callback-url.js"
-import type { InternalProvider } from "../config.js"
-import { html, readForm, redirect, type RequestContext } from "../context.js"
+import { html, readForm, redirect } from "../context.js"
+import type { RequestContext } from "../internal.js"
 import { browserBinding, csrfToken, verifyCsrf } from "../csrf.js"
 import { deriveKeys, openJwe, sealJwe, type SecretKey } from "../crypto.js"
 import { askEmailSignIn } from "../email/accounts.js"
@@ -34,8 +34,8 @@ import { sendSignInLink, sendVerificationLink } from "../email/signin.js"
 import { useToken } from "../email/token.js"
 import { AdapterError, WebAuthnVerificationError } from "../errors.js"
 import { emit } from "../events.js"
-import type { FlowProvider } from "../flows.js"
-import type { Account } from "../providers/index.js"
+import type { FlowProvider } from "../internal.js"
+import type { Account } from "../model.js"
 import { callbackUrl as callbackRoute, outboundCallbackUrl, signInPageUrl, verifyRequestUrl } from "../routes.js"
 import { callAdapter } from "../store.js"
 import { aaguidName } from "./aaguid.js"
@@ -83,7 +83,8 @@ interface Pending {
 }
 
 function emailProviderOf(context: RequestContext): InternalEmailProvider | undefined {
-  return context.config.providers.find((provider: InternalProvider): provider is InternalEmailProvider => provider.type === "email")
+  // Declared `type: "email"`: served by the email flow, whose options are the email provider.
+  return context.config.providers.find((provider) => provider.type === "email")?.options as InternalEmailProvider | undefined
 }
 
 /**

@@ -2,8 +2,7 @@
 // provider revokes the grant if one is ever spent twice (revokedGrants).
 import type { DevIdp } from "@portcullis/dev-idp"
 import { describe, expect, it } from "vitest"
-// Imported by path: see adapter.test.ts.
-import { MemoryAdapter } from "../../../adapter-memory/src/index.js"
+import { MemoryAdapter } from "@portcullis/adapter-memory"
 import type { Adapter, AdapterAccount } from "../../src/adapters.js"
 import { RefreshTokenError } from "../../src/errors.js"
 import { getAccessToken } from "../../src/index.js"

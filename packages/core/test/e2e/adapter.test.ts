@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest"
-// Imported by path, not by package name: @portcullis/adapter-memory depends on @portcullis/core, and a
-// dependency back would make the workspace graph cyclic.
-import { MemoryAdapter } from "../../../adapter-memory/src/index.js"
+import { MemoryAdapter } from "@portcullis/adapter-memory"
 import type { Adapter, AdapterUser, AdapterUserFields } from "../../src/adapters.js"
 import type { AuthConfig } from "../../src/types.js"
 import { APP, Harness, e2eConfig, errorOf, idpProvider, useIdp } from "./harness.js"

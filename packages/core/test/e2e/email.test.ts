@@ -1,7 +1,6 @@
 import { parseForms } from "@portcullis/test-kit/browser"
 import { afterEach, describe, expect, it, vi } from "vitest"
-// Imported by path, not by package name: @portcullis/adapter-memory depends on @portcullis/core.
-import { MemoryAdapter } from "../../../adapter-memory/src/index.js"
+import { MemoryAdapter } from "@portcullis/adapter-memory"
 import type { Adapter, VerificationToken } from "../../src/adapters.js"
 import type { EmailConfig, SendVerificationRequestParams } from "../../src/providers/index.js"
 import type { AuthConfig } from "../../src/types.js"

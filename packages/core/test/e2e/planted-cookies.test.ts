@@ -5,8 +5,7 @@
  * did not start the flow.
  */
 import { describe, expect, it } from "vitest"
-// Imported by path, not by package name: @portcullis/adapter-memory depends on @portcullis/core.
-import { MemoryAdapter } from "../../../adapter-memory/src/index.js"
+import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { Auth } from "../../src/index.js"
 import { APP, Harness, e2eConfig, errorOf, idpProvider, useIdp } from "./harness.js"
 

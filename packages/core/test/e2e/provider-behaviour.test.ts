@@ -5,7 +5,8 @@
 import { decodeJwt } from "jose"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { resolveConfig } from "../../src/config.js"
-import { DEFAULT_CALLBACK_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from "../../src/oauth/provider.js"
+import type { InternalOAuthProvider } from "../../src/oauth/provider.js"
+import { DEFAULT_CALLBACK_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from "../../src/options.js"
 import { KEY_REFETCH_INTERVAL_MS } from "../../src/oauth/server.js"
 import { APP, Harness, e2eConfig, errorOf, idpProvider, oauthProvider, useIdp } from "./harness.js"
 
@@ -96,10 +97,11 @@ describe("ID token claims", () => {
 })
 
 describe("a provider that hangs", () => {
-  it("defaults to 5 s per request and 15 s for a whole callback", () => {
-    const config = resolveConfig(e2eConfig([idpProvider(idp())]))
+  it("defaults to 5 s per request and 15 s for a whole callback", async () => {
+    const config = await resolveConfig(e2eConfig([idpProvider(idp())]))
     const provider = config.providers[0]
-    expect(provider?.type === "oidc" ? [provider.timeout, provider.callbackTimeout] : []).toEqual([DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_CALLBACK_TIMEOUT_MS])
+    const options = provider?.options as InternalOAuthProvider | undefined
+    expect(provider?.type === "oidc" ? [options?.timeout, options?.callbackTimeout] : []).toEqual([DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_CALLBACK_TIMEOUT_MS])
     expect([DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_CALLBACK_TIMEOUT_MS]).toEqual([5_000, 15_000])
   })
 

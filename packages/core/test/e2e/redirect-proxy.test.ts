@@ -1,6 +1,7 @@
 import { TestBrowser } from "@portcullis/test-kit/browser"
 import { describe, expect, it } from "vitest"
 import { resolveConfig } from "../../src/config.js"
+import type { InternalOAuthProvider } from "../../src/oauth/provider.js"
 import { Auth } from "../../src/index.js"
 import { APP, e2eConfig, idpProvider, useIdp } from "./harness.js"
 
@@ -26,10 +27,10 @@ function deployments() {
 }
 
 describe("redirectProxyUrl", () => {
-  it("adds the state check, which carries the origin that started the sign-in", () => {
-    const config = resolveConfig(e2eConfig([idpProvider(idp(), { checks: ["pkce"] })], { redirectProxyUrl: `${APP}/api/auth` }))
+  it("adds the state check, which carries the origin that started the sign-in", async () => {
+    const config = await resolveConfig(e2eConfig([idpProvider(idp(), { checks: ["pkce"] })], { redirectProxyUrl: `${APP}/api/auth` }))
     const provider = config.providers[0]
-    expect([...(provider?.type === "oidc" ? provider.checks : [])].sort()).toEqual(["pkce", "state"])
+    expect([...(provider?.type === "oidc" ? (provider.options as InternalOAuthProvider).checks : [])].sort()).toEqual(["pkce", "state"])
   })
 
   it("signs in on a preview deployment through the stable callback URL and lands back on the preview", async () => {

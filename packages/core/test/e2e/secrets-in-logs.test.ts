@@ -5,8 +5,7 @@
  */
 import { decodeJwt } from "jose"
 import { describe, expect, it } from "vitest"
-// Imported by path, not by package name: @portcullis/adapter-memory depends on @portcullis/core.
-import { MemoryAdapter } from "../../../adapter-memory/src/index.js"
+import { MemoryAdapter } from "@portcullis/adapter-memory"
 import type { AuthConfig, LoggerInstance } from "../../src/types.js"
 import { Jar, call, csrfToken, passwordProvider } from "../helpers.js"
 import { CLIENT, Harness, SECRET, e2eConfig, errorOf, idpProvider, oauthProvider, useIdp } from "./harness.js"

@@ -7,7 +7,7 @@
 import { Auth as AuthjsAuth, type AuthConfig as AuthjsConfig } from "authjs-core"
 import AuthjsCredentials from "authjs-core/providers/credentials"
 import { describe, expect, it } from "vitest"
-import { MemoryAdapter } from "../../../adapter-memory/src/index.js"
+import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { Auth, getSession, getSessionForResponse } from "../../src/index.js"
 import { decode } from "../../src/session/jwt.js"
 import type { Adapter } from "../../src/adapters.js"

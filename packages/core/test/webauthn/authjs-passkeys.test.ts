@@ -8,7 +8,7 @@ import { Auth as AuthjsAuth, type AuthConfig as AuthjsConfig } from "authjs-core
 import AuthjsPasskey from "authjs-core/providers/passkey"
 import * as simpleWebAuthn9 from "simplewebauthn-server-v9"
 import { describe, expect, it } from "vitest"
-import { MemoryAdapter } from "../../../adapter-memory/src/index.js"
+import { MemoryAdapter } from "@portcullis/adapter-memory"
 import type { AuthConfig } from "../../src/types.js"
 import { Jar, ORIGIN, call, csrfToken, testConfig } from "../helpers.js"
 import { b64url, SoftAuthenticator } from "./authenticator.js"

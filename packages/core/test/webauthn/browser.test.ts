@@ -12,7 +12,7 @@ import { build } from "esbuild"
 import type { Browser, CDPSession, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { MemoryAdapter } from "../../../adapter-memory/src/index.js"
+import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { Auth } from "../../src/index.js"
 import { FLOW } from "../../src/providers/index.js"
 import type { AuthConfig } from "../../src/types.js"

@@ -4,7 +4,7 @@
  * for a few minutes, in that browser, and only at the provider that issued it.
  */
 import { afterEach, describe, expect, it, vi } from "vitest"
-import { MemoryAdapter } from "../../../adapter-memory/src/index.js"
+import { MemoryAdapter } from "@portcullis/adapter-memory"
 import type { Adapter } from "../../src/adapters.js"
 import { Jar, ORIGIN, call } from "../helpers.js"
 import { FLAGS, SoftAuthenticator } from "./authenticator.js"

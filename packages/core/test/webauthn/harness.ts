@@ -3,7 +3,7 @@
  * provider, the options route, the callback, the session, and what a refusal looks like.
  */
 import { expect } from "vitest"
-import { MemoryAdapter } from "../../../adapter-memory/src/index.js"
+import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { FLOW } from "../../src/providers/index.js"
 import type { AuthConfig } from "../../src/types.js"
 import { webauthn } from "../../src/webauthn/index.js"

@@ -4,7 +4,7 @@
  * verified email, and not when two deletes race for the last two passkeys.
  */
 import { describe, expect, it } from "vitest"
-import { MemoryAdapter } from "../../../adapter-memory/src/index.js"
+import { MemoryAdapter } from "@portcullis/adapter-memory"
 import type { Adapter } from "../../src/adapters.js"
 import { FLOW } from "../../src/providers/index.js"
 import type { AuthConfig } from "../../src/types.js"

@@ -12,7 +12,7 @@ import type { AxeResults } from "axe-core"
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { MemoryAdapter } from "../../../adapter-memory/src/index.js"
+import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { Auth } from "../../src/index.js"
 import type { AuthConfig } from "../../src/types.js"
 import { addVirtualAuthenticator, enableVirtualAuthenticators, launchChromium } from "@portcullis/test-kit/chromium"

@@ -5,7 +5,8 @@
  * @see https://api.intra.42.fr/apidoc/guides/web_application_flow
  * @module 42-school
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The user record of `GET https://api.intra.42.fr/v2/me` (its most used fields). */
@@ -37,7 +38,7 @@ export interface FortyTwoProfile {
 
 /** 42 School sign-in. */
 export default function FortyTwo(config: OAuthUserConfig<FortyTwoProfile> = {}): OAuth2Config<FortyTwoProfile> {
-  return mergeProviderConfig<OAuth2Config<FortyTwoProfile>>(
+  return oauthProvider<OAuth2Config<FortyTwoProfile>>(
     {
       id: "42-school",
       name: "42 School",

@@ -9,7 +9,8 @@
  * @see https://developer.apple.com/documentation/signinwithapple
  * @module apple
  */
-import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The claims of Apple's ID token. */
@@ -37,7 +38,7 @@ export interface AppleProfile {
 
 /** Sign in with Apple. */
 export default function Apple(config: OIDCUserConfig<AppleProfile> = {}): OIDCConfig<AppleProfile> {
-  return mergeProviderConfig<OIDCConfig<AppleProfile>>(
+  return oauthProvider<OIDCConfig<AppleProfile>>(
     {
       id: "apple",
       name: "Apple",

@@ -7,7 +7,8 @@
  * @see https://wso2.com/asgardeo/docs/guides/authentication/oidc/discover-oidc-configs/
  * @module asgardeo
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The ID token claims Asgardeo issues for the `openid profile email` scopes. */
 export interface AsgardeoProfile {
@@ -37,7 +38,7 @@ export default function Asgardeo(config: OIDCUserConfig<AsgardeoProfile> = {}): 
     config,
     "your organization's token endpoint URL, e.g. https://api.asgardeo.io/t/acme/oauth2/token",
   )
-  return mergeProviderConfig<OIDCConfig<AsgardeoProfile>>(
+  return oauthProvider<OIDCConfig<AsgardeoProfile>>(
     {
       id: "asgardeo",
       name: "Asgardeo",

@@ -6,7 +6,8 @@
  * @see https://developer.atlassian.com/cloud/jira/platform/oauth-2-3lo-apps/
  * @module atlassian
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The account record of `GET https://api.atlassian.com/me`. */
@@ -33,7 +34,7 @@ export interface AtlassianProfile {
 
 /** Atlassian sign-in. */
 export default function Atlassian(config: OAuthUserConfig<AtlassianProfile> = {}): OAuth2Config<AtlassianProfile> {
-  return mergeProviderConfig<OAuth2Config<AtlassianProfile>>(
+  return oauthProvider<OAuth2Config<AtlassianProfile>>(
     {
       id: "atlassian",
       name: "Atlassian",

@@ -6,7 +6,8 @@
  * @see https://auth0.com/docs/authenticate/protocols/openid-connect-protocol
  * @module auth0
  */
-import { mergeProviderConfig, tenantIssuer, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { tenantIssuer, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The ID token claims of an Auth0 user (`openid profile email` scopes). */
@@ -34,7 +35,7 @@ export interface Auth0Profile {
 /** Auth0 sign-in for one tenant. */
 export default function Auth0(config: OIDCUserConfig<Auth0Profile> = {}): OIDCConfig<Auth0Profile> {
   const issuer = tenantIssuer("auth0", config, "your tenant domain URL, e.g. https://dev-abc123.us.auth0.com")
-  return mergeProviderConfig<OIDCConfig<Auth0Profile>>(
+  return oauthProvider<OIDCConfig<Auth0Profile>>(
     {
       id: "auth0",
       name: "Auth0",

@@ -7,7 +7,8 @@
  * @see https://docs.goauthentik.io/docs/add-secure-apps/providers/oauth2/
  * @module authentik
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The ID token claims authentik's default `openid email profile` scope mappings produce. */
@@ -36,7 +37,7 @@ export default function Authentik(config: OIDCUserConfig<AuthentikProfile> = {})
     config,
     "your application's issuer URL, e.g. https://authentik.example.com/application/o/my-app/",
   )
-  return mergeProviderConfig<OIDCConfig<AuthentikProfile>>(
+  return oauthProvider<OIDCConfig<AuthentikProfile>>(
     {
       id: "authentik",
       name: "authentik",

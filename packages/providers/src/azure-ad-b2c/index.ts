@@ -8,7 +8,8 @@
  * @module azure-ad-b2c
  */
 import { Configuration } from "@portcullis/core/errors"
-import { mergeProviderConfig, tenantIssuer, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { tenantIssuer, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The claims of an Azure AD B2C ID token (user flow defaults; your flow may add more). */
 export interface AzureADB2CProfile {
@@ -53,7 +54,7 @@ export default function AzureADB2C(config: OIDCUserConfig<AzureADB2CProfile> = {
     )
   }
   const scope = ["openid", "offline_access", config.clientId].filter(Boolean).join(" ")
-  return mergeProviderConfig<OIDCConfig<AzureADB2CProfile>>(
+  return oauthProvider<OIDCConfig<AzureADB2CProfile>>(
     {
       id: "azure-ad-b2c",
       name: "Azure AD B2C",

@@ -9,7 +9,8 @@
  * @see https://learn.microsoft.com/en-us/entra/identity-platform/v2-protocols-oidc
  * @module azure-ad
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The claims of a v2.0 ID token. */
 export interface AzureADProfile {
@@ -43,7 +44,7 @@ export default function AzureAD(config: OIDCUserConfig<AzureADProfile> = {}): OI
     config,
     "your tenant's v2.0 issuer URL, e.g. https://login.microsoftonline.com/<tenant id>/v2.0",
   )
-  return mergeProviderConfig<OIDCConfig<AzureADProfile>>(
+  return oauthProvider<OIDCConfig<AzureADProfile>>(
     {
       id: "azure-ad",
       name: "Azure Active Directory",

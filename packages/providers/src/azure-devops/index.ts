@@ -7,7 +7,8 @@
  * @see https://learn.microsoft.com/en-us/azure/devops/integrate/get-started/authentication/oauth
  * @module azure-devops
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 
 const TOKEN_URL = "https://app.vssps.visualstudio.com/oauth2/token"
 
@@ -35,7 +36,7 @@ export interface AzureDevOpsProfile {
 export default function AzureDevOps(
   config: OAuthUserConfig<AzureDevOpsProfile> = {},
 ): OAuth2Config<AzureDevOpsProfile> {
-  return mergeProviderConfig<OAuth2Config<AzureDevOpsProfile>>(
+  return oauthProvider<OAuth2Config<AzureDevOpsProfile>>(
     {
       id: "azure-devops",
       name: "Azure DevOps",

@@ -6,7 +6,8 @@
  * @see https://confluence.bankidnorge.no/confluence/pdoidcl
  * @module bankid-no
  */
-import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The claims of a BankID ID token with the `openid profile` scopes. */
 export interface BankIDNorwayProfile {
@@ -41,7 +42,7 @@ export interface BankIDNorwayProfile {
 
 /** BankID Norway sign-in. */
 export default function BankIDNorway(config: OIDCUserConfig<BankIDNorwayProfile> = {}): OIDCConfig<BankIDNorwayProfile> {
-  return mergeProviderConfig<OIDCConfig<BankIDNorwayProfile>>(
+  return oauthProvider<OIDCConfig<BankIDNorwayProfile>>(
     {
       id: "bankid-no",
       name: "BankID",

@@ -7,7 +7,8 @@
  * @see https://develop.battle.net/documentation/guides/using-oauth
  * @module battlenet
  */
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OIDCConfig, OIDCUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The claims of Battle.net's ID token. */
@@ -30,7 +31,7 @@ export interface BattleNetProfile {
 
 /** Battle.net sign-in. */
 export default function BattleNet(config: OIDCUserConfig<BattleNetProfile> = {}): OIDCConfig<BattleNetProfile> {
-  return mergeProviderConfig<OIDCConfig<BattleNetProfile>>(
+  return oauthProvider<OIDCConfig<BattleNetProfile>>(
     {
       id: "battlenet",
       name: "Battle.net",

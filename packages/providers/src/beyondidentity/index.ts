@@ -7,7 +7,8 @@
  * @see https://developer.beyondidentity.com/docs/
  * @module beyondidentity
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The ID token claims of a Beyond Identity user. */
 export interface BeyondIdentityProfile {
@@ -31,7 +32,7 @@ export default function BeyondIdentity(
     config,
     "your application's issuer URL, e.g. https://auth-us.beyondidentity.com/v1/tenants/<tenant>/realms/<realm>/applications/<app>",
   )
-  return mergeProviderConfig<OIDCConfig<BeyondIdentityProfile>>(
+  return oauthProvider<OIDCConfig<BeyondIdentityProfile>>(
     {
       id: "beyondidentity",
       name: "Beyond Identity",

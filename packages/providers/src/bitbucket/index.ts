@@ -6,7 +6,8 @@
  * @see https://developer.atlassian.com/cloud/bitbucket/oauth-2/
  * @module bitbucket
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 interface BitbucketLink {
@@ -38,7 +39,7 @@ interface BitbucketEmails {
 
 /** Bitbucket sign-in. */
 export default function Bitbucket(config: OAuthUserConfig<BitbucketProfile> = {}): OAuth2Config<BitbucketProfile> {
-  return mergeProviderConfig<OAuth2Config<BitbucketProfile>>(
+  return oauthProvider<OAuth2Config<BitbucketProfile>>(
     {
       id: "bitbucket",
       name: "Bitbucket",

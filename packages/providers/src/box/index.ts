@@ -7,7 +7,8 @@
  * @see https://developer.box.com/guides/authentication/oauth2/
  * @module box
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The user record of `GET https://api.box.com/2.0/users/me`. */
@@ -38,7 +39,7 @@ export interface BoxProfile {
 
 /** Box sign-in. */
 export default function Box(config: OAuthUserConfig<BoxProfile> = {}): OAuth2Config<BoxProfile> {
-  return mergeProviderConfig<OAuth2Config<BoxProfile>>(
+  return oauthProvider<OAuth2Config<BoxProfile>>(
     {
       id: "box",
       name: "Box",

@@ -7,7 +7,8 @@
  * @see https://boxyhq.com/docs/jackson/sso-flow
  * @module boxyhq-saml
  */
-import { mergeProviderConfig, tenantIssuer, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { tenantIssuer, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 
 /** The record of Jackson's `GET /api/oauth/userinfo`, built from the SAML assertion. */
 export interface BoxyHQSAMLProfile {
@@ -26,7 +27,7 @@ export interface BoxyHQSAMLProfile {
 export default function BoxyHQSAML(config: OAuthUserConfig<BoxyHQSAMLProfile> = {}): OAuth2Config<BoxyHQSAMLProfile> {
   const issuer = tenantIssuer("boxyhq-saml", config, "your SAML Jackson service URL, e.g. https://jackson.example.com")
   const base = issuer.replace(/\/+$/, "")
-  return mergeProviderConfig<OAuth2Config<BoxyHQSAMLProfile>>(
+  return oauthProvider<OAuth2Config<BoxyHQSAMLProfile>>(
     {
       id: "boxyhq-saml",
       name: "BoxyHQ SAML",

@@ -7,7 +7,8 @@
  * @module bungie
  */
 import { Configuration } from "@portcullis/core/errors"
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The `Response` of `GET /Platform/User/GetMembershipsForCurrentUser/` (a `User.UserMembershipData`). */
@@ -62,7 +63,7 @@ export default function Bungie(config: BungieUserConfig = {}): OAuth2Config<Bung
   if (apiKey === undefined || apiKey === "") {
     throw new Configuration("Bungie: set `apiKey` to your application's API key, from https://www.bungie.net/en/Application")
   }
-  return mergeProviderConfig<OAuth2Config<BungieProfile>>(
+  return oauthProvider<OAuth2Config<BungieProfile>>(
     {
       id: "bungie",
       name: "Bungie",

@@ -7,7 +7,8 @@
  * @see https://developer.clickup.com/docs/authentication
  * @module click-up
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { conformTokenResponse, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The user record inside `GET https://api.clickup.com/api/v2/user`. */
@@ -32,7 +33,7 @@ export interface ClickUpProfile {
 
 /** ClickUp sign-in. */
 export default function ClickUp(config: OAuthUserConfig<ClickUpProfile> = {}): OAuth2Config<ClickUpProfile> {
-  return mergeProviderConfig<OAuth2Config<ClickUpProfile>>(
+  return oauthProvider<OAuth2Config<ClickUpProfile>>(
     {
       id: "click-up",
       name: "ClickUp",
@@ -41,11 +42,7 @@ export default function ClickUp(config: OAuthUserConfig<ClickUpProfile> = {}): O
       token: {
         url: "https://api.clickup.com/api/v2/oauth/token",
         // The answer is `{ "access_token": "..." }`: no `token_type`.
-        async conform(response) {
-          if (!response.ok) return response
-          const body = (await response.json()) as Record<string, unknown>
-          return Response.json({ token_type: "bearer", ...body }, { status: response.status })
-        },
+        conform: conformTokenResponse({ tokenType: "bearer" }),
       },
       userinfo: {
         url: "https://api.clickup.com/api/v2/user",

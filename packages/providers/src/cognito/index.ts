@@ -7,7 +7,8 @@
  * @see https://docs.aws.amazon.com/cognito/latest/developerguide/amazon-cognito-user-pools-using-the-id-token.html
  * @module cognito
  */
-import { mergeProviderConfig, tenantIssuer, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { tenantIssuer, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The claims of a Cognito user pool ID token. */
 export interface CognitoProfile {
@@ -38,7 +39,7 @@ export default function Cognito(config: OIDCUserConfig<CognitoProfile> = {}): OI
     config,
     "your user pool URL, e.g. https://cognito-idp.us-east-1.amazonaws.com/us-east-1_AbC123xYz",
   )
-  return mergeProviderConfig<OIDCConfig<CognitoProfile>>(
+  return oauthProvider<OIDCConfig<CognitoProfile>>(
     {
       id: "cognito",
       name: "Cognito",

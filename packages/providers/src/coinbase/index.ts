@@ -5,7 +5,8 @@
  * @see https://docs.cdp.coinbase.com/coinbase-app/oauth2-integration/integrations
  * @module coinbase
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The answer of `GET https://api.coinbase.com/v2/user`. */
@@ -33,7 +34,7 @@ export interface CoinbaseProfile {
 
 /** Coinbase sign-in. */
 export default function Coinbase(config: OAuthUserConfig<CoinbaseProfile> = {}): OAuth2Config<CoinbaseProfile> {
-  return mergeProviderConfig<OAuth2Config<CoinbaseProfile>>(
+  return oauthProvider<OAuth2Config<CoinbaseProfile>>(
     {
       id: "coinbase",
       name: "Coinbase",

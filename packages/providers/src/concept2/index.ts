@@ -6,7 +6,8 @@
  * @see https://log.concept2.com/developers/documentation/
  * @module concept2
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 
 /** The user record inside `GET https://log.concept2.com/api/users/me`. */
 export interface Concept2User {
@@ -35,7 +36,7 @@ export interface Concept2Profile {
 
 /** Concept2 Logbook sign-in. */
 export default function Concept2(config: OAuthUserConfig<Concept2Profile> = {}): OAuth2Config<Concept2Profile> {
-  return mergeProviderConfig<OAuth2Config<Concept2Profile>>(
+  return oauthProvider<OAuth2Config<Concept2Profile>>(
     {
       id: "concept2",
       name: "Concept2",

@@ -7,7 +7,8 @@
  * @see https://cheatsheetseries.owasp.org/cheatsheets/Authentication_Cheat_Sheet.html
  * @module credentials
  */
-import type { CredentialInput, CredentialsConfig, CredentialsUserConfig } from "@portcullis/core/providers"
+import { credentials as credentialsFlow } from "@portcullis/core/credentials"
+import { FLOW, type CredentialInput, type CredentialsConfig, type CredentialsUserConfig } from "@portcullis/core/providers"
 
 const defaults = { id: "credentials", name: "Credentials", type: "credentials" } as const
 
@@ -35,5 +36,6 @@ export default function Credentials<C extends Record<string, CredentialInput> = 
     name: config.name ?? defaults.name,
     type: defaults.type,
     credentials: config.credentials ?? ({} as C),
+    [FLOW]: credentialsFlow,
   }
 }

@@ -7,7 +7,8 @@
  * @see https://docs.descope.com/getting-started/nextjs
  * @module descope
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The ID token claims of a Descope user. */
 export interface DescopeProfile {
@@ -36,7 +37,7 @@ export default function Descope(config: OIDCUserConfig<DescopeProfile> = {}): OI
     { issuer: config.issuer ?? projectIssuer },
     "your project's issuer URL, e.g. https://api.descope.com/P2abc123, or set `clientId` to your project ID",
   )
-  return mergeProviderConfig<OIDCConfig<DescopeProfile>>(
+  return oauthProvider<OIDCConfig<DescopeProfile>>(
     {
       id: "descope",
       name: "Descope",

@@ -6,7 +6,8 @@
  * @see https://discord.com/developers/docs/topics/oauth2
  * @module discord
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The user record of `GET https://discord.com/api/users/@me`. */
@@ -42,7 +43,7 @@ function avatarUrl(profile: DiscordProfile): string {
 
 /** Discord sign-in. */
 export default function Discord(config: OAuthUserConfig<DiscordProfile> = {}): OAuth2Config<DiscordProfile> {
-  return mergeProviderConfig<OAuth2Config<DiscordProfile>>(
+  return oauthProvider<OAuth2Config<DiscordProfile>>(
     {
       id: "discord",
       name: "Discord",

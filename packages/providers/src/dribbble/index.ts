@@ -6,7 +6,8 @@
  * @see https://developer.dribbble.com/v2/oauth/
  * @module dribbble
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The user record of `GET https://api.dribbble.com/v2/user`. */
@@ -31,7 +32,7 @@ export interface DribbbleProfile {
 
 /** Dribbble sign-in. */
 export default function Dribbble(config: OAuthUserConfig<DribbbleProfile> = {}): OAuth2Config<DribbbleProfile> {
-  return mergeProviderConfig<OAuth2Config<DribbbleProfile>>(
+  return oauthProvider<OAuth2Config<DribbbleProfile>>(
     {
       id: "dribbble",
       name: "Dribbble",

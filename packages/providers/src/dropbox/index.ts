@@ -6,7 +6,8 @@
  * @see https://developers.dropbox.com/oauth-guide
  * @module dropbox
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 const ACCOUNT_URL = "https://api.dropboxapi.com/2/users/get_current_account"
@@ -36,7 +37,7 @@ export interface DropboxProfile {
 
 /** Dropbox sign-in. */
 export default function Dropbox(config: OAuthUserConfig<DropboxProfile> = {}): OAuth2Config<DropboxProfile> {
-  return mergeProviderConfig<OAuth2Config<DropboxProfile>>(
+  return oauthProvider<OAuth2Config<DropboxProfile>>(
     {
       id: "dropbox",
       name: "Dropbox",

@@ -6,7 +6,8 @@
  * @see https://docs.duendesoftware.com/identityserver/v6/reference/endpoints/
  * @module duende-identity-server6
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The userinfo claims IdentityServer returns for the `openid profile email` scopes. */
 export interface DuendeIdentityServer6Profile {
@@ -31,7 +32,7 @@ export default function DuendeIdentityServer6(
   config: OIDCUserConfig<DuendeIdentityServer6Profile> = {},
 ): OIDCConfig<DuendeIdentityServer6Profile> {
   const issuer = tenantIssuer("duende-identity-server6", config, "your IdentityServer URL, e.g. https://identity.example.com")
-  return mergeProviderConfig<OIDCConfig<DuendeIdentityServer6Profile>>(
+  return oauthProvider<OIDCConfig<DuendeIdentityServer6Profile>>(
     {
       id: "duende-identity-server6",
       name: "Duende IdentityServer 6",

@@ -6,7 +6,8 @@
  * @see https://www.rfc-editor.org/rfc/rfc5321
  * @module email
  */
-import { mergeEmailConfig, type EmailConfig, type EmailUserConfig } from "@portcullis/core/providers"
+import { emailProvider } from "@portcullis/core/email"
+import type { EmailConfig, EmailUserConfig } from "@portcullis/core/providers"
 
 /** What `Email()` takes: `sendVerificationRequest` and, optionally, everything else. */
 export type EmailOptions = EmailUserConfig & Pick<EmailConfig, "sendVerificationRequest">
@@ -23,5 +24,5 @@ export type EmailOptions = EmailUserConfig & Pick<EmailConfig, "sendVerification
  * ```
  */
 export default function Email(config: EmailOptions): EmailConfig {
-  return mergeEmailConfig({ id: "email", name: "Email" }, config)
+  return emailProvider({ id: "email", name: "Email" }, config)
 }

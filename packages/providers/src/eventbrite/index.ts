@@ -6,7 +6,8 @@
  * @see https://www.eventbrite.com/platform/docs/authentication
  * @module eventbrite
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 
 /** The user record of `GET https://www.eventbriteapi.com/v3/users/me/`. */
 export interface EventbriteProfile {
@@ -23,7 +24,7 @@ export interface EventbriteProfile {
 
 /** Eventbrite sign-in. */
 export default function Eventbrite(config: OAuthUserConfig<EventbriteProfile> = {}): OAuth2Config<EventbriteProfile> {
-  return mergeProviderConfig<OAuth2Config<EventbriteProfile>>(
+  return oauthProvider<OAuth2Config<EventbriteProfile>>(
     {
       id: "eventbrite",
       name: "Eventbrite",

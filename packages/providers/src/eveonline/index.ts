@@ -6,7 +6,8 @@
  * @see https://developers.eveonline.com/docs/services/sso/
  * @module eveonline
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 
 /** The record of `GET https://login.eveonline.com/oauth/verify`. */
 export interface EVEOnlineProfile {
@@ -22,7 +23,7 @@ export interface EVEOnlineProfile {
 
 /** EVE Online sign-in. */
 export default function EVEOnline(config: OAuthUserConfig<EVEOnlineProfile> = {}): OAuth2Config<EVEOnlineProfile> {
-  return mergeProviderConfig<OAuth2Config<EVEOnlineProfile>>(
+  return oauthProvider<OAuth2Config<EVEOnlineProfile>>(
     {
       id: "eveonline",
       name: "EVE Online",

@@ -6,7 +6,8 @@
  * @see https://developers.facebook.com/docs/facebook-login/guides/advanced/manual-flow
  * @module facebook
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The user node of `GET https://graph.facebook.com/me?fields=id,name,email,picture`. */
@@ -22,7 +23,7 @@ export interface FacebookProfile {
 
 /** Facebook sign-in. */
 export default function Facebook(config: OAuthUserConfig<FacebookProfile> = {}): OAuth2Config<FacebookProfile> {
-  return mergeProviderConfig<OAuth2Config<FacebookProfile>>(
+  return oauthProvider<OAuth2Config<FacebookProfile>>(
     {
       id: "facebook",
       name: "Facebook",

@@ -6,7 +6,8 @@
  * @see https://docs.faceit.com/getting-started/authentication/oauth2
  * @module faceit
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The record of `GET https://api.faceit.com/auth/v1/resources/userinfo`. */
@@ -27,7 +28,7 @@ export interface FaceitProfile {
 
 /** FACEIT sign-in. */
 export default function Faceit(config: OAuthUserConfig<FaceitProfile> = {}): OAuth2Config<FaceitProfile> {
-  return mergeProviderConfig<OAuth2Config<FaceitProfile>>(
+  return oauthProvider<OAuth2Config<FaceitProfile>>(
     {
       id: "faceit",
       name: "FACEIT",

@@ -6,7 +6,8 @@
  * @see https://developers.figma.com/docs/rest-api/oauth-apps/
  * @module figma
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The record of `GET https://api.figma.com/v1/me`. */
@@ -20,7 +21,7 @@ export interface FigmaProfile {
 
 /** Figma sign-in. */
 export default function Figma(config: OAuthUserConfig<FigmaProfile> = {}): OAuth2Config<FigmaProfile> {
-  return mergeProviderConfig<OAuth2Config<FigmaProfile>>(
+  return oauthProvider<OAuth2Config<FigmaProfile>>(
     {
       id: "figma",
       name: "Figma",

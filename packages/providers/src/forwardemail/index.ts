@@ -6,7 +6,8 @@
  * @see https://forwardemail.net/en/email-api#outbound-emails
  * @module forwardemail
  */
-import { emailApiOptions, mergeEmailConfig, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@portcullis/core/providers"
+import { emailProvider } from "@portcullis/core/email"
+import { emailApiOptions, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@portcullis/core/providers"
 import { Configuration } from "@portcullis/core/errors"
 
 /** The Forward Email provider's configuration. */
@@ -44,5 +45,5 @@ async function sendVerificationRequest({ identifier, url, provider, theme }: Sen
 export default function ForwardEmail(config: ForwardEmailOptions): ForwardEmailConfig {
   const api = emailApiOptions("forwardemail", "Forward Email", config, "https://api.forwardemail.net")
   if (typeof config.from !== "string" || config.from === "") throw new Configuration('Forward Email: set `from` to the sender, such as "Acme <no-reply@acme.example>".')
-  return mergeEmailConfig({ id: "forwardemail", name: "Forward Email" }, { ...config, ...api, style: { brandColor: "#20C1ED", ...config.style }, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest })
+  return emailProvider({ id: "forwardemail", name: "Forward Email" }, { ...config, ...api, style: { brandColor: "#20C1ED", ...config.style }, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest })
 }

@@ -6,7 +6,8 @@
  * @see https://docs.foursquare.com/developer/reference/authentication
  * @module foursquare
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The `response.user` record of `GET https://api.foursquare.com/v2/users/self`. */
@@ -28,7 +29,7 @@ const apiVersion = "20240101"
 
 /** Foursquare sign-in. */
 export default function Foursquare(config: OAuthUserConfig<FoursquareProfile> = {}): OAuth2Config<FoursquareProfile> {
-  return mergeProviderConfig<OAuth2Config<FoursquareProfile>>(
+  return oauthProvider<OAuth2Config<FoursquareProfile>>(
     {
       id: "foursquare",
       name: "Foursquare",

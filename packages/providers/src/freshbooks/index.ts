@@ -6,7 +6,8 @@
  * @see https://www.freshbooks.com/api/authentication
  * @module freshbooks
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 
 /** The identity record inside `GET https://api.freshbooks.com/auth/api/v1/users/me`. */
 export interface FreshBooksIdentity {
@@ -35,7 +36,7 @@ export interface FreshBooksProfile {
 
 /** FreshBooks sign-in. */
 export default function FreshBooks(config: OAuthUserConfig<FreshBooksProfile> = {}): OAuth2Config<FreshBooksProfile> {
-  return mergeProviderConfig<OAuth2Config<FreshBooksProfile>>(
+  return oauthProvider<OAuth2Config<FreshBooksProfile>>(
     {
       id: "freshbooks",
       name: "FreshBooks",

@@ -7,7 +7,8 @@
  * @see https://developers.frontegg.com/guides/management/frontegg-idp/native-hosted
  * @module frontegg
  */
-import { mergeProviderConfig, tenantIssuer, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { tenantIssuer, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The ID token claims of a Frontegg user. */
 export interface FronteggProfile {
@@ -31,7 +32,7 @@ export interface FronteggProfile {
 /** Frontegg sign-in for one environment. */
 export default function Frontegg(config: OIDCUserConfig<FronteggProfile> = {}): OIDCConfig<FronteggProfile> {
   const issuer = tenantIssuer("frontegg", config, "your login domain URL, e.g. https://acme.frontegg.com")
-  return mergeProviderConfig<OIDCConfig<FronteggProfile>>(
+  return oauthProvider<OIDCConfig<FronteggProfile>>(
     {
       id: "frontegg",
       name: "Frontegg",

@@ -6,7 +6,8 @@
  * @see https://fusionauth.io/docs/lifecycle/authenticate-users/oauth/endpoints
  * @module fusionauth
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The claims of a FusionAuth ID token. */
@@ -45,7 +46,7 @@ export interface FusionAuthProfile {
  */
 export default function FusionAuth(config: OIDCUserConfig<FusionAuthProfile> = {}): OIDCConfig<FusionAuthProfile> {
   const issuer = tenantIssuer("fusionauth", config, "your FusionAuth tenant's issuer URL, e.g. https://auth.example.com")
-  return mergeProviderConfig<OIDCConfig<FusionAuthProfile>>(
+  return oauthProvider<OIDCConfig<FusionAuthProfile>>(
     {
       id: "fusionauth",
       name: "FusionAuth",

@@ -6,7 +6,8 @@
  * @see https://docs.github.com/en/apps/oauth-apps/building-oauth-apps/authorizing-oauth-apps
  * @module github
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The user record of `GET https://api.github.com/user`. */
@@ -39,7 +40,7 @@ interface GitHubEmail {
 
 /** GitHub sign-in. */
 export default function GitHub(config: OAuthUserConfig<GitHubProfile> = {}): OAuth2Config<GitHubProfile> {
-  return mergeProviderConfig<OAuth2Config<GitHubProfile>>(
+  return oauthProvider<OAuth2Config<GitHubProfile>>(
     {
       id: "github",
       name: "GitHub",

@@ -7,7 +7,8 @@
  * @see https://docs.gitlab.com/ee/api/oauth2.html
  * @module gitlab
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The user record of `GET https://gitlab.com/api/v4/user`. */
@@ -42,7 +43,7 @@ export interface GitLabProfile {
 
 /** GitLab sign-in. */
 export default function GitLab(config: OAuthUserConfig<GitLabProfile> = {}): OAuth2Config<GitLabProfile> {
-  return mergeProviderConfig<OAuth2Config<GitLabProfile>>(
+  return oauthProvider<OAuth2Config<GitLabProfile>>(
     {
       id: "gitlab",
       name: "GitLab",

@@ -8,7 +8,8 @@
  * @see https://developers.google.com/identity/openid-connect/openid-connect
  * @module google
  */
-import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The claims of Google's ID token (`name`, `picture`... need the `profile` scope, `email` the `email` one). */
@@ -35,7 +36,7 @@ export interface GoogleProfile {
 
 /** Google sign-in. */
 export default function Google(config: OIDCUserConfig<GoogleProfile> = {}): OIDCConfig<GoogleProfile> {
-  return mergeProviderConfig<OIDCConfig<GoogleProfile>>(
+  return oauthProvider<OIDCConfig<GoogleProfile>>(
     {
       id: "google",
       name: "Google",

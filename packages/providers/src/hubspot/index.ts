@@ -6,7 +6,8 @@
  * @see https://developers.hubspot.com/docs/api/oauth-quickstart-guide
  * @module hubspot
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The answer of `GET https://api.hubapi.com/oauth/v1/access-tokens/{token}`. */
@@ -27,7 +28,7 @@ export interface HubSpotProfile {
 
 /** HubSpot sign-in. */
 export default function HubSpot(config: OAuthUserConfig<HubSpotProfile> = {}): OAuth2Config<HubSpotProfile> {
-  return mergeProviderConfig<OAuth2Config<HubSpotProfile>>(
+  return oauthProvider<OAuth2Config<HubSpotProfile>>(
     {
       id: "hubspot",
       name: "HubSpot",

@@ -7,7 +7,8 @@
  * @see https://huggingface.co/docs/hub/oauth
  * @module huggingface
  */
-import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The record of `GET https://huggingface.co/oauth/userinfo`. */
@@ -32,7 +33,7 @@ export interface HuggingFaceProfile {
 export default function HuggingFace(
   config: OIDCUserConfig<HuggingFaceProfile> = {},
 ): OIDCConfig<HuggingFaceProfile> {
-  return mergeProviderConfig<OIDCConfig<HuggingFaceProfile>>(
+  return oauthProvider<OIDCConfig<HuggingFaceProfile>>(
     {
       id: "huggingface",
       name: "Hugging Face",

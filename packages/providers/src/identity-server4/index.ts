@@ -8,7 +8,8 @@
  * @see https://identityserver4.readthedocs.io/en/latest/topics/clients.html
  * @module identity-server4
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The ID token claims for the standard `openid profile email` identity resources. */
 export interface IdentityServer4Profile {
@@ -38,7 +39,7 @@ export default function IdentityServer4(
   config: OIDCUserConfig<IdentityServer4Profile> = {},
 ): OIDCConfig<IdentityServer4Profile> {
   const issuer = tenantIssuer("identity-server4", config, "your server's URL, e.g. https://identity.example.com")
-  return mergeProviderConfig<OIDCConfig<IdentityServer4Profile>>(
+  return oauthProvider<OIDCConfig<IdentityServer4Profile>>(
     {
       id: "identity-server4",
       name: "IdentityServer4",

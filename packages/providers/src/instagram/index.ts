@@ -6,7 +6,8 @@
  * @see https://developers.facebook.com/docs/instagram-platform/instagram-api-with-instagram-login/business-login
  * @module instagram
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { conformTokenResponse, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The user node of `GET https://graph.instagram.com/me` with the fields this provider asks for. */
@@ -22,14 +23,9 @@ export interface InstagramProfile {
   [claim: string]: unknown
 }
 
-interface InstagramTokenBody {
-  data?: Record<string, unknown>[]
-  [field: string]: unknown
-}
-
 /** Instagram sign-in. */
 export default function Instagram(config: OAuthUserConfig<InstagramProfile> = {}): OAuth2Config<InstagramProfile> {
-  return mergeProviderConfig<OAuth2Config<InstagramProfile>>(
+  return oauthProvider<OAuth2Config<InstagramProfile>>(
     {
       id: "instagram",
       name: "Instagram",
@@ -37,12 +33,7 @@ export default function Instagram(config: OAuthUserConfig<InstagramProfile> = {}
       authorization: { url: "https://www.instagram.com/oauth/authorize", params: { scope: "instagram_business_basic" } },
       token: {
         url: "https://api.instagram.com/oauth/access_token",
-        async conform(response) {
-          if (!response.ok) return response
-          const body = (await response.clone().json()) as InstagramTokenBody
-          const token = Array.isArray(body.data) ? body.data[0] : body
-          return Response.json({ ...token, token_type: "bearer" }, { status: response.status })
-        },
+        conform: conformTokenResponse({ nestedIn: "data", tokenType: "bearer" }),
       },
       userinfo: {
         url: "https://graph.instagram.com/me",

@@ -7,7 +7,8 @@
  * @see https://developers.kakao.com/docs/latest/en/kakaologin/rest-api
  * @module kakao
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The `kakao_account` block; each field is present only with the matching consent. */
@@ -49,7 +50,7 @@ export interface KakaoProfile {
 
 /** Kakao sign-in. */
 export default function Kakao(config: OAuthUserConfig<KakaoProfile> = {}): OAuth2Config<KakaoProfile> {
-  return mergeProviderConfig<OAuth2Config<KakaoProfile>>(
+  return oauthProvider<OAuth2Config<KakaoProfile>>(
     {
       id: "kakao",
       name: "Kakao",

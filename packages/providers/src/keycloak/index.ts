@@ -7,7 +7,8 @@
  * @see https://www.keycloak.org/docs/latest/server_admin/#_oidc_clients
  * @module keycloak
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The ID token claims of a realm user (standard `profile` and `email` scope mappers). */
@@ -34,7 +35,7 @@ export interface KeycloakProfile {
 /** Keycloak sign-in for one realm. */
 export default function Keycloak(config: OIDCUserConfig<KeycloakProfile> = {}): OIDCConfig<KeycloakProfile> {
   const issuer = tenantIssuer("keycloak", config, "your realm URL, e.g. https://sso.example.com/realms/acme")
-  return mergeProviderConfig<OIDCConfig<KeycloakProfile>>(
+  return oauthProvider<OIDCConfig<KeycloakProfile>>(
     {
       id: "keycloak",
       name: "Keycloak",

@@ -6,7 +6,8 @@
  * @see https://docs.kinde.com/developer-tools/about/using-kinde-without-an-sdk/
  * @module kinde
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The claims of a Kinde ID token. */
 export interface KindeProfile {
@@ -37,7 +38,7 @@ export interface KindeProfile {
  */
 export default function Kinde(config: OIDCUserConfig<KindeProfile> = {}): OIDCConfig<KindeProfile> {
   const issuer = tenantIssuer("kinde", config, "your Kinde domain URL, e.g. https://your-business.kinde.com")
-  return mergeProviderConfig<OIDCConfig<KindeProfile>>(
+  return oauthProvider<OIDCConfig<KindeProfile>>(
     {
       id: "kinde",
       name: "Kinde",

@@ -6,7 +6,8 @@
  * @see https://developers.line.biz/en/docs/line-login/integrate-line-login/
  * @module line
  */
-import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The claims of LINE's ID token. */
@@ -29,7 +30,7 @@ export interface LineProfile {
 
 /** LINE sign-in. */
 export default function Line(config: OIDCUserConfig<LineProfile> = {}): OIDCConfig<LineProfile> {
-  return mergeProviderConfig<OIDCConfig<LineProfile>>(
+  return oauthProvider<OIDCConfig<LineProfile>>(
     {
       id: "line",
       name: "LINE",

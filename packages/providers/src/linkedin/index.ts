@@ -6,7 +6,8 @@
  * @see https://learn.microsoft.com/en-us/linkedin/consumer/integrations/self-serve/sign-in-with-linkedin-v2
  * @module linkedin
  */
-import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The ID token claims of a LinkedIn member. */
 export interface LinkedInProfile {
@@ -27,7 +28,7 @@ export interface LinkedInProfile {
 
 /** LinkedIn sign-in. */
 export default function LinkedIn(config: OIDCUserConfig<LinkedInProfile> = {}): OIDCConfig<LinkedInProfile> {
-  return mergeProviderConfig<OIDCConfig<LinkedInProfile>>(
+  return oauthProvider<OIDCConfig<LinkedInProfile>>(
     {
       id: "linkedin",
       name: "LinkedIn",

@@ -6,7 +6,8 @@
  * @see https://docs.logto.io/integrate-logto/third-party-applications/oidc
  * @module logto
  */
-import { mergeProviderConfig, tenantIssuer, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { tenantIssuer, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The claims of a Logto ID token with the `openid profile email` scopes. */
 export interface LogtoProfile {
@@ -36,7 +37,7 @@ export interface LogtoProfile {
  */
 export default function Logto(config: OIDCUserConfig<LogtoProfile> = {}): OIDCConfig<LogtoProfile> {
   const issuer = tenantIssuer("logto", config, "your tenant's OIDC endpoint, e.g. https://abc123.logto.app/oidc")
-  return mergeProviderConfig<OIDCConfig<LogtoProfile>>(
+  return oauthProvider<OIDCConfig<LogtoProfile>>(
     {
       id: "logto",
       name: "Logto",

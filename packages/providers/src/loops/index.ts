@@ -7,7 +7,8 @@
  * @see https://loops.so/docs/api-reference/send-transactional-email
  * @module loops
  */
-import { emailApiOptions, mergeEmailConfig, sendEmailApiRequest, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@portcullis/core/providers"
+import { emailProvider } from "@portcullis/core/email"
+import { emailApiOptions, sendEmailApiRequest, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@portcullis/core/providers"
 import { Configuration } from "@portcullis/core/errors"
 import logo from "./logo.js"
 
@@ -48,5 +49,5 @@ export default function Loops(config: LoopsOptions): LoopsConfig {
   if (typeof config.transactionalId !== "string" || config.transactionalId === "") {
     throw new Configuration("Loops: set `transactionalId` to the id of a published transactional email with a `url` data variable.")
   }
-  return mergeEmailConfig({ id: "loops", name: "Loops" }, { ...config, ...api, style: { logo, brandColor: "#FC5200", ...config.style }, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest })
+  return emailProvider({ id: "loops", name: "Loops" }, { ...config, ...api, style: { logo, brandColor: "#FC5200", ...config.style }, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest })
 }

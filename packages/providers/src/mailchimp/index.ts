@@ -7,7 +7,8 @@
  * @see https://mailchimp.com/developer/marketing/guides/access-user-data-oauth-2/
  * @module mailchimp
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { conformTokenResponse, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The response of `GET https://login.mailchimp.com/oauth2/metadata`. */
@@ -31,7 +32,7 @@ export interface MailchimpProfile {
 
 /** Mailchimp sign-in. */
 export default function Mailchimp(config: OAuthUserConfig<MailchimpProfile> = {}): OAuth2Config<MailchimpProfile> {
-  return mergeProviderConfig<OAuth2Config<MailchimpProfile>>(
+  return oauthProvider<OAuth2Config<MailchimpProfile>>(
     {
       id: "mailchimp",
       name: "Mailchimp",
@@ -40,14 +41,7 @@ export default function Mailchimp(config: OAuthUserConfig<MailchimpProfile> = {}
       token: {
         url: "https://login.mailchimp.com/oauth2/token",
         // `{ access_token, expires_in: 0, scope: null }`: no `token_type`, and 0 means "never".
-        async conform(response) {
-          if (!response.ok) return response
-          const { expires_in, scope, ...rest } = (await response.json()) as Record<string, unknown>
-          const tokens: Record<string, unknown> = { token_type: "bearer", ...rest }
-          if (typeof expires_in === "number" && expires_in > 0) tokens.expires_in = expires_in
-          if (typeof scope === "string") tokens.scope = scope
-          return Response.json(tokens, { status: response.status })
-        },
+        conform: conformTokenResponse({ tokenType: "bearer", drop: ["expires_in", "scope"] }),
       },
       userinfo: {
         url: "https://login.mailchimp.com/oauth2/metadata",

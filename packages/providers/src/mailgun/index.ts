@@ -7,7 +7,8 @@
  * @see https://documentation.mailgun.com/docs/mailgun/api-reference/send/mailgun/messages
  * @module mailgun
  */
-import { emailApiOptions, mergeEmailConfig, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@portcullis/core/providers"
+import { emailProvider } from "@portcullis/core/email"
+import { emailApiOptions, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@portcullis/core/providers"
 import { Configuration } from "@portcullis/core/errors"
 import logo from "./logo.js"
 
@@ -53,5 +54,5 @@ export default function Mailgun(config: MailgunOptions): MailgunConfig {
   const api = emailApiOptions("mailgun", "Mailgun", config, region === "eu" ? "https://api.eu.mailgun.net" : "https://api.mailgun.net")
   if (typeof config.domain !== "string" || !/^[a-z0-9.-]+$/i.test(config.domain)) throw new Configuration("Mailgun: set `domain` to your sending domain, such as mg.acme.example.")
   if (typeof config.from !== "string" || config.from === "") throw new Configuration('Mailgun: set `from` to the sender, such as "Acme <no-reply@mg.acme.example>".')
-  return mergeEmailConfig({ id: "mailgun", name: "Mailgun" }, { ...config, ...api, style: { logo, brandColor: "#F06B66", ...config.style }, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest })
+  return emailProvider({ id: "mailgun", name: "Mailgun" }, { ...config, ...api, style: { logo, brandColor: "#F06B66", ...config.style }, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest })
 }

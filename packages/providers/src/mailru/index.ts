@@ -7,7 +7,8 @@
  * @see https://help.mail.ru/developers/oauth/about
  * @module mailru
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 const USERINFO_URL = "https://oauth.mail.ru/userinfo"
@@ -30,7 +31,7 @@ export interface MailRuProfile {
 
 /** Mail.ru sign-in. */
 export default function MailRu(config: OAuthUserConfig<MailRuProfile> = {}): OAuth2Config<MailRuProfile> {
-  return mergeProviderConfig<OAuth2Config<MailRuProfile>>(
+  return oauthProvider<OAuth2Config<MailRuProfile>>(
     {
       id: "mailru",
       name: "Mail.ru",

@@ -6,7 +6,8 @@
  * @see https://docs.joinmastodon.org/spec/oauth/
  * @module mastodon
  */
-import { mergeProviderConfig, tenantIssuer, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { tenantIssuer, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The CredentialAccount of `GET /api/v1/accounts/verify_credentials`. */
@@ -43,7 +44,7 @@ export interface MastodonProfile {
 export default function Mastodon(config: OAuthUserConfig<MastodonProfile> = {}): OAuth2Config<MastodonProfile> {
   const issuer = tenantIssuer("mastodon", config, "your Mastodon instance's URL, e.g. https://mastodon.social")
   const instance = issuer.replace(/\/+$/, "")
-  return mergeProviderConfig<OAuth2Config<MastodonProfile>>(
+  return oauthProvider<OAuth2Config<MastodonProfile>>(
     {
       id: "mastodon",
       name: "Mastodon",

@@ -7,7 +7,8 @@
  * @see https://developers.mattermost.com/integrate/apps/authentication/oauth2/
  * @module mattermost
  */
-import { mergeProviderConfig, tenantIssuer, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { tenantIssuer, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The user record of `GET {issuer}/api/v4/users/me`. */
@@ -38,7 +39,7 @@ export interface MattermostProfile {
 export default function Mattermost(config: OAuthUserConfig<MattermostProfile> = {}): OAuth2Config<MattermostProfile> {
   const issuer = tenantIssuer("mattermost", config, "your Mattermost server URL, e.g. https://chat.example.com")
   const server = issuer.replace(/\/+$/, "")
-  return mergeProviderConfig<OAuth2Config<MattermostProfile>>(
+  return oauthProvider<OAuth2Config<MattermostProfile>>(
     {
       id: "mattermost",
       name: "Mattermost",

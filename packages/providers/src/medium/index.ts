@@ -7,7 +7,8 @@
  * @see https://github.com/Medium/medium-api-docs#2-authentication
  * @module medium
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { conformTokenResponse, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The record of `GET https://api.medium.com/v1/me`. */
@@ -24,7 +25,7 @@ export interface MediumProfile {
 
 /** Medium sign-in. */
 export default function Medium(config: OAuthUserConfig<MediumProfile> = {}): OAuth2Config<MediumProfile> {
-  return mergeProviderConfig<OAuth2Config<MediumProfile>>(
+  return oauthProvider<OAuth2Config<MediumProfile>>(
     {
       id: "medium",
       name: "Medium",
@@ -32,16 +33,7 @@ export default function Medium(config: OAuthUserConfig<MediumProfile> = {}): OAu
       authorization: { url: "https://medium.com/m/oauth/authorize", params: { scope: "basicProfile" } },
       token: {
         url: "https://api.medium.com/v1/tokens",
-        async conform(response) {
-          if (!response.ok) return response
-          const body = (await response.json()) as Record<string, unknown>
-          if (Array.isArray(body.scope)) body.scope = body.scope.join(" ")
-          if (typeof body.expires_at === "number") {
-            body.expires_in = Math.max(0, Math.floor((body.expires_at - Date.now()) / 1000))
-            delete body.expires_at
-          }
-          return Response.json(body, { status: response.status })
-        },
+        conform: conformTokenResponse({ joinScope: true, expiresAtMilliseconds: true }),
       },
       userinfo: "https://api.medium.com/v1/me",
       checks: ["state"],

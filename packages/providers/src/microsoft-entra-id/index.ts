@@ -7,7 +7,8 @@
  * @see https://learn.microsoft.com/en-us/entra/identity-platform/v2-protocols-oidc
  * @module microsoft-entra-id
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The claims of a Microsoft identity platform v2.0 ID token. */
 export interface MicrosoftEntraIDProfile {
@@ -46,7 +47,7 @@ export default function MicrosoftEntraID(
     config,
     "your tenant's v2.0 issuer URL, e.g. https://login.microsoftonline.com/<tenant-id>/v2.0",
   )
-  return mergeProviderConfig<OIDCConfig<MicrosoftEntraIDProfile>>(
+  return oauthProvider<OIDCConfig<MicrosoftEntraIDProfile>>(
     {
       id: "microsoft-entra-id",
       name: "Microsoft Entra ID",

@@ -6,7 +6,8 @@
  * @see https://developers.naver.com/docs/login/devguide/devguide.md
  * @module naver
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The member record inside `GET https://openapi.naver.com/v1/nid/me`. */
@@ -37,7 +38,7 @@ export interface NaverProfile {
 
 /** Naver sign-in. */
 export default function Naver(config: OAuthUserConfig<NaverProfile> = {}): OAuth2Config<NaverProfile> {
-  return mergeProviderConfig<OAuth2Config<NaverProfile>>(
+  return oauthProvider<OAuth2Config<NaverProfile>>(
     {
       id: "naver",
       name: "Naver",

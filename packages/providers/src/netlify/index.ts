@@ -5,7 +5,8 @@
  * @see https://docs.netlify.com/api/get-started/#authentication
  * @module netlify
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The record of `GET https://api.netlify.com/api/v1/user`. */
@@ -25,7 +26,7 @@ export interface NetlifyProfile {
 
 /** Netlify sign-in. */
 export default function Netlify(config: OAuthUserConfig<NetlifyProfile> = {}): OAuth2Config<NetlifyProfile> {
-  return mergeProviderConfig<OAuth2Config<NetlifyProfile>>(
+  return oauthProvider<OAuth2Config<NetlifyProfile>>(
     {
       id: "netlify",
       name: "Netlify",

@@ -7,7 +7,8 @@
  * @see https://docs.oracle.com/en/cloud/saas/netsuite/ns-online-help/section_160855370280.html
  * @module netsuite
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The userinfo claims of NetSuite for the `openid email` scopes. */
 export interface NetSuiteProfile {
@@ -27,7 +28,7 @@ export interface NetSuiteProfile {
  */
 export default function NetSuite(config: OIDCUserConfig<NetSuiteProfile> = {}): OIDCConfig<NetSuiteProfile> {
   const issuer = tenantIssuer("netsuite", config, "your account's SuiteTalk URL, e.g. https://1234567.suitetalk.api.netsuite.com")
-  return mergeProviderConfig<OIDCConfig<NetSuiteProfile>>(
+  return oauthProvider<OIDCConfig<NetSuiteProfile>>(
     {
       id: "netsuite",
       name: "NetSuite",

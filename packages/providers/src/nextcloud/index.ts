@@ -7,7 +7,8 @@
  * @see https://docs.nextcloud.com/server/latest/admin_manual/configuration_server/oauth2.html
  * @module nextcloud
  */
-import { mergeProviderConfig, tenantIssuer, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { tenantIssuer, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The user record inside `GET {issuer}/ocs/v2.php/cloud/user`. */
@@ -46,7 +47,7 @@ export default function Nextcloud(config: OAuthUserConfig<NextcloudProfile> = {}
   const issuer = tenantIssuer("nextcloud", config, "your Nextcloud server URL, e.g. https://cloud.example.com")
   const server = issuer.replace(/\/+$/, "")
   const userinfoUrl = `${server}/ocs/v2.php/cloud/user?format=json`
-  return mergeProviderConfig<OAuth2Config<NextcloudProfile>>(
+  return oauthProvider<OAuth2Config<NextcloudProfile>>(
     {
       id: "nextcloud",
       name: "Nextcloud",

@@ -8,7 +8,8 @@
  * @module nodemailer
  */
 import { Configuration } from "@portcullis/core/errors"
-import { mergeEmailConfig, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@portcullis/core/providers"
+import { emailProvider } from "@portcullis/core/email"
+import type { EmailConfig, EmailUserConfig, SendVerificationRequestParams } from "@portcullis/core/providers"
 import type SMTPTransport from "nodemailer/lib/smtp-transport/index.js"
 import { importNodemailer } from "./load.js"
 
@@ -92,5 +93,5 @@ async function sendVerificationRequest(params: SendVerificationRequestParams): P
  */
 export default function Nodemailer(config: NodemailerOptions): NodemailerConfig {
   checkOptions(config.server, config.from)
-  return mergeEmailConfig({ id: "nodemailer", name: "Email" }, { ...config, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest })
+  return emailProvider({ id: "nodemailer", name: "Email" }, { ...config, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest })
 }

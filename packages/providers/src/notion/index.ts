@@ -7,7 +7,8 @@
  * @see https://developers.notion.com/docs/authorization
  * @module notion
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { conformTokenResponse, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 const API = "https://api.notion.com/v1"
@@ -30,7 +31,7 @@ interface NotionBotUser {
 
 /** Notion sign-in. */
 export default function Notion(config: OAuthUserConfig<NotionProfile> = {}): OAuth2Config<NotionProfile> {
-  return mergeProviderConfig<OAuth2Config<NotionProfile>>(
+  return oauthProvider<OAuth2Config<NotionProfile>>(
     {
       id: "notion",
       name: "Notion",
@@ -39,12 +40,7 @@ export default function Notion(config: OAuthUserConfig<NotionProfile> = {}): OAu
       token: {
         url: `${API}/oauth/token`,
         // Notion sends `"refresh_token": null` for integrations without refresh; a token set has none or a string.
-        async conform(response) {
-          if (!response.ok) return response
-          const body = (await response.json()) as Record<string, unknown>
-          if (typeof body.refresh_token !== "string") delete body.refresh_token
-          return Response.json(body, { status: response.status })
-        },
+        conform: conformTokenResponse({ drop: ["refresh_token"] }),
       },
       userinfo: {
         url: `${API}/users/me`,

@@ -6,7 +6,8 @@
  * @see https://developer.okta.com/docs/reference/api/oidc/
  * @module okta
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The claims of an Okta ID token with the `openid profile email` scopes. */
@@ -47,7 +48,7 @@ export default function Okta(config: OIDCUserConfig<OktaProfile> = {}): OIDCConf
     config,
     "your Okta authorization server URL, e.g. https://dev-123456.okta.com/oauth2/default",
   )
-  return mergeProviderConfig<OIDCConfig<OktaProfile>>(
+  return oauthProvider<OIDCConfig<OktaProfile>>(
     {
       id: "okta",
       name: "Okta",

@@ -6,7 +6,8 @@
  * @see https://developers.onelogin.com/openid-connect
  * @module onelogin
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The ID token claims of a OneLogin user (`openid profile email` scopes). */
 export interface OneLoginProfile {
@@ -33,7 +34,7 @@ export interface OneLoginProfile {
 /** OneLogin sign-in for one account. */
 export default function OneLogin(config: OIDCUserConfig<OneLoginProfile> = {}): OIDCConfig<OneLoginProfile> {
   const issuer = tenantIssuer("onelogin", config, "your account's OIDC URL, e.g. https://acme.onelogin.com/oidc/2")
-  return mergeProviderConfig<OIDCConfig<OneLoginProfile>>(
+  return oauthProvider<OIDCConfig<OneLoginProfile>>(
     {
       id: "onelogin",
       name: "OneLogin",

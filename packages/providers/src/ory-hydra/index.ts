@@ -7,7 +7,8 @@
  * @see https://www.ory.sh/docs/hydra/guides/oauth2-clients
  * @module ory-hydra
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The ID token claims Hydra issues; identity claims come from the login/consent app's session. */
@@ -34,7 +35,7 @@ export interface OryHydraProfile {
 /** Ory Hydra sign-in. */
 export default function OryHydra(config: OIDCUserConfig<OryHydraProfile> = {}): OIDCConfig<OryHydraProfile> {
   const issuer = tenantIssuer("ory-hydra", config, "your Hydra public URL, e.g. https://my-project.projects.oryapis.com")
-  return mergeProviderConfig<OIDCConfig<OryHydraProfile>>(
+  return oauthProvider<OIDCConfig<OryHydraProfile>>(
     {
       id: "ory-hydra",
       name: "Ory Hydra",

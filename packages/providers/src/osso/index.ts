@@ -7,7 +7,8 @@
  * @see https://ossoapp.com/docs/integration/oauth-consumption
  * @module osso
  */
-import { mergeProviderConfig, tenantIssuer, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { tenantIssuer, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 
 /** The answer of `GET /oauth/me`. */
 export interface OssoProfile {
@@ -28,7 +29,7 @@ export interface OssoProfile {
 export default function Osso(config: OAuthUserConfig<OssoProfile> = {}): OAuth2Config<OssoProfile> {
   const issuer = tenantIssuer("osso", config, "your Osso deployment's URL, e.g. https://osso.example.com")
   const deployment = issuer.replace(/\/+$/, "")
-  return mergeProviderConfig<OAuth2Config<OssoProfile>>(
+  return oauthProvider<OAuth2Config<OssoProfile>>(
     {
       id: "osso",
       name: "Osso",

@@ -6,7 +6,8 @@
  * @see https://osu.ppy.sh/docs/index.html#authorization-code-grant
  * @module osu
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The user record of `GET https://osu.ppy.sh/api/v2/me`. */
@@ -40,7 +41,7 @@ export interface OsuProfile {
 
 /** osu! sign-in. */
 export default function Osu(config: OAuthUserConfig<OsuProfile> = {}): OAuth2Config<OsuProfile> {
-  return mergeProviderConfig<OAuth2Config<OsuProfile>>(
+  return oauthProvider<OAuth2Config<OsuProfile>>(
     {
       id: "osu",
       name: "osu!",

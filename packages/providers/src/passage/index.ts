@@ -7,7 +7,8 @@
  * @see https://docs.passage.id/hosted-login/oidc-client-configuration
  * @module passage
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The ID token claims of a Passage user. */
 export interface PassageProfile {
@@ -29,7 +30,7 @@ export interface PassageProfile {
 /** Passage sign-in for one app. */
 export default function Passage(config: OIDCUserConfig<PassageProfile> = {}): OIDCConfig<PassageProfile> {
   const issuer = tenantIssuer("passage", config, "your app's issuer URL, e.g. https://auth.passage.id/v1/apps/<app id>")
-  return mergeProviderConfig<OIDCConfig<PassageProfile>>(
+  return oauthProvider<OIDCConfig<PassageProfile>>(
     {
       id: "passage",
       name: "Passage",

@@ -6,7 +6,8 @@
  * @see https://docs.patreon.com/#oauth
  * @module patreon
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The answer of `GET https://www.patreon.com/api/oauth2/v2/identity`. */
@@ -34,7 +35,7 @@ export interface PatreonProfile {
 
 /** Patreon sign-in. */
 export default function Patreon(config: OAuthUserConfig<PatreonProfile> = {}): OAuth2Config<PatreonProfile> {
-  return mergeProviderConfig<OAuth2Config<PatreonProfile>>(
+  return oauthProvider<OAuth2Config<PatreonProfile>>(
     {
       id: "patreon",
       name: "Patreon",

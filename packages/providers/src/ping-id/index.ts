@@ -7,7 +7,8 @@
  * @see https://docs.pingidentity.com/r/en-us/pingone/p1_c_add_oidc_app
  * @module ping-id
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The record of the environment's userinfo endpoint (`openid profile email` scopes). */
 export interface PingProfile {
@@ -38,7 +39,7 @@ export default function PingId(config: OIDCUserConfig<PingProfile> = {}): OIDCCo
     config,
     "your environment's issuer URL, e.g. https://auth.pingone.com/<environment id>/as",
   )
-  return mergeProviderConfig<OIDCConfig<PingProfile>>(
+  return oauthProvider<OIDCConfig<PingProfile>>(
     {
       id: "ping-id",
       name: "Ping Identity",

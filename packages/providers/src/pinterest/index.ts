@@ -6,7 +6,8 @@
  * @see https://developers.pinterest.com/docs/getting-started/set-up-authentication-and-authorization/
  * @module pinterest
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The record of `GET https://api.pinterest.com/v5/user_account`. */
@@ -28,7 +29,7 @@ export interface PinterestProfile {
 
 /** Pinterest sign-in. */
 export default function Pinterest(config: OAuthUserConfig<PinterestProfile> = {}): OAuth2Config<PinterestProfile> {
-  return mergeProviderConfig<OAuth2Config<PinterestProfile>>(
+  return oauthProvider<OAuth2Config<PinterestProfile>>(
     {
       id: "pinterest",
       name: "Pinterest",

@@ -6,7 +6,8 @@
  * @see https://pipedrive.readme.io/docs/marketplace-oauth-authorization
  * @module pipedrive
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 
 /** The answer of `GET https://api.pipedrive.com/v1/users/me`. */
 export interface PipedriveProfile {
@@ -39,7 +40,7 @@ export interface PipedriveProfile {
 
 /** Pipedrive sign-in. */
 export default function Pipedrive(config: OAuthUserConfig<PipedriveProfile> = {}): OAuth2Config<PipedriveProfile> {
-  return mergeProviderConfig<OAuth2Config<PipedriveProfile>>(
+  return oauthProvider<OAuth2Config<PipedriveProfile>>(
     {
       id: "pipedrive",
       name: "Pipedrive",

@@ -7,7 +7,8 @@
  * @see https://postmarkapp.com/developer/user-guide/send-email-with-api
  * @module postmark
  */
-import { emailApiOptions, mergeEmailConfig, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@portcullis/core/providers"
+import { emailProvider } from "@portcullis/core/email"
+import { emailApiOptions, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@portcullis/core/providers"
 import { Configuration } from "@portcullis/core/errors"
 
 /** The Postmark provider's configuration. */
@@ -51,7 +52,7 @@ async function sendVerificationRequest({ identifier, url, provider, theme }: Sen
 export default function Postmark(config: PostmarkOptions): PostmarkConfig {
   const api = emailApiOptions("postmark", "Postmark", config, "https://api.postmarkapp.com")
   if (typeof config.from !== "string" || config.from === "") throw new Configuration('Postmark: set `from` to a sender signature, such as "Acme <no-reply@acme.example>".')
-  return mergeEmailConfig(
+  return emailProvider(
     { id: "postmark", name: "Postmark" },
     { ...config, ...api, style: { brandColor: "#FFDE00", ...config.style }, messageStream: config.messageStream ?? "outbound", sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest },
   )

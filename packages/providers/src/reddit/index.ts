@@ -7,7 +7,8 @@
  * @see https://github.com/reddit-archive/reddit/wiki/OAuth2
  * @module reddit
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The account record of `GET https://oauth.reddit.com/api/v1/me` (`identity` scope). */
@@ -35,7 +36,7 @@ export interface RedditProfile {
 
 /** Reddit sign-in. */
 export default function Reddit(config: OAuthUserConfig<RedditProfile> = {}): OAuth2Config<RedditProfile> {
-  return mergeProviderConfig<OAuth2Config<RedditProfile>>(
+  return oauthProvider<OAuth2Config<RedditProfile>>(
     {
       id: "reddit",
       name: "Reddit",

@@ -6,7 +6,8 @@
  * @see https://resend.com/docs/api-reference/emails/send-email
  * @module resend
  */
-import { emailApiOptions, mergeEmailConfig, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@portcullis/core/providers"
+import { emailProvider } from "@portcullis/core/email"
+import { emailApiOptions, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@portcullis/core/providers"
 import { Configuration } from "@portcullis/core/errors"
 import logo from "./logo.js"
 
@@ -45,5 +46,5 @@ async function sendVerificationRequest({ identifier, url, provider, theme }: Sen
 export default function Resend(config: ResendOptions): ResendConfig {
   const api = emailApiOptions("resend", "Resend", config, "https://api.resend.com")
   if (typeof config.from !== "string" || config.from === "") throw new Configuration('Resend: set `from` to the sender, such as "Acme <no-reply@acme.example>".')
-  return mergeEmailConfig({ id: "resend", name: "Resend" }, { ...config, ...api, style: { logo, brandColor: "#000000", ...config.style }, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest })
+  return emailProvider({ id: "resend", name: "Resend" }, { ...config, ...api, style: { logo, brandColor: "#000000", ...config.style }, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest })
 }

@@ -6,7 +6,8 @@
  * @see https://create.roblox.com/docs/cloud/reference/oauth2
  * @module roblox
  */
-import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The ID token claims of a Roblox user with the `profile` scope. */
@@ -32,7 +33,7 @@ export interface RobloxProfile {
 
 /** Roblox sign-in. */
 export default function Roblox(config: OIDCUserConfig<RobloxProfile> = {}): OIDCConfig<RobloxProfile> {
-  return mergeProviderConfig<OIDCConfig<RobloxProfile>>(
+  return oauthProvider<OIDCConfig<RobloxProfile>>(
     {
       id: "roblox",
       name: "Roblox",

@@ -6,7 +6,8 @@
  * @see https://help.salesforce.com/s/articleView?id=sf.remoteaccess_using_openid.htm
  * @module salesforce
  */
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OIDCConfig, OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The claims of a Salesforce ID token with the `openid profile email` scopes. */
 export interface SalesforceProfile {
@@ -35,7 +36,7 @@ export interface SalesforceProfile {
 
 /** Salesforce sign-in. */
 export default function Salesforce(config: OIDCUserConfig<SalesforceProfile> = {}): OIDCConfig<SalesforceProfile> {
-  return mergeProviderConfig<OIDCConfig<SalesforceProfile>>(
+  return oauthProvider<OIDCConfig<SalesforceProfile>>(
     {
       id: "salesforce",
       name: "Salesforce",

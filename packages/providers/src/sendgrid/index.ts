@@ -6,7 +6,8 @@
  * @see https://www.twilio.com/docs/sendgrid/api-reference/mail-send/mail-send
  * @module sendgrid
  */
-import { emailApiOptions, mergeEmailConfig, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@portcullis/core/providers"
+import { emailProvider } from "@portcullis/core/email"
+import { emailApiOptions, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@portcullis/core/providers"
 import { Configuration } from "@portcullis/core/errors"
 
 /** The SendGrid provider's configuration. */
@@ -61,5 +62,5 @@ async function sendVerificationRequest({ identifier, url, provider, theme }: Sen
 export default function SendGrid(config: SendGridOptions): SendGridConfig {
   const api = emailApiOptions("sendgrid", "SendGrid", config, "https://api.sendgrid.com")
   if (typeof config.from !== "string" || config.from === "") throw new Configuration('SendGrid: set `from` to a verified sender, such as "Acme <no-reply@acme.example>".')
-  return mergeEmailConfig({ id: "sendgrid", name: "SendGrid" }, { ...config, ...api, style: { brandColor: "#1A82E2", ...config.style }, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest })
+  return emailProvider({ id: "sendgrid", name: "SendGrid" }, { ...config, ...api, style: { brandColor: "#1A82E2", ...config.style }, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest })
 }

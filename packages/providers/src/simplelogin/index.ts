@@ -7,7 +7,8 @@
  * @see https://simplelogin.io/docs/siwsl/intro/
  * @module simplelogin
  */
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OIDCConfig, OIDCUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The claims of SimpleLogin's ID token. */
@@ -35,7 +36,7 @@ export interface SimpleLoginProfile {
 export default function SimpleLogin(
   config: OIDCUserConfig<SimpleLoginProfile> = {},
 ): OIDCConfig<SimpleLoginProfile> {
-  return mergeProviderConfig<OIDCConfig<SimpleLoginProfile>>(
+  return oauthProvider<OIDCConfig<SimpleLoginProfile>>(
     {
       id: "simplelogin",
       name: "SimpleLogin",

@@ -6,7 +6,8 @@
  * @see https://docs.slack.dev/authentication/sign-in-with-slack/
  * @module slack
  */
-import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The ID token claims of Sign in with Slack. */
 export interface SlackProfile {
@@ -37,7 +38,7 @@ export interface SlackProfile {
 
 /** Slack sign-in. */
 export default function Slack(config: OIDCUserConfig<SlackProfile> = {}): OIDCConfig<SlackProfile> {
-  return mergeProviderConfig<OIDCConfig<SlackProfile>>(
+  return oauthProvider<OIDCConfig<SlackProfile>>(
     {
       id: "slack",
       name: "Slack",

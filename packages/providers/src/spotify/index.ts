@@ -5,7 +5,8 @@
  * @see https://developer.spotify.com/documentation/web-api/tutorials/code-pkce-flow
  * @module spotify
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The user record of `GET https://api.spotify.com/v1/me`. */
@@ -28,7 +29,7 @@ export interface SpotifyProfile {
 
 /** Spotify sign-in. */
 export default function Spotify(config: OAuthUserConfig<SpotifyProfile> = {}): OAuth2Config<SpotifyProfile> {
-  return mergeProviderConfig<OAuth2Config<SpotifyProfile>>(
+  return oauthProvider<OAuth2Config<SpotifyProfile>>(
     {
       id: "spotify",
       name: "Spotify",

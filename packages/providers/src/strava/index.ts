@@ -7,7 +7,8 @@
  * @see https://developers.strava.com/docs/authentication/
  * @module strava
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The athlete record of `GET https://www.strava.com/api/v3/athlete`. */
@@ -42,7 +43,7 @@ export interface StravaProfile {
 
 /** Strava sign-in. */
 export default function Strava(config: OAuthUserConfig<StravaProfile> = {}): OAuth2Config<StravaProfile> {
-  return mergeProviderConfig<OAuth2Config<StravaProfile>>(
+  return oauthProvider<OAuth2Config<StravaProfile>>(
     {
       id: "strava",
       name: "Strava",

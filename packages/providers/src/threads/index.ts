@@ -6,7 +6,8 @@
  * @see https://developers.facebook.com/docs/threads/get-started/get-access-tokens-and-permissions
  * @module threads
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { conformTokenResponse, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The record of `GET https://graph.threads.net/v1.0/me` with the fields requested here. */
@@ -21,7 +22,7 @@ export interface ThreadsProfile {
 
 /** Threads sign-in. */
 export default function Threads(config: OAuthUserConfig<ThreadsProfile> = {}): OAuth2Config<ThreadsProfile> {
-  return mergeProviderConfig<OAuth2Config<ThreadsProfile>>(
+  return oauthProvider<OAuth2Config<ThreadsProfile>>(
     {
       id: "threads",
       name: "Threads",
@@ -30,12 +31,7 @@ export default function Threads(config: OAuthUserConfig<ThreadsProfile> = {}): O
       token: {
         url: "https://graph.threads.net/oauth/access_token",
         // The answer is `{ access_token, user_id }`; the token is a bearer token.
-        async conform(response) {
-          if (!response.ok) return response
-          const body = (await response.json()) as Record<string, unknown>
-          if (body.token_type === undefined) body.token_type = "bearer"
-          return Response.json(body, { status: response.status })
-        },
+        conform: conformTokenResponse({ tokenType: "bearer" }),
       },
       userinfo: {
         url: "https://graph.threads.net/v1.0/me",

@@ -6,7 +6,8 @@
  * @see https://developers.tiktok.com/doc/login-kit-web
  * @module tiktok
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig, type TokenSet } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig, TokenSet } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The answer of `GET https://open.tiktokapis.com/v2/user/info/` with the fields this provider asks for. */
@@ -33,7 +34,7 @@ export interface TikTokProfile {
 
 /** TikTok sign-in. */
 export default function TikTok(config: OAuthUserConfig<TikTokProfile> = {}): OAuth2Config<TikTokProfile> {
-  return mergeProviderConfig<OAuth2Config<TikTokProfile>>(
+  return oauthProvider<OAuth2Config<TikTokProfile>>(
     {
       id: "tiktok",
       name: "TikTok",

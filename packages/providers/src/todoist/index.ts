@@ -6,7 +6,8 @@
  * @see https://developer.todoist.com/api/v1/#tag/Authorization
  * @module todoist
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The user record of `GET https://api.todoist.com/api/v1/user`. */
@@ -37,7 +38,7 @@ export interface TodoistProfile {
 
 /** Todoist sign-in. */
 export default function Todoist(config: OAuthUserConfig<TodoistProfile> = {}): OAuth2Config<TodoistProfile> {
-  return mergeProviderConfig<OAuth2Config<TodoistProfile>>(
+  return oauthProvider<OAuth2Config<TodoistProfile>>(
     {
       id: "todoist",
       name: "Todoist",

@@ -7,7 +7,8 @@
  * @see https://trakt.docs.apiary.io/#reference/authentication-oauth
  * @module trakt
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 const USER_URL = "https://api.trakt.tv/users/me?extended=full"
@@ -33,7 +34,7 @@ export interface TraktProfile {
 
 /** Trakt sign-in. */
 export default function Trakt(config: OAuthUserConfig<TraktProfile> = {}): OAuth2Config<TraktProfile> {
-  return mergeProviderConfig<OAuth2Config<TraktProfile>>(
+  return oauthProvider<OAuth2Config<TraktProfile>>(
     {
       id: "trakt",
       name: "Trakt",

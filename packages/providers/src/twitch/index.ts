@@ -6,7 +6,8 @@
  * @see https://dev.twitch.tv/docs/authentication/getting-tokens-oidc/
  * @module twitch
  */
-import { mergeProviderConfig, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { conformTokenResponse, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The claims of a Twitch ID token with the claims this provider requests. */
@@ -28,7 +29,7 @@ export interface TwitchProfile {
 
 /** Twitch sign-in. */
 export default function Twitch(config: OIDCUserConfig<TwitchProfile> = {}): OIDCConfig<TwitchProfile> {
-  return mergeProviderConfig<OIDCConfig<TwitchProfile>>(
+  return oauthProvider<OIDCConfig<TwitchProfile>>(
     {
       id: "twitch",
       name: "Twitch",
@@ -41,12 +42,7 @@ export default function Twitch(config: OIDCUserConfig<TwitchProfile> = {}): OIDC
         },
       },
       token: {
-        async conform(response) {
-          if (!response.ok) return response
-          const body = (await response.clone().json()) as { scope?: unknown; [field: string]: unknown }
-          if (!Array.isArray(body.scope)) return response
-          return Response.json({ ...body, scope: body.scope.join(" ") }, { status: response.status })
-        },
+        conform: conformTokenResponse({ joinScope: true }),
       },
       // Twitch documents no PKCE; it recommends both `state` and `nonce`.
       checks: ["nonce", "state"],

@@ -16,7 +16,8 @@
  */
 import { Configuration } from "@portcullis/core/errors"
 import type { OAuth1Config } from "@portcullis/core/oauth1"
-import { FLOW, lazyFlow, mergeProviderConfig, type OAuth2Config, type OAuthUserConfig, type SignInFlow } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { ACCOUNT_SIGN_IN_METHODS, FLOW, lazyFlow, type OAuth2Config, type OAuthUserConfig, type SignInFlow } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** A user as `GET /2/users/me` describes one. */
@@ -93,7 +94,7 @@ export type TwitterLegacyConfig = OAuth2Config<TwitterLegacyProfile> &
 const oauth1 = lazyFlow({
   name: "OAuth 1.0a",
   load: () => import("@portcullis/core/oauth1").then((module) => module.oauth1 as unknown as SignInFlow<never>),
-  adapterMethods: ["createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "deleteUser", "linkAccount"],
+  adapterMethods: ACCOUNT_SIGN_IN_METHODS,
 })
 
 const USERINFO = "https://api.x.com/2/users/me"
@@ -103,7 +104,7 @@ function fieldList(value: string | null | undefined): string[] {
 }
 
 function legacy(options: Omit<TwitterLegacyUserConfig, "version">): TwitterLegacyConfig {
-  return mergeProviderConfig<TwitterLegacyConfig>(
+  return oauthProvider<TwitterLegacyConfig>(
     {
       id: "twitter",
       name: "X",
@@ -138,7 +139,7 @@ function Twitter(config: TwitterUserConfig | TwitterLegacyUserConfig = {}): OAut
   if (requested !== undefined && requested !== "2.0") {
     throw new Configuration(`Twitter: version ${JSON.stringify(requested)} is not supported; omit \`version\` (OAuth 2.0), or set it to "2.0" or "1.0A".`)
   }
-  return mergeProviderConfig<OAuth2Config<TwitterProfile>>(
+  return oauthProvider<OAuth2Config<TwitterProfile>>(
     {
       id: "twitter",
       name: "X",

@@ -7,7 +7,8 @@
  * @see https://docs.unitedeffects.com/integrations/nextauthjs
  * @module united-effects
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The ID token claims of a United Effects user. */
 export interface UnitedEffectsProfile {
@@ -31,7 +32,7 @@ export default function UnitedEffects(
     config,
     "your Auth Group URL, e.g. https://auth.unitedeffects.com/YQpbQV5dbW-224dCovz-3",
   )
-  return mergeProviderConfig<OIDCConfig<UnitedEffectsProfile>>(
+  return oauthProvider<OIDCConfig<UnitedEffectsProfile>>(
     {
       id: "united-effects",
       name: "United Effects",

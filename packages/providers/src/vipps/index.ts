@@ -6,7 +6,8 @@
  * @see https://developer.vippsmobilepay.com/docs/APIs/login-api/
  * @module vipps
  */
-import { mergeProviderConfig, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 interface VippsAddress {
   address_type: string
@@ -36,7 +37,7 @@ export interface VippsProfile {
 
 /** Vipps MobilePay sign-in. */
 export default function Vipps(config: OIDCUserConfig<VippsProfile> = {}): OIDCConfig<VippsProfile> {
-  return mergeProviderConfig<OIDCConfig<VippsProfile>>(
+  return oauthProvider<OIDCConfig<VippsProfile>>(
     {
       id: "vipps",
       name: "Vipps",

@@ -7,7 +7,8 @@
  * @see https://dev.vk.com/en/api/access-token/authcode-flow-user
  * @module vk
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { conformTokenResponse, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** One user of the `users.get` method (with `fields=photo_200,screen_name`). */
@@ -33,7 +34,7 @@ export interface VkProfile {
 
 /** VK sign-in. */
 export default function Vk(config: OAuthUserConfig<VkProfile> = {}): OAuth2Config<VkProfile> {
-  return mergeProviderConfig<OAuth2Config<VkProfile>>(
+  return oauthProvider<OAuth2Config<VkProfile>>(
     {
       id: "vk",
       name: "VK",
@@ -41,11 +42,7 @@ export default function Vk(config: OAuthUserConfig<VkProfile> = {}): OAuth2Confi
       authorization: { url: "https://oauth.vk.com/authorize", params: { scope: "email" } },
       token: {
         url: "https://oauth.vk.com/access_token",
-        async conform(response) {
-          if (!response.ok) return response
-          const body = (await response.json()) as Record<string, unknown>
-          return Response.json({ token_type: "bearer", ...body }, { status: response.status })
-        },
+        conform: conformTokenResponse({ tokenType: "bearer" }),
       },
       userinfo: {
         url: "https://api.vk.com/method/users.get",

@@ -7,7 +7,8 @@
  * @see https://developer.webex.com/docs/integrations
  * @module webex
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The record of `GET https://webexapis.com/v1/people/me`. */
@@ -31,7 +32,7 @@ export interface WebexProfile {
 
 /** Webex sign-in. */
 export default function Webex(config: OAuthUserConfig<WebexProfile> = {}): OAuth2Config<WebexProfile> {
-  return mergeProviderConfig<OAuth2Config<WebexProfile>>(
+  return oauthProvider<OAuth2Config<WebexProfile>>(
     {
       id: "webex",
       name: "Webex",

@@ -6,7 +6,8 @@
  * @see https://developers.weixin.qq.com/doc/oplatform/en/Website_App/WeChat_Login/Wechat_Login.html
  * @module wechat
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The answer of `GET https://api.weixin.qq.com/sns/userinfo`. */
@@ -28,7 +29,7 @@ export interface WeChatProfile {
 
 /** WeChat sign-in. */
 export default function WeChat(config: OAuthUserConfig<WeChatProfile> = {}): OAuth2Config<WeChatProfile> {
-  return mergeProviderConfig<OAuth2Config<WeChatProfile>>(
+  return oauthProvider<OAuth2Config<WeChatProfile>>(
     {
       id: "wechat",
       name: "WeChat",

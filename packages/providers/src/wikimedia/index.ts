@@ -8,7 +8,8 @@
  * @see https://www.mediawiki.org/wiki/Extension:OAuth#OAuth_2
  * @module wikimedia
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 
 /** The record of `GET https://meta.wikimedia.org/w/rest.php/oauth2/resource/profile`. */
 export interface WikimediaProfile {
@@ -30,7 +31,7 @@ export interface WikimediaProfile {
 
 /** Wikimedia sign-in. */
 export default function Wikimedia(config: OAuthUserConfig<WikimediaProfile> = {}): OAuth2Config<WikimediaProfile> {
-  return mergeProviderConfig<OAuth2Config<WikimediaProfile>>(
+  return oauthProvider<OAuth2Config<WikimediaProfile>>(
     {
       id: "wikimedia",
       name: "Wikimedia",

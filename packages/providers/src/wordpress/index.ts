@@ -6,7 +6,8 @@
  * @see https://developer.wordpress.com/docs/oauth2/
  * @module wordpress
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The record of `GET https://public-api.wordpress.com/rest/v1.1/me`. */
@@ -38,7 +39,7 @@ export interface WordPressProfile {
 
 /** WordPress.com sign-in. */
 export default function WordPress(config: OAuthUserConfig<WordPressProfile> = {}): OAuth2Config<WordPressProfile> {
-  return mergeProviderConfig<OAuth2Config<WordPressProfile>>(
+  return oauthProvider<OAuth2Config<WordPressProfile>>(
     {
       id: "wordpress",
       name: "WordPress.com",

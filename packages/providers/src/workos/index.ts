@@ -7,7 +7,8 @@
  * @see https://workos.com/docs/reference/sso
  * @module workos
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 
 /** The Profile object of `GET https://api.workos.com/sso/profile`. */
 export interface WorkOSProfile {
@@ -29,7 +30,7 @@ export interface WorkOSProfile {
 
 /** WorkOS sign-in. */
 export default function WorkOS(config: OAuthUserConfig<WorkOSProfile> = {}): OAuth2Config<WorkOSProfile> {
-  return mergeProviderConfig<OAuth2Config<WorkOSProfile>>(
+  return oauthProvider<OAuth2Config<WorkOSProfile>>(
     {
       id: "workos",
       name: "WorkOS",

@@ -7,7 +7,8 @@
  * @see https://yandex.com/dev/id/doc/en/user-information
  * @module yandex
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 
 /** The record of `GET https://login.yandex.ru/info?format=json`; most fields need their permission. */
 export interface YandexProfile {
@@ -60,7 +61,7 @@ const USERINFO = "https://login.yandex.ru/info?format=json"
 
 /** Yandex sign-in. */
 export default function Yandex(config: OAuthUserConfig<YandexProfile> = {}): OAuth2Config<YandexProfile> {
-  return mergeProviderConfig<OAuth2Config<YandexProfile>>(
+  return oauthProvider<OAuth2Config<YandexProfile>>(
     {
       id: "yandex",
       name: "Yandex",

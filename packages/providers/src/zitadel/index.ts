@@ -7,7 +7,8 @@
  * @see https://zitadel.com/docs/apis/openidoauth/claims
  * @module zitadel
  */
-import { mergeProviderConfig, tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import { tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The ID token claims of a ZITADEL user (standard claims plus `urn:zitadel:iam:*` extras). */
 export interface ZitadelProfile {
@@ -42,7 +43,7 @@ export interface ZitadelProfile {
 /** ZITADEL sign-in for one instance. */
 export default function Zitadel(config: OIDCUserConfig<ZitadelProfile> = {}): OIDCConfig<ZitadelProfile> {
   const issuer = tenantIssuer("zitadel", config, "your instance URL, e.g. https://acme-a1b2c3.zitadel.cloud")
-  return mergeProviderConfig<OIDCConfig<ZitadelProfile>>(
+  return oauthProvider<OIDCConfig<ZitadelProfile>>(
     {
       id: "zitadel",
       name: "ZITADEL",

@@ -6,7 +6,8 @@
  * @see https://www.zoho.com/accounts/protocol/oauth/web-apps/authorization.html
  * @module zoho
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The answer of `GET https://accounts.zoho.com/oauth/user/info`. */
@@ -21,7 +22,7 @@ export interface ZohoProfile {
 
 /** Zoho sign-in. */
 export default function Zoho(config: OAuthUserConfig<ZohoProfile> = {}): OAuth2Config<ZohoProfile> {
-  return mergeProviderConfig<OAuth2Config<ZohoProfile>>(
+  return oauthProvider<OAuth2Config<ZohoProfile>>(
     {
       id: "zoho",
       name: "Zoho",

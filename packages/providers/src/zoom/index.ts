@@ -7,7 +7,8 @@
  * @see https://developers.zoom.us/docs/integrations/oauth/
  * @module zoom
  */
-import { mergeProviderConfig, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { oauthProvider } from "@portcullis/core/oauth"
+import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The user record of `GET https://api.zoom.us/v2/users/me`. */
@@ -43,7 +44,7 @@ export interface ZoomProfile {
 
 /** Zoom sign-in. */
 export default function Zoom(config: OAuthUserConfig<ZoomProfile> = {}): OAuth2Config<ZoomProfile> {
-  return mergeProviderConfig<OAuth2Config<ZoomProfile>>(
+  return oauthProvider<OAuth2Config<ZoomProfile>>(
     {
       id: "zoom",
       name: "Zoom",

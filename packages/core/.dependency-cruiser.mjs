@@ -1,0 +1,131 @@
+// @ts-check
+// Core's import rules (issue 25, "types flow one way"), checked by `pnpm lint` through
+// dependency-cruiser. Type-only imports count: a circle closed by `import type` still ties the
+// modules together for every reader, so `tsPreCompilationDeps` is on and a cycle made only of
+// types is an error like any other.
+//
+// `pnpm run deps:graph` prints the cycles and writes the import graph as DOT files.
+// The tree has no violation left: lint fails on any, with no baseline of known ones.
+
+/** The sign-in flow folders: siblings, each behind the one SignInFlow interface. */
+const FLOWS = ["oauth", "oauth1", "email", "credentials", "webauthn"]
+
+/**
+ * The only imports one flow folder may make from another. Each entry names the importing flow,
+ * a path pattern (relative to packages/core) it may import, and why that code cannot live below
+ * the flows instead. Keep it short: a shared piece usually belongs in a module both flows import.
+ *
+ * @type {{ flow: string, to: string, why: string }[]}
+ */
+const ALLOWED_FLOW_TO_FLOW = [
+  {
+    flow: "webauthn",
+    to: "^src/email/",
+    why:
+      "a passkey sign-up with an address is confirmed by the email flow's own sign-in link: the same address rules, " +
+      "verification token, link and confirmation page, so a passkey can never verify an address the email flow would not",
+  },
+]
+
+for (const entry of ALLOWED_FLOW_TO_FLOW) {
+  if (!FLOWS.includes(entry.flow) || entry.why.trim() === "") {
+    throw new Error(`.dependency-cruiser.mjs: allowed flow import ${JSON.stringify(entry)} needs a known flow and a reason`)
+  }
+}
+
+const flowFolders = `^src/(${FLOWS.join("|")})/`
+
+/** @type {import("dependency-cruiser").IConfiguration} */
+export default {
+  forbidden: [
+    {
+      name: "no-circular",
+      severity: "error",
+      comment:
+        "A module of core's src reaches itself again through its imports (type-only imports included). " +
+        "Move the shared piece down (types to the types-only model, helpers below both users) so imports flow one way.",
+      from: { path: "^src/" },
+      to: { path: "^src/", circular: true },
+    },
+    {
+      name: "action-imports-flow",
+      severity: "error",
+      comment:
+        "An action imports a flow folder. Actions reach a flow only through the provider that carries it " +
+        "(its SignInFlow), so an app bundles only the flows it configures.",
+      from: { path: "^src/actions/" },
+      to: { path: flowFolders },
+    },
+    ...FLOWS.map((flow) => {
+      const allowed = ALLOWED_FLOW_TO_FLOW.filter((entry) => entry.flow === flow).map((entry) => entry.to)
+      return {
+        name: "flow-imports-other-flow",
+        severity: /** @type {const} */ ("error"),
+        comment:
+          `The ${flow} flow imports another flow folder. Flows are siblings: move what both need below them, ` +
+          "or declare the import in ALLOWED_FLOW_TO_FLOW in .dependency-cruiser.mjs with the reason.",
+        from: { path: `^src/${flow}/` },
+        to: {
+          path: flowFolders,
+          pathNot: [`^src/${flow}/`, ...allowed],
+        },
+      }
+    }),
+    {
+      name: "src-imports-outside-src",
+      severity: "error",
+      comment:
+        "A module in src imports a local file outside src (tests, scripts, another package's files): " +
+        "the published package ships src and dist only. Import dependencies by package name.",
+      from: { path: "^src/" },
+      to: {
+        pathNot: ["^src/", "(^|/)node_modules/"],
+        dependencyTypesNot: ["core"],
+        // not-to-unresolvable reports those
+        couldNotResolve: false,
+      },
+    },
+    {
+      name: "workspace-src-by-relative-path",
+      severity: "error",
+      comment:
+        "A relative import reaches into another workspace package's src. Import the package by its name " +
+        "(@portcullis/...), as an app would, so its exports map and build are what is tested.",
+      from: { pathNot: "^\\.\\./" },
+      to: {
+        path: "^\\.\\./[^/]+/src/",
+        dependencyTypes: ["local"],
+        // A package name mapped to its sources by tsconfig.json's `paths` (as vitest.config.ts maps it):
+        // the sibling packages depend on core, so core's tests cannot take them as devDependencies.
+        dependencyTypesNot: ["aliased-tsconfig-paths"],
+      },
+    },
+    {
+      name: "not-to-unresolvable",
+      severity: "error",
+      comment:
+        "An import dependency-cruiser cannot resolve: the other rules cannot see through it, so a cycle " +
+        "could hide behind it. Fix the specifier (or the resolver options below).",
+      from: { path: "^src/" },
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    // Count `import type` and type-only re-exports: they are what closed core's 14-file circle.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    // Look at dependencies and sibling packages, never into them.
+    doNotFollow: { path: ["(^|/)node_modules/", "^\\.\\./"] },
+    // Test fixtures are files dependency-cruiser's own rule test cruises on purpose.
+    exclude: { path: "^test/fixtures/" },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["types", "import", "default"],
+      mainFields: ["types", "module", "main"],
+    },
+    reporterOptions: {
+      dot: { collapsePattern: "(^|/)node_modules/(@[^/]+/[^/]+|[^/]+)" },
+      archi: { collapsePattern: "^src/[^/]+/|(^|/)node_modules/(@[^/]+/[^/]+|[^/]+)" },
+    },
+  },
+}

@@ -1,0 +1,22 @@
+/**
+ * Email sign-in ("magic links") as a {@link SignInFlow}: `POST /signin/:id` sends a single-use
+ * link; the link opens a confirmation page at `/callback/:id` whose button signs in. The route
+ * code is fetched on first use.
+ */
+import { redirect } from "../context.js"
+import type { FlowProvider, SignInFlow } from "../internal.js"
+import { normalizeEmailProvider, type InternalEmailProvider } from "./provider.js"
+
+/** The email flow, carried by the email provider factories (through `mergeEmailConfig`) and used for a hand-written `type: "email"` provider. */
+export const email = {
+  name: "email",
+  configure: (config) => normalizeEmailProvider(config as never),
+  adapterMethods: () => ["createVerificationToken", "useVerificationToken", "createUser", "getUserByEmail", "updateUser"],
+  needsAdapter: "to store its single-use verification tokens",
+  draw: () => ({ kind: "email" }),
+  signIn: async (context, provider, request) => {
+    const { sendSignInLink } = await import("./signin.js")
+    return redirect(context, await sendSignInLink(context, provider.options, request))
+  },
+  callback: async (context, provider: FlowProvider<InternalEmailProvider>) => (await import("./callback.js")).emailCallback(context, provider.options),
+} satisfies SignInFlow<InternalEmailProvider>

@@ -1,0 +1,27 @@
+/**
+ * `@portcullis/core/email`: the email sign-in ("magic link") flow, and the factory helper every
+ * email provider of `@portcullis/providers` builds its configuration with.
+ *
+ * @module email
+ */
+import { FLOW } from "../flow-key.js"
+import { mergeEmailConfig } from "../providers/email.js"
+import type { EmailConfig, EmailUserConfig } from "../providers/types.js"
+import { email } from "./flow.js"
+
+export { email }
+
+/**
+ * An email provider configuration, as `mergeEmailConfig` builds it, carrying the email flow.
+ *
+ * @example
+ * ```ts
+ * return emailProvider({ id: "email", name: "Email" }, config)
+ * ```
+ */
+export function emailProvider<C extends EmailUserConfig & Pick<EmailConfig, "sendVerificationRequest">>(
+  defaults: { id: string; name: string },
+  config: C,
+): C & EmailConfig & { maxAge: number } {
+  return { ...mergeEmailConfig(defaults, config), [FLOW]: email }
+}

@@ -1,0 +1,199 @@
+/**
+ * The runtime types that refer to one another: the configuration as the routes use it, one
+ * request as a route sees it, and the contract every sign-in flow implements. They live in one
+ * module so that the modules using them import types in one direction only.
+ *
+ * @module
+ */
+import type { Adapter, AdapterMethod } from "./adapters.js"
+import type { SetCookie } from "./cookies.js"
+import type { OriginPolicy } from "./origins.js"
+import type { Account, CookiesOptions, LoggerInstance, ProviderButtonStyles, ProviderType, Theme } from "./model.js"
+import type { CallbacksOptions, EventCallbacks, JWT, JWTOptions, PagesOptions, SessionStrategy } from "./types.js"
+
+/** The configuration as the routes use it. */
+export interface InternalConfig {
+  basePath: string
+  secrets: string[]
+  trustHost: boolean
+  /** The canonical URL from `url` / `AUTH_URL`, when set. */
+  authUrl: URL | undefined
+  /** Which origins requests and outbound URLs may use. */
+  origins: OriginPolicy
+  providers: FlowProvider[]
+  providersById: Map<string, FlowProvider>
+  /** The route names the configured flows add under `basePath` (e.g. `webauthn-options`). */
+  flowRoutes: ReadonlySet<string>
+  session: {
+    strategy: SessionStrategy
+    maxAge: number
+    updateAge: number
+    generateSessionToken: () => string
+  }
+  jwt: { maxAge: number; encode: JWTOptions["encode"]; decode: JWTOptions["decode"] }
+  callbacks: CallbacksOptions
+  events: EventCallbacks
+  pages: PagesOptions
+  /** Cookies for an https origin and for a plain one; `useSecureCookies` pins one. */
+  cookies: { secure: CookiesOptions; insecure: CookiesOptions }
+  useSecureCookies: boolean | undefined
+  redirectProxyUrl: URL | undefined
+  logger: LoggerInstance
+  debug: boolean
+  theme: Theme
+  adapter: Adapter | undefined
+  /** Until when Auth.js's session cookie names are still read (see `AuthConfig.legacySessionCookies`). */
+  legacySessionCookies: { until: Date } | undefined
+}
+
+/** What every route gets. */
+export interface RequestContext {
+  config: InternalConfig
+  request: Request
+  url: URL
+  /** The app's origin, e.g. `https://example.com`. */
+  origin: string
+  /** `{origin}{basePath}`: where the routes live. */
+  authUrl: string
+  cookies: CookiesOptions
+  /** The cookies the browser sent (parsed on first use). */
+  jar: Map<string, string>
+  /** The cookies the response sets. */
+  setCookies: SetCookie[]
+  /** Where the user meant to go, once a route has resolved it: a failed sign-in keeps it. */
+  returnTo: string | undefined
+  /** Values of this request no log may show (codes, tokens, passwords), found as the request is handled. */
+  sensitive: Set<string>
+  /** The key-derivation salt of the session JWT (see `createContext`). */
+  sessionSalt: string
+}
+
+/** A configured provider as the routes use it: what it declared, and the flow that serves it. */
+export interface FlowProvider<Options = unknown> {
+  id: string
+  name: string
+  /** The type the provider declares (`"oauth"`, `"oidc"`, `"email"`, `"credentials"`, `"webauthn"`), as `GET /providers` reports it. */
+  type: ProviderType
+  style: ProviderButtonStyles
+  flow: SignInFlow<Options>
+  /** What the flow's `configure` made of the provider's configuration. */
+  options: Options
+}
+
+/** A route a flow adds under `basePath`: `{basePath}/<name>/:id`, by method. */
+export type FlowRoute<Options> = Partial<Record<"GET" | "POST", (context: RequestContext, provider: FlowProvider<Options>) => Promise<Response>>>
+
+/** What the configuration hands a flow's `configure` beside the provider's own options. */
+export interface ProviderSetup {
+  /** The environment variables (`AUTH_<ID>_ID`, `AUTH_<ID>_SECRET`, ...). */
+  env: Readonly<Record<string, string | undefined>>
+  /** The app's `redirectProxyUrl` / `AUTH_REDIRECT_PROXY_URL`, when set. */
+  redirectProxyUrl: URL | undefined
+}
+
+/** One field of a form the built-in sign-in page draws. */
+export interface PageField {
+  name: string
+  label: string
+  type: string
+  placeholder?: string | undefined
+  autocomplete?: string | undefined
+}
+
+/**
+ * What the built-in sign-in page draws for a provider: a button (a redirect flow), an email
+ * field, or the provider's own fields. `values` are what the person typed into a refused form,
+ * shown again.
+ */
+export interface PageEntry {
+  kind: "button" | "email" | "fields"
+  fields?: readonly PageField[]
+  values?: ReadonlyMap<string, string>
+}
+
+/** The tokens `getAccessToken` answers. */
+export interface AccessToken {
+  accessToken: string
+  /** Seconds since the epoch, when the provider said. */
+  expiresAt?: number
+  scope?: string
+  tokenType?: string
+}
+
+/** Receives one `Set-Cookie` header value that the response to the request must carry. */
+export type SetCookieSink = (setCookie: string) => void
+
+/**
+ * A way to sign in, as core serves it. Each flow (OAuth 2.0 / OpenID Connect, email, credentials,
+ * OAuth 1.0a, WebAuthn) lives in a folder of its own and declares here what the routes and the
+ * configuration checks need to know about it; nothing outside the flow's folder asks which flow
+ * a provider has.
+ */
+export interface SignInFlow<Options = unknown> {
+  /** The flow's name in messages, e.g. `"OAuth 1.0a"`. */
+  name: string
+  /**
+   * Checks and normalises a provider's configuration, once per configuration.
+   *
+   * @throws {Configuration} naming the provider and the option to fix.
+   */
+  configure(config: Readonly<Record<string, unknown>>, env: Readonly<Record<string, string | undefined>>, setup?: ProviderSetup): Options
+  /** The adapter methods a configuration with this provider calls; `Auth()` checks them up front. */
+  adapterMethods?: (options: Options, session: { strategy: SessionStrategy }) => AdapterMethod[]
+  /** The provider's own secrets (a client secret): no log line shows them. */
+  secrets?: (options: Options) => readonly string[]
+  /**
+   * Why the flow cannot work without an `adapter` (e.g. `"to store its passkeys"`), for a flow
+   * that cannot: `Auth()` then refuses a configuration without one.
+   */
+  needsAdapter?: string
+  /**
+   * Where this provider's sign-in form posts: `"signin"` (`POST /signin/:id`, which starts the
+   * sign-in: the default) or `"callback"` (the form itself is the sign-in, as for credentials).
+   */
+  postsTo?: "signin" | "callback"
+  /** What the built-in sign-in page draws for this provider; nothing when absent (see `page`). */
+  draw?: (context: RequestContext, provider: FlowProvider<Options>, page: { refused: boolean }) => PageEntry | Promise<PageEntry | undefined> | undefined
+  /** `POST /signin/:id`, after the CSRF check: starts a sign-in. `query` holds the route's other query parameters. */
+  signIn(context: RequestContext, provider: FlowProvider<Options>, request: { form: URLSearchParams; callbackUrl: string; query?: URLSearchParams }): Promise<Response>
+  /** `GET|POST /callback/:id`: completes a sign-in. */
+  callback(context: RequestContext, provider: FlowProvider<Options>): Promise<Response>
+  /** Further routes, by name (e.g. `"webauthn-options"`). */
+  routes?: Readonly<Record<string, FlowRoute<Options>>>
+  /**
+   * Adds this provider's control to the built-in sign-in page (a flow that is not a redirect,
+   * such as passkeys, shows no button there): gets the page as rendered and answers the page to
+   * send. The flow owns everything it adds, the markup and the Content-Security-Policy that admits
+   * its script, so an app without such a flow carries none of it.
+   */
+  page?: (context: RequestContext, provider: FlowProvider<Options>, response: Response, page: { csrfToken: string; callbackUrl: string | undefined }) => Promise<Response>
+  /**
+   * `POST /signout`, after the local session ended: a flow that also signs the user out at the
+   * provider (OpenID Connect RP-initiated logout) answers the redirect there; `undefined` keeps
+   * the sign-out local. Asked of every provider; a flow answers only for the one this browser
+   * signed in with.
+   */
+  signOut?: (context: RequestContext, provider: FlowProvider<Options>, request: { callbackUrl: string }) => Promise<Response | undefined>
+  /** `GET /signout/callback/:id`: where the provider's sign-out sends the browser back. */
+  signOutCallback?: (context: RequestContext, provider: FlowProvider<Options>) => Promise<Response>
+  /**
+   * For a flow that keeps the provider's tokens (OAuth 2.0): the signed-in user's access token,
+   * refreshed when due, for `getAccessToken`. `setCookie` receives a renewed session cookie.
+   */
+  accessToken?: (config: InternalConfig, request: Request, provider: FlowProvider<Options>, setCookie: SetCookieSink | undefined) => Promise<AccessToken | null>
+  /** What a sign-in through this provider adds to a JWT session token when there is no adapter (OAuth 2.0's `tokensInCookie`). */
+  sessionToken?: (options: Options, token: JWT, account: Account) => JWT | Promise<JWT>
+}
+
+/**
+ * What ties a sign-in's check values to where, in which browser and by whom it was started,
+ * sealed into every check value so none can be replayed elsewhere.
+ */
+export interface FlowBinding {
+  /** The origin the sign-in started on: its callback is completed there (after the redirect proxy, if any). */
+  origin: string
+  /** `browserBinding` of the browser that started it. */
+  browser: string
+  /** The user signed in when it started: only that user can have the new account linked. */
+  userId?: string
+}

@@ -1,0 +1,182 @@
+/**
+ * Validating an OpenID Connect Back-Channel Logout token, as §2.6 of the specification requires:
+ * the signature by a key the provider publishes (an unknown `kid` downloads its keys again, at
+ * most once per {@link KEY_REFETCH_INTERVAL_MS}; `alg: none` and symmetric algorithms are
+ * refused), `iss`, `aud` naming our client, `iat` fresh, `exp` not passed, a `jti`, the
+ * back-channel logout event, no `nonce`, and `sub` and/or `sid`. Remembering `jti`s against
+ * replays is the caller's: it needs a store every instance shares.
+ *
+ * @see https://openid.net/specs/openid-connect-backchannel-1_0.html#Validation
+ */
+import type * as o from "oauth4webapi"
+import { fromBase64url, parseJson } from "../crypto.js"
+import { InvalidLogoutToken } from "../errors.js"
+import type { InternalOAuthProvider } from "./provider.js"
+import { authorizationServer, KEY_REFETCH_INTERVAL_MS, providerFetch } from "./server.js"
+
+/** The event a logout token must carry. */
+export const BACKCHANNEL_LOGOUT_EVENT = "http://schemas.openid.net/event/backchannel-logout"
+
+/** Seconds a logout token may be old (by its `iat`) and still be acted on. */
+export const LOGOUT_TOKEN_MAX_AGE = 5 * 60
+
+/** Seconds a provider's clock may run ahead of ours. */
+const CLOCK_SKEW = 30
+
+/** The longest logout token read: a few hundred bytes in practice. */
+const MAX_TOKEN_LENGTH = 16 * 1024
+
+/** What a valid logout token says: whose sessions end, and its id, for the replay check. */
+export interface LogoutClaims {
+  /** The account at the provider whose sessions end. */
+  sub?: string
+  /** The provider session that ended: only sessions started in it end. */
+  sid?: string
+  jti: string
+  /** Seconds since the epoch: until when the `jti` must be remembered. */
+  exp: number
+}
+
+/** The Web Crypto parameters of each asymmetric JWS algorithm a provider may sign with. */
+const ALGORITHMS: Readonly<Record<string, { import: RsaHashedImportParams | EcKeyImportParams | Algorithm; verify: AlgorithmIdentifier | RsaPssParams | EcdsaParams }>> = {
+  RS256: { import: { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }, verify: { name: "RSASSA-PKCS1-v1_5" } },
+  RS384: { import: { name: "RSASSA-PKCS1-v1_5", hash: "SHA-384" }, verify: { name: "RSASSA-PKCS1-v1_5" } },
+  RS512: { import: { name: "RSASSA-PKCS1-v1_5", hash: "SHA-512" }, verify: { name: "RSASSA-PKCS1-v1_5" } },
+  PS256: { import: { name: "RSA-PSS", hash: "SHA-256" }, verify: { name: "RSA-PSS", saltLength: 32 } },
+  PS384: { import: { name: "RSA-PSS", hash: "SHA-384" }, verify: { name: "RSA-PSS", saltLength: 48 } },
+  PS512: { import: { name: "RSA-PSS", hash: "SHA-512" }, verify: { name: "RSA-PSS", saltLength: 64 } },
+  ES256: { import: { name: "ECDSA", namedCurve: "P-256" }, verify: { name: "ECDSA", hash: "SHA-256" } },
+  ES384: { import: { name: "ECDSA", namedCurve: "P-384" }, verify: { name: "ECDSA", hash: "SHA-384" } },
+  ES512: { import: { name: "ECDSA", namedCurve: "P-521" }, verify: { name: "ECDSA", hash: "SHA-512" } },
+  EdDSA: { import: { name: "Ed25519" }, verify: { name: "Ed25519" } },
+  Ed25519: { import: { name: "Ed25519" }, verify: { name: "Ed25519" } },
+}
+
+/** A provider's published keys, and when an unknown `kid` last made us download them. */
+interface KeySet {
+  keys: Promise<readonly JsonWebKey[]>
+  forcedAt: number
+}
+
+const keySets = new WeakMap<InternalOAuthProvider, KeySet>()
+
+function fail(message: string, cause?: unknown): never {
+  throw new InvalidLogoutToken(message, cause === undefined ? undefined : { cause })
+}
+
+async function downloadKeys(provider: InternalOAuthProvider, server: o.AuthorizationServer): Promise<readonly JsonWebKey[]> {
+  const uri = server.jwks_uri
+  if (typeof uri !== "string") fail(`Provider "${provider.id}" publishes no \`jwks_uri\`: its logout tokens cannot be verified.`)
+  const url = new URL(uri)
+  if (url.protocol !== "https:" && !(provider.allowInsecureRequests && url.protocol === "http:")) fail(`The \`jwks_uri\` of provider "${provider.id}" is not https.`)
+  const response = await providerFetch(provider)(url, { headers: { accept: "application/json" }, redirect: "error" })
+  const body: unknown = response.ok ? await response.json() : undefined
+  const keys = (body as { keys?: unknown } | undefined)?.keys
+  if (!Array.isArray(keys)) fail(`Provider "${provider.id}" answered its \`jwks_uri\` without a key set (HTTP ${String(response.status)}).`)
+  return keys.filter((key): key is JsonWebKey => typeof key === "object" && key !== null)
+}
+
+/** The provider's keys; `refresh` downloads them again when no refetch forced by an unknown key happened in the last interval. */
+async function publishedKeys(provider: InternalOAuthProvider, refresh: boolean): Promise<{ keys: readonly JsonWebKey[]; fresh: boolean }> {
+  let set = keySets.get(provider)
+  const now = Date.now()
+  if (set !== undefined && refresh && now - set.forcedAt >= KEY_REFETCH_INTERVAL_MS) {
+    set = { keys: authorizationServer(provider).then((server) => downloadKeys(provider, server)), forcedAt: now }
+    keySets.set(provider, set)
+    set.keys.catch(() => keySets.delete(provider))
+    return { keys: await set.keys, fresh: true }
+  }
+  if (set === undefined) {
+    set = { keys: authorizationServer(provider).then((server) => downloadKeys(provider, server)), forcedAt: 0 }
+    keySets.set(provider, set)
+    set.keys.catch(() => keySets.delete(provider))
+    return { keys: await set.keys, fresh: true }
+  }
+  return { keys: await set.keys, fresh: false }
+}
+
+function candidates(keys: readonly JsonWebKey[], kid: unknown, alg: string): JsonWebKey[] {
+  const kty = alg.startsWith("ES") ? "EC" : alg.startsWith("Ed") ? "OKP" : "RSA"
+  return keys.filter((key) => {
+    const entry = key as JsonWebKey & { kid?: unknown; use?: unknown }
+    if (entry.kty !== kty || (entry.use !== undefined && entry.use !== "sig") || (entry.alg !== undefined && entry.alg !== alg)) return false
+    return kid === undefined || entry.kid === kid
+  })
+}
+
+async function verifies(key: JsonWebKey, alg: string, signed: Uint8Array<ArrayBuffer>, signature: Uint8Array<ArrayBuffer>): Promise<boolean> {
+  const params = ALGORITHMS[alg]
+  if (params === undefined) return false
+  try {
+    const { alg: _alg, key_ops: _ops, use: _use, ...material } = key as JsonWebKey & { use?: unknown }
+    const imported = await crypto.subtle.importKey("jwk", material, params.import, false, ["verify"])
+    return await crypto.subtle.verify(params.verify, imported, signature, signed)
+  } catch {
+    return false
+  }
+}
+
+function decodePart(part: string | undefined, what: string): Record<string, unknown> {
+  const bytes = part === undefined ? undefined : fromBase64url(part)
+  const value = bytes === undefined ? undefined : parseJson(bytes)
+  if (typeof value !== "object" || value === null || Array.isArray(value)) fail(`The logout token's ${what} is not a JSON object.`)
+  return value as Record<string, unknown>
+}
+
+/**
+ * Checks a logout token a provider posted and answers what it says.
+ *
+ * @throws {InvalidLogoutToken} naming the first check that failed; nothing may end then.
+ * @see https://openid.net/specs/openid-connect-backchannel-1_0.html#Validation
+ */
+export async function verifyLogoutToken(provider: InternalOAuthProvider, token: string, now = Math.floor(Date.now() / 1000)): Promise<LogoutClaims> {
+  if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) fail("The logout token is missing or too long.")
+  const parts = token.split(".")
+  if (parts.length !== 3) fail("The logout token is not a signed JWT (JWS compact serialization).")
+  const [head, body, sig] = parts as [string, string, string]
+  const header = decodePart(head, "header")
+  const claims = decodePart(body, "payload")
+  const { alg, kid, typ } = header
+  if (typeof alg !== "string" || ALGORITHMS[alg] === undefined) fail(`The logout token's \`alg\` (${JSON.stringify(alg)}) is not an asymmetric signature algorithm.`)
+  if (typ !== undefined && (typeof typ !== "string" || !/^(application\/)?logout\+jwt$/i.test(typ))) fail(`The logout token's \`typ\` is ${JSON.stringify(typ)}, not "logout+jwt".`)
+  if (kid !== undefined && typeof kid !== "string") fail("The logout token's `kid` is not a string.")
+  const signature = fromBase64url(sig)
+  if (signature === undefined) fail("The logout token's signature is not base64url.")
+  const signed = new TextEncoder().encode(`${head}.${body}`)
+
+  let known: { keys: readonly JsonWebKey[]; fresh: boolean }
+  try {
+    known = await publishedKeys(provider, false)
+  } catch (cause) {
+    if (cause instanceof InvalidLogoutToken) throw cause
+    fail(`The keys of provider "${provider.id}" could not be downloaded.`, cause)
+  }
+  let keys = candidates(known.keys, kid, alg)
+  // A key we have not seen: the provider may have rotated its keys since we downloaded them.
+  if (keys.length === 0 && !known.fresh) keys = candidates((await publishedKeys(provider, true).catch(() => known)).keys, kid, alg)
+  let valid = false
+  for (const key of keys) if (!valid) valid = await verifies(key, alg, signed, signature)
+  if (!valid) fail(`The logout token's signature does not verify with a key provider "${provider.id}" publishes.`)
+
+  const server = await authorizationServer(provider)
+  if (claims.iss !== server.issuer) fail(`The logout token's \`iss\` is not provider "${provider.id}"'s issuer.`)
+  const audiences = Array.isArray(claims.aud) ? (claims.aud as unknown[]) : [claims.aud]
+  if (!audiences.includes(provider.clientId)) fail("The logout token's `aud` does not name this client.")
+  const { iat, exp, jti, events, sub, sid } = claims
+  if (typeof iat !== "number" || !Number.isFinite(iat)) fail("The logout token has no `iat`.")
+  if (iat > now + CLOCK_SKEW) fail("The logout token's `iat` is in the future.")
+  if (iat < now - LOGOUT_TOKEN_MAX_AGE) fail(`The logout token is older than ${String(LOGOUT_TOKEN_MAX_AGE)} seconds (its \`iat\`).`)
+  if (typeof exp !== "number" || !Number.isFinite(exp)) fail("The logout token has no `exp`.")
+  if (exp < now - CLOCK_SKEW) fail("The logout token has expired (its `exp`).")
+  if (typeof jti !== "string" || jti === "" || jti.length > 256) fail("The logout token has no usable `jti`.")
+  const event = typeof events === "object" && events !== null ? (events as Record<string, unknown>)[BACKCHANNEL_LOGOUT_EVENT] : undefined
+  if (typeof event !== "object" || event === null || Array.isArray(event)) fail("The logout token does not carry the back-channel logout event.")
+  if ("nonce" in claims) fail("The logout token carries a `nonce`, which a logout token never does (it would be an ID token).")
+  const subject = typeof sub === "string" && sub !== "" ? sub : undefined
+  const session = typeof sid === "string" && sid !== "" ? sid : undefined
+  if (subject === undefined && session === undefined) fail("The logout token names neither a `sub` nor a `sid`.")
+  const out: LogoutClaims = { jti, exp: Math.max(exp, iat + LOGOUT_TOKEN_MAX_AGE) }
+  if (subject !== undefined) out.sub = subject
+  if (session !== undefined) out.sid = session
+  return out
+}

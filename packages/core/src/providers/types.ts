@@ -1,0 +1,320 @@
+/**
+ * The provider configuration interfaces: what a provider object may declare, by kind.
+ */
+import type { FLOW } from "../flow-key.js"
+import type { Account, Awaitable, Profile, ProviderButtonStyles, ProviderType, Theme, TokenSet, User, WebAuthnProviderType } from "../model.js"
+
+/** The provider kinds that sign in by redirecting the browser somewhere. */
+export type RedirectableProviderType = "oauth" | "oidc" | "email"
+
+/** Query parameters added to a provider's authorization URL. */
+export type AuthorizationParameters = Record<string, string | undefined>
+
+/** A fetch that aborts after the provider's timeout. */
+export type ProviderFetch = (input: string | URL, init?: RequestInit) => Promise<Response>
+
+/** The authorization endpoint: where the browser is sent to sign in. */
+export interface AuthorizationEndpointHandler {
+  url?: string
+  params?: AuthorizationParameters
+}
+
+/** What a custom token request receives. */
+export interface TokenRequestContext {
+  params: { code: string; redirect_uri: string; code_verifier?: string }
+  provider: OAuthConfig
+  /** The provider's token endpoint URL, when known. */
+  url: string | undefined
+  fetch: ProviderFetch
+}
+
+/**
+ * The token endpoint. Standard providers need only `url`; quirky ones declare a `conform`
+ * that rewrites the raw response into a standard one, or (last resort) a whole `request`.
+ */
+export interface TokenEndpointHandler {
+  url?: string
+  /** Extra body parameters sent with the code exchange. */
+  params?: Record<string, string>
+  /** Rewrites a non-standard token response (nested fields, missing `token_type`) into RFC 6749 form. */
+  conform?: (response: Response) => Awaitable<Response | undefined>
+  /** Performs the code exchange itself; the result is still validated like a real token response. */
+  request?: (context: TokenRequestContext) => Awaitable<{ tokens: TokenSet }>
+}
+
+/** What a custom userinfo request receives. */
+export interface UserinfoRequestContext {
+  tokens: TokenSet
+  provider: OAuthConfig
+  /** The provider's userinfo endpoint URL, when known. */
+  url: string | undefined
+  fetch: ProviderFetch
+}
+
+/** The userinfo endpoint: where the profile is read with the access token. */
+export interface UserinfoEndpointHandler {
+  url?: string
+  /** Extra query parameters added to the userinfo URL. */
+  params?: Record<string, string>
+  /** Fetches the profile itself (a POST, an extra header, two calls...). */
+  request?: (context: UserinfoRequestContext) => Awaitable<unknown>
+}
+
+/** Maps the provider's profile to the user the session shows. */
+export type ProfileCallback<P> = (profile: P, tokens: TokenSet) => Awaitable<User>
+
+/** Picks which token fields are stored with the account. */
+export type AccountCallback = (tokens: TokenSet) => Awaitable<Partial<Account> | undefined>
+
+/** Client metadata overrides (RFC 7591 names). */
+export interface ClientOptions {
+  token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post" | "none"
+  id_token_signed_response_alg?: string
+  userinfo_signed_response_alg?: string
+  authorization_signed_response_alg?: string
+  [field: string]: unknown
+}
+
+/** What every provider has. */
+export interface CommonProviderOptions {
+  id: string
+  name: string
+  type: ProviderType
+  /** The sign-in flow that serves this provider (a `SignInFlow`), set by its factory; core picks the built-in one of `type` when absent. */
+  [FLOW]?: object
+}
+
+/** The checks an OAuth 2.0 provider may run on its callback. */
+export type OAuthChecks = "pkce" | "state" | "none"
+/** The checks an OpenID Connect provider may run on its callback. */
+export type OIDCChecks = OAuthChecks | "nonce"
+
+/**
+ * An OAuth 2.0 provider.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc6749 OAuth 2.0
+ */
+export interface OAuth2Config<P = Profile> extends CommonProviderOptions {
+  type: "oauth"
+  authorization?: string | AuthorizationEndpointHandler
+  token?: string | TokenEndpointHandler
+  userinfo?: string | UserinfoEndpointHandler
+  /** Discovery document URL; its endpoints fill in those not set explicitly. */
+  wellKnown?: string
+  issuer?: string
+  /** Default `["pkce"]`. */
+  checks?: OAuthChecks[]
+  clientId?: string
+  clientSecret?: string
+  client?: ClientOptions
+  profile?: ProfileCallback<P>
+  account?: AccountCallback
+  style?: ProviderButtonStyles
+  /**
+   * Links this provider's account to an existing user with the same email, when the provider
+   * says it verified that email (`email_verified: true`, or a `profile()` that returns
+   * `emailVerified`). An unverified email never links.
+   */
+  allowDangerousEmailAccountLinking?: boolean
+  /**
+   * Without an `adapter` (JWT sessions), keeps this provider's tokens (access, refresh, expiry,
+   * scope) in the sealed session cookie under the `providerTokens` claim, so `getAccessToken`
+   * can return and refresh them; a refresh renews the cookie through `getAccessToken`'s fourth
+   * argument. Several instances with a provider that revokes reused refresh tokens need an
+   * adapter instead: cookies cannot be locked. Ignored when an `adapter` is configured (the
+   * account keeps the tokens). Default `false`.
+   */
+  tokensInCookie?: boolean
+  /**
+   * OpenID Connect RP-initiated logout: signing out here also ends the user's session at the
+   * provider. `POST {basePath}/signout` ends the local session, then sends the browser to the
+   * provider's `end_session_endpoint` (from its metadata) with the sign-in's ID token as
+   * `id_token_hint`, `client_id`, `state` and `post_logout_redirect_uri`
+   * `{AUTH_URL}{basePath}/signout/callback/{id}`, which must be registered at the provider like
+   * the `redirect_uri`; the provider sends the browser back there and on to the sign-out's
+   * `callbackUrl`. A provider whose metadata has no `end_session_endpoint` is signed out of here
+   * only, with a warning. Default `false`.
+   *
+   * @see https://openid.net/specs/openid-connect-rpinitiated-1_0.html
+   */
+  endSessionOnSignOut?: boolean
+  redirectProxyUrl?: string
+  /** Milliseconds before one outbound request to this provider is aborted. Default 5 000. */
+  timeout?: number
+  /** Milliseconds the whole callback (discovery, keys, token, userinfo, profile) may take. Default 15 000. */
+  callbackTimeout?: number
+  /**
+   * Allows plain `http://` endpoints when, and only when, they are on a loopback address
+   * (`127.0.0.0/8`, `[::1]` or `localhost`, not `*.localhost`: a local development or test
+   * identity provider). Never needed in production.
+   */
+  allowInsecureLoopbackRequests?: boolean
+}
+
+/**
+ * An OpenID Connect provider: OAuth 2.0 plus a validated ID token.
+ *
+ * @see https://openid.net/specs/openid-connect-core-1_0.html
+ */
+export interface OIDCConfig<P = Profile> extends Omit<OAuth2Config<P>, "type" | "checks"> {
+  type: "oidc"
+  /** Default `["pkce"]`; add `"nonce"` for providers without PKCE. */
+  checks?: OIDCChecks[]
+  /** Read the profile from the ID token's claims (default) or, when `false`, from userinfo. */
+  idToken?: boolean
+}
+
+/** Either OAuth flavour. */
+export type OAuthConfig<P = Profile> = OAuth2Config<P> | OIDCConfig<P>
+
+/** What an email provider's `sendVerificationRequest` receives to send one sign-in link. */
+export interface SendVerificationRequestParams {
+  /** The normalised, validated email address to send the link to. */
+  identifier: string
+  /** The sign-in link: it opens a confirmation page whose button completes the sign-in. */
+  url: string
+  /** When the link stops working. */
+  expires: Date
+  /** The provider's configuration, with its defaults applied (`maxAge`, `name`). */
+  provider: EmailConfig
+  /** The raw token inside `url`, for senders that build their own link. Only its HMAC is stored. */
+  token: string
+  /** The sign-in request, whose body has already been read. */
+  request: Request
+  /** The theme of the built-in pages, for branded emails. */
+  theme: Theme
+}
+
+/**
+ * Passwordless sign-in by a single-use link sent to an email address (a "magic link"). Needs
+ * an adapter with `createVerificationToken` and `useVerificationToken`.
+ */
+export interface EmailConfig extends CommonProviderOptions {
+  type: "email"
+  /** The sender address, for `sendVerificationRequest`. */
+  from?: string
+  /** Seconds a sign-in link stays valid. Default 24 hours. */
+  maxAge?: number
+  /** Sends the link; a throw refuses the sign-in with `EmailSignInError`. */
+  sendVerificationRequest: (params: SendVerificationRequestParams) => Awaitable<void>
+  /**
+   * Makes the token of a link. Default: 32 random bytes, base64url. A custom token must be at
+   * least 43 characters (as much entropy as the default) and at most 512.
+   */
+  generateVerificationToken?: () => Awaitable<string>
+  /**
+   * Turns what the user typed into the address to send to (default: trimmed and lowercased).
+   * Its result is still checked to be exactly one address; a throw refuses the sign-in.
+   */
+  normalizeIdentifier?: (identifier: string) => string
+  style?: ProviderButtonStyles
+  /**
+   * Lets a link sign in the user holding its address even when that user's email was never
+   * verified (created through a provider that did not vouch for it): whoever claimed the address
+   * there keeps their way into the same user. Off by default.
+   */
+  allowDangerousEmailAccountLinking?: boolean
+}
+
+/** One field of a credentials form, rendered as an `<input>` on the built-in sign-in page. */
+export interface CredentialInput {
+  /** The field's label. Default: its name. */
+  label?: string
+  /** The input type: `text` (default), `password`, `email`, `tel`, `number` or `url`. */
+  type?: string
+  placeholder?: string
+}
+
+/** The submitted values of a credentials form: each declared field, as typed, when it was sent. */
+export type CredentialValues<C extends Record<string, CredentialInput>> = Partial<Record<keyof C & string, string>>
+
+/**
+ * Sign-in with arbitrary credentials (a username and password, a one-time code) that the app
+ * checks itself in `authorize`.
+ *
+ * With JWT sessions the returned user is sealed into the session cookie (a user without an
+ * `id` gets a random one). With database sessions a session row is created for the returned
+ * user, so `authorize` must return a user the adapter stores (its `id` found by `getUser`).
+ */
+export interface CredentialsConfig<C extends Record<string, CredentialInput> = Record<string, CredentialInput>>
+  extends CommonProviderOptions {
+  type: "credentials"
+  /** The form's fields, by name. Only these are accepted from the browser. */
+  credentials: C
+  /**
+   * Checks the submitted credentials: returns the user to sign in, or `null` (or throws
+   * `CredentialsSignin`) to refuse. Any other throw is logged and shown as a generic error.
+   * `request` is the sign-in request (its body has already been read into `credentials`).
+   */
+  authorize: (credentials: CredentialValues<C>, request: Request) => Awaitable<User | null>
+  style?: ProviderButtonStyles
+}
+
+/** A field of the passkey form; `email` names who a new passkey is created for. */
+export interface WebAuthnFormField {
+  label?: string
+  required?: boolean
+  type?: string
+  placeholder?: string
+  autocomplete?: string
+}
+
+/** What `Passkey()` and `WebAuthn()` take: Auth.js's WebAuthn options, every one optional. */
+export interface WebAuthnUserConfig {
+  id?: string
+  name?: string
+  /** The relying party; each part defaults to the request's origin. Auth.js's spelling `relayingParty` works too. */
+  relyingParty?: Partial<{ id: string; name: string; origin: string }>
+  relayingParty?: Partial<{ id: string; name: string; origin: string }>
+  /** Offer saved passkeys in the email field's autofill on the built-in page. Default `true`. */
+  enableConditionalUI?: boolean
+  formFields?: Record<string, WebAuthnFormField>
+  /** Who a passkey is created for when nobody is signed in. Default: the `email` query parameter of the options request. */
+  getUserInfo?: (request: Request) => Awaitable<{ email?: string; name?: string } | null>
+  /** `"required"` for `Passkey()`, `"preferred"` for `WebAuthn()`: the option asked for is also the one enforced. */
+  userVerification?: "required" | "preferred" | "discouraged"
+  /** How long a ceremony may take, in milliseconds (at most 5 minutes, the challenge's life). */
+  timeout?: number
+  /** SimpleWebAuthn options passed through, under Auth.js's names. */
+  registrationOptions?: Record<string, unknown>
+  authenticationOptions?: Record<string, unknown>
+  verifyRegistrationOptions?: Record<string, unknown>
+  verifyAuthenticationOptions?: Record<string, unknown>
+  simpleWebAuthn?: Record<string, Record<string, unknown>>
+  style?: ProviderButtonStyles
+}
+
+/**
+ * Passkeys / WebAuthn, as Auth.js configures them. Create it with `Passkey()` or `WebAuthn()`
+ * from `@portcullis/providers`, which carry the flow (`@portcullis/core/webauthn`); needs an `adapter`.
+ */
+export interface WebAuthnConfig extends CommonProviderOptions, Omit<WebAuthnUserConfig, "id" | "name"> {
+  type: WebAuthnProviderType
+  [option: string]: unknown
+}
+
+/** Any provider configuration object. */
+export type ProviderConfig =
+  | OAuth2Config<never>
+  | OIDCConfig<never>
+  | EmailConfig
+  | CredentialsConfig
+  | WebAuthnConfig
+
+/** A provider: a configuration object, or a factory returning one. */
+export type Provider = ProviderConfig | (() => ProviderConfig)
+
+/** What a user passes to a built-in OAuth 2.0 provider factory. */
+export type OAuthUserConfig<P> = Omit<Partial<OAuth2Config<P>>, "type">
+
+/** What a user passes to a built-in OpenID Connect provider factory. */
+export type OIDCUserConfig<P> = Omit<Partial<OIDCConfig<P>>, "type">
+
+/** What a user passes to a built-in email provider factory. */
+export type EmailUserConfig = Omit<Partial<EmailConfig>, "type">
+
+/** What a user passes to the built-in credentials provider factory. */
+export type CredentialsUserConfig<C extends Record<string, CredentialInput> = Record<string, CredentialInput>> = Omit<
+  Partial<CredentialsConfig<C>>,
+  "type"
+>
