@@ -1,4 +1,5 @@
 /** The size an app pays for `Auth` plus one provider: bundled, minified and gzipped with esbuild. */
+import { readFileSync } from "node:fs"
 import { mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { basename, dirname, join } from "node:path"
@@ -135,16 +136,23 @@ export async function bundleBreakdown(
   return out
 }
 
-const CORE_SOURCE = new URL("../../packages/core/src/", import.meta.url).pathname
+const CORE = new URL("../../packages/core/", import.meta.url)
+const CORE_SOURCE = new URL("src/", CORE).pathname
 
-/** Our bundle built from core's sources, so each module can be told apart (the published build is one file). */
-export const OUR_SOURCE_ALIAS: Record<string, string> = {
-  "@portcullis/core": `${CORE_SOURCE}index.ts`,
-  "@portcullis/core/errors": `${CORE_SOURCE}errors.ts`,
-  "@portcullis/core/providers": `${CORE_SOURCE}providers/index.ts`,
-  // The X provider imports its OAuth 1.0a flow from this entry (esbuild would otherwise resolve it under the "@portcullis/core" file).
-  "@portcullis/core/oauth1": `${CORE_SOURCE}oauth1/index.ts`,
-}
+/**
+ * Our bundle built from core's sources, so each module can be told apart (the published build
+ * merges modules into chunks): every entry of core's `exports` map (`./dist/<path>.js`) resolves
+ * to `src/<path>.ts`, so an entry a provider imports (`@portcullis/core/oauth`, `/oauth1`) is
+ * read from source too, and an entry added later is covered without a change here.
+ */
+export const OUR_SOURCE_ALIAS: Record<string, string> = Object.fromEntries(
+  Object.entries((JSON.parse(readFileSync(new URL("package.json", CORE), "utf8")) as { exports: Record<string, string | { default?: string }> }).exports).flatMap(
+    ([key, target]) => {
+      const file = /^\.\/dist\/(.+)\.js$/.exec(typeof target === "string" ? target : (target.default ?? ""))?.[1]
+      return file === undefined ? [] : [[`@portcullis/core${key.slice(1)}`, `${CORE_SOURCE}${file}.ts`]]
+    },
+  ),
+)
 
 /**
  * Every package but the implementation itself (pnpm's store paths hold two `node_modules`
@@ -153,17 +161,22 @@ export const OUR_SOURCE_ALIAS: Record<string, string> = {
  */
 const OTHER_PACKAGES = /\/node_modules\/(?!\.pnpm\/)(?!@auth\/core\/)/
 
+/**
+ * Our parts, shared pieces first: a part is credited with what only it imports that no earlier
+ * part took, and a provider now carries its flow (`@portcullis/core/oauth`), so the flows come
+ * before the provider and the shared sign-in ending before the flows that end in it.
+ */
 export const OUR_PARTS: readonly BundlePart[] = [
   { label: "oauth4webapi", test: /\/node_modules\/oauth4webapi\// },
   { label: "other dependencies", test: OTHER_PACKAGES },
-  { label: "the provider (twitter or credentials)", test: /\/packages\/providers\/dist\/(twitter|credentials)\// },
+  { label: "core: sessions, cookies, CSRF, crypto", test: /\/core\/src\/(session\/|cookies|csrf|crypto)/ },
+  { label: "core: default pages", test: /\/core\/src\/pages\// },
+  { label: "core: the shared sign-in ending, account linking, adapter calls", test: /\/core\/src\/(sign-in|accounts|store|adapters)\./ },
+  { label: "core: configuration checks", test: /\/core\/src\/(config|options)\.|\/core\/src\/providers\// },
   { label: "core: OAuth and OIDC flow (src/oauth)", test: /\/core\/src\/oauth\// },
   { label: "core: OAuth 1.0a flow (src/oauth1), carried by the twitter provider", test: /\/core\/src\/oauth1\// },
   { label: "core: email and credentials flows", test: /\/core\/src\/(email\/|credentials\/|pages\/email|actions\/verify-request)/ },
-  { label: "core: sessions, cookies, CSRF, crypto", test: /\/core\/src\/(session\/|cookies|csrf|crypto)/ },
-  { label: "core: default pages", test: /\/core\/src\/pages\// },
-  { label: "core: account linking, adapter calls", test: /\/core\/src\/(accounts|store|adapters)\./ },
-  { label: "core: configuration checks", test: /\/core\/src\/(config|options)\.|\/core\/src\/providers\// },
+  { label: "the provider (twitter or credentials)", test: /\/packages\/providers\/dist\/(twitter|credentials)\// },
   { label: "core: routes, errors, the rest", test: /\/core\/src\// },
 ]
 
