@@ -1,4 +1,5 @@
 /** The size an app pays for `Auth` plus one provider: bundled, minified and gzipped with esbuild. */
+import { readFileSync } from "node:fs"
 import { mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { basename, dirname, join } from "node:path"
@@ -11,10 +12,33 @@ export interface BundlePart {
   test: RegExp
 }
 
-function entry(core: string, twitter: string): string {
-  return `import { Auth } from "${core}"
-import Twitter from "${twitter}"
-export default (request) => Auth(request, { providers: [Twitter({ clientId: "id", clientSecret: "secret" })], secret: "s" })`
+/** The two apps measured: one signing in with X (OAuth 2.0), one with a credentials form only. */
+export type App = "oauth" | "credentials"
+
+/** An implementation's packages: `core` exports `Auth`, `providers` has one entry per provider id. */
+export interface Implementation {
+  core: string
+  providers: string
+}
+
+export const OURS: Implementation = { core: "@portcullis/core", providers: "@portcullis/providers" }
+/** Auth.js's own `@auth/core` (installed as `authjs-core`), which carries its providers. */
+export const PEER: Implementation = { core: "authjs-core", providers: "authjs-core/providers" }
+
+/** The app's one provider, written the same way for both implementations (the same documented API). */
+const PROVIDER: Record<App, { id: string; call: string }> = {
+  oauth: { id: "twitter", call: `Provider({ clientId: "id", clientSecret: "secret" })` },
+  credentials: {
+    id: "credentials",
+    call: `Provider({ credentials: { password: { label: "Password", type: "password" } }, authorize: async ({ password }) => (password === "secret" ? { id: "1" } : null) })`,
+  },
+}
+
+function entry(impl: Implementation, app: App): string {
+  const { id, call } = PROVIDER[app]
+  return `import { Auth } from "${impl.core}"
+import Provider from "${impl.providers}/${id}"
+export default (request) => Auth(request, { providers: [${call}], secret: "s" })`
 }
 
 /** Leaves out every module whose resolved path one of `tests` matches (its import stays, its code goes). */
@@ -39,14 +63,14 @@ function leaveOut(tests: readonly RegExp[]): Plugin {
  * X's OAuth 1.0a flow) is not counted, since an app that never takes that path never loads it.
  */
 export async function gzippedSize(
-  core: string,
-  twitter: string,
+  impl: Implementation,
+  app: App,
   options: { alias?: Record<string, string>; leaveOut?: readonly RegExp[] } = {},
 ): Promise<number> {
   const dir = await mkdtemp(join(tmpdir(), "bench-bundle-"))
   try {
     const input = join(import.meta.dirname, `.bundle-entry-${basename(dir)}.mjs`)
-    await writeFile(input, entry(core, twitter))
+    await writeFile(input, entry(impl, app))
     try {
       const result = await build({
         entryPoints: { app: input },
@@ -96,15 +120,15 @@ function loadedWithEntry(files: readonly { path: string; text: string }[], entry
  * whatever only it imports that no earlier part took.
  */
 export async function bundleBreakdown(
-  core: string,
-  twitter: string,
+  impl: Implementation,
+  app: App,
   parts: readonly BundlePart[],
   alias?: Record<string, string>,
 ): Promise<{ label: string; gzipped: number }[]> {
   const out: { label: string; gzipped: number }[] = []
-  let previous = await gzippedSize(core, twitter, { alias })
+  let previous = await gzippedSize(impl, app, { alias })
   for (let index = 0; index < parts.length; index++) {
-    const size = await gzippedSize(core, twitter, { alias, leaveOut: parts.slice(0, index + 1).map((part) => part.test) })
+    const size = await gzippedSize(impl, app, { alias, leaveOut: parts.slice(0, index + 1).map((part) => part.test) })
     out.push({ label: parts[index]?.label ?? "", gzipped: previous - size })
     previous = size
   }
@@ -112,16 +136,23 @@ export async function bundleBreakdown(
   return out
 }
 
-const CORE_SOURCE = new URL("../../packages/core/src/", import.meta.url).pathname
+const CORE = new URL("../../packages/core/", import.meta.url)
+const CORE_SOURCE = new URL("src/", CORE).pathname
 
-/** Our bundle built from core's sources, so each module can be told apart (the published build is one file). */
-export const OUR_SOURCE_ALIAS: Record<string, string> = {
-  "@portcullis/core": `${CORE_SOURCE}index.ts`,
-  "@portcullis/core/errors": `${CORE_SOURCE}errors.ts`,
-  "@portcullis/core/providers": `${CORE_SOURCE}providers/index.ts`,
-  // The X provider imports its OAuth 1.0a flow from this entry (esbuild would otherwise resolve it under the "@portcullis/core" file).
-  "@portcullis/core/oauth1": `${CORE_SOURCE}oauth1/index.ts`,
-}
+/**
+ * Our bundle built from core's sources, so each module can be told apart (the published build
+ * merges modules into chunks): every entry of core's `exports` map (`./dist/<path>.js`) resolves
+ * to `src/<path>.ts`, so an entry a provider imports (`@portcullis/core/oauth`, `/oauth1`) is
+ * read from source too, and an entry added later is covered without a change here.
+ */
+export const OUR_SOURCE_ALIAS: Record<string, string> = Object.fromEntries(
+  Object.entries((JSON.parse(readFileSync(new URL("package.json", CORE), "utf8")) as { exports: Record<string, string | { default?: string }> }).exports).flatMap(
+    ([key, target]) => {
+      const file = /^\.\/dist\/(.+)\.js$/.exec(typeof target === "string" ? target : (target.default ?? ""))?.[1]
+      return file === undefined ? [] : [[`@portcullis/core${key.slice(1)}`, `${CORE_SOURCE}${file}.ts`]]
+    },
+  ),
+)
 
 /**
  * Every package but the implementation itself (pnpm's store paths hold two `node_modules`
@@ -130,17 +161,22 @@ export const OUR_SOURCE_ALIAS: Record<string, string> = {
  */
 const OTHER_PACKAGES = /\/node_modules\/(?!\.pnpm\/)(?!@auth\/core\/)/
 
+/**
+ * Our parts, shared pieces first: a part is credited with what only it imports that no earlier
+ * part took, and a provider now carries its flow (`@portcullis/core/oauth`), so the flows come
+ * before the provider and the shared sign-in ending before the flows that end in it.
+ */
 export const OUR_PARTS: readonly BundlePart[] = [
   { label: "oauth4webapi", test: /\/node_modules\/oauth4webapi\// },
   { label: "other dependencies", test: OTHER_PACKAGES },
-  { label: "the twitter provider", test: /\/packages\/providers\/dist\/twitter\// },
+  { label: "core: sessions, cookies, CSRF, crypto", test: /\/core\/src\/(session\/|cookies|csrf|crypto)/ },
+  { label: "core: default pages", test: /\/core\/src\/pages\// },
+  { label: "core: the shared sign-in ending, account linking, adapter calls", test: /\/core\/src\/(sign-in|accounts|store|adapters)\./ },
+  { label: "core: configuration checks", test: /\/core\/src\/(config|options)\.|\/core\/src\/providers\// },
   { label: "core: OAuth and OIDC flow (src/oauth)", test: /\/core\/src\/oauth\// },
   { label: "core: OAuth 1.0a flow (src/oauth1), carried by the twitter provider", test: /\/core\/src\/oauth1\// },
   { label: "core: email and credentials flows", test: /\/core\/src\/(email\/|credentials\/|pages\/email|actions\/verify-request)/ },
-  { label: "core: sessions, cookies, CSRF, crypto", test: /\/core\/src\/(session\/|cookies|csrf|crypto)/ },
-  { label: "core: default pages", test: /\/core\/src\/pages\// },
-  { label: "core: account linking, adapter calls", test: /\/core\/src\/(accounts|store|adapters)\./ },
-  { label: "core: configuration checks", test: /\/core\/src\/(config|options)\.|\/core\/src\/providers\// },
+  { label: "the provider (twitter or credentials)", test: /\/packages\/providers\/dist\/(twitter|credentials)\// },
   { label: "core: routes, errors, the rest", test: /\/core\/src\// },
 ]
 
@@ -149,6 +185,6 @@ export const PEER_PARTS: readonly BundlePart[] = [
   { label: "jose", test: /\/node_modules\/jose\// },
   { label: "preact, preact-render-to-string", test: /\/node_modules\/preact(-render-to-string)?\// },
   { label: "other dependencies", test: OTHER_PACKAGES },
-  { label: "the twitter provider", test: /\/@auth\/core\/providers\/twitter\./ },
+  { label: "the provider (twitter or credentials)", test: /\/@auth\/core\/providers\/(twitter|credentials)\./ },
   { label: "@auth/core's own code", test: /\/@auth\/core\// },
 ]

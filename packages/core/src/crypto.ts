@@ -1,9 +1,12 @@
 /**
  * The cryptography of sessions and checks: key derivation (cached per secret and purpose, bounded),
  * compact JWE with `dir` and `A256GCM` or `A256CBC-HS512`, HMAC, randomness, base64url; on
- * WebCrypto, with Node's own crypto as a faster engine where the runtime has it.
+ * Node's own crypto where the runtime has it, else on WebCrypto (`./crypto-web.ts`, loaded then).
  */
 import { boundedCache } from "./caches.js"
+import { aadBits, concat, sameBytes, type CbcHmacKey, type CryptoEngine, type Sealed, type SecretKey } from "./crypto-engine.js"
+
+export type { CbcHmacKey, CryptoEngine, Sealed, SecretKey } from "./crypto-engine.js"
 
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
@@ -70,56 +73,6 @@ export function randomString(bytes = 32): string {
 /** What a derived key is for; each purpose gets its own key from the same secret. */
 export type KeyPurpose = "jwe" | "hmac"
 
-/** A derived 256-bit key, as WebCrypto and (where available) Node's crypto use it. */
-export interface SecretKey {
-  readonly web: CryptoKey
-  readonly raw: Uint8Array<ArrayBuffer>
-  /** Node's KeyObject for the same bytes, made on first use by the Node engine. */
-  node?: unknown
-}
-
-/**
- * The symmetric primitives the sessions and checks need. Two engines implement them: WebCrypto
- * everywhere, and Node's own crypto where it exists, which answers synchronously instead of
- * hopping to a thread pool (several times faster per session read).
- */
-export interface CryptoEngine {
-  readonly name: "webcrypto" | "node"
-  /** AES-256-GCM with a 16-byte tag, kept apart as a compact JWE carries them. */
-  encrypt(key: SecretKey, iv: Uint8Array<ArrayBuffer>, aad: Uint8Array<ArrayBuffer>, plaintext: Uint8Array<ArrayBuffer>): Sealed | Promise<Sealed>
-  /** Opens what {@link CryptoEngine.encrypt} sealed; `undefined` when it does not authenticate. */
-  decrypt(key: SecretKey, iv: Uint8Array<ArrayBuffer>, aad: Uint8Array<ArrayBuffer>, sealed: Sealed): Uint8Array | undefined | Promise<Uint8Array | undefined>
-  /** HMAC-SHA-256. */
-  sign(key: SecretKey, data: Uint8Array<ArrayBuffer>): Uint8Array | Promise<Uint8Array>
-  /**
-   * `A256CBC-HS512`: AES-256-CBC, then HMAC-SHA-512 over the AAD, IV, ciphertext and AAD length,
-   * cut to a 32-byte tag.
-   *
-   * @see https://www.rfc-editor.org/rfc/rfc7518#section-5.2.2 AES_CBC_HMAC_SHA2
-   */
-  encryptCbcHmac(key: CbcHmacKey, iv: Uint8Array<ArrayBuffer>, aad: Uint8Array<ArrayBuffer>, plaintext: Uint8Array<ArrayBuffer>): Sealed | Promise<Sealed>
-  /** Opens what {@link CryptoEngine.encryptCbcHmac} sealed; `undefined` when the tag does not authenticate it. */
-  decryptCbcHmac(key: CbcHmacKey, iv: Uint8Array<ArrayBuffer>, aad: Uint8Array<ArrayBuffer>, sealed: Sealed): Uint8Array | undefined | Promise<Uint8Array | undefined>
-}
-
-/** An authenticated encryption's output: the ciphertext and its authentication tag. */
-export interface Sealed {
-  ciphertext: Uint8Array
-  tag: Uint8Array
-}
-
-/**
- * A 512-bit `A256CBC-HS512` key: its first half keys HMAC-SHA-512, its second AES-256-CBC.
- *
- * @see https://www.rfc-editor.org/rfc/rfc7518#section-5.2.2.1
- */
-export interface CbcHmacKey {
-  readonly raw: Uint8Array<ArrayBuffer>
-  readonly web: { readonly mac: CryptoKey; readonly enc: CryptoKey }
-  /** Node's KeyObjects for the two halves, made on first use by the Node engine. */
-  node?: { mac: unknown; enc: unknown }
-}
-
 /** Makes a {@link CbcHmacKey} of 64 raw bytes. */
 export async function importCbcHmacKey(raw: Uint8Array<ArrayBuffer>): Promise<CbcHmacKey> {
   const [mac, enc] = await Promise.all([
@@ -132,66 +85,6 @@ export async function importCbcHmacKey(raw: Uint8Array<ArrayBuffer>): Promise<Cb
 /** Makes an AES-256-GCM {@link SecretKey} of 32 raw bytes. */
 export async function importGcmKey(raw: Uint8Array<ArrayBuffer>): Promise<SecretKey> {
   return { raw, web: await crypto.subtle.importKey("raw", raw, { name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"]) }
-}
-
-/** The 64-bit big-endian bit length of the AAD that `A256CBC-HS512` authenticates last. */
-function aadBits(aad: Uint8Array): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(8)
-  let bits = aad.length * 8
-  for (let i = 7; i >= 0 && bits > 0; i--) {
-    out[i] = bits % 256
-    bits = Math.floor(bits / 256)
-  }
-  return out
-}
-
-/** Whether the first `length` bytes of `a` and `b` agree, in time that does not depend on where they differ. */
-function sameBytes(a: Uint8Array, b: Uint8Array, length: number): boolean {
-  if (a.length < length || b.length !== length) return false
-  let diff = 0
-  for (let i = 0; i < length; i++) diff |= (a[i] as number) ^ (b[i] as number)
-  return diff === 0
-}
-
-/** The `A256CBC-HS512` tag on WebCrypto, which takes the MAC input in one piece. */
-async function webCbcTag(key: CbcHmacKey, aad: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array): Promise<Uint8Array> {
-  const input = new Uint8Array(aad.length + iv.length + ciphertext.length + 8)
-  input.set(aad)
-  input.set(iv, aad.length)
-  input.set(ciphertext, aad.length + iv.length)
-  input.set(aadBits(aad), aad.length + iv.length + ciphertext.length)
-  return new Uint8Array(await crypto.subtle.sign("HMAC", key.web.mac, input)).subarray(0, 32)
-}
-
-/** The WebCrypto engine: standard, available in every runtime. It takes and gives the tag appended to the ciphertext. */
-export const webEngine: CryptoEngine = {
-  name: "webcrypto",
-  async encrypt(key, iv, aad, plaintext) {
-    const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: aad, tagLength: 128 }, key.web, plaintext))
-    return { ciphertext: sealed.subarray(0, sealed.length - 16), tag: sealed.subarray(sealed.length - 16) }
-  },
-  async decrypt(key, iv, aad, { ciphertext, tag }) {
-    try {
-      return new Uint8Array(await crypto.subtle.decrypt({ name: "AES-GCM", iv, additionalData: aad, tagLength: 128 }, key.web, concat(ciphertext, tag)))
-    } catch {
-      return undefined
-    }
-  },
-  async sign(key, data) {
-    return new Uint8Array(await crypto.subtle.sign("HMAC", key.web, data))
-  },
-  async encryptCbcHmac(key, iv, aad, plaintext) {
-    const ciphertext = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-CBC", iv }, key.web.enc, plaintext))
-    return { ciphertext, tag: await webCbcTag(key, aad, iv, ciphertext) }
-  },
-  async decryptCbcHmac(key, iv, aad, { ciphertext, tag }) {
-    if (!sameBytes(await webCbcTag(key, aad, iv, ciphertext), tag, 32)) return undefined
-    try {
-      return new Uint8Array(await crypto.subtle.decrypt({ name: "AES-CBC", iv }, key.web.enc, toArrayBuffer(ciphertext)))
-    } catch {
-      return undefined
-    }
-  },
 }
 
 interface NodeCipher {
@@ -212,18 +105,6 @@ interface NodeCrypto {
   createCipheriv(algorithm: string, key: unknown, iv: Uint8Array, options?: { authTagLength: number }): NodeCipher
   createDecipheriv(algorithm: string, key: unknown, iv: Uint8Array, options?: { authTagLength: number }): NodeCipher
   createHmac(algorithm: string, key: unknown): NodeHmac
-}
-
-/** The bytes as an ArrayBuffer-backed array, copied only when they are not already one. */
-function toArrayBuffer(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
-  return bytes.buffer instanceof ArrayBuffer ? (bytes as Uint8Array<ArrayBuffer>) : new Uint8Array(bytes)
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(a.length + b.length)
-  out.set(a)
-  out.set(b, a.length)
-  return out
 }
 
 /** `head` then `tail`, copied only when the tail has bytes (GCM's `final()` gives none). */
@@ -292,8 +173,25 @@ function detectNodeCrypto(): NodeCrypto | undefined {
 
 const detected = detectNodeCrypto()
 
+/**
+ * The WebCrypto engine, fetched on its first use: its methods are asynchronous anyway, and a
+ * runtime with Node's crypto never loads it.
+ */
+function lazyWebEngine(): CryptoEngine {
+  let loaded: Promise<CryptoEngine> | undefined
+  const web = (): Promise<CryptoEngine> => (loaded ??= import("./crypto-web.js").then((module) => module.webEngine))
+  return {
+    name: "webcrypto",
+    encrypt: async (...args) => (await web()).encrypt(...args),
+    decrypt: async (...args) => (await web()).decrypt(...args),
+    sign: async (...args) => (await web()).sign(...args),
+    encryptCbcHmac: async (...args) => (await web()).encryptCbcHmac(...args),
+    decryptCbcHmac: async (...args) => (await web()).decryptCbcHmac(...args),
+  }
+}
+
 /** The engine in use: Node's crypto when the runtime has it, WebCrypto otherwise. */
-export const engine: CryptoEngine = detected === undefined ? webEngine : nodeEngine(detected)
+export const engine: CryptoEngine = detected === undefined ? lazyWebEngine() : nodeEngine(detected)
 
 /** How many derived keys (per secret, salt and purpose) and values (per secrets list and id) are kept. */
 const DERIVED_ENTRIES = 1024

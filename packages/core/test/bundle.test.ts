@@ -56,7 +56,7 @@ async function loadedWith(app: string): Promise<{ inputs: string[]; code: string
 }
 
 /** Flows and options an app loads only when it uses them. */
-const LAZY = /^(email\/|credentials\/|pages\/email\.ts|session\/legacy\.ts|redirect-warning\.ts|oauth1\/|webauthn\/|oauth\/access-token\.ts|oauth\/refresh\.ts|session\/cookie-tokens\.ts|pages\/)/
+const LAZY = /^(email\/|credentials\/|pages\/email\.ts|session\/(legacy|cookie-tokens|database|jwt-foreign)\.ts|redirect-warning\.ts|oauth1\/|webauthn\/|oauth\/access-token\.ts|oauth\/refresh\.ts|crypto-web\.ts|pages\/)/
 
 describe("what an app loads with Auth", () => {
   it("holds no flow at all for Auth alone: a provider brings its flow, or the registry fetches it", async () => {
@@ -72,7 +72,7 @@ describe("what an app loads with Auth", () => {
     expect(code).not.toContain("authorization_code")
   })
 
-  it("holds the OAuth flow and sessions, and none of the email, credentials, legacy-cookie, off-origin warning or default-page code", async () => {
+  it("holds the OAuth flow and JWT sessions, and none of the email, credentials, database-session, legacy-cookie, off-origin warning or default-page code", async () => {
     const { inputs, code } = await loadedWith(OAUTH_APP)
     expect(code).toContain("The `signIn` callback refused this sign-in.")
     expect(inputs).toEqual(expect.arrayContaining(["oauth/callback.ts", "session/index.ts", "session/jwt.ts"]))
@@ -84,6 +84,12 @@ describe("what an app loads with Auth", () => {
     expect(code).not.toContain("RefreshWithoutLock")
     // The default pages (markup, CSS, button logos) load when one is served.
     expect(code).not.toContain("prefers-color-scheme")
+    // Database sessions load on first use: an app without an adapter never uses them.
+    expect(code).not.toContain("Database sessions need an adapter.")
+    // So does the read of a session token under another header than ours (Auth.js's A256GCM, a `kid` we do not derive).
+    expect(code).not.toContain("JWE features Auth.js refuses")
+    // And the WebCrypto engine, which a runtime with Node's crypto never uses.
+    expect(code).not.toContain("additionalData")
   })
 
   it("leaves the refresh grant out of an app that imports getAccessToken until a refresh is due", async () => {

@@ -11,9 +11,9 @@ import {
   randomBytes,
   sealJwe,
   verifyHmac,
-  webEngine,
   type CryptoEngine,
 } from "../src/crypto.js"
+import { webEngine } from "../src/crypto-web.js"
 
 describe("base64url", () => {
   it("round-trips every length and matches Node's encoder", () => {

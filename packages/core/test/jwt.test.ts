@@ -1,7 +1,8 @@
 /** `@portcullis/core/jwt`: encode, decode and getToken, and the A256CBC-HS512 engines under them. */
 import { compactDecrypt, CompactEncrypt } from "jose"
 import { afterEach, describe, expect, it, vi } from "vitest"
-import { deriveKey, engine, importCbcHmacKey, nodeEngine, randomBytes, sealJwe, webEngine, type CryptoEngine } from "../src/crypto.js"
+import { webEngine } from "../src/crypto-web.js"
+import { deriveKey, engine, importCbcHmacKey, nodeEngine, randomBytes, sealJwe, type CryptoEngine } from "../src/crypto.js"
 import { MissingSecret, SessionTokenError } from "../src/errors.js"
 import { decode, encode, getToken } from "../src/session/jwt.js"
 import { Jar, SECRET, call, testConfig } from "./helpers.js"

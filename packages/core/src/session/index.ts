@@ -1,29 +1,32 @@
 /**
  * Sessions for both strategies: reading one on `GET /session` (the hot path), starting one
- * after a sign-in, and ending one on sign-out.
+ * after a sign-in, and ending one on sign-out. JWT sessions live here; database sessions in
+ * `./database.ts`, loaded on first use.
  */
-import type { Adapter, AdapterSession, AdapterUser } from "../adapters.js"
 import type { RequestContext } from "../internal.js"
 import { clearChunked, readChunked, writeChunked } from "../cookies.js"
 import { AccessDenied, AuthError, SessionTokenError } from "../errors.js"
 import { emit } from "../events.js"
-import type { Account, Profile, User } from "../model.js"
-import { callAdapter, storedUser } from "../store.js"
+import { callAdapter } from "../store.js"
 import type { CallbacksOptions, JWT, Session } from "../types.js"
 import { decode, encode } from "./jwt.js"
-import type { SessionSource } from "./legacy.js"
-import { isLive, recordSignIn, revokeRecords, recordsSessions, SESSION_ID_CLAIM } from "./records.js"
+import { clearSessionCookie, clearUnopened, expireLegacy, sessionSource, sessionUser, type CurrentSession, type SessionUpdate, type SignedIn } from "./source.js"
+
+import { isLive, recordSignIn, recordsSessions, revokeRecords, SESSION_ID_CLAIM } from "./records.js"
+
+export type { CurrentSession, SessionUpdate, SignedIn } from "./source.js"
 
 type SessionCallbackParams = Parameters<NonNullable<CallbacksOptions["session"]>>[0]
 type JwtCallbackParams = Parameters<NonNullable<CallbacksOptions["jwt"]>>[0]
 
-/** A session as read from the request. */
-export interface CurrentSession {
-  session: Session
-  /** The user id the session belongs to. */
-  userId: string | undefined
-  token?: JWT
-  user?: AdapterUser
+type DatabaseSessions = typeof import("./database.js")
+
+/** The database strategy once loaded: later reads call it without awaiting the import again. */
+let databaseSessions: DatabaseSessions | undefined
+
+async function loadDatabaseSessions(): Promise<DatabaseSessions> {
+  databaseSessions ??= await import("./database.js")
+  return databaseSessions
 }
 
 async function sealToken(context: RequestContext, token: JWT): Promise<string> {
@@ -61,51 +64,8 @@ function writeTokenCookie(context: RequestContext, sealed: string, maxAge: numbe
   context.setCookies.push(...writeChunked(cookie, sealed, context.jar, options))
 }
 
-function clearSessionCookie(context: RequestContext): void {
-  context.setCookies.push(...clearChunked(context.cookies.sessionToken, context.jar))
-}
-
-/**
- * The cookie the request's session is in: ours when the request carries it (whole or chunked),
- * else, while the app reads them (`legacySessionCookies`), one under Auth.js's name.
- */
-async function sessionSource(context: RequestContext): Promise<SessionSource | undefined> {
-  const cookie = context.cookies.sessionToken
-  const { jar } = context
-  if (jar.has(cookie.name) || jar.has(`${cookie.name}.0`)) return { name: cookie.name, salt: context.sessionSalt, cookie, legacy: false }
-  if (context.config.legacySessionCookies === undefined) return undefined
-  const { findLegacySession } = await import("./legacy.js")
-  return findLegacySession(context)
-}
-
-/**
- * Clears the cookie a read found no session in: ours (a legacy one is expired at once, see
- * {@link expireLegacy}).
- */
-function clearUnopened(context: RequestContext, source: SessionSource): void {
-  if (!source.legacy) clearSessionCookie(context)
-}
-
-/** A legacy cookie is expired whatever its read gives: its session moves to ours, or it holds none. */
-function expireLegacy(context: RequestContext, source: SessionSource): void {
-  if (source.legacy) context.setCookies.push(...clearChunked(source.cookie, context.jar))
-}
-
-function sessionUser(source: { id?: unknown; sub?: unknown; name?: unknown; email?: unknown; image?: unknown; picture?: unknown }): NonNullable<Session["user"]> {
-  const text = (value: unknown): string | null => (typeof value === "string" ? value : null)
-  const id = source.id ?? source.sub
-  const user: NonNullable<Session["user"]> = { name: text(source.name), email: text(source.email), image: text(source.image ?? source.picture) }
-  if (typeof id === "string") user.id = id
-  return user
-}
-
 function sameJson(a: unknown, b: unknown): boolean {
   return a === b || JSON.stringify(a) === JSON.stringify(b)
-}
-
-/** An update the client asked for (`POST /session`): what the `jwt` / `session` callbacks get as `session` / `newSession`. */
-export interface SessionUpdate {
-  data: unknown
 }
 
 async function readJwtSession(context: RequestContext, update: SessionUpdate | undefined): Promise<CurrentSession | null> {
@@ -165,68 +125,6 @@ async function readJwtSession(context: RequestContext, update: SessionUpdate | u
 }
 
 /**
- * A third-party adapter may answer anything; only a session with a user that has an id counts.
- * The user's id comes back as a string (Auth.js's SERIAL schemas answer numbers).
- */
-function sessionAndUser(value: unknown): { session: AdapterSession; user: AdapterUser } | undefined {
-  if (typeof value !== "object" || value === null) return undefined
-  const { session, user } = value as { session?: unknown; user?: unknown }
-  const stored = storedUser(user)
-  return typeof session === "object" && session !== null && stored !== undefined ? { session: session as AdapterSession, user: stored } : undefined
-}
-
-async function readDatabaseSession(context: RequestContext, update: SessionUpdate | undefined): Promise<CurrentSession | null> {
-  const { config } = context
-  const adapter = config.adapter
-  if (adapter === undefined) return null
-  const source = await sessionSource(context)
-  if (source === undefined) return null
-  expireLegacy(context, source)
-  const sessionToken = context.jar.get(source.name)
-  if (sessionToken === undefined || sessionToken === "" || sessionToken.length > 512) return null
-  const found = sessionAndUser(await callAdapter(adapter, "getSessionAndUser", sessionToken))
-  if (found === undefined) {
-    clearUnopened(context, source)
-    return null
-  }
-  const now = Date.now()
-  let expires = new Date(found.session.expires)
-  if (!(expires.getTime() > now)) {
-    await deleteStoredSession(adapter, sessionToken)
-    clearUnopened(context, source)
-    return null
-  }
-  const { maxAge, updateAge } = config.session
-  const slide = expires.getTime() - maxAge * 1000 + updateAge * 1000 <= now
-  if (slide) {
-    expires = new Date(now + maxAge * 1000)
-    await callAdapter(adapter, "updateSession", { sessionToken, expires })
-  }
-  if (slide || source.legacy) {
-    const cookie = context.cookies.sessionToken
-    context.setCookies.push({ name: cookie.name, value: sessionToken, options: { ...cookie.options, expires } })
-  }
-  const user = found.user
-  let session: Session
-  if (config.callbacks.session === undefined) {
-    session = { user: sessionUser(user), expires: expires.toISOString() }
-  } else {
-    // As Auth.js passes it: the session row with the user in it, but never its token, which
-    // a callback returning `session` would otherwise hand to every script on the page.
-    const { sessionToken: _token, ...row } = found.session
-    const base = { session: { ...row, user: { ...user }, expires: expires.toISOString() }, user }
-    const params: Omit<SessionCallbackParams, "token"> = update === undefined ? { ...base, newSession: undefined } : { ...base, trigger: "update", newSession: update.data }
-    try {
-      session = await config.callbacks.session(params as SessionCallbackParams)
-    } catch (cause) {
-      throw new SessionTokenError("The `session` callback threw.", { cause })
-    }
-  }
-  await emit(config, "session", { session, token: {} })
-  return { session, user, userId: user.id }
-}
-
-/**
  * Reads the request's session, sliding its expiry when due. With `update` (`POST /session`), the
  * callbacks get `trigger: "update"` and the client's data, and a JWT session is re-sealed with
  * what the `jwt` callback made of it.
@@ -235,15 +133,10 @@ async function readDatabaseSession(context: RequestContext, update: SessionUpdat
  * @throws {AdapterError} when the adapter fails.
  */
 export function readSession(context: RequestContext, update?: SessionUpdate): Promise<CurrentSession | null> {
-  return context.config.session.strategy === "jwt" ? readJwtSession(context, update) : readDatabaseSession(context, update)
-}
-
-/** What a finished sign-in hands to the session. */
-export interface SignedIn {
-  user: User & { id: string }
-  account: Account | null
-  profile?: Profile
-  isNewUser: boolean
+  if (context.config.session.strategy === "jwt") return readJwtSession(context, update)
+  return databaseSessions === undefined
+    ? loadDatabaseSessions().then((loaded) => loaded.readDatabaseSession(context, update))
+    : databaseSessions.readDatabaseSession(context, update)
 }
 
 /**
@@ -258,14 +151,7 @@ export async function startSession(context: RequestContext, signedIn: SignedIn):
   const name = context.cookies.sessionToken.name
   context.setCookies = context.setCookies.filter((cookie) => cookie.name !== name && !cookie.name.startsWith(`${name}.`))
   if (config.session.strategy === "database") {
-    const adapter = config.adapter
-    if (adapter === undefined) throw new SessionTokenError("Database sessions need an adapter.")
-    const sessionToken = config.session.generateSessionToken()
-    const expires = new Date(Date.now() + config.session.maxAge * 1000)
-    await callAdapter(adapter, "createSession", { sessionToken, userId: signedIn.user.id, expires })
-    await recordSignIn(context, { userId: signedIn.user.id, provider: signedIn.account?.provider, profile: signedIn.profile, sessionToken, expires })
-    const cookie = context.cookies.sessionToken
-    context.setCookies.push({ name: cookie.name, value: sessionToken, options: { ...cookie.options, expires } })
+    await (await loadDatabaseSessions()).startDatabaseSession(context, signedIn)
     return
   }
   const { user } = signedIn
@@ -316,23 +202,6 @@ export async function resealSession(context: RequestContext, token: JWT): Promis
 }
 
 /**
- * Deletes a session row, treating one that is already gone as deleted: Prisma's adapter throws
- * for a row that is not there (another tab signed out, or it expired and was swept), and that
- * must not keep a browser from signing out. A delete that fails while the row is still there
- * still fails.
- *
- * @throws {AdapterError} when the adapter fails and the session is still stored.
- */
-async function deleteStoredSession(adapter: Adapter, sessionToken: string): Promise<AdapterSession | null | undefined> {
-  try {
-    return (await callAdapter(adapter, "deleteSession", sessionToken)) ?? null
-  } catch (error) {
-    if (sessionAndUser(await callAdapter(adapter, "getSessionAndUser", sessionToken)) === undefined) return null
-    throw error
-  }
-}
-
-/**
  * Ends the request's session: deletes it from the store (database strategy) and clears the cookie.
  *
  * @throws {AdapterError} when the adapter fails.
@@ -341,15 +210,7 @@ export async function endSession(context: RequestContext): Promise<void> {
   const { config } = context
   const source = await sessionSource(context)
   if (config.session.strategy === "database") {
-    const sessionToken = source === undefined ? undefined : context.jar.get(source.name)
-    if (sessionToken !== undefined && sessionToken !== "" && config.adapter !== undefined) {
-      const deleted = await deleteStoredSession(config.adapter, sessionToken)
-      if (deleted != null && recordsSessions(config.adapter)) {
-        const records = await callAdapter(config.adapter, "listSessionRecords", { userId: deleted.userId })
-        await revokeRecords(config, records.filter((record) => record.sessionToken === sessionToken), "signOut")
-      }
-      await emit(config, "signOut", { session: deleted ?? null })
-    }
+    await (await loadDatabaseSessions()).endDatabaseSession(context, source)
   } else {
     const raw = source === undefined ? undefined : readChunked(context.jar, source.name)
     const token = source === undefined || raw === undefined ? null : await openToken(context, raw, source.salt)

@@ -19,27 +19,11 @@
  */
 import { boundedCache } from "../caches.js"
 import { defaultCookies, parseCookies, readChunked } from "../cookies.js"
-import {
-  base64url,
-  cachedPerSecrets,
-  deriveKeys,
-  engine,
-  fromBase64url,
-  hkdfSha256,
-  importCbcHmacKey,
-  importGcmKey,
-  joinCompactJwe,
-  openGcm,
-  parseJson,
-  randomBytes,
-  splitCompactJwe,
-  type CbcHmacKey,
-  type CompactJwe,
-  type SecretKey,
-} from "../crypto.js"
+import { engine, joinCompactJwe, randomBytes, splitCompactJwe } from "../crypto.js"
 import { readEnv } from "../env.js"
 import { MissingSecret, SessionTokenError } from "../errors.js"
 import type { JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from "../types.js"
+import { ALTERED, sessionKeys, type SessionKey, type SessionKeys } from "./jwt-keys.js"
 
 export type { DefaultJWT, JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from "../types.js"
 
@@ -47,27 +31,9 @@ export type { DefaultJWT, JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } fr
 const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60
 /** Seconds of clock skew forgiven when checking `exp` and `nbf`, as Auth.js forgives. */
 const CLOCK_TOLERANCE = 15
-const ENC = "A256CBC-HS512"
 
 const encoder = new TextEncoder()
 const textDecoder = new TextDecoder()
-
-/** One secret's key for one salt, with the protected header that names it. */
-interface SessionKey {
-  key: CbcHmacKey
-  kid: string
-  /** The base64url protected header `{"alg":"dir","enc":"A256CBC-HS512","kid":...}`. */
-  header: string
-  /** The header's bytes: the JWE's additional authenticated data. */
-  aad: Uint8Array<ArrayBuffer>
-}
-
-/** Every secret's key for one salt, in the secrets' order, found by header or by `kid`. */
-interface SessionKeys {
-  keys: SessionKey[]
-  byHeader: Map<string, SessionKey>
-  byKid: Map<string, SessionKey>
-}
 
 /** How many opened tokens are remembered in all, and the longest one remembered. */
 const OPENED_ENTRIES = 1024
@@ -97,49 +63,6 @@ function rememberOpened(keys: SessionKeys, token: string, plaintext: string): vo
 function rememberedPlaintext(keys: SessionKeys, token: string): string | undefined {
   const entry = openedTokens.get(token)
   return entry?.keys === keys ? entry.plaintext : undefined
-}
-
-/** Auth.js's HKDF `info`: the salt is both the HKDF salt and part of the info. */
-function keyInfo(salt: string): string {
-  return `Auth.js Generated Encryption Key (${salt})`
-}
-
-/**
- * The RFC 7638 thumbprint of a symmetric key as an `oct` JWK, hashed with the SHA-2 of the
- * key's own size (SHA-512 for the 64-byte key, SHA-256 for a 32-byte one), as Auth.js names keys.
- *
- * @see https://www.rfc-editor.org/rfc/rfc7638 JWK Thumbprint
- */
-async function thumbprint(raw: Uint8Array): Promise<string> {
-  const jwk = `{"k":"${base64url(raw)}","kty":"oct"}`
-  const hash = raw.length === 64 ? "SHA-512" : "SHA-256"
-  return base64url(new Uint8Array(await crypto.subtle.digest(hash, encoder.encode(jwk))))
-}
-
-async function sessionKey(secret: string, salt: string): Promise<SessionKey> {
-  const raw = await hkdfSha256(secret, salt, keyInfo(salt), 64)
-  const kid = await thumbprint(raw)
-  const header = base64url(encoder.encode(JSON.stringify({ alg: "dir", enc: ENC, kid })))
-  return { key: await importCbcHmacKey(raw), kid, header, aad: encoder.encode(header) }
-}
-
-function sessionKeys(secrets: readonly string[], salt: string): Promise<SessionKeys> {
-  return cachedPerSecrets(secrets, `authjs\u0000${salt}`, async () => {
-    const keys = await Promise.all(secrets.map((secret) => sessionKey(secret, salt)))
-    return { keys, byHeader: new Map(keys.map((key) => [key.header, key])), byKid: new Map(keys.map((key) => [key.kid, key])) }
-  })
-}
-
-/** The `A256GCM` keys Auth.js also opens with: the same derivation, 32 bytes. Derived only when such a token arrives. */
-function gcmKeys(secrets: readonly string[], salt: string): Promise<{ key: SecretKey; kid: string }[]> {
-  return cachedPerSecrets(secrets, `authjs-gcm\u0000${salt}`, () =>
-    Promise.all(
-      secrets.map(async (secret) => {
-        const raw = await hkdfSha256(secret, salt, keyInfo(salt), 32)
-        return { key: await importGcmKey(raw), kid: await thumbprint(raw) }
-      }),
-    ),
-  )
 }
 
 const secretLists = boundedCache<string, string[]>("secret lists", 64)
@@ -190,53 +113,6 @@ export async function encode<Payload = JWT>(params: JWTEncodeParams<Payload>): P
   return joinCompactJwe(first.header, iv, await engine.encryptCbcHmac(first.key, iv, first.aad, encoder.encode(JSON.stringify(claims))))
 }
 
-/** The parsed protected header of a JWE we did not seal with the current keys. */
-function readHeader(jwe: CompactJwe): { enc: unknown; kid: unknown } {
-  const header = fromBase64url(jwe.header)
-  const parsed = header === undefined ? undefined : parseJson(header)
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    throw new SessionTokenError("The session token's header is not a JSON object.")
-  }
-  const { alg, enc, kid, zip, crit } = parsed as Record<string, unknown>
-  if (alg !== "dir") throw new SessionTokenError('The session token is not sealed with `alg: "dir"`.')
-  if (zip !== undefined || crit !== undefined) throw new SessionTokenError("The session token uses JWE features Auth.js refuses (`zip` or `crit`).")
-  return { enc, kid }
-}
-
-const NO_KEY = "The session token was sealed with a secret or salt that is not configured (or rotated out)."
-const ALTERED = "The session token does not authenticate: it was altered, or sealed with another secret."
-
-/** Opens a header-named `A256CBC-HS512` token with the key its `kid` names, or with each key. */
-async function openCbc(jwe: CompactJwe, kid: unknown, keys: SessionKeys): Promise<Uint8Array> {
-  let candidates: readonly SessionKey[] = keys.keys
-  if (kid !== undefined) {
-    const named = typeof kid === "string" ? keys.byKid.get(kid) : undefined
-    if (named === undefined) throw new SessionTokenError(NO_KEY)
-    candidates = [named]
-  }
-  if (jwe.iv.length === 16 && jwe.tag.length === 32) {
-    const aad = encoder.encode(jwe.header)
-    for (const { key } of candidates) {
-      const plain = await engine.decryptCbcHmac(key, jwe.iv, aad, jwe)
-      if (plain !== undefined) return plain
-    }
-  }
-  throw new SessionTokenError(kid === undefined ? ALTERED : "The session token does not authenticate under the key its `kid` names: it was altered.")
-}
-
-/**
- * Opens an `A256GCM` token: Auth.js opens those with the same derivation; earlier releases of
- * this package sealed sessions so with their own derivation, and those still open until they expire.
- */
-async function openGcmToken(jwe: CompactJwe, kid: unknown, secrets: readonly string[], salt: string): Promise<Uint8Array> {
-  const aad = encoder.encode(jwe.header)
-  const authjs = (await gcmKeys(secrets, salt)).filter((entry) => kid === undefined || entry.kid === kid).map((entry) => entry.key)
-  if (kid !== undefined && authjs.length === 0) throw new SessionTokenError(NO_KEY)
-  const plain = (await openGcm(jwe, aad, authjs)) ?? (kid === undefined ? await openGcm(jwe, aad, await deriveKeys(secrets, salt, "jwe")) : undefined)
-  if (plain === undefined) throw new SessionTokenError(ALTERED)
-  return plain
-}
-
 function numericClaim(claims: Record<string, unknown>, name: "exp" | "iat" | "nbf"): number | undefined {
   const value = claims[name]
   if (value !== undefined && typeof value !== "number") throw new SessionTokenError(`The session token's \`${name}\` is not a number.`)
@@ -254,10 +130,9 @@ async function decrypt(token: string, keys: SessionKeys, secrets: readonly strin
     if (opened === undefined) throw new SessionTokenError(ALTERED)
     return opened
   }
-  const { enc, kid } = readHeader(jwe)
-  if (enc === ENC) return openCbc(jwe, kid, keys)
-  if (enc === "A256GCM") return openGcmToken(jwe, kid, secrets, salt)
-  throw new SessionTokenError('The session token is not encrypted with "A256CBC-HS512" or "A256GCM".')
+  // Another header (a `kid` with other bytes, Auth.js's `A256GCM`, an earlier release's token): rare, so loaded then.
+  const { openForeignToken } = await import("./jwt-foreign.js")
+  return openForeignToken(jwe, keys, secrets, salt)
 }
 
 /**

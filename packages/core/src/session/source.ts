@@ -1,0 +1,74 @@
+/**
+ * What both session strategies share: where the request's session cookie is (ours, or a legacy
+ * one moved to ours), clearing it, and what a session shows of its user. A leaf below the
+ * strategies, so the database strategy (`./database.ts`), loaded on first use, imports no
+ * module that loads it.
+ */
+import type { AdapterUser } from "../adapters.js"
+import type { RequestContext } from "../internal.js"
+import { clearChunked } from "../cookies.js"
+import type { Account, Profile, User } from "../model.js"
+import type { JWT, Session } from "../types.js"
+import type { SessionSource } from "./legacy.js"
+
+/** A session as read from the request. */
+export interface CurrentSession {
+  session: Session
+  /** The user id the session belongs to. */
+  userId: string | undefined
+  token?: JWT
+  user?: AdapterUser
+}
+
+/** An update the client asked for (`POST /session`): what the `jwt` / `session` callbacks get as `session` / `newSession`. */
+export interface SessionUpdate {
+  data: unknown
+}
+
+/** Clears the request's session cookie, whole or chunked. */
+export function clearSessionCookie(context: RequestContext): void {
+  context.setCookies.push(...clearChunked(context.cookies.sessionToken, context.jar))
+}
+
+/**
+ * The cookie the request's session is in: ours when the request carries it (whole or chunked),
+ * else, while the app reads them (`legacySessionCookies`), one under Auth.js's name.
+ */
+export async function sessionSource(context: RequestContext): Promise<SessionSource | undefined> {
+  const cookie = context.cookies.sessionToken
+  const { jar } = context
+  if (jar.has(cookie.name) || jar.has(`${cookie.name}.0`)) return { name: cookie.name, salt: context.sessionSalt, cookie, legacy: false }
+  if (context.config.legacySessionCookies === undefined) return undefined
+  const { findLegacySession } = await import("./legacy.js")
+  return findLegacySession(context)
+}
+
+/**
+ * Clears the cookie a read found no session in: ours (a legacy one is expired at once, see
+ * {@link expireLegacy}).
+ */
+export function clearUnopened(context: RequestContext, source: SessionSource): void {
+  if (!source.legacy) clearSessionCookie(context)
+}
+
+/** A legacy cookie is expired whatever its read gives: its session moves to ours, or it holds none. */
+export function expireLegacy(context: RequestContext, source: SessionSource): void {
+  if (source.legacy) context.setCookies.push(...clearChunked(source.cookie, context.jar))
+}
+
+/** The `user` of a session, from a JWT's claims or a stored user. */
+export function sessionUser(source: { id?: unknown; sub?: unknown; name?: unknown; email?: unknown; image?: unknown; picture?: unknown }): NonNullable<Session["user"]> {
+  const text = (value: unknown): string | null => (typeof value === "string" ? value : null)
+  const id = source.id ?? source.sub
+  const user: NonNullable<Session["user"]> = { name: text(source.name), email: text(source.email), image: text(source.image ?? source.picture) }
+  if (typeof id === "string") user.id = id
+  return user
+}
+
+/** What a finished sign-in hands to the session. */
+export interface SignedIn {
+  user: User & { id: string }
+  account: Account | null
+  profile?: Profile
+  isNewUser: boolean
+}
