@@ -357,3 +357,8 @@ export const ACCOUNT_SIGN_IN_METHODS: readonly AdapterMethod[] = ["createUser", 
 
 /** The adapter methods session records need (see {@link SessionRecordMethods}). */
 export const SESSION_RECORD_METHODS: readonly AdapterMethod[] = ["createSessionRecord", "getSessionRecord", "listSessionRecords", "updateSessionRecord", "useOnce"]
+
+/** Whether the adapter keeps session records: it has every method of {@link SessionRecordMethods}. */
+export function keepsSessionRecords(adapter: Adapter | undefined): adapter is Adapter & SessionRecordMethods {
+  return adapter !== undefined && SESSION_RECORD_METHODS.every((method) => typeof adapter[method] === "function")
+}

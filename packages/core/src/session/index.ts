@@ -10,9 +10,12 @@ import { emit } from "../events.js"
 import { callAdapter } from "../store.js"
 import type { CallbacksOptions, JWT, Session } from "../types.js"
 import { decode, encode } from "./jwt.js"
-import { clearSessionCookie, clearUnopened, expireLegacy, sessionSource, sessionUser, type CurrentSession, type SessionUpdate, type SignedIn } from "./source.js"
+import { clearSessionCookie, clearUnopened, expireLegacy, SESSION_ID_CLAIM, sessionSource, sessionUser, type CurrentSession, type SessionUpdate, type SignedIn } from "./source.js"
+import { keepsSessionRecords } from "../adapters.js"
 
-import { isLive, recordSignIn, recordsSessions, revokeRecords, SESSION_ID_CLAIM } from "./records.js"
+/** Session records, fetched only for an adapter that keeps them: an app without one loads none of it. */
+const sessionRecords = () => import("./records.js")
+
 
 export type { CurrentSession, SessionUpdate, SignedIn } from "./source.js"
 
@@ -77,7 +80,7 @@ async function readJwtSession(context: RequestContext, update: SessionUpdate | u
   if (raw === undefined) return null
   let token = await openToken(context, raw, source.salt)
   // A session revoked elsewhere (a back-channel logout) is refused like one that does not open.
-  if (token === null || !(await isLive(config, token[SESSION_ID_CLAIM]))) {
+  if (token === null || (keepsSessionRecords(config.adapter) && !(await (await sessionRecords()).isLive(config, token[SESSION_ID_CLAIM])))) {
     clearUnopened(context, source)
     return null
   }
@@ -177,7 +180,7 @@ export async function startSession(context: RequestContext, signedIn: SignedIn):
   if (account !== null && config.adapter === undefined && provider?.flow.sessionToken !== undefined) {
     token = await provider.flow.sessionToken(provider.options, token, account)
   }
-  const recorded = await recordSignIn(context, {
+  const recorded = !keepsSessionRecords(config.adapter) ? undefined : await (await sessionRecords()).recordSignIn(context, {
     userId: user.id,
     provider: account?.provider,
     profile: signedIn.profile,
@@ -215,9 +218,9 @@ export async function endSession(context: RequestContext): Promise<void> {
     const raw = source === undefined ? undefined : readChunked(context.jar, source.name)
     const token = source === undefined || raw === undefined ? null : await openToken(context, raw, source.salt)
     const id = token?.[SESSION_ID_CLAIM]
-    if (typeof id === "string" && recordsSessions(config.adapter)) {
+    if (typeof id === "string" && keepsSessionRecords(config.adapter)) {
       const record = await callAdapter(config.adapter, "getSessionRecord", id)
-      if (record !== null) await revokeRecords(config, [record], "signOut")
+      if (record !== null) await (await sessionRecords()).revokeRecords(config, [record], "signOut")
     }
     await emit(config, "signOut", { token })
   }

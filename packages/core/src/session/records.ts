@@ -6,7 +6,7 @@
  * database session's record names its row, which a revocation deletes. Only an adapter with the
  * session record methods keeps records: without them, sessions behave as they always did.
  */
-import { SESSION_RECORD_METHODS, type Adapter, type AdapterSessionRecord, type SessionRecordMethods } from "../adapters.js"
+import { keepsSessionRecords, type Adapter, type AdapterSessionRecord, type SessionRecordMethods } from "../adapters.js"
 import { boundedCache, type BoundedCache } from "../caches.js"
 import { randomString } from "../crypto.js"
 import { emit } from "../events.js"
@@ -14,8 +14,7 @@ import type { InternalConfig, RequestContext } from "../internal.js"
 import type { Profile } from "../model.js"
 import { callAdapter } from "../store.js"
 
-/** The claim of a JWT session that names its record. */
-export const SESSION_ID_CLAIM = "sessionId"
+export { SESSION_ID_CLAIM } from "./source.js"
 
 /** The longest user agent kept: enough to describe a device. */
 const MAX_USER_AGENT = 256
@@ -23,10 +22,8 @@ const MAX_USER_AGENT = 256
 /** An adapter that keeps session records. */
 export type RecordingAdapter = Adapter & SessionRecordMethods
 
-/** Whether the adapter keeps session records: it has every method of {@link SessionRecordMethods}. */
-export function recordsSessions(adapter: Adapter | undefined): adapter is RecordingAdapter {
-  return adapter !== undefined && SESSION_RECORD_METHODS.every((method) => typeof adapter[method] === "function")
-}
+/** Whether the adapter keeps session records. */
+export const recordsSessions: (adapter: Adapter | undefined) => adapter is RecordingAdapter = keepsSessionRecords
 
 /**
  * Records a sign-in, answering the record's id (`undefined` when the adapter keeps no records).

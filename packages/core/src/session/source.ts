@@ -72,3 +72,6 @@ export interface SignedIn {
   profile?: Profile
   isNewUser: boolean
 }
+
+/** The claim of a JWT session that names its session record (see `session/records.ts`). */
+export const SESSION_ID_CLAIM = "sessionId"
