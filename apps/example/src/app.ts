@@ -5,7 +5,7 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 
-import { Auth, type AuthConfig, type LoggerInstance, type SessionStrategy } from "@portcullis/core"
+import { Auth, getAccessToken, type AuthConfig, type LoggerInstance, type SessionStrategy } from "@portcullis/core"
 import type { DevIdp } from "@portcullis/dev-idp"
 import { getRequestListener } from "@hono/node-server"
 import { Hono } from "hono"
@@ -14,10 +14,10 @@ import Passkey from "@portcullis/providers/passkey"
 import { AUTH_BASE_PATH, createAuthConfig } from "./auth.js"
 import { bundleClientScript } from "./client-bundle.js"
 import { openDatabase } from "./database.js"
-import { startDemoIdp } from "./demo-idp.js"
+import { DEMO_PROVIDER_ID, startDemoIdp } from "./demo-idp.js"
 import { createDemoUserCheck, DEMO_USERNAME, demoUserProvider } from "./demo-user.js"
 import { printSignInLink, selectEmailProvider, type EmailDelivery, type SignInLinkSink } from "./email.js"
-import { FAVICON, pagePolicy, renderCheckEmail, renderHome, renderNotFound, renderProtected, renderServerError, STYLESHEET, type HomeView, type SessionStore } from "./pages.js"
+import { FAVICON, pagePolicy, renderCheckEmail, renderHome, renderNotFound, renderProtected, renderServerError, renderToken, STYLESHEET, type HomeView, type SessionStore } from "./pages.js"
 import { selectProviders, type ProviderStatus } from "./providers.js"
 import { readSession } from "./session.js"
 import { readSessionStrategy, readVariable, resolveDemoPassword, resolveSecret, SettingsError, type Env } from "./settings.js"
@@ -125,6 +125,16 @@ export function createApp(options: AppOptions): Hono {
     }
     return page(renderProtected(session), 200, setCookies)
   })
+  // The signed-in user's access token at the Demo IdP, refreshed by core when it is due.
+  app.get("/token", async (c) => {
+    const setCookies: string[] = []
+    const token = await getAccessToken(c.req.raw, auth, DEMO_PROVIDER_ID, (cookie) => setCookies.push(cookie))
+    if (token === null) {
+      const signIn = `${AUTH_BASE_PATH}/signin?${new URLSearchParams({ callbackUrl: "/token" }).toString()}`
+      return new Response(null, { status: 302, headers: { location: signIn, "cache-control": "private, no-store" } })
+    }
+    return page(renderToken(token), 200, setCookies)
+  })
   app.notFound((c) => page(renderNotFound(new URL(c.req.url).pathname), 404))
   app.onError((error) => {
     onError(error)
@@ -142,6 +152,8 @@ export interface ExampleOptions {
   port?: number
   /** The port the Demo IdP tries first. Default 4000; `0` takes a free one. */
   idpPort?: number
+  /** Seconds a Demo IdP access token lives. Default 5 minutes. */
+  idpAccessTokenTtl?: number
   /** Where start-up warnings go. Default `console.warn`. */
   warn?: (message: string) => void
   /** Passed to `Auth()` as `logger`. Default: core's console logger. */
@@ -243,7 +255,11 @@ export async function startExample(options: ExampleOptions): Promise<RunningExam
   let demo: Awaited<ReturnType<typeof startDemoIdp>>
   try {
     // Both names of the loopback host, so opening http://127.0.0.1:<port> also signs in.
-    demo = await startDemoIdp({ port: options.idpPort ?? 4000, appOrigins: [url, `http://127.0.0.1:${port}`] })
+    demo = await startDemoIdp({
+      port: options.idpPort ?? 4000,
+      appOrigins: [url, `http://127.0.0.1:${port}`],
+      ...(options.idpAccessTokenTtl === undefined ? {} : { accessTokenTtl: options.idpAccessTokenTtl }),
+    })
   } catch (error) {
     await Promise.all([closeServer(server), database?.close()])
     throw error

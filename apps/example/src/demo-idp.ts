@@ -26,6 +26,11 @@ export interface DemoIdpOptions {
   port: number
   /** The app origins the IdP may send the browser back to. */
   appOrigins: string[]
+  /**
+   * Seconds an access token of the Demo IdP lives. Default 5 minutes: short, so the "Provider
+   * token" page shows a refresh within minutes (core refreshes within 60 seconds of expiry).
+   */
+  accessTokenTtl?: number
 }
 
 function isAddressInUse(error: unknown): boolean {
@@ -46,6 +51,7 @@ export async function startDemoIdp(options: DemoIdpOptions): Promise<DemoIdp> {
       port,
       // The app sends the sign-in's ID token with its sign-out: the IdP ends its session at once.
       logoutConfirmation: "auto",
+      accessTokenTtl: options.accessTokenTtl ?? 300,
       clients: [
         {
           client_id: client.id,
@@ -53,6 +59,8 @@ export async function startDemoIdp(options: DemoIdpOptions): Promise<DemoIdp> {
           client_name: "the Auth example app",
           redirect_uris: options.appOrigins.map((origin) => `${origin}${AUTH_BASE_PATH}/callback/${DEMO_PROVIDER_ID}`),
           post_logout_redirect_uris: options.appOrigins.map((origin) => `${origin}${AUTH_BASE_PATH}/signout/callback/${DEMO_PROVIDER_ID}`),
+          // Refresh tokens, rotated on each use (reusing one revokes the grant), for the token page.
+          grant_types: ["authorization_code", "refresh_token"],
         },
       ],
     })

@@ -2,7 +2,7 @@
  * The app's own pages, rendered on the server: home, the protected page, not found and error.
  * Every value is escaped; the only script is the static `/assets/client.js`.
  */
-import type { Session, SessionStrategy } from "@portcullis/core"
+import type { AccessToken, Session, SessionStrategy } from "@portcullis/core"
 
 import { DEFAULT_ACCOUNTS } from "@portcullis/dev-idp"
 
@@ -180,6 +180,7 @@ export function renderHome(view: HomeView): string {
 ${userCard(user)}
 <div class="actions">
 <a class="button primary" href="/protected">Open the protected page</a>
+<a class="button" href="/token">Demo IdP token</a>
 <a class="button" href="${AUTH_BASE_PATH}/signout">Sign out</a>
 </div>`
   const providers = view.providers
@@ -219,6 +220,24 @@ export function renderProtected(session: Session): string {
 ${userCard(user)}
 <h2>The session</h2>
 <pre data-testid="session" tabindex="0">${escapeHtml(JSON.stringify(session, null, 2))}</pre>
+</section>`,
+  )
+}
+
+/** The provider token page: the Demo IdP access token core keeps fresh (never the token itself). */
+export function renderToken(token: AccessToken): string {
+  const expires = token.expiresAt === undefined ? undefined : new Date(token.expiresAt * 1000)
+  const left = expires === undefined ? undefined : Math.max(0, Math.round((expires.getTime() - Date.now()) / 1000))
+  return layout(
+    { title: "Provider token", signedIn: true },
+    `<section class="card">
+<h1>Provider token</h1>
+<p class="muted">The access token the Demo IdP issued at sign-in, as <code>getAccessToken()</code> hands it to the app for calling the provider's API. It lives 5 minutes; within 60 seconds of its expiry core refreshes it (one refresh per account, even with many requests at once) and stores the new one. Reload to watch it change.</p>
+<dl>
+<dt>Expires</dt><dd data-testid="token-expires" data-expires-at="${escapeHtml(String(token.expiresAt ?? ""))}">${expires === undefined ? "not said" : `${escapeHtml(expires.toISOString())} (in ${String(left)} s)`}</dd>
+<dt>Scope</dt><dd>${escapeHtml(token.scope ?? "not said")}</dd>
+<dt>Token</dt><dd><code data-testid="token-fingerprint">${escapeHtml(token.accessToken.slice(0, 6))}…</code> <span class="muted">(its first characters: the token itself is a secret)</span></dd>
+</dl>
 </section>`,
   )
 }

@@ -182,7 +182,7 @@ export interface SignInFlow<Options = unknown> {
    * the sign-out local. Asked of every provider; a flow answers only for the one this browser
    * signed in with.
    */
-  signOut?: (context: RequestContext, provider: FlowProvider<Options>, request: { callbackUrl: string }) => Promise<Response | undefined>
+  signOut?: (context: RequestContext, provider: FlowProvider<Options>, request: { callbackUrl: string; ended: { userId: string | undefined; token: JWT | null } }) => Promise<Response | undefined>
   /** `GET /signout/callback/:id`: where the provider's sign-out sends the browser back. */
   signOutCallback?: (context: RequestContext, provider: FlowProvider<Options>) => Promise<Response>
   /**

@@ -32,13 +32,14 @@ interface Started {
 
 const started: Started[] = []
 
-async function start(env: Record<string, string> = {}): Promise<Started> {
+async function start(env: Record<string, string> = {}, idpAccessTokenTtl?: number): Promise<Started> {
   const errors: string[] = []
   const links: SignInLink[] = []
   const example = await startExample({
     env: { AUTH_SECRET: SECRET, ...env },
     port: 0,
     idpPort: 0,
+    ...(idpAccessTokenTtl === undefined ? {} : { idpAccessTokenTtl }),
     warn: () => undefined,
     authLogger: { error: (error) => errors.push(`${error.code}: ${error.message}`), warn: () => undefined },
     onError: (error) => errors.push(String(error)),
@@ -163,6 +164,32 @@ describe("the example with database sessions", () => {
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("You are signed in")
     expect(await page.getByTestId("user-name").textContent()).toBe(ALICE.name)
     expect(await page.getByTestId("state").textContent()).toContain("database session")
+    expect(run.errors).toEqual([])
+  })
+})
+
+describe("the provider token page", () => {
+  let run: Started
+  beforeAll(async () => {
+    // Tokens that are due for a refresh 2 seconds after they are issued (core refreshes within 60 s of expiry).
+    run = await start({}, 62)
+  })
+
+  browserTest("shows the Demo IdP token and a refreshed one once it is due", async (page) => {
+    const { example } = run
+    await page.goto(`${example.url}/token`)
+    await page.waitForURL(/\/api\/auth\/signin\?callbackUrl=%2Ftoken$/)
+    await page.getByRole("button", { name: "Sign in with Demo IdP" }).click()
+    await logInAtIdp(page, example)
+    await page.waitForURL(`${example.url}/token`)
+    const first = Number(await page.getByTestId("token-expires").getAttribute("data-expires-at"))
+    expect(first).toBeGreaterThan(Date.now() / 1000)
+    // Past the 2 seconds the token is fresh: the next load refreshes it at the IdP.
+    await page.waitForTimeout(3_000)
+    await page.reload()
+    const second = Number(await page.getByTestId("token-expires").getAttribute("data-expires-at"))
+    expect(second).toBeGreaterThan(first)
+    expect(example.idp.refreshGrants).toBeGreaterThanOrEqual(1)
     expect(run.errors).toEqual([])
   })
 })

@@ -26,9 +26,9 @@ export async function signOutPage(context: RequestContext): Promise<Response> {
  * when the provider this browser signed in with asks for it (see `SignInFlow.signOut`).
  */
 export async function completeSignOut(context: RequestContext, target: string): Promise<Response> {
-  await endSession(context)
+  const ended = await endSession(context)
   for (const provider of context.config.providers) {
-    const atProvider = await provider.flow.signOut?.(context, provider, { callbackUrl: target })
+    const atProvider = await provider.flow.signOut?.(context, provider, { callbackUrl: target, ended })
     if (atProvider !== undefined) return atProvider
   }
   return redirect(context, target)

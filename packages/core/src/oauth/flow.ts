@@ -125,8 +125,18 @@ function keptForSignOut(context: RequestContext): boolean {
 export const oauth = {
   name: "OAuth",
   configure: (config, env, setup) => normalizeOAuthProvider(config as never, env, setup?.redirectProxyUrl),
-  adapterMethods: (options) => [...ACCOUNT_SIGN_IN_METHODS, ...(options.backchannelLogout ? [...SESSION_RECORD_METHODS, "deleteSession" as const] : [])],
-  needsAdapter: (options) => (options.backchannelLogout ? "with session records for `backchannelLogout` (to end sessions on every instance)" : undefined),
+  adapterMethods: (options) => [
+    ...ACCOUNT_SIGN_IN_METHODS,
+    ...(options.backchannelLogout ? [...SESSION_RECORD_METHODS, "deleteSession" as const] : []),
+    // Tokens are revoked once the user's last session ends: the store must tell which sessions live.
+    ...(options.revokeTokensOnSignOut ? [...SESSION_RECORD_METHODS, "listAccountsByUserId" as const] : []),
+  ],
+  needsAdapter: (options) =>
+    options.backchannelLogout
+      ? "with session records for `backchannelLogout` (to end sessions on every instance)"
+      : options.revokeTokensOnSignOut && !options.tokensInCookie
+        ? "with session records for `revokeTokensOnSignOut` (or `tokensInCookie`, to revoke the tokens the cookie keeps)"
+        : undefined,
   secrets: (options) => (options.clientSecret === undefined ? [] : [options.clientSecret]),
   draw: () => ({ kind: "button" }),
   signIn,
@@ -134,7 +144,10 @@ export const oauth = {
   // Fetched when the app calls getAccessToken: an app that never does loads none of the refresh code.
   accessToken: async (config, request, provider, setCookie) => (await import("./access-token.js")).oauthAccessToken(config, request, provider, setCookie),
   // The end-session code is fetched only by a browser that signed in with such a provider.
-  signOut: async (context, provider, request) => (keptForSignOut(context) ? (await import("./end-session.js")).endProviderSession(context, provider, request.callbackUrl) : undefined),
+  signOut: async (context, provider, request) => {
+    if (provider.options.revokeTokensOnSignOut) await (await import("./revocation.js")).revokeOnSignOut(context, provider, request.ended)
+    return keptForSignOut(context) ? (await import("./end-session.js")).endProviderSession(context, provider, request.callbackUrl) : undefined
+  },
   signOutCallback: async (context, provider) => (await import("./end-session.js")).endSessionCallback(context, provider),
   routes: {
     // Fetched when a provider posts a logout token: an app without back-channel logout loads none of it.

@@ -36,6 +36,8 @@ export interface InternalOAuthProvider {
   endSessionOnSignOut: boolean
   /** Receive back-channel logout tokens (see `OAuthConfig.backchannelLogout`). */
   backchannelLogout: boolean
+  /** Revoke the tokens once no session holds them (see `OAuthConfig.revokeTokensOnSignOut`). */
+  revokeTokensOnSignOut: boolean
   redirectProxyUrl: URL | undefined
   /** Milliseconds one request to the provider may take. */
   timeout: number
@@ -236,6 +238,7 @@ export function normalizeOAuthProvider(config: OAuthConfig, env: Env, proxyUrl: 
     tokensInCookie: config.tokensInCookie === true,
     endSessionOnSignOut: booleanOption(config.endSessionOnSignOut, at("endSessionOnSignOut")),
     backchannelLogout: booleanOption(config.backchannelLogout, at("backchannelLogout")),
+    revokeTokensOnSignOut: booleanOption(config.revokeTokensOnSignOut, at("revokeTokensOnSignOut")),
     redirectProxyUrl,
     timeout,
     callbackTimeout,

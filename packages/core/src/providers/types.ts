@@ -152,6 +152,18 @@ export interface OAuth2Config<P = Profile> extends CommonProviderOptions {
    * @see https://openid.net/specs/openid-connect-backchannel-1_0.html
    */
   backchannelLogout?: boolean
+  /**
+   * Revokes the provider's refresh token and access token (RFC 7009, at the `revocation_endpoint`
+   * of its metadata) when they are no one's any more: with an adapter, when the user signs out of
+   * their last session (tokens belong to the account, so one device's sign-out must not end the
+   * others' grant; this needs an adapter that keeps session records, and the account's tokens are
+   * cleared); without one, with `tokensInCookie`, on every sign-out (each cookie holds its own).
+   * A failing or slow revocation is logged (without the token) and never holds the sign-out up.
+   * Default `false`.
+   *
+   * @see https://www.rfc-editor.org/rfc/rfc7009
+   */
+  revokeTokensOnSignOut?: boolean
   redirectProxyUrl?: string
   /** Milliseconds before one outbound request to this provider is aborted. Default 5 000. */
   timeout?: number

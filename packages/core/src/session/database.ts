@@ -11,7 +11,7 @@ import { callAdapter, storedUser } from "../store.js"
 import type { CallbacksOptions, Session } from "../types.js"
 import type { SessionSource } from "./legacy.js"
 import { recordSignIn, recordsSessions, revokeRecords } from "./records.js"
-import { clearUnopened, expireLegacy, sessionSource, sessionUser, type CurrentSession, type SessionUpdate, type SignedIn } from "./source.js"
+import { clearUnopened, expireLegacy, sessionSource, sessionUser, type CurrentSession, type EndedSession, type SessionUpdate, type SignedIn } from "./source.js"
 
 type SessionCallbackParams = Parameters<NonNullable<CallbacksOptions["session"]>>[0]
 
@@ -124,15 +124,15 @@ async function deleteStoredSession(adapter: Adapter, sessionToken: string): Prom
  *
  * @throws {AdapterError} when the adapter fails.
  */
-export async function endDatabaseSession(context: RequestContext, source: SessionSource | undefined): Promise<void> {
+export async function endDatabaseSession(context: RequestContext, source: SessionSource | undefined): Promise<EndedSession> {
   const { config } = context
   const sessionToken = source === undefined ? undefined : context.jar.get(source.name)
-  if (sessionToken !== undefined && sessionToken !== "" && config.adapter !== undefined) {
-    const deleted = await deleteStoredSession(config.adapter, sessionToken)
-    if (deleted != null && recordsSessions(config.adapter)) {
-      const records = await callAdapter(config.adapter, "listSessionRecords", { userId: deleted.userId })
-      await revokeRecords(config, records.filter((record) => record.sessionToken === sessionToken), "signOut")
-    }
-    await emit(config, "signOut", { session: deleted ?? null })
+  if (sessionToken === undefined || sessionToken === "" || config.adapter === undefined) return { userId: undefined, token: null }
+  const deleted = await deleteStoredSession(config.adapter, sessionToken)
+  if (deleted != null && recordsSessions(config.adapter)) {
+    const records = await callAdapter(config.adapter, "listSessionRecords", { userId: deleted.userId })
+    await revokeRecords(config, records.filter((record) => record.sessionToken === sessionToken), "signOut")
   }
+  await emit(config, "signOut", { session: deleted ?? null })
+  return { userId: deleted?.userId, token: null }
 }

@@ -10,14 +10,14 @@ import { emit } from "../events.js"
 import { callAdapter } from "../store.js"
 import type { CallbacksOptions, JWT, Session } from "../types.js"
 import { decode, encode } from "./jwt.js"
-import { clearSessionCookie, clearUnopened, expireLegacy, SESSION_ID_CLAIM, sessionSource, sessionUser, type CurrentSession, type SessionUpdate, type SignedIn } from "./source.js"
+import { clearSessionCookie, clearUnopened, expireLegacy, SESSION_ID_CLAIM, sessionSource, sessionUser, type CurrentSession, type EndedSession, type SessionUpdate, type SignedIn } from "./source.js"
 import { keepsSessionRecords } from "../adapters.js"
 
 /** Session records, fetched only for an adapter that keeps them: an app without one loads none of it. */
 const sessionRecords = () => import("./records.js")
 
 
-export type { CurrentSession, SessionUpdate, SignedIn } from "./source.js"
+export type { CurrentSession, EndedSession, SessionUpdate, SignedIn } from "./source.js"
 
 type SessionCallbackParams = Parameters<NonNullable<CallbacksOptions["session"]>>[0]
 type JwtCallbackParams = Parameters<NonNullable<CallbacksOptions["jwt"]>>[0]
@@ -205,15 +205,17 @@ export async function resealSession(context: RequestContext, token: JWT): Promis
 }
 
 /**
- * Ends the request's session: deletes it from the store (database strategy) and clears the cookie.
+ * Ends the request's session: deletes it from the store (database strategy) and clears the cookie;
+ * answers whose session it was, for what the providers' flows do on sign-out.
  *
  * @throws {AdapterError} when the adapter fails.
  */
-export async function endSession(context: RequestContext): Promise<void> {
+export async function endSession(context: RequestContext): Promise<EndedSession> {
   const { config } = context
   const source = await sessionSource(context)
+  let ended: EndedSession
   if (config.session.strategy === "database") {
-    await (await loadDatabaseSessions()).endDatabaseSession(context, source)
+    ended = await (await loadDatabaseSessions()).endDatabaseSession(context, source)
   } else {
     const raw = source === undefined ? undefined : readChunked(context.jar, source.name)
     const token = source === undefined || raw === undefined ? null : await openToken(context, raw, source.salt)
@@ -223,6 +225,7 @@ export async function endSession(context: RequestContext): Promise<void> {
       if (record !== null) await (await sessionRecords()).revokeRecords(config, [record], "signOut")
     }
     await emit(config, "signOut", { token })
+    ended = { userId: typeof token?.sub === "string" ? token.sub : undefined, token }
   }
   clearSessionCookie(context)
   if (config.legacySessionCookies !== undefined) {
@@ -230,4 +233,5 @@ export async function endSession(context: RequestContext): Promise<void> {
     const { presentLegacyCookies } = await import("./legacy.js")
     for (const cookie of presentLegacyCookies(context)) context.setCookies.push(...clearChunked(cookie, context.jar))
   }
+  return ended
 }

@@ -75,3 +75,9 @@ export interface SignedIn {
 
 /** The claim of a JWT session that names its session record (see `session/records.ts`). */
 export const SESSION_ID_CLAIM = "sessionId"
+
+/** The session a sign-out ended: whose it was, and a JWT session's claims. */
+export interface EndedSession {
+  userId: string | undefined
+  token: JWT | null
+}

@@ -1,0 +1,91 @@
+/**
+ * Revoking the provider's tokens when the user is gone (`revokeTokensOnSignOut`): an RFC 7009
+ * request for the refresh token and the access token, at the provider's `revocation_endpoint`.
+ * Provider tokens belong to the account, not to one device: with an adapter they are revoked
+ * only when the user signs out of their last session; kept in the session cookie
+ * (`tokensInCookie`) they are that cookie's own. A failing or slow revocation is logged, without
+ * the token, and never holds the sign-out up.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc7009
+ */
+import * as o from "oauth4webapi"
+import type { Adapter } from "../adapters.js"
+import { AuthError, OAuthSignInError } from "../errors.js"
+import type { FlowProvider, RequestContext } from "../internal.js"
+import { sanitizeError } from "../logger.js"
+import type { JWT } from "../types.js"
+import { providerTokensOf } from "../session/cookie-tokens.js"
+import { callAdapter } from "../store.js"
+import type { InternalOAuthProvider } from "./provider.js"
+import { authorizationServer, clientAuthOf, clientOf, httpOptions } from "./server.js"
+
+/** The longest a sign-out waits for the provider to confirm a revocation; the request goes on in the background. */
+export const REVOCATION_WAIT_MS = 2_000
+
+interface Revocable {
+  token: string
+  hint: "refresh_token" | "access_token"
+}
+
+function revocable(tokens: { refresh_token?: unknown; access_token?: unknown } | undefined): Revocable[] {
+  const out: Revocable[] = []
+  if (typeof tokens?.refresh_token === "string" && tokens.refresh_token !== "") out.push({ token: tokens.refresh_token, hint: "refresh_token" })
+  if (typeof tokens?.access_token === "string" && tokens.access_token !== "") out.push({ token: tokens.access_token, hint: "access_token" })
+  return out
+}
+
+/**
+ * The tokens to revoke now: the ended cookie's own, or with an adapter the account's, once the
+ * user has no live session left (the store's tokens are then cleared from the account).
+ */
+async function tokensToRevoke(adapter: Adapter | undefined, provider: InternalOAuthProvider, ended: { userId: string | undefined; token: JWT | null }): Promise<Revocable[]> {
+  if (adapter === undefined) return ended.token === null ? [] : revocable(providerTokensOf(ended.token)[provider.id])
+  const { userId } = ended
+  if (userId === undefined) return []
+  const now = Date.now()
+  const live = (await callAdapter(adapter, "listSessionRecords", { userId })).filter((record) => (record.revokedAt ?? null) === null && new Date(record.expires).getTime() > now)
+  if (live.length > 0) return []
+  const account = (await callAdapter(adapter, "listAccountsByUserId", userId)).find((candidate) => candidate.provider === provider.id)
+  if (account === undefined) return []
+  const tokens = revocable(account)
+  if (tokens.length > 0 && typeof adapter.updateAccount === "function") {
+    await callAdapter(adapter, "updateAccount", { provider: account.provider, providerAccountId: account.providerAccountId, access_token: undefined, refresh_token: undefined, expires_at: undefined })
+  }
+  return tokens
+}
+
+async function revoke(provider: InternalOAuthProvider, { token, hint }: Revocable): Promise<void> {
+  const server = await authorizationServer(provider)
+  if (typeof server.revocation_endpoint !== "string") {
+    throw new OAuthSignInError(`Provider "${provider.id}" has \`revokeTokensOnSignOut\` but its metadata has no \`revocation_endpoint\`.`)
+  }
+  const response = await o.revocationRequest(server, clientOf(provider), clientAuthOf(provider), token, {
+    ...httpOptions(provider),
+    additionalParameters: { token_type_hint: hint },
+  })
+  await o.processRevocationResponse(response)
+}
+
+/**
+ * Revokes the provider's tokens of a session that just ended, when they are no one else's. Waits
+ * at most {@link REVOCATION_WAIT_MS}; every failure is logged with the tokens redacted.
+ */
+export async function revokeOnSignOut(context: RequestContext, { options: provider }: FlowProvider<InternalOAuthProvider>, ended: { userId: string | undefined; token: JWT | null }): Promise<void> {
+  const { config } = context
+  const report = (cause: unknown): void => {
+    const error = cause instanceof AuthError ? cause : new OAuthSignInError(`Revoking the tokens of provider "${provider.id}" at sign-out failed.`, { cause })
+    config.logger.error(sanitizeError(error, context.sensitive))
+  }
+  let tokens: Revocable[]
+  try {
+    tokens = await tokensToRevoke(config.adapter, provider, ended)
+  } catch (cause) {
+    report(cause)
+    return
+  }
+  for (const { token } of tokens) context.sensitive.add(token)
+  const work = Promise.all(tokens.map((token) => revoke(provider, token).catch(report)))
+  let timer: ReturnType<typeof setTimeout> | undefined
+  await Promise.race([work, new Promise((resolve) => (timer = setTimeout(resolve, REVOCATION_WAIT_MS)))])
+  clearTimeout(timer)
+}
