@@ -8,7 +8,7 @@ import { cpus, totalmem } from "node:os"
 import { bundleBreakdown, gzippedSize, OUR_PARTS, OUR_SOURCE_ALIAS, OURS, PEER, PEER_PARTS, type App } from "./src/bundle.js"
 import { fullSignIn, readSession, signInStart } from "./src/flows.js"
 import { startBenchIdp } from "./src/idp.js"
-import { CLIENT, implementations, type Impl, type Strategy } from "./src/impls.js"
+import { CLIENT, implementations, ORIGIN, type Impl, type Strategy } from "./src/impls.js"
 import { Jar } from "./src/jar.js"
 import { median, opsPerSecond } from "./src/measure.js"
 
@@ -130,6 +130,21 @@ async function main(): Promise<void> {
           )
         }
       }
+    }
+    if (runs("session")) {
+      // A fresh token: no refresh, so it should cost about what a session read costs.
+      const impls = implementations(idp.issuer, "database")
+      await throughput(
+        impls,
+        "getAccessToken, fresh token (Auth.js: session read + account lookup)",
+        1,
+        2,
+        (impl) => signedInJars(impl, 1),
+        async (impl, jars) => {
+          const token = await impl.accessToken?.(new Request(`${ORIGIN}/dashboard`, { headers: { cookie: (jars[0] as Jar).header() } }))
+          if (typeof token !== "string") throw new Error(`${impl.name}: no access token`)
+        },
+      )
     }
     if (runs("signin")) {
       const impls = implementations(idp.issuer, "jwt")

@@ -3,7 +3,7 @@
  * PKCE, state and nonce), secret, session strategy and store.
  */
 import { MemoryAdapter } from "@portcullis/adapter-memory"
-import { Auth as ours } from "@portcullis/core"
+import { Auth as ours, getAccessToken } from "@portcullis/core"
 import { Auth as theirs } from "authjs-core"
 
 export type Strategy = "jwt" | "database"
@@ -11,6 +11,12 @@ export type Strategy = "jwt" | "database"
 export interface Impl {
   name: "ours" | "Auth.js"
   handle: (request: Request) => Promise<Response>
+  /**
+   * The signed-in user's access token at the bench provider, as an app gets it: ours through
+   * `getAccessToken`; Auth.js has none, so its apps read the session and look the account up in
+   * the store (`database` strategy only).
+   */
+  accessToken?: (request: Request) => Promise<string | undefined>
 }
 
 export const ORIGIN = "http://localhost:3000"
@@ -33,6 +39,7 @@ function provider(issuer: string) {
 
 /** One implementation's configuration; each gets its own, so neither shares the other's store. */
 function config(issuer: string, strategy: Strategy) {
+  const adapter = strategy === "database" ? MemoryAdapter() : undefined
   return {
     secret: SECRET,
     trustHost: true,
@@ -40,7 +47,7 @@ function config(issuer: string, strategy: Strategy) {
     session: { strategy },
     providers: [provider(issuer)],
     logger: { error: () => undefined, warn: () => undefined, debug: () => undefined },
-    ...(strategy === "database" ? { adapter: MemoryAdapter() } : {}),
+    ...(adapter === undefined ? {} : { adapter }),
   }
 }
 
@@ -48,9 +55,25 @@ function config(issuer: string, strategy: Strategy) {
 export function implementations(issuer: string, strategy: Strategy): Impl[] {
   const ourConfig = config(issuer, strategy)
   const theirConfig = config(issuer, strategy)
+  const theirHandle = (request: Request) => theirs(request, theirConfig as never) as unknown as Promise<Response>
+  const theirStore = theirConfig.adapter
   return [
-    { name: "ours", handle: (request) => ours(request, ourConfig) },
+    {
+      name: "ours",
+      handle: (request) => ours(request, ourConfig),
+      accessToken: async (request) => (await getAccessToken(request, ourConfig, "bench"))?.accessToken,
+    },
     // The peer types its Response as its own interface; at runtime it is the global Response.
-    { name: "Auth.js", handle: (request) => theirs(request, theirConfig as never) as unknown as Promise<Response> },
+    {
+      name: "Auth.js",
+      handle: theirHandle,
+      // What an Auth.js app does for the token: read the session, then find the user's account in the store.
+      accessToken: async (request) => {
+        const session = (await (await theirHandle(new Request(new URL("/api/auth/session", request.url), { headers: request.headers }))).json()) as { user?: { email?: string } } | null
+        const user = session?.user?.email === undefined || theirStore === undefined ? null : await theirStore.getUserByEmail(session.user.email)
+        if (user === null || theirStore === undefined) return undefined
+        return (await theirStore.listAccountsByUserId(user.id)).find((account) => account.provider === "bench")?.access_token
+      },
+    },
   ]
 }

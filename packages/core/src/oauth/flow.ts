@@ -111,6 +111,14 @@ async function callback(context: RequestContext, { options: provider }: Provider
   return response
 }
 
+let loadedAccessTokens: typeof import("./access-token.js") | undefined
+
+/** The getAccessToken code, fetched once: an `import()` on every call would cost more than the read itself. */
+async function accessTokens(): Promise<typeof import("./access-token.js")> {
+  loadedAccessTokens ??= await import("./access-token.js")
+  return loadedAccessTokens
+}
+
 /** Whether this browser holds the cookie of a sign-in that may be ended at its provider. */
 function keptForSignOut(context: RequestContext): boolean {
   const { name } = context.cookies.endSession
@@ -142,7 +150,7 @@ export const oauth = {
   signIn,
   callback,
   // Fetched when the app calls getAccessToken: an app that never does loads none of the refresh code.
-  accessToken: async (config, request, provider, setCookie) => (await import("./access-token.js")).oauthAccessToken(config, request, provider, setCookie),
+  accessToken: async (config, request, provider, setCookie) => (await accessTokens()).oauthAccessToken(config, request, provider, setCookie),
   // The end-session code is fetched only by a browser that signed in with such a provider.
   signOut: async (context, provider, request) => {
     if (provider.options.revokeTokensOnSignOut) await (await import("./revocation.js")).revokeOnSignOut(context, provider, request.ended)

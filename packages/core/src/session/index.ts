@@ -13,8 +13,16 @@ import { decode, encode } from "./jwt.js"
 import { clearSessionCookie, clearUnopened, expireLegacy, SESSION_ID_CLAIM, sessionSource, sessionUser, type CurrentSession, type EndedSession, type SessionUpdate, type SignedIn } from "./source.js"
 import { keepsSessionRecords } from "../adapters.js"
 
-/** Session records, fetched only for an adapter that keeps them: an app without one loads none of it. */
-const sessionRecords = () => import("./records.js")
+let loadedRecords: typeof import("./records.js") | undefined
+
+/**
+ * Session records, fetched only for an adapter that keeps them (an app without one loads none of
+ * it), and once: a JWT read looks at them, and an `import()` per read costs more than the read.
+ */
+async function sessionRecords(): Promise<typeof import("./records.js")> {
+  loadedRecords ??= await import("./records.js")
+  return loadedRecords
+}
 
 
 export type { CurrentSession, EndedSession, SessionUpdate, SignedIn } from "./source.js"
