@@ -1,12 +1,12 @@
 -- @portcullis/adapter-pg: the tables of Auth.js's PostgreSQL adapter, plus what it lacks
--- (OAuth 1.0a tokens on accounts, WebAuthn authenticators, the unique keys that make
--- concurrent first sign-ins safe).
+-- (OAuth 1.0a tokens on accounts, WebAuthn authenticators, session records and single-use keys,
+-- the unique keys that make concurrent first sign-ins safe).
 --
 -- Idempotent: apply it to an empty database, again, or to a database made from Auth.js's
 -- documented schema (its SERIAL integer ids, or UUID ids): only what is missing is added.
 -- `migrate(pool)` runs this file in one transaction, under an advisory lock.
 --
--- Tables made here get foreign keys that delete a user's accounts, sessions and authenticators
+-- Tables made here get foreign keys that delete a user's accounts, sessions, authenticators and session records
 -- with the user; the adapter also deletes them itself, for databases made without them.
 
 CREATE TABLE IF NOT EXISTS users (
@@ -78,6 +78,36 @@ ALTER TABLE authenticators ADD COLUMN IF NOT EXISTS aaguid TEXT;
 ALTER TABLE authenticators ADD COLUMN IF NOT EXISTS "createdAt" TIMESTAMPTZ;
 ALTER TABLE authenticators ADD COLUMN IF NOT EXISTS "lastUsedAt" TIMESTAMPTZ;
 
+-- Session records: one per sign-in, whatever the session strategy, so every instance can end a
+-- session (back-channel logout, the user's list of devices). Not an Auth.js table. "userId" has
+-- the type of users.id, as for authenticators.
+DO $$
+BEGIN
+  EXECUTE format(
+    'CREATE TABLE IF NOT EXISTS session_records (
+      id TEXT PRIMARY KEY,
+      "userId" %s NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+      "createdAt" TIMESTAMPTZ NOT NULL,
+      "lastSeenAt" TIMESTAMPTZ NOT NULL,
+      expires TIMESTAMPTZ NOT NULL,
+      "sessionToken" TEXT,
+      provider TEXT,
+      "providerSid" TEXT,
+      "userAgent" TEXT,
+      "revokedAt" TIMESTAMPTZ
+    )',
+    (SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = 'users'::regclass AND attname = 'id')
+  );
+END
+$$;
+
+-- Single-use keys (a logout token's jti), each kept until it expires: useOnce stores a key with
+-- one INSERT ... ON CONFLICT, so of two instances using one key at once only one succeeds.
+CREATE TABLE IF NOT EXISTS used_keys (
+  key TEXT PRIMARY KEY,
+  expires TIMESTAMPTZ NOT NULL
+);
+
 -- One user per email and one link per provider account, even when two instances handle the
 -- same person's first sign-in at once: the loser's insert fails instead of duplicating.
 CREATE UNIQUE INDEX IF NOT EXISTS users_email_key ON users (email);
@@ -90,3 +120,8 @@ CREATE INDEX IF NOT EXISTS sessions_user_id_idx ON sessions ("userId");
 CREATE INDEX IF NOT EXISTS sessions_expires_idx ON sessions (expires);
 CREATE INDEX IF NOT EXISTS verification_token_expires_idx ON verification_token (expires);
 CREATE INDEX IF NOT EXISTS authenticators_user_id_idx ON authenticators ("userId");
+-- listSessionRecords reads by user and by provider session; sweeps read by expiry.
+CREATE INDEX IF NOT EXISTS session_records_user_id_idx ON session_records ("userId");
+CREATE INDEX IF NOT EXISTS session_records_provider_sid_idx ON session_records (provider, "providerSid");
+CREATE INDEX IF NOT EXISTS session_records_expires_idx ON session_records (expires);
+CREATE INDEX IF NOT EXISTS used_keys_expires_idx ON used_keys (expires);

@@ -5,17 +5,19 @@
  */
 import type { StrictAdapter } from "@portcullis/core/adapters"
 import type { Pool, PoolClient, QueryResultRow } from "pg"
-import { PostgresAdapterError, explain, isUnmatchable } from "./errors.js"
+import { FOREIGN_KEY_VIOLATION, PostgresAdapterError, explain, isUnmatchable, sqlState } from "./errors.js"
 import {
   ACCOUNT_COLUMNS,
   ACCOUNT_FIELDS,
   AUTHENTICATOR_COLUMNS,
   SESSION_COLUMNS,
+  SESSION_RECORD_COLUMNS,
   USER_COLUMNS,
   USER_FIELDS,
   toAccount,
   toAuthenticator,
   toSession,
+  toSessionRecord,
   toUser,
   toVerificationToken,
   userColumns,
@@ -27,13 +29,19 @@ const ACCOUNT_LOCK = 0x72656672
 
 export type PostgresPool = Pick<Pool, "query" | "connect">
 
+/** How often, at most, `useOnce` deletes expired keys (each instance on its own). */
+const USED_KEYS_SWEEP_INTERVAL = 60_000
+/** How many expired keys one sweep deletes at most, so no call waits on a long delete. */
+const USED_KEYS_SWEEP_LIMIT = 500
+
 type Queryable = Pick<Pool | PoolClient, "query">
 
 /**
- * An Adapter that keeps users, accounts, sessions, verification tokens and WebAuthn
- * authenticators in PostgreSQL, in the tables of Auth.js's PostgreSQL adapter (`users`,
- * `accounts`, `sessions`, `verification_token`) plus `authenticators`: an Auth.js database
- * switches to it after {@link migrate} adds what is new.
+ * An Adapter that keeps users, accounts, sessions, verification tokens, WebAuthn
+ * authenticators, session records and single-use keys in PostgreSQL, in the tables of Auth.js's
+ * PostgreSQL adapter (`users`, `accounts`, `sessions`, `verification_token`) plus
+ * `authenticators`, `session_records` and `used_keys`: an Auth.js database switches to it after
+ * {@link migrate} adds what is new.
  *
  * Several instances may share one database: every write is a single statement or a
  * transaction, and unique keys decide races (see {@link PostgresAdapterError}). Ids come back as
@@ -46,7 +54,8 @@ type Queryable = Pick<Pool | PoolClient, "query">
  * @returns Every method of the {@link StrictAdapter} contract.
  * @throws {PostgresAdapterError} from the methods: `Conflict` when a unique key is taken,
  * `MissingSchema` when tables are missing (run `migrate(pool)`), `NotFound` from `updateUser` and
- * `updateAuthenticatorCounter` for an unknown id. Other database errors are thrown as they are.
+ * `updateAuthenticatorCounter` for an unknown id and from `createSessionRecord` for an unknown
+ * user. Other database errors are thrown as they are.
  *
  * @example
  * ```ts
@@ -99,6 +108,9 @@ export function PostgresAdapter(pool: PostgresPool): Required<StrictAdapter> {
       client.release()
     }
   }
+
+  /** When this adapter last deleted expired single-use keys (0: not yet). */
+  let lastUsedKeysSweep = 0
 
   return {
     async createUser(user) {
@@ -157,7 +169,7 @@ export function PostgresAdapter(pool: PostgresPool): Required<StrictAdapter> {
       try {
         return await transaction("deleteUser", async (client) => {
           // Databases made from Auth.js's schema have no foreign keys to cascade along.
-          for (const table of ["accounts", "sessions", "authenticators"]) {
+          for (const table of ["accounts", "sessions", "authenticators", "session_records"]) {
             await run(client, "deleteUser", `DELETE FROM ${table} WHERE "userId" = $1`, [userId])
           }
           const [row] = await run(client, "deleteUser", `DELETE FROM users WHERE id = $1 RETURNING ${USER_COLUMNS}`, [userId])
@@ -381,6 +393,85 @@ export function PostgresAdapter(pool: PostgresPool): Required<StrictAdapter> {
     async deleteAuthenticator(credentialID) {
       const [row] = await find("deleteAuthenticator", `DELETE FROM authenticators WHERE "credentialID" = $1 RETURNING ${AUTHENTICATOR_COLUMNS}`, [credentialID])
       return row ? toAuthenticator(row) : null
+    },
+
+    async createSessionRecord(record) {
+      const values = [
+        record.id,
+        record.userId,
+        record.createdAt,
+        record.lastSeenAt,
+        record.expires,
+        record.sessionToken ?? null,
+        record.provider ?? null,
+        record.providerSid ?? null,
+        record.userAgent ?? null,
+        record.revokedAt ?? null,
+      ]
+      try {
+        const [row] = await run(
+          pool,
+          "createSessionRecord",
+          `INSERT INTO session_records (${SESSION_RECORD_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${SESSION_RECORD_COLUMNS}`,
+          values,
+          "a session record with this id exists",
+        )
+        return toSessionRecord(required(row, "createSessionRecord"))
+      } catch (error) {
+        // The foreign key, or a user id the column cannot hold: no such user, even one deleted meanwhile.
+        if (sqlState(error) === FOREIGN_KEY_VIOLATION || isUnmatchable(error)) {
+          throw new PostgresAdapterError("NotFound", "PostgresAdapter: createSessionRecord(): no user has this userId.", { cause: error })
+        }
+        throw error
+      }
+    },
+
+    async getSessionRecord(id) {
+      const [row] = await find("getSessionRecord", `SELECT ${SESSION_RECORD_COLUMNS} FROM session_records WHERE id = $1`, [id])
+      return row ? toSessionRecord(row) : null
+    },
+
+    async listSessionRecords(filter) {
+      const [where, values] =
+        "userId" in filter ? [`"userId" = $1`, [filter.userId]] : [`provider = $1 AND "providerSid" = $2`, [filter.provider, filter.providerSid]]
+      const rows = await find("listSessionRecords", `SELECT ${SESSION_RECORD_COLUMNS} FROM session_records WHERE ${where} ORDER BY "createdAt", id`, values)
+      return rows.map(toSessionRecord)
+    },
+
+    async updateSessionRecord({ id, lastSeenAt, expires, revokedAt }) {
+      // Only these three columns; a field left out keeps its value, and revokedAt: null un-revokes.
+      const [row] = await find(
+        "updateSessionRecord",
+        `UPDATE session_records SET "lastSeenAt" = COALESCE($2, "lastSeenAt"), expires = COALESCE($3, expires),
+         "revokedAt" = CASE WHEN $4 THEN $5 ELSE "revokedAt" END WHERE id = $1 RETURNING ${SESSION_RECORD_COLUMNS}`,
+        [id, lastSeenAt ?? null, expires ?? null, revokedAt !== undefined, revokedAt ?? null],
+      )
+      return row ? toSessionRecord(row) : null
+    },
+
+    async useOnce(key, expires) {
+      const now = new Date()
+      // One statement: a new key is inserted, an expired one taken over, an unexpired one left
+      // alone (no row returned). Concurrent callers of one key wait on its row, then see it kept.
+      // A key no row can hold (a NUL byte) finds nothing, so it answers false: refused as used.
+      const rows = await find(
+        "useOnce",
+        `INSERT INTO used_keys (key, expires) VALUES ($1, $2)
+         ON CONFLICT (key) DO UPDATE SET expires = EXCLUDED.expires WHERE used_keys.expires <= $3
+         RETURNING key`,
+        [key, expires, now],
+      )
+      if (now.getTime() - lastUsedKeysSweep >= USED_KEYS_SWEEP_INTERVAL) {
+        lastUsedKeysSweep = now.getTime()
+        // SKIP LOCKED: instances sweeping at once take different rows, and none waits on a key in use.
+        await run(
+          pool,
+          "useOnce",
+          `DELETE FROM used_keys WHERE key IN (SELECT key FROM used_keys WHERE expires <= $1 LIMIT ${USED_KEYS_SWEEP_LIMIT} FOR UPDATE SKIP LOCKED)`,
+          [now],
+        )
+      }
+      return rows.length === 1
     },
   }
 }

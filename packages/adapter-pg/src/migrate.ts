@@ -56,12 +56,15 @@ export async function migrate(pool: Pick<Pool, "connect">): Promise<void> {
 export interface SweepResult {
   sessions: number
   verificationTokens: number
+  sessionRecords: number
+  usedKeys: number
 }
 
 /**
- * Deletes expired sessions and verification tokens. The adapter never returns them, and deletes
- * one when it is read, but rows nobody reads again stay until swept: run this now and then
- * (a cron job, a timer in one instance). Uses the database's clock.
+ * Deletes expired sessions, verification tokens, session records and single-use keys. The
+ * adapter never returns expired sessions and tokens, and deletes one when it is read, but rows
+ * nobody reads again stay until swept: run this now and then (a cron job, a timer in one
+ * instance). Uses the database's clock.
  *
  * @throws {Error} the database's error (tables missing: run {@link migrate} first).
  *
@@ -73,5 +76,12 @@ export interface SweepResult {
 export async function sweepExpired(pool: Pick<Pool, "query">): Promise<SweepResult> {
   const sessions = await pool.query(`DELETE FROM sessions WHERE expires <= now()`)
   const tokens = await pool.query(`DELETE FROM verification_token WHERE expires <= now()`)
-  return { sessions: sessions.rowCount ?? 0, verificationTokens: tokens.rowCount ?? 0 }
+  const records = await pool.query(`DELETE FROM session_records WHERE expires <= now()`)
+  const keys = await pool.query(`DELETE FROM used_keys WHERE expires <= now()`)
+  return {
+    sessions: sessions.rowCount ?? 0,
+    verificationTokens: tokens.rowCount ?? 0,
+    sessionRecords: records.rowCount ?? 0,
+    usedKeys: keys.rowCount ?? 0,
+  }
 }

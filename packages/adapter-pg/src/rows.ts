@@ -5,7 +5,7 @@
  *
  * @module rows
  */
-import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "@portcullis/core/adapters"
+import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterSessionRecord, AdapterUser, VerificationToken } from "@portcullis/core/adapters"
 
 type Row = Record<string, unknown>
 
@@ -30,6 +30,7 @@ export const USER_FIELDS = ["name", "email", "emailVerified", "image"] as const
 export const USER_COLUMNS = userColumns()
 export const ACCOUNT_COLUMNS = `"userId", provider, "providerAccountId", ${ACCOUNT_FIELDS.join(", ")}`
 export const SESSION_COLUMNS = `"sessionToken", "userId", expires`
+export const SESSION_RECORD_COLUMNS = `id, "userId", "createdAt", "lastSeenAt", expires, "sessionToken", provider, "providerSid", "userAgent", "revokedAt"`
 export const AUTHENTICATOR_COLUMNS = `"credentialID", "userId", "providerAccountId", "credentialPublicKey", counter, "credentialDeviceType", "credentialBackedUp", transports, name, aaguid, "createdAt", "lastUsedAt"`
 
 /** The user columns, each prefixed with a table alias for joins (`userColumns("u.")`). */
@@ -97,5 +98,20 @@ export function toAuthenticator(row: Row): AdapterAuthenticator {
     aaguid: (row.aaguid as string | null) ?? null,
     createdAt: (row.createdAt as Date | null) ?? null,
     lastUsedAt: (row.lastUsedAt as Date | null) ?? null,
+  }
+}
+
+export function toSessionRecord(row: Row): AdapterSessionRecord {
+  return {
+    id: row.id as string,
+    userId: id(row.userId),
+    createdAt: row.createdAt as Date,
+    lastSeenAt: row.lastSeenAt as Date,
+    expires: row.expires as Date,
+    sessionToken: (row.sessionToken as string | null) ?? null,
+    provider: (row.provider as string | null) ?? null,
+    providerSid: (row.providerSid as string | null) ?? null,
+    userAgent: (row.userAgent as string | null) ?? null,
+    revokedAt: (row.revokedAt as Date | null) ?? null,
   }
 }

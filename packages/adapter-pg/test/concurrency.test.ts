@@ -82,4 +82,29 @@ describe("concurrent first sign-ins of one person, through separate pools (insta
     const used = await Promise.all(Array.from({ length: RACERS }, async (_, i) => (i % 2 ? first : second).useVerificationToken(token)))
     expect(used.filter((found) => found !== null)).toHaveLength(1)
   })
+
+  it("a single-use key is stored once, however many instances use it at once", async () => {
+    const adapters = instances.map((instance) => PostgresAdapter(instance))
+    const expires = new Date(Date.now() + 60_000)
+    for (const key of ["jti-1", "jti-2", "jti-3"]) {
+      const answers = await Promise.all(Array.from({ length: 20 }, async (_, i) => (adapters[i % adapters.length] as Required<StrictAdapter>).useOnce(key, expires)))
+      expect(answers.filter((answer) => answer)).toHaveLength(1)
+    }
+    // An expired key is taken over by exactly one of the racers, too.
+    await pool().query(`UPDATE used_keys SET expires = now() - interval '1 minute' WHERE key = 'jti-1'`)
+    const again = await Promise.all(Array.from({ length: 20 }, async (_, i) => (adapters[i % adapters.length] as Required<StrictAdapter>).useOnce("jti-1", expires)))
+    expect(again.filter((answer) => answer)).toHaveLength(1)
+  })
+
+  it("a session record one instance revokes reads as revoked on the other", async () => {
+    const [first, second] = instances.map((instance) => PostgresAdapter(instance))
+    if (!first || !second) throw new Error("two instances")
+    const user = await first.createUser({ email: "records@example.com", emailVerified: null })
+    const now = new Date(Math.floor(Date.now() / 1000) * 1000)
+    await first.createSessionRecord({ id: "rec-1", userId: user.id, createdAt: now, lastSeenAt: now, expires: new Date(now.getTime() + 60_000), provider: "idp", providerSid: "sid-1" })
+    const [listed] = await second.listSessionRecords({ provider: "idp", providerSid: "sid-1" })
+    expect(listed).toMatchObject({ id: "rec-1", userId: user.id, revokedAt: null })
+    await second.updateSessionRecord({ id: "rec-1", revokedAt: now })
+    expect(await first.getSessionRecord("rec-1")).toMatchObject({ revokedAt: now })
+  })
 })

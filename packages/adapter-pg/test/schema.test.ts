@@ -25,7 +25,7 @@ describe("migrate", () => {
     await migrate(pool())
     expect(await describeSchema(pool())).toEqual(first)
     const tables = new Set(first.map((row) => (row as { name: string }).name))
-    expect([...tables].sort()).toEqual(["accounts", "authenticators", "sessions", "users", "verification_token"])
+    expect([...tables].sort()).toEqual(["accounts", "authenticators", "session_records", "sessions", "used_keys", "users", "verification_token"])
   })
 
   it("runs from several instances at once", async () => {
@@ -80,6 +80,25 @@ describe("migrate on a database made from Auth.js's PostgreSQL adapter schema", 
     await expect(taken).rejects.toMatchObject({ reason: "Conflict", code: "AdapterError", message: /another user has this email/ })
   })
 
+  it("adds session records whose userId has the users' id type, and the indexes the lists read", async () => {
+    await migrate(pool())
+    const { rows } = await pool().query<{ type: string }>(
+      `SELECT format_type(atttypid, atttypmod) AS type FROM pg_attribute WHERE attrelid = 'session_records'::regclass AND attname = 'userId'`,
+    )
+    expect(rows).toEqual([{ type: "integer" }])
+    const indexes = await pool().query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE tablename = 'session_records' ORDER BY indexname`)
+    expect(indexes.rows.map((row) => row.indexdef)).toEqual(
+      expect.arrayContaining([expect.stringContaining(`(provider, "providerSid")`), expect.stringContaining(`("userId")`)]),
+    )
+    const adapter = PostgresAdapter(pool())
+    const user = await adapter.getUserByEmail("ada@example.com")
+    if (!user) throw new Error("the seeded user is gone")
+    const now = new Date()
+    const record = { id: "r1", userId: user.id, createdAt: now, lastSeenAt: now, expires: new Date(now.getTime() + HOUR), sessionToken: "old-session" }
+    expect(await adapter.createSessionRecord(record)).toMatchObject({ ...record, provider: null, revokedAt: null })
+    await pool().query(`DELETE FROM session_records`)
+  })
+
   it("deletes a user's rows though the old tables have no foreign keys", async () => {
     await migrate(pool())
     const adapter = PostgresAdapter(pool())
@@ -128,7 +147,7 @@ describe("a database without the adapter's tables", () => {
 describe("sweepExpired", () => {
   const pool = useDatabase("schema_sweep", migrate)
 
-  it("deletes expired sessions and verification tokens, and nothing else", async () => {
+  it("deletes expired sessions, verification tokens, session records and single-use keys, and nothing else", async () => {
     const adapter = PostgresAdapter(pool())
     const user = await adapter.createUser({ email: "sweep@example.com", emailVerified: null })
     const past = new Date(Date.now() - HOUR)
@@ -138,12 +157,31 @@ describe("sweepExpired", () => {
     await adapter.createVerificationToken({ identifier: "sweep@example.com", token: "expired", expires: past })
     await adapter.createVerificationToken({ identifier: "sweep@example.com", token: "live", expires: future })
 
-    expect(await sweepExpired(pool())).toEqual({ sessions: 1, verificationTokens: 1 })
+    const record = { userId: user.id, createdAt: past, lastSeenAt: past }
+    await adapter.createSessionRecord({ ...record, id: "expired", expires: past })
+    await adapter.createSessionRecord({ ...record, id: "live", expires: future, revokedAt: past })
+    // The first useOnce of an adapter sweeps expired keys itself; the second keeps an expired one.
+    await adapter.useOnce("live", future)
+    await adapter.useOnce("expired", past)
+
+    expect(await sweepExpired(pool())).toEqual({ sessions: 1, verificationTokens: 1, sessionRecords: 1, usedKeys: 1 })
     const { rows } = await pool().query(
-      `SELECT "sessionToken" AS token FROM sessions UNION ALL SELECT token FROM verification_token ORDER BY 1`,
+      `SELECT "sessionToken" AS token FROM sessions UNION ALL SELECT token FROM verification_token
+       UNION ALL SELECT id FROM session_records UNION ALL SELECT key FROM used_keys ORDER BY 1`,
     )
-    expect(rows).toEqual([{ token: "live" }, { token: "live" }])
-    expect(await sweepExpired(pool())).toEqual({ sessions: 0, verificationTokens: 0 })
+    expect(rows).toEqual([{ token: "live" }, { token: "live" }, { token: "live" }, { token: "live" }])
+    expect(await sweepExpired(pool())).toEqual({ sessions: 0, verificationTokens: 0, sessionRecords: 0, usedKeys: 0 })
+  })
+})
+
+describe("useOnce", () => {
+  const pool = useDatabase("schema_used_keys", migrate)
+
+  it("deletes expired keys as it goes, and keeps the others", async () => {
+    await pool().query(`INSERT INTO used_keys (key, expires) VALUES ('old-1', now() - interval '1 hour'), ('old-2', now() - interval '1 minute'), ('kept', now() + interval '1 hour')`)
+    expect(await PostgresAdapter(pool()).useOnce("new", new Date(Date.now() + HOUR))).toBe(true)
+    const { rows } = await pool().query(`SELECT key FROM used_keys ORDER BY key`)
+    expect(rows).toEqual([{ key: "kept" }, { key: "new" }])
   })
 })
 
@@ -156,6 +194,9 @@ describe("keys no row can hold", () => {
       expect(await adapter.getUser(id)).toBeNull()
       expect(await adapter.deleteUser(id)).toBeNull()
       expect(await adapter.listAuthenticatorsByUserId(id)).toEqual([])
+      expect(await adapter.listSessionRecords({ userId: id })).toEqual([])
+      const now = new Date()
+      await expect(adapter.createSessionRecord({ id: "r", userId: id, createdAt: now, lastSeenAt: now, expires: now })).rejects.toMatchObject({ reason: "NotFound" })
       await expect(adapter.updateUser({ id, name: "x" })).rejects.toMatchObject({ reason: "NotFound" })
     }
     expect(await pool().query(`SELECT to_regclass('users') AS table`)).toMatchObject({ rows: [{ table: "users" }] })
@@ -170,6 +211,10 @@ describe("keys no row can hold", () => {
     expect(await adapter.getUserByEmail(hostile)).toBeNull()
     expect(await adapter.useVerificationToken({ identifier: hostile, token: hostile })).toBeNull()
     expect(await adapter.getAuthenticator(hostile)).toBeNull()
+    expect(await adapter.getSessionRecord(hostile)).toBeNull()
+    expect(await adapter.useOnce(hostile, new Date(Date.now() + HOUR))).toBe(false)
+    expect(await adapter.updateSessionRecord({ id: hostile, revokedAt: new Date() })).toBeNull()
+    expect(await adapter.listSessionRecords({ provider: "idp", providerSid: hostile })).toEqual([])
     expect(await adapter.getUserByAccount({ provider: "idp", providerAccountId: hostile })).toBeNull()
   })
 

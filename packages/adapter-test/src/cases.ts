@@ -20,6 +20,7 @@ import type {
   AdapterAccount,
   AdapterAuthenticator,
   AdapterSession,
+  AdapterSessionRecord,
   AdapterUser,
   Awaitable,
   StrictAdapter,
@@ -59,6 +60,8 @@ export type AdapterTestGroup =
   | "passkey management"
   | "accounts by user"
   | "account refresh"
+  | "session records"
+  | "single-use keys"
 
 /** One conformance check: resolves when the adapter conforms, rejects with the reason otherwise. */
 export interface AdapterTestCase {
@@ -156,6 +159,23 @@ function newAuthenticator(userId: string, fields: Partial<AdapterAuthenticator> 
 
 function newSession(userId: string, fields: Partial<AdapterSession> = {}): AdapterSession {
   return { sessionToken: unique(), userId, expires: fromNow(DAY), ...fields }
+}
+
+/** A session record of `userId` with every field set: a database session's, from an OpenID Provider. */
+function newSessionRecord(userId: string, fields: Partial<AdapterSessionRecord> = {}): AdapterSessionRecord {
+  return {
+    id: unique(),
+    userId,
+    createdAt: fromNow(-HOUR),
+    lastSeenAt: fromNow(-MINUTE),
+    expires: fromNow(DAY),
+    sessionToken: unique(),
+    provider: "idp",
+    providerSid: unique(),
+    userAgent: "Firefox on Linux",
+    revokedAt: null,
+    ...fields,
+  }
 }
 
 function newToken(fields: Partial<VerificationToken> = {}): VerificationToken {
@@ -953,6 +973,200 @@ const accountRefresh = group("account refresh", {
   },
 })
 
+/** The ids of session records, sorted, for comparing listings whatever order the store returns. */
+function recordIds(records: readonly Pick<AdapterSessionRecord, "id">[]): string[] {
+  return records.map((record) => record.id).sort()
+}
+
+/** Checks a record's listing: an array holding exactly `expected`, each with its fields. */
+function assertListed(actual: unknown, expected: readonly AdapterSessionRecord[], what: string): void {
+  assert.ok(Array.isArray(actual), `${what} returns an array`)
+  const listed = actual as AdapterSessionRecord[]
+  assert.deepEqual(recordIds(listed), recordIds(expected), `${what} lists these records`)
+  for (const record of expected) assertRecord(listed.find((found) => found.id === record.id), record, `${what}: record ${record.id}`)
+}
+
+/**
+ * Session records (`createSessionRecord`, `getSessionRecord`, `listSessionRecords`,
+ * `updateSessionRecord`): this project's addition, which back-channel logout needs; skip the
+ * group for a store without them (Auth.js's adapters).
+ */
+const sessionRecords = group("session records", {
+  async "createSessionRecord stores every field, and getSessionRecord returns it with its Dates"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const record = newSessionRecord(user.id, { revokedAt: fromNow(-MINUTE) })
+    assertRecord(await adapter.createSessionRecord({ ...record }), record, "createSessionRecord()")
+    assertRecord(await adapter.getSessionRecord(record.id), record, "getSessionRecord()")
+  },
+
+  async "createSessionRecord stores the optional fields left out as null"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const { id, userId, createdAt, lastSeenAt, expires } = newSessionRecord(user.id)
+    const record = { id, userId, createdAt, lastSeenAt, expires }
+    const nulls = { sessionToken: null, provider: null, providerSid: null, userAgent: null, revokedAt: null }
+    assertRecord(await adapter.createSessionRecord(record), { ...record, ...nulls }, "createSessionRecord() of the required fields")
+    assertRecord(await adapter.getSessionRecord(id), { ...record, ...nulls }, "getSessionRecord() of the required fields")
+  },
+
+  async "getSessionRecord returns null for an unknown id"(adapter) {
+    const user = await adapter.createUser(newUser())
+    await adapter.createSessionRecord(newSessionRecord(user.id))
+    const what = "getSessionRecord() of an unknown id"
+    assert.equal(await mustAnswer(() => adapter.getSessionRecord(unique()), what), null, what)
+  },
+
+  async "createSessionRecord throws for an id that exists, and keeps the first record"(adapter) {
+    const owner = await adapter.createUser(newUser())
+    const intruder = await adapter.createUser(newUser())
+    const record = newSessionRecord(owner.id)
+    await adapter.createSessionRecord(record)
+    await assert.rejects(async () => adapter.createSessionRecord(newSessionRecord(intruder.id, { id: record.id })), "createSessionRecord() with a taken id")
+    assertRecord(await adapter.getSessionRecord(record.id), record, "the first record")
+  },
+
+  async "createSessionRecord throws for a user that does not exist"(adapter) {
+    const user = await adapter.createUser(newUser())
+    await adapter.deleteUser(user.id)
+    const record = newSessionRecord(user.id)
+    await assert.rejects(async () => adapter.createSessionRecord(record), "createSessionRecord() of a deleted user")
+    assert.equal(await adapter.getSessionRecord(record.id), null, "getSessionRecord() after the refused create")
+  },
+
+  async "listSessionRecords by userId lists the user's records, revoked and expired ones included"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const other = await adapter.createUser(newUser())
+    const mine = [
+      newSessionRecord(user.id),
+      newSessionRecord(user.id, { revokedAt: fromNow(-MINUTE), sessionToken: null }),
+      newSessionRecord(user.id, { createdAt: fromNow(-2 * DAY), lastSeenAt: fromNow(-2 * DAY), expires: fromNow(-DAY) }),
+    ]
+    const theirs = newSessionRecord(other.id, { provider: mine[0]?.provider, providerSid: mine[0]?.providerSid })
+    for (const record of [...mine, theirs]) await adapter.createSessionRecord(record)
+    assertListed(await adapter.listSessionRecords({ userId: user.id }), mine, "listSessionRecords({ userId })")
+    const lonely = await adapter.createUser(newUser())
+    assertListed(await adapter.listSessionRecords({ userId: lonely.id }), [], "listSessionRecords() of a user without any")
+    const what = "listSessionRecords() of an unknown user"
+    assertListed(await mustAnswer(() => adapter.listSessionRecords({ userId: unique() }), what), [], what)
+  },
+
+  async "listSessionRecords by provider and providerSid lists that provider session's records only"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const providerSid = unique()
+    const started = [
+      newSessionRecord(user.id, { providerSid }),
+      newSessionRecord(user.id, { providerSid, revokedAt: fromNow(-MINUTE) }),
+      newSessionRecord(user.id, { providerSid, expires: fromNow(-HOUR) }),
+    ]
+    const others = [
+      newSessionRecord(user.id),
+      newSessionRecord(user.id, { provider: "other-idp", providerSid }),
+      newSessionRecord(user.id, { provider: null, providerSid: null }),
+    ]
+    for (const record of [...started, ...others]) await adapter.createSessionRecord(record)
+    assertListed(await adapter.listSessionRecords({ provider: "idp", providerSid }), started, "listSessionRecords({ provider, providerSid })")
+    const what = "listSessionRecords() of an unknown provider session"
+    assertListed(await mustAnswer(() => adapter.listSessionRecords({ provider: "idp", providerSid: unique() }), what), [], what)
+  },
+
+  async "updateSessionRecord writes lastSeenAt, expires and revokedAt, and nothing else"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const other = await adapter.createUser(newUser())
+    const record = newSessionRecord(user.id)
+    const untouched = newSessionRecord(user.id)
+    await adapter.createSessionRecord(record)
+    await adapter.createSessionRecord(untouched)
+    const seen = { ...record, lastSeenAt: fromNow(0) }
+    assertRecord(await adapter.updateSessionRecord({ id: record.id, lastSeenAt: seen.lastSeenAt }), seen, "updateSessionRecord({ lastSeenAt })")
+    const extended = { ...seen, expires: fromNow(2 * DAY) }
+    assertRecord(await adapter.updateSessionRecord({ id: record.id, expires: extended.expires }), extended, "updateSessionRecord({ expires })")
+    const revoked = { ...extended, revokedAt: fromNow(0) }
+    assertRecord(await adapter.updateSessionRecord({ id: record.id, revokedAt: revoked.revokedAt }), revoked, "updateSessionRecord({ revokedAt })")
+    // Fields the contract does not let an update write, as a careless caller might pass them.
+    const forged = { id: record.id, userId: other.id, createdAt: fromNow(-2 * DAY), sessionToken: "forged", provider: "forged", providerSid: "forged", userAgent: "forged" }
+    assertRecord(await adapter.updateSessionRecord(forged), revoked, "updateSessionRecord() of fields it must not write")
+    assertRecord(await adapter.getSessionRecord(record.id), revoked, "getSessionRecord() after the updates")
+    assertRecord(await adapter.getSessionRecord(untouched.id), untouched, "another record after the updates")
+  },
+
+  async "updateSessionRecord with revokedAt null un-revokes the record"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const record = newSessionRecord(user.id, { revokedAt: fromNow(-MINUTE) })
+    await adapter.createSessionRecord(record)
+    assertRecord(await adapter.updateSessionRecord({ id: record.id, revokedAt: null }), { ...record, revokedAt: null }, "updateSessionRecord({ revokedAt: null })")
+    assertRecord(await adapter.getSessionRecord(record.id), { ...record, revokedAt: null }, "getSessionRecord() after un-revoking")
+  },
+
+  async "updateSessionRecord returns null for an unknown id, and creates nothing"(adapter) {
+    const id = unique()
+    const what = "updateSessionRecord() of an unknown id"
+    assert.equal(await mustAnswer(() => adapter.updateSessionRecord({ id, lastSeenAt: fromNow(0), expires: fromNow(DAY), revokedAt: null }), what), null, what)
+    assert.equal(await adapter.getSessionRecord(id), null, "getSessionRecord() after the update")
+  },
+
+  async "deleteUser deletes the user's session records"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const kept = await adapter.createUser(newUser())
+    const doomed = newSessionRecord(user.id)
+    const other = newSessionRecord(kept.id)
+    await adapter.createSessionRecord(doomed)
+    await adapter.createSessionRecord(other)
+    await adapter.deleteUser(user.id)
+    assert.equal(await adapter.getSessionRecord(doomed.id), null, "getSessionRecord() after deleteUser()")
+    assertListed(await adapter.listSessionRecords({ userId: user.id }), [], "listSessionRecords({ userId }) after deleteUser()")
+    assertListed(await adapter.listSessionRecords({ provider: "idp", providerSid: doomed.providerSid ?? "" }), [], "listSessionRecords({ provider, providerSid }) after deleteUser()")
+    assertRecord(await adapter.getSessionRecord(other.id), other, "another user's record")
+  },
+
+  async "changing a session record passed in or returned does not change the store"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const input = newSessionRecord(user.id, { revokedAt: fromNow(-MINUTE) })
+    const expected = structuredClone(input)
+    tamper(await adapter.createSessionRecord(input))
+    tamper(input)
+    tamper(await adapter.getSessionRecord(expected.id))
+    for (const listed of await adapter.listSessionRecords({ userId: expected.userId })) tamper(listed)
+    tamper(await adapter.updateSessionRecord({ id: expected.id, lastSeenAt: expected.lastSeenAt }))
+    assertRecord(await adapter.getSessionRecord(expected.id), expected, "the stored record")
+  },
+})
+
+/** How many callers race for one key in the atomicity case. */
+const RACERS = 20
+
+/** `useOnce`, the replay check of single-use values; skip the group for a store without it. */
+const singleUseKeys = group("single-use keys", {
+  async "useOnce answers true for a new key, then false for it"(adapter) {
+    const key = `jti:${unique()}`
+    assert.equal(await adapter.useOnce(key, fromNow(HOUR)), true, "useOnce() of a new key")
+    assert.equal(await adapter.useOnce(key, fromNow(HOUR)), false, "useOnce() of the key again")
+    assert.equal(await adapter.useOnce(key, fromNow(2 * HOUR)), false, "useOnce() of the key a third time")
+  },
+
+  async "useOnce answers true again once the key expired"(adapter) {
+    // A key kept until a moment already past has expired by the next call, without a wait.
+    const key = `jti:${unique()}`
+    assert.equal(await adapter.useOnce(key, fromNow(-MINUTE)), true, "useOnce() of a new key, kept until a minute ago")
+    assert.equal(await adapter.useOnce(key, fromNow(HOUR)), true, "useOnce() of the key after it expired")
+    assert.equal(await adapter.useOnce(key, fromNow(HOUR)), false, "useOnce() of the key stored again")
+  },
+
+  async "useOnce keeps each key apart"(adapter) {
+    const key = `jti:${unique()}`
+    assert.equal(await adapter.useOnce(key, fromNow(HOUR)), true, "useOnce() of a key")
+    for (const other of [`${key}x`, key.slice(0, -1), key.toUpperCase(), unique()]) {
+      assert.equal(await adapter.useOnce(other, fromNow(HOUR)), true, `useOnce() of another key (${other})`)
+    }
+    assert.equal(await adapter.useOnce(key, fromNow(HOUR)), false, "useOnce() of the first key again")
+  },
+
+  async "useOnce is atomic: of concurrent uses of one key, exactly one answers true"(adapter) {
+    const key = `jti:${unique()}`
+    const answers = await within(10_000, `${RACERS} concurrent useOnce()`, Promise.all(Array.from({ length: RACERS }, async () => adapter.useOnce(key, fromNow(HOUR)))))
+    assert.equal(answers.filter((answer) => answer).length, 1, `of ${RACERS} concurrent uses, the ones that answered true`)
+    assert.equal(await adapter.useOnce(key, fromNow(HOUR)), false, "useOnce() of the key afterwards")
+  },
+})
+
 /** Every conformance case, in order, grouped by the part of the contract it checks. */
 export const cases: readonly AdapterTestCase[] = [
   ...users,
@@ -966,4 +1180,6 @@ export const cases: readonly AdapterTestCase[] = [
   ...passkeyManagement,
   ...accountsByUser,
   ...accountRefresh,
+  ...sessionRecords,
+  ...singleUseKeys,
 ]

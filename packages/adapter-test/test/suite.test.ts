@@ -3,6 +3,7 @@ import type {
   AdapterAccount,
   AdapterAuthenticator,
   AdapterSession,
+  AdapterSessionRecord,
   AdapterUser,
   StrictAdapter,
   VerificationToken,
@@ -16,6 +17,9 @@ interface Store {
   sessions: AdapterSession[]
   tokens: VerificationToken[]
   authenticators: AdapterAuthenticator[]
+  records: AdapterSessionRecord[]
+  /** useOnce's keys and until when each is kept. */
+  usedKeys: Map<string, Date>
 }
 
 type AccountKey = Pick<AdapterAccount, "provider" | "providerAccountId">
@@ -23,7 +27,7 @@ type AccountKey = Pick<AdapterAccount, "provider" | "providerAccountId">
 /** `Omit<AdapterUser, "id">` keeps only the index signature, so the new user is typed here. */
 const withId = (user: Omit<AdapterUser, "id">, id: string): AdapterUser => ({ ...user, id }) as AdapterUser
 
-const emptyStore = (): Store => ({ users: [], accounts: [], sessions: [], tokens: [], authenticators: [] })
+const emptyStore = (): Store => ({ users: [], accounts: [], sessions: [], tokens: [], authenticators: [], records: [], usedKeys: new Map() })
 const copy = <T>(value: T): T => structuredClone(value)
 const expired = (date: Date): boolean => date.getTime() <= Date.now()
 const sameAccount = (a: AccountKey, b: AccountKey): boolean =>
@@ -41,6 +45,7 @@ function referenceAdapter(store: Store): Required<StrictAdapter> {
   const findAccount = (key: AccountKey) => store.accounts.find((account) => sameAccount(account, key))
   const findSession = (token: string) => store.sessions.find((session) => session.sessionToken === token)
   const findAuthenticator = (id: string) => store.authenticators.find((authenticator) => authenticator.credentialID === id)
+  const findRecord = (id: string) => store.records.find((record) => record.id === id)
   const emailTaken = (email: string | null, by?: string) =>
     email !== null && store.users.some((user) => user.email === email && user.id !== by)
   return {
@@ -67,6 +72,7 @@ function referenceAdapter(store: Store): Required<StrictAdapter> {
       store.accounts = store.accounts.filter((account) => account.userId !== id)
       store.sessions = store.sessions.filter((session) => session.userId !== id)
       store.authenticators = store.authenticators.filter((authenticator) => authenticator.userId !== id)
+      store.records = store.records.filter((record) => record.userId !== id)
       return copy(user ?? null)
     },
     linkAccount(account) {
@@ -155,6 +161,30 @@ function referenceAdapter(store: Store): Required<StrictAdapter> {
       if (!authenticator) return null
       remove(store.authenticators, authenticator)
       return copy(authenticator)
+    },
+    createSessionRecord(record) {
+      if (!findUser(record.userId)) throw new Error("no such user")
+      if (findRecord(record.id)) throw new Error("record id taken")
+      const stored = { sessionToken: null, provider: null, providerSid: null, userAgent: null, revokedAt: null, ...copy(record) }
+      store.records.push(stored)
+      return copy(stored)
+    },
+    getSessionRecord: (id) => copy(findRecord(id) ?? null),
+    listSessionRecords: (filter) =>
+      copy(store.records.filter((record) => ("userId" in filter ? record.userId === filter.userId : record.provider === filter.provider && record.providerSid === filter.providerSid))),
+    updateSessionRecord({ id, lastSeenAt, expires, revokedAt }) {
+      const record = findRecord(id)
+      if (!record) return null
+      if (lastSeenAt !== undefined) record.lastSeenAt = copy(lastSeenAt)
+      if (expires !== undefined) record.expires = copy(expires)
+      if (revokedAt !== undefined) record.revokedAt = copy(revokedAt)
+      return copy(record)
+    },
+    useOnce(key, until) {
+      const kept = store.usedKeys.get(key)
+      if (kept && !expired(kept)) return false
+      store.usedKeys.set(key, copy(until))
+      return true
     },
   }
 }
@@ -796,6 +826,173 @@ const defects: Defect[] = [
     caughtBy: ["changing a listed account does not change the store"],
   },
   {
+    defect: "createSessionRecord drops the provider's session id and the user agent",
+    breaks: (_store, correct) => ({ createSessionRecord: (record) => correct.createSessionRecord({ ...record, providerSid: null, userAgent: null }) }),
+    caughtBy: ["createSessionRecord stores every field, and getSessionRecord returns it with its Dates"],
+  },
+  {
+    defect: "getSessionRecord returns dates as strings",
+    breaks: (_store, correct) => ({
+      async getSessionRecord(id) {
+        const record = await correct.getSessionRecord(id)
+        return record && ({ ...record, lastSeenAt: record.lastSeenAt.toISOString() } as unknown as AdapterSessionRecord)
+      },
+    }),
+    caughtBy: ["createSessionRecord stores every field, and getSessionRecord returns it with its Dates"],
+  },
+  {
+    defect: "createSessionRecord leaves the optional fields left out undefined",
+    breaks: (store, correct) => ({
+      async createSessionRecord(record) {
+        const stored = await correct.createSessionRecord(record)
+        const kept = store.records.find((candidate) => candidate.id === record.id)
+        for (const name of ["sessionToken", "provider", "providerSid", "userAgent", "revokedAt"] as const) {
+          if (record[name] === undefined && kept) Reflect.deleteProperty(kept, name)
+        }
+        return correct.getSessionRecord(stored.id) as Promise<AdapterSessionRecord>
+      },
+    }),
+    caughtBy: ["createSessionRecord stores the optional fields left out as null"],
+  },
+  {
+    defect: "getSessionRecord answers with the first record for an unknown id",
+    breaks: (store) => ({ getSessionRecord: (id) => structuredClone(store.records.find((record) => record.id === id) ?? store.records[0] ?? null) }),
+    caughtBy: ["getSessionRecord returns null for an unknown id"],
+  },
+  {
+    defect: "createSessionRecord replaces a record with the same id",
+    breaks: (store, correct) => ({
+      createSessionRecord(record) {
+        store.records = store.records.filter((stored) => stored.id !== record.id)
+        return correct.createSessionRecord(record)
+      },
+    }),
+    caughtBy: ["createSessionRecord throws for an id that exists, and keeps the first record"],
+  },
+  {
+    defect: "createSessionRecord accepts a user that does not exist",
+    breaks: (store) => ({
+      createSessionRecord(record) {
+        store.records.push(structuredClone(record))
+        return structuredClone(record)
+      },
+    }),
+    caughtBy: ["createSessionRecord throws for a user that does not exist"],
+  },
+  {
+    defect: "listSessionRecords leaves out revoked and expired records",
+    breaks: (_store, correct) => ({
+      async listSessionRecords(filter) {
+        return (await correct.listSessionRecords(filter)).filter((record) => !record.revokedAt && !expired(record.expires))
+      },
+    }),
+    caughtBy: [
+      "listSessionRecords by userId lists the user's records, revoked and expired ones included",
+      "listSessionRecords by provider and providerSid lists that provider session's records only",
+    ],
+  },
+  {
+    defect: "listSessionRecords by userId lists every user's records",
+    breaks: (store, correct) => ({ listSessionRecords: (filter) => ("userId" in filter ? structuredClone(store.records) : correct.listSessionRecords(filter)) }),
+    caughtBy: ["listSessionRecords by userId lists the user's records, revoked and expired ones included"],
+  },
+  {
+    defect: "listSessionRecords matches the provider's session id whatever the provider",
+    breaks: (store, correct) => ({
+      listSessionRecords: (filter) =>
+        "providerSid" in filter ? structuredClone(store.records.filter((record) => record.providerSid === filter.providerSid)) : correct.listSessionRecords(filter),
+    }),
+    caughtBy: ["listSessionRecords by provider and providerSid lists that provider session's records only"],
+  },
+  {
+    defect: "updateSessionRecord writes every field it is given",
+    breaks: (store, correct) => ({
+      updateSessionRecord(patch) {
+        const record = store.records.find((candidate) => candidate.id === patch.id)
+        if (record) Object.assign(record, structuredClone(patch))
+        return correct.getSessionRecord(patch.id)
+      },
+    }),
+    caughtBy: ["updateSessionRecord writes lastSeenAt, expires and revokedAt, and nothing else"],
+  },
+  {
+    defect: "updateSessionRecord ignores revokedAt null",
+    breaks: (_store, correct) => ({ updateSessionRecord: (patch) => correct.updateSessionRecord(patch.revokedAt === null ? { ...patch, revokedAt: undefined } : patch) }),
+    caughtBy: ["updateSessionRecord with revokedAt null un-revokes the record"],
+  },
+  {
+    defect: "updateSessionRecord throws for an unknown id",
+    breaks: (_store, correct) => ({
+      async updateSessionRecord(patch) {
+        const record = await correct.updateSessionRecord(patch)
+        if (!record) throw new Error("no such record")
+        return record
+      },
+    }),
+    caughtBy: ["updateSessionRecord returns null for an unknown id, and creates nothing"],
+  },
+  {
+    defect: "deleteUser leaves the user's session records",
+    breaks: (store, correct) => ({
+      async deleteUser(id) {
+        const records = store.records
+        const user = await correct.deleteUser(id)
+        store.records = records
+        return user
+      },
+    }),
+    caughtBy: ["deleteUser deletes the user's session records"],
+  },
+  {
+    defect: "getSessionRecord returns the stored record, not a copy",
+    breaks: (store) => ({ getSessionRecord: (id) => store.records.find((record) => record.id === id) ?? null }),
+    caughtBy: ["changing a session record passed in or returned does not change the store"],
+  },
+  {
+    defect: "useOnce answers true for a key it has",
+    breaks: (_store, correct) => ({
+      async useOnce(key, until) {
+        await correct.useOnce(key, until)
+        return true
+      },
+    }),
+    caughtBy: ["useOnce answers true for a new key, then false for it", "useOnce is atomic: of concurrent uses of one key, exactly one answers true"],
+  },
+  {
+    defect: "useOnce keeps a key forever",
+    breaks: (store) => ({
+      useOnce(key) {
+        if (store.usedKeys.has(key)) return false
+        store.usedKeys.set(key, new Date(8.64e15))
+        return true
+      },
+    }),
+    caughtBy: ["useOnce answers true again once the key expired"],
+  },
+  {
+    defect: "useOnce keeps one key for all that share a prefix",
+    breaks: (_store, correct) => ({ useOnce: (key, until) => correct.useOnce(key.slice(0, 40), until) }),
+    caughtBy: ["useOnce keeps each key apart"],
+  },
+  {
+    defect: "useOnce checks and stores in two steps (a read, then a write)",
+    breaks: (store) => ({
+      async useOnce(key, until) {
+        const kept = store.usedKeys.get(key)
+        await new Promise((resolve) => setTimeout(resolve, 1))
+        if (kept && !expired(kept)) return false
+        store.usedKeys.set(key, until)
+        return true
+      },
+    }),
+    caughtBy: ["useOnce is atomic: of concurrent uses of one key, exactly one answers true"],
+  },
+  {
+    defect: "the adapter has no session record methods",
+    breaks: () => ({ createSessionRecord: undefined, getSessionRecord: undefined, listSessionRecords: undefined, updateSessionRecord: undefined, useOnce: undefined }),
+    caughtBy: cases.filter((testCase) => testCase.group === "session records" || testCase.group === "single-use keys").map((testCase) => testCase.name),
+  },
+  {
     defect: "the adapter has no verification token methods",
     breaks: () => ({ createVerificationToken: undefined, useVerificationToken: undefined }),
     caughtBy: cases.filter((testCase) => testCase.group === "verification tokens").map((testCase) => testCase.name),
@@ -839,6 +1036,11 @@ describe("an adapter without verification tokens, skipping that group", () => {
     adapter,
     skip: ["verification tokens", "changing a verification token passed in or returned does not change the store"],
   })
+})
+
+describe("an adapter without session records (as Auth.js's adapters), skipping those groups", () => {
+  const { createSessionRecord: _create, getSessionRecord: _get, listSessionRecords: _list, updateSessionRecord: _update, useOnce: _use, ...adapter } = referenceAdapter(emptyStore())
+  runAdapterTests({ adapter, skip: ["session records", "single-use keys"] })
 })
 
 describe("the cases", () => {

@@ -29,6 +29,10 @@ const PG_LACKS = [
   "accounts by user",
   // No updateAccount / withAccountLock (this project's additions): getAccessToken needs them to refresh.
   "account refresh",
+  // No session records or useOnce (this project's additions): back-channel logout needs them, and
+  // Auth() refuses backchannelLogout with such an adapter at start, naming what is missing.
+  "session records",
+  "single-use keys",
   // No unique keys in the documented schema, and the adapter checks nothing before writing.
   // Core looks a user / account up before it creates or links one (sign-in.test.ts: "a second
   // sign-in reuses them"); two concurrent first sign-ins can still make two users there.
@@ -85,6 +89,9 @@ describe("@auth/unstorage-adapter on Redis", () => {
       // No listAccountsByUserId either (see PG_LACKS).
       "accounts by user",
       "account refresh",
+      // No session records or useOnce (see PG_LACKS).
+      "session records",
+      "single-use keys",
       // updateUser keeps the old email's index key: getUserByEmail(old) still finds the user.
       "updateUser moves the user to a new email",
       // deleteUser throws ("[unstorage] Invalid key: null") for a user without an account or a
@@ -103,7 +110,8 @@ describe("@auth/unstorage-adapter on Redis", () => {
 
 /**
  * What the ORM adapters lack alike: this project's additions to the contract (renaming and
- * removing passkeys with their name, AAGUID and dates; listing a user's accounts), columns for
+ * removing passkeys with their name, AAGUID and dates; listing a user's accounts; session
+ * records and single-use keys), columns for
  * OAuth 1.0a tokens, which Auth.js never supported, and expiry checks, which core makes itself.
  */
 const ORMS_LACK = [
@@ -114,6 +122,9 @@ const ORMS_LACK = [
   "accounts by user",
   // No updateAccount / withAccountLock (see PG_LACKS).
   "account refresh",
+  // No session records or useOnce (see PG_LACKS).
+  "session records",
+  "single-use keys",
   // The guides' account tables have no oauth_token / oauth_token_secret columns.
   "an OAuth 1.0a account keeps its oauth_token and oauth_token_secret",
   // Expired rows come back as they are; core checks `expires` itself (see PG_LACKS).
