@@ -1,8 +1,14 @@
+import { fileURLToPath } from "node:url"
 import { defineConfig } from "vitest/config"
 
 import { scaledTimeouts } from "@portcullis/test-time"
 
 export default defineConfig({
+  // Core's test harnesses, which these tests reuse, import @portcullis/adapter-memory by name, as
+  // core's own vitest.config.ts maps it to its source: the same mapping here.
+  resolve: {
+    alias: [{ find: /^@portcullis\/adapter-memory$/, replacement: fileURLToPath(new URL("../adapter-memory/src/index.ts", import.meta.url)) }],
+  },
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],
