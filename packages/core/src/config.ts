@@ -8,6 +8,7 @@ import { defaultCookies } from "./cookies.js"
 import { AuthError, Configuration, MissingSecret } from "./errors.js"
 import { builtInFlow, configureProvider } from "./flows.js"
 import type { FlowProvider, InternalConfig, ProviderSetup } from "./internal.js"
+import type { RateLimitStore } from "./rate-limit.js"
 import { createLogger } from "./logger.js"
 import type { LoggerInstance, Theme } from "./model.js"
 import type { AuthConfig, JWTOptions, PagesOptions, SessionStrategy } from "./types.js"
@@ -331,6 +332,7 @@ async function normalizeConfig(config: AuthConfig, env: Env, logSecrets: string[
     theme: normalizeTheme(config.theme),
     adapter: checkAdapter(config.adapter, strategy, providers),
     legacySessionCookies: normalizeLegacySessionCookies(config.legacySessionCookies),
+    rateLimit: normalizeRateLimit(config.rateLimit),
   }
 }
 
@@ -350,4 +352,36 @@ function normalizeLegacySessionCookies(value: unknown): InternalConfig["legacySe
     throw new Configuration('`legacySessionCookies.until` must be a Date or an ISO 8601 date such as "2026-04-30" or "2026-04-30T00:00:00Z" (a time needs its offset).')
   }
   return { until: date }
+}
+
+function wholeNumber(value: unknown, option: string, fallback: number): number {
+  if (value === undefined) return fallback
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1) throw new Configuration(`\`${option}\` must be a positive whole number.`)
+  return value
+}
+
+/**
+ * `rateLimit`, with its defaults (3 mails per address per 15 minutes; 10 failed passwords, then
+ * 15 minutes).
+ *
+ * @throws {Configuration} naming the `rateLimit` option that is not usable.
+ */
+function normalizeRateLimit(value: unknown): InternalConfig["rateLimit"] {
+  if (value === false) return undefined
+  const options = value ?? {}
+  if (!isRecord(options)) throw new Configuration("`rateLimit` must be `false` or an object.")
+  const { store } = options
+  if (store !== undefined && (!isRecord(store) || typeof store.hit !== "function" || typeof store.peek !== "function" || typeof store.reset !== "function")) {
+    throw new Configuration("`rateLimit.store` must have `hit`, `peek` and `reset` methods.")
+  }
+  const mail = isRecord(options.mailPerAddress) ? options.mailPerAddress : {}
+  const credentials = isRecord(options.credentials) ? options.credentials : {}
+  return {
+    store: store as RateLimitStore | undefined,
+    mail: { limit: wholeNumber(mail.limit, "rateLimit.mailPerAddress.limit", 3), windowSeconds: wholeNumber(mail.window, "rateLimit.mailPerAddress.window", 15 * 60) },
+    credentials: {
+      failures: wholeNumber(credentials.failures, "rateLimit.credentials.failures", 10),
+      windowSeconds: wholeNumber(credentials.lockout, "rateLimit.credentials.lockout", 15 * 60),
+    },
+  }
 }

@@ -26,6 +26,7 @@ export type { CredentialInput, CredentialsConfig, EmailConfig, Provider, SendVer
 export type * from "./types.js"
 export { getSession, getSessionForResponse, type SetCookieSink } from "./get-session.js"
 export { getAccessToken, type AccessToken } from "./access-token.js"
+export { memoryRateLimitStore, type RateLimitCount, type RateLimitStore } from "./rate-limit.js"
 export { envFlag, envName, envValue, readEnv, type Env } from "./env.js"
 export { authBase, signIn, signOut, updateSession, type AuthBase, type ServerSignInOptions, type ServerSignOutOptions } from "./server.js"
 

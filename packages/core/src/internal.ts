@@ -8,6 +8,7 @@
 import type { Adapter, AdapterMethod } from "./adapters.js"
 import type { SetCookie } from "./cookies.js"
 import type { OriginPolicy } from "./origins.js"
+import type { RateLimitStore } from "./rate-limit.js"
 import type { Account, CookiesOptions, LoggerInstance, ProviderButtonStyles, ProviderType, Theme } from "./model.js"
 import type { CallbacksOptions, EventCallbacks, JWT, JWTOptions, PagesOptions, SessionStrategy } from "./types.js"
 
@@ -46,6 +47,14 @@ export interface InternalConfig {
   adapter: Adapter | undefined
   /** Until when Auth.js's session cookie names are still read (see `AuthConfig.legacySessionCookies`). */
   legacySessionCookies: { until: Date } | undefined
+  /** The abuse limits (see `AuthConfig.rateLimit`); `undefined` with `rateLimit: false`. The store is made on first use when none is configured. */
+  rateLimit:
+    | {
+        store: RateLimitStore | undefined
+        mail: { limit: number; windowSeconds: number }
+        credentials: { failures: number; windowSeconds: number }
+      }
+    | undefined
 }
 
 /** What every route gets. */

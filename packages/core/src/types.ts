@@ -17,6 +17,7 @@
  */
 import type { Adapter, AdapterAccount, AdapterSession, AdapterUser } from "./adapters.js"
 import type { RefreshTokenError } from "./errors.js"
+import type { RateLimitStore } from "./rate-limit.js"
 import type { Account, Awaitable, CookiesOptions, LoggerInstance, Profile, Theme, User } from "./model.js"
 import type { Provider } from "./providers/types.js"
 
@@ -258,10 +259,28 @@ export interface AuthConfig {
    * ```
    */
   legacySessionCookies?: LegacySessionCookiesOptions
+  /**
+   * Abuse limits, keyed by who is targeted, on by default: at most `mailPerAddress.limit` sign-in
+   * mails (email links, passkey sign-up links) per address per `mailPerAddress.window` seconds
+   * (default 3 per 15 minutes; over it the answer is the same and no mail is sent), and after
+   * `credentials.failures` failed password attempts for one account (default 10) its password
+   * sign-in is refused for `credentials.lockout` seconds (default 15 minutes) without calling
+   * `authorize`, answered like a wrong password. Counters live in `store` (default: this
+   * process); give several instances one shared store. `false` turns every limit off.
+   */
+  rateLimit?: false | RateLimitOptions
 }
 
 /** Which cookies of a previous Auth.js or next-auth set-up still sign a user in, and until when. */
 export interface LegacySessionCookiesOptions {
   /** A `Date`, or an ISO 8601 date (`"2026-03-31"`, UTC) or date-time with its offset (`"2026-03-31T00:00:00Z"`). */
   until: Date | string
+}
+
+/** `AuthConfig.rateLimit`: the limits and where their counters live. */
+export interface RateLimitOptions {
+  /** Where the counters live. Default: in this process. */
+  store?: RateLimitStore
+  mailPerAddress?: { limit?: number; window?: number }
+  credentials?: { failures?: number; lockout?: number }
 }

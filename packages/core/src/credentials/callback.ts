@@ -12,6 +12,8 @@ import { verifyCsrf } from "../csrf.js"
 import type { Adapter, AdapterUser } from "../adapters.js"
 import { CallbackRouteError, CredentialsSignin, InvalidProvider } from "../errors.js"
 import type { Account, User } from "../model.js"
+import type { InternalConfig } from "../internal.js"
+import { rateLimitsOf, targetKey } from "../rate-limit.js"
 import { callAdapter, storedUser } from "../store.js"
 import { authorize, readCredentials } from "./authorize.js"
 import type { InternalCredentialsProvider } from "./provider.js"
@@ -32,6 +34,14 @@ async function storedCredentialsUser(adapter: Adapter, user: User & { id: string
   }
   return stored
 }
+/** The counter of failed attempts for the account the form names, when the limit applies. */
+async function failedAttempts(config: InternalConfig, provider: InternalCredentialsProvider, credentials: Readonly<Record<string, string>>) {
+  const limits = rateLimitsOf(config)
+  const identifier = provider.identifierField === undefined ? undefined : credentials[provider.identifierField]?.trim().toLowerCase()
+  if (limits === undefined || identifier === undefined || identifier === "") return undefined
+  return { store: limits.store, key: await targetKey(`password ${provider.id}`, identifier), failures: limits.credentials.failures, windowSeconds: limits.credentials.windowSeconds }
+}
+
 /**
  * Signs in with a submitted credentials form.
  *
@@ -52,14 +62,23 @@ export async function credentialsCallback(context: RequestContext, provider: Int
   if (requested !== null) context.returnTo = target
   const credentials = readCredentials(provider, form)
   for (const value of Object.values(credentials)) context.sensitive.add(value)
+  const attempts = await failedAttempts(config, provider, credentials)
   let user: User & { id: string }
   try {
+    // A paused account is refused as a wrong password would be, and `authorize` is not asked.
+    if (attempts !== undefined && (await attempts.store.peek(attempts.key)).count >= attempts.failures) {
+      throw new CredentialsSignin(`The password sign-in of an account of provider "${provider.id}" is paused after ${String(attempts.failures)} failed attempts (\`rateLimit.credentials\`).`)
+    }
     user = await authorize(provider, credentials, context.request)
   } catch (error) {
-    // Fetched on a refusal only: a sign-in that succeeds never loads it.
-    if (error instanceof CredentialsSignin) (await import("./typed-fields.js")).keepTypedFields(context, provider, credentials)
+    if (error instanceof CredentialsSignin) {
+      if (attempts !== undefined) await attempts.store.hit(attempts.key, attempts.windowSeconds)
+      // Fetched on a refusal only: a sign-in that succeeds never loads it.
+      ;(await import("./typed-fields.js")).keepTypedFields(context, provider, credentials)
+    }
     throw error
   }
+  if (attempts !== undefined) await attempts.store.reset(attempts.key)
   if (config.session.strategy === "database" && config.adapter !== undefined) {
     user = await storedCredentialsUser(config.adapter, user, provider.id)
   }

@@ -25,6 +25,8 @@ export interface InternalCredentialsProvider {
   fieldNames: ReadonlySet<string>
   authorize: CredentialsConfig["authorize"]
   style: ProviderButtonStyles
+  /** The field that names the account, whose failed attempts are counted (`undefined`: none is). */
+  identifierField: string | undefined
 }
 
 /** A name that is safe as a form field and an element id, and says what it holds. */
@@ -69,12 +71,18 @@ export function normalizeCredentialsProvider(config: CredentialsConfig): Interna
     }
   })
   if (config.style !== undefined && !isRecord(config.style)) throw new Configuration(`\`${at("style")}\` must be an object.`)
+  const names = new Set(fields.map((field) => field.name))
+  const identifierField = optionalString(config.identifierField, at("identifierField")) ?? (names.has("email") ? "email" : names.has("username") ? "username" : undefined)
+  if (identifierField !== undefined && !names.has(identifierField)) {
+    throw new Configuration(`\`${at("identifierField")}\` must name one of the declared fields (${[...names].join(", ")}).`)
+  }
   return {
     id,
     name: typeof config.name === "string" && config.name !== "" ? config.name : id,
     type: "credentials",
     fields,
-    fieldNames: new Set(fields.map((field) => field.name)),
+    fieldNames: names,
+    identifierField,
     authorize: config.authorize,
     style: { ...config.style },
   }

@@ -5,6 +5,7 @@
 import type { Adapter } from "../adapters.js"
 import type { RequestContext } from "../internal.js"
 import { AuthError, Configuration, EmailSignInError } from "../errors.js"
+import { rateLimitsOf, targetKey } from "../rate-limit.js"
 import { outboundCallbackUrl, verifyRequestUrl } from "../routes.js"
 import { askEmailSignIn } from "./accounts.js"
 import { readIdentifier } from "./address.js"
@@ -47,7 +48,9 @@ export async function sendSignInLink(
 /**
  * Stores a verification token for `identifier` and hands the provider's
  * `sendVerificationRequest` the link `makeUrl` builds around it; the token of a link that was
- * not sent is removed. Build the link's origin with `outboundCallbackUrl` before calling.
+ * not sent is removed. At most `rateLimit.mailPerAddress` mails go to one address in a window:
+ * past it, nothing is stored or sent, and the caller answers as usual. Build the link's origin
+ * with `outboundCallbackUrl` before calling.
  *
  * @throws {EmailSignInError} when building or sending the link failed.
  * @throws {AdapterError} when the store fails.
@@ -64,6 +67,16 @@ export async function sendVerificationLink(
 ): Promise<void> {
   const { config } = context
   const adapter = emailAdapter(context, provider)
+  const limits = rateLimitsOf(config)
+  if (limits !== undefined) {
+    // Over the limit nothing is stored or sent, and the caller answers as for a sent link: the
+    // limit tells nobody anything about the address.
+    const { count } = await limits.store.hit(await targetKey("mail", identifier), limits.mail.windowSeconds)
+    if (count > limits.mail.limit) {
+      config.logger.warn("MailLimit", `Provider "${provider.id}": an address was sent ${String(limits.mail.limit)} sign-in mails within ${String(limits.mail.windowSeconds)} s; no more is sent until then (\`rateLimit.mailPerAddress\`).`)
+      return
+    }
+  }
   const { token, expires } = await createToken(config, adapter, provider, identifier)
   context.sensitive.add(token)
   try {

@@ -273,6 +273,12 @@ export interface CredentialsConfig<C extends Record<string, CredentialInput> = R
    * `request` is the sign-in request (its body has already been read into `credentials`).
    */
   authorize: (credentials: CredentialValues<C>, request: Request) => Awaitable<User | null>
+  /**
+   * The submitted field that names the account, whose failed attempts `rateLimit.credentials`
+   * counts: after too many, that account's password sign-in is paused without calling
+   * `authorize`. Default: `email` when declared, else `username`; with neither, nothing is counted.
+   */
+  identifierField?: keyof C & string
   style?: ProviderButtonStyles
 }
 

@@ -1,0 +1,186 @@
+// Abuse limits keyed by the target (issue 28, first stage): sign-in mail per address, and failed
+// password attempts per account. Each answer over a limit must read exactly like one under it.
+import { MemoryAdapter } from "@portcullis/adapter-memory"
+import { describe, expect, it } from "vitest"
+import { memoryRateLimitStore } from "../src/rate-limit.js"
+import type { SendVerificationRequestParams } from "../src/providers/index.js"
+import type { AuthConfig } from "../src/types.js"
+import { Jar, PASSWORD, call, csrfToken, location, passwordProvider, testConfig } from "./helpers.js"
+
+/** What a client can tell from an answer: its status, body and header names (cookie values and dates aside). */
+async function shape(response: Response): Promise<string> {
+  const names = [...response.headers.keys()].sort().join(",")
+  const cookies = response.headers.getSetCookie().map((cookie) => cookie.split("=")[0]).join(",")
+  const target = response.headers.get("location")
+  return JSON.stringify([response.status, await response.text(), names, cookies, target])
+}
+
+function emailConfig(sent: SendVerificationRequestParams[], overrides: Partial<AuthConfig> = {}): AuthConfig {
+  return testConfig({
+    adapter: MemoryAdapter(),
+    providers: [
+      {
+        id: "email",
+        name: "Email",
+        type: "email",
+        sendVerificationRequest: (params) => {
+          sent.push(params)
+        },
+      },
+    ],
+    ...overrides,
+  })
+}
+
+async function askForLink(config: AuthConfig, jar: Jar, email: string, from: string): Promise<Response> {
+  const token = await csrfToken(config, jar)
+  return call(config, jar, "/api/auth/signin/email", {
+    method: "POST",
+    headers: { "x-forwarded-for": from },
+    form: new URLSearchParams({ csrfToken: token, email, callbackUrl: "/" }),
+  })
+}
+
+describe("sign-in mail per address", () => {
+  it("sends at most 3 links to one address for 1,000 requests from 100 clients, every answer alike", async () => {
+    const sent: SendVerificationRequestParams[] = []
+    const config = emailConfig(sent)
+    const jar = new Jar()
+    const shapes = new Set<string>()
+    for (let i = 0; i < 1000; i++) {
+      const response = await askForLink(config, jar, i % 2 === 0 ? "victim@example.com" : "VICTIM@example.com", `198.51.100.${String(i % 100)}`)
+      shapes.add(await shape(response))
+    }
+    expect(sent).toHaveLength(3)
+    expect(shapes.size).toBe(1)
+    // Another address has its own allowance.
+    await askForLink(config, jar, "someone@example.com", "198.51.100.1")
+    expect(sent.map((params) => params.identifier)).toEqual(["victim@example.com", "victim@example.com", "victim@example.com", "someone@example.com"])
+  })
+
+  it("stores no token for a link it does not send", async () => {
+    const sent: SendVerificationRequestParams[] = []
+    const adapter = MemoryAdapter()
+    const created: string[] = []
+    const config = emailConfig(sent, {
+      adapter: { ...adapter, createVerificationToken: (token) => (created.push(token.identifier), adapter.createVerificationToken(token)) },
+      rateLimit: { mailPerAddress: { limit: 1 } },
+    })
+    const jar = new Jar()
+    for (let i = 0; i < 5; i++) await askForLink(config, jar, "ada@example.com", "192.0.2.1")
+    expect(sent).toHaveLength(1)
+    expect(created).toHaveLength(1)
+  })
+
+  it("sends every link with rateLimit: false", async () => {
+    const sent: SendVerificationRequestParams[] = []
+    const config = emailConfig(sent, { rateLimit: false })
+    const jar = new Jar()
+    for (let i = 0; i < 5; i++) await askForLink(config, jar, "ada@example.com", "192.0.2.1")
+    expect(sent).toHaveLength(5)
+  })
+
+  it("counts in the configured store, which instances share", async () => {
+    const store = memoryRateLimitStore()
+    const sent: SendVerificationRequestParams[] = []
+    const adapter = MemoryAdapter()
+    const first = emailConfig(sent, { adapter, rateLimit: { store } })
+    const second = emailConfig(sent, { adapter, rateLimit: { store } })
+    for (let i = 0; i < 4; i++) await askForLink(i % 2 === 0 ? first : second, new Jar(), "ada@example.com", "192.0.2.1")
+    expect(sent).toHaveLength(3)
+  })
+})
+
+describe("failed password attempts per account", () => {
+  async function submit(config: AuthConfig, jar: Jar, username: string, password: string): Promise<Response> {
+    const token = await csrfToken(config, jar)
+    return call(config, jar, "/api/auth/callback/credentials", {
+      method: "POST",
+            form: new URLSearchParams({ csrfToken: token, username, password, callbackUrl: "/" }),
+    })
+  }
+
+  it("calls authorize at most 10 times for 1,000 wrong passwords, answering every attempt as a wrong password, the right one included", async () => {
+    let asked = 0
+    const provider = passwordProvider()
+    const config = testConfig({
+      providers: [{ ...provider, authorize: (credentials, request) => (asked++, provider.authorize(credentials, request)) }],
+    })
+    const jar = new Jar()
+    const wrong = new Set<string>()
+    for (let i = 0; i < 1000; i++) wrong.add(location(await submit(config, jar, i % 2 === 0 ? "ada" : " ADA ", `guess-${String(i)}`)).href)
+    expect(asked).toBe(10)
+    expect(wrong.size).toBe(1)
+    // The owner's password is refused too while the account is paused, and alike.
+    const right = await submit(config, jar, "ada", PASSWORD)
+    expect(location(right).href).toBe([...wrong][0])
+    expect(asked).toBe(10)
+    expect(await (await call(config, jar, "/api/auth/session")).json()).toBeNull()
+    // Another account is not paused.
+    await submit(config, jar, "grace", "whatever")
+    expect(asked).toBe(11)
+  })
+
+  it("forgets the failures after a successful sign-in", async () => {
+    let asked = 0
+    const provider = passwordProvider()
+    const config = testConfig({
+      providers: [{ ...provider, authorize: (credentials, request) => (asked++, provider.authorize(credentials, request)) }],
+      rateLimit: { credentials: { failures: 3 } },
+    })
+    for (let i = 0; i < 2; i++) await submit(config, new Jar(), "ada", "wrong")
+    expect(location(await submit(config, new Jar(), "ada", PASSWORD)).pathname).toBe("/")
+    for (let i = 0; i < 2; i++) await submit(config, new Jar(), "ada", "wrong")
+    expect(location(await submit(config, new Jar(), "ada", PASSWORD)).pathname).toBe("/")
+    expect(asked).toBe(6)
+  })
+
+  it("leaves the owner another way in: an email link signs in while the password is paused", async () => {
+    const sent: SendVerificationRequestParams[] = []
+    const adapter = MemoryAdapter()
+    const config = testConfig({
+      adapter,
+      session: { strategy: "jwt" },
+      rateLimit: { credentials: { failures: 2 } },
+      providers: [
+        passwordProvider({ credentials: { email: { label: "Email" }, password: { label: "Password", type: "password" } } as never, authorize: () => null }),
+        { id: "email", name: "Email", type: "email", sendVerificationRequest: (params) => void sent.push(params) },
+      ],
+    })
+    const jar = new Jar()
+    for (let i = 0; i < 3; i++) {
+      const token = await csrfToken(config, jar)
+      await call(config, jar, "/api/auth/callback/credentials", {
+        method: "POST",
+                form: new URLSearchParams({ csrfToken: token, email: "ada@example.com", password: "wrong" }),
+      })
+    }
+    const token = await csrfToken(config, jar)
+    await call(config, jar, "/api/auth/signin/email", { method: "POST", form: new URLSearchParams({ csrfToken: token, email: "ada@example.com" }) })
+    expect(sent).toHaveLength(1)
+    const link = new URL(sent[0]?.url ?? "")
+    const confirm = await csrfToken(config, jar)
+    const signedIn = await call(config, jar, link.pathname, {
+      method: "POST",
+            form: new URLSearchParams({ csrfToken: confirm, token: link.searchParams.get("token") ?? "", email: "ada@example.com", callbackUrl: "/" }),
+    })
+    expect(signedIn.status).toBe(302)
+    expect(await (await call(config, jar, "/api/auth/session")).json()).toMatchObject({ user: { email: "ada@example.com" } })
+  })
+
+  it("refuses unusable limits at start, naming the option", async () => {
+    for (const [rateLimit, option] of [
+      [{ mailPerAddress: { limit: 0 } }, "rateLimit.mailPerAddress.limit"],
+      [{ credentials: { lockout: 1.5 } }, "rateLimit.credentials.lockout"],
+      [{ store: {} }, "rateLimit.store"],
+      ["on", "rateLimit"],
+    ] as const) {
+      const errors: string[] = []
+      const config = testConfig({ rateLimit: rateLimit as never, logger: { error: (error) => errors.push(error.message), warn: () => undefined } })
+      expect((await call(config, new Jar(), "/api/auth/providers")).status).toBe(503)
+      expect(errors.join("\n")).toContain(`\`${option}\``)
+    }
+    const config = testConfig({ providers: [passwordProvider({ identifierField: "nickname" as never })] })
+    expect((await call(config, new Jar(), "/api/auth/providers")).status).toBe(503)
+  })
+})
