@@ -37,6 +37,9 @@ export async function recordSignIn(
 ): Promise<string | undefined> {
   const adapter = context.config.adapter
   if (!recordsSessions(adapter)) return undefined
+  // A record belongs to a stored user: a credentials user the store does not keep (its `authorize`
+  // answers from elsewhere) gets a session without one, as before records existed.
+  if (typeof adapter.getUser === "function" && (await callAdapter(adapter, "getUser", signIn.userId)) === null) return undefined
   const now = new Date()
   const sid = signIn.profile?.sid
   const agent = context.request.headers.get("user-agent")
