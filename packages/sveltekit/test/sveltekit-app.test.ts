@@ -12,11 +12,14 @@ import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, expect, inject, it } from "vitest"
 import { launchChromium } from "@portcullis/test-kit/chromium"
 import { scaled } from "@portcullis/test-time"
+import { CLIENT, DEFAULT_CSRF_CLIENT } from "./sveltekit-app.js"
 
 const app = inject("app")
 const appDir = inject("appDir")
 const issuer = inject("idpIssuer")
 const linkFile = inject("linkFile")
+const defaultCsrfApp = inject("defaultCsrfApp")
+const idpControl = inject("idpControl")
 
 let browser: Browser
 let context: BrowserContext
@@ -27,7 +30,10 @@ const authorizeUrls: URL[] = []
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 beforeAll(async () => {
-  console.info(`installing the packed packages took ${inject("installSeconds").toFixed(1)} s, vite build ${inject("buildSeconds").toFixed(1)} s`)
+  console.info(
+    `installing the packed packages took ${inject("installSeconds").toFixed(1)} s, vite build ${inject("buildSeconds").toFixed(1)} s, ` +
+      `the build with SvelteKit's CSRF check on ${inject("defaultCsrfBuildSeconds").toFixed(1)} s`,
+  )
   browser = await launchChromium()
   context = await browser.newContext()
   page = await context.newPage()
@@ -67,10 +73,17 @@ async function signOutHere(): Promise<void> {
   expect(await response.json()).toEqual({ session: null })
 }
 
-/** The fenced block of the README that starts with `// <path>`. */
+/** The last fenced block of the README that starts with `// <path>`. */
 function readmeBlock(path: string): string | undefined {
   const readme = readFileSync(fileURLToPath(new URL("../README.md", import.meta.url)), "utf8")
-  return [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? "").find((code) => code.startsWith(`// ${path}\n`))
+  return [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? "").findLast((code) => code.startsWith(`// ${path}\n`))
+}
+
+/** Runs the IdP's `endSessions(sub)` (an administrator signing the account out there). */
+async function endIdpSessions(sub: string): Promise<{ clientId: string; sub: string; error?: string }[]> {
+  const response = await fetch(`${idpControl}/end-sessions/${sub}`, { method: "POST" })
+  expect(response.status).toBe(200)
+  return (await response.json()) as { clientId: string; sub: string; error?: string }[]
 }
 
 it("builds the README's hook, load and form actions exactly as the README shows them", () => {
@@ -120,25 +133,40 @@ it("signs out from the SignOut component's form action", async () => {
   await signOutHere()
 })
 
-it("refuses a cross-origin form POST to the callback in SvelteKit itself when its origin is not trusted", async () => {
-  const response = await fetch(`${app}/auth/callback/idp-post`, {
-    method: "POST",
-    headers: { origin: "https://evil.example", "content-type": "application/x-www-form-urlencoded" },
-    body: "code=x&state=y",
-    redirect: "manual",
-  })
-  expect(response.status).toBe(403)
-  expect(await response.text()).toBe("Cross-site POST form submissions are forbidden")
+it("refuses a cross-origin form POST to a form action or the callback when its origin is not trusted, as SvelteKit's check does", async () => {
+  // On the README's app (SvelteKit's check off, the hook doing it) and with SvelteKit's check on.
+  for (const base of [app, defaultCsrfApp]) {
+    for (const path of ["/signout", "/signin", "/auth/callback/idp-post"]) {
+      const response = await fetch(`${base}${path}`, {
+        method: "POST",
+        headers: { origin: "https://evil.example", "content-type": "application/x-www-form-urlencoded" },
+        body: "code=x&state=y",
+        redirect: "manual",
+      })
+      expect(response.status, `${base}${path}`).toBe(403)
+      expect(await response.text()).toBe("Cross-site POST form submissions are forbidden")
+    }
+  }
 })
 
-it("refuses a form POST without an Origin (a server-to-server call) in SvelteKit even with trusted origins set", async () => {
-  const response = await fetch(`${app}/auth/callback/idp-post`, {
+it("refuses a form POST without an Origin (a server-to-server call) anywhere but the back-channel logout route", async () => {
+  for (const url of [`${app}/signout`, `${app}/auth/callback/idp-post`, `${defaultCsrfApp}/auth/callback/idp-post`, `${defaultCsrfApp}/auth/backchannel-logout/idp`]) {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "logout_token=x",
+      redirect: "manual",
+    })
+    expect(response.status, url).toBe(403)
+  }
+  // Through to core, which reads the token and refuses it.
+  const response = await fetch(`${app}/auth/backchannel-logout/idp`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: "logout_token=x",
-    redirect: "manual",
   })
-  expect(response.status).toBe(403)
+  expect(response.status).toBe(400)
+  expect(await response.json()).toMatchObject({ error: "InvalidLogoutToken" })
 })
 
 it("lets a form_post callback from the trusted IdP origin reach core", async () => {
@@ -232,4 +260,51 @@ it("reports wrong credentials to the client's signIn with redirect: false, and s
   await page.getByRole("button", { name: "Sign in from the client" }).click()
   await expect.poll(status).toBe("Signed in as carol@example.com")
   await signOutHere()
+})
+
+it("ends the session when the IdP ends it: its back-channel logout POST, with no Origin, reaches core", async () => {
+  // A browser of its own, signing in at the IdP afresh.
+  const own = await browser.newContext()
+  try {
+    const tab = await own.newPage()
+    await tab.goto(`${app}/`)
+    await tab.getByRole("button", { name: "Sign in with the IdP" }).click()
+    await loginAtIdp(tab)
+    await arrive(tab, `${app}/`)
+    await expect.poll(() => tab.locator("#status").textContent()).toBe("Signed in as alice@example.com")
+
+    const started = performance.now()
+    const sent = (await endIdpSessions("alice")).filter((record) => record.clientId === CLIENT.id)
+    console.info(`the IdP's end of Alice's sessions, logout tokens delivered: ${(performance.now() - started).toFixed(0)} ms`)
+    expect(sent.length).toBeGreaterThan(0)
+    expect(sent.map((record) => record.error)).toEqual(sent.map(() => undefined))
+
+    // The same cookie, read by the layout's server load and by an endpoint: the session is gone.
+    await tab.goto(`${app}/`)
+    await expect.poll(() => tab.locator("#status").textContent()).toBe("Signed out")
+    expect(await (await own.request.get(`${app}/api/session`)).json()).toEqual({ session: null })
+  } finally {
+    await own.close()
+  }
+})
+
+it("keeps the session where SvelteKit's own check is on: it refuses the back-channel logout POST with 403, and the IdP records the failed delivery", async () => {
+  const own = await browser.newContext()
+  try {
+    const tab = await own.newPage()
+    await tab.goto(`${defaultCsrfApp}/`)
+    await tab.getByRole("button", { name: "Sign in with the IdP" }).click()
+    await loginAtIdp(tab, { email: "bob@example.net", password: "bob-password" })
+    await arrive(tab, `${defaultCsrfApp}/`)
+    await expect.poll(() => tab.locator("#status").textContent()).toBe("Signed in as bob@example.net")
+
+    const sent = (await endIdpSessions("bob")).filter((record) => record.clientId === DEFAULT_CSRF_CLIENT.id)
+    expect(sent.length).toBeGreaterThan(0)
+    for (const record of sent) expect(record.error).toMatch(/403/)
+
+    await tab.goto(`${defaultCsrfApp}/`)
+    await expect.poll(() => tab.locator("#status").textContent()).toBe("Signed in as bob@example.net")
+  } finally {
+    await own.close()
+  }
 })

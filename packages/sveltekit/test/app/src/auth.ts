@@ -11,7 +11,8 @@ export const { handle, signIn, signOut } = SvelteKitAuth({
   adapter: MemoryAdapter(),
   session: { strategy: "jwt", updateAge: 2 },
   providers: [
-    { id: "idp", name: "Demo IdP", type: "oidc", allowInsecureLoopbackRequests: true },
+    // The IdP's sign-outs end ours: it POSTs logout tokens to /auth/backchannel-logout/idp.
+    { id: "idp", name: "Demo IdP", type: "oidc", backchannelLogout: true, allowInsecureLoopbackRequests: true },
     // The same IdP answering as Apple does: the callback comes back as a cross-origin form POST.
     {
       id: "idp-post",
