@@ -77,7 +77,7 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
       internal.logger.debug(`Nothing is served at ${url.pathname}.`)
       // A person who followed a stale link gets a page with a way on; scripts keep their JSON.
       if (acceptsHtml(request)) return html(undefined, (await pages()).renderNotFound({ theme: internal.theme, homeUrl: "/", signinUrl: `${internal.basePath}/signin` }), 404)
-      return jsonError(undefined, "UnknownAction", 404)
+      return await jsonError(undefined, "UnknownAction", 404)
     }
     action = route.action
     context = createContext(internal, request, url)
@@ -85,7 +85,7 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
     const handler = table?.[route.action]
     if (handler === undefined) {
       internal.logger.debug(`Method ${request.method} is not allowed on /${route.action}.`)
-      return methodNotAllowed(context, route.action in GET, route.action in POST)
+      return await methodNotAllowed(context, route.action in GET, route.action in POST)
     }
     return await handler(context, route.providerId, route.flowRoute)
   } catch (thrown) {
