@@ -1,6 +1,7 @@
 /**
  * The human sentence for each error code: the only error text a browser ever sees. Loaded when
- * an answer shows one (a JSON error, a default page); `@portcullis/core/errors` re-exports it.
+ * an answer shows one (a JSON error, a default page, a code read from a URL);
+ * `@portcullis/core/errors` re-exports it.
  */
 import type { AuthErrorCode } from "./error-codes.js"
 
@@ -38,4 +39,9 @@ export const errorMessages: Readonly<Record<AuthErrorCode, string>> = {
  */
 export const signInPageMessages: Readonly<Partial<Record<AuthErrorCode, string>>> = {
   AccessDenied: "You cancelled the sign-in, so you are not signed in. Choose a way to sign in below to try again.",
+}
+
+/** Whether a value is a known error code (for values read from a URL). */
+export function isAuthErrorCode(value: unknown): value is AuthErrorCode {
+  return typeof value === "string" && Object.hasOwn(errorMessages, value)
 }

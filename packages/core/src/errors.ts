@@ -230,32 +230,6 @@ export type AuthErrorClass =
   | InvalidLogoutToken
   | EventError
 
-/** Every code, for {@link isAuthErrorCode}: the sentences (`error-messages.ts`) load only when an answer shows one. */
-const CODES: ReadonlySet<string> = new Set<AuthErrorCode>([
-  "Configuration",
-  "MissingSecret",
-  "UntrustedHost",
-  "UnknownAction",
-  "InvalidProvider",
-  "MissingCSRF",
-  "InvalidCheck",
-  "OAuthSignInError",
-  "OAuthCallbackError",
-  "OAuthAccountNotLinked",
-  "CredentialsSignin",
-  "EmailSignInError",
-  "AccessDenied",
-  "Verification",
-  "CallbackRouteError",
-  "AdapterError",
-  "InvalidCallbackUrl",
-  "SessionTokenError",
-  "WebAuthnVerificationError",
-  "RefreshTokenError",
-  "InvalidLogoutToken",
-  "EventError",
-])
-
 /**
  * The HTTP status a code answers with: 503 for the server's own set-up or store, 403 for a
  * refusal, 400 for everything the request itself got wrong. Never 500.
@@ -274,11 +248,6 @@ export function httpStatus(code: AuthErrorCode): number {
     default:
       return 400
   }
-}
-
-/** Whether a value is a known error code (for values read from a URL). */
-export function isAuthErrorCode(value: unknown): value is AuthErrorCode {
-  return typeof value === "string" && CODES.has(value)
 }
 
 /** Whether a value can be a `CredentialsSignin` public code: 1 to 32 letters, digits, `_` or `-`. */

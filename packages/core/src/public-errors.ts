@@ -11,4 +11,4 @@
  * @module errors
  */
 export * from "./errors.js"
-export { errorMessages, signInPageMessages } from "./error-messages.js"
+export { errorMessages, isAuthErrorCode, signInPageMessages } from "./error-messages.js"
