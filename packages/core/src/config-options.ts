@@ -1,7 +1,7 @@
 /**
- * The checks of options most apps never set (`allowedOrigins`, `redirectProxyUrl`, `pages`,
- * `theme`, `cookies`, `legacySessionCookies`): `resolveConfig` loads them only when one of them
- * (or its environment variable) is set, so an app that sets none never carries them.
+ * The checks of options most apps never set (`rateLimit`, `allowedOrigins`, `redirectProxyUrl`,
+ * `pages`, `theme`, `cookies`, `legacySessionCookies`): `resolveConfig` loads them only when one
+ * of them (or its environment variable) is set, so an app that sets none never carries them.
  */
 import { Configuration } from "./errors.js"
 import type { InternalConfig } from "./internal.js"
@@ -9,6 +9,7 @@ import type { Theme } from "./model.js"
 import { compileOriginPattern } from "./origin-patterns.js"
 import type { OriginPattern } from "./origins.js"
 import { isRecord, safeColor } from "./options.js"
+import type { RateLimitStore } from "./rate-limit-store.js"
 import type { AuthConfig, PagesOptions } from "./types.js"
 
 type Env = Record<string, string | undefined>
@@ -126,4 +127,35 @@ export function normalizeLegacySessionCookies(value: unknown): InternalConfig["l
     throw new Configuration('`legacySessionCookies.until` must be a Date or an ISO 8601 date such as "2026-04-30" or "2026-04-30T00:00:00Z" (a time needs its offset).')
   }
   return { until: date }
+}
+
+function wholeNumber(value: unknown, option: string, fallback: number): number {
+  if (value === undefined) return fallback
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1) throw new Configuration(`\`${option}\` must be a positive whole number.`)
+  return value
+}
+
+/**
+ * `rateLimit`, each value checked, `defaults` standing in for those not set.
+ *
+ * @throws {Configuration} naming the `rateLimit` option that is not usable.
+ */
+export function normalizeRateLimit(value: unknown, defaults: NonNullable<InternalConfig["rateLimit"]>): InternalConfig["rateLimit"] {
+  if (value === false) return undefined
+  const options = value ?? {}
+  if (!isRecord(options)) throw new Configuration("`rateLimit` must be `false` or an object.")
+  const { store } = options
+  if (store !== undefined && (!isRecord(store) || typeof store.hit !== "function" || typeof store.peek !== "function" || typeof store.reset !== "function")) {
+    throw new Configuration("`rateLimit.store` must have `hit`, `peek` and `reset` methods.")
+  }
+  const mail = isRecord(options.mailPerAddress) ? options.mailPerAddress : {}
+  const credentials = isRecord(options.credentials) ? options.credentials : {}
+  return {
+    store: store as RateLimitStore | undefined,
+    mail: { limit: wholeNumber(mail.limit, "rateLimit.mailPerAddress.limit", defaults.mail.limit), windowSeconds: wholeNumber(mail.window, "rateLimit.mailPerAddress.window", defaults.mail.windowSeconds) },
+    credentials: {
+      failures: wholeNumber(credentials.failures, "rateLimit.credentials.failures", defaults.credentials.failures),
+      windowSeconds: wholeNumber(credentials.lockout, "rateLimit.credentials.lockout", defaults.credentials.windowSeconds),
+    },
+  }
 }

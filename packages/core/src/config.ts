@@ -8,7 +8,6 @@ import { defaultCookies } from "./cookies.js"
 import { AuthError, Configuration, MissingSecret } from "./errors.js"
 import { builtInFlow, configureProvider } from "./flows.js"
 import type { FlowProvider, InternalConfig, ProviderSetup } from "./internal.js"
-import type { RateLimitStore } from "./rate-limit.js"
 import { createLogger } from "./logger.js"
 import type { LoggerInstance } from "./model.js"
 import type { AuthConfig, JWTOptions, SessionStrategy } from "./types.js"
@@ -226,7 +225,7 @@ async function normalizeConfig(config: AuthConfig, env: Env, logSecrets: string[
   for (const [name, handler] of Object.entries(events)) optionalFunction(handler, `events.${name}`)
 
   // The checks of options most apps never set load only when one of them is set.
-  const rare = [config.allowedOrigins, env.AUTH_ALLOWED_ORIGINS, config.redirectProxyUrl, env.AUTH_REDIRECT_PROXY_URL, config.pages, config.theme, config.cookies, config.legacySessionCookies]
+  const rare = [config.rateLimit, config.allowedOrigins, env.AUTH_ALLOWED_ORIGINS, config.redirectProxyUrl, env.AUTH_REDIRECT_PROXY_URL, config.pages, config.theme, config.cookies, config.legacySessionCookies]
   const options = rare.some((value) => value !== undefined) ? await import("./config-options.js") : undefined
   const redirectProxyUrl = options?.normalizeUrl(config.redirectProxyUrl ?? env.AUTH_REDIRECT_PROXY_URL, "redirectProxyUrl")
   const providers = await normalizeProviders(config.providers, { env, redirectProxyUrl })
@@ -262,38 +261,14 @@ async function normalizeConfig(config: AuthConfig, env: Env, logSecrets: string[
     theme: options?.normalizeTheme(config.theme) ?? {},
     adapter: checkAdapter(config.adapter, strategy, providers),
     legacySessionCookies: options?.normalizeLegacySessionCookies(config.legacySessionCookies),
-    rateLimit: normalizeRateLimit(config.rateLimit),
+    rateLimit: options === undefined ? defaultRateLimit() : options.normalizeRateLimit(config.rateLimit, defaultRateLimit()),
   }
-}
-
-function wholeNumber(value: unknown, option: string, fallback: number): number {
-  if (value === undefined) return fallback
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 1) throw new Configuration(`\`${option}\` must be a positive whole number.`)
-  return value
 }
 
 /**
- * `rateLimit`, with its defaults (3 mails per address per 15 minutes; 10 failed passwords, then
- * 15 minutes).
- *
- * @throws {Configuration} naming the `rateLimit` option that is not usable.
+ * `rateLimit`'s defaults: 3 mails per address per 15 minutes; 10 failed passwords, then 15
+ * minutes. A new object per configuration: each gets its own default store.
  */
-function normalizeRateLimit(value: unknown): InternalConfig["rateLimit"] {
-  if (value === false) return undefined
-  const options = value ?? {}
-  if (!isRecord(options)) throw new Configuration("`rateLimit` must be `false` or an object.")
-  const { store } = options
-  if (store !== undefined && (!isRecord(store) || typeof store.hit !== "function" || typeof store.peek !== "function" || typeof store.reset !== "function")) {
-    throw new Configuration("`rateLimit.store` must have `hit`, `peek` and `reset` methods.")
-  }
-  const mail = isRecord(options.mailPerAddress) ? options.mailPerAddress : {}
-  const credentials = isRecord(options.credentials) ? options.credentials : {}
-  return {
-    store: store as RateLimitStore | undefined,
-    mail: { limit: wholeNumber(mail.limit, "rateLimit.mailPerAddress.limit", 3), windowSeconds: wholeNumber(mail.window, "rateLimit.mailPerAddress.window", 15 * 60) },
-    credentials: {
-      failures: wholeNumber(credentials.failures, "rateLimit.credentials.failures", 10),
-      windowSeconds: wholeNumber(credentials.lockout, "rateLimit.credentials.lockout", 15 * 60),
-    },
-  }
+function defaultRateLimit(): NonNullable<InternalConfig["rateLimit"]> {
+  return { store: undefined, mail: { limit: 3, windowSeconds: 15 * 60 }, credentials: { failures: 10, windowSeconds: 15 * 60 } }
 }
