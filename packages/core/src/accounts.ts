@@ -1,39 +1,15 @@
 /**
- * Who signs in: the app's `signIn` callback may refuse anyone; with an adapter, the
- * account-linking rules decide whether an OAuth account signs in its user, creates a new one,
- * links to the signed-in user, or is refused. The email flow's rules (a followed link signs in
+ * Who signs in with an adapter: the account-linking rules decide whether an OAuth account signs
+ * in its user, creates a new one, links to the signed-in user, or is refused. Loaded on first use:
+ * an app without an adapter never needs them. The email flow's rules (a followed link signs in
  * its address's user) live in `email/accounts.ts`, loaded only with that flow.
  */
 import type { Adapter, AdapterAccount, AdapterUser, NewAdapterUser } from "./adapters.js"
-import { resolveCallbackUrl } from "./callback-url.js"
 import type { InternalConfig } from "./internal.js"
-import type { RequestContext } from "./internal.js"
-import { AccessDenied, AdapterError, CallbackRouteError, OAuthAccountNotLinked } from "./errors.js"
+import { AdapterError, OAuthAccountNotLinked } from "./errors.js"
 import { emit } from "./events.js"
 import type { Account, Profile, User } from "./model.js"
 import { callAdapter, storedUser } from "./store.js"
-import type { CallbacksOptions } from "./types.js"
-
-/**
- * Asks the app's `signIn` callback about a sign-in: `undefined` to go on, or the URL it
- * redirects to instead.
- *
- * @throws {AccessDenied} when the callback answers `false` (or anything but `true` or a URL).
- * @throws {CallbackRouteError} when the callback throws.
- */
-export async function askSignIn(context: RequestContext, params: Parameters<NonNullable<CallbacksOptions["signIn"]>>[0]): Promise<string | undefined> {
-  const callback = context.config.callbacks.signIn
-  if (callback === undefined) return undefined
-  let answer: boolean | string
-  try {
-    answer = await callback(params)
-  } catch (cause) {
-    throw new CallbackRouteError("The `signIn` callback threw.", { cause })
-  }
-  if (answer === true) return undefined
-  if (typeof answer === "string") return resolveCallbackUrl(context, answer)
-  throw new AccessDenied("The `signIn` callback refused this sign-in.")
-}
 
 /** The stored user an OAuth account already belongs to, or `null`. */
 export async function findUser(adapter: Adapter, account: Account): Promise<AdapterUser | null> {

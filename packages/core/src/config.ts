@@ -8,13 +8,12 @@ import { defaultCookies } from "./cookies.js"
 import { AuthError, Configuration, MissingSecret } from "./errors.js"
 import { builtInFlow, configureProvider } from "./flows.js"
 import type { FlowProvider, InternalConfig, ProviderSetup } from "./internal.js"
-import type { RateLimitStore } from "./rate-limit.js"
 import { createLogger } from "./logger.js"
-import type { LoggerInstance, Theme } from "./model.js"
-import type { AuthConfig, JWTOptions, PagesOptions, SessionStrategy } from "./types.js"
+import type { LoggerInstance } from "./model.js"
+import type { AuthConfig, JWTOptions, SessionStrategy } from "./types.js"
 import { randomString, sameSecrets } from "./crypto.js"
-import { compileOriginPattern, type OriginPattern } from "./origins.js"
-import { isRecord, optionalFunction, positiveSeconds, readEnv, safeColor } from "./options.js"
+import { isRecord, optionalFunction, positiveSeconds, readEnv } from "./options.js"
+import type * as ConfigOptions from "./config-options.js"
 
 type Env = Record<string, string | undefined>
 
@@ -138,81 +137,8 @@ function parseAuthUrl(value: unknown, env: Env): URL | undefined {
   }
 }
 
-function normalizeAllowedOrigins(value: unknown, env: Env): OriginPattern[] {
-  if (value === undefined) {
-    const list = env.AUTH_ALLOWED_ORIGINS
-    if (list === undefined || list.trim() === "") return []
-    return list.split(",").map((entry, index) => compileOriginPattern(entry.trim(), `AUTH_ALLOWED_ORIGINS[${index}]`))
-  }
-  if (!Array.isArray(value)) throw new Configuration("`allowedOrigins` must be an array of origins such as \"https://*.preview.example.com\".")
-  return value.map((entry, index) => compileOriginPattern(entry, `allowedOrigins[${index}]`))
-}
-
-function normalizeUrl(value: unknown, option: string): URL | undefined {
-  if (value === undefined) return undefined
-  try {
-    if (typeof value !== "string") throw new TypeError("not a string")
-    const url = new URL(value)
-    if (url.protocol !== "https:" && url.protocol !== "http:") throw new TypeError("not http(s)")
-    return url
-  } catch (cause) {
-    throw new Configuration(`\`${option}\` must be an absolute http(s) URL.`, { cause })
-  }
-}
-
-function normalizePages(pages: unknown): PagesOptions {
-  if (pages === undefined) return {}
-  if (!isRecord(pages)) throw new Configuration("`pages` must be an object of paths.")
-  const out: PagesOptions = {}
-  for (const key of ["signIn", "signOut", "error", "verifyRequest", "newUser"] as const) {
-    const page = pages[key]
-    if (page === undefined) continue
-    if (typeof page !== "string" || !(page.startsWith("/") || /^https?:\/\//.test(page)) || page.startsWith("//")) {
-      throw new Configuration(`\`pages.${key}\` must be a path such as \`/login\` or an absolute URL.`)
-    }
-    out[key] = page
-  }
-  return out
-}
-
-/**
- * The theme, each value checked: the pages would otherwise drop a bad one without a word.
- *
- * @throws {Configuration} naming the theme option that is not usable.
- */
-function normalizeTheme(theme: unknown): Theme {
-  if (theme === undefined) return {}
-  if (!isRecord(theme)) throw new Configuration("`theme` must be an object.")
-  const { colorScheme, brandColor, buttonText, logo } = theme
-  if (colorScheme !== undefined && colorScheme !== "auto" && colorScheme !== "light" && colorScheme !== "dark") {
-    throw new Configuration('`theme.colorScheme` must be "auto", "light" or "dark".')
-  }
-  for (const [option, color] of [["brandColor", brandColor], ["buttonText", buttonText]] as const) {
-    if (color !== undefined && (typeof color !== "string" || safeColor(color) === undefined)) {
-      throw new Configuration(`\`theme.${option}\` must be a CSS color such as "#346df1", "rgb(52 109 241)" or "navy".`)
-    }
-  }
-  if (logo !== undefined && (typeof logo !== "string" || logo === "")) throw new Configuration("`theme.logo` must be an https or data: image URL.")
-  return { ...theme }
-}
-
-const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
-
-function normalizeCookies(overrides: AuthConfig["cookies"]): InternalConfig["cookies"] {
-  if (overrides !== undefined) {
-    if (!isRecord(overrides)) throw new Configuration("`cookies` must be an object.")
-    for (const [key, value] of Object.entries(overrides)) {
-      if (!isRecord(value)) throw new Configuration(`\`cookies.${key}\` must be an object.`)
-      if (value.name !== undefined && (typeof value.name !== "string" || !COOKIE_NAME.test(value.name))) {
-        throw new Configuration(`\`cookies.${key}.name\` must be a valid cookie name.`)
-      }
-      const options = isRecord(value.options) ? value.options : {}
-      if (typeof value.name === "string" && value.name.startsWith("__Host-") && (options.domain !== undefined || (options.path ?? "/") !== "/")) {
-        // Browsers drop such a cookie without a word; the sign-in would then fail on every request.
-        throw new Configuration(`\`cookies.${key}.name\` starts with \`__Host-\`, which browsers accept only without \`domain\` and with \`path: "/"\`.`)
-      }
-    }
-  }
+function normalizeCookies(overrides: AuthConfig["cookies"], options: typeof ConfigOptions | undefined): InternalConfig["cookies"] {
+  options?.checkCookies(overrides)
   return { secure: defaultCookies(true, overrides), insecure: defaultCookies(false, overrides) }
 }
 
@@ -298,7 +224,10 @@ async function normalizeConfig(config: AuthConfig, env: Env, logSecrets: string[
   const events = isRecord(config.events) ? config.events : {}
   for (const [name, handler] of Object.entries(events)) optionalFunction(handler, `events.${name}`)
 
-  const redirectProxyUrl = normalizeUrl(config.redirectProxyUrl ?? env.AUTH_REDIRECT_PROXY_URL, "redirectProxyUrl")
+  // The checks of options most apps never set load only when one of them is set.
+  const rare = [config.rateLimit, config.allowedOrigins, env.AUTH_ALLOWED_ORIGINS, config.redirectProxyUrl, env.AUTH_REDIRECT_PROXY_URL, config.pages, config.theme, config.cookies, config.legacySessionCookies]
+  const options = rare.some((value) => value !== undefined) ? await import("./config-options.js") : undefined
+  const redirectProxyUrl = options?.normalizeUrl(config.redirectProxyUrl ?? env.AUTH_REDIRECT_PROXY_URL, "redirectProxyUrl")
   const providers = await normalizeProviders(config.providers, { env, redirectProxyUrl })
   for (const provider of providers) logSecrets.push(...(provider.flow.secrets?.(provider.options) ?? []))
   const useSecureCookies = config.useSecureCookies
@@ -311,7 +240,7 @@ async function normalizeConfig(config: AuthConfig, env: Env, logSecrets: string[
     secrets,
     trustHost,
     authUrl,
-    origins: { canonical: authUrl, trustHost, allowed: normalizeAllowedOrigins(config.allowedOrigins, env) },
+    origins: { canonical: authUrl, trustHost, allowed: options?.normalizeAllowedOrigins(config.allowedOrigins, env) ?? [] },
     providers,
     providersById: new Map(providers.map((provider) => [provider.id, provider])),
     flowRoutes: new Set(providers.flatMap((provider) => Object.keys(provider.flow.routes ?? {}))),
@@ -323,65 +252,23 @@ async function normalizeConfig(config: AuthConfig, env: Env, logSecrets: string[
     },
     callbacks: { ...callbacks },
     events: { ...events },
-    pages: normalizePages(config.pages),
-    cookies: normalizeCookies(config.cookies),
+    pages: options?.normalizePages(config.pages) ?? {},
+    cookies: normalizeCookies(config.cookies, options),
     useSecureCookies,
     redirectProxyUrl,
     logger,
     debug,
-    theme: normalizeTheme(config.theme),
+    theme: options?.normalizeTheme(config.theme) ?? {},
     adapter: checkAdapter(config.adapter, strategy, providers),
-    legacySessionCookies: normalizeLegacySessionCookies(config.legacySessionCookies),
-    rateLimit: normalizeRateLimit(config.rateLimit),
+    legacySessionCookies: options?.normalizeLegacySessionCookies(config.legacySessionCookies),
+    rateLimit: options === undefined ? defaultRateLimit() : options.normalizeRateLimit(config.rateLimit, defaultRateLimit()),
   }
-}
-
-/** A calendar date (UTC), or a date-time that says its offset: a bare local time would mean another instant on each server. */
-const ISO_DATE = /^\d{4}-\d\d-\d\d(T\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d))?$/
-
-/**
- * `legacySessionCookies`, with `until` as a `Date`.
- *
- * @throws {Configuration} naming `legacySessionCookies.until` when it is not a valid date.
- */
-function normalizeLegacySessionCookies(value: unknown): InternalConfig["legacySessionCookies"] {
-  if (value === undefined) return undefined
-  const until = isRecord(value) ? value.until : undefined
-  const date = until instanceof Date || (typeof until === "string" && ISO_DATE.test(until)) ? new Date(until) : undefined
-  if (date === undefined || Number.isNaN(date.getTime())) {
-    throw new Configuration('`legacySessionCookies.until` must be a Date or an ISO 8601 date such as "2026-04-30" or "2026-04-30T00:00:00Z" (a time needs its offset).')
-  }
-  return { until: date }
-}
-
-function wholeNumber(value: unknown, option: string, fallback: number): number {
-  if (value === undefined) return fallback
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 1) throw new Configuration(`\`${option}\` must be a positive whole number.`)
-  return value
 }
 
 /**
- * `rateLimit`, with its defaults (3 mails per address per 15 minutes; 10 failed passwords, then
- * 15 minutes).
- *
- * @throws {Configuration} naming the `rateLimit` option that is not usable.
+ * `rateLimit`'s defaults: 3 mails per address per 15 minutes; 10 failed passwords, then 15
+ * minutes. A new object per configuration: each gets its own default store.
  */
-function normalizeRateLimit(value: unknown): InternalConfig["rateLimit"] {
-  if (value === false) return undefined
-  const options = value ?? {}
-  if (!isRecord(options)) throw new Configuration("`rateLimit` must be `false` or an object.")
-  const { store } = options
-  if (store !== undefined && (!isRecord(store) || typeof store.hit !== "function" || typeof store.peek !== "function" || typeof store.reset !== "function")) {
-    throw new Configuration("`rateLimit.store` must have `hit`, `peek` and `reset` methods.")
-  }
-  const mail = isRecord(options.mailPerAddress) ? options.mailPerAddress : {}
-  const credentials = isRecord(options.credentials) ? options.credentials : {}
-  return {
-    store: store as RateLimitStore | undefined,
-    mail: { limit: wholeNumber(mail.limit, "rateLimit.mailPerAddress.limit", 3), windowSeconds: wholeNumber(mail.window, "rateLimit.mailPerAddress.window", 15 * 60) },
-    credentials: {
-      failures: wholeNumber(credentials.failures, "rateLimit.credentials.failures", 10),
-      windowSeconds: wholeNumber(credentials.lockout, "rateLimit.credentials.lockout", 15 * 60),
-    },
-  }
+function defaultRateLimit(): NonNullable<InternalConfig["rateLimit"]> {
+  return { store: undefined, mail: { limit: 3, windowSeconds: 15 * 60 }, credentials: { failures: 10, windowSeconds: 15 * 60 } }
 }

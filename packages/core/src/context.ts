@@ -3,7 +3,7 @@
  * within limits, and the cookies the response will set.
  */
 import { parseCookies, serializeCookie } from "./cookies.js"
-import { errorMessages, UnknownAction } from "./errors.js"
+import { UnknownAction } from "./errors.js"
 import type { InternalConfig, RequestContext } from "./internal.js"
 import type { CookiesOptions } from "./model.js"
 import { resolveOrigin } from "./origins.js"
@@ -117,7 +117,8 @@ export function json(context: RequestContext | undefined, body: unknown, status 
 }
 
 /** `405` for a method a route does not take, with the `Allow` header of the methods it does. */
-export function methodNotAllowed(context: RequestContext, get: boolean, post: boolean): Response {
+export async function methodNotAllowed(context: RequestContext, get: boolean, post: boolean): Promise<Response> {
+  const { errorMessages } = await import("./error-messages.js")
   const response = json(context, { error: "UnknownAction", message: errorMessages.UnknownAction }, 405)
   response.headers.set("allow", [get && "GET, HEAD", post && "POST"].filter(Boolean).join(", "))
   return response

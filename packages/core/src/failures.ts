@@ -5,7 +5,7 @@
  * (`signIn`, `signOut`, `updateSession`) answer every failure here, so they answer alike.
  */
 import { html, json, redirect } from "./context.js"
-import { AuthError, Configuration, errorMessages, httpStatus, UnknownAction, type AuthErrorCode } from "./errors.js"
+import { AuthError, Configuration, httpStatus, UnknownAction, type AuthErrorCode } from "./errors.js"
 import type { InternalConfig, RequestContext } from "./internal.js"
 import { createLogger, sanitizeError } from "./logger.js"
 import { errorPageUrl, signInPageUrl, type Action } from "./routes.js"
@@ -24,8 +24,9 @@ export function acceptsHtml(request: Request): boolean {
   return (request.headers.get("accept") ?? "").includes("text/html")
 }
 
-/** A JSON error answer: the code and its message for people. */
-export function jsonError(context: RequestContext | undefined, code: AuthErrorCode, status: number): Response {
+/** A JSON error answer: the code and its message for people (the sentences load with the first one). */
+export async function jsonError(context: RequestContext | undefined, code: AuthErrorCode, status: number): Promise<Response> {
+  const { errorMessages } = await import("./error-messages.js")
   return json(context, { error: code, message: errorMessages[code] }, status)
 }
 
@@ -73,6 +74,6 @@ export async function answerFailure(thrown: unknown, at: FailedRequest): Promise
     return await failure(error, request, context, action)
   } catch (cause) {
     logger.error(new Configuration("The error response could not be built.", { cause }))
-    return jsonError(undefined, "Configuration", 503)
+    return await jsonError(undefined, "Configuration", 503)
   }
 }

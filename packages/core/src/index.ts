@@ -5,13 +5,11 @@
  */
 import { callback } from "./actions/callback.js"
 import { csrf } from "./actions/csrf.js"
-import { error } from "./actions/error.js"
 import { flowRoute } from "./actions/flow.js"
 import { providers } from "./actions/providers.js"
 import { session, updateSession } from "./actions/session.js"
 import { signIn, signInPage } from "./actions/signin.js"
 import { signOut, signOutCallback, signOutPage } from "./actions/signout.js"
-import { verifyRequest } from "./actions/verify-request.js"
 import { resolveConfig } from "./config.js"
 import { createContext, html, methodNotAllowed } from "./context.js"
 import type { InternalConfig, RequestContext } from "./internal.js"
@@ -26,7 +24,7 @@ export type { CredentialInput, CredentialsConfig, EmailConfig, Provider, SendVer
 export type * from "./types.js"
 export { getSession, getSessionForResponse, type SetCookieSink } from "./get-session.js"
 export { getAccessToken, type AccessToken } from "./access-token.js"
-export { memoryRateLimitStore, type RateLimitCount, type RateLimitStore } from "./rate-limit.js"
+export { memoryRateLimitStore, type RateLimitCount, type RateLimitStore } from "./rate-limit-store.js"
 export { envFlag, envName, envValue, readEnv, type Env } from "./env.js"
 export { authBase, signIn, signOut, updateSession, type AuthBase, type ServerSignInOptions, type ServerSignOutOptions } from "./server.js"
 
@@ -39,9 +37,10 @@ const GET: Partial<Record<Action, Handler>> = {
   session: (context) => session(context),
   signout: (context) => signOutPage(context),
   "signout-callback": (context, id) => signOutCallback(context, id ?? ""),
-  error: (context) => error(context),
+  // The error and check-your-email pages are served seldom (and by the email flow only): their routes load on first use.
+  error: async (context) => (await import("./actions/error.js")).error(context),
   callback: (context, id) => callback(context, id ?? ""),
-  "verify-request": (context) => verifyRequest(context),
+  "verify-request": async (context) => (await import("./actions/verify-request.js")).verifyRequest(context),
   flow: (context, id, name) => flowRoute(context, "GET", id ?? "", name ?? ""),
 }
 
@@ -77,7 +76,7 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
       internal.logger.debug(`Nothing is served at ${url.pathname}.`)
       // A person who followed a stale link gets a page with a way on; scripts keep their JSON.
       if (acceptsHtml(request)) return html(undefined, (await pages()).renderNotFound({ theme: internal.theme, homeUrl: "/", signinUrl: `${internal.basePath}/signin` }), 404)
-      return jsonError(undefined, "UnknownAction", 404)
+      return await jsonError(undefined, "UnknownAction", 404)
     }
     action = route.action
     context = createContext(internal, request, url)
@@ -85,7 +84,7 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
     const handler = table?.[route.action]
     if (handler === undefined) {
       internal.logger.debug(`Method ${request.method} is not allowed on /${route.action}.`)
-      return methodNotAllowed(context, route.action in GET, route.action in POST)
+      return await methodNotAllowed(context, route.action in GET, route.action in POST)
     }
     return await handler(context, route.providerId, route.flowRoute)
   } catch (thrown) {

@@ -8,7 +8,7 @@
 import type { Adapter, AdapterMethod } from "./adapters.js"
 import type { SetCookie } from "./cookies.js"
 import type { OriginPolicy } from "./origins.js"
-import type { RateLimitStore } from "./rate-limit.js"
+import type { RateLimitStore } from "./rate-limit-store.js"
 import type { Account, CookiesOptions, LoggerInstance, ProviderButtonStyles, ProviderType, Theme } from "./model.js"
 import type { CallbacksOptions, EventCallbacks, JWT, JWTOptions, PagesOptions, SessionStrategy } from "./types.js"
 

@@ -3,7 +3,6 @@
  * provider's account, the session started, the `signIn` event sent and the browser sent on.
  * Flows end here; nothing here knows which flow called.
  */
-import { askSignIn, findUser, resolveUser } from "./accounts.js"
 import { resolveCallbackUrl } from "./callback-url.js"
 import { redirect } from "./context.js"
 import { clearCookie } from "./cookies.js"
@@ -12,6 +11,7 @@ import { emit } from "./events.js"
 import type { RequestContext } from "./internal.js"
 import type { Account, Profile, User } from "./model.js"
 import { readSession, startSession, type SignedIn } from "./session/index.js"
+import { askSignIn } from "./sign-in-callback.js"
 
 /**
  * Starts the session, sends the `signIn` event and sends the browser to `target` (or to
@@ -55,16 +55,18 @@ export async function signInAccount(context: RequestContext, result: AccountSign
   const adapter = config.adapter
   let user: User & { id: string } = result.user
   let isNewUser = false
-  const accountUser = adapter === undefined ? null : await findUser(adapter, result.account)
+  // The linking rules load with the first sign-in of an app that has an adapter.
+  const accounts = adapter === undefined ? undefined : await import("./accounts.js")
+  const accountUser = adapter === undefined || accounts === undefined ? null : await accounts.findUser(adapter, result.account)
 
   const redirectTo = await askSignIn(context, { user: accountUser ?? user, account: result.account, profile: result.profile })
   if (redirectTo !== undefined) return redirect(context, redirectTo)
 
-  if (adapter !== undefined) {
+  if (adapter !== undefined && accounts !== undefined) {
     // Linking to the signed-in user needs both: that user is signed in now, and started this flow.
     // A session cookie planted mid-flow, or a flow started by someone else, links nothing.
     const current = result.startedBy === undefined ? undefined : (await readSession(context))?.userId
-    const resolved = await resolveUser(config, adapter, {
+    const resolved = await accounts.resolveUser(config, adapter, {
       accountUser,
       profileUser: result.user,
       account: result.account,

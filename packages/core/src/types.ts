@@ -17,7 +17,7 @@
  */
 import type { Adapter, AdapterAccount, AdapterSession, AdapterUser } from "./adapters.js"
 import type { RefreshTokenError } from "./errors.js"
-import type { RateLimitStore } from "./rate-limit.js"
+import type { RateLimitStore } from "./rate-limit-store.js"
 import type { Account, Awaitable, CookiesOptions, LoggerInstance, Profile, Theme, User } from "./model.js"
 import type { Provider } from "./providers/types.js"
 

@@ -56,7 +56,7 @@ async function loadedWith(app: string): Promise<{ inputs: string[]; code: string
 }
 
 /** Flows and options an app loads only when it uses them. */
-const LAZY = /^(email\/|credentials\/|pages\/email\.ts|session\/(legacy|cookie-tokens|database|jwt-foreign)\.ts|redirect-warning\.ts|oauth1\/|webauthn\/|oauth\/access-token\.ts|oauth\/refresh\.ts|crypto-web\.ts|pages\/|session\/records\.ts|oauth\/backchannel\.ts|oauth\/logout-token\.ts|oauth\/end-session\.ts)/
+const LAZY = /^(email\/|credentials\/|pages\/email\.ts|session\/(legacy|cookie-tokens|database|jwt-foreign)\.ts|redirect-warning\.ts|oauth1\/|webauthn\/|oauth\/access-token\.ts|oauth\/refresh\.ts|crypto-web\.ts|pages\/|session\/records\.ts|oauth\/backchannel\.ts|oauth\/logout-token\.ts|oauth\/end-session\.ts|accounts\.ts|error-messages\.ts|config-options\.ts|origin-patterns\.ts|rate-limit\.ts|actions\/error\.ts|actions\/verify-request\.ts)/
 
 describe("what an app loads with Auth", () => {
   it("holds no flow at all for Auth alone: a provider brings its flow, or the registry fetches it", async () => {
@@ -90,6 +90,13 @@ describe("what an app loads with Auth", () => {
     expect(code).not.toContain("JWE features Auth.js refuses")
     // And the WebCrypto engine, which a runtime with Node's crypto never uses.
     expect(code).not.toContain("additionalData")
+    // The account-linking rules load with the first sign-in of an app that has an adapter.
+    expect(code).not.toContain("is already linked to another user")
+    // The error sentences load with the first answer that shows one.
+    expect(code).not.toContain("Those details did not work")
+    // The checks of options an app seldom sets load when one is set.
+    expect(code).not.toContain("may use `*` only in the first label")
+    expect(code).not.toContain("theme.colorScheme")
   })
 
   it("leaves the refresh grant out of an app that imports getAccessToken until a refresh is due", async () => {

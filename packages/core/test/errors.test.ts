@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { AccessDenied, AuthError, Configuration, CredentialsSignin, EmailSignInError, InvalidCheck, errorMessages, isAuthErrorCode } from "../src/errors.js"
+import { AccessDenied, AuthError, Configuration, CredentialsSignin, EmailSignInError, InvalidCheck, errorMessages, isAuthErrorCode } from "../src/public-errors.js"
 import { Jar, call, csrfToken, testConfig } from "./helpers.js"
 
 describe("AuthError", () => {

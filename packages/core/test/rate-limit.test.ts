@@ -2,7 +2,7 @@
 // password attempts per account. Each answer over a limit must read exactly like one under it.
 import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { describe, expect, it } from "vitest"
-import { memoryRateLimitStore } from "../src/rate-limit.js"
+import { memoryRateLimitStore } from "../src/rate-limit-store.js"
 import type { SendVerificationRequestParams } from "../src/providers/index.js"
 import type { AuthConfig } from "../src/types.js"
 import { Jar, PASSWORD, call, csrfToken, location, passwordProvider, testConfig } from "./helpers.js"

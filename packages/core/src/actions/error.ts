@@ -1,11 +1,12 @@
 import { html } from "../context.js"
 import type { RequestContext } from "../internal.js"
-import { httpStatus, isAuthErrorCode } from "../errors.js"
+import { httpStatus } from "../errors.js"
 import { signInPageUrl } from "../routes.js"
 
 /** `GET /error?error=CODE`: the error page; an unknown code shows a generic sentence. */
 export async function error(context: RequestContext): Promise<Response> {
   const { renderError } = await import("../pages/index.js")
+  const { isAuthErrorCode } = await import("../error-messages.js")
   const requested = context.url.searchParams.get("error")
   const code = isAuthErrorCode(requested) ? requested : undefined
   const page = renderError({ theme: context.config.theme, code, homeUrl: context.origin, signinUrl: signInPageUrl(context) })

@@ -1,7 +1,7 @@
 import { resolveCallbackUrl } from "../callback-url.js"
 import { html, readForm, redirect } from "../context.js"
 import { csrfToken, verifyCsrf } from "../csrf.js"
-import { InvalidProvider, isAuthErrorCode } from "../errors.js"
+import { InvalidProvider } from "../errors.js"
 import type { FlowProvider, RequestContext } from "../internal.js"
 import type { PageProvider } from "../pages/index.js"
 import { callbackUrl, signInPageUrl, signInUrl } from "../routes.js"
@@ -18,10 +18,11 @@ export async function signInPage(context: RequestContext): Promise<Response> {
   const requested = query.get("callbackUrl")
   const target = requested === null ? undefined : await resolveCallbackUrl(context, requested)
   const error = query.get("error")
+  // The list of codes comes with their sentences, loaded only when a code is to be checked.
+  const shown = error !== null && (await import("../error-messages.js")).isAuthErrorCode(error) ? error : undefined
   if (pages.signIn !== undefined) {
-    return redirect(context, signInPageUrl(context, { callbackUrl: target, error: isAuthErrorCode(error) ? error : undefined, code: query.get("code") ?? undefined }))
+    return redirect(context, signInPageUrl(context, { callbackUrl: target, error: shown, code: query.get("code") ?? undefined }))
   }
-  const shown = isAuthErrorCode(error) ? error : undefined
   const token = await csrfToken(context)
   const drawn: PageProvider[] = []
   for (const provider of providers) {

@@ -3,7 +3,7 @@
  * the session started. Reached through a dynamic import, so an app without a credentials
  * provider never loads this flow.
  */
-import { askSignIn } from "../accounts.js"
+import { askSignIn } from "../sign-in-callback.js"
 import { finishSignIn } from "../sign-in.js"
 import { resolveCallbackUrl } from "../callback-url.js"
 import { readForm, redirect } from "../context.js"

@@ -3,7 +3,8 @@
  * stand-in for a new address), and the user a followed link signs in. Loaded only with the
  * email flow (and passkey sign-up by link).
  */
-import { askSignIn, createUser, findUserByEmail } from "../accounts.js"
+import { createUser, findUserByEmail } from "../accounts.js"
+import { askSignIn } from "../sign-in-callback.js"
 import type { Adapter, AdapterUser } from "../adapters.js"
 import type { InternalConfig } from "../internal.js"
 import type { RequestContext } from "../internal.js"

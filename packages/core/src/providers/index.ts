@@ -14,5 +14,8 @@ export { mergeProviderConfig } from "./merge.js"
 export { userFromClaims, type StandardClaims } from "./claims.js"
 export { tenantIssuer } from "./tenant.js"
 export { ACCOUNT_SIGN_IN_METHODS } from "../adapters.js"
+// The error a provider factory throws for an unusable option, here so that a provider never loads
+// `@portcullis/core/errors`, which also carries the error sentences core loads on first use.
+export { Configuration } from "../errors.js"
 export { DEFAULT_LINK_MAX_AGE, emailApiOptions, mergeEmailConfig, sendEmailApiRequest, signInMessage, type SignInMessage } from "./email.js"
 export { conformTokenResponse, type ConformTokenResponseOptions, type DroppableTokenField } from "./token-response.js"

@@ -13,7 +13,7 @@ import {
   type AuthenticationResponseJSON,
   type RegistrationResponseJSON,
 } from "@simplewebauthn/server"
-import { askSignIn } from "../accounts.js"
+import { askSignIn } from "../sign-in-callback.js"
 import type { Adapter, AdapterAuthenticator } from "../adapters.js"
 import { finishSignIn } from "../sign-in.js"
 import { resolveCallbackUrl } from "../callback-url.js"

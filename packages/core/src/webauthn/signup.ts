@@ -18,7 +18,8 @@
  *
  * @see https://www.w3.org/TR/webauthn-3/#sctn-registering-a-new-credential
  */
-import { askSignIn, findUserByEmail } from "../accounts.js"
+import { findUserByEmail } from "../accounts.js"
+import { askSignIn } from "../sign-in-callback.js"
 import type { AdapterAuthenticator } from "../adapters.js"
 import { finishSignIn } from "../sign-in.js"
 import { resolveCallbackUrl } from "../callback-url.js"

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "@portcullis/adapter-memory"
-import { CredentialsSignin, errorMessages } from "../../src/errors.js"
+import { CredentialsSignin, errorMessages } from "../../src/public-errors.js"
 import type { User } from "../../src/providers/index.js"
 import type { AuthConfig } from "../../src/types.js"
 import { Jar, ORIGIN, PASSWORD, call, csrfToken, location, passwordProvider, testConfig } from "../helpers.js"

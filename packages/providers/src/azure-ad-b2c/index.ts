@@ -7,7 +7,7 @@
  * @see https://learn.microsoft.com/en-us/azure/active-directory-b2c/openid-connect
  * @module azure-ad-b2c
  */
-import { Configuration } from "@portcullis/core/errors"
+import { Configuration } from "@portcullis/core/providers"
 import { oauthProvider } from "@portcullis/core/oauth"
 import { tenantIssuer, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 

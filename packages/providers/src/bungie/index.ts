@@ -6,7 +6,7 @@
  * @see https://github.com/Bungie-net/api/wiki/OAuth-Documentation
  * @module bungie
  */
-import { Configuration } from "@portcullis/core/errors"
+import { Configuration } from "@portcullis/core/providers"
 import { oauthProvider } from "@portcullis/core/oauth"
 import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"

@@ -7,7 +7,7 @@
  * @see https://nodemailer.com/smtp/
  * @module nodemailer
  */
-import { Configuration } from "@portcullis/core/errors"
+import { Configuration } from "@portcullis/core/providers"
 import { emailProvider } from "@portcullis/core/email"
 import type { EmailConfig, EmailUserConfig, SendVerificationRequestParams } from "@portcullis/core/providers"
 import type SMTPTransport from "nodemailer/lib/smtp-transport/index.js"

@@ -1,4 +1,4 @@
-import { Configuration } from "@portcullis/core/errors"
+import { Configuration } from "@portcullis/core/providers"
 
 /** What the provider uses of nodemailer's module. */
 export type NodemailerModule = typeof import("nodemailer")

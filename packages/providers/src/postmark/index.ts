@@ -9,7 +9,7 @@
  */
 import { emailProvider } from "@portcullis/core/email"
 import { emailApiOptions, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@portcullis/core/providers"
-import { Configuration } from "@portcullis/core/errors"
+import { Configuration } from "@portcullis/core/providers"
 
 /** The Postmark provider's configuration. */
 export interface PostmarkConfig extends EmailConfig {

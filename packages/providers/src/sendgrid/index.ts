@@ -8,7 +8,7 @@
  */
 import { emailProvider } from "@portcullis/core/email"
 import { emailApiOptions, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@portcullis/core/providers"
-import { Configuration } from "@portcullis/core/errors"
+import { Configuration } from "@portcullis/core/providers"
 
 /** The SendGrid provider's configuration. */
 export interface SendGridConfig extends EmailConfig {

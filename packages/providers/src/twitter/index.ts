@@ -14,7 +14,7 @@
  * @see https://docs.x.com/fundamentals/authentication/oauth-1-0a/obtaining-user-access-tokens
  * @module twitter
  */
-import { Configuration } from "@portcullis/core/errors"
+import { Configuration } from "@portcullis/core/providers"
 import type { OAuth1Config } from "@portcullis/core/oauth1"
 import { oauthProvider } from "@portcullis/core/oauth"
 import { ACCOUNT_SIGN_IN_METHODS, FLOW, lazyFlow, type OAuth2Config, type OAuthUserConfig, type SignInFlow } from "@portcullis/core/providers"

@@ -1,0 +1,26 @@
+/** The stable error codes, on their own so that the error classes and the sentences (loaded apart) both name them. */
+
+/** The union of every stable error `code`. */
+export type AuthErrorCode =
+  | "Configuration"
+  | "MissingSecret"
+  | "UntrustedHost"
+  | "UnknownAction"
+  | "InvalidProvider"
+  | "MissingCSRF"
+  | "InvalidCheck"
+  | "OAuthSignInError"
+  | "OAuthCallbackError"
+  | "OAuthAccountNotLinked"
+  | "CredentialsSignin"
+  | "EmailSignInError"
+  | "AccessDenied"
+  | "Verification"
+  | "CallbackRouteError"
+  | "AdapterError"
+  | "InvalidCallbackUrl"
+  | "SessionTokenError"
+  | "WebAuthnVerificationError"
+  | "RefreshTokenError"
+  | "InvalidLogoutToken"
+  | "EventError"
