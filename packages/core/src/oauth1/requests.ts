@@ -6,6 +6,7 @@
  * @see https://www.rfc-editor.org/rfc/rfc5849#section-2.3 Token Credentials
  */
 import { authorizationHeader, type SigningCredentials } from "./signature.js"
+import { readLimitedText } from "../limited-body.js"
 
 /** The largest credentials answer read (a few hundred bytes in practice). */
 const MAX_FORM = 16 * 1024
@@ -15,24 +16,8 @@ const MAX_PROFILE = 1024 * 1024
 /** A failed step, in words safe for the log (never a token: answers are described, not quoted). */
 export class StepError extends Error {}
 
-async function readLimited(response: Response, max: number, what: string): Promise<string> {
-  if (Number(response.headers.get("content-length") ?? "0") > max) throw new StepError(`the ${what} answer is too large`)
-  if (response.body === null) return ""
-  const reader = response.body.getReader()
-  const decoder = new TextDecoder()
-  let size = 0
-  let text = ""
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > max) {
-      await reader.cancel()
-      throw new StepError(`the ${what} answer is too large`)
-    }
-    text += decoder.decode(value, { stream: true })
-  }
-  return text + decoder.decode()
+function readLimited(response: Response, max: number, what: string): Promise<string> {
+  return readLimitedText(response, max, () => new StepError(`the ${what} answer is too large`))
 }
 
 /** Sends one signed request; `signal` bounds it (the provider's timeout, the callback's deadline). */

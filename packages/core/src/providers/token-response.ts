@@ -6,6 +6,7 @@
  * @module
  */
 import { OAuthCallbackError } from "../errors.js"
+import { readLimitedText } from "../limited-body.js"
 
 /** The largest token response the rewrite reads, as core's own reading of a provider body. */
 const MAX_BODY = 1024 * 1024
@@ -105,33 +106,10 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** The body as a JSON object, `undefined` when it is not one; read no further than the size limit. */
 async function readJsonObject(response: Response): Promise<Record<string, unknown> | undefined> {
-  const tooLarge = (): never => {
-    throw new OAuthCallbackError(`The token response is larger than ${MAX_BODY} bytes.`)
-  }
-  if (Number(response.headers.get("content-length") ?? "0") > MAX_BODY) tooLarge()
-  if (response.body === null) return undefined
-  const reader = response.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > MAX_BODY) {
-      await reader.cancel()
-      tooLarge()
-    }
-    chunks.push(value)
-  }
-  const bytes = new Uint8Array(size)
-  let offset = 0
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset)
-    offset += chunk.byteLength
-  }
+  const text = await readLimitedText(response, MAX_BODY, () => new OAuthCallbackError(`The token response is larger than ${MAX_BODY} bytes.`))
   let body: unknown
   try {
-    body = JSON.parse(new TextDecoder().decode(bytes))
+    body = JSON.parse(text)
   } catch {
     // Not JSON: core's validation refuses it with its own error, which never quotes the body.
     return undefined
