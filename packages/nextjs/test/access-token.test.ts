@@ -3,6 +3,7 @@
 // while a server component renders it cannot be, so the valid token is answered and a due refresh
 // is refused before the refresh token reaches the provider.
 import { encode } from "@portcullis/core/jwt"
+import { acmeOAuthProvider } from "@portcullis/test-kit/fixtures"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import NextAuth from "../src/index.js"
 
@@ -35,17 +36,7 @@ const { getAccessToken } = NextAuth({
   secret: SECRET,
   url: "http://app.test",
   providers: [
-    {
-      id: "acme",
-      name: "Acme",
-      type: "oauth",
-      clientId: "acme-client",
-      clientSecret: "acme-secret",
-      authorization: "https://acme.example/authorize",
-      token: "https://acme.example/token",
-      userinfo: "https://acme.example/userinfo",
-      tokensInCookie: true,
-    },
+    acmeOAuthProvider({ tokensInCookie: true }),
   ],
 })
 

@@ -5,6 +5,7 @@
  * each export wrapped to count its calls.
  */
 import type * as Core from "@portcullis/core"
+import { acmeOAuthProvider } from "@portcullis/test-kit/fixtures"
 import { beforeEach, describe, expect, it, vi } from "vitest"
 import NextAuth from "../src/index.js"
 
@@ -49,16 +50,7 @@ const { signIn, signOut, unstable_update } = NextAuth({
   secret: "a-unit-test-secret-of-at-least-32-chars",
   url: "http://app.test",
   providers: [
-    {
-      id: "acme",
-      name: "Acme",
-      type: "oauth",
-      clientId: "acme-client",
-      clientSecret: "acme-secret",
-      authorization: "https://acme.example/authorize",
-      token: "https://acme.example/token",
-      userinfo: "https://acme.example/userinfo",
-    },
+    acmeOAuthProvider(),
     {
       id: "password",
       name: "Password",

@@ -2,6 +2,7 @@
 // getAccessToken, refreshing a due token and writing the renewed session cookie on the response.
 import { encode } from "@portcullis/core/jwt"
 import type { RequestEvent } from "@sveltejs/kit"
+import { acmeOAuthProvider } from "@portcullis/test-kit/fixtures"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { SvelteKitAuth } from "../src/index.js"
 
@@ -12,17 +13,7 @@ const { handle } = SvelteKitAuth({
   secret: SECRET,
   url: "http://app.test",
   providers: [
-    {
-      id: "acme",
-      name: "Acme",
-      type: "oauth",
-      clientId: "acme-client",
-      clientSecret: "acme-secret",
-      authorization: "https://acme.example/authorize",
-      token: "https://acme.example/token",
-      userinfo: "https://acme.example/userinfo",
-      tokensInCookie: true,
-    },
+    acmeOAuthProvider({ tokensInCookie: true }),
   ],
 })
 

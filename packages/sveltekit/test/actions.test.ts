@@ -5,6 +5,7 @@
  */
 import type * as Core from "@portcullis/core"
 import { isRedirect, type RequestEvent } from "@sveltejs/kit"
+import { acmeOAuthProvider } from "@portcullis/test-kit/fixtures"
 import { beforeEach, describe, expect, it, vi } from "vitest"
 import { SvelteKitAuth } from "../src/index.js"
 
@@ -31,16 +32,7 @@ const { signIn, signOut } = SvelteKitAuth({
   url: "http://app.test",
   logger: { error: () => undefined },
   providers: [
-    {
-      id: "acme",
-      name: "Acme",
-      type: "oauth",
-      clientId: "acme-client",
-      clientSecret: "acme-secret",
-      authorization: "https://acme.example/authorize",
-      token: "https://acme.example/token",
-      userinfo: "https://acme.example/userinfo",
-    },
+    acmeOAuthProvider(),
     {
       id: "credentials",
       name: "Password",

@@ -11,7 +11,8 @@ import type { AdapterSessionRecord } from "../adapters.js"
 import { readForm } from "../context.js"
 import { Configuration, InvalidLogoutToken, InvalidProvider } from "../errors.js"
 import type { FlowProvider, RequestContext } from "../internal.js"
-import { recordsSessions, revokeRecords } from "../session/records.js"
+import { keepsSessionRecords } from "../adapters.js"
+import { revokeRecords } from "../session/records.js"
 import { callAdapter } from "../store.js"
 import { verifyLogoutToken } from "./logout-token.js"
 import type { InternalOAuthProvider } from "./provider.js"
@@ -29,7 +30,7 @@ export async function backchannelLogout(context: RequestContext, { id, options: 
   const { config } = context
   const adapter = config.adapter
   // Checked at start: reaching here without an adapter that keeps records is a bug.
-  if (!recordsSessions(adapter)) throw new Configuration(`Back-channel logout of provider "${id}" needs an adapter that keeps session records.`)
+  if (!keepsSessionRecords(adapter)) throw new Configuration(`Back-channel logout of provider "${id}" needs an adapter that keeps session records.`)
   const tokens = (await readForm(context.request)).getAll("logout_token")
   if (tokens.length !== 1) throw new InvalidLogoutToken("A back-channel logout request carries exactly one `logout_token`.")
   const claims = await verifyLogoutToken(provider, tokens[0] ?? "")

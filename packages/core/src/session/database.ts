@@ -3,14 +3,14 @@
  * the adapter stores the session. Loaded on the first database-session read, sign-in or sign-out,
  * so an app on JWT sessions (every app without an adapter) bundles none of it.
  */
-import type { Adapter, AdapterSession, AdapterUser } from "../adapters.js"
+import { keepsSessionRecords, type Adapter, type AdapterSession, type AdapterUser } from "../adapters.js"
 import type { RequestContext } from "../internal.js"
 import { SessionTokenError } from "../errors.js"
 import { emit } from "../events.js"
 import { callAdapter, storedUser } from "../store.js"
 import type { CallbacksOptions, Session } from "../types.js"
 import type { SessionSource } from "./legacy.js"
-import { recordSignIn, recordsSessions, revokeRecords } from "./records.js"
+import { recordSignIn, revokeRecords } from "./records.js"
 import { clearUnopened, expireLegacy, sessionSource, sessionUser, type CurrentSession, type EndedSession, type SessionUpdate, type SignedIn } from "./source.js"
 
 type SessionCallbackParams = Parameters<NonNullable<CallbacksOptions["session"]>>[0]
@@ -129,7 +129,7 @@ export async function endDatabaseSession(context: RequestContext, source: Sessio
   const sessionToken = source === undefined ? undefined : context.jar.get(source.name)
   if (sessionToken === undefined || sessionToken === "" || config.adapter === undefined) return { userId: undefined, token: null }
   const deleted = await deleteStoredSession(config.adapter, sessionToken)
-  if (deleted != null && recordsSessions(config.adapter)) {
+  if (deleted != null && keepsSessionRecords(config.adapter)) {
     const records = await callAdapter(config.adapter, "listSessionRecords", { userId: deleted.userId })
     await revokeRecords(config, records.filter((record) => record.sessionToken === sessionToken), "signOut")
   }

@@ -6,7 +6,7 @@
  * database session's record names its row, which a revocation deletes. Only an adapter with the
  * session record methods keeps records: without them, sessions behave as they always did.
  */
-import { keepsSessionRecords, type Adapter, type AdapterSessionRecord, type SessionRecordMethods } from "../adapters.js"
+import { keepsSessionRecords, type Adapter, type AdapterSessionRecord } from "../adapters.js"
 import { boundedCache, type BoundedCache } from "../caches.js"
 import { randomString } from "../crypto.js"
 import { emit } from "../events.js"
@@ -14,16 +14,9 @@ import type { InternalConfig, RequestContext } from "../internal.js"
 import type { Profile } from "../model.js"
 import { callAdapter } from "../store.js"
 
-export { SESSION_ID_CLAIM } from "./source.js"
 
 /** The longest user agent kept: enough to describe a device. */
 const MAX_USER_AGENT = 256
-
-/** An adapter that keeps session records. */
-export type RecordingAdapter = Adapter & SessionRecordMethods
-
-/** Whether the adapter keeps session records. */
-export const recordsSessions: (adapter: Adapter | undefined) => adapter is RecordingAdapter = keepsSessionRecords
 
 /**
  * Records a sign-in, answering the record's id (`undefined` when the adapter keeps no records).
@@ -36,7 +29,7 @@ export async function recordSignIn(
   signIn: { userId: string; provider: string | undefined; profile: Profile | undefined; sessionToken: string | null; expires: Date },
 ): Promise<string | undefined> {
   const adapter = context.config.adapter
-  if (!recordsSessions(adapter)) return undefined
+  if (!keepsSessionRecords(adapter)) return undefined
   // A record belongs to a stored user: a credentials user the store does not keep (its `authorize`
   // answers from elsewhere) gets a session without one, as before records existed.
   if (typeof adapter.getUser === "function" && (await callAdapter(adapter, "getUser", signIn.userId)) === null) return undefined
@@ -81,7 +74,7 @@ function lookedAt(adapter: Adapter): BoundedCache<string, { live: boolean; at: n
  */
 export async function isLive(config: InternalConfig, id: unknown): Promise<boolean> {
   const adapter = config.adapter
-  if (!recordsSessions(adapter) || typeof id !== "string") return true
+  if (!keepsSessionRecords(adapter) || typeof id !== "string") return true
   const interval = config.session.revocationCheckInterval * 1000
   const cache = lookedAt(adapter)
   const now = Date.now()
@@ -102,7 +95,7 @@ export async function isLive(config: InternalConfig, id: unknown): Promise<boole
  */
 export async function revokeRecords(config: InternalConfig, records: readonly AdapterSessionRecord[], reason: "signOut" | "backchannelLogout"): Promise<number> {
   const adapter = config.adapter
-  if (!recordsSessions(adapter)) return 0
+  if (!keepsSessionRecords(adapter)) return 0
   const now = new Date()
   let revoked = 0
   for (const record of records) {
