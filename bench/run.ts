@@ -178,6 +178,12 @@ async function bundles(): Promise<void> {
     const theirs = await gzippedSize(PEER, app)
     record(`bundle: ${APP_NAMES[app]}, minified + gzipped`, "B", ours, theirs, app === "oauth" ? { max: BUNDLE_TARGET } : undefined)
   }
+  // What the app can ever load, the code its first sign-in (or first use of anything else) fetches included.
+  for (const app of ["oauth", "credentials"] as App[]) {
+    const ours = await gzippedSize(OURS, app, { withLazy: true })
+    const theirs = await gzippedSize(PEER, app, { withLazy: true })
+    record(`bundle: ${APP_NAMES[app]}, with every chunk it may fetch later`, "B", ours, theirs)
+  }
   for (const app of ["oauth", "credentials"] as App[]) {
     const parts = {
       app,
@@ -241,7 +247,9 @@ function writeResults(seconds: number): void {
     "For ops/s higher is better (the target is a minimum ratio); for milliseconds and bytes lower is",
     "better (the target is a maximum ratio). The bundle rows weigh what loads with an app that imports",
     "`Auth` and one provider, against Auth.js's bundle of the same app: the OAuth-only app is held to",
-    `${BUNDLE_TARGET}x (the goal is 0.6x); the credentials-only app is reported beside it.`,
+    `${BUNDLE_TARGET}x (the goal is 0.6x); the credentials-only app is reported beside it. The rows 'with every`,
+    "chunk it may fetch later' add what a dynamic `import()` reaches (the OAuth protocol and `oauth4webapi`, which",
+    "load on the first sign-in; the built-in pages; the rarely used routes), which the bundle rows leave out.",
     "",
     ...breakdownSection(),
   ]
