@@ -70,7 +70,7 @@ async function throughput<S>(
   impls: Impl[],
   name: string,
   concurrency: number,
-  target: number,
+  target: number | undefined,
   prepare: (impl: Impl) => S | Promise<S>,
   op: (impl: Impl, state: S, worker: number) => Promise<void>,
 ): Promise<void> {
@@ -85,7 +85,7 @@ async function throughput<S>(
     }
   }
   const [ours, theirs] = impls.map((impl) => median(results.get(impl) ?? []))
-  record(`${name}, concurrency ${concurrency}`, "ops/s", ours ?? 0, theirs ?? 0, { min: target })
+  record(`${name}, concurrency ${concurrency}`, "ops/s", ours ?? 0, theirs ?? 0, target === undefined ? undefined : { min: target })
 }
 
 /** One signed-in cookie jar per worker, each from a real sign-in. */
@@ -116,15 +116,20 @@ async function main(): Promise<void> {
   const idp = await startBenchIdp(CLIENT)
   try {
     if (runs("session")) {
-      for (const strategy of ["jwt", "database"] as Strategy[]) {
-        const impls = implementations(idp.issuer, strategy)
-        const label = strategy === "jwt" ? "session read, JWT" : "session read, database (memory adapter)"
-        for (const concurrency of strategy === "jwt" ? [1, 8] : [1]) {
+      const reads: { strategy: Strategy; label: string; concurrencies: number[]; target?: number; checkEvery?: number }[] = [
+        { strategy: "jwt", label: "session read, JWT", concurrencies: [1, 8], target: 10 },
+        { strategy: "jwt-records", label: "session read, JWT with session records (memory adapter), revocation check every 30 s", concurrencies: [1, 8], target: 10 },
+        { strategy: "jwt-records", label: "session read, JWT with session records, revocation check on every read", concurrencies: [1], checkEvery: 0 },
+        { strategy: "database", label: "session read, database (memory adapter)", concurrencies: [1], target: 3 },
+      ]
+      for (const { strategy, label, concurrencies, target, checkEvery } of reads) {
+        const impls = implementations(idp.issuer, strategy, checkEvery)
+        for (const concurrency of concurrencies) {
           await throughput(
             impls,
             label,
             concurrency,
-            strategy === "jwt" ? 10 : 3,
+            target,
             (impl) => signedInJars(impl, concurrency),
             (impl, jars, worker) => readSession(impl, jars[worker] as Jar),
           )

@@ -6,7 +6,12 @@ import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { Auth as ours, getAccessToken } from "@portcullis/core"
 import { Auth as theirs } from "authjs-core"
 
-export type Strategy = "jwt" | "database"
+/**
+ * `jwt-records`: JWT sessions with an adapter, so each sign-in keeps a session record that a read
+ * checks for revocation (ours; `checkEvery` seconds, 0 on every read). Auth.js keeps no records:
+ * its JWT read with an adapter is its plain JWT read.
+ */
+export type Strategy = "jwt" | "database" | "jwt-records"
 
 export interface Impl {
   name: "ours" | "Auth.js"
@@ -38,13 +43,13 @@ function provider(issuer: string) {
 }
 
 /** One implementation's configuration; each gets its own, so neither shares the other's store. */
-function config(issuer: string, strategy: Strategy) {
-  const adapter = strategy === "database" ? MemoryAdapter() : undefined
+function config(issuer: string, strategy: Strategy, checkEvery?: number) {
+  const adapter = strategy === "jwt" ? undefined : MemoryAdapter()
   return {
     secret: SECRET,
     trustHost: true,
     basePath: "/api/auth",
-    session: { strategy },
+    session: { strategy: strategy === "database" ? ("database" as const) : ("jwt" as const), ...(checkEvery === undefined ? {} : { revocationCheckInterval: checkEvery }) },
     providers: [provider(issuer)],
     logger: { error: () => undefined, warn: () => undefined, debug: () => undefined },
     ...(adapter === undefined ? {} : { adapter }),
@@ -52,8 +57,8 @@ function config(issuer: string, strategy: Strategy) {
 }
 
 /** Both implementations with the same configuration. */
-export function implementations(issuer: string, strategy: Strategy): Impl[] {
-  const ourConfig = config(issuer, strategy)
+export function implementations(issuer: string, strategy: Strategy, checkEvery?: number): Impl[] {
+  const ourConfig = config(issuer, strategy, checkEvery)
   const theirConfig = config(issuer, strategy)
   const theirHandle = (request: Request) => theirs(request, theirConfig as never) as unknown as Promise<Response>
   const theirStore = theirConfig.adapter
