@@ -5,6 +5,7 @@
  */
 import { recordedClientAddress } from "./client-address-tag.js"
 import type { RequestContext } from "./internal.js"
+import type { Route } from "./routes.js"
 
 /** The limits (one object per configuration) already warned about: no client address was known. */
 const warned = new WeakSet<object>()
@@ -15,9 +16,9 @@ const warned = new WeakSet<object>()
  *
  * @throws {Configuration} when the app's `clientAddress` hook throws.
  */
-export async function limitClient(context: RequestContext): Promise<Response | undefined> {
+export async function limitClient(context: RequestContext, route: Route): Promise<Response | undefined> {
   const { rateLimit, clientAddress } = context.config
   if (rateLimit?.perClient === false || rateLimit === undefined) return undefined
   if (clientAddress === undefined && recordedClientAddress(context.request) === undefined && warned.has(rateLimit)) return undefined
-  return (await import("./client-limit.js")).countClient(context, warned)
+  return (await import("./client-limit.js")).countClient(context, route, warned)
 }

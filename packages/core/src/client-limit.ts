@@ -6,20 +6,17 @@
  */
 import { recordedClientAddress } from "./client-address-tag.js"
 import { CLIENT_DEFAULTS, type ClientRule } from "./client-limit-rules.js"
-import { html, json } from "./context.js"
 import { Configuration } from "./errors.js"
-import { acceptsHtml } from "./failures.js"
 import type { RequestContext } from "./internal.js"
 import { clientAddressKey } from "./ip-address.js"
 import { rateLimitsOf, targetKey } from "./rate-limit.js"
-import { parseRoute } from "./routes.js"
+import type { Route } from "./routes.js"
 
 /** The rule that counts this request, if any: routes a script floods to make us (or a provider, or an inbox) work. */
-function ruleOf(context: RequestContext): ClientRule | undefined {
-  const { config, request, url } = context
-  const route = parseRoute(url.pathname, config.basePath, config.flowRoutes)
+function ruleOf(context: RequestContext, route: Route): ClientRule | undefined {
+  const { config, request } = context
   const post = request.method === "POST"
-  switch (route?.action) {
+  switch (route.action) {
     case "signin":
       return post && route.providerId !== undefined ? "signIn" : undefined
     case "callback":
@@ -44,15 +41,24 @@ async function addressKey(context: RequestContext): Promise<string | undefined> 
   }
 }
 
-/** `429` with the seconds until the window ends: JSON for scripts, a short page for a browser's navigation. */
-function tooMany(context: RequestContext, resetAt: Date): Response {
+/**
+ * `429` with the seconds until the window ends: JSON for scripts, a short page (no script, no
+ * framing) for a browser's navigation. Built here rather than with the routes' answer helpers, so
+ * this chunk shares no module with `Auth()`'s entry it does not need (each shared one splits an
+ * app bundler's chunks further, which the OAuth-only bundle pays for).
+ */
+function tooMany(request: Request, resetAt: Date): Response {
   const seconds = Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000))
   const message = `Too many requests from this client: try again in ${String(seconds)} seconds.`
-  const response = acceptsHtml(context.request)
-    ? html(context, `<!doctype html><meta charset="utf-8"><title>Too many requests</title><p>${message}</p>`, 429)
-    : json(context, { error: "TooManyRequests", message }, 429)
-  response.headers.set("retry-after", String(seconds))
-  return response
+  const headers = new Headers({ "cache-control": "private, no-cache, no-store", "retry-after": String(seconds) })
+  if (!(request.headers.get("accept") ?? "").includes("text/html")) {
+    headers.set("content-type", "application/json")
+    return new Response(JSON.stringify({ error: "TooManyRequests", message }), { status: 429, headers })
+  }
+  headers.set("content-type", "text/html; charset=utf-8")
+  headers.set("content-security-policy", "default-src 'none'; frame-ancestors 'none'")
+  headers.set("x-frame-options", "DENY")
+  return new Response(`<!doctype html><meta charset="utf-8"><title>Too many requests</title><p>${message}</p>`, { status: 429, headers })
 }
 
 /**
@@ -62,10 +68,10 @@ function tooMany(context: RequestContext, resetAt: Date): Response {
  *
  * @throws {Configuration} when the app's `clientAddress` hook throws.
  */
-export async function countClient(context: RequestContext, warned: WeakSet<object>): Promise<Response | undefined> {
+export async function countClient(context: RequestContext, route: Route, warned: WeakSet<object>): Promise<Response | undefined> {
   const { config } = context
   const limits = rateLimitsOf(config)
-  const rule = ruleOf(context)
+  const rule = ruleOf(context, route)
   if (limits === undefined || limits.perClient === false || rule === undefined) return undefined
   const window = limits.perClient?.[rule] ?? CLIENT_DEFAULTS[rule]
   if (window === false) return undefined
@@ -88,5 +94,5 @@ export async function countClient(context: RequestContext, warned: WeakSet<objec
   if (count.count === window.limit + 1) {
     config.logger.warn("ClientLimit", `A client made more than ${String(window.limit)} requests of \`rateLimit.perClient.${rule}\` within ${String(window.windowSeconds)} s; it is answered 429 until the window ends.`)
   }
-  return tooMany(context, count.resetAt)
+  return tooMany(context.request, count.resetAt)
 }

@@ -87,7 +87,7 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
       internal.logger.debug(`Method ${request.method} is not allowed on /${route.action}.`)
       return await methodNotAllowed(context, route.action in GET, route.action in POST)
     }
-    return (await limitClient(context)) ?? (await handler(context, route.providerId, route.flowRoute))
+    return (await limitClient(context, route)) ?? (await handler(context, route.providerId, route.flowRoute))
   } catch (thrown) {
     return answerFailure(thrown, { request, config, internal, context, action })
   }

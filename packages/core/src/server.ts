@@ -22,7 +22,7 @@ import { ensureCsrfCookie } from "./csrf.js"
 import { answerFailure } from "./failures.js"
 import type { InternalConfig, RequestContext } from "./internal.js"
 import { resolveOrigin } from "./origins.js"
-import { signInPageUrl, type Action } from "./routes.js"
+import { parseRoute, signInPageUrl, type Action } from "./routes.js"
 import type { AuthConfig } from "./types.js"
 
 /** Options of the server-side {@link signIn}. */
@@ -95,7 +95,8 @@ async function runServerCall(request: Request, config: AuthConfig, plan: (config
     const built = routeRequest(request, call)
     context = createContext(internal, built, new URL(built.url))
     context.serverCall = true
-    return (await limitClient(context)) ?? (await call.handle(context))
+    const route = parseRoute(context.url.pathname, internal.basePath, internal.flowRoutes) ?? { action: call.action, providerId: undefined }
+    return (await limitClient(context, route)) ?? (await call.handle(context))
   } catch (thrown) {
     return answerFailure(thrown, { request, config, internal, context, action })
   }
