@@ -28,6 +28,7 @@ export const ENTRIES = {
   "oauth1/index": "src/oauth1/index.ts",
   "webauthn/index": "src/webauthn/index.ts",
   "webauthn/client": "src/webauthn/client.ts",
+  "client-address": "src/client-address.ts",
 }
 /**
  * Entries that must stay small: the browser's, and the error classes (which browser code imports
