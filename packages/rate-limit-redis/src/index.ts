@@ -86,7 +86,8 @@ async function storedKey(key: string): Promise<string> {
 function toCount(reply: unknown, method: string): RateLimitCount {
   const [count, left] = Array.isArray(reply) ? reply.map(Number) : []
   if (count === undefined || left === undefined || !Number.isSafeInteger(count) || !Number.isSafeInteger(left)) {
-    throw new RedisRateLimitStoreError(`redisRateLimitStore.${method}(): Redis answered ${JSON.stringify(reply)}, not [count, milliseconds left]; does the client send commands as they are?`)
+    const shown = (Array.isArray(reply) ? `[${reply.map(String).join(", ")}]` : String(reply)).slice(0, 100)
+    throw new RedisRateLimitStoreError(`redisRateLimitStore.${method}(): Redis answered ${shown}, not [count, milliseconds left]; does the client send commands as they are?`)
   }
   return { count, resetAt: new Date(Date.now() + Math.max(0, left)) }
 }
@@ -113,7 +114,7 @@ function toCount(reply: unknown, method: string): RateLimitCount {
  * ```ts
  * import { Redis } from "ioredis"
  *
- * const store = redisRateLimitStore(new Redis(process.env.REDIS_URL), { prefix: "myapp:limits:" })
+ * const store = redisRateLimitStore(new Redis(process.env.REDIS_URL ?? "redis://localhost:6379"), { prefix: "myapp:limits:" })
  * Auth(request, { ...config, rateLimit: { store } })
  * ```
  */

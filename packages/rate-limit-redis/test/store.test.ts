@@ -69,7 +69,7 @@ describe("redisRateLimitStore", () => {
   })
 
   it("throws a RedisRateLimitStoreError when a reply is not a count", async () => {
-    for (const reply of ["OK", null, [1], ["x", 5], { count: 1 }]) {
+    for (const reply of ["OK", null, [1], ["x", 5], { count: 1 }, [1n << 64n, 5n]]) {
       await expect(redisRateLimitStore(() => Promise.resolve(reply)).hit("k", 60)).rejects.toBeInstanceOf(RedisRateLimitStoreError)
     }
   })
