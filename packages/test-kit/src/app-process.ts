@@ -30,6 +30,17 @@ export interface AppProcessOptions {
   readyTimeout?: number
 }
 
+/** The port of a `{"port":N}` line; `undefined` for any other line the app prints. */
+function portIn(line: string): number | undefined {
+  if (!line.startsWith("{")) return undefined
+  try {
+    const { port } = JSON.parse(line) as { port?: unknown }
+    return typeof port === "number" ? port : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * Runs `script` with `node --import tsx` and resolves once it prints `{"port":N}` on a line of
  * its own, which the script does once it listens on 127.0.0.1.
@@ -76,8 +87,8 @@ export function startAppProcess(script: string, options: AppProcessOptions): Pro
     })
     createInterface({ input: child.stdout }).on("line", (line) => {
       output.push(line)
-      const port = line.startsWith("{") ? (JSON.parse(line) as { port?: unknown }).port : undefined
-      if (typeof port === "number") {
+      const port = portIn(line)
+      if (port !== undefined) {
         clearTimeout(timer)
         resolve({ origin: `http://127.0.0.1:${String(port)}`, output, process: child, stop })
       }
