@@ -21,6 +21,6 @@ import { PostgresAdapter } from "./adapter.js"
 export { PostgresAdapter, type PostgresPool } from "./adapter.js"
 export { PostgresAdapterError, type PostgresAdapterErrorReason } from "./errors.js"
 export { migrate, sweepExpired, SCHEMA_URL, type SweepResult } from "./migrate.js"
-export { postgresRateLimitStore, type PostgresRateLimitStoreOptions, type RateLimitPool } from "./rate-limit-store.js"
+export { postgresRateLimitStore, type PostgresRateLimitStoreOptions } from "./rate-limit-store.js"
 
 export default PostgresAdapter

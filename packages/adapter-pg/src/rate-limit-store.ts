@@ -8,9 +8,6 @@ import type { RateLimitCount, RateLimitStore } from "@portcullis/core"
 import type { Pool } from "pg"
 import { explain } from "./errors.js"
 
-/** What the store needs of a node-postgres `Pool`. */
-export type RateLimitPool = Pick<Pool, "query">
-
 /** Options of {@link postgresRateLimitStore}. */
 export interface PostgresRateLimitStoreOptions {
   /**
@@ -71,7 +68,7 @@ const SWEEP = `
  * longer than 200 characters are stored as their SHA-256. Every `sweepInterval` seconds a hit
  * also deletes up to 500 rows whose window ended; `sweepExpired(pool)` deletes them all.
  *
- * @param pool A node-postgres `Pool` (the adapter's own will do).
+ * @param pool A node-postgres `Pool` (the adapter's own will do), or anything with its `query()`.
  * @throws {RangeError} from `hit` when `windowSeconds` is not a positive number.
  * @throws {PostgresAdapterError} with reason `MissingSchema` when the table is missing: run
  * `migrate(pool)`. Other database errors are thrown as they are.
@@ -83,7 +80,7 @@ const SWEEP = `
  * Auth(request, { ...config, adapter: PostgresAdapter(pool), rateLimit: { store: postgresRateLimitStore(pool) } })
  * ```
  */
-export function postgresRateLimitStore(pool: RateLimitPool, options: PostgresRateLimitStoreOptions = {}): RateLimitStore {
+export function postgresRateLimitStore(pool: Pick<Pool, "query">, options: PostgresRateLimitStoreOptions = {}): RateLimitStore {
   const sweepInterval = (options.sweepInterval ?? 60) * 1000
   if (!(sweepInterval >= 0)) throw new RangeError("postgresRateLimitStore(): `sweepInterval` must be a number of seconds, 0 or more.")
   let lastSweep = Date.now()
