@@ -93,7 +93,7 @@ export function postgresRateLimitStore(pool: Pick<Pool, "query">, options: Postg
     }
   }
 
-  function sweepNow(): void {
+  function sweepWhenDue(): void {
     const now = Date.now()
     if (now - lastSweep < sweepInterval) return
     lastSweep = now
@@ -109,7 +109,7 @@ export function postgresRateLimitStore(pool: Pick<Pool, "query">, options: Postg
       }
       const [row] = await query("hit", HIT, [await storedKey(key), windowSeconds])
       if (row === undefined) throw new Error("postgresRateLimitStore.hit(): the database returned no row")
-      sweepNow()
+      sweepWhenDue()
       return toCount(row)
     },
     async peek(key) {
