@@ -125,3 +125,13 @@ CREATE INDEX IF NOT EXISTS session_records_user_id_idx ON session_records ("user
 CREATE INDEX IF NOT EXISTS session_records_provider_sid_idx ON session_records (provider, "providerSid");
 CREATE INDEX IF NOT EXISTS session_records_expires_idx ON session_records (expires);
 CREATE INDEX IF NOT EXISTS used_keys_expires_idx ON used_keys (expires);
+
+-- Abuse limits' counters (`postgresRateLimitStore`, core's `rateLimit.store`): one row per key,
+-- counted in a fixed window that ends at reset_at. Keys are short (longer ones are stored as
+-- their hash); rows whose window ended are deleted as the store goes.
+CREATE TABLE IF NOT EXISTS rate_limits (
+  key TEXT PRIMARY KEY CHECK (char_length(key) <= 255),
+  count BIGINT NOT NULL,
+  reset_at TIMESTAMPTZ NOT NULL
+);
+CREATE INDEX IF NOT EXISTS rate_limits_reset_at_idx ON rate_limits (reset_at);
