@@ -130,6 +130,27 @@ describe("failed password attempts per account", () => {
     expect(asked).toBe(11)
   })
 
+  it("calls authorize at most 10 times for 200 concurrent wrong passwords", async () => {
+    let asked = 0
+    const provider = passwordProvider()
+    const config = testConfig({
+      providers: [{ ...provider, authorize: async (credentials, request) => {
+        asked++
+        // A slow password check, as a real hash is: every guess is in flight before the first is refused.
+        await new Promise((resolve) => setTimeout(resolve, 20))
+        return provider.authorize(credentials, request)
+      } }],
+    })
+    const jars = Array.from({ length: 200 }, () => new Jar())
+    const tokens = await Promise.all(jars.map((jar) => csrfToken(config, jar)))
+    const answers = await Promise.all(jars.map((jar, i) => call(config, jar, "/api/auth/callback/credentials", {
+      method: "POST",
+      form: new URLSearchParams({ csrfToken: tokens[i] ?? "", username: "ada", password: `guess-${String(i)}`, callbackUrl: "/" }),
+    })))
+    expect(asked).toBe(10)
+    expect(new Set(answers.map((answer) => location(answer).href)).size).toBe(1)
+  })
+
   it("forgets the failures after a successful sign-in", async () => {
     let asked = 0
     const provider = passwordProvider()
