@@ -118,7 +118,7 @@ async function main(): Promise<void> {
     if (runs("session")) {
       const reads: { strategy: Strategy; label: string; concurrencies: number[]; target?: number; checkEvery?: number }[] = [
         { strategy: "jwt", label: "session read, JWT", concurrencies: [1, 8], target: 10 },
-        { strategy: "jwt-records", label: "session read, JWT with session records (memory adapter), revocation check every 30 s", concurrencies: [1, 8], target: 10 },
+        { strategy: "jwt-records", label: "session read, JWT with session records (memory adapter), revocation check every 30 s, per-client limits on", concurrencies: [1, 8], target: 10 },
         { strategy: "jwt-records", label: "session read, JWT with session records, revocation check on every read", concurrencies: [1], checkEvery: 0 },
         { strategy: "database", label: "session read, database (memory adapter)", concurrencies: [1], target: 3 },
       ]

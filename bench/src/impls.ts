@@ -58,7 +58,9 @@ function config(issuer: string, strategy: Strategy, checkEvery?: number) {
 
 /** Both implementations with the same configuration. */
 export function implementations(issuer: string, strategy: Strategy, checkEvery?: number): Impl[] {
-  const ourConfig = config(issuer, strategy, checkEvery)
+  // With records, ours also knows the client's address, so its per-client limits are on too (a
+  // session read is not one of their routes: this shows what knowing the address costs a read).
+  const ourConfig = { ...config(issuer, strategy, checkEvery), ...(strategy === "jwt-records" ? { clientAddress: () => "203.0.113.7" } : {}) }
   const theirConfig = config(issuer, strategy)
   const theirHandle = (request: Request) => theirs(request, theirConfig as never) as unknown as Promise<Response>
   const theirStore = theirConfig.adapter
