@@ -48,18 +48,23 @@ export const MAX_STORED_KEY_LENGTH = 200
 const HASHED = "#sha256:"
 
 // One script, so a hit is atomic: the first hit of a window (or of a key somehow left without an
-// expiry) sets the window; every hit answers the count and the milliseconds left.
+// expiry) sets the window; every hit answers the count and when the window ends, on Redis's own
+// clock, so concurrent hits answer the same end however long each reply took to arrive. TIME
+// comes after the writes, which Redis before 5 requires of a script.
 const HIT = `local count = redis.call('INCR', KEYS[1])
 local left = redis.call('PTTL', KEYS[1])
 if count == 1 or left < 0 then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
   left = tonumber(ARGV[1])
 end
-return {count, left}`
+local now = redis.call('TIME')
+return {count, tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) + left}`
 
 const PEEK = `local count = redis.call('GET', KEYS[1])
-if not count then return {0, 0} end
-return {tonumber(count), redis.call('PTTL', KEYS[1])}`
+local now = redis.call('TIME')
+local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+if not count then return {0, ms} end
+return {tonumber(count), ms + math.max(0, redis.call('PTTL', KEYS[1]))}`
 
 /** The one way to send a command through whichever client was given. */
 function senderOf(client: RedisClientLike): RedisSend {
@@ -82,14 +87,14 @@ async function storedKey(key: string): Promise<string> {
   return HASHED + base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key))))
 }
 
-/** A script's reply `[count, milliseconds left]` as a count; anything else is an error. */
+/** A script's reply `[count, window end in ms since the epoch]` as a count; anything else is an error. */
 function toCount(reply: unknown, method: string): RateLimitCount {
-  const [count, left] = Array.isArray(reply) ? reply.map(Number) : []
-  if (count === undefined || left === undefined || !Number.isSafeInteger(count) || !Number.isSafeInteger(left)) {
+  const [count, end] = Array.isArray(reply) ? reply.map(Number) : []
+  if (count === undefined || end === undefined || !Number.isSafeInteger(count) || !Number.isSafeInteger(end)) {
     const shown = (Array.isArray(reply) ? `[${reply.map(String).join(", ")}]` : String(reply)).slice(0, 100)
-    throw new RedisRateLimitStoreError(`redisRateLimitStore.${method}(): Redis answered ${shown}, not [count, milliseconds left]; does the client send commands as they are?`)
+    throw new RedisRateLimitStoreError(`redisRateLimitStore.${method}(): Redis answered ${shown}, not [count, window end]; does the client send commands as they are?`)
   }
-  return { count, resetAt: new Date(Date.now() + Math.max(0, left)) }
+  return { count, resetAt: new Date(end) }
 }
 
 /**
