@@ -45,11 +45,23 @@ export abstract class AuthError extends Error {
 
   constructor(message: string, options?: AuthErrorOptions) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause })
-    this.name = new.target.name
     this.page = options?.page ?? (new.target).defaultPage
     this.publicCode = isPublicCode(options?.publicCode) ? options.publicCode : undefined
   }
 }
+
+// An error's `name` is its `code` ("CredentialsSignin"), read when asked: a class's own name does
+// not survive every bundler (Turbopack inlines an exported class as an anonymous one, whose name
+// is ""). A subclass or an app may still set a name of its own, which then wins.
+Object.defineProperty(AuthError.prototype, "name", {
+  configurable: true,
+  get(this: AuthError): string {
+    return this.code
+  },
+  set(this: AuthError, value: string) {
+    Object.defineProperty(this, "name", { value, writable: true, configurable: true, enumerable: false })
+  },
+})
 
 /** The configuration passed to `Auth()` is invalid; the message names the option to fix. */
 export class Configuration extends AuthError {
