@@ -27,7 +27,7 @@ export { getSession, getSessionForResponse, type SetCookieSink } from "./get-ses
 export { getAccessToken, type AccessToken } from "./access-token.js"
 export { memoryRateLimitStore, type RateLimitCount, type RateLimitStore } from "./rate-limit-store.js"
 export { envFlag, envName, envValue, readEnv, type Env } from "./env.js"
-export { authBase, signIn, signOut, updateSession, type AuthBase, type ServerSignInOptions, type ServerSignOutOptions } from "./server.js"
+export { authBase, signIn, signOut, unlinkAccount, updateSession, type AuthBase, type ServerSignInOptions, type ServerSignOutOptions, type ServerUnlinkAccountOptions } from "./server.js"
 
 type Handler = (context: RequestContext, providerId: string | undefined, flowRoute: string | undefined) => Promise<Response> | Response
 
@@ -51,6 +51,8 @@ const POST: Partial<Record<Action, Handler>> = {
   signout: (context) => signOut(context),
   session: (context) => updateSession(context),
   flow: (context, id, name) => flowRoute(context, "POST", id ?? "", name ?? ""),
+  // Unlinking an account is seldom: its route loads on first use.
+  accounts: async (context, action) => (await import("./actions/accounts.js")).accountsRoute(context, action),
 }
 
 /**
