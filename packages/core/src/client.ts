@@ -184,6 +184,26 @@ export async function signOut(
   return undefined
 }
 
+/** One of the signed-in user's accounts, as {@link getAccounts} lists them. */
+export interface ClientLinkedAccount {
+  provider: string
+  providerAccountId: string
+  type: string
+  /** Unlinking it would be refused (`LastSignInMethod`): it is the user's last way to sign in. */
+  lastSignInMethod: boolean
+}
+
+/**
+ * The signed-in user's accounts that {@link unlinkAccount} can unlink (`GET /accounts`): those at
+ * OAuth 2.0, OpenID Connect and OAuth 1.0a providers the app configures, with no token.
+ *
+ * @throws {Error} when nobody is signed in (HTTP 401) or the server cannot list them.
+ */
+export async function getAccounts(options?: ClientOptions): Promise<ClientLinkedAccount[]> {
+  const body = (await getJson(`${base(options)}/accounts`)) as { accounts?: ClientLinkedAccount[] }
+  return body.accounts ?? []
+}
+
 /** What {@link unlinkAccount} resolves to. */
 export interface UnlinkAccountResult {
   ok: boolean

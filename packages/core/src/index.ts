@@ -31,6 +31,9 @@ export { authBase, signIn, signOut, unlinkAccount, updateSession, type AuthBase,
 
 type Handler = (context: RequestContext, providerId: string | undefined, flowRoute: string | undefined) => Promise<Response> | Response
 
+// The user's linked accounts (list, unlink) are seldom looked at: their routes load on first use.
+const accounts: Handler = async (context, action) => (await import("./actions/accounts.js")).accountsRoute(context, action)
+
 const GET: Partial<Record<Action, Handler>> = {
   providers: (context) => providers(context),
   csrf: (context) => csrf(context),
@@ -43,6 +46,7 @@ const GET: Partial<Record<Action, Handler>> = {
   callback: (context, id) => callback(context, id ?? ""),
   "verify-request": async (context) => (await import("./actions/verify-request.js")).verifyRequest(context),
   flow: (context, id, name) => flowRoute(context, "GET", id ?? "", name ?? ""),
+  accounts,
 }
 
 const POST: Partial<Record<Action, Handler>> = {
@@ -51,8 +55,7 @@ const POST: Partial<Record<Action, Handler>> = {
   signout: (context) => signOut(context),
   session: (context) => updateSession(context),
   flow: (context, id, name) => flowRoute(context, "POST", id ?? "", name ?? ""),
-  // Unlinking an account is seldom: its route loads on first use.
-  accounts: async (context, action) => (await import("./actions/accounts.js")).accountsRoute(context, action),
+  accounts,
 }
 
 /**

@@ -8,7 +8,7 @@ import { publicOrigin } from "./origins.js"
 
 /**
  * The actions `Auth()` serves; `flow` is a route a provider's flow adds (see `SignInFlow.routes`).
- * `accounts` is `/accounts/unlink` (the segment after it is read as the route's id).
+ * `accounts` is `/accounts` and `/accounts/unlink` (the segment after it is read as the route's id).
  */
 export type Action = "providers" | "csrf" | "signin" | "callback" | "session" | "signout" | "signout-callback" | "error" | "verify-request" | "flow" | "accounts"
 

@@ -32,7 +32,7 @@ export async function linkedAccounts(adapter: Adapter, userId: string): Promise<
 }
 
 /** Every way the user has to sign in, as the configured providers tell. */
-async function waysIn(context: RequestContext, adapter: Adapter, user: AdapterUser): Promise<WayIn[]> {
+async function waysOf(context: RequestContext, adapter: Adapter, user: AdapterUser): Promise<WayIn[]> {
   const { providers, providersById } = context.config
   const ways: WayIn[] = []
   for (const { provider, providerAccountId } of (await linkedAccounts(adapter, user.id)) ?? []) {
@@ -40,6 +40,21 @@ async function waysIn(context: RequestContext, adapter: Adapter, user: AdapterUs
   }
   for (const provider of providers) if (provider.flow.waysIn !== undefined) ways.push(...(await provider.flow.waysIn(context, provider, user)))
   return ways
+}
+
+/**
+ * Every way the user has to sign in (none for an unknown user).
+ *
+ * @throws {AdapterError} when the adapter fails.
+ */
+export async function waysIn(context: RequestContext, adapter: Adapter, userId: string): Promise<WayIn[]> {
+  const user = storedUser(await callAdapter(adapter, "getUser", userId))
+  return user === undefined ? [] : waysOf(context, adapter, user)
+}
+
+/** Whether `ways` hold one other than `removed`. */
+export function keepsOneWithout(ways: readonly WayIn[], removed: WayIn): boolean {
+  return ways.some((way) => !sameWay(way, removed))
 }
 
 function sameWay(a: WayIn, b: WayIn): boolean {
@@ -56,7 +71,5 @@ function sameWay(a: WayIn, b: WayIn): boolean {
  * @throws {AdapterError} when the adapter fails.
  */
 export async function keepsAWayIn(context: RequestContext, adapter: Adapter, userId: string, removed: WayIn): Promise<boolean> {
-  const user = storedUser(await callAdapter(adapter, "getUser", userId))
-  if (user === undefined) return false
-  return (await waysIn(context, adapter, user)).some((way) => !sameWay(way, removed))
+  return keepsOneWithout(await waysIn(context, adapter, userId), removed)
 }

@@ -1,22 +1,22 @@
 /**
- * `POST {basePath}/accounts/unlink`: the signed-in user unlinks one of their accounts
- * (CSRF-checked; form or JSON `provider`, and `providerAccountId` when they linked several
- * accounts at that provider). Loaded on first use: an app whose users never unlink loads none
- * of it.
+ * The signed-in user's linked accounts: `GET {basePath}/accounts` lists the ones they may unlink,
+ * `POST {basePath}/accounts/unlink` unlinks one (CSRF-checked; form or JSON `provider`, and
+ * `providerAccountId` when they linked several accounts at that provider). Loaded on first use:
+ * an app whose users never look at their accounts loads none of it.
  *
  * The user's last way to sign in is never unlinked (the rule is `ways-in.ts`'s). An account of
  * another user, an unknown one, or one at a provider whose accounts are not unlinked here (email,
  * passkeys) all get the same answer, so the route tells nothing about other users' accounts.
  */
 import type { Adapter, AdapterAccount, AdapterMethod } from "../adapters.js"
-import { json, readForm } from "../context.js"
+import { json, methodNotAllowed, readForm } from "../context.js"
 import { verifyCsrf } from "../csrf.js"
 import { Configuration, LastSignInMethod, SignInRequired, UnknownAction, UnknownAccount } from "../errors.js"
 import { emit } from "../events.js"
 import type { FlowProvider, RequestContext } from "../internal.js"
 import { readSession } from "../session/index.js"
 import { callAdapter, storedUser } from "../store.js"
-import { keepsAWayIn, linkedAccounts } from "../ways-in.js"
+import { keepsAWayIn, keepsOneWithout, linkedAccounts, waysIn } from "../ways-in.js"
 
 /** What the adapter needs for unlinking: find the user's accounts, remove one, and put it back when the unlink must be undone. */
 const UNLINK_METHODS: readonly AdapterMethod[] = ["getUser", "listAccountsByUserId", "unlinkAccount", "linkAccount"]
@@ -34,6 +34,20 @@ export interface UnlinkRequest {
    * that a credentials provider checks): the last-way-in check is skipped. Never read from a request.
    */
   otherSignInMethod?: boolean
+}
+
+/** One account as `GET /accounts` lists it: no token, nothing the user could not see at the provider. */
+export interface LinkedAccount {
+  provider: string
+  providerAccountId: string
+  type: string
+  /** Unlinking it would be refused: it is the user's last way to sign in. */
+  lastSignInMethod: boolean
+}
+
+/** What `GET /accounts` answers. */
+export interface LinkedAccounts {
+  accounts: LinkedAccount[]
 }
 
 /** What `POST /accounts/unlink` answers once the account is unlinked. */
@@ -119,13 +133,40 @@ export async function unlinkAccount(context: RequestContext, request: UnlinkRequ
 }
 
 /**
- * `POST {basePath}/accounts/:action`: `unlink` is the one action.
+ * The signed-in user's accounts at providers whose accounts a user unlinks, each with whether it
+ * is their last way to sign in (so a page can say so before the user tries).
  *
- * @throws {UnknownAction} for another action, or an unreadable, oversized or unsupported body.
+ * @throws {Configuration} when the adapter lacks a method unlinking needs.
+ * @throws {SignInRequired} when nobody is signed in.
+ */
+async function listAccounts(context: RequestContext): Promise<Response> {
+  const adapter = unlinkingAdapter(context)
+  const userId = (await readSession(context))?.userId
+  if (userId === undefined) throw new SignInRequired("Listing the linked accounts needs a signed-in user.")
+  const ways = await waysIn(context, adapter, userId)
+  const accounts: LinkedAccount[] = ((await linkedAccounts(adapter, userId)) ?? [])
+    .filter((account) => context.config.providersById.get(account.provider)?.flow.accounts !== undefined)
+    .map(({ provider, providerAccountId, type }) => ({
+      provider,
+      providerAccountId,
+      type,
+      lastSignInMethod: !keepsOneWithout(ways, { kind: "account", account: { provider, providerAccountId } }),
+    }))
+  const answer: LinkedAccounts = { accounts }
+  return json(context, answer)
+}
+
+/**
+ * `GET {basePath}/accounts` and `POST {basePath}/accounts/unlink`.
+ *
+ * @throws {UnknownAction} for another path, or an unreadable, oversized or unsupported body.
  * @throws {MissingCSRF} without a valid CSRF token.
  */
 export async function accountsRoute(context: RequestContext, action: string | undefined): Promise<Response> {
-  if (action !== "unlink") throw new UnknownAction(`Nothing is served at /accounts/${action ?? ""}: \`POST /accounts/unlink\` unlinks an account.`)
+  const post = context.request.method === "POST"
+  if (action === undefined) return post ? methodNotAllowed(context, true, false) : listAccounts(context)
+  if (action !== "unlink") throw new UnknownAction(`Nothing is served at /accounts/${action}: \`POST /accounts/unlink\` unlinks an account.`)
+  if (!post) return methodNotAllowed(context, false, true)
   // Checked before the body is read: a set-up that cannot unlink says so to every caller alike.
   unlinkingAdapter(context)
   const form = await readForm(context.request)

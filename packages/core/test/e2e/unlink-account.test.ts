@@ -118,6 +118,31 @@ describe("unlinking an account", () => {
   })
 })
 
+describe("listing the accounts a user may unlink", () => {
+  it("lists them without tokens, saying which one is the last way in", async () => {
+    const { config } = setup()
+    const harness = new Harness(config)
+    await harness.signIn("idp")
+    const one = await harness.browser.request(`${APP}/api/auth/accounts`)
+    expect(one.status).toBe(200)
+    expect(one.headers.get("cache-control")).toContain("no-store")
+    expect(await one.json()).toEqual({ accounts: [{ provider: "idp", providerAccountId: "alice", type: "oidc", lastSignInMethod: true }] })
+    await harness.signIn("idp-second")
+    const two = (await (await harness.browser.request(`${APP}/api/auth/accounts`)).json()) as { accounts: { provider: string; lastSignInMethod: boolean }[] }
+    expect(two.accounts.map(({ provider, lastSignInMethod }) => [provider, lastSignInMethod]).sort()).toEqual([["idp", false], ["idp-second", false]])
+    expect(JSON.stringify(two)).not.toMatch(/token/i)
+  })
+
+  it("answers 401 SignInRequired when nobody is signed in, and 405 to POST", async () => {
+    const { config } = setup()
+    const harness = new Harness(config)
+    const response = await harness.browser.request(`${APP}/api/auth/accounts`)
+    expect(response.status).toBe(401)
+    expect(await response.json()).toMatchObject({ error: "SignInRequired" })
+    expect((await harness.browser.request(`${APP}/api/auth/accounts`, { method: "POST", body: "" })).status).toBe(405)
+  })
+})
+
 describe("the last way in", () => {
   it("refuses to unlink the user's only account with 400 LastSignInMethod, keeping it and its tokens", async () => {
     const { config, store } = setup()
