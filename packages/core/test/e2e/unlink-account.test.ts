@@ -159,7 +159,7 @@ describe("the last way in", () => {
   })
 
   it("counts a verified email address when an email provider is configured", async () => {
-    const email = { id: "email", name: "Email", type: "email" as const, from: "auth@example.com", sendVerificationRequest: async () => undefined }
+    const email = { id: "email", name: "Email", type: "email" as const, from: "auth@example.com", sendVerificationRequest: () => Promise.resolve() }
     const { config, store } = setup()
     config.providers = [...config.providers, email]
     const harness = new Harness(config)
@@ -170,7 +170,7 @@ describe("the last way in", () => {
   })
 
   it("does not count an email address the provider never verified", async () => {
-    const email = { id: "email", name: "Email", type: "email" as const, from: "auth@example.com", sendVerificationRequest: async () => undefined }
+    const email = { id: "email", name: "Email", type: "email" as const, from: "auth@example.com", sendVerificationRequest: () => Promise.resolve() }
     const { config } = setup()
     config.providers = [...config.providers, email]
     const harness = new Harness(config)
