@@ -24,3 +24,6 @@ export type AuthErrorCode =
   | "RefreshTokenError"
   | "InvalidLogoutToken"
   | "EventError"
+  | "SignInRequired"
+  | "UnknownAccount"
+  | "LastSignInMethod"

@@ -217,6 +217,29 @@ export class EventError extends AuthError {
   readonly code = "EventError"
 }
 
+/** A route that acts for the signed-in user (unlinking an account) was called without a session: answered `401`. */
+export class SignInRequired extends AuthError {
+  readonly code = "SignInRequired"
+}
+
+/**
+ * The signed-in user has no such account to unlink: the provider is unknown or keeps no accounts
+ * a user unlinks, the account is another user's or does not exist, or the user has several at
+ * the provider and the request named none. One answer for all, so that it tells nothing about
+ * other users' accounts.
+ */
+export class UnknownAccount extends AuthError {
+  readonly code = "UnknownAccount"
+}
+
+/**
+ * Unlinking the account would leave the user no way to sign in (see the core README's "the last
+ * way in"): link another account, add a passkey or verify the email first.
+ */
+export class LastSignInMethod extends AuthError {
+  readonly code = "LastSignInMethod"
+}
+
 /** Every error class `@portcullis/core` raises. */
 export type AuthErrorClass =
   | Configuration
@@ -241,10 +264,14 @@ export type AuthErrorClass =
   | RefreshTokenError
   | InvalidLogoutToken
   | EventError
+  | SignInRequired
+  | UnknownAccount
+  | LastSignInMethod
 
 /**
- * The HTTP status a code answers with: 503 for the server's own set-up or store, 403 for a
- * refusal, 400 for everything the request itself got wrong. Never 500.
+ * The HTTP status a code answers with: 503 for the server's own set-up or store, 401 for a
+ * request that needs a signed-in user and has none, 403 for a refusal, 400 for everything the
+ * request itself got wrong. Never 500.
  */
 export function httpStatus(code: AuthErrorCode): number {
   switch (code) {
@@ -253,6 +280,8 @@ export function httpStatus(code: AuthErrorCode): number {
     case "AdapterError":
     case "SessionTokenError":
       return 503
+    case "SignInRequired":
+      return 401
     case "MissingCSRF":
     case "AccessDenied":
     case "Verification":
