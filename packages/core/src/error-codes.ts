@@ -24,3 +24,4 @@ export type AuthErrorCode =
   | "RefreshTokenError"
   | "InvalidLogoutToken"
   | "EventError"
+  | "SessionRequired"

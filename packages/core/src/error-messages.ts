@@ -29,6 +29,7 @@ export const errorMessages: Readonly<Record<AuthErrorCode, string>> = {
   RefreshTokenError: "Your access to the sign-in service has ended. Please sign in with it again.",
   InvalidLogoutToken: "This sign-out request could not be verified, so nothing was signed out.",
   EventError: "Something went wrong while signing in. Please try again.",
+  SessionRequired: "You are not signed in. Please sign in to see and end your sessions.",
 }
 
 /**

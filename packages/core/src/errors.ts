@@ -205,6 +205,11 @@ export class EventError extends AuthError {
   readonly code = "EventError"
 }
 
+/** A route that acts for the signed-in user (`/sessions`) got a request without a session: `401`. */
+export class SessionRequired extends AuthError {
+  readonly code = "SessionRequired"
+}
+
 /** Every error class `@portcullis/core` raises. */
 export type AuthErrorClass =
   | Configuration
@@ -229,10 +234,12 @@ export type AuthErrorClass =
   | RefreshTokenError
   | InvalidLogoutToken
   | EventError
+  | SessionRequired
 
 /**
  * The HTTP status a code answers with: 503 for the server's own set-up or store, 403 for a
- * refusal, 400 for everything the request itself got wrong. Never 500.
+ * refusal, 401 for no session where one is needed, 400 for everything the request itself got
+ * wrong. Never 500.
  */
 export function httpStatus(code: AuthErrorCode): number {
   switch (code) {
@@ -245,6 +252,8 @@ export function httpStatus(code: AuthErrorCode): number {
     case "AccessDenied":
     case "Verification":
       return 403
+    case "SessionRequired":
+      return 401
     default:
       return 400
   }

@@ -30,11 +30,15 @@ export { authBase, signIn, signOut, updateSession, type AuthBase, type ServerSig
 
 type Handler = (context: RequestContext, providerId: string | undefined, flowRoute: string | undefined) => Promise<Response> | Response
 
+// Listing and ending sessions needs session records: an app that never serves them loads none of it.
+const sessions = (method: "GET" | "POST"): Handler => async (context, sub) => (await import("./actions/sessions.js")).sessionsRoute(context, method, sub)
+
 const GET: Partial<Record<Action, Handler>> = {
   providers: (context) => providers(context),
   csrf: (context) => csrf(context),
   signin: (context) => signInPage(context),
   session: (context) => session(context),
+  sessions: sessions("GET"),
   signout: (context) => signOutPage(context),
   "signout-callback": (context, id) => signOutCallback(context, id ?? ""),
   // The error and check-your-email pages are served seldom (and by the email flow only): their routes load on first use.
@@ -49,6 +53,7 @@ const POST: Partial<Record<Action, Handler>> = {
   callback: (context, id) => callback(context, id ?? ""),
   signout: (context) => signOut(context),
   session: (context) => updateSession(context),
+  sessions: sessions("POST"),
   flow: (context, id, name) => flowRoute(context, "POST", id ?? "", name ?? ""),
 }
 
