@@ -80,7 +80,7 @@ export function listSessions(request: Request, config: AuthConfig, setCookie?: S
  * const result = await revokeSessions(request, config, { others: true }, (cookie) => headers.append("set-cookie", cookie))
  * ```
  */
-export function revokeSessions(request: Request, config: AuthConfig, target: RevokeTarget, setCookie?: SetCookieSink, options: { redirectTo?: string } = {}): Promise<RevokeResult | null> {
+export async function revokeSessions(request: Request, config: AuthConfig, target: RevokeTarget, setCookie?: SetCookieSink, options: { redirectTo?: string } = {}): Promise<RevokeResult | null> {
   const checked = revokeTarget(target)
   return forRequest(request, config, setCookie, (context) => revokeSessionsOf(context, checked, options.redirectTo))
 }

@@ -8,7 +8,7 @@
  */
 import { keepsSessionRecords, SESSION_RECORD_METHODS, type Adapter, type AdapterSessionRecord, type SessionRecordMethods } from "../adapters.js"
 import { resolveCallbackUrl } from "../callback-url.js"
-import { json, methodNotAllowed, readForm } from "../context.js"
+import { json, methodNotAllowed, readFields } from "../context.js"
 import { verifyCsrf } from "../csrf.js"
 import { Configuration, SessionRequired, UnknownAction } from "../errors.js"
 import { jsonError } from "../failures.js"
@@ -176,21 +176,10 @@ function isTrue(value: unknown): boolean {
  * @throws {UnknownAction} for a body that is not one, or names no target, or more than one.
  */
 async function readRevocation(request: Request): Promise<{ csrfToken: string | null; target: RevokeTarget; callbackUrl: string | null }> {
-  const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase()
-  let fields: Record<string, unknown>
-  let form: URLSearchParams
-  if (type === "application/json") {
-    // Read within readForm's limits first; then again, keeping `true` as the JSON value it is.
-    const clone = request.clone()
-    form = await readForm(request)
-    const text = await clone.text()
-    fields = text === "" ? {} : (JSON.parse(text) as Record<string, unknown>)
-  } else {
-    form = await readForm(request)
-    fields = Object.fromEntries(form)
-  }
-  const { callbackUrl } = fields
-  return { csrfToken: form.get("csrfToken"), target: revokeTarget(fields), callbackUrl: typeof callbackUrl === "string" ? callbackUrl : null }
+  const body = await readFields(request)
+  const fields: Record<string, unknown> = body instanceof URLSearchParams ? Object.fromEntries(body) : body
+  const { csrfToken, callbackUrl } = fields
+  return { csrfToken: typeof csrfToken === "string" ? csrfToken : null, target: revokeTarget(fields), callbackUrl: typeof callbackUrl === "string" ? callbackUrl : null }
 }
 
 /**
