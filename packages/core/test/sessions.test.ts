@@ -4,7 +4,6 @@
 import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { describe, expect, it } from "vitest"
 import type { Adapter } from "../src/adapters.js"
-import { Auth } from "../src/index.js"
 import { listSessions, revokeSessions, revokeUserSessions } from "../src/sessions.js"
 import { describeDevice } from "../src/session/device.js"
 import type { AuthConfig } from "../src/types.js"
@@ -283,7 +282,7 @@ describe("sessions routes, hostile requests", () => {
     const store = MemoryAdapter()
     const { createSessionRecord: _c, getSessionRecord: _g, listSessionRecords: _l, updateSessionRecord: _u, useOnce: _o, ...authJsLike } = store
     for (const adapter of [authJsLike, undefined]) {
-      const app = await config("jwt", adapter as Adapter)
+      const app = await config("jwt", adapter)
       if (adapter === undefined) delete app.adapter
       const device = await new Device(app, CHROME_MAC).signIn()
       expect(await device.session()).toMatchObject({ user: { name: "Ada Lovelace" } })
