@@ -65,7 +65,7 @@ function leaveOut(tests: readonly RegExp[]): Plugin {
 export async function gzippedSize(
   impl: Implementation,
   app: App,
-  options: { alias?: Record<string, string>; leaveOut?: readonly RegExp[] } = {},
+  options: { alias?: Record<string, string>; leaveOut?: readonly RegExp[]; withLazy?: boolean } = {},
 ): Promise<number> {
   const dir = await mkdtemp(join(tmpdir(), "bench-bundle-"))
   try {
@@ -87,7 +87,7 @@ export async function gzippedSize(
         alias: options.alias ?? {},
         plugins: [leaveOut(options.leaveOut ?? [])],
       })
-      return gzipSync(loadedWithEntry(result.outputFiles, join(dir, "app.js")), { level: 9 }).length
+      return gzipSync(loadedWithEntry(result.outputFiles, join(dir, "app.js"), options.withLazy === true), { level: 9 }).length
     } finally {
       await rm(input, { force: true })
     }
@@ -96,8 +96,11 @@ export async function gzippedSize(
   }
 }
 
-/** The entry chunk and every chunk it imports statically, transitively, concatenated. */
-function loadedWithEntry(files: readonly { path: string; text: string }[], entryPath: string): string {
+/**
+ * The entry chunk and every chunk it imports statically, transitively, concatenated; with
+ * `withLazy`, the chunks its dynamic `import()`s reach too (everything the app can ever load).
+ */
+function loadedWithEntry(files: readonly { path: string; text: string }[], entryPath: string, withLazy: boolean): string {
   const byPath = new Map(files.map((file) => [file.path, file.text]))
   const seen = new Set<string>()
   const visit = (path: string): string => {
@@ -109,6 +112,7 @@ function loadedWithEntry(files: readonly { path: string; text: string }[], entry
     for (const match of text.matchAll(/import\s*(?:[\w$*{}\s,]*from\s*)?"(\.\/[^"]+)"/g)) {
       out += visit(join(dirname(path), match[1] ?? ""))
     }
+    if (withLazy) for (const match of text.matchAll(/import\("(\.\/[^"]+)"\)/g)) out += visit(join(dirname(path), match[1] ?? ""))
     return out
   }
   return visit(entryPath)

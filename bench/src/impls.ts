@@ -6,7 +6,12 @@ import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { Auth as ours, getAccessToken } from "@portcullis/core"
 import { Auth as theirs } from "authjs-core"
 
-export type Strategy = "jwt" | "database"
+/**
+ * `jwt-records`: JWT sessions with an adapter, so each sign-in keeps a session record that a read
+ * checks for revocation (ours; `checkEvery` seconds, 0 on every read). Auth.js keeps no records:
+ * its JWT read with an adapter is its plain JWT read.
+ */
+export type Strategy = "jwt" | "database" | "jwt-records"
 
 export interface Impl {
   name: "ours" | "Auth.js"
@@ -38,13 +43,13 @@ function provider(issuer: string) {
 }
 
 /** One implementation's configuration; each gets its own, so neither shares the other's store. */
-function config(issuer: string, strategy: Strategy) {
-  const adapter = strategy === "database" ? MemoryAdapter() : undefined
+function config(issuer: string, strategy: Strategy, checkEvery?: number) {
+  const adapter = strategy === "jwt" ? undefined : MemoryAdapter()
   return {
     secret: SECRET,
     trustHost: true,
     basePath: "/api/auth",
-    session: { strategy },
+    session: { strategy: strategy === "database" ? ("database" as const) : ("jwt" as const), ...(checkEvery === undefined ? {} : { revocationCheckInterval: checkEvery }) },
     providers: [provider(issuer)],
     logger: { error: () => undefined, warn: () => undefined, debug: () => undefined },
     ...(adapter === undefined ? {} : { adapter }),
@@ -52,8 +57,10 @@ function config(issuer: string, strategy: Strategy) {
 }
 
 /** Both implementations with the same configuration. */
-export function implementations(issuer: string, strategy: Strategy): Impl[] {
-  const ourConfig = config(issuer, strategy)
+export function implementations(issuer: string, strategy: Strategy, checkEvery?: number): Impl[] {
+  // With records, ours also knows the client's address, so its per-client limits are on too (a
+  // session read is not one of their routes: this shows what knowing the address costs a read).
+  const ourConfig = { ...config(issuer, strategy, checkEvery), ...(strategy === "jwt-records" ? { clientAddress: () => "203.0.113.7" } : {}) }
   const theirConfig = config(issuer, strategy)
   const theirHandle = (request: Request) => theirs(request, theirConfig as never) as unknown as Promise<Response>
   const theirStore = theirConfig.adapter

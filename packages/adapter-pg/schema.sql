@@ -126,6 +126,16 @@ CREATE INDEX IF NOT EXISTS session_records_provider_sid_idx ON session_records (
 CREATE INDEX IF NOT EXISTS session_records_expires_idx ON session_records (expires);
 CREATE INDEX IF NOT EXISTS used_keys_expires_idx ON used_keys (expires);
 
+-- Abuse limits' counters (`postgresRateLimitStore`, core's `rateLimit.store`): one row per key,
+-- counted in a fixed window that ends at reset_at. Keys are short (longer ones are stored as
+-- their hash); rows whose window ended are deleted as the store goes.
+CREATE TABLE IF NOT EXISTS rate_limits (
+  key TEXT PRIMARY KEY CHECK (char_length(key) <= 255),
+  count BIGINT NOT NULL,
+  reset_at TIMESTAMPTZ NOT NULL
+);
+CREATE INDEX IF NOT EXISTS rate_limits_reset_at_idx ON rate_limits (reset_at);
+
 -- Listing and ending sessions (issue 28): every sign-in gets a session record, a credentials user
 -- the store does not keep included (its id may be anything its `authorize` answered). So records
 -- are no longer tied to users by a foreign key: "userId" becomes text, matched by value, and

@@ -1,7 +1,8 @@
 /**
  * `@portcullis/adapter-pg`: an Adapter for `@portcullis/core` on PostgreSQL through node-postgres (`pg`),
  * in the tables of Auth.js's PostgreSQL adapter, with `migrate()` to create or complete them
- * and `sweepExpired()` to delete what expired.
+ * and `sweepExpired()` to delete what expired; and `postgresRateLimitStore()`, core's abuse
+ * limits counted in the same database.
  *
  * @example
  * ```ts
@@ -20,5 +21,6 @@ import { PostgresAdapter } from "./adapter.js"
 export { PostgresAdapter, type PostgresPool } from "./adapter.js"
 export { PostgresAdapterError, type PostgresAdapterErrorReason } from "./errors.js"
 export { migrate, sweepExpired, SCHEMA_URL, type SweepResult } from "./migrate.js"
+export { postgresRateLimitStore, type PostgresRateLimitStoreOptions } from "./rate-limit-store.js"
 
 export default PostgresAdapter

@@ -59,13 +59,15 @@ export interface SweepResult {
   verificationTokens: number
   sessionRecords: number
   usedKeys: number
+  /** Counters of `postgresRateLimitStore` whose window ended. */
+  rateLimits: number
 }
 
 /**
- * Deletes expired sessions, verification tokens, session records and single-use keys. The
- * adapter never returns expired sessions and tokens, and deletes one when it is read, but rows
- * nobody reads again stay until swept: run this now and then (a cron job, a timer in one
- * instance). Uses the database's clock.
+ * Deletes expired sessions, verification tokens, session records, single-use keys and rate-limit
+ * counters whose window ended. The adapter never returns expired sessions and tokens, and deletes
+ * one when it is read, but rows nobody reads again stay until swept: run this now and then (a
+ * cron job, a timer in one instance). Uses the database's clock.
  *
  * @throws {Error} the database's error (tables missing: run {@link migrate} first).
  *
@@ -79,10 +81,12 @@ export async function sweepExpired(pool: Pick<Pool, "query">): Promise<SweepResu
   const tokens = await pool.query(`DELETE FROM verification_token WHERE expires <= now()`)
   const records = await pool.query(`DELETE FROM session_records WHERE expires <= now()`)
   const keys = await pool.query(`DELETE FROM used_keys WHERE expires <= now()`)
+  const counters = await pool.query(`DELETE FROM rate_limits WHERE reset_at <= now()`)
   return {
     sessions: sessions.rowCount ?? 0,
     verificationTokens: tokens.rowCount ?? 0,
     sessionRecords: records.rowCount ?? 0,
     usedKeys: keys.rowCount ?? 0,
+    rateLimits: counters.rowCount ?? 0,
   }
 }

@@ -3,10 +3,9 @@
  * test steers), sharing one store, with a real OpenID Provider: the harness of the scale-out
  * tests here and of Auth.js's adapters in @portcullis/authjs-adapters-test.
  */
-import { spawn, type ChildProcess } from "node:child_process"
-import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import { startDevIdp, type DevIdp, type DevIdpOptions } from "@portcullis/dev-idp"
+import { startAppProcess, type AppProcess } from "@portcullis/test-kit/app-process"
 import { TestBrowser, type Page } from "@portcullis/test-kit/browser"
 import { afterAll, beforeAll } from "vitest"
 import { scaled } from "@portcullis/test-time"
@@ -17,51 +16,24 @@ export const SECRET = "a-scale-out-secret-of-at-least-32-characters"
 export const BOB = { login: "bob@example.net", password: "bob-password" }
 export const ALICE = { login: "alice@example.com", password: "alice-password" }
 
-export interface Instance {
-  origin: string
-  /** What the instance printed: its `auth-error` lines tell why a sign-in failed. */
-  output: string[]
-  process: ChildProcess
-}
+/** An app instance: what it printed (its `auth-error` lines tell why a sign-in failed), and how to stop it. */
+export type Instance = AppProcess
 
 /**
  * Starts test/instance.ts in its own Node process and waits until it listens. `env` names the
  * database (`DATABASE_URL`) and, with `ADAPTER_MODULE`, a module whose default export makes the
  * adapter from a pool (else this package's `PostgresAdapter`).
  */
-export async function startInstance(env: Record<string, string>): Promise<Instance> {
-  const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("instance.ts", import.meta.url))], {
+export function startInstance(env: Record<string, string>): Promise<Instance> {
+  return startAppProcess(fileURLToPath(new URL("instance.ts", import.meta.url)), {
     cwd: fileURLToPath(new URL("..", import.meta.url)),
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  })
-  const output: string[] = []
-  child.stderr.on("data", (chunk: Buffer) => output.push(chunk.toString()))
-  const lines = createInterface({ input: child.stdout })
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      reject(new Error(`the instance did not start within 20 s:\n${output.join("")}`))
-    }, scaled(20_000))
-    child.once("exit", (code) => {
-      clearTimeout(timer)
-      reject(new Error(`the instance exited (${String(code)}):\n${output.join("")}`))
-    })
-    lines.on("line", (line) => {
-      output.push(line)
-      const port = line.startsWith("{") ? (JSON.parse(line) as { port?: number }).port : undefined
-      if (port !== undefined) {
-        clearTimeout(timer)
-        resolve({ origin: `http://127.0.0.1:${port}`, output, process: child })
-      }
-    })
+    env,
+    readyTimeout: scaled(20_000),
   })
 }
 
 export async function stopInstance(instance: Instance | undefined): Promise<void> {
-  if (!instance || instance.process.exitCode !== null) return
-  const exited = new Promise((resolve) => instance.process.once("exit", resolve))
-  instance.process.kill("SIGTERM")
-  await exited
+  await instance?.stop()
 }
 
 /**

@@ -25,7 +25,7 @@ describe("migrate", () => {
     await migrate(pool())
     expect(await describeSchema(pool())).toEqual(first)
     const tables = new Set(first.map((row) => (row as { name: string }).name))
-    expect([...tables].sort()).toEqual(["accounts", "authenticators", "session_records", "sessions", "used_keys", "users", "verification_token"])
+    expect([...tables].sort()).toEqual(["accounts", "authenticators", "rate_limits", "session_records", "sessions", "used_keys", "users", "verification_token"])
   })
 
   it("runs from several instances at once", async () => {
@@ -154,7 +154,7 @@ describe("a database without the adapter's tables", () => {
 describe("sweepExpired", () => {
   const pool = useDatabase("schema_sweep", migrate)
 
-  it("deletes expired sessions, verification tokens, session records and single-use keys, and nothing else", async () => {
+  it("deletes expired sessions, verification tokens, session records, single-use keys and ended rate-limit windows, and nothing else", async () => {
     const adapter = PostgresAdapter(pool())
     const user = await adapter.createUser({ email: "sweep@example.com", emailVerified: null })
     const past = new Date(Date.now() - HOUR)
@@ -170,14 +170,15 @@ describe("sweepExpired", () => {
     // The first useOnce of an adapter sweeps expired keys itself; the second keeps an expired one.
     await adapter.useOnce("live", future)
     await adapter.useOnce("expired", past)
+    await pool().query(`INSERT INTO rate_limits (key, count, reset_at) VALUES ('live', 1, $1), ('expired', 3, $2)`, [future, past])
 
-    expect(await sweepExpired(pool())).toEqual({ sessions: 1, verificationTokens: 1, sessionRecords: 1, usedKeys: 1 })
+    expect(await sweepExpired(pool())).toEqual({ sessions: 1, verificationTokens: 1, sessionRecords: 1, usedKeys: 1, rateLimits: 1 })
     const { rows } = await pool().query(
       `SELECT "sessionToken" AS token FROM sessions UNION ALL SELECT token FROM verification_token
-       UNION ALL SELECT id FROM session_records UNION ALL SELECT key FROM used_keys ORDER BY 1`,
+       UNION ALL SELECT id FROM session_records UNION ALL SELECT key FROM used_keys UNION ALL SELECT key FROM rate_limits ORDER BY 1`,
     )
-    expect(rows).toEqual([{ token: "live" }, { token: "live" }, { token: "live" }, { token: "live" }])
-    expect(await sweepExpired(pool())).toEqual({ sessions: 0, verificationTokens: 0, sessionRecords: 0, usedKeys: 0 })
+    expect(rows).toEqual([{ token: "live" }, { token: "live" }, { token: "live" }, { token: "live" }, { token: "live" }])
+    expect(await sweepExpired(pool())).toEqual({ sessions: 0, verificationTokens: 0, sessionRecords: 0, usedKeys: 0, rateLimits: 0 })
   })
 })
 

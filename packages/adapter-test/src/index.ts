@@ -1,5 +1,6 @@
 /**
- * `@portcullis/adapter-test`: the conformance suite every `@portcullis/core` adapter runs.
+ * `@portcullis/adapter-test`: the conformance suite every `@portcullis/core` adapter runs, and
+ * the contract every rate-limit store (`rateLimit.store`) keeps (`runRateLimitStoreTests`).
  *
  * @example
  * ```ts
@@ -18,6 +19,13 @@ import { cases, type AdapterTestCase, type AdapterTestDb, type AdapterTestGroup 
 
 export { cases }
 export type { AdapterTestCase, AdapterTestContext, AdapterTestDb, AdapterTestGroup } from "./cases.js"
+export {
+  CONCURRENT_HITS,
+  rateLimitStoreCases,
+  runRateLimitStoreTests,
+  type RateLimitStoreCase,
+  type RateLimitStoreTestOptions,
+} from "./rate-limit-store.js"
 
 /** What `runAdapterTests` runs the suite against. */
 export interface AdapterTestOptions {

@@ -5,7 +5,8 @@
  */
 import type { TestProject } from "vitest/node"
 import { startPostgres } from "../../adapter-pg/test/postgres.js"
-import { startRedis } from "./redis.js"
+import { startRedis } from "@portcullis/test-kit/redis"
+import { scaled } from "@portcullis/test-time"
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -15,7 +16,7 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const [postgres, redis] = await Promise.all([startPostgres(), startRedis()])
+  const [postgres, redis] = await Promise.all([startPostgres(), startRedis({ readyTimeout: scaled(10_000) })])
   project.provide("postgresUrl", postgres.connectionString)
   project.provide("redisUrl", redis.url)
   return async () => {

@@ -3,6 +3,7 @@
  * `pages`, `theme`, `cookies`, `legacySessionCookies`): `resolveConfig` loads them only when one
  * of them (or its environment variable) is set, so an app that sets none never carries them.
  */
+import { CLIENT_DEFAULTS, CLIENT_RULES, type ClientLimits, type ClientRule } from "./client-limit-rules.js"
 import { Configuration } from "./errors.js"
 import type { InternalConfig } from "./internal.js"
 import type { Theme } from "./model.js"
@@ -148,6 +149,7 @@ export function normalizeRateLimit(value: unknown, defaults: NonNullable<Interna
   if (store !== undefined && (!isRecord(store) || typeof store.hit !== "function" || typeof store.peek !== "function" || typeof store.reset !== "function")) {
     throw new Configuration("`rateLimit.store` must have `hit`, `peek` and `reset` methods.")
   }
+  const perClient = normalizePerClient(options.perClient)
   const mail = isRecord(options.mailPerAddress) ? options.mailPerAddress : {}
   const credentials = isRecord(options.credentials) ? options.credentials : {}
   return {
@@ -157,5 +159,36 @@ export function normalizeRateLimit(value: unknown, defaults: NonNullable<Interna
       failures: wholeNumber(credentials.failures, "rateLimit.credentials.failures", defaults.credentials.failures),
       windowSeconds: wholeNumber(credentials.lockout, "rateLimit.credentials.lockout", defaults.credentials.windowSeconds),
     },
+    ...(perClient === undefined ? {} : { perClient }),
   }
+}
+
+/**
+ * `rateLimit.perClient`: `false`, or each rule's window (`false` turning one rule off), the
+ * defaults standing in for what is not set; `undefined` when every rule is a default.
+ *
+ * @throws {Configuration} naming the rule or value that is not usable.
+ */
+function normalizePerClient(value: unknown): ClientLimits | false | undefined {
+  if (value === undefined || value === false) return value
+  if (!isRecord(value)) throw new Configuration("`rateLimit.perClient` must be `false` or an object of rules.")
+  const out: ClientLimits = {}
+  for (const [rule, given] of Object.entries(value)) {
+    if (!(CLIENT_RULES as readonly string[]).includes(rule)) {
+      throw new Configuration(`\`rateLimit.perClient.${rule}\` is not a rule: use ${CLIENT_RULES.map((name) => `\`${name}\``).join(", ")}.`)
+    }
+    const name = rule as ClientRule
+    if (given === undefined) continue
+    if (given === false) {
+      out[name] = false
+      continue
+    }
+    if (!isRecord(given)) throw new Configuration(`\`rateLimit.perClient.${name}\` must be \`false\` or \`{ limit, window }\`.`)
+    const defaults = CLIENT_DEFAULTS[name]
+    out[name] = {
+      limit: wholeNumber(given.limit, `rateLimit.perClient.${name}.limit`, defaults.limit),
+      windowSeconds: wholeNumber(given.window, `rateLimit.perClient.${name}.window`, defaults.windowSeconds),
+    }
+  }
+  return out
 }

@@ -262,6 +262,7 @@ async function normalizeConfig(config: AuthConfig, env: Env, logSecrets: string[
     adapter: checkAdapter(config.adapter, strategy, providers),
     legacySessionCookies: options?.normalizeLegacySessionCookies(config.legacySessionCookies),
     rateLimit: options === undefined ? defaultRateLimit() : options.normalizeRateLimit(config.rateLimit, defaultRateLimit()),
+    clientAddress: optionalFunction(config.clientAddress, "clientAddress"),
   }
 }
 

@@ -10,6 +10,7 @@ import { providers } from "./actions/providers.js"
 import { session, updateSession } from "./actions/session.js"
 import { signIn, signInPage } from "./actions/signin.js"
 import { signOut, signOutCallback, signOutPage } from "./actions/signout.js"
+import { limitClient } from "./client-limit-gate.js"
 import { resolveConfig } from "./config.js"
 import { createContext, html, methodNotAllowed } from "./context.js"
 import type { InternalConfig, RequestContext } from "./internal.js"
@@ -91,7 +92,7 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
       internal.logger.debug(`Method ${request.method} is not allowed on /${route.action}.`)
       return await methodNotAllowed(context, route.action in GET, route.action in POST)
     }
-    return await handler(context, route.providerId, route.flowRoute)
+    return (await limitClient(context, route)) ?? (await handler(context, route.providerId, route.flowRoute))
   } catch (thrown) {
     return answerFailure(thrown, { request, config, internal, context, action })
   }

@@ -9,6 +9,7 @@ import type { Adapter, AdapterMethod } from "./adapters.js"
 import type { SetCookie } from "./cookies.js"
 import type { OriginPolicy } from "./origins.js"
 import type { RateLimitStore } from "./rate-limit-store.js"
+import type { ClientLimits, ClientRule } from "./client-limit-rules.js"
 import type { Account, CookiesOptions, LoggerInstance, ProviderButtonStyles, ProviderType, Theme } from "./model.js"
 import type { CallbacksOptions, EventCallbacks, JWT, JWTOptions, PagesOptions, SessionStrategy } from "./types.js"
 
@@ -53,8 +54,12 @@ export interface InternalConfig {
         store: RateLimitStore | undefined
         mail: { limit: number; windowSeconds: number }
         credentials: { failures: number; windowSeconds: number }
+        /** `rateLimit.perClient`: absent for every default, `false` when turned off. */
+        perClient?: ClientLimits | false
       }
     | undefined
+  /** The app's `clientAddress` hook, which wins over the address an integration recorded. */
+  clientAddress: ((request: Request) => unknown) | undefined
 }
 
 /** What every route gets. */
@@ -99,7 +104,10 @@ export interface FlowProvider<Options = unknown> {
 }
 
 /** A route a flow adds under `basePath`: `{basePath}/<name>/:id`, by method. */
-export type FlowRoute<Options> = Partial<Record<"GET" | "POST", (context: RequestContext, provider: FlowProvider<Options>) => Promise<Response>>>
+export type FlowRoute<Options> = Partial<Record<"GET" | "POST", (context: RequestContext, provider: FlowProvider<Options>) => Promise<Response>>> & {
+  /** The per-client limit (`rateLimit.perClient`) the route's requests count against, if any. */
+  clientLimit?: ClientRule
+}
 
 /** What the configuration hands a flow's `configure` beside the provider's own options. */
 export interface ProviderSetup {

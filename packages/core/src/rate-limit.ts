@@ -1,8 +1,10 @@
 /**
  * Abuse limits keyed by who is targeted: sign-in mail per address, and failed password attempts
  * per account. Counters live in a store (`rateLimit.store`); the default keeps them in this
- * process. Only the flows that send mail or check passwords import this module.
+ * process. Only the flows that send mail or check passwords import this module, and the
+ * per-client limiter (`client-limit.ts`), which counts in the same store.
  */
+import type { ClientLimits } from "./client-limit-rules.js"
 import { base64url } from "./crypto.js"
 import type { InternalConfig } from "./internal.js"
 import { memoryRateLimitStore, type RateLimitStore } from "./rate-limit-store.js"
@@ -15,6 +17,8 @@ export interface RateLimits {
   mail: { limit: number; windowSeconds: number }
   /** Failed password attempts per account before further attempts are refused until the window ends. */
   credentials: { failures: number; windowSeconds: number }
+  /** Requests per client address and route group (`client-limit.ts`): absent for the defaults, `false` when off. */
+  perClient?: ClientLimits | false
 }
 
 /** The memory store of each configuration that uses the default, so every request of it counts together. */

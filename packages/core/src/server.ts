@@ -14,13 +14,15 @@ import { updateSession as updateSessionRoute } from "./actions/session.js"
 import { signIn as signInRoute } from "./actions/signin.js"
 import { signOut as signOutRoute } from "./actions/signout.js"
 import { resolveCallbackUrl } from "./callback-url.js"
+import { recordedClientAddress, withClientAddress } from "./client-address-tag.js"
+import { limitClient } from "./client-limit-gate.js"
 import { resolveConfig } from "./config.js"
 import { createContext, redirect } from "./context.js"
 import { ensureCsrfCookie } from "./csrf.js"
 import { answerFailure } from "./failures.js"
 import type { InternalConfig, RequestContext } from "./internal.js"
 import { resolveOrigin } from "./origins.js"
-import { signInPageUrl, type Action } from "./routes.js"
+import { parseRoute, signInPageUrl, type Action } from "./routes.js"
 import type { AuthConfig } from "./types.js"
 
 /** Options of the server-side {@link signIn}. */
@@ -75,9 +77,10 @@ function routeRequest(request: Request, call: ServerCall): Request {
   // The answer is the redirect itself, even when the caller's request asked for JSON.
   headers.delete("x-auth-return-redirect")
   const url = new URL(call.path, request.url)
-  if (call.body === undefined) return new Request(url, { method: "GET", headers })
-  headers.set("content-type", call.body.type)
-  return new Request(url, { method: "POST", headers, body: call.body.text })
+  if (call.body !== undefined) headers.set("content-type", call.body.type)
+  const built = call.body === undefined ? new Request(url, { method: "GET", headers }) : new Request(url, { method: "POST", headers, body: call.body.text })
+  // The client address an integration recorded on the caller's request counts for the route's request too.
+  return withClientAddress(built, recordedClientAddress(request))
 }
 
 /** Runs one route for server code, answering failures as `Auth()` does; never throws. */
@@ -92,7 +95,8 @@ async function runServerCall(request: Request, config: AuthConfig, plan: (config
     const built = routeRequest(request, call)
     context = createContext(internal, built, new URL(built.url))
     context.serverCall = true
-    return await call.handle(context)
+    const route = parseRoute(context.url.pathname, internal.basePath, internal.flowRoutes) ?? { action: call.action, providerId: undefined }
+    return (await limitClient(context, route)) ?? (await call.handle(context))
   } catch (thrown) {
     return answerFailure(thrown, { request, config, internal, context, action })
   }

@@ -271,9 +271,29 @@ export interface AuthConfig {
    * `credentials.failures` failed password attempts for one account (default 10) its password
    * sign-in is refused for `credentials.lockout` seconds (default 15 minutes) without calling
    * `authorize`, answered like a wrong password. Counters live in `store` (default: this
-   * process); give several instances one shared store. `false` turns every limit off.
+   * process); give several instances one shared store. Per client, `perClient` (see
+   * {@link PerClientRateLimits}) answers `429` with `Retry-After` to a client address that floods
+   * the sign-in routes; it applies only when the address is known (`clientAddress`, or an
+   * integration that passes it). `false` turns every limit off.
    */
   rateLimit?: false | RateLimitOptions
+  /**
+   * The client's IP address for the per-client limits (`rateLimit.perClient`): a Portcullis
+   * addition, Auth.js has none. Called once for each request to a limited route; answer the
+   * address, or `undefined` when it is not known (the request is then not counted). IPv6
+   * addresses count by their /64. It wins over the address an integration passes
+   * (`@portcullis/express` passes `req.ip`, `@portcullis/sveltekit` `getClientAddress()`).
+   * Nothing reads a request header by default: behind proxies you control, use
+   * `forwardedFor({ proxies })` from `@portcullis/core/client-address`.
+   *
+   * @example
+   * ```ts
+   * import { forwardedFor } from "@portcullis/core/client-address"
+   *
+   * clientAddress: forwardedFor({ proxies: 1 }) // one load balancer that appends to X-Forwarded-For
+   * ```
+   */
+  clientAddress?: (request: Request) => Awaitable<string | null | undefined>
 }
 
 /** Which cookies of a previous Auth.js or next-auth set-up still sign a user in, and until when. */
@@ -288,4 +308,26 @@ export interface RateLimitOptions {
   store?: RateLimitStore
   mailPerAddress?: { limit?: number; window?: number }
   credentials?: { failures?: number; lockout?: number }
+  /** Requests per client address and route group; `false` turns every per-client limit off. */
+  perClient?: false | PerClientRateLimits
+}
+
+/** One per-client rule: `limit` requests per `window` seconds, or `false` to turn the rule off. */
+export type ClientRateLimit = false | { limit?: number; window?: number }
+
+/**
+ * `rateLimit.perClient`: how many requests of each route group one client address (an IPv6
+ * client by its /64) may make per window before it is answered `429` with `Retry-After`. The
+ * defaults are far above what a person does by hand. Applied only when the client address is
+ * known (see `AuthConfig.clientAddress`).
+ */
+export interface PerClientRateLimits {
+  /** `POST /signin/:provider`: starting a sign-in (a redirect to a provider, a sign-in mail). Default 30 per 60 s. */
+  signIn?: ClientRateLimit
+  /** `GET|POST /callback/:provider`: a provider's return, an email link, a password or passkey sign-in. Default 60 per 60 s. */
+  callback?: ClientRateLimit
+  /** `GET /webauthn-options/:provider`: a passkey challenge. Default 30 per 60 s. */
+  passkeyOptions?: ClientRateLimit
+  /** `POST /session`: a session update. Default 60 per 60 s. */
+  sessionUpdate?: ClientRateLimit
 }

@@ -33,7 +33,7 @@ const OAUTH_APP = `export { Auth } from "./index.ts"\nexport { oauthProvider } f
 /** A credentials-only app: `Auth` and the flow `Credentials()` carries. */
 const CREDENTIALS_APP = `export { Auth } from "./index.ts"\nexport { credentials } from "./credentials/index.ts"\n`
 
-async function loadedWith(app: string): Promise<{ inputs: string[]; code: string }> {
+async function loadedWith(app: string): Promise<{ inputs: string[]; code: string; lazy: string[] }> {
   const result = await bundleApp(app)
   const outputs: Metafile["outputs"] = result.metafile.outputs
   const loaded = new Set<string>()
@@ -49,14 +49,16 @@ async function loadedWith(app: string): Promise<{ inputs: string[]; code: string
   // Dynamic imports exist (else this test would prove nothing about them).
   expect(Object.keys(outputs).filter((path) => path.endsWith(".js")).length).toBeGreaterThan(loaded.size)
   const text = new Map(result.outputFiles.map((file) => [file.path, file.text]))
+  const inputs = [...loaded].flatMap((path) => Object.keys(outputs[path]?.inputs ?? {}))
   return {
-    inputs: [...loaded].flatMap((path) => Object.keys(outputs[path]?.inputs ?? {})),
+    inputs,
+    lazy: Object.values(outputs).flatMap((output) => Object.keys(output.inputs)).filter((input) => !inputs.includes(input)),
     code: [...loaded].map((path) => text.get(`${source}${path}`) ?? "").join(""),
   }
 }
 
 /** Flows and options an app loads only when it uses them. */
-const LAZY = /^(email\/|credentials\/|pages\/email\.ts|session\/(legacy|cookie-tokens|database|jwt-foreign)\.ts|redirect-warning\.ts|oauth1\/|webauthn\/|oauth\/access-token\.ts|oauth\/refresh\.ts|crypto-web\.ts|pages\/|session\/records\.ts|oauth\/backchannel\.ts|oauth\/logout-token\.ts|oauth\/end-session\.ts|accounts\.ts|error-messages\.ts|config-options\.ts|origin-patterns\.ts|rate-limit\.ts|actions\/error\.ts|actions\/verify-request\.ts|actions\/sessions\.ts|session\/device\.ts|sessions\.ts)/
+const LAZY = /^(email\/|credentials\/|pages\/email\.ts|session\/(legacy|cookie-tokens|database|jwt-foreign)\.ts|redirect-warning\.ts|oauth1\/|webauthn\/|oauth\/access-token\.ts|oauth\/refresh\.ts|crypto-web\.ts|pages\/|session\/records\.ts|oauth\/backchannel\.ts|oauth\/logout-token\.ts|oauth\/end-session\.ts|accounts\.ts|error-messages\.ts|config-options\.ts|origin-patterns\.ts|rate-limit\.ts|client-limit\.ts|client-limit-rules\.ts|ip-address\.ts|client-address\.ts|actions\/error\.ts|actions\/verify-request\.ts|actions\/sessions\.ts|session\/device\.ts|sessions\.ts)/
 
 describe("what an app loads with Auth", () => {
   it("holds no flow at all for Auth alone: a provider brings its flow, or the registry fetches it", async () => {
@@ -72,10 +74,18 @@ describe("what an app loads with Auth", () => {
     expect(code).not.toContain("authorization_code")
   })
 
+  it("fetches the OAuth protocol and oauth4webapi on the first sign-in, not with the app", async () => {
+    const { inputs, lazy } = await loadedWith(OAUTH_APP)
+    const protocol = /^(oauth\/(protocol|callback|authorize|checks|server)\.ts|sign-in(-callback)?\.ts)$|oauth4webapi/
+    expect(inputs.filter((input) => protocol.test(input))).toEqual([])
+    expect(lazy).toEqual(expect.arrayContaining(["oauth/protocol.ts", "oauth/callback.ts", "sign-in.ts"]))
+    expect(lazy.some((input) => input.includes("oauth4webapi"))).toBe(true)
+  })
+
   it("holds the OAuth flow and JWT sessions, and none of the email, credentials, database-session, legacy-cookie, off-origin warning or default-page code", async () => {
     const { inputs, code } = await loadedWith(OAUTH_APP)
-    expect(code).toContain("The `signIn` callback refused this sign-in.")
-    expect(inputs).toEqual(expect.arrayContaining(["oauth/callback.ts", "session/index.ts", "session/jwt.ts"]))
+    expect(code).toContain(": pass it to the provider or set ")
+    expect(inputs).toEqual(expect.arrayContaining(["oauth/flow.ts", "oauth/provider.ts", "session/index.ts", "session/jwt.ts"]))
     expect(inputs.filter((input) => LAZY.test(input))).toEqual([])
     // A module shared with a lazy chunk is bundled whole: the email and credentials rules live in their flows' folders.
     expect(code).not.toContain("whose email was never verified: sign in")
@@ -97,6 +107,9 @@ describe("what an app loads with Auth", () => {
     // The checks of options an app seldom sets load when one is set.
     expect(code).not.toContain("may use `*` only in the first label")
     expect(code).not.toContain("theme.colorScheme")
+    // The per-client limiter loads when a client address is known (or once, to warn that none is).
+    expect(code).not.toContain("TooManyRequests")
+    expect(code).not.toContain("ClientAddressUnknown")
   })
 
   it("leaves the refresh grant out of an app that imports getAccessToken until a refresh is due", async () => {

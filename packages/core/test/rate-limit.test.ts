@@ -2,6 +2,7 @@
 // password attempts per account. Each answer over a limit must read exactly like one under it.
 import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { describe, expect, it } from "vitest"
+import { forwardedFor } from "../src/client-address.js"
 import { memoryRateLimitStore } from "../src/rate-limit-store.js"
 import type { SendVerificationRequestParams } from "../src/providers/index.js"
 import type { AuthConfig } from "../src/types.js"
@@ -44,7 +45,9 @@ async function askForLink(config: AuthConfig, jar: Jar, email: string, from: str
 describe("sign-in mail per address", () => {
   it("sends at most 3 links to one address for 1,000 requests from 100 clients, every answer alike", async () => {
     const sent: SendVerificationRequestParams[] = []
-    const config = emailConfig(sent)
+    // Each client known by its address (one proxy appends it), so the per-client limits count too:
+    // 10 sign-in starts each stay under them, and the mail limit alone decides, without a trace.
+    const config = emailConfig(sent, { clientAddress: forwardedFor({ proxies: 1 }) })
     const jar = new Jar()
     const shapes = new Set<string>()
     for (let i = 0; i < 1000; i++) {
@@ -53,9 +56,15 @@ describe("sign-in mail per address", () => {
     }
     expect(sent).toHaveLength(3)
     expect(shapes.size).toBe(1)
+    expect([...shapes][0]).toMatch(/^\[302,/)
+    // The per-client limits were counting: the 31st sign-in start of one of those clients is refused.
+    const more: number[] = []
+    for (let i = 0; i < 21; i++) more.push((await askForLink(config, jar, `other-${String(i)}@example.com`, "198.51.100.0")).status)
+    expect(more.indexOf(429)).toBe(20)
     // Another address has its own allowance.
     await askForLink(config, jar, "someone@example.com", "198.51.100.1")
-    expect(sent.map((params) => params.identifier)).toEqual(["victim@example.com", "victim@example.com", "victim@example.com", "someone@example.com"])
+    expect(sent.map((params) => params.identifier).slice(-1)).toEqual(["someone@example.com"])
+    expect(sent.filter((params) => params.identifier === "victim@example.com")).toHaveLength(3)
   })
 
   it("stores no token for a link it does not send", async () => {
@@ -119,6 +128,27 @@ describe("failed password attempts per account", () => {
     // Another account is not paused.
     await submit(config, jar, "grace", "whatever")
     expect(asked).toBe(11)
+  })
+
+  it("calls authorize at most 10 times for 200 concurrent wrong passwords", async () => {
+    let asked = 0
+    const provider = passwordProvider()
+    const config = testConfig({
+      providers: [{ ...provider, authorize: async (credentials, request) => {
+        asked++
+        // A slow password check, as a real hash is: every guess is in flight before the first is refused.
+        await new Promise((resolve) => setTimeout(resolve, 20))
+        return provider.authorize(credentials, request)
+      } }],
+    })
+    const jars = Array.from({ length: 200 }, () => new Jar())
+    const tokens = await Promise.all(jars.map((jar) => csrfToken(config, jar)))
+    const answers = await Promise.all(jars.map((jar, i) => call(config, jar, "/api/auth/callback/credentials", {
+      method: "POST",
+      form: new URLSearchParams({ csrfToken: tokens[i] ?? "", username: "ada", password: `guess-${String(i)}`, callbackUrl: "/" }),
+    })))
+    expect(asked).toBe(10)
+    expect(new Set(answers.map((answer) => location(answer).href)).size).toBe(1)
   })
 
   it("forgets the failures after a successful sign-in", async () => {

@@ -7,6 +7,7 @@
  */
 import { Auth, getAccessToken as coreGetAccessToken, getSessionForResponse, type AccessToken, type AuthConfig, type Session } from "@portcullis/core"
 import type { RevokeResult, RevokeTarget, SessionInfo } from "@portcullis/core/sessions"
+import { withClientAddress } from "@portcullis/core/client-address"
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express"
 import { toWebRequest } from "./request.js"
 import { appendSetCookie, sendResponse } from "./response.js"
@@ -59,6 +60,11 @@ function mountPath(req: ExpressRequest): string {
  * A request whose Host (or trusted `X-Forwarded-Host`) is not a plain `host[:port]` is answered
  * `400`; anything else reaching the handler is answered by `Auth()`, which never throws.
  *
+ * Core's per-client limits (`rateLimit.perClient`) count each client by `req.ip`: the socket's
+ * address, or with `trust proxy` set the client your proxies name in `X-Forwarded-For`. Set
+ * `trust proxy` to the proxies you run (`1`, `"loopback"`), never `true` on a server clients
+ * reach directly, or every client picks its own address. A `clientAddress` in the config wins.
+ *
  * @example
  * ```ts
  * import express from "express"
@@ -89,7 +95,8 @@ export function ExpressAuth(config: ExpressAuthConfig): (req: ExpressRequest, re
       }
       // Used as a route (`app.all(...)`) rather than mounted, there is no mount path: the config's basePath stands.
       const basePath = mountPath(req)
-      await sendResponse(await Auth(request, basePath === "" ? config : configFor(basePath)), res)
+      // `req.ip` is the socket's address, or under `trust proxy` the client a trusted proxy names: the per-client limits' key.
+      await sendResponse(await Auth(withClientAddress(request, req.ip), basePath === "" ? config : configFor(basePath)), res)
     } catch (error) {
       next(error)
     }

@@ -186,6 +186,35 @@ describe.each([4, 5] as ExpressVersion[])("Express %i", (version) => {
     expect(idp.callbackUrl).toBe("https://app.example:8443/auth/callback/idp")
   })
 
+  describe("per-client limits keyed by req.ip", () => {
+    const tight = { rateLimit: { perClient: { signIn: { limit: 2 } } } }
+    const signInFrom = async (app: RunningApp, forwardedFor: string) =>
+      (await fetch(`${app.url}/auth/signin/idp`, { method: "POST", redirect: "manual", headers: { "x-forwarded-for": forwardedFor } })).status
+
+    it("counts every request by its socket address when trust proxy is off, whatever X-Forwarded-For says", async () => {
+      const app = await start({ version, config: tight })
+      const answers = [await signInFrom(app, "203.0.113.1"), await signInFrom(app, "203.0.113.2"), await signInFrom(app, "203.0.113.3")]
+      expect(answers.slice(0, 2).every((status) => status !== 429)).toBe(true)
+      expect(answers[2]).toBe(429)
+    })
+
+    it("counts each client the trusted proxy names when trust proxy is on, and answers 429 with Retry-After", async () => {
+      const app = await start({ version, trustProxy: "loopback", config: tight })
+      // A client's own entries left of the proxy's count for nothing: Express takes the hop the proxy appended.
+      for (const header of ["203.0.113.1", "6.6.6.6, 203.0.113.1"]) expect(await signInFrom(app, header)).not.toBe(429)
+      const refused = await fetch(`${app.url}/auth/signin/idp`, { method: "POST", redirect: "manual", headers: { "x-forwarded-for": "7.7.7.7, 203.0.113.1" } })
+      expect(refused.status).toBe(429)
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0)
+      expect(await signInFrom(app, "203.0.113.2")).not.toBe(429)
+      // IPv6 clients count by their /64.
+      expect(await signInFrom(app, "2001:db8:5:6::1")).not.toBe(429)
+      expect(await signInFrom(app, "2001:db8:5:6::2")).not.toBe(429)
+      expect(await signInFrom(app, "2001:db8:5:6:ffff::3")).toBe(429)
+      // The posts carry no CSRF token: those under the limit are refused for that, and nothing else fails.
+      expect(app.errors.filter((error) => !error.startsWith("MissingCSRF:"))).toEqual([])
+    })
+  })
+
   it("answers 400 to a trusted forwarded host that smuggles a path", async () => {
     const app = await start({ version, trustProxy: true })
     const response = await advertisedCallback(app, { "x-forwarded-host": "evil.example/steal?x=" })

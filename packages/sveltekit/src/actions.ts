@@ -5,6 +5,7 @@
  */
 import { getAccessToken, getSessionForResponse, signIn as coreSignIn, signOut as coreSignOut, type AccessToken, type AuthConfig, type Session } from "@portcullis/core"
 import { error, redirect, type RequestEvent } from "@sveltejs/kit"
+import { addressedRequest } from "./client-address.js"
 import { setCookies } from "./cookies.js"
 
 /** Options of `signIn`, as @auth/sveltekit takes them (a form's fields, or an object). */
@@ -56,8 +57,21 @@ export async function accessTokenOf(event: RequestEvent, config: AuthConfig, pro
   return token
 }
 
-/** Hands core's cookies to `event.cookies` and answers where core sends the browser (`fallback` when core answered in place). */
+/**
+ * Hands core's cookies to `event.cookies` and answers where core sends the browser (`fallback`
+ * when core answered in place).
+ *
+ * @throws SvelteKit's `429` error, with core's `Retry-After`, when the client is over a per-client limit.
+ */
 function follow(event: RequestEvent, response: Response, fallback: string): string {
+  if (response.status === 429) {
+    try {
+      event.setHeaders({ "retry-after": response.headers.get("retry-after") ?? "60" })
+    } catch {
+      // The page already set it; SvelteKit's error answer still carries the status.
+    }
+    error(429, "Too many sign-in requests from this client: try again later.")
+  }
   setCookies(event.cookies, response.headers.getSetCookie())
   return response.headers.get("location") ?? fallback
 }
@@ -89,7 +103,7 @@ export async function signIn(
   const callbackUrl = typeof requested === "string" && requested !== "" ? requested : defaultCallbackUrl(event)
   const fields: Record<string, string> = {}
   for (const [name, value] of Object.entries(rest)) if (typeof value === "string") fields[name] = value
-  const response = await coreSignIn(event.request, config, provider, { fields, redirectTo: callbackUrl, authorizationParams: new URLSearchParams(authorizationParams) })
+  const response = await coreSignIn(addressedRequest(event), config, provider, { fields, redirectTo: callbackUrl, authorizationParams: new URLSearchParams(authorizationParams) })
   const target = follow(event, response, callbackUrl)
   if (shouldRedirect(redirectOption)) redirect(303, target)
   return target

@@ -10,6 +10,7 @@ import { Auth, type AccessToken, type Session } from "@portcullis/core"
 import type { RevokeResult, RevokeTarget, SessionInfo } from "@portcullis/core/sessions"
 import type { Action, Handle } from "@sveltejs/kit"
 import { accessTokenOf, readForm, signIn, signInFields, signOut, signOutFields, sessionOf } from "./actions.js"
+import { addressedRequest } from "./client-address.js"
 import { basePathOf, configFor, type SvelteKitAuthConfigInput } from "./config.js"
 
 export { AuthError, CredentialsSignin, RefreshTokenError } from "@portcullis/core/errors"
@@ -71,7 +72,7 @@ export function SvelteKitAuth(config: SvelteKitAuthConfigInput): SvelteKitAuthRe
       event.locals.revokeSessions = async (target, options) => (await import("./sessions.js")).revokeOf(event, resolved, target, options?.redirectTo)
       // eslint-disable-next-line @typescript-eslint/no-deprecated -- kept for apps written against older @auth/sveltekit
       event.locals.getSession = event.locals.auth
-      if (event.url.pathname.startsWith(`${basePathOf(resolved)}/`)) return Auth(event.request, resolved)
+      if (event.url.pathname.startsWith(`${basePathOf(resolved)}/`)) return Auth(addressedRequest(event), resolved)
       return resolve(event)
     },
     signIn: async (event) => {

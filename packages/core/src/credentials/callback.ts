@@ -65,14 +65,15 @@ export async function credentialsCallback(context: RequestContext, provider: Int
   const attempts = await failedAttempts(config, provider, credentials)
   let user: User & { id: string }
   try {
+    // Each attempt is counted before `authorize` is asked, in one atomic step: concurrent guesses
+    // cannot all pass a check made before any of them was counted. A success forgets the count.
     // A paused account is refused as a wrong password would be, and `authorize` is not asked.
-    if (attempts !== undefined && (await attempts.store.peek(attempts.key)).count >= attempts.failures) {
+    if (attempts !== undefined && (await attempts.store.hit(attempts.key, attempts.windowSeconds)).count > attempts.failures) {
       throw new CredentialsSignin(`The password sign-in of an account of provider "${provider.id}" is paused after ${String(attempts.failures)} failed attempts (\`rateLimit.credentials\`).`)
     }
     user = await authorize(provider, credentials, context.request)
   } catch (error) {
     if (error instanceof CredentialsSignin) {
-      if (attempts !== undefined) await attempts.store.hit(attempts.key, attempts.windowSeconds)
       // Fetched on a refusal only: a sign-in that succeeds never loads it.
       ;(await import("./typed-fields.js")).keepTypedFields(context, provider, credentials)
     }

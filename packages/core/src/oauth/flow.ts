@@ -1,114 +1,23 @@
 /**
- * OAuth 2.0 and OpenID Connect sign-in as a {@link SignInFlow}: `POST /signin/:id` sends the
- * browser to the provider's authorization endpoint; the provider sends it back to
- * `/callback/:id`, where the code is exchanged and the account signed in.
+ * OAuth 2.0 and OpenID Connect sign-in as a {@link SignInFlow}: what the routes and the config
+ * checks need to know of it. The protocol itself (`protocol.ts`, with `oauth4webapi`) loads on the
+ * first sign-in, so an app's session reads never load it.
  *
  * @see https://www.rfc-editor.org/rfc/rfc6749 OAuth 2.0
  * @see https://openid.net/specs/openid-connect-core-1_0.html
  */
-import { rememberCallbackUrl, rememberedCallbackUrl, resolveCallbackUrl } from "../callback-url.js"
-import { readForm, redirect } from "../context.js"
-import { serializeCookie } from "../cookies.js"
-import { browserBinding } from "../csrf.js"
-import { InvalidCheck } from "../errors.js"
-import type { FlowProvider, RequestContext, SignInFlow } from "../internal.js"
-import { isAllowedOrigin, isLocalOrigin, isLoopbackOrigin, publicOrigin } from "../origins.js"
-import { callbackUrl, outboundCallbackUrl } from "../routes.js"
-import { readSession } from "../session/index.js"
 import { ACCOUNT_SIGN_IN_METHODS, SESSION_RECORD_METHODS } from "../adapters.js"
-import { signInAccount } from "../sign-in.js"
-import { createAuthorizationUrl } from "./authorize.js"
-import { validateCallback } from "./callback.js"
-import { clearChecks, stateOrigin } from "./checks.js"
+import type { FlowProvider, RequestContext, SignInFlow } from "../internal.js"
 import { normalizeOAuthProvider, type InternalOAuthProvider } from "./provider.js"
 
 type Provider = FlowProvider<InternalOAuthProvider>
 
-/** `POST /signin/:id`: the browser goes to the authorization endpoint, with the checks sealed in its cookies. */
-async function signIn(context: RequestContext, { options: provider }: Provider, request: { callbackUrl: string; query?: URLSearchParams }): Promise<Response> {
-  rememberCallbackUrl(context, request.callbackUrl)
-  const redirectUri = outboundCallbackUrl(context, provider.id, "An OAuth `redirect_uri`", provider.redirectProxyUrl)
-  // The CSRF check just passed, so the browser holds a valid CSRF cookie to bind the flow to.
-  const browser = (await browserBinding(context)) ?? ""
-  // Only a flow started while signed in may link its account to that user (read only when linking can happen).
-  const userId = context.config.adapter === undefined ? undefined : (await readSession(context))?.userId
-  // A redirect proxy sends the callback back to this origin: it must be one the app configured.
-  const origin = provider.redirectProxyUrl === undefined ? context.origin : publicOrigin(context.config.origins, context.origin, context.url, "A sign-in through `redirectProxyUrl`")
-  const { url, cookies } = await createAuthorizationUrl(provider, {
-    redirectUri,
-    secrets: context.config.secrets,
-    cookies: context.cookies,
-    binding: userId === undefined ? { origin, browser } : { origin, browser, userId },
-    extraParams: request.query ?? new URLSearchParams(),
-  })
-  context.setCookies.push(...cookies)
-  return redirect(context, url.href)
-}
+let loadedProtocol: typeof import("./protocol.js") | undefined
 
-/**
- * On the stable deployment behind `redirectProxyUrl`, a callback for a sign-in started on
- * another origin (sealed in `state`) is sent back there unprocessed, if the app admits it.
- *
- * @throws {InvalidCheck} when the sign-in started on an origin the app does not admit.
- */
-async function forwardProxied(context: RequestContext, provider: InternalOAuthProvider, params: URLSearchParams): Promise<Response | undefined> {
-  if (provider.redirectProxyUrl === undefined) return undefined
-  const origin = await stateOrigin(context.config.secrets, params.get("state"))
-  if (origin === undefined || origin === context.origin) return undefined
-  if (!isAllowedOrigin(context.config.origins, origin) && !(isLoopbackOrigin(origin) && isLocalOrigin(context.origin, context.url))) {
-    throw new InvalidCheck(`The sign-in started on ${origin}, which is not one of \`allowedOrigins\`: its callback is not forwarded there.`)
-  }
-  const target = new URL(`${context.config.basePath}/callback/${encodeURIComponent(provider.id)}`, origin)
-  target.search = params.toString()
-  return redirect(context, target.href)
-}
-
-/**
- * A `response_mode=form_post` callback is a cross-site POST, on which browsers withhold our
- * SameSite=Lax check cookies. Answering 303 turns it into a top-level GET of the same callback,
- * which carries them; the parameters are then checked as usual.
- */
-function relayCrossSitePost(context: RequestContext, provider: InternalOAuthProvider, params: URLSearchParams): Response | undefined {
-  if (context.request.method !== "POST") return undefined
-  const { state, pkceCodeVerifier, nonce } = context.cookies
-  if ([state, pkceCodeVerifier, nonce].some((cookie) => context.jar.has(cookie.name))) return undefined
-  const target = new URL(callbackUrl(context, provider.id))
-  target.search = params.toString()
-  return new Response(null, { status: 303, headers: { location: target.href, "cache-control": "private, no-cache, no-store" } })
-}
-
-/** `GET|POST /callback/:id`: the provider's answer checked against this browser's sealed checks, then the account signed in. */
-async function callback(context: RequestContext, { options: provider }: Provider): Promise<Response> {
-  const { config } = context
-  const params = context.request.method === "POST" ? await readForm(context.request) : new URLSearchParams(context.url.searchParams)
-
-  const forwarded = await forwardProxied(context, provider, params)
-  if (forwarded !== undefined) return forwarded
-  const relayed = relayCrossSitePost(context, provider, params)
-  if (relayed !== undefined) return relayed
-
-  context.setCookies.push(...clearChecks(context.cookies, context.jar))
-  const remembered = rememberedCallbackUrl(context)
-  if (remembered !== undefined) context.returnTo = await resolveCallbackUrl(context, remembered)
-  const result = await validateCallback(provider, {
-    params,
-    jar: context.jar,
-    cookies: context.cookies,
-    secrets: config.secrets,
-    redirectUri: outboundCallbackUrl(context, provider.id, "An OAuth `redirect_uri`", provider.redirectProxyUrl),
-    origin: context.origin,
-    browser: await browserBinding(context),
-    sensitive: context.sensitive,
-  })
-
-  const response = await signInAccount(context, result, provider.allowDangerousEmailAccountLinking)
-  if (provider.endSessionOnSignOut) {
-    // Kept for the sign-out at the provider: only once the sign-in succeeded, on its own answer.
-    const queued = context.setCookies.length
-    await (await import("./end-session.js")).rememberIdToken(context, provider, result.tokens.id_token)
-    for (const cookie of context.setCookies.slice(queued)) response.headers.append("set-cookie", serializeCookie(cookie))
-  }
-  return response
+/** The sign-in and callback code, fetched once, on the first sign-in. */
+async function protocol(): Promise<typeof import("./protocol.js")> {
+  loadedProtocol ??= await import("./protocol.js")
+  return loadedProtocol
 }
 
 let loadedAccessTokens: typeof import("./access-token.js") | undefined
@@ -147,8 +56,8 @@ export const oauth = {
         : undefined,
   secrets: (options) => (options.clientSecret === undefined ? [] : [options.clientSecret]),
   draw: () => ({ kind: "button" }),
-  signIn,
-  callback,
+  signIn: async (context, provider: Provider, request) => (await protocol()).signIn(context, provider, request),
+  callback: async (context, provider: Provider) => (await protocol()).callback(context, provider),
   // Fetched when the app calls getAccessToken: an app that never does loads none of the refresh code.
   accessToken: async (config, request, provider, setCookie) => (await accessTokens()).oauthAccessToken(config, request, provider, setCookie),
   // The end-session code is fetched only by a browser that signed in with such a provider.

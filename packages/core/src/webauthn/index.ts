@@ -54,7 +54,7 @@ export const webauthn = {
   signIn: (context, _provider, request) => Promise.resolve(redirect(context, signInPageUrl(context, { callbackUrl: request.callbackUrl }))),
   callback: (context, provider) => webauthnCallback(context, provider),
   routes: {
-    "webauthn-options": { GET: webauthnOptions },
+    "webauthn-options": { GET: webauthnOptions, clientLimit: "passkeyOptions" },
     "webauthn-credentials": { GET: listPasskeys, POST: (context) => changePasskey(context) },
     "webauthn-script": { GET: (context) => Promise.resolve(servePageScript(context)) },
   },

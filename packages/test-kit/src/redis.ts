@@ -1,6 +1,7 @@
 /**
  * A throw-away Redis for tests: `redis-server` in a temp dir, on 127.0.0.1 and a free port,
- * without persistence, stopped and removed after.
+ * without persistence, stopped and removed after. Auth.js's unstorage adapter
+ * (`packages/authjs-adapters-test`) and `@portcullis/rate-limit-redis` run on it.
  *
  * CI starts on a machine with only Node and npm, as root: when `redis-server` is missing and
  * this process may install packages, it installs Debian's `redis-server` first (as
@@ -8,12 +9,11 @@
  *
  * @module
  */
-import { ensureDebianPackages, freePort, spawnServer } from "@portcullis/test-kit/system"
 import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { createConnection } from "node:net"
 import { tmpdir } from "node:os"
 import { delimiter, join } from "node:path"
-import { scaled } from "@portcullis/test-time"
+import { ensureDebianPackages, freePort, spawnServer } from "./system.js"
 
 /** A running server and how to stop it. */
 export interface RunningRedis {
@@ -22,8 +22,6 @@ export interface RunningRedis {
   /** Stops the server and deletes its directory; safe to call twice. */
   stop(): Promise<void>
 }
-
-const READY_TIMEOUT = scaled(10_000)
 
 function findRedisServer(): string | undefined {
   const dirs = [...(process.env.PATH ?? "").split(delimiter).filter(Boolean), "/usr/bin", "/usr/sbin"]
@@ -70,9 +68,19 @@ async function ping(port: number): Promise<boolean> {
  * Starts `redis-server` on 127.0.0.1 and a free port, its working directory a new temp dir,
  * with snapshots and the append-only file off. Takes well under a second once installed.
  *
+ * @param options.readyTimeout How long to wait for its first PONG, in ms (default 10 s; pass
+ * `scaled(10_000)` from `@portcullis/test-time`).
  * @throws {Error} when Redis is missing and cannot be installed, or does not start.
+ *
+ * @example
+ * ```ts
+ * // vitest globalSetup
+ * const redis = await startRedis({ readyTimeout: scaled(10_000) })
+ * project.provide("redisUrl", redis.url)
+ * return () => redis.stop()
+ * ```
  */
-export async function startRedis(): Promise<RunningRedis> {
+export async function startRedis(options: { readyTimeout?: number } = {}): Promise<RunningRedis> {
   const binary = ensureRedisInstalled()
   const directory = mkdtempSync(join(tmpdir(), "auth-redis-"))
   const port = await freePort()
@@ -91,7 +99,7 @@ export async function startRedis(): Promise<RunningRedis> {
   )
   const { stop } = server
 
-  const deadline = Date.now() + READY_TIMEOUT
+  const deadline = Date.now() + (options.readyTimeout ?? 10_000)
   while (!(await ping(port))) {
     if (server.exited() || Date.now() > deadline) {
       await stop()
