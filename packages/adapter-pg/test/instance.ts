@@ -8,6 +8,9 @@
  * AUTH_URL (the public origin the load balancer serves, which every instance shares), and
  * optionally ADAPTER_MODULE: the path of a module whose default export makes the adapter from
  * the pool (Auth.js's adapters, from @portcullis/authjs-adapters-test); else `PostgresAdapter`.
+ * SESSION_STRATEGY (`database`, the default, or `jwt`), BACKCHANNEL_LOGOUT=1 (the provider's
+ * `backchannelLogout`) and REVOCATION_CHECK_INTERVAL (seconds, `session.revocationCheckInterval`)
+ * set up the back-channel logout test.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import { pathToFileURL } from "node:url"
@@ -28,11 +31,15 @@ const makeAdapter =
   adapterModule === undefined || adapterModule === ""
     ? PostgresAdapter
     : ((await import(pathToFileURL(adapterModule).href)) as { default: (pool: pg.Pool) => Adapter }).default
+const interval = process.env.REVOCATION_CHECK_INTERVAL
 const config = {
   secret: env("AUTH_SECRET"),
   trustHost: true,
   adapter: makeAdapter(pool),
-  session: { strategy: "database" as const },
+  session: {
+    strategy: process.env.SESSION_STRATEGY === "jwt" ? ("jwt" as const) : ("database" as const),
+    ...(interval === undefined || interval === "" ? {} : { revocationCheckInterval: Number(interval) }),
+  },
   providers: [
     {
       id: "idp",
@@ -43,6 +50,7 @@ const config = {
       clientSecret: env("CLIENT_SECRET"),
       checks: ["pkce" as const, "state" as const, "nonce" as const],
       allowInsecureLoopbackRequests: true,
+      backchannelLogout: process.env.BACKCHANNEL_LOGOUT === "1",
     },
   ],
   logger: {

@@ -4,7 +4,7 @@
  * tests here and of Auth.js's adapters in @portcullis/authjs-adapters-test.
  */
 import { fileURLToPath } from "node:url"
-import { startDevIdp, type DevIdp, type DevIdpOptions } from "@portcullis/dev-idp"
+import { startDevIdp, type DevIdp, type DevIdpClient, type DevIdpOptions } from "@portcullis/dev-idp"
 import { startAppProcess, type AppProcess } from "@portcullis/test-kit/app-process"
 import { TestBrowser, type Page } from "@portcullis/test-kit/browser"
 import { afterAll, beforeAll } from "vitest"
@@ -132,11 +132,12 @@ export function useTwoInstances(env: () => Record<string, string>): () => [Insta
 /**
  * {@link useTwoInstances}, with the OpenID Provider in reach of the tests and started with
  * `idpOptions` (a short access-token lifetime, refresh-token rotation); the client may use the
- * `refresh_token` grant.
+ * `refresh_token` grant, and has the further metadata in `client` (a `backchannel_logout_uri`).
  */
 export function useInstancesAndIdp(
   env: () => Record<string, string>,
   idpOptions: Omit<Partial<DevIdpOptions>, "clients"> = {},
+  client: Partial<DevIdpClient> = {},
 ): () => { instances: [Instance, Instance]; idp: DevIdp } {
   let idp: DevIdp | undefined
   let a: Instance | undefined
@@ -149,6 +150,7 @@ export function useInstancesAndIdp(
           client_secret: CLIENT.secret,
           redirect_uris: [`${APP}/api/auth/callback/idp`],
           grant_types: ["authorization_code", "refresh_token"],
+          ...client,
         },
       ],
       consent: "auto",

@@ -197,9 +197,11 @@ export interface Adapter {
    * Every account linked to the user (an empty array for none, or for an unknown user).
    *
    * Optional, and this project's extension (Auth.js's adapters do not have it): core calls it
-   * only to keep a user's last way to sign in, before deleting a passkey. Without it, core
-   * counts only the user's other passkeys and a verified email, so it may refuse a deletion a
-   * linked OAuth account would have allowed, never the reverse.
+   * to keep a user's last way to sign in before deleting a passkey (without it, core counts
+   * only the user's other passkeys and a verified email, so it may refuse a deletion a linked
+   * OAuth account would have allowed, never the reverse), for `getAccessToken` and
+   * `revokeTokensOnSignOut`, and to list and unlink a user's accounts (`GET /accounts`,
+   * `POST /accounts/unlink`), which answer a `Configuration` error without it.
    */
   listAccountsByUserId?(userId: string): Awaitable<AdapterAccount[]>
   /**

@@ -237,3 +237,60 @@ export async function signOutEverywhere(options: ClientOptions & { callbackUrl?:
   if (options.redirect !== false) location.assign(url)
   return { revoked: result.revoked, url }
 }
+
+/** One of the signed-in user's accounts, as {@link getAccounts} lists them. */
+export interface ClientLinkedAccount {
+  provider: string
+  providerAccountId: string
+  type: string
+  /** Unlinking it would be refused (`LastSignInMethod`): it is the user's last way to sign in. */
+  lastSignInMethod: boolean
+}
+
+/**
+ * The signed-in user's accounts that {@link unlinkAccount} can unlink (`GET /accounts`): those at
+ * OAuth 2.0, OpenID Connect and OAuth 1.0a providers the app configures, with no token.
+ *
+ * @throws {Error} when nobody is signed in (HTTP 401) or the server cannot list them.
+ */
+export async function getAccounts(options?: ClientOptions): Promise<ClientLinkedAccount[]> {
+  const body = (await getJson(`${base(options)}/accounts`)) as { accounts?: ClientLinkedAccount[] }
+  return body.accounts ?? []
+}
+
+/** What {@link unlinkAccount} resolves to. */
+export interface UnlinkAccountResult {
+  ok: boolean
+  /**
+   * `null` once unlinked; else the error code: `LastSignInMethod` (the user's last way to sign
+   * in: add another first), `UnknownAccount`, `SignInRequired`, `MissingCSRF`, `Configuration`...
+   */
+  error: string | null
+  /** The account that was unlinked. */
+  unlinked?: { provider: string; providerAccountId: string }
+}
+
+/**
+ * Unlinks one of the signed-in user's accounts (`POST /accounts/unlink`, CSRF-checked). Give
+ * `providerAccountId` only when the user linked several accounts at the provider. Resolves with
+ * the outcome; rejects only when the server cannot be reached.
+ *
+ * @example
+ * ```ts
+ * const result = await unlinkAccount("github")
+ * if (result.error === "LastSignInMethod") alert("Add another way to sign in before removing GitHub.")
+ * ```
+ */
+export async function unlinkAccount(provider: string, options: ClientOptions & { providerAccountId?: string } = {}): Promise<UnlinkAccountResult> {
+  const form: Record<string, string> = { csrfToken: await getCsrfToken(options), provider }
+  if (options.providerAccountId !== undefined) form.providerAccountId = options.providerAccountId
+  const response = await fetch(`${base(options)}/accounts/unlink`, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(form),
+  })
+  const body = (await response.json().catch(() => ({}))) as { error?: unknown; unlinked?: UnlinkAccountResult["unlinked"] }
+  if (response.ok && body.unlinked !== undefined) return { ok: true, error: null, unlinked: body.unlinked }
+  return { ok: false, error: typeof body.error === "string" ? body.error : `HTTP ${String(response.status)}` }
+}

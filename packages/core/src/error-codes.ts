@@ -24,4 +24,6 @@ export type AuthErrorCode =
   | "RefreshTokenError"
   | "InvalidLogoutToken"
   | "EventError"
-  | "SessionRequired"
+  | "SignInRequired"
+  | "UnknownAccount"
+  | "LastSignInMethod"

@@ -29,7 +29,9 @@ export const errorMessages: Readonly<Record<AuthErrorCode, string>> = {
   RefreshTokenError: "Your access to the sign-in service has ended. Please sign in with it again.",
   InvalidLogoutToken: "This sign-out request could not be verified, so nothing was signed out.",
   EventError: "Something went wrong while signing in. Please try again.",
-  SessionRequired: "You are not signed in. Please sign in to see and end your sessions.",
+  SignInRequired: "You need to be signed in to do this. Please sign in and try again.",
+  UnknownAccount: "No such account is linked to you. Check which account you meant and try again.",
+  LastSignInMethod: "This is your last way to sign in, so it cannot be removed. Add another way to sign in first.",
 }
 
 /**

@@ -45,11 +45,23 @@ export abstract class AuthError extends Error {
 
   constructor(message: string, options?: AuthErrorOptions) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause })
-    this.name = new.target.name
     this.page = options?.page ?? (new.target).defaultPage
     this.publicCode = isPublicCode(options?.publicCode) ? options.publicCode : undefined
   }
 }
+
+// An error's `name` is its `code` ("CredentialsSignin"), read when asked: a class's own name does
+// not survive every bundler (Turbopack inlines an exported class as an anonymous one, whose name
+// is ""). A subclass or an app may still set a name of its own, which then wins.
+Object.defineProperty(AuthError.prototype, "name", {
+  configurable: true,
+  get(this: AuthError): string {
+    return this.code
+  },
+  set(this: AuthError, value: string) {
+    Object.defineProperty(this, "name", { value, writable: true, configurable: true, enumerable: false })
+  },
+})
 
 /** The configuration passed to `Auth()` is invalid; the message names the option to fix. */
 export class Configuration extends AuthError {
@@ -205,9 +217,27 @@ export class EventError extends AuthError {
   readonly code = "EventError"
 }
 
-/** A route that acts for the signed-in user (`/sessions`) got a request without a session: `401`. */
-export class SessionRequired extends AuthError {
-  readonly code = "SessionRequired"
+/** A route that acts for the signed-in user (unlinking an account, listing or ending sessions) was called without a session: answered `401`. */
+export class SignInRequired extends AuthError {
+  readonly code = "SignInRequired"
+}
+
+/**
+ * The signed-in user has no such account to unlink: the provider is unknown or keeps no accounts
+ * a user unlinks, the account is another user's or does not exist, or the user has several at
+ * the provider and the request named none. One answer for all, so that it tells nothing about
+ * other users' accounts.
+ */
+export class UnknownAccount extends AuthError {
+  readonly code = "UnknownAccount"
+}
+
+/**
+ * Unlinking the account would leave the user no way to sign in (see the core README's "the last
+ * way in"): link another account, add a passkey or verify the email first.
+ */
+export class LastSignInMethod extends AuthError {
+  readonly code = "LastSignInMethod"
 }
 
 /** Every error class `@portcullis/core` raises. */
@@ -234,12 +264,14 @@ export type AuthErrorClass =
   | RefreshTokenError
   | InvalidLogoutToken
   | EventError
-  | SessionRequired
+  | SignInRequired
+  | UnknownAccount
+  | LastSignInMethod
 
 /**
- * The HTTP status a code answers with: 503 for the server's own set-up or store, 403 for a
- * refusal, 401 for no session where one is needed, 400 for everything the request itself got
- * wrong. Never 500.
+ * The HTTP status a code answers with: 503 for the server's own set-up or store, 401 for a
+ * request that needs a signed-in user and has none, 403 for a refusal, 400 for everything the
+ * request itself got wrong. Never 500.
  */
 export function httpStatus(code: AuthErrorCode): number {
   switch (code) {
@@ -248,12 +280,12 @@ export function httpStatus(code: AuthErrorCode): number {
     case "AdapterError":
     case "SessionTokenError":
       return 503
+    case "SignInRequired":
+      return 401
     case "MissingCSRF":
     case "AccessDenied":
     case "Verification":
       return 403
-    case "SessionRequired":
-      return 401
     default:
       return 400
   }

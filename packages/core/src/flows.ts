@@ -93,6 +93,9 @@ const loaded = new WeakMap<LazyOptions, Promise<FlowProvider>>()
  * ```ts
  * [FLOW]: lazyFlow({ name: "OAuth 1.0a", load: () => import("@portcullis/core/oauth1").then((m) => m.oauth1), adapterMethods })
  * ```
+ *
+ * A flow whose `adapterMethods` include `linkAccount` links accounts at its provider: the user may
+ * unlink them, and they count as ways to sign in (see `SignInFlow.accounts`).
  */
 export function lazyFlow(spec: {
   name: string
@@ -113,6 +116,8 @@ export function lazyFlow(spec: {
     }
     return ready
   }
+  // A flow that links accounts (its adapter methods say so) has accounts the user may unlink.
+  const linksAccounts = spec.adapterMethods?.includes("linkAccount") === true
   return {
     name: spec.name,
     configure: (config, env, setup) => ({ config, env, setup }),
@@ -127,5 +132,15 @@ export function lazyFlow(spec: {
       const real = await resolve(provider)
       return real.flow.callback(context, real)
     },
+    ...(linksAccounts
+      ? {
+          accounts: {
+            unlinked: async (context, provider, account) => {
+              const real = await resolve(provider)
+              await real.flow.accounts?.unlinked?.(context, real, account)
+            },
+          },
+        }
+      : {}),
   }
 }

@@ -27,12 +27,14 @@ export { getSession, getSessionForResponse, type SetCookieSink } from "./get-ses
 export { getAccessToken, type AccessToken } from "./access-token.js"
 export { memoryRateLimitStore, type RateLimitCount, type RateLimitStore } from "./rate-limit-store.js"
 export { envFlag, envName, envValue, readEnv, type Env } from "./env.js"
-export { authBase, signIn, signOut, updateSession, type AuthBase, type ServerSignInOptions, type ServerSignOutOptions } from "./server.js"
+export { authBase, signIn, signOut, unlinkAccount, updateSession, type AuthBase, type ServerSignInOptions, type ServerSignOutOptions, type ServerUnlinkAccountOptions } from "./server.js"
 
 type Handler = (context: RequestContext, providerId: string | undefined, flowRoute: string | undefined) => Promise<Response> | Response
 
 // Listing and ending sessions needs session records: an app that never serves them loads none of it.
 const sessions = (method: "GET" | "POST"): Handler => async (context, sub) => (await import("./actions/sessions.js")).sessionsRoute(context, method, sub)
+// The user's linked accounts (list, unlink) are seldom looked at: their routes load on first use.
+const accounts: Handler = async (context, action) => (await import("./actions/accounts.js")).accountsRoute(context, action)
 
 const GET: Partial<Record<Action, Handler>> = {
   providers: (context) => providers(context),
@@ -47,6 +49,7 @@ const GET: Partial<Record<Action, Handler>> = {
   callback: (context, id) => callback(context, id ?? ""),
   "verify-request": async (context) => (await import("./actions/verify-request.js")).verifyRequest(context),
   flow: (context, id, name) => flowRoute(context, "GET", id ?? "", name ?? ""),
+  accounts,
 }
 
 const POST: Partial<Record<Action, Handler>> = {
@@ -56,6 +59,7 @@ const POST: Partial<Record<Action, Handler>> = {
   session: (context) => updateSession(context),
   sessions: sessions("POST"),
   flow: (context, id, name) => flowRoute(context, "POST", id ?? "", name ?? ""),
+  accounts,
 }
 
 /**

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Adapter, AdapterMethod } from "./adapters.js"
+import type { Adapter, AdapterAccount, AdapterAccountKey, AdapterMethod, AdapterUser } from "./adapters.js"
 import type { SetCookie } from "./cookies.js"
 import type { OriginPolicy } from "./origins.js"
 import type { RateLimitStore } from "./rate-limit-store.js"
@@ -146,6 +146,13 @@ export interface AccessToken {
   tokenType?: string
 }
 
+/**
+ * One way a user can sign in that core can see, for the rule that a user always keeps one (see
+ * `ways-in.ts`): an account linked at a provider whose flow signs in with it, a passkey, or a
+ * verified email address with an email provider configured.
+ */
+export type WayIn = { kind: "account"; account: AdapterAccountKey } | { kind: "passkey"; credentialID: string } | { kind: "email"; provider: string }
+
 /** Receives one `Set-Cookie` header value that the response to the request must carry. */
 export type SetCookieSink = (setCookie: string) => void
 
@@ -207,6 +214,21 @@ export interface SignInFlow<Options = unknown> {
    * refreshed when due, for `getAccessToken`. `setCookie` receives a renewed session cookie.
    */
   accessToken?: (config: InternalConfig, request: Request, provider: FlowProvider<Options>, setCookie: SetCookieSink | undefined) => Promise<AccessToken | null>
+  /**
+   * For a flow whose sign-in links an account at the provider (OAuth 2.0, OpenID Connect, OAuth
+   * 1.0a): such an account is one of its user's ways to sign in, and the user may unlink it
+   * (`POST {basePath}/accounts/unlink`). `unlinked` runs once the account has left the store:
+   * what the flow does about it at the provider (OAuth 2.0 revokes its tokens under
+   * `revokeTokensOnSignOut`); it never throws, and a failure there never undoes the unlink.
+   */
+  accounts?: { unlinked?: (context: RequestContext, provider: FlowProvider<Options>, account: AdapterAccount) => Promise<void> }
+  /**
+   * For a flow that signs a user in some other way core can see (a link to a verified email
+   * address, a passkey): the user's ways in through this provider, for the rule that a user
+   * always keeps one. A flow with neither gives none: core cannot know who has a password, so
+   * credentials never count.
+   */
+  waysIn?: (context: RequestContext, provider: FlowProvider<Options>, user: AdapterUser) => Promise<readonly WayIn[]>
   /** What a sign-in through this provider adds to a JWT session token when there is no adapter (OAuth 2.0's `tokensInCookie`). */
   sessionToken?: (options: Options, token: JWT, account: Account) => JWT | Promise<JWT>
 }

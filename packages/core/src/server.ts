@@ -1,7 +1,7 @@
 /**
  * Core for server code that has a request but is not answering one of core's routes: a Next.js
- * server action, a SvelteKit form action, a middleware. Sign-in, sign-out and the session update
- * in one call each, answered as `Auth()` answers the route, and where the routes live, so a
+ * server action, a SvelteKit form action, a middleware. Sign-in, sign-out, the session update
+ * and unlinking an account in one call each, answered as `Auth()` answers the route, and where the routes live, so a
  * framework integration only converts between the framework and `Request` / `Response`.
  *
  * Each call runs core's own route handler on a request built here, flagged as a server call
@@ -46,6 +46,19 @@ export interface ServerSignInOptions {
 export interface ServerSignOutOptions {
   /** Where the browser lands after signing out, checked as `POST /signout` checks it. Default: the app's origin. */
   redirectTo?: string
+}
+
+/** What the server-side {@link unlinkAccount} unlinks. */
+export interface ServerUnlinkAccountOptions {
+  /** The provider's id, e.g. `"github"`. */
+  provider: string
+  /** Which of the user's accounts at the provider: needed only when they linked several there. */
+  providerAccountId?: string
+  /**
+   * The app knows the user can sign in another way that core cannot see (a password its
+   * credentials provider checks): the last-way-in check is skipped. Default: `false`.
+   */
+  otherSignInMethod?: boolean
 }
 
 /** Where core serves its routes for a request: see {@link authBase}. */
@@ -204,6 +217,37 @@ export function updateSession(request: Request, config: AuthConfig, data: unknow
     path: `${internal.basePath}/session`,
     body: { type: "application/json", text: JSON.stringify({ data }) },
     handle: (context) => updateSessionRoute(context),
+  }))
+}
+
+/**
+ * Unlinks one of the signed-in user's accounts from server code in one call, answering what
+ * `Auth()` answers `POST /accounts/unlink`: `200` JSON `{ unlinked: { provider,
+ * providerAccountId } }`, or a JSON error: `401` `SignInRequired`, `400` `UnknownAccount` (no
+ * such account of this user, whoever else has one), `400` `LastSignInMethod` (it is the user's
+ * last way to sign in; see the core README), `503` `Configuration` when the adapter lacks
+ * `listAccountsByUserId`, `unlinkAccount`, `linkAccount` or `getUser`. With
+ * `revokeTokensOnSignOut`, the provider's tokens are revoked (a failure is logged and undoes
+ * nothing). The CSRF token is not checked: call it only from code the framework protects
+ * against cross-site posts. Never throws.
+ *
+ * @example
+ * ```ts
+ * const response = await unlinkAccount(request, config, { provider: "github" })
+ * if (!response.ok) console.log(((await response.json()) as { error: string }).error) // "LastSignInMethod"
+ * ```
+ */
+export function unlinkAccount(request: Request, config: AuthConfig, options: ServerUnlinkAccountOptions): Promise<Response> {
+  return runServerCall(request, config, (internal) => ({
+    action: "accounts",
+    path: `${internal.basePath}/accounts/unlink`,
+    body: { type: "application/json", text: "{}" },
+    handle: async (context) =>
+      (await import("./actions/accounts.js")).unlinkAccount(context, {
+        provider: typeof options.provider === "string" ? options.provider : null,
+        providerAccountId: typeof options.providerAccountId === "string" ? options.providerAccountId : null,
+        otherSignInMethod: options.otherSignInMethod === true,
+      }),
   }))
 }
 

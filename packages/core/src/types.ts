@@ -180,6 +180,12 @@ export interface EventCallbacks {
   createUser?: (message: { user: User }) => Awaitable<void>
   updateUser?: (message: { user: User }) => Awaitable<void>
   linkAccount?: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>
+  /**
+   * The signed-in user unlinked one of their accounts (`POST /accounts/unlink`, or the server's
+   * `unlinkAccount`): `account` is the record that left the store, its tokens included (revoked
+   * at the provider by then when it sets `revokeTokensOnSignOut`).
+   */
+  unlinkAccount?: (message: { user: AdapterUser; account: AdapterAccount }) => Awaitable<void>
   session?: (message: { session: Session; token: JWT }) => Awaitable<void>
   /** `getAccessToken` refreshed an account's tokens and stored them: `account` is the stored account, new tokens included. */
   refreshToken?: (message: { account: AdapterAccount }) => Awaitable<void>

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
-import { getCsrfToken, getProviders, getSession, signIn, signOut } from "../src/client.js"
+import { MemoryAdapter } from "@portcullis/adapter-memory"
+import { getAccounts, getCsrfToken, getProviders, getSession, signIn, signOut, unlinkAccount } from "../src/client.js"
 import { encode } from "../src/session/jwt.js"
 import { Auth } from "../src/index.js"
 import { Jar, ORIGIN, PASSWORD, SECRET, acmeProvider, passwordProvider, testConfig } from "./helpers.js"
@@ -67,5 +68,51 @@ describe("@portcullis/core/client", () => {
     await signOut({ callbackUrl: "/bye" })
     expect(assigned).toEqual([`${ORIGIN}/bye`])
     expect(jar.cookies.has("authjs.session-token")).toBe(false)
+  })
+})
+
+// The same boundary, for a user with linked accounts in the store and a database session.
+describe("@portcullis/core/client: linked accounts", () => {
+  let jar: Jar
+
+  beforeEach(async () => {
+    jar = new Jar()
+    const store = MemoryAdapter()
+    const config = testConfig({ adapter: store, session: { strategy: "database" }, providers: [acmeProvider()] })
+    vi.stubGlobal("fetch", async (input: string, init?: RequestInit) => {
+      const headers = new Headers(init?.headers)
+      if (jar.cookies.size > 0) headers.set("cookie", jar.header())
+      const response = await Auth(new Request(new URL(input, ORIGIN), { ...init, headers }), config)
+      jar.store(response)
+      return response
+    })
+    const user = await store.createUser({ email: null, emailVerified: null })
+    for (const id of ["a-1", "a-2"]) await store.linkAccount({ userId: user.id, type: "oauth", provider: "acme", providerAccountId: id, access_token: `secret-token-${id}` })
+    await store.createSession({ sessionToken: `session-${user.id}`, userId: user.id, expires: new Date(Date.now() + 60_000) })
+    jar.cookies.set("authjs.session-token", `session-${user.id}`)
+  })
+
+  afterEach(() => {
+    vi.unstubAllGlobals()
+  })
+
+  it("lists the accounts without their tokens", async () => {
+    const accounts = await getAccounts()
+    expect(accounts.map((account) => account.providerAccountId).sort()).toEqual(["a-1", "a-2"])
+    expect(accounts.every((account) => !account.lastSignInMethod)).toBe(true)
+    expect(JSON.stringify(accounts)).not.toContain("secret-token")
+  })
+
+  it("unlinks one named by providerAccountId, asks for it among several, and keeps the last", async () => {
+    expect(await unlinkAccount("acme")).toEqual({ ok: false, error: "UnknownAccount" })
+    expect(await unlinkAccount("acme", { providerAccountId: "a-1" })).toEqual({ ok: true, error: null, unlinked: { provider: "acme", providerAccountId: "a-1" } })
+    expect((await getAccounts()).map(({ providerAccountId, lastSignInMethod }) => [providerAccountId, lastSignInMethod])).toEqual([["a-2", true]])
+    expect(await unlinkAccount("acme")).toEqual({ ok: false, error: "LastSignInMethod" })
+  })
+
+  it("reports SignInRequired when signed out", async () => {
+    jar.cookies.clear()
+    expect(await unlinkAccount("acme")).toEqual({ ok: false, error: "SignInRequired" })
+    await expect(getAccounts()).rejects.toThrow(/401/)
   })
 })

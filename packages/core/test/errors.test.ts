@@ -13,6 +13,22 @@ describe("AuthError", () => {
     expect(error.page).toBe("signin")
   })
 
+  it("keeps its name when a bundler makes its class anonymous, and lets a subclass name itself", () => {
+    // What Turbopack emits for an exported class: an anonymous class expression, whose own name is "".
+    const Anonymous = [class extends AuthError { readonly code = "InvalidCheck" as const }][0] as new (message: string) => AuthError
+    expect(Anonymous.name).toBe("")
+    expect(new Anonymous("x").name).toBe("InvalidCheck")
+    expect(String(new Anonymous("state mismatch"))).toBe("InvalidCheck: state mismatch")
+    class LockedAccount extends CredentialsSignin {
+      constructor() {
+        super("locked")
+        this.name = "LockedAccount"
+      }
+    }
+    expect(new LockedAccount().name).toBe("LockedAccount")
+    expect(new CredentialsSignin().name).toBe("CredentialsSignin")
+  })
+
   it("sends configuration and access failures to the error page", () => {
     expect(new Configuration("x").page).toBe("error")
     expect(new AccessDenied("x").page).toBe("error")

@@ -144,3 +144,33 @@ describe("flows fetched on first use", () => {
     await expect(resolveConfig(testConfig({ adapter: {}, providers: [provider as never] }))).rejects.toThrow(/getUser/)
   })
 })
+
+describe("a lazy flow's accounts", () => {
+  async function signedIn(flow: object): Promise<{ config: AuthConfig; jar: Jar }> {
+    const store = MemoryAdapter()
+    const provider = { id: "echo", name: "Echo", type: "oauth", greeting: "hi", [FLOW]: flow }
+    const config = testConfig({ adapter: store, session: { strategy: "database" }, providers: [provider as never] })
+    const user = await store.createUser({ email: null, emailVerified: null })
+    for (const id of ["e-1", "e-2"]) await store.linkAccount({ userId: user.id, type: "oauth", provider: "echo", providerAccountId: id })
+    await store.createSession({ sessionToken: "echo-session", userId: user.id, expires: new Date(Date.now() + 60_000) })
+    const jar = new Jar()
+    jar.cookies.set("authjs.session-token", "echo-session")
+    return { config, jar }
+  }
+
+  it("are unlinked when its adapter methods link accounts, and the loaded flow hears of it", async () => {
+    const unlinked: string[] = []
+    const real = { ...echoFlow, accounts: { unlinked: (_context, _provider, account) => Promise.resolve(void unlinked.push(account.providerAccountId)) } } satisfies SignInFlow<EchoOptions>
+    const { config, jar } = await signedIn(lazyFlow({ name: "Echo", load: () => Promise.resolve(real as unknown as SignInFlow<never>), adapterMethods: ["getUser", "linkAccount"] }))
+    const response = await call(config, jar, "/api/auth/accounts/unlink", { form: { csrfToken: await csrfToken(config, jar), provider: "echo", providerAccountId: "e-1" } })
+    expect(await response.json()).toEqual({ unlinked: { provider: "echo", providerAccountId: "e-1" } })
+    expect(unlinked).toEqual(["e-1"])
+  })
+
+  it("are not a user's to unlink when its adapter methods link none", async () => {
+    const { config, jar } = await signedIn(lazyFlow({ name: "Echo", load: () => Promise.resolve(echoFlow as unknown as SignInFlow<never>), adapterMethods: ["getUser"] }))
+    const response = await call(config, jar, "/api/auth/accounts/unlink", { form: { csrfToken: await csrfToken(config, jar), provider: "echo", providerAccountId: "e-1" } })
+    expect(response.status).toBe(400)
+    expect(await response.json()).toMatchObject({ error: "UnknownAccount" })
+  })
+})

@@ -59,7 +59,7 @@ const HOSTILE_VALUES = [
   "😀",
 ]
 
-const QUERY_KEYS = ["callbackUrl", "error", "code", "state", "iss", "token", "email", "csrfToken", "provider", "session_state"]
+const QUERY_KEYS = ["callbackUrl", "error", "code", "state", "iss", "token", "email", "csrfToken", "provider", "providerAccountId", "session_state"]
 
 const ROUTES = [
   "",
@@ -81,6 +81,9 @@ const ROUTES = [
   "/signout",
   "/error",
   "/verify-request",
+  "/accounts",
+  "/accounts/unlink",
+  "/accounts/%00",
   "//session",
   "/session/..",
   "/%2e%2e/session",

@@ -213,15 +213,15 @@ describe.each(["jwt", "database"] as const)("sessions (%s strategy)", (strategy)
 })
 
 describe("sessions routes, hostile requests", () => {
-  it("answers 401 SessionRequired when signed out, to both routes", async () => {
+  it("answers 401 SignInRequired when signed out, to both routes", async () => {
     const app = await config("jwt")
     const device = new Device(app, CHROME_MAC)
     const listed = await device.request("/api/auth/sessions")
     expect(listed.status).toBe(401)
-    expect(await listed.json()).toMatchObject({ error: "SessionRequired" })
+    expect(await listed.json()).toMatchObject({ error: "SignInRequired" })
     const revoked = await device.revoke({ others: true })
     expect(revoked.status).toBe(401)
-    expect(await revoked.json()).toMatchObject({ error: "SessionRequired" })
+    expect(await revoked.json()).toMatchObject({ error: "SignInRequired" })
   })
 
   it("refuses a revocation without the CSRF token (403), ending nothing", async () => {

@@ -10,7 +10,7 @@ import { keepsSessionRecords, SESSION_RECORD_METHODS, type Adapter, type Adapter
 import { resolveCallbackUrl } from "../callback-url.js"
 import { json, methodNotAllowed, readFields } from "../context.js"
 import { verifyCsrf } from "../csrf.js"
-import { Configuration, SessionRequired, UnknownAction } from "../errors.js"
+import { Configuration, SignInRequired, UnknownAction } from "../errors.js"
 import { jsonError } from "../failures.js"
 import type { InternalConfig, RequestContext } from "../internal.js"
 import { describeDevice } from "../session/device.js"
@@ -208,7 +208,7 @@ export function revokeTarget(fields: unknown): RevokeTarget {
 /**
  * `GET {basePath}/sessions` and `POST {basePath}/sessions/revoke`.
  *
- * @throws {SessionRequired} when the request has no session.
+ * @throws {SignInRequired} when the request has no session.
  * @throws {MissingCSRF} when a revocation's CSRF token does not check out.
  * @throws {UnknownAction} for a revocation body that names no valid target.
  * @throws {Configuration} when the adapter keeps no session records.
@@ -219,12 +219,12 @@ export async function sessionsRoute(context: RequestContext, method: "GET" | "PO
   recordKeeping(context.config)
   if (method === "GET") {
     const sessions = await listSessionsOf(context)
-    if (sessions === null) throw new SessionRequired("GET /sessions needs a signed-in session.")
+    if (sessions === null) throw new SignInRequired("GET /sessions needs a signed-in session.")
     return json(context, sessions)
   }
   const { csrfToken, target, callbackUrl } = await readRevocation(context.request)
   await verifyCsrf(context, csrfToken)
   const result = await revokeSessionsOf(context, target, callbackUrl)
-  if (result === null) throw new SessionRequired("POST /sessions/revoke needs a signed-in session.")
+  if (result === null) throw new SignInRequired("POST /sessions/revoke needs a signed-in session.")
   return json(context, result)
 }

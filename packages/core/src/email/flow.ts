@@ -19,4 +19,6 @@ export const email = {
     return redirect(context, await sendSignInLink(context, provider.options, request))
   },
   callback: async (context, provider: FlowProvider<InternalEmailProvider>) => (await import("./callback.js")).emailCallback(context, provider.options),
+  // A link is sent only into an account whose address was verified (see `resolveEmailUser`).
+  waysIn: (_context, provider, user) => Promise.resolve(user.email != null && user.emailVerified != null ? [{ kind: "email" as const, provider: provider.id }] : []),
 } satisfies SignInFlow<InternalEmailProvider>

@@ -66,6 +66,12 @@ export const oauth = {
     return keptForSignOut(context) ? (await import("./end-session.js")).endProviderSession(context, provider, request.callbackUrl) : undefined
   },
   signOutCallback: async (context, provider) => (await import("./end-session.js")).endSessionCallback(context, provider),
+  // An unlinked account's tokens are no session's any more: revoked at once, with the option.
+  accounts: {
+    unlinked: async (context, provider, account) => {
+      if (provider.options.revokeTokensOnSignOut) await (await import("./revocation.js")).revokeOnUnlink(context, provider, account)
+    },
+  },
   routes: {
     // Fetched when a provider posts a logout token: an app without back-channel logout loads none of it.
     "backchannel-logout": { POST: async (context, provider) => (await import("./backchannel.js")).backchannelLogout(context, provider) },

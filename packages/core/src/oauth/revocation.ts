@@ -2,14 +2,14 @@
  * Revoking the provider's tokens when the user is gone (`revokeTokensOnSignOut`): an RFC 7009
  * request for the refresh token and the access token, at the provider's `revocation_endpoint`.
  * Provider tokens belong to the account, not to one device: with an adapter they are revoked
- * only when the user signs out of their last session; kept in the session cookie
+ * when the user signs out of their last session, or unlinks the account; kept in the session cookie
  * (`tokensInCookie`) they are that cookie's own. A failing or slow revocation is logged, without
  * the token, and never holds the sign-out up.
  *
  * @see https://www.rfc-editor.org/rfc/rfc7009
  */
 import * as o from "oauth4webapi"
-import type { Adapter } from "../adapters.js"
+import type { Adapter, AdapterAccount } from "../adapters.js"
 import { AuthError, OAuthSignInError } from "../errors.js"
 import type { FlowProvider, RequestContext } from "../internal.js"
 import { sanitizeError } from "../logger.js"
@@ -67,25 +67,42 @@ async function revoke(provider: InternalOAuthProvider, { token, hint }: Revocabl
 }
 
 /**
- * Revokes the provider's tokens of a session that just ended, when they are no one else's. Waits
- * at most {@link REVOCATION_WAIT_MS}; every failure is logged with the tokens redacted.
+ * Revokes `tokens` at the provider, waiting at most {@link REVOCATION_WAIT_MS}; every failure is
+ * logged with the tokens redacted, none is thrown.
  */
-export async function revokeOnSignOut(context: RequestContext, { options: provider }: FlowProvider<InternalOAuthProvider>, ended: { userId: string | undefined; token: JWT | null }): Promise<void> {
+async function revokeAll(context: RequestContext, provider: InternalOAuthProvider, tokens: Revocable[] | (() => Promise<Revocable[]>), when: string): Promise<void> {
   const { config } = context
   const report = (cause: unknown): void => {
-    const error = cause instanceof AuthError ? cause : new OAuthSignInError(`Revoking the tokens of provider "${provider.id}" at sign-out failed.`, { cause })
+    const error = cause instanceof AuthError ? cause : new OAuthSignInError(`Revoking the tokens of provider "${provider.id}" ${when} failed.`, { cause })
     config.logger.error(sanitizeError(error, context.sensitive))
   }
-  let tokens: Revocable[]
+  let found: Revocable[]
   try {
-    tokens = await tokensToRevoke(config.adapter, provider, ended)
+    found = typeof tokens === "function" ? await tokens() : tokens
   } catch (cause) {
     report(cause)
     return
   }
-  for (const { token } of tokens) context.sensitive.add(token)
-  const work = Promise.all(tokens.map((token) => revoke(provider, token).catch(report)))
+  for (const { token } of found) context.sensitive.add(token)
+  const work = Promise.all(found.map((token) => revoke(provider, token).catch(report)))
   let timer: ReturnType<typeof setTimeout> | undefined
   await Promise.race([work, new Promise((resolve) => (timer = setTimeout(resolve, REVOCATION_WAIT_MS)))])
   clearTimeout(timer)
+}
+
+/**
+ * Revokes the provider's tokens of a session that just ended, when they are no one else's. Waits
+ * at most {@link REVOCATION_WAIT_MS}; every failure is logged with the tokens redacted.
+ */
+export async function revokeOnSignOut(context: RequestContext, { options: provider }: FlowProvider<InternalOAuthProvider>, ended: { userId: string | undefined; token: JWT | null }): Promise<void> {
+  await revokeAll(context, provider, () => tokensToRevoke(context.config.adapter, provider, ended), "at sign-out")
+}
+
+/**
+ * Revokes the tokens of an account the user just unlinked: once unlinked they are no session's,
+ * whatever sessions the user still has. Waits at most {@link REVOCATION_WAIT_MS}; every failure
+ * is logged with the tokens redacted, and none undoes the unlink.
+ */
+export async function revokeOnUnlink(context: RequestContext, { options: provider }: FlowProvider<InternalOAuthProvider>, account: AdapterAccount): Promise<void> {
+  await revokeAll(context, provider, revocable(account), "after its account was unlinked")
 }

@@ -154,4 +154,6 @@ export const oauth1 = {
   draw: () => ({ kind: "button" }),
   signIn,
   callback,
+  // Its accounts sign in and may be unlinked; OAuth 1.0a has no standard way to revoke a token.
+  accounts: {},
 } satisfies SignInFlow<OAuth1Options>

@@ -157,9 +157,10 @@ export interface OAuth2Config<P = Profile> extends CommonProviderOptions {
    * of its metadata) when they are no one's any more: with an adapter, when the user signs out of
    * their last session (tokens belong to the account, so one device's sign-out must not end the
    * others' grant; this needs an adapter that keeps session records, and the account's tokens are
-   * cleared); without one, with `tokensInCookie`, on every sign-out (each cookie holds its own).
-   * A failing or slow revocation is logged (without the token) and never holds the sign-out up.
-   * Default `false`.
+   * cleared), and when the user unlinks the account (`POST /accounts/unlink`, `unlinkAccount`);
+   * without one, with `tokensInCookie`, on every sign-out (each cookie holds its own). A failing
+   * or slow revocation is logged (without the token) and never holds the sign-out or the unlink
+   * up. Default `false`.
    *
    * @see https://www.rfc-editor.org/rfc/rfc7009
    */

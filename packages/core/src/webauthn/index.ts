@@ -16,7 +16,7 @@ import { redirect } from "../context.js"
 import { FLOW } from "../flows.js"
 import type { SignInFlow } from "../internal.js"
 import { signInPageUrl } from "../routes.js"
-import { webauthnCallback, webauthnOptions } from "./ceremony.js"
+import { listAuthenticators, webauthnCallback, webauthnOptions } from "./ceremony.js"
 import { changePasskey, listPasskeys } from "./manage.js"
 import { configureWebAuthn, type WebAuthnOptions } from "./options.js"
 import { decoratePage, servePageScript } from "./page.js"
@@ -59,6 +59,11 @@ export const webauthn = {
     "webauthn-script": { GET: (context) => Promise.resolve(servePageScript(context)) },
   },
   page: decoratePage,
+  waysIn: async (context, _provider, user) => {
+    const { adapter } = context.config
+    if (adapter === undefined) return []
+    return (await listAuthenticators(adapter, user.id)).map((passkey) => ({ kind: "passkey" as const, credentialID: passkey.credentialID }))
+  },
 } satisfies SignInFlow<WebAuthnOptions>
 
 /** What the provider factories spread into their configuration: the flow, under {@link FLOW}. */

@@ -4,14 +4,15 @@
  * (`action=delete`, `credentialId`). A passkey of another user is answered as unknown, and the
  * last way a user has to sign in is never deleted.
  */
-import type { Adapter, AdapterAccount, AdapterAuthenticator } from "../adapters.js"
+import type { Adapter, AdapterAuthenticator } from "../adapters.js"
 import { json, readForm } from "../context.js"
 import type { RequestContext } from "../internal.js"
 import { verifyCsrf } from "../csrf.js"
-import { AccessDenied, AdapterError, Configuration, WebAuthnVerificationError } from "../errors.js"
+import { AccessDenied, Configuration, WebAuthnVerificationError } from "../errors.js"
 import type { FlowProvider } from "../internal.js"
 import { readSession } from "../session/index.js"
 import { callAdapter } from "../store.js"
+import { keepsAWayIn } from "../ways-in.js"
 import { aaguidName } from "./aaguid.js"
 import { credentialIdForOptions, findAuthenticator, isAuthjsPasskey } from "./authjs-rows.js"
 import { listAuthenticators } from "./ceremony.js"
@@ -71,32 +72,6 @@ async function signedIn(context: RequestContext): Promise<{ adapter: Adapter; us
 /** The `code` of the answer that refuses to delete a user's last way to sign in. */
 const LAST_SIGN_IN_METHOD = "last_sign_in_method"
 
-/** Whether an account at this provider signs the user in: one at a configured OAuth, OpenID Connect or OAuth 1.0a provider. */
-function signsIn(context: RequestContext, account: AdapterAccount): boolean {
-  const provider = context.config.providersById.get(account.provider)
-  return provider?.type === "oauth" || provider?.type === "oidc"
-}
-
-/**
- * Whether the user can still sign in without the passkey `credentialId`: with another passkey,
- * a verified email where an email provider is configured (core sends no link into an account
- * whose email was never verified), or an account at a configured OAuth / OIDC / OAuth 1.0a
- * provider, known only when the adapter has `listAccountsByUserId`. Credentials sign-ins keep no
- * account, so they never count.
- */
-async function keepsAWayIn(context: RequestContext, adapter: Adapter, userId: string, credentialId: string): Promise<boolean> {
-  const passkeys = await listAuthenticators(adapter, userId)
-  if (passkeys.some((passkey) => passkey.credentialID !== credentialId)) return true
-  if (context.config.providers.some((provider) => provider.type === "email")) {
-    const user = await callAdapter(adapter, "getUser", userId)
-    if (user?.email != null && user.emailVerified != null) return true
-  }
-  if (adapter.listAccountsByUserId === undefined) return false
-  const accounts: unknown = await callAdapter(adapter, "listAccountsByUserId", userId)
-  if (!Array.isArray(accounts)) throw new AdapterError("The adapter's `listAccountsByUserId` did not return an array.")
-  return (accounts as AdapterAccount[]).some((account) => signsIn(context, account))
-}
-
 /** The answer that keeps the user's last way to sign in: a 409 saying what to do first. */
 function refuseLastWayIn(context: RequestContext, adapter: Adapter): Response {
   const why =
@@ -117,10 +92,12 @@ function refuseLastWayIn(context: RequestContext, adapter: Adapter): Response {
 async function deletePasskey(context: RequestContext, adapter: Adapter, userId: string, authenticator: AdapterAuthenticator): Promise<Response> {
   if (adapter.deleteAuthenticator === undefined) throw new Configuration("Deleting a passkey needs the adapter's `deleteAuthenticator`.")
   const { credentialID } = authenticator
-  if (!(await keepsAWayIn(context, adapter, userId, credentialID))) return refuseLastWayIn(context, adapter)
+  // The rule of what else counts as a way in is `ways-in.ts`'s, shared with unlinking an account.
+  const removed = { kind: "passkey", credentialID } as const
+  if (!(await keepsAWayIn(context, adapter, userId, removed))) return refuseLastWayIn(context, adapter)
   const deleted = await callAdapter(adapter, "deleteAuthenticator", credentialID)
   // `null`: a concurrent request deleted it first, and that request checks what is left.
-  if (deleted != null && !(await keepsAWayIn(context, adapter, userId, credentialID))) {
+  if (deleted != null && !(await keepsAWayIn(context, adapter, userId, removed))) {
     await storeAuthenticator(adapter, { ...authenticator, ...deleted, userId })
     return refuseLastWayIn(context, adapter)
   }
