@@ -135,3 +135,25 @@ CREATE TABLE IF NOT EXISTS rate_limits (
   reset_at TIMESTAMPTZ NOT NULL
 );
 CREATE INDEX IF NOT EXISTS rate_limits_reset_at_idx ON rate_limits (reset_at);
+
+-- Listing and ending sessions (issue 28): every sign-in gets a session record, a credentials user
+-- the store does not keep included (its id may be anything its `authorize` answered). So records
+-- are no longer tied to users by a foreign key: "userId" becomes text, matched by value, and
+-- deleteUser deletes a user's records itself. Earlier statements are kept as they were; this
+-- undoes their foreign key on databases they made, and is a no-op once done.
+DO $$
+DECLARE
+  fk record;
+BEGIN
+  FOR fk IN
+    SELECT conname FROM pg_constraint WHERE conrelid = 'session_records'::regclass AND contype = 'f'
+  LOOP
+    EXECUTE format('ALTER TABLE session_records DROP CONSTRAINT %I', fk.conname);
+  END LOOP;
+  IF (SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = 'session_records'::regclass AND attname = 'userId') <> 'text' THEN
+    ALTER TABLE session_records ALTER COLUMN "userId" TYPE TEXT USING "userId"::text;
+  END IF;
+END
+$$;
+-- The client's address at sign-in, when the app resolves one: shown in the user's list of sessions.
+ALTER TABLE session_records ADD COLUMN IF NOT EXISTS "clientAddress" TEXT;

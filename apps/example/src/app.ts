@@ -6,6 +6,7 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 
 import { Auth, getAccessToken, type AuthConfig, type LoggerInstance, type SessionStrategy } from "@portcullis/core"
+import { listSessions } from "@portcullis/core/sessions"
 import type { DevIdp } from "@portcullis/dev-idp"
 import { getRequestListener } from "@hono/node-server"
 import { Hono } from "hono"
@@ -17,7 +18,7 @@ import { openDatabase } from "./database.js"
 import { DEMO_PROVIDER_ID, startDemoIdp } from "./demo-idp.js"
 import { createDemoUserCheck, DEMO_USERNAME, demoUserProvider } from "./demo-user.js"
 import { printSignInLink, selectEmailProvider, type EmailDelivery, type SignInLinkSink } from "./email.js"
-import { FAVICON, pagePolicy, renderCheckEmail, renderHome, renderNotFound, renderProtected, renderServerError, renderToken, STYLESHEET, type HomeView, type SessionStore } from "./pages.js"
+import { FAVICON, pagePolicy, renderCheckEmail, renderDevices, renderHome, renderNotFound, renderProtected, renderServerError, renderToken, STYLESHEET, type HomeView, type SessionStore } from "./pages.js"
 import { selectProviders, type ProviderStatus } from "./providers.js"
 import { readSession } from "./session.js"
 import { readSessionStrategy, readVariable, resolveDemoPassword, resolveSecret, SettingsError, type Env } from "./settings.js"
@@ -124,6 +125,18 @@ export function createApp(options: AppOptions): Hono {
       return new Response(null, { status: 302, headers })
     }
     return page(renderProtected(session), 200, setCookies)
+  })
+  // The user's signed-in devices, each of which the page can sign out (through core's POST /sessions/revoke).
+  app.get("/devices", async (c) => {
+    const setCookies: string[] = []
+    const devices = await listSessions(c.req.raw, auth, (cookie) => setCookies.push(cookie))
+    if (devices === null) {
+      const signIn = `${AUTH_BASE_PATH}/signin?${new URLSearchParams({ callbackUrl: "/devices" }).toString()}`
+      const headers = new Headers({ location: signIn, "cache-control": "private, no-store" })
+      for (const cookie of setCookies) headers.append("set-cookie", cookie)
+      return new Response(null, { status: 302, headers })
+    }
+    return page(renderDevices(devices), 200, setCookies)
   })
   // The signed-in user's access token at the Demo IdP, refreshed by core when it is due.
   app.get("/token", async (c) => {

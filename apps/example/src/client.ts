@@ -1,8 +1,10 @@
 /**
- * The browser script of the home page, bundled with esbuild and served as `/assets/client.js`:
- * every `<button data-sign-in="<provider id>">` starts a sign-in with `@portcullis/core/client`.
+ * The browser script of the home page and the devices page, bundled with esbuild and served as
+ * `/assets/client.js`: every `<button data-sign-in="<provider id>">` starts a sign-in, every
+ * `<button data-revoke-session="<id>">` ends that session and `<button data-revoke-others>` every
+ * other one, with `@portcullis/core/client`.
  */
-import { signIn } from "@portcullis/core/client"
+import { revokeOtherSessions, revokeSession, signIn } from "@portcullis/core/client"
 
 const status = document.querySelector<HTMLElement>("[data-sign-in-status]")
 
@@ -21,3 +23,30 @@ for (const button of document.querySelectorAll<HTMLButtonElement>("button[data-s
   // Rendered disabled: the button does nothing until this script has run.
   button.disabled = false
 }
+
+const devicesStatus = document.querySelector<HTMLElement>("[data-devices-status]")
+
+/** Runs a revocation from a button, then shows the list as it is now. */
+function revokeOnClick(button: HTMLButtonElement, revoke: () => Promise<number>): void {
+  button.addEventListener("click", () => {
+    button.disabled = true
+    if (devicesStatus !== null) devicesStatus.textContent = ""
+    // Each posts the CSRF-checked request itself; the page is then read again from the server.
+    revoke().then(
+      () => {
+        location.reload()
+      },
+      (error: unknown) => {
+        button.disabled = false
+        if (devicesStatus !== null) devicesStatus.textContent = `The device could not be signed out: ${error instanceof Error ? error.message : String(error)}`
+      },
+    )
+  })
+  button.disabled = false
+}
+
+for (const button of document.querySelectorAll<HTMLButtonElement>("button[data-revoke-session]")) {
+  const id = button.dataset.revokeSession
+  if (id !== undefined && id !== "") revokeOnClick(button, () => revokeSession(id))
+}
+for (const button of document.querySelectorAll<HTMLButtonElement>("button[data-revoke-others]")) revokeOnClick(button, () => revokeOtherSessions())

@@ -48,8 +48,8 @@ main a.button{color:inherit}
 .badge{display:inline-block;padding:.1rem .5rem;border-radius:999px;font-size:.85rem;font-weight:600}
 .badge.on{background:#dcfce7;color:#166534}
 .badge.off{background:#fee2e2;color:#991b1b}
-ul.providers{list-style:none;padding:0;margin:.5rem 0 0}
-ul.providers li{padding:.35rem 0;border-bottom:1px solid var(--border)}
+ul.providers,ul.devices{list-style:none;padding:0;margin:.5rem 0 0}
+ul.providers li,ul.devices li{padding:.35rem 0;border-bottom:1px solid var(--border)}
 ul.providers li:last-child{border-bottom:0}
 code,pre{font:.9em ui-monospace,monospace}
 pre{background:var(--bg);border-radius:8px;padding:1rem;white-space:pre;overflow-wrap:normal;overflow-x:auto;max-width:100%}
@@ -218,8 +218,58 @@ export function renderProtected(session: Session): string {
 <h1>Protected page</h1>
 <p class="muted">Only signed-in users see this page; without a session it sends you to sign in.</p>
 ${userCard(user)}
+<p><a href="/devices">Signed-in devices</a></p>
 <h2>The session</h2>
 <pre data-testid="session" tabindex="0">${escapeHtml(JSON.stringify(session, null, 2))}</pre>
+</section>`,
+  )
+}
+
+/** One signed-in device as the devices page shows it (core's `SessionInfo`). */
+export interface DeviceView {
+  id: string
+  device: string
+  createdAt: string
+  lastSeenAt: string
+  clientAddress: string | null
+  current: boolean
+  provider: { id: string; name: string | null } | null
+}
+
+/** A time as people read it, in UTC (the server renders it for every visitor alike). */
+function when(iso: string): string {
+  return `${iso.slice(0, 16).replace("T", " ")} UTC`
+}
+
+/**
+ * The "Signed-in devices" page: every session of the user, this one marked, the others each with
+ * a button that signs that device out. Every value is escaped: the device names are fixed words,
+ * but the ids and provider names come from the store.
+ */
+export function renderDevices(devices: readonly DeviceView[]): string {
+  const rows = devices
+    .map((device) => {
+      const how = device.provider === null ? "" : ` · signed in with ${escapeHtml(device.provider.name ?? device.provider.id)}`
+      const from = device.clientAddress === null ? "" : ` · from <code>${escapeHtml(device.clientAddress)}</code>`
+      const action = device.current
+        ? `<span class="badge on">this device</span>`
+        : `<button type="button" class="button" data-revoke-session="${escapeHtml(device.id)}" disabled>Sign out this device</button>`
+      return `<li data-testid="device"${device.current ? ` data-current="true"` : ""}><strong>${escapeHtml(device.device)}</strong> ${action}<br><span class="muted">Since ${escapeHtml(when(device.createdAt))} · last seen ${escapeHtml(when(device.lastSeenAt))}${how}${from}</span></li>`
+    })
+    .join("\n")
+  const others = devices.some((device) => !device.current)
+    ? `<p><button type="button" class="button" data-revoke-others disabled>Sign out everywhere else</button></p>`
+    : `<p class="muted">No other device is signed in.</p>`
+  return layout(
+    { title: "Signed-in devices", signedIn: true, clientScript: true },
+    `<section class="card">
+<h1>Signed-in devices</h1>
+<p class="muted">Where you are signed in now. Signing a device out ends its session: its next page asks it to sign in again.</p>
+<ul class="devices">
+${rows}
+</ul>
+${others}
+<p role="status" data-devices-status></p>
 </section>`,
   )
 }

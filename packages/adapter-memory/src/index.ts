@@ -344,8 +344,8 @@ export function MemoryAdapter(initial: MemoryAdapterState = {}): Required<Strict
 
     createSessionRecord(record) {
       const where = "createSessionRecord()"
+      // No user check: a credentials sign-in the store does not keep gets a record too.
       const stored = checkSessionRecord(copy(record), where)
-      requireUser(stored.userId, where)
       if (sessionRecords.has(stored.id)) throw new Error(`MemoryAdapter: ${where}: a session record with this id exists`)
       sweepSessionRecords()
       sessionRecords.set(stored.id, stored)
@@ -507,7 +507,7 @@ function checkSessionRecord(record: object, where: string): AdapterSessionRecord
   for (const name of ["id", "userId"]) requireString(record, name, where)
   for (const name of ["createdAt", "lastSeenAt", "expires"]) requireDate(record, name, where)
   const fields = record as Fields
-  for (const name of ["sessionToken", "provider", "providerSid", "userAgent", "revokedAt"]) fields[name] ??= null
+  for (const name of ["sessionToken", "provider", "providerSid", "userAgent", "clientAddress", "revokedAt"]) fields[name] ??= null
   return record as AdapterSessionRecord
 }
 

@@ -5,7 +5,7 @@
  */
 import type { StrictAdapter } from "@portcullis/core/adapters"
 import type { Pool, PoolClient, QueryResultRow } from "pg"
-import { FOREIGN_KEY_VIOLATION, PostgresAdapterError, explain, isUnmatchable, sqlState } from "./errors.js"
+import { PostgresAdapterError, explain, isUnmatchable } from "./errors.js"
 import {
   ACCOUNT_COLUMNS,
   ACCOUNT_FIELDS,
@@ -54,8 +54,7 @@ type Queryable = Pick<Pool | PoolClient, "query">
  * @returns Every method of the {@link StrictAdapter} contract.
  * @throws {PostgresAdapterError} from the methods: `Conflict` when a unique key is taken,
  * `MissingSchema` when tables are missing (run `migrate(pool)`), `NotFound` from `updateUser` and
- * `updateAuthenticatorCounter` for an unknown id and from `createSessionRecord` for an unknown
- * user. Other database errors are thrown as they are.
+ * `updateAuthenticatorCounter` for an unknown id. Other database errors are thrown as they are.
  *
  * @example
  * ```ts
@@ -407,23 +406,17 @@ export function PostgresAdapter(pool: PostgresPool): Required<StrictAdapter> {
         record.providerSid ?? null,
         record.userAgent ?? null,
         record.revokedAt ?? null,
+        record.clientAddress ?? null,
       ]
-      try {
-        const [row] = await run(
-          pool,
-          "createSessionRecord",
-          `INSERT INTO session_records (${SESSION_RECORD_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${SESSION_RECORD_COLUMNS}`,
-          values,
-          "a session record with this id exists",
-        )
-        return toSessionRecord(required(row, "createSessionRecord"))
-      } catch (error) {
-        // The foreign key, or a user id the column cannot hold: no such user, even one deleted meanwhile.
-        if (sqlState(error) === FOREIGN_KEY_VIOLATION || isUnmatchable(error)) {
-          throw new PostgresAdapterError("NotFound", "PostgresAdapter: createSessionRecord(): no user has this userId.", { cause: error })
-        }
-        throw error
-      }
+      // No foreign key to users: a credentials sign-in the store does not keep gets a record too.
+      const [row] = await run(
+        pool,
+        "createSessionRecord",
+        `INSERT INTO session_records (${SESSION_RECORD_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${SESSION_RECORD_COLUMNS}`,
+        values,
+        "a session record with this id exists",
+      )
+      return toSessionRecord(required(row, "createSessionRecord"))
     },
 
     async getSessionRecord(id) {

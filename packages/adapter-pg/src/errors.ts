@@ -14,8 +14,7 @@ import { AdapterError } from "@portcullis/core/errors"
  *   `AdapterError` (the error page, "try again"), the winner's user and account stay the only
  *   ones, and signing in again finds them.
  * - `MissingSchema`: a table or column the adapter uses does not exist: run `migrate(pool)`.
- * - `NotFound`: `updateUser` or `updateAuthenticatorCounter` named a record that does not exist,
- *   or `createSessionRecord` a user that does not exist.
+ * - `NotFound`: `updateUser` or `updateAuthenticatorCounter` named a record that does not exist.
  * - `DuplicateRows`: `migrate` cannot add a unique key because rows already repeat it.
  */
 export type PostgresAdapterErrorReason = "Conflict" | "MissingSchema" | "NotFound" | "DuplicateRows"
@@ -60,8 +59,6 @@ export function sqlState(error: unknown): string | undefined {
 
 // SQLSTATEs from https://www.postgresql.org/docs/current/errcodes-appendix.html
 export const UNIQUE_VIOLATION = "23505"
-/** A row names a row of another table that does not exist (a session record's user). */
-export const FOREIGN_KEY_VIOLATION = "23503"
 const UNDEFINED_TABLE = "42P01"
 const UNDEFINED_COLUMN = "42703"
 /** An id the column's type cannot hold (`"abc"` for an integer or UUID id). */

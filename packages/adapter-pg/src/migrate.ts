@@ -16,7 +16,8 @@ const MIGRATION_LOCK = 0x61757468 // "auth"
 /**
  * Creates the adapter's tables, columns and indexes where they are missing, in one transaction.
  * Safe to run on every start, from several instances at once, and on a database made from
- * Auth.js's PostgreSQL adapter schema (SERIAL or UUID ids): nothing is dropped or rewritten.
+ * Auth.js's PostgreSQL adapter schema (SERIAL or UUID ids): no table, column or row is dropped
+ * (session records lose the foreign key earlier versions gave them, and their `"userId"` becomes text).
  *
  * @param pool A node-postgres pool (or anything with its `connect()`), connected as a role that may create tables.
  * @throws {PostgresAdapterError} with reason `DuplicateRows` when existing rows repeat an email

@@ -20,6 +20,7 @@ export const ENTRIES = {
   "public-errors": "src/public-errors.ts",
   "providers/index": "src/providers/index.ts",
   client: "src/client.ts",
+  sessions: "src/sessions.ts",
   "session/jwt": "src/session/jwt.ts",
   types: "src/types.ts",
   "oauth/index": "src/oauth/index.ts",

@@ -319,8 +319,10 @@ export interface AdapterSessionRecord {
   provider?: string | null
   /** The provider's session id (OpenID Connect `sid`) at sign-in, which back-channel logout names. */
   providerSid?: string | null
-  /** A short description of the device (from its user agent), for the user's list of sessions. */
+  /** The device's user agent (at most 256 characters), described in the user's list of sessions. */
   userAgent?: string | null
+  /** The client's address at sign-in, when the app resolves one; `null` otherwise. */
+  clientAddress?: string | null
   /** When the session was revoked; a revoked session is refused from then on. */
   revokedAt?: Date | null
 }
@@ -339,7 +341,11 @@ export interface SessionRecordMethods {
   createSessionRecord(record: AdapterSessionRecord): Awaitable<AdapterSessionRecord>
   /** The record with that id, or `null`. */
   getSessionRecord(id: string): Awaitable<AdapterSessionRecord | null>
-  /** The records matching the filter, revoked and expired ones included (an empty array for none). */
+  /**
+   * The records matching the filter, revoked and expired ones included (an empty array for none).
+   * A user's records need not belong to a stored user: a credentials sign-in the store does not
+   * keep gets one too, so a user id matches by value, without a foreign key.
+   */
   listSessionRecords(filter: SessionRecordFilter): Awaitable<AdapterSessionRecord[]>
   /** Writes the fields given (`lastSeenAt`, `expires`, `revokedAt`); answers the record, or `null` when no record has the id. */
   updateSessionRecord(record: Pick<AdapterSessionRecord, "id"> & Partial<Pick<AdapterSessionRecord, "lastSeenAt" | "expires" | "revokedAt">>): Awaitable<AdapterSessionRecord | null>

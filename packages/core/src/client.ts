@@ -184,6 +184,60 @@ export async function signOut(
   return undefined
 }
 
+/** One of the user's sessions, as `GET /sessions` answers it (see `listSessions` in `@portcullis/core/sessions`). */
+export interface ClientSessionInfo {
+  id: string
+  createdAt: string
+  lastSeenAt: string
+  expires: string
+  device: string
+  clientAddress: string | null
+  current: boolean
+  provider: { id: string; name: string | null } | null
+}
+
+/** The signed-in user's sessions on every device, the current one first. Rejects when signed out (`401`). */
+export async function listSessions(options?: ClientOptions): Promise<ClientSessionInfo[]> {
+  return (await getJson(`${base(options)}/sessions`)) as ClientSessionInfo[]
+}
+
+async function revoke(target: Record<string, unknown>, options: ClientOptions | undefined): Promise<{ revoked: number; url?: string }> {
+  const url = `${base(options)}/sessions/revoke`
+  const response = await fetch(url, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { accept: "application/json", "content-type": "application/json" },
+    body: JSON.stringify({ ...target, csrfToken: await getCsrfToken(options) }),
+  })
+  if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`)
+  return (await response.json()) as { revoked: number; url?: string }
+}
+
+/**
+ * Ends one of the user's sessions by its `id` (from {@link listSessions}); that device is signed
+ * out on its next request. Resolves to how many sessions ended (`0` for an unknown id).
+ */
+export async function revokeSession(id: string, options?: ClientOptions): Promise<number> {
+  return (await revoke({ id }, options)).revoked
+}
+
+/** Ends every session of the user but this one. Resolves to how many ended. */
+export async function revokeOtherSessions(options?: ClientOptions): Promise<number> {
+  return (await revoke({ others: true }, options)).revoked
+}
+
+/**
+ * Signs out on every device, this one included, then (by default) navigates to `callbackUrl`
+ * (or first to the provider's own sign-out, as {@link signOut} does).
+ */
+export async function signOutEverywhere(options: ClientOptions & { callbackUrl?: string; redirect?: boolean } = {}): Promise<{ revoked: number; url: string }> {
+  const callbackUrl = options.callbackUrl ?? location.href
+  const result = await revoke({ all: true, callbackUrl }, options)
+  const url = result.url ?? callbackUrl
+  if (options.redirect !== false) location.assign(url)
+  return { revoked: result.revoked, url }
+}
+
 /** One of the signed-in user's accounts, as {@link getAccounts} lists them. */
 export interface ClientLinkedAccount {
   provider: string

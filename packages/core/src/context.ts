@@ -49,14 +49,8 @@ export function createContext(config: InternalConfig, request: Request, url: URL
   }
 }
 
-/**
- * Reads an `application/x-www-form-urlencoded` (or JSON object) body, refusing bodies over the
- * limit and other content types.
- *
- * @throws {UnknownAction} for an unreadable, oversized or unsupported body.
- */
-export async function readForm(request: Request): Promise<URLSearchParams> {
-  const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? ""
+/** The request's body as text, refusing bodies over the limit. */
+async function readBodyText(request: Request): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? "0")
   if (declared > MAX_FORM_BYTES) throw new UnknownAction("The request body is too large.")
   let text = ""
@@ -83,21 +77,51 @@ export async function readForm(request: Request): Promise<URLSearchParams> {
     }
     text += decoder.decode()
   }
+  return text
+}
+
+function parseJsonObject(text: string): Record<string, unknown> {
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch (cause) {
+    throw new UnknownAction("The request body is not valid JSON.", { cause })
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new UnknownAction("The request body must be a JSON object.")
+  return body as Record<string, unknown>
+}
+
+/**
+ * Reads an `application/x-www-form-urlencoded` (or JSON object) body, refusing bodies over the
+ * limit and other content types.
+ *
+ * @throws {UnknownAction} for an unreadable, oversized or unsupported body.
+ */
+export async function readForm(request: Request): Promise<URLSearchParams> {
+  return toForm(await readFields(request))
+}
+
+/**
+ * Reads a JSON object (or form) body within the same limits as {@link readForm}, keeping a JSON
+ * body's values as they are (`true`, numbers, objects): a form's fields come as strings.
+ *
+ * @throws {UnknownAction} for an unreadable, oversized or unsupported body, or JSON that is not an object.
+ */
+export async function readFields(request: Request): Promise<Record<string, unknown> | URLSearchParams> {
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? ""
+  const text = await readBodyText(request)
   if (text === "") return new URLSearchParams()
   if (type === "application/x-www-form-urlencoded") return new URLSearchParams(text)
-  if (type === "application/json") {
-    let body: unknown
-    try {
-      body = JSON.parse(text)
-    } catch (cause) {
-      throw new UnknownAction("The request body is not valid JSON.", { cause })
-    }
-    if (typeof body !== "object" || body === null || Array.isArray(body)) throw new UnknownAction("The request body must be a JSON object.")
-    const params = new URLSearchParams()
-    for (const [key, value] of Object.entries(body)) if (typeof value === "string") params.append(key, value)
-    return params
-  }
+  if (type === "application/json") return parseJsonObject(text)
   throw new UnknownAction(`Unsupported request body type "${type}": send a form (application/x-www-form-urlencoded).`)
+}
+
+/** A body's fields as a form: a JSON body's string values only. */
+function toForm(fields: Record<string, unknown> | URLSearchParams): URLSearchParams {
+  if (fields instanceof URLSearchParams) return fields
+  const params = new URLSearchParams()
+  for (const [key, value] of Object.entries(fields)) if (typeof value === "string") params.append(key, value)
+  return params
 }
 
 /**

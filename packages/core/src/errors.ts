@@ -217,7 +217,7 @@ export class EventError extends AuthError {
   readonly code = "EventError"
 }
 
-/** A route that acts for the signed-in user (unlinking an account) was called without a session: answered `401`. */
+/** A route that acts for the signed-in user (unlinking an account, listing or ending sessions) was called without a session: answered `401`. */
 export class SignInRequired extends AuthError {
   readonly code = "SignInRequired"
 }

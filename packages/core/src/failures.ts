@@ -12,7 +12,7 @@ import { errorPageUrl, signInPageUrl, type Action } from "./routes.js"
 import type { AuthConfig } from "./types.js"
 
 /** Routes whose answer is data for scripts: failures answer JSON, not a page. */
-const JSON_ACTIONS = new Set<Action>(["providers", "csrf", "session", "flow", "accounts"])
+const JSON_ACTIONS = new Set<Action>(["providers", "csrf", "session", "sessions", "flow", "accounts"])
 
 function fallbackLogger(config: AuthConfig): InternalConfig["logger"] {
   const logger = (config as { logger?: unknown } | undefined)?.logger

@@ -31,6 +31,8 @@ export { authBase, signIn, signOut, unlinkAccount, updateSession, type AuthBase,
 
 type Handler = (context: RequestContext, providerId: string | undefined, flowRoute: string | undefined) => Promise<Response> | Response
 
+// Listing and ending sessions needs session records: an app that never serves them loads none of it.
+const sessions = (method: "GET" | "POST"): Handler => async (context, sub) => (await import("./actions/sessions.js")).sessionsRoute(context, method, sub)
 // The user's linked accounts (list, unlink) are seldom looked at: their routes load on first use.
 const accounts: Handler = async (context, action) => (await import("./actions/accounts.js")).accountsRoute(context, action)
 
@@ -39,6 +41,7 @@ const GET: Partial<Record<Action, Handler>> = {
   csrf: (context) => csrf(context),
   signin: (context) => signInPage(context),
   session: (context) => session(context),
+  sessions: sessions("GET"),
   signout: (context) => signOutPage(context),
   "signout-callback": (context, id) => signOutCallback(context, id ?? ""),
   // The error and check-your-email pages are served seldom (and by the email flow only): their routes load on first use.
@@ -54,6 +57,7 @@ const POST: Partial<Record<Action, Handler>> = {
   callback: (context, id) => callback(context, id ?? ""),
   signout: (context) => signOut(context),
   session: (context) => updateSession(context),
+  sessions: sessions("POST"),
   flow: (context, id, name) => flowRoute(context, "POST", id ?? "", name ?? ""),
   accounts,
 }

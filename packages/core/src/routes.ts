@@ -10,9 +10,9 @@ import { publicOrigin } from "./origins.js"
  * The actions `Auth()` serves; `flow` is a route a provider's flow adds (see `SignInFlow.routes`).
  * `accounts` is `/accounts` and `/accounts/unlink` (the segment after it is read as the route's id).
  */
-export type Action = "providers" | "csrf" | "signin" | "callback" | "session" | "signout" | "signout-callback" | "error" | "verify-request" | "flow" | "accounts"
+export type Action = "providers" | "csrf" | "signin" | "callback" | "session" | "sessions" | "signout" | "signout-callback" | "error" | "verify-request" | "flow" | "accounts"
 
-const ACTIONS = new Set<string>(["providers", "csrf", "signin", "callback", "session", "signout", "error", "verify-request", "accounts"])
+const ACTIONS = new Set<string>(["providers", "csrf", "signin", "callback", "session", "sessions", "signout", "error", "verify-request", "accounts"])
 const NO_FLOW_ROUTES: ReadonlySet<string> = new Set()
 
 /** What a path under `basePath` names: an action, the provider id after it, and for `flow` the route's name. */

@@ -193,10 +193,15 @@ export interface EventCallbacks {
   refreshTokenError?: (message: { provider: string; providerAccountId: string; error: RefreshTokenError }) => Awaitable<void>
   /**
    * A session was revoked (its record, with an adapter that keeps session records): signed out
-   * (`"signOut"`) or ended by the provider's back-channel logout (`"backchannelLogout"`).
+   * (`"signOut"`), ended by the provider's back-channel logout (`"backchannelLogout"`), by the
+   * user from their list of sessions (`"revoked"`, one or every other), by their "sign out
+   * everywhere" (`"signOutEverywhere"`), or by the app's `revokeUserSessions` (`"admin"`).
    */
-  sessionRevoked?: (message: { userId: string; sessionId: string; reason: "signOut" | "backchannelLogout" }) => Awaitable<void>
+  sessionRevoked?: (message: { userId: string; sessionId: string; reason: SessionRevocationReason }) => Awaitable<void>
 }
+
+/** Why a session was revoked: see the `sessionRevoked` event. */
+export type SessionRevocationReason = "signOut" | "backchannelLogout" | "revoked" | "signOutEverywhere" | "admin"
 
 /** The app's own pages, used instead of the built-in ones. */
 export interface PagesOptions {

@@ -6,6 +6,7 @@
  * @module
  */
 import { Auth, getAccessToken as coreGetAccessToken, getSessionForResponse, type AccessToken, type AuthConfig, type Session } from "@portcullis/core"
+import type { RevokeResult, RevokeTarget, SessionInfo } from "@portcullis/core/sessions"
 import { withClientAddress } from "@portcullis/core/client-address"
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express"
 import { toWebRequest } from "./request.js"
@@ -13,6 +14,7 @@ import { appendSetCookie, sendResponse } from "./response.js"
 
 export { AuthError, CredentialsSignin, RefreshTokenError } from "@portcullis/core/errors"
 export type { AccessToken, Account, Profile, Session, User } from "@portcullis/core"
+export type { RevokeResult, RevokeTarget, SessionInfo } from "@portcullis/core/sessions"
 
 /** The configuration of {@link ExpressAuth} and {@link getSession}: core's `AuthConfig`. Its `basePath` is taken from where `ExpressAuth` is mounted. */
 export type ExpressAuthConfig = AuthConfig
@@ -158,4 +160,39 @@ export async function getAccessToken(req: ExpressRequest, config: ExpressAuthCon
   return coreGetAccessToken(request, config, providerId, (setCookie) => {
     if (res !== undefined && !res.headersSent) appendSetCookie(res, setCookie)
   })
+}
+
+/** A cookie sink writing to `req.res` while the response is not sent yet. */
+function responseCookies(req: ExpressRequest): (setCookie: string) => void {
+  const res = req.res
+  return (setCookie) => {
+    if (res !== undefined && !res.headersSent) appendSetCookie(res, setCookie)
+  }
+}
+
+/**
+ * The signed-in user's sessions on every device, the current one first: core's `listSessions`
+ * (`@portcullis/core/sessions`) for an Express request; a renewal is appended to `req.res`.
+ * `null` when signed out. The same list is served at `GET {mount}/sessions`.
+ *
+ * @throws {AuthError} `Configuration` when the adapter keeps no session records; the server's own faults.
+ */
+export async function listSessions(req: ExpressRequest, config: ExpressAuthConfig): Promise<SessionInfo[] | null> {
+  const request = toWebRequest(req, { body: false })
+  if (request === undefined) return null
+  return (await import("@portcullis/core/sessions")).listSessions(request, config, responseCookies(req))
+}
+
+/**
+ * Ends sessions of the signed-in user: core's `revokeSessions` for an Express request, `{ id }`,
+ * `{ others: true }` or `{ all: true }` (sign out everywhere: this session's cookie is cleared on
+ * `req.res`, and the answer's `url` is where to send the browser). The CSRF token is not checked:
+ * call it only behind your own CSRF protection, or post to `{mount}/sessions/revoke`, which checks it.
+ *
+ * @throws {AuthError} `UnknownAction` for a malformed target, `Configuration` when the adapter keeps no session records.
+ */
+export async function revokeSessions(req: ExpressRequest, config: ExpressAuthConfig, target: RevokeTarget, options: { redirectTo?: string } = {}): Promise<RevokeResult | null> {
+  const request = toWebRequest(req, { body: false })
+  if (request === undefined) return null
+  return (await import("@portcullis/core/sessions")).revokeSessions(request, config, target, responseCookies(req), options)
 }

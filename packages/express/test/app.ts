@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net"
 import { startDevIdp, type DevIdp } from "@portcullis/dev-idp"
 import express5 from "express"
 import express4 from "express4"
-import { ExpressAuth, getAccessToken, getSession, type ExpressAuthConfig } from "../src/index.js"
+import { ExpressAuth, getAccessToken, getSession, listSessions, revokeSessions, type ExpressAuthConfig } from "../src/index.js"
 
 export const SECRET = "an-express-test-secret-of-at-least-32-chars"
 const CLIENT = { id: "express-e2e", secret: "express-e2e-client-secret" }
@@ -98,6 +98,21 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
   app.get("/token", async (req, res, next) => {
     try {
       res.json({ token: await getAccessToken(req, authConfig, "idp") })
+    } catch (error) {
+      next(error)
+    }
+  })
+  app.get("/devices", async (req, res, next) => {
+    try {
+      res.json({ sessions: await listSessions(req, authConfig) })
+    } catch (error) {
+      next(error)
+    }
+  })
+  // An app's own form, behind its own CSRF protection (none here: a test app).
+  app.post("/devices/others", async (req, res, next) => {
+    try {
+      res.json(await revokeSessions(req, authConfig, { others: true }))
     } catch (error) {
       next(error)
     }

@@ -124,6 +124,23 @@ describe.each([4, 5] as ExpressVersion[])("Express %i", (version) => {
     expect(userinfo.status).toBe(200)
   })
 
+  it("lists the user's sessions through the mounted route and listSessions, and ends the other device's with revokeSessions", async () => {
+    const app = await start({ version, config: { adapter: MemoryAdapter(), session: { strategy: "database" } } })
+    const laptop = new TestBrowser()
+    const phone = new TestBrowser()
+    await signIn(laptop, app)
+    await signIn(phone, app)
+    const routed = (await (await laptop.request(`${app.url}/auth/sessions`)).json()) as { current: boolean }[]
+    expect(routed.map((entry) => entry.current)).toEqual([true, false])
+    const listed = (await (await laptop.request(`${app.url}/devices`)).json()) as { sessions: { current: boolean }[] }
+    expect(listed.sessions.map((entry) => entry.current)).toEqual([true, false])
+    expect(await (await laptop.request(`${app.url}/devices/others`, { method: "POST" })).json()).toEqual({ revoked: 1 })
+    expect((await me(phone, app)).session).toBeNull()
+    expect((await me(laptop, app)).session?.user?.email).toBe("alice@example.com")
+    const stranger = (await (await new TestBrowser().request(`${app.url}/devices`)).json()) as { sessions: unknown }
+    expect(stranger.sessions).toBeNull()
+  })
+
   it("forwards a session renewal found by getSession to the browser", async () => {
     // updateAge 0: every read slides the session, so the read in /me must set a new cookie.
     const app = await start({ version, config: { session: { updateAge: 0 } } })

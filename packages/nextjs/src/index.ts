@@ -7,6 +7,7 @@
  * @module
  */
 import { Auth, type AccessToken, type Session } from "@portcullis/core"
+import type { RevokeResult, RevokeTarget, SessionInfo } from "@portcullis/core/sessions"
 import type { NextRequest } from "next/server.js"
 import { configFor, type NextAuthConfigInput } from "./config.js"
 import { handleWithSession, type AuthCallback, type AuthHandler, type MiddlewareOrRouteContext } from "./middleware.js"
@@ -18,6 +19,7 @@ export type { AccessToken, Account, DefaultSession, Profile, Session, User } fro
 export type { AuthorizedParams, NextAuthCallbacks, NextAuthConfig, NextAuthConfigInput } from "./config.js"
 export type { AuthCallback, AuthHandler, MiddlewareOrRouteContext, NextAuthRequest } from "./middleware.js"
 export type { AuthorizationParams, SignInOptions, SignOutOptions } from "./server.js"
+export type { RevokeResult, RevokeTarget, SessionInfo } from "@portcullis/core/sessions"
 
 /** A route handler of `app/api/auth/[...nextauth]/route.ts`. */
 export type RouteHandler = (request: NextRequest) => Promise<Response>
@@ -73,6 +75,21 @@ export interface NextAuthResult {
    * ```
    */
   getAccessToken: (providerId: string) => Promise<AccessToken | null>
+  /**
+   * The signed-in user's sessions on every device (core's `listSessions`), the current one first;
+   * `null` when signed out. Needs an adapter that keeps session records.
+   *
+   * @throws {Configuration} when the adapter keeps no session records.
+   */
+  listSessions: () => Promise<SessionInfo[] | null>
+  /**
+   * Server action or route handler: ends sessions of the signed-in user (core's `revokeSessions`):
+   * `{ id }`, `{ others: true }` or `{ all: true }` (sign out everywhere; the answer's `url` is
+   * where to send the browser, `redirectTo` by default). `null` when signed out.
+   *
+   * @throws {Configuration} when the adapter keeps no session records.
+   */
+  revokeSessions: (target: RevokeTarget, options?: { redirectTo?: string }) => Promise<RevokeResult | null>
 }
 
 /**
@@ -116,6 +133,8 @@ export default function NextAuth(config: NextAuthConfigInput): NextAuthResult {
     signOut: async (options) => signOutAction(await configFor(config, undefined), options),
     unstable_update: async (data) => updateAction(await configFor(config, undefined), data),
     getAccessToken: async (providerId) => accessTokenFromContext(await configFor(config, undefined), providerId),
+    listSessions: async () => (await import("./sessions.js")).sessionsFromContext(await configFor(config, undefined)),
+    revokeSessions: async (target, options) => (await import("./sessions.js")).revokeFromContext(await configFor(config, undefined), target, options?.redirectTo),
   }
 }
 

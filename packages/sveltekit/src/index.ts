@@ -7,6 +7,7 @@
  * @module
  */
 import { Auth, type AccessToken, type Session } from "@portcullis/core"
+import type { RevokeResult, RevokeTarget, SessionInfo } from "@portcullis/core/sessions"
 import type { Action, Handle } from "@sveltejs/kit"
 import { accessTokenOf, readForm, signIn, signInFields, signOut, signOutFields, sessionOf } from "./actions.js"
 import { addressedRequest } from "./client-address.js"
@@ -14,6 +15,7 @@ import { basePathOf, configFor, type SvelteKitAuthConfigInput } from "./config.j
 
 export { AuthError, CredentialsSignin, RefreshTokenError } from "@portcullis/core/errors"
 export type { AccessToken, Account, DefaultSession, Profile, Session, User } from "@portcullis/core"
+export type { RevokeResult, RevokeTarget, SessionInfo } from "@portcullis/core/sessions"
 export type { AuthorizationParams, SignInOptions, SignOutOptions } from "./actions.js"
 export type { SvelteKitAuthConfig, SvelteKitAuthConfigInput } from "./config.js"
 
@@ -66,6 +68,8 @@ export function SvelteKitAuth(config: SvelteKitAuthConfigInput): SvelteKitAuthRe
       const resolved = await configFor(config, event)
       event.locals.auth = () => sessionOf(event, resolved)
       event.locals.getAccessToken = (providerId) => accessTokenOf(event, resolved, providerId)
+      event.locals.listSessions = async () => (await import("./sessions.js")).sessionsOf(event, resolved)
+      event.locals.revokeSessions = async (target, options) => (await import("./sessions.js")).revokeOf(event, resolved, target, options?.redirectTo)
       // eslint-disable-next-line @typescript-eslint/no-deprecated -- kept for apps written against older @auth/sveltekit
       event.locals.getSession = event.locals.auth
       if (event.url.pathname.startsWith(`${basePathOf(resolved)}/`)) return Auth(addressedRequest(event), resolved)
@@ -100,6 +104,21 @@ declare global {
        * @throws {RefreshTokenError} when a due refresh fails.
        */
       getAccessToken: (providerId: string) => Promise<AccessToken | null>
+      /**
+       * The signed-in user's sessions on every device (core's `listSessions`), the current one
+       * first; `null` when signed out. Needs an adapter that keeps session records.
+       *
+       * @throws {Configuration} when the adapter keeps no session records.
+       */
+      listSessions: () => Promise<SessionInfo[] | null>
+      /**
+       * From a form action: ends sessions of the signed-in user (core's `revokeSessions`): `{ id }`,
+       * `{ others: true }` or `{ all: true }` (sign out everywhere; the answer's `url` is where to
+       * send the browser). The CSRF token is not checked: SvelteKit's form actions are protected.
+       *
+       * @throws {Configuration} when the adapter keeps no session records.
+       */
+      revokeSessions: (target: RevokeTarget, options?: { redirectTo?: string }) => Promise<RevokeResult | null>
     }
     interface PageData {
       session?: Session | null

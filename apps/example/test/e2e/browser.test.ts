@@ -408,3 +408,70 @@ describe("the example with AUTH_SESSION_STRATEGY=jwt", () => {
     expect(run.errors).toEqual([])
   })
 })
+
+describe("the signed-in devices page", () => {
+  let run: Started
+  beforeAll(async () => {
+    run = await start()
+  })
+
+  /** Signs the demo user in with the password form in `page`'s browser. */
+  async function signInDemoUser(page: Page, example: RunningExample): Promise<void> {
+    await page.goto(`${example.url}/api/auth/signin?callbackUrl=%2Fdevices`)
+    await page.getByLabel("Username").fill(example.demoUser.username)
+    await page.getByLabel("Password").fill(example.demoUser.password)
+    await page.getByRole("button", { name: "Sign in with Demo user" }).click()
+    await page.waitForURL(`${example.url}/devices`)
+  }
+
+  it("lists both browsers, and signing the other out from here ends its session on its next request", async () => {
+    const { example } = run
+    browser ??= launchChromium()
+    const here = await (await browser).newContext()
+    const phone = await (await browser).newContext({
+      userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1",
+    })
+    for (const context of [here, phone]) context.setDefaultTimeout(scaled(10_000))
+    const page = await here.newPage()
+    const other = await phone.newPage()
+    const pageErrors: string[] = []
+    page.on("pageerror", (error) => pageErrors.push(error.message))
+    try {
+      await signInDemoUser(page, example)
+      await signInDemoUser(other, example)
+      await page.reload()
+
+      const devices = page.getByTestId("device")
+      expect(await devices.count()).toBe(2)
+      expect(await page.locator(`[data-testid="device"][data-current="true"]`).textContent()).toContain("Chrome on Linux")
+      const phoneRow = devices.filter({ hasText: "Safari on iPhone" })
+      expect(await phoneRow.textContent()).toContain("signed in with Demo user")
+
+      await phoneRow.getByRole("button", { name: "Sign out this device" }).click()
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="device"]').length === 1)
+      expect(await page.getByTestId("device").textContent()).toContain("this device")
+      expect(await page.getByText("No other device is signed in.").count()).toBe(1)
+
+      // The phone's next page finds no session and sends it to sign in.
+      await other.goto(`${example.url}/protected`)
+      await other.waitForURL((url) => url.pathname === "/api/auth/signin")
+      // This browser stays signed in.
+      await page.goto(`${example.url}/protected`)
+      expect(new URL(page.url()).pathname).toBe("/protected")
+      expect(pageErrors).toEqual([])
+      expect(run.errors).toEqual([])
+    } catch (error) {
+      const path = await screenshot(page, "devices page").catch((cause: unknown) => `none (${String(cause)})`)
+      if (error instanceof Error) error.message += `\nScreenshot: ${path}`
+      throw error
+    } finally {
+      await Promise.all([here.close(), phone.close()])
+    }
+  })
+
+  browserTest("sends a signed-out visitor to sign in first", async (page) => {
+    const { example } = run
+    await page.goto(`${example.url}/devices`)
+    await page.waitForURL(`${example.url}/api/auth/signin?callbackUrl=%2Fdevices`)
+  })
+})

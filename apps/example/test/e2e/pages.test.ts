@@ -43,6 +43,7 @@ const SIGNED_OUT = [
 const SIGNED_IN = [
   { name: "home-signed-in", path: "/" },
   { name: "protected", path: "/protected" },
+  { name: "devices", path: "/devices" },
   { name: "sign-out", path: "/api/auth/signout" },
 ]
 

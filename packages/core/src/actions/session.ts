@@ -1,4 +1,4 @@
-import { json, readForm } from "../context.js"
+import { json, readFields } from "../context.js"
 import type { RequestContext } from "../internal.js"
 import { verifyCsrf } from "../csrf.js"
 import { UnknownAction } from "../errors.js"
@@ -36,25 +36,15 @@ export async function updateSession(context: RequestContext): Promise<Response> 
 }
 
 async function readUpdate(request: Request): Promise<{ csrfToken: string | null; data: unknown }> {
-  const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase()
-  if (type === "application/json") {
-    // Read through readForm's limits, then parse again keeping `data` as the JSON value it is.
-    const clone = request.clone()
-    const form = await readForm(request)
-    let body: unknown
-    try {
-      body = JSON.parse(await clone.text())
-    } catch (cause) {
-      throw new UnknownAction("The session update is not valid JSON.", { cause })
-    }
-    const { data } = body as { data?: unknown }
-    return { csrfToken: form.get("csrfToken"), data }
+  const fields = await readFields(request)
+  if (!(fields instanceof URLSearchParams)) {
+    // A JSON body: `data` is the JSON value it is.
+    return { csrfToken: typeof fields.csrfToken === "string" ? fields.csrfToken : null, data: fields.data }
   }
-  const form = await readForm(request)
-  const raw = form.get("data")
-  if (raw === null) return { csrfToken: form.get("csrfToken"), data: undefined }
+  const raw = fields.get("data")
+  if (raw === null) return { csrfToken: fields.get("csrfToken"), data: undefined }
   try {
-    return { csrfToken: form.get("csrfToken"), data: JSON.parse(raw) as unknown }
+    return { csrfToken: fields.get("csrfToken"), data: JSON.parse(raw) as unknown }
   } catch (cause) {
     throw new UnknownAction("The session update's `data` field is not valid JSON.", { cause })
   }

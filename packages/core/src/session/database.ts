@@ -10,7 +10,7 @@ import { emit } from "../events.js"
 import { callAdapter, storedUser } from "../store.js"
 import type { CallbacksOptions, Session } from "../types.js"
 import type { SessionSource } from "./legacy.js"
-import { recordSignIn, revokeRecords } from "./records.js"
+import { recordSignIn, revokeRecords, touchRecord } from "./records.js"
 import { clearUnopened, expireLegacy, sessionSource, sessionUser, type CurrentSession, type EndedSession, type SessionUpdate, type SignedIn } from "./source.js"
 
 type SessionCallbackParams = Parameters<NonNullable<CallbacksOptions["session"]>>[0]
@@ -58,6 +58,11 @@ export async function readDatabaseSession(context: RequestContext, update: Sessi
   if (slide) {
     expires = new Date(now + maxAge * 1000)
     await callAdapter(adapter, "updateSession", { sessionToken, expires })
+    // The session's record (its list entry) slides with it: the one write per `updateAge` that is due anyway.
+    if (keepsSessionRecords(adapter)) {
+      const record = (await callAdapter(adapter, "listSessionRecords", { userId: found.user.id })).find((candidate) => candidate.sessionToken === sessionToken)
+      if (record !== undefined) await touchRecord(config, record.id, { expires })
+    }
   }
   if (slide || source.legacy) {
     const cookie = context.cookies.sessionToken
@@ -80,7 +85,7 @@ export async function readDatabaseSession(context: RequestContext, update: Sessi
     }
   }
   await emit(config, "session", { session, token: {} })
-  return { session, user, userId: user.id }
+  return { session, user, userId: user.id, sessionToken }
 }
 
 /**

@@ -120,6 +120,11 @@ async function readJwtSession(context: RequestContext, update: SessionUpdate | u
     const sealed = await sealToken(context, claims)
     writeTokenCookie(context, sealed, config.jwt.maxAge)
     token = { ...claims, iat: now, exp: now + config.jwt.maxAge }
+    // The record lives as long as the cookie it names: it slides with it (once per `updateAge`).
+    const recordId = token[SESSION_ID_CLAIM]
+    if (typeof recordId === "string" && keepsSessionRecords(config.adapter)) {
+      await (await sessionRecords()).touchRecord(config, recordId, { expires: new Date((now + config.jwt.maxAge) * 1000) })
+    }
   }
   const expires = new Date((typeof token.exp === "number" ? token.exp : now + config.jwt.maxAge) * 1000).toISOString()
   let session: Session = { user: sessionUser(token), expires }

@@ -1,6 +1,6 @@
 /**
  * Session records: one per sign-in, in the adapter's store, so that a session can be ended from
- * anywhere (a back-channel logout, later the user's list of devices) whatever its strategy. A
+ * anywhere (a back-channel logout, the user's list of devices) whatever its strategy. A
  * JWT session carries its record's id in the `sessionId` claim and is refused once the record is
  * revoked, checked at most once per `session.revocationCheckInterval` seconds per instance; a
  * database session's record names its row, which a revocation deletes. Only an adapter with the
@@ -13,6 +13,7 @@ import { emit } from "../events.js"
 import type { InternalConfig, RequestContext } from "../internal.js"
 import type { Profile } from "../model.js"
 import { callAdapter } from "../store.js"
+import type { SessionRevocationReason } from "../types.js"
 
 
 /** The longest user agent kept: enough to describe a device. */
@@ -30,9 +31,8 @@ export async function recordSignIn(
 ): Promise<string | undefined> {
   const adapter = context.config.adapter
   if (!keepsSessionRecords(adapter)) return undefined
-  // A record belongs to a stored user: a credentials user the store does not keep (its `authorize`
-  // answers from elsewhere) gets a session without one, as before records existed.
-  if (typeof adapter.getUser === "function" && (await callAdapter(adapter, "getUser", signIn.userId)) === null) return undefined
+  // Every sign-in gets one, a credentials user the store does not keep (its `authorize` answers
+  // from elsewhere) included: that session too must be listed and revocable.
   const now = new Date()
   const sid = signIn.profile?.sid
   const agent = context.request.headers.get("user-agent")
@@ -46,6 +46,8 @@ export async function recordSignIn(
     provider: signIn.provider ?? null,
     providerSid: typeof sid === "string" && sid !== "" ? sid : null,
     userAgent: agent === null ? null : agent.slice(0, MAX_USER_AGENT),
+    // Resolving the client's address is the app's (its proxies decide what to trust): none yet.
+    clientAddress: null,
     revokedAt: null,
   }
   await callAdapter(adapter, "createSessionRecord", record)
@@ -83,7 +85,26 @@ export async function isLive(config: InternalConfig, id: unknown): Promise<boole
   const record = await callAdapter(adapter, "getSessionRecord", id)
   const live = record !== null && (record.revokedAt ?? null) === null && new Date(record.expires).getTime() > now
   if (interval > 0) cache.set(id, { live, at: now })
+  // "Last seen" rides on the lookup the revocation check makes anyway, and is written seldom.
+  if (live && now - new Date(record.lastSeenAt).getTime() >= LAST_SEEN_INTERVAL_MS) await touchRecord(config, id, {})
   return live
+}
+
+/** How stale a record's `lastSeenAt` may get before a read writes it again. */
+export const LAST_SEEN_INTERVAL_MS = 5 * 60 * 1000
+
+/**
+ * Marks record `id` as seen now (and moves its expiry along with a session that slid). Only a
+ * list shows `lastSeenAt`: a store that fails here is logged and the read goes on.
+ */
+export async function touchRecord(config: InternalConfig, id: string, change: { expires?: Date }): Promise<void> {
+  const adapter = config.adapter
+  if (!keepsSessionRecords(adapter)) return
+  try {
+    await callAdapter(adapter, "updateSessionRecord", { id, lastSeenAt: new Date(), ...change })
+  } catch (error) {
+    config.logger.warn("AdapterError", `The session record's last-seen time was not stored: ${error instanceof Error ? error.message : "the store failed"}.`)
+  }
 }
 
 /**
@@ -93,7 +114,7 @@ export async function isLive(config: InternalConfig, id: unknown): Promise<boole
  *
  * @throws {AdapterError} when the store fails.
  */
-export async function revokeRecords(config: InternalConfig, records: readonly AdapterSessionRecord[], reason: "signOut" | "backchannelLogout"): Promise<number> {
+export async function revokeRecords(config: InternalConfig, records: readonly AdapterSessionRecord[], reason: SessionRevocationReason): Promise<number> {
   const adapter = config.adapter
   if (!keepsSessionRecords(adapter)) return 0
   const now = new Date()

@@ -18,6 +18,8 @@ export interface CurrentSession {
   userId: string | undefined
   token?: JWT
   user?: AdapterUser
+  /** A database session's token (the row it names). */
+  sessionToken?: string
 }
 
 /** An update the client asked for (`POST /session`): what the `jwt` / `session` callbacks get as `session` / `newSession`. */

@@ -57,6 +57,42 @@ describe("revokeTokensOnSignOut", () => {
     expect(config.errors).toEqual([])
   })
 
+  it("revokes the grant when the user signs out everywhere from one device, ending the other device's session too", async () => {
+    const { config } = withAdapter()
+    const laptop = new Harness(config)
+    const phone = new Harness(config)
+    await laptop.signIn()
+    await phone.signIn()
+    const response = await laptop.browser.request(`${APP}/api/auth/sessions/revoke`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ csrfToken: await laptop.csrfToken(), all: true, callbackUrl: `${APP}/bye` }),
+    })
+    expect(response.status).toBe(200)
+    expect(await response.json()).toMatchObject({ revoked: 2 })
+    expect(await laptop.session()).toBeNull()
+    expect(await phone.session()).toBeNull()
+    expect(idp().revocations.map((record) => [record.tokenTypeHint, record.status])).toEqual(expect.arrayContaining([["refresh_token", 200]]))
+    expect(config.errors).toEqual([])
+  })
+
+  it("keeps the grant when the user ends only their other sessions", async () => {
+    const { config } = withAdapter()
+    const laptop = new Harness(config)
+    const phone = new Harness(config)
+    await laptop.signIn()
+    await phone.signIn()
+    const response = await laptop.browser.request(`${APP}/api/auth/sessions/revoke`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ csrfToken: await laptop.csrfToken(), others: true }),
+    })
+    expect(await response.json()).toEqual({ revoked: 1 })
+    expect(await phone.session()).toBeNull()
+    expect(await laptop.session()).not.toBeNull()
+    expect(idp().revocations).toEqual([])
+  })
+
   it("signs out all the same when the provider refuses the revocation, logging it without the token", async () => {
     const { config, store } = withAdapter()
     const harness = new Harness(config)
