@@ -4,11 +4,10 @@
  * updates) per window; over it the request is answered `429` with `Retry-After` before any route
  * runs. Loaded by `client-limit-gate.ts` only when an address can be known.
  */
+import { clientAddressOf } from "./client-address-of.js"
 import { recordedClientAddress } from "./client-address-tag.js"
 import { CLIENT_DEFAULTS, type ClientRule } from "./client-limit-rules.js"
-import { Configuration } from "./errors.js"
 import type { RequestContext } from "./internal.js"
-import { clientAddressKey } from "./ip-address.js"
 import { rateLimitsOf, targetKey } from "./rate-limit.js"
 import type { Route } from "./routes.js"
 
@@ -27,17 +26,6 @@ function ruleOf(context: RequestContext, route: Route): ClientRule | undefined {
       return config.providersById.get(route.providerId ?? "")?.flow.routes?.[route.flowRoute ?? ""]?.clientLimit
     default:
       return undefined
-  }
-}
-
-/** The client's address as a counter key, from the app's hook (which wins) or the integration; `undefined` when not an IP address. */
-async function addressKey(context: RequestContext): Promise<string | undefined> {
-  const hook = context.config.clientAddress
-  if (hook === undefined) return clientAddressKey(recordedClientAddress(context.request))
-  try {
-    return clientAddressKey(await hook(context.request))
-  } catch (cause) {
-    throw new Configuration("The `clientAddress` hook threw: it must answer the client's IP address, or `undefined` when it has none.", { cause })
   }
 }
 
@@ -87,7 +75,7 @@ export async function countClient(context: RequestContext, route: Route, warned:
     }
     return undefined
   }
-  const key = await addressKey(context)
+  const key = await clientAddressOf(context)
   if (key === undefined) return undefined
   const count = await limits.store.hit(await targetKey(`client-${rule}`, key), window.windowSeconds)
   if (count.count <= window.limit) return undefined

@@ -103,6 +103,19 @@ describe.each(["jwt", "database"] as const)("sessions (%s strategy)", (strategy)
     expect(await store.listSessionRecords({ userId: app.ada })).toHaveLength(2)
   })
 
+  it("lists the client address each session signed in from, as the per-client limits see it (an IPv6 client by its /64)", async () => {
+    const app = await config(strategy)
+    const hooked: AuthConfig = { ...app, clientAddress: (request) => request.headers.get("x-test-client") ?? undefined }
+    const laptop = new Device(hooked, CHROME_MAC)
+    const token = await csrfToken(hooked, laptop.jar)
+    await laptop.request("/api/auth/callback/credentials", { form: { csrfToken: token, username: "ada", password: PASSWORD }, headers: { "x-test-client": "2001:db8:1:2:aaaa::7" } })
+    const phone = new Device(hooked, SAFARI_IPHONE)
+    const phoneToken = await csrfToken(hooked, phone.jar)
+    await phone.request("/api/auth/callback/credentials", { form: { csrfToken: phoneToken, username: "ada", password: PASSWORD }, headers: { "x-test-client": "not an address" } })
+    const listed = await laptop.list()
+    expect(listed.map((entry) => entry.clientAddress)).toEqual(["2001:db8:1:2::/64", null])
+  })
+
   it("ends another device's session by its id: refused on that device's next request, with a sessionRevoked event", async () => {
     const app = await config(strategy)
     const laptop = await new Device(app, CHROME_MAC).signIn()

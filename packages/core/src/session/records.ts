@@ -8,6 +8,7 @@
  */
 import { keepsSessionRecords, type Adapter, type AdapterSessionRecord } from "../adapters.js"
 import { boundedCache, type BoundedCache } from "../caches.js"
+import { clientAddressOf } from "../client-address-of.js"
 import { randomString } from "../crypto.js"
 import { emit } from "../events.js"
 import type { InternalConfig, RequestContext } from "../internal.js"
@@ -46,8 +47,8 @@ export async function recordSignIn(
     provider: signIn.provider ?? null,
     providerSid: typeof sid === "string" && sid !== "" ? sid : null,
     userAgent: agent === null ? null : agent.slice(0, MAX_USER_AGENT),
-    // Resolving the client's address is the app's (its proxies decide what to trust): none yet.
-    clientAddress: null,
+    // As the per-client limits see it: from the app's hook or the integration, an IPv6 client by its /64.
+    clientAddress: (await clientAddressOf(context)) ?? null,
     revokedAt: null,
   }
   await callAdapter(adapter, "createSessionRecord", record)
