@@ -10,9 +10,9 @@
  *
  * @module client
  */
-import type { ClientOptions, NavigationResult } from "./client-types.js"
+import type { ClientOptions, NavigationResult, SessionInfo } from "./client-types.js"
 
-export type { ClientOptions, NavigationResult } from "./client-types.js"
+export type { ClientOptions, NavigationResult, SessionInfo } from "./client-types.js"
 
 /** A session as `GET /session` answers it. */
 export interface ClientSession {
@@ -184,21 +184,10 @@ export async function signOut(
   return undefined
 }
 
-/** One of the user's sessions, as `GET /sessions` answers it (see `listSessions` in `@portcullis/core/sessions`). */
-export interface ClientSessionInfo {
-  id: string
-  createdAt: string
-  lastSeenAt: string
-  expires: string
-  device: string
-  clientAddress: string | null
-  current: boolean
-  provider: { id: string; name: string | null } | null
-}
 
 /** The signed-in user's sessions on every device, the current one first. Rejects when signed out (`401`). */
-export async function listSessions(options?: ClientOptions): Promise<ClientSessionInfo[]> {
-  return (await getJson(`${base(options)}/sessions`)) as ClientSessionInfo[]
+export async function listSessions(options?: ClientOptions): Promise<SessionInfo[]> {
+  return (await getJson(`${base(options)}/sessions`)) as SessionInfo[]
 }
 
 async function revoke(target: Record<string, unknown>, options: ClientOptions | undefined): Promise<{ revoked: number; url?: string }> {

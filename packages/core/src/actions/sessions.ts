@@ -19,26 +19,10 @@ import { revokeRecords } from "../session/records.js"
 import { clearSessionCookie, SESSION_ID_CLAIM } from "../session/source.js"
 import { callAdapter } from "../store.js"
 import { completeSignOut } from "./signout.js"
+import type { SessionInfo } from "../client-types.js"
 
-/** One of the user's sessions, as `GET /sessions` and `listSessions` answer it. */
-export interface SessionInfo {
-  /** The session record's id: opaque, never the session token. What `revokeSessions({ id })` takes. */
-  id: string
-  /** When it signed in (ISO 8601). */
-  createdAt: string
-  /** When it was last seen, to within a few minutes (ISO 8601). */
-  lastSeenAt: string
-  /** When it ends unless used again (ISO 8601). */
-  expires: string
-  /** A short description from its user agent ("Chrome on macOS"), or "Unknown device". */
-  device: string
-  /** The client's address at sign-in, when the app records one. */
-  clientAddress: string | null
-  /** Whether it is the session of the request that asked. */
-  current: boolean
-  /** How it signed in: the provider's id and, when the provider is configured, its name. */
-  provider: { id: string; name: string | null } | null
-}
+export type { SessionInfo }
+
 
 /** Which sessions to end: one by its id, every one but the asking session, or all of them ("sign out everywhere"). */
 export type RevokeTarget = { id: string } | { others: true } | { all: true }
