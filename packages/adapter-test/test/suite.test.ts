@@ -163,9 +163,9 @@ function referenceAdapter(store: Store): Required<StrictAdapter> {
       return copy(authenticator)
     },
     createSessionRecord(record) {
-      if (!findUser(record.userId)) throw new Error("no such user")
+      // A record may belong to a user the store does not keep (a credentials sign-in).
       if (findRecord(record.id)) throw new Error("record id taken")
-      const stored = { sessionToken: null, provider: null, providerSid: null, userAgent: null, revokedAt: null, ...copy(record) }
+      const stored = { sessionToken: null, provider: null, providerSid: null, userAgent: null, clientAddress: null, revokedAt: null, ...copy(record) }
       store.records.push(stored)
       return copy(stored)
     },
@@ -870,14 +870,14 @@ const defects: Defect[] = [
     caughtBy: ["createSessionRecord throws for an id that exists, and keeps the first record"],
   },
   {
-    defect: "createSessionRecord accepts a user that does not exist",
-    breaks: (store) => ({
-      createSessionRecord(record) {
-        store.records.push(structuredClone(record))
-        return structuredClone(record)
+    defect: "createSessionRecord drops a record of a user the store does not keep",
+    breaks: (_store, correct) => ({
+      async createSessionRecord(record) {
+        if (!(await correct.getUser(record.userId))) return structuredClone(record)
+        return correct.createSessionRecord(record)
       },
     }),
-    caughtBy: ["createSessionRecord throws for a user that does not exist"],
+    caughtBy: ["createSessionRecord stores a record for a user the store does not keep (a credentials sign-in), listed by that id"],
   },
   {
     defect: "listSessionRecords leaves out revoked and expired records",
