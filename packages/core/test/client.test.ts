@@ -2,10 +2,21 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { getAccounts, getCsrfToken, getProviders, getSession, signIn, signOut, unlinkAccount } from "../src/client.js"
 import { encode } from "../src/session/jwt.js"
-import { Auth } from "../src/index.js"
+import { Auth, type AuthConfig } from "../src/index.js"
 import { Jar, ORIGIN, PASSWORD, SECRET, acmeProvider, passwordProvider, testConfig } from "./helpers.js"
 
 // The browser boundary: fetch goes to Auth() in-process with a cookie jar, location is recorded.
+
+/** Routes the client's `fetch` to `Auth()` with `config`, carrying `jar`'s cookies as a browser would. */
+function stubFetch(jar: Jar, config: AuthConfig): void {
+  vi.stubGlobal("fetch", async (input: string, init?: RequestInit) => {
+    const headers = new Headers(init?.headers)
+    if (jar.cookies.size > 0) headers.set("cookie", jar.header())
+    const response = await Auth(new Request(new URL(input, ORIGIN), { ...init, headers }), config)
+    jar.store(response)
+    return response
+  })
+}
 describe("@portcullis/core/client", () => {
   const config = testConfig({ providers: [acmeProvider(), passwordProvider()] })
   let jar: Jar
@@ -14,13 +25,7 @@ describe("@portcullis/core/client", () => {
   beforeEach(() => {
     jar = new Jar()
     assigned = []
-    vi.stubGlobal("fetch", async (input: string, init?: RequestInit) => {
-      const headers = new Headers(init?.headers)
-      if (jar.cookies.size > 0) headers.set("cookie", jar.header())
-      const response = await Auth(new Request(new URL(input, ORIGIN), { ...init, headers }), config)
-      jar.store(response)
-      return response
-    })
+    stubFetch(jar, config)
     vi.stubGlobal("location", { href: `${ORIGIN}/page`, assign: (url: string) => assigned.push(url) })
   })
 
@@ -79,13 +84,7 @@ describe("@portcullis/core/client: linked accounts", () => {
     jar = new Jar()
     const store = MemoryAdapter()
     const config = testConfig({ adapter: store, session: { strategy: "database" }, providers: [acmeProvider()] })
-    vi.stubGlobal("fetch", async (input: string, init?: RequestInit) => {
-      const headers = new Headers(init?.headers)
-      if (jar.cookies.size > 0) headers.set("cookie", jar.header())
-      const response = await Auth(new Request(new URL(input, ORIGIN), { ...init, headers }), config)
-      jar.store(response)
-      return response
-    })
+    stubFetch(jar, config)
     const user = await store.createUser({ email: null, emailVerified: null })
     for (const id of ["a-1", "a-2"]) await store.linkAccount({ userId: user.id, type: "oauth", provider: "acme", providerAccountId: id, access_token: `secret-token-${id}` })
     await store.createSession({ sessionToken: `session-${user.id}`, userId: user.id, expires: new Date(Date.now() + 60_000) })

@@ -6,6 +6,15 @@ import { describe, expect, it } from "vitest"
 import type { AuthConfig } from "../../src/types.js"
 import { APP, Harness, e2eConfig, idpProvider, useIdp } from "./harness.js"
 
+/** `POST /sessions/revoke` from `device`, with its CSRF token. */
+async function revokeSessions(device: Harness, target: Record<string, unknown>): Promise<Response> {
+  return device.browser.request(`${APP}/api/auth/sessions/revoke`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ csrfToken: await device.csrfToken(), ...target }),
+  })
+}
+
 const idp = useIdp({ consent: "auto" })
 
 async function signOut(harness: Harness): Promise<number> {
@@ -63,11 +72,7 @@ describe("revokeTokensOnSignOut", () => {
     const phone = new Harness(config)
     await laptop.signIn()
     await phone.signIn()
-    const response = await laptop.browser.request(`${APP}/api/auth/sessions/revoke`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ csrfToken: await laptop.csrfToken(), all: true, callbackUrl: `${APP}/bye` }),
-    })
+    const response = await revokeSessions(laptop, { all: true, callbackUrl: `${APP}/bye` })
     expect(response.status).toBe(200)
     expect(await response.json()).toMatchObject({ revoked: 2 })
     expect(await laptop.session()).toBeNull()
@@ -82,11 +87,7 @@ describe("revokeTokensOnSignOut", () => {
     const phone = new Harness(config)
     await laptop.signIn()
     await phone.signIn()
-    const response = await laptop.browser.request(`${APP}/api/auth/sessions/revoke`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ csrfToken: await laptop.csrfToken(), others: true }),
-    })
+    const response = await revokeSessions(laptop, { others: true })
     expect(await response.json()).toEqual({ revoked: 1 })
     expect(await phone.session()).toBeNull()
     expect(await laptop.session()).not.toBeNull()
