@@ -30,8 +30,10 @@ export type { AccessToken } from "./internal.js"
  * the sealed session cookie (the `providerTokens` claim, which the `jwt` callback sees on every
  * read). A refresh then re-seals the cookie and hands it to `setCookie`, as
  * `getSessionForResponse` does; without `setCookie`, a due refresh rejects rather than spend a
- * refresh token whose successor could not be kept. Refreshes are single-flight per process
- * only: several instances with a provider that revokes reused refresh tokens need an adapter.
+ * refresh token whose successor could not be kept. For 60 seconds after a refresh, a cookie
+ * sealed before it (another tab, a retried request) gets its new tokens instead of spending the
+ * old refresh token again. Both are per process only: several instances with a provider that
+ * revokes reused refresh tokens need an adapter.
  *
  * @param setCookie Receives each `Set-Cookie` the response must carry (cookie-kept tokens, and
  * a session renewal found by the read). Without it, such cookies are dropped.

@@ -210,6 +210,13 @@ export interface SignJwtOptions {
   kid?: string | null
   /** The `typ` header; omitted by default, as in oidc-provider's ID tokens. */
   typ?: string
+  /**
+   * Extension header parameters, each named in a `crit` header, which a verifier that does not
+   * understand them must refuse. Cannot name a registered header (`alg`, `kid`, `typ`...).
+   *
+   * @see https://www.rfc-editor.org/rfc/rfc7515#section-4.1.11
+   */
+  critical?: Record<string, unknown>
 }
 
 /** Options of {@link DevIdp.logoutToken}: those of {@link SignJwtOptions}, with its own `typ` default. */
@@ -512,6 +519,7 @@ export async function startDevIdp(options: DevIdpOptions): Promise<DevIdp> {
       key,
       kid: signOptions.kid === undefined ? own?.kid : signOptions.kid,
       typ: signOptions.typ,
+      critical: signOptions.critical,
     })
   }
 

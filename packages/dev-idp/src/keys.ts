@@ -38,6 +38,8 @@ export interface SignRequest {
   /** `undefined` keeps the key's own kid, `null` leaves the header without one. */
   kid: string | null | undefined
   typ: string | undefined
+  /** Extension header parameters, each listed in `crit`. */
+  critical?: Readonly<Record<string, unknown>> | undefined
 }
 
 /**
@@ -48,9 +50,11 @@ export interface SignRequest {
 export async function signWith(claims: Record<string, unknown>, request: SignRequest): Promise<string> {
   const kid = request.kid === undefined ? request.key?.kid : (request.kid ?? undefined)
   const header = {
+    ...request.critical,
     alg: request.alg,
     ...(kid === undefined ? {} : { kid }),
     ...(request.typ === undefined ? {} : { typ: request.typ }),
+    ...(request.critical === undefined ? {} : { crit: Object.keys(request.critical) }),
   }
   if (request.alg === "none") {
     const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url")
@@ -59,5 +63,7 @@ export async function signWith(claims: Record<string, unknown>, request: SignReq
   if (request.key === undefined) {
     throw new Error(`signJwt: no ${request.alg} key is available to sign with`)
   }
-  return new SignJWT(claims).setProtectedHeader(header).sign(request.key.privateKey)
+  // jose refuses to sign with a `crit` it was not told it may write.
+  const crit = Object.fromEntries(Object.keys(request.critical ?? {}).map((name) => [name, true]))
+  return new SignJWT(claims).setProtectedHeader(header).sign(request.key.privateKey, { crit })
 }

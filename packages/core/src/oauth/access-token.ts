@@ -7,6 +7,8 @@ import { createContext } from "../context.js"
 import { serializeCookie } from "../cookies.js"
 import { AdapterError, AuthError, Configuration, httpStatus, RefreshTokenError } from "../errors.js"
 import { emit } from "../events.js"
+import { boundedCache } from "../caches.js"
+import { base64url } from "../crypto.js"
 import type { AccessToken, FlowProvider, InternalConfig, RequestContext, SetCookieSink } from "../internal.js"
 import { sanitizeError } from "../logger.js"
 import { providerTokensOf, type CookieTokens } from "../session/cookie-tokens.js"
@@ -19,9 +21,33 @@ export const REFRESH_MARGIN_S = 60
 
 /** Refreshes running in this process, per store and account: callers of the same account share one. */
 const inFlight = new WeakMap<Adapter, Map<string, Promise<AccessToken>>>()
-/** Refreshes of tokens kept in session cookies, by refresh token: concurrent requests of one browser share one. */
-const cookieFlights = new Map<string, Promise<AccessTokenRefresh>>()
 type AccessTokenRefresh = Awaited<ReturnType<(typeof import("./refresh.js"))["refreshTokens"]>>
+
+/**
+ * How long a finished refresh of cookie-kept tokens is handed to cookies that still carry the
+ * refresh token it spent (a tab or a retried request that left before the renewed cookie came
+ * back): long enough for those to arrive, short enough that a cookie stolen later gains nothing.
+ */
+export const SPENT_REFRESH_MEMORY_MS = 60_000
+
+/** How many refreshes after a spent one a stale cookie follows to the newest tokens. */
+const MAX_HOPS = 8
+
+/** A refresh of cookie-kept tokens, running or finished within {@link SPENT_REFRESH_MEMORY_MS}. */
+interface CookieRefresh {
+  /** Whose tokens they are (provider, account at it, user): no other session is handed them. */
+  owner: string
+  tokens: Promise<AccessTokenRefresh>
+  /** Milliseconds since the epoch until which a finished refresh is remembered; unset while it runs. */
+  until?: number
+}
+
+/**
+ * Refreshes of tokens kept in session cookies, by the SHA-256 of the refresh token each spent
+ * (a short key of fixed size, holding no copy of the token). Per process: cookies cannot be
+ * locked, so another instance neither sees these nor waits for them.
+ */
+const cookieRefreshes = boundedCache<string, CookieRefresh>("refreshes of cookie-kept tokens", 10_000)
 /** Stores that lack `withAccountLock` and were warned about once. */
 const warned = new WeakSet<Adapter>()
 
@@ -213,16 +239,11 @@ async function cookieAccessToken(internal: InternalConfig, request: Request, pro
   if (typeof stored.refresh_token_expires_at === "number" && stored.refresh_token_expires_at <= Math.floor(Date.now() / 1000)) {
     return fail(new RefreshTokenError(`The refresh token of provider "${provider.id}" has expired (\`refresh_token_expires_at\`): the user must sign in with it again.`))
   }
+  const owner = [provider.id, key.providerAccountId, typeof token.sub === "string" ? token.sub : ""].join("\u0000")
   let refreshed: AccessTokenRefresh
+  let spent: boolean
   try {
-    let running = cookieFlights.get(refreshToken)
-    if (running === undefined) {
-      running = import("./refresh.js").then(({ refreshTokens }) => refreshTokens(provider, refreshToken, context.sensitive))
-      const settled = running.finally(() => cookieFlights.delete(refreshToken))
-      settled.catch(() => undefined)
-      cookieFlights.set(refreshToken, running)
-    }
-    refreshed = await running
+    ;({ tokens: refreshed, spent } = await sharedCookieRefresh(provider, refreshToken, owner, context.sensitive))
   } catch (error) {
     return fail(error instanceof RefreshTokenError ? new RefreshTokenError(error.message, { cause: error.cause }) : new RefreshTokenError(`The refresh at provider "${provider.id}" failed.`, { cause: error }))
   }
@@ -230,7 +251,7 @@ async function cookieAccessToken(internal: InternalConfig, request: Request, pro
     ...stored,
     access_token: refreshed.access_token,
     token_type: refreshed.token_type,
-    refresh_token: refreshed.refresh_token ?? refreshToken,
+    refresh_token: refreshed.refresh_token,
     ...(refreshed.refresh_token_expires_at === undefined ? {} : { refresh_token_expires_at: refreshed.refresh_token_expires_at }),
     ...(refreshed.scope === undefined ? {} : { scope: refreshed.scope }),
   }
@@ -238,7 +259,89 @@ async function cookieAccessToken(internal: InternalConfig, request: Request, pro
   else tokens.expires_at = refreshed.expires_at
   await resealSession(context, { ...token, providerTokens: { ...providerTokensOf(token), [provider.id]: tokens } })
   forward()
-  const { providerAccountId: _id, ...fields } = tokens
-  await emit(internal, "refreshToken", { account: { ...fields, ...key, userId: typeof token.sub === "string" ? token.sub : "", type: provider.type } })
+  // The event reports a refresh at the provider once, not each cookie that catches up with it.
+  if (spent) {
+    const { providerAccountId: _id, ...fields } = tokens
+    await emit(internal, "refreshToken", { account: { ...fields, ...key, userId: typeof token.sub === "string" ? token.sub : "", type: provider.type } })
+  }
   return tokenOf(tokens)
+}
+
+/** The base64url SHA-256 of a refresh token: its key in {@link cookieRefreshes}. */
+async function refreshKey(refreshToken: string): Promise<string> {
+  return base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(refreshToken))))
+}
+
+/** Drops the oldest entries whose time is up: finished tokens do not linger until the cache is full. */
+function forgetFinished(now = Date.now()): void {
+  for (const [key, { until }] of cookieRefreshes) {
+    if (until === undefined || until > now) return
+    cookieRefreshes.delete(key)
+  }
+}
+
+/** The refresh remembered under `key` for `owner`: running, or finished and still remembered. */
+function rememberedRefresh(key: string, owner: string): CookieRefresh | undefined {
+  const known = cookieRefreshes.get(key)
+  if (known?.until !== undefined && known.until <= Date.now()) {
+    cookieRefreshes.delete(key)
+    return undefined
+  }
+  return known?.owner === owner ? known : undefined
+}
+
+/**
+ * New tokens for `refreshToken`, spending it at most once per process: a request of the same
+ * session shares a running refresh of it, and one that arrives within
+ * {@link SPENT_REFRESH_MEMORY_MS} after it finished (a stale cookie) gets its result, or that of
+ * the refreshes that followed, instead of presenting the spent token again, which a provider with
+ * reuse detection answers by revoking the whole grant. A remembered result whose access token has
+ * expired is refreshed with the refresh token it brought, which nothing has spent.
+ *
+ * @returns the tokens, their refresh token filled in (the one kept when the provider sent none),
+ * and whether this call spent a refresh token at the provider.
+ * @throws {RefreshTokenError} when the refresh fails.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-10.4 Refresh Tokens
+ * @see https://www.rfc-editor.org/rfc/rfc9700#section-4.14.2 Refresh token rotation
+ */
+async function sharedCookieRefresh(
+  provider: InternalOAuthProvider,
+  refreshToken: string,
+  owner: string,
+  sensitive: Set<string>,
+): Promise<{ tokens: AccessTokenRefresh & { refresh_token: string }; spent: boolean }> {
+  let spending = refreshToken
+  let key = await refreshKey(spending)
+  let known = rememberedRefresh(key, owner)
+  for (let hop = 0; known !== undefined && hop < MAX_HOPS; hop++) {
+    const tokens = await known.tokens
+    const next = tokens.refresh_token ?? spending
+    const nextKey = next === spending ? key : await refreshKey(next)
+    const later = next === spending ? undefined : rememberedRefresh(nextKey, owner)
+    if (later === undefined && (tokens.expires_at === undefined || tokens.expires_at > Date.now() / 1000)) {
+      for (const value of [tokens.access_token, next]) sensitive.add(value)
+      return { tokens: { ...tokens, refresh_token: next }, spent: false }
+    }
+    spending = next
+    key = nextKey
+    known = later
+  }
+  if (known !== undefined) {
+    const tokens = await known.tokens
+    return { tokens: { ...tokens, refresh_token: tokens.refresh_token ?? spending }, spent: false }
+  }
+  sensitive.add(spending)
+  forgetFinished()
+  const refresh: CookieRefresh = { owner, tokens: import("./refresh.js").then(({ refreshTokens }) => refreshTokens(provider, spending, sensitive)) }
+  cookieRefreshes.set(key, refresh)
+  refresh.tokens.then(
+    () => {
+      refresh.until = Date.now() + SPENT_REFRESH_MEMORY_MS
+    },
+    () => {
+      if (cookieRefreshes.get(key) === refresh) cookieRefreshes.delete(key)
+    },
+  )
+  const tokens = await refresh.tokens
+  return { tokens: { ...tokens, refresh_token: tokens.refresh_token ?? spending }, spent: true }
 }

@@ -3,7 +3,8 @@
  * ID token of the sign-in is kept, sealed, in a cookie of this browser (the provider's session is
  * this browser's too); signing out sends the browser to the provider's `end_session_endpoint`
  * with it as `id_token_hint`, and the provider sends it back to `/signout/callback/:id`, where
- * `state` is checked against the same cookie before the browser goes on.
+ * `state` is checked against the same cookie, which only the right `state` spends, before the
+ * browser goes on.
  *
  * @see https://openid.net/specs/openid-connect-rpinitiated-1_0.html
  */
@@ -102,19 +103,21 @@ export async function endProviderSession(context: RequestContext, { options: pro
 
 /**
  * `GET /signout/callback/:id`: the provider's sign-out is done; `state` must be the one this
- * browser's cookie holds for this provider, then the browser goes where the sign-out asked.
+ * browser's cookie holds for this provider, then the cookie is spent and the browser goes where
+ * the sign-out asked. Any other request leaves the cookie as it was: anyone can link a browser
+ * here, and a cookie spent by such a link would take the signed-in user's ID token with it,
+ * leaving their next sign-out local while the provider's session lives on.
  *
  * @throws {InvalidCheck} when the cookie is missing, expired, for another provider, or `state` differs.
+ * @see https://openid.net/specs/openid-connect-rpinitiated-1_0.html#RedirectionAfterLogout
  */
 export async function endSessionCallback(context: RequestContext, { options: provider }: FlowProvider<InternalOAuthProvider>): Promise<Response> {
   const kept = await open(context)
-  if (context.jar.has(context.cookies.endSession.name) || context.jar.has(`${context.cookies.endSession.name}.0`)) {
-    context.setCookies.push(...clearChunked(context.cookies.endSession, context.jar))
-  }
   const states = context.url.searchParams.getAll("state")
   if (kept?.p !== provider.id || kept.s === undefined || kept.c === undefined) {
     throw new InvalidCheck(`The sign-out at provider "${provider.id}" was not started by this browser, or took longer than 15 minutes.`)
   }
   if (states.length !== 1 || states[0] !== kept.s) throw new InvalidCheck(`The sign-out callback of provider "${provider.id}" carries another \`state\` than this browser's sign-out.`)
+  context.setCookies.push(...clearChunked(context.cookies.endSession, context.jar))
   return redirect(context, kept.c)
 }

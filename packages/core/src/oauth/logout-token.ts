@@ -2,9 +2,10 @@
  * Validating an OpenID Connect Back-Channel Logout token, as §2.6 of the specification requires:
  * the signature by a key the provider publishes (an unknown `kid` downloads its keys again, at
  * most once per {@link KEY_REFETCH_INTERVAL_MS}; `alg: none` and symmetric algorithms are
- * refused), `iss`, `aud` naming our client, `iat` fresh, `exp` not passed, a `jti`, the
- * back-channel logout event, no `nonce`, and `sub` and/or `sid`. Remembering `jti`s against
- * replays is the caller's: it needs a store every instance shares.
+ * refused, and so is any `crit` header, as we understand no JWS extension), `iss`, `aud` naming
+ * our client, `iat` fresh, `exp` not passed, a `jti`, the back-channel logout event, no `nonce`,
+ * and `sub` and/or `sid`. Remembering `jti`s against replays is the caller's: it needs a store
+ * every instance shares.
  *
  * @see https://openid.net/specs/openid-connect-backchannel-1_0.html#Validation
  */
@@ -131,6 +132,7 @@ function decodePart(part: string | undefined, what: string): Record<string, unkn
  *
  * @throws {InvalidLogoutToken} naming the first check that failed; nothing may end then.
  * @see https://openid.net/specs/openid-connect-backchannel-1_0.html#Validation
+ * @see https://www.rfc-editor.org/rfc/rfc7515#section-4.1.11 (`crit`)
  */
 export async function verifyLogoutToken(provider: InternalOAuthProvider, token: string, now = Math.floor(Date.now() / 1000)): Promise<LogoutClaims> {
   if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) fail("The logout token is missing or too long.")
@@ -139,7 +141,9 @@ export async function verifyLogoutToken(provider: InternalOAuthProvider, token: 
   const [head, body, sig] = parts as [string, string, string]
   const header = decodePart(head, "header")
   const claims = decodePart(body, "payload")
-  const { alg, kid, typ } = header
+  const { alg, kid, typ, crit } = header
+  // We implement no JWS extension, so every critical one is one we do not understand.
+  if (crit !== undefined) fail(`The logout token's \`crit\` header (${JSON.stringify(crit)}) names extensions this verifier does not understand.`)
   if (typeof alg !== "string" || ALGORITHMS[alg] === undefined) fail(`The logout token's \`alg\` (${JSON.stringify(alg)}) is not an asymmetric signature algorithm.`)
   if (typ !== undefined && (typeof typ !== "string" || !/^(application\/)?logout\+jwt$/i.test(typ))) fail(`The logout token's \`typ\` is ${JSON.stringify(typ)}, not "logout+jwt".`)
   if (kid !== undefined && typeof kid !== "string") fail("The logout token's `kid` is not a string.")

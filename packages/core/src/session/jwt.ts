@@ -261,6 +261,11 @@ function findToken(params: GetTokenParams<boolean>): { token: string; cookie: st
  * one, from an `Authorization: Bearer` header, and answers its claims (or, with `raw`, the
  * sealed JWT); `null` when there is none, or it does not open or has expired.
  *
+ * It only opens the token: it checks neither revocation (a session ended by sign-out
+ * elsewhere, "sign out everywhere", `revokeUserSessions` or back-channel logout still reads
+ * here until the JWT expires) nor the lifetimes a session record sets. For a read that refuses
+ * ended sessions, use `getSession` (or your framework's `auth()`).
+ *
  * @throws {MissingSecret} when neither `secret` nor `AUTH_SECRET` is set (and `raw` is not).
  * @example
  * ```ts

@@ -1,13 +1,15 @@
 // getAccessToken against the real OpenID Provider: refreshes rotate the refresh token, and the
 // provider revokes the grant if one is ever spent twice (revokedGrants).
 import type { DevIdp } from "@portcullis/dev-idp"
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "@portcullis/adapter-memory"
 import type { Adapter, AdapterAccount } from "../../src/adapters.js"
 import { RefreshTokenError } from "../../src/errors.js"
 import { getAccessToken } from "../../src/index.js"
+import { SPENT_REFRESH_MEMORY_MS } from "../../src/oauth/access-token.js"
+import { decode, encode } from "../../src/session/jwt.js"
 import type { AuthConfig } from "../../src/types.js"
-import { APP, Harness, e2eConfig, idpProvider, useIdp } from "./harness.js"
+import { APP, Harness, SECRET, e2eConfig, idpProvider, useIdp } from "./harness.js"
 
 const idp = useIdp({ consent: "auto" })
 
@@ -270,6 +272,74 @@ describe("getAccessToken with tokens kept in the session cookie (JWT sessions, n
     expect(events).toEqual(["refreshToken", "refreshToken"])
     // The session is still there, and reads as before.
     expect(await h.session()).toMatchObject({ user: { email: "alice@example.com" } })
+  })
+
+  it("hands a stale cookie that arrives after a finished refresh the new tokens, not a second refresh that revokes the grant (RFC 6749 §10.4, RFC 9700 §4.14.2)", async () => {
+    const { config, events, h } = cookieSetup(shortLived())
+    await h.signIn()
+    // A request that left the browser before the renewed cookie came back (another tab, a retry).
+    const stale = appRequest(h)
+    const first = await getAccessToken(appRequest(h), config, "idp", () => undefined)
+    expect(shortLived().refreshGrants).toBe(1)
+
+    const caughtUp: string[] = []
+    const late = await getAccessToken(stale, config, "idp", (cookie) => caughtUp.push(cookie))
+    expect(late?.accessToken).toBe(first?.accessToken)
+    expect(shortLived().refreshGrants).toBe(1)
+    expect(shortLived().revokedGrants).toBe(0)
+    expect(caughtUp.some((cookie) => cookie.startsWith("authjs.session-token"))).toBe(true)
+
+    // The grant survives: the stale request's cookie, too, refreshes once more at the provider.
+    for (const cookie of caughtUp) h.browser.setCookie(APP, cookie)
+    const next = await getAccessToken(appRequest(h), config, "idp", (cookie) => {
+      h.browser.setCookie(APP, cookie)
+    })
+    expect(next?.accessToken).not.toBe(first?.accessToken)
+    expect(shortLived().refreshGrants).toBe(2)
+    expect(shortLived().revokedGrants).toBe(0)
+    expect(events).toEqual(["refreshToken", "refreshToken"])
+  })
+
+  it("follows a stale cookie through the refreshes that came after it, to the newest tokens", async () => {
+    const { config, h } = cookieSetup(shortLived())
+    await h.signIn()
+    const stale = appRequest(h)
+    await getAccessToken(appRequest(h), config, "idp", (cookie) => {
+      h.browser.setCookie(APP, cookie)
+    })
+    const newest = await getAccessToken(appRequest(h), config, "idp", (cookie) => {
+      h.browser.setCookie(APP, cookie)
+    })
+    expect(shortLived().refreshGrants).toBe(2)
+    expect((await getAccessToken(stale, config, "idp", () => undefined))?.accessToken).toBe(newest?.accessToken)
+    expect(shortLived().refreshGrants).toBe(2)
+    expect(shortLived().revokedGrants).toBe(0)
+  })
+
+  it("forgets a finished refresh after SPENT_REFRESH_MEMORY_MS (60 s): a cookie that old spends its token again", async () => {
+    const { config, h } = cookieSetup(shortLived())
+    await h.signIn()
+    const stale = appRequest(h)
+    await getAccessToken(appRequest(h), config, "idp", () => undefined)
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + SPENT_REFRESH_MEMORY_MS + 1000 })
+    try {
+      await expect(getAccessToken(stale, config, "idp", () => undefined)).rejects.toMatchObject({ code: "RefreshTokenError", message: expect.stringContaining("invalid_grant") as string })
+    } finally {
+      vi.useRealTimers()
+    }
+    expect(SPENT_REFRESH_MEMORY_MS).toBeLessThanOrEqual(60_000)
+  })
+
+  it("never hands a remembered refresh to another user's session carrying the spent refresh token", async () => {
+    const { config, h } = cookieSetup(shortLived())
+    await h.signIn()
+    const sealed = h.browser.cookies(APP).find(({ name }) => name === "authjs.session-token")?.value ?? ""
+    const alice = await decode({ token: sealed, secret: SECRET, salt: "authjs.session-token" })
+    const bob = await encode({ token: { ...alice, sub: "bob", email: "bob@example.com" }, secret: SECRET, salt: "authjs.session-token" })
+    const first = await getAccessToken(appRequest(h), config, "idp", () => undefined)
+    const answer: unknown = await getAccessToken(new Request(`${APP}/dashboard`, { headers: { cookie: `authjs.session-token=${bob}` } }), config, "idp", () => undefined).catch((error: unknown) => error)
+    expect(answer).toBeInstanceOf(RefreshTokenError)
+    expect(JSON.stringify(answer)).not.toContain(first?.accessToken ?? "-")
   })
 
   it("refuses a due refresh without a cookie sink, before it spends the refresh token", async () => {

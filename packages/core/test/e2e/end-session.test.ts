@@ -78,13 +78,29 @@ describe("endSessionOnSignOut", () => {
     expect(location.searchParams.get("state")).toBeTruthy()
     const forged = await harness.browser.navigate(`${APP}/api/auth/signout/callback/idp?state=forged`)
     expect(errorOf(forged)).toBe("InvalidCheck")
-    // The cookie went with the refusal: the real state no longer works either.
-    const replay = await harness.browser.navigate(`${APP}/api/auth/signout/callback/idp?state=${location.searchParams.get("state") ?? ""}`)
-    expect(errorOf(replay)).toBe("InvalidCheck")
+    // Only the right state spends the cookie: it ends the sign-out once, and a replay is refused.
+    const real = `${APP}/api/auth/signout/callback/idp?state=${location.searchParams.get("state") ?? ""}`
+    expect((await harness.browser.navigate(real)).url).toBe(`${APP}/goodbye`)
+    expect(errorOf(await harness.browser.navigate(real))).toBe("InvalidCheck")
 
     const stranger = new Harness(config)
     expect(errorOf(await stranger.browser.navigate(`${APP}/api/auth/signout/callback/idp?state=x`))).toBe("InvalidCheck")
     expect(errorOf(await stranger.browser.navigate(`${APP}/api/auth/signout/callback/nobody?state=x`))).toBe("InvalidProvider")
+  })
+
+  it("keeps the ID token for the next sign-out when a cross-site link hits the sign-out callback with a forged or no state (RP-Initiated Logout 1.0 §2/§3, ASVS 3.5.3)", async () => {
+    const harness = new Harness(e2eConfig([idpProvider(idp(), { endSessionOnSignOut: true })]))
+    await harness.signIn()
+    for (const query of ["?state=forged", ""]) {
+      const planted = await harness.browser.navigate(`${APP}/api/auth/signout/callback/idp${query}`, { initiator: "https://evil.example/" })
+      expect(errorOf(planted)).toBe("InvalidCheck")
+    }
+
+    const requests = idp().requests.length
+    expect((await signOut(harness)).url).toBe(`${APP}/goodbye`)
+    const ended = idp().requests.slice(requests).find((request) => request.method === "GET" && request.path === "/session/end")
+    expect(new URLSearchParams(ended?.search ?? "").get("id_token_hint")?.split(".")).toHaveLength(3)
+    expect(isLoginForm(await harness.startSignIn("idp"))).toBe(true)
   })
 
   it("signs out here only, with a warning, when the provider has no end_session_endpoint", async () => {

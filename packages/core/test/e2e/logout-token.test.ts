@@ -78,6 +78,12 @@ describe("a logout token", () => {
     expect(await verifyLogoutToken(await provider(), await idp().logoutToken({ clientId: CLIENT.id, sub: "alice" }, { typ: null }))).toMatchObject({ sub: "alice" })
   })
 
+  it("is refused with a crit header naming an extension we do not understand (RFC 7515 §4.1.11, ASVS 9.1.1)", async () => {
+    // Correctly signed by the provider: only the critical extension makes it unusable.
+    const critical = idp().logoutToken({ clientId: CLIENT.id, sub: "alice" }, { critical: { "urn:example:must-understand": true } })
+    expect(await refusal(critical)).toMatch(/crit/)
+  })
+
   it("is refused when it is not a JWS at all", async () => {
     for (const token of ["", "a.b", "not.a.jwt", `${"x".repeat(20_000)}.y.z`]) expect(await refusal(Promise.resolve(token))).toBeTruthy()
   })
