@@ -113,4 +113,21 @@ describe("a frozen PostgreSQL", () => {
     }
     await pool.end()
   }, scaled(30_000))
+
+  it("gives up on a statement after the adapter's `queryTimeout` and drops its connection from the pool", async () => {
+    const pool = new pg.Pool({ connectionString: postgres.connectionString })
+    pool.on("error", () => undefined)
+    await pool.query("SELECT 1")
+    const adapter = PostgresAdapter(pool, { queryTimeout: 300 })
+    postgres.freeze()
+    try {
+      const started = performance.now()
+      await expect(adapter.getUser("1")).rejects.toThrow(/timeout/i)
+      expect(performance.now() - started).toBeLessThan(1_500)
+      expect(pool.totalCount, "the connection that timed out is gone").toBe(0)
+    } finally {
+      postgres.thaw()
+    }
+    await pool.end()
+  })
 })

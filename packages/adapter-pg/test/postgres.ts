@@ -205,11 +205,22 @@ export async function startPostgres(): Promise<RunningPostgres> {
       server = await launch()
     },
     freeze: () => {
-      for (const pid of processes()) process.kill(pid, "SIGSTOP")
+      signal(processes(), "SIGSTOP")
     },
     thaw: () => {
-      for (const pid of processes()) process.kill(pid, "SIGCONT")
+      signal(processes(), "SIGCONT")
     },
+  }
+}
+
+/** Sends `name` to each of `pids`; one that has exited meanwhile (a backend whose session ended) is skipped. */
+function signal(pids: readonly number[], name: NodeJS.Signals): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, name)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error
+    }
   }
 }
 
