@@ -62,7 +62,9 @@ describe("storeTimeout", () => {
     let grant: (() => void) | undefined
     const adapter: Adapter = {
       withAccountLock: async (_key, critical) => {
-        await new Promise<void>((resolve) => (grant = resolve))
+        await new Promise<void>((resolve) => {
+          grant = resolve
+        })
         return critical()
       },
     }
@@ -74,7 +76,7 @@ describe("storeTimeout", () => {
     grant?.()
     await new Promise((resolve) => setTimeout(resolve, 10))
     expect(ran).toBe(false)
-    const slow = lock?.(key, () => new Promise((resolve) => setTimeout(() => resolve("done"), 120)))
+    const slow = lock?.(key, () => new Promise((resolve) => setTimeout(resolve, 120, "done")))
     grant?.()
     await expect(slow).resolves.toBe("done")
   })
