@@ -148,8 +148,9 @@ describe("a provider that hangs", () => {
       const config = e2eConfig([oauthProvider(idp(), { token: `http://127.0.0.1:${port}/token`, timeout: 300, callbackTimeout: 4_000 })])
       const started = Date.now()
       expect(errorOf(await new Harness(config).signIn("idp-oauth"))).toBe("OAuthCallbackError")
-      expect(Date.now() - started).toBeLessThan(2_000)
+      // Today's Node 20 failure waits for the whole callback: the per-request timeout must end it first.
       expect(config.errors.join("\n")).toMatch(/did not answer within 300 ms/)
+      expect(Date.now() - started).toBeLessThan(4_000)
     } finally {
       clearInterval(pressure)
       for (const socket of sockets) socket.destroy()
