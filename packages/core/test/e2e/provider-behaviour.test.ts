@@ -140,14 +140,17 @@ describe("a provider that hangs", () => {
     const silent = createServer((socket) => sockets.add(socket))
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve))
     const { port } = silent.address() as { port: number }
+    const config = e2eConfig([oauthProvider(idp(), { token: `http://127.0.0.1:${port}/token`, timeout: 300, callbackTimeout: 4_000 })])
+    const h = new Harness(config)
+    h.hold = true
+    await h.signIn("idp-oauth")
     const pressure = setInterval(() => {
       Array.from({ length: 20_000 }, (_, i) => ({ i }))
       gc()
     }, 20)
     try {
-      const config = e2eConfig([oauthProvider(idp(), { token: `http://127.0.0.1:${port}/token`, timeout: 300, callbackTimeout: 4_000 })])
       const started = Date.now()
-      expect(errorOf(await new Harness(config).signIn("idp-oauth"))).toBe("OAuthCallbackError")
+      expect(errorOf(await h.callback(h.held ?? ""))).toBe("OAuthCallbackError")
       // Today's Node 20 failure waits for the whole callback: the per-request timeout must end it first.
       expect(config.errors.join("\n")).toMatch(/did not answer within 300 ms/)
       expect(Date.now() - started).toBeLessThan(4_000)
