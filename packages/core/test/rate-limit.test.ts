@@ -98,6 +98,15 @@ describe("sign-in mail per address", () => {
     for (let i = 0; i < 4; i++) await askForLink(i % 2 === 0 ? first : second, new Jar(), "ada@example.com", "192.0.2.1")
     expect(sent).toHaveLength(3)
   })
+
+  it("counts every spelling of one inbox against one allowance (tags, Gmail dots, googlemail, full-width, IDN, case), mailing each as given", async () => {
+    const sent: SendVerificationRequestParams[] = []
+    const config = emailConfig(sent)
+    const gmail = ["victim@gmail.com", "Victim+1@gmail.com", "v.i.c.t.i.m@gmail.com", "victim@googlemail.com", "vic.tim+x@GoogleMail.com", "ｖｉｃｔｉｍ@gmail.com", "victim@ｇｍａｉｌ.ｃｏｍ", "VICTIM+2@GMAIL.COM"]
+    const idn = ["ada@bücher.example", "ada@xn--bcher-kva.example", "Ada+news@BÜCHER.example", "ａｄａ@ｂüｃｈｅｒ.example"]
+    for (const address of [...gmail, ...gmail, ...gmail, ...idn, ...idn, ...idn]) await askForLink(config, new Jar(), address, "192.0.2.1")
+    expect(sent.map((params) => params.identifier)).toEqual(["victim@gmail.com", "victim+1@gmail.com", "v.i.c.t.i.m@gmail.com", "ada@bücher.example", "ada@xn--bcher-kva.example", "ada+news@bücher.example"])
+  })
 })
 
 describe("failed password attempts per account", () => {
@@ -149,6 +158,24 @@ describe("failed password attempts per account", () => {
     })))
     expect(asked).toBe(10)
     expect(new Set(answers.map((answer) => location(answer).href)).size).toBe(1)
+  })
+
+  it("V6.3.1: keeps an account paused for every spelling its authorize folds to it (full-width, case, space)", async () => {
+    let asked = 0
+    const fold = (name: string) => name.normalize("NFKC").trim().toLowerCase()
+    const provider = passwordProvider()
+    const config = testConfig({
+      providers: [{ ...provider, authorize: (credentials, request) => (asked++, provider.authorize({ ...credentials, username: fold(credentials.username ?? "") }, request)) }],
+    })
+    for (let i = 0; i < 10; i++) await submit(config, new Jar(), "ada", `guess-${String(i)}`)
+    expect(asked).toBe(10)
+    const jar = new Jar()
+    for (const spelling of ["ＡＤＡ", "ａｄａ", "Ａｄａ", "ａDａ", "\u3000ada\u3000", "ADA"]) {
+      await submit(config, jar, spelling, `guess-${spelling}`)
+      await submit(config, jar, spelling, PASSWORD)
+    }
+    expect(asked).toBe(10)
+    expect(await (await call(config, jar, "/api/auth/session")).json()).toBeNull()
   })
 
   it("forgets the failures after a successful sign-in", async () => {
