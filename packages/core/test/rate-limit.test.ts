@@ -1,7 +1,7 @@
 // Abuse limits keyed by the target (issue 28, first stage): sign-in mail per address, and failed
 // password attempts per account. Each answer over a limit must read exactly like one under it.
 import { MemoryAdapter } from "@portcullis/adapter-memory"
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { forwardedFor } from "../src/client-address.js"
 import { memoryRateLimitStore } from "../src/rate-limit-store.js"
 import type { SendVerificationRequestParams } from "../src/providers/index.js"
@@ -178,6 +178,26 @@ describe("failed password attempts per account", () => {
     expect(await (await call(config, jar, "/api/auth/session")).json()).toBeNull()
   })
 
+  it("V6.3.1: keeps an account paused while a flood of 100,000 throw-away identifiers fills the memory store", async () => {
+    let asked = 0
+    const store = memoryRateLimitStore()
+    const provider = passwordProvider()
+    const config = testConfig({
+      rateLimit: { store },
+      providers: [{ ...provider, authorize: (credentials, request) => (asked++, provider.authorize(credentials, request)) }],
+    })
+    for (let i = 0; i < 11; i++) await submit(config, new Jar(), "ada", `guess-${String(i)}`)
+    expect(asked).toBe(10)
+    // With no client address the per-client limits are off: each throw-away name is one failed
+    // attempt, counted in the same store under the key the credentials flow gives it.
+    // The memory store reads keys as opaque strings: plain ones spare 100,000 digests.
+    for (let i = 0; i < 100_001; i++) await store.hit(`password credentials:throwaway-${String(i)}`, 900)
+    const jar = new Jar()
+    for (let i = 0; i < 10; i++) await submit(config, jar, "ada", i === 9 ? PASSWORD : `again-${String(i)}`)
+    expect(asked).toBe(10)
+    expect(await (await call(config, jar, "/api/auth/session")).json()).toBeNull()
+  })
+
   it("forgets the failures after a successful sign-in", async () => {
     let asked = 0
     const provider = passwordProvider()
@@ -239,5 +259,39 @@ describe("failed password attempts per account", () => {
     }
     const config = testConfig({ providers: [passwordProvider({ identifierField: "nickname" as never })] })
     expect((await call(config, new Jar(), "/api/auth/providers")).status).toBe(503)
+  })
+})
+
+describe("the memory store's eviction (100,000 counters)", () => {
+  it("lets ended windows go before any live counter, however high their counts", async () => {
+    const store = memoryRateLimitStore()
+    const now = Date.now()
+    const clock = vi.spyOn(Date, "now").mockReturnValue(now)
+    try {
+      for (let i = 0; i < 20_000; i++) for (let hit = 0; hit < 2; hit++) await store.hit(`short-${String(i)}`, 1)
+      for (let i = 0; i < 80_000; i++) await store.hit(`live-${String(i)}`, 900)
+      clock.mockReturnValue(now + 2_000)
+      await store.hit("new", 900)
+      expect((await store.peek("live-0")).count).toBe(1)
+      expect((await store.peek("new")).count).toBe(1)
+    } finally {
+      clock.mockRestore()
+    }
+  })
+
+  it("lets the lowest counts go first, the oldest window first among equals", async () => {
+    const store = memoryRateLimitStore()
+    for (let hit = 0; hit < 2; hit++) await store.hit("twice", 900)
+    for (let i = 0; i < 100_000; i++) await store.hit(`once-${String(i)}`, 900)
+    expect((await store.peek("twice")).count).toBe(2)
+    expect((await store.peek("once-0")).count).toBe(0)
+    expect((await store.peek("once-99999")).count).toBe(1)
+  })
+
+  it("still lets a counter go when a flood counts each of its own targets at least as often (as SECURITY.md says)", async () => {
+    const store = memoryRateLimitStore()
+    for (let hit = 0; hit < 2; hit++) await store.hit("paused", 900)
+    for (let i = 0; i < 100_000; i++) for (let hit = 0; hit < 2; hit++) await store.hit(`flood-${String(i)}`, 900)
+    expect((await store.peek("paused")).count).toBe(0)
   })
 })
