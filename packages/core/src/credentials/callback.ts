@@ -40,8 +40,8 @@ async function failedAttempts(config: InternalConfig, provider: InternalCredenti
   const limits = rateLimitsOf(config)
   const submitted = provider.identifierField === undefined ? undefined : credentials[provider.identifierField]
   if (limits === undefined || submitted === undefined) return undefined
-  // Folded as far as an `authorize` might fold it: every spelling it could take for one account
-  // (full-width, case, a `+tag`) counts against that account's one allowance.
+  // Folded as an `authorize` commonly folds it (full-width forms, case, a `+tag`), so each such
+  // spelling of one account counts against that account's one allowance.
   const identifier = mailboxKey(submitted)
   if (identifier === "") return undefined
   return { store: limits.store, key: await targetKey(`password ${provider.id}`, identifier), failures: limits.credentials.failures, windowSeconds: limits.credentials.windowSeconds }
