@@ -89,6 +89,13 @@ function withSessionId(token: JWT, id: unknown): JWT {
   return id === undefined ? claims : { ...claims, [SESSION_ID_CLAIM]: id }
 }
 
+/** When a pre-switch JWT session's record expires: never before the old token, so a revoked one stays refused should that cookie come back. */
+function preSwitchExpiry(context: RequestContext, token: JWT): Date {
+  const now = Date.now()
+  const exp = typeof token.exp === "number" ? token.exp * 1000 : now
+  return new Date(Math.max(exp, now + context.config.jwt.maxAge * 1000))
+}
+
 async function readJwtSession(context: RequestContext, update: SessionUpdate | undefined): Promise<CurrentSession | null> {
   const { config } = context
   const source = await sessionSource(context)
@@ -102,11 +109,7 @@ async function readJwtSession(context: RequestContext, update: SessionUpdate | u
     const records = await sessionRecords()
     // No `sessionId`: sealed before the switch (on http Auth.js's cookie name is ours, so the name tells nothing).
     if (typeof token[SESSION_ID_CLAIM] !== "string") {
-      const now = Date.now()
-      const exp = typeof token.exp === "number" ? token.exp * 1000 : now
-      // The record outlives the old token, so that a revoked one stays refused should the old cookie come back.
-      const expires = new Date(Math.max(exp, now + config.jwt.maxAge * 1000))
-      const record = await records.adoptPreSwitchSession(context, { kind: "jwt", token: raw, userId: token.sub, expires, sessionToken: null })
+      const record = await records.adoptPreSwitchSession(context, { kind: "jwt", token: raw, userId: token.sub, expires: preSwitchExpiry(context, token), sessionToken: null })
       if (record !== undefined) {
         token = { ...token, [SESSION_ID_CLAIM]: record.id }
         recorded = true
@@ -260,10 +263,15 @@ export async function endSession(context: RequestContext): Promise<EndedSession>
   } else {
     const raw = source === undefined ? undefined : readChunked(context.jar, source.name)
     const token = source === undefined || raw === undefined ? null : await openToken(context, raw, source.salt)
-    const id = token?.[SESSION_ID_CLAIM]
-    if (typeof id === "string" && keepsSessionRecords(config.adapter)) {
-      const record = await callAdapter(config.adapter, "getSessionRecord", id)
-      if (record !== null) await (await sessionRecords()).revokeRecords(config, [record], "signOut")
+    if (token !== null && raw !== undefined && keepsSessionRecords(config.adapter)) {
+      const records = await sessionRecords()
+      const id = token[SESSION_ID_CLAIM]
+      // A pre-switch session signing out on its first request gets its record to revoke, so a copy of its cookie is refused too.
+      const record =
+        typeof id === "string"
+          ? await callAdapter(config.adapter, "getSessionRecord", id)
+          : await records.adoptPreSwitchSession(context, { kind: "jwt", token: raw, userId: token.sub, expires: preSwitchExpiry(context, token), sessionToken: null })
+      if (record != null) await records.revokeRecords(config, [record], "signOut")
     }
     await emit(config, "signOut", { token })
     ended = { userId: typeof token?.sub === "string" ? token.sub : undefined, token }

@@ -112,6 +112,15 @@ describe.each(["jwt", "database"] as const)("a pre-switch %s session", (strategy
     expect(await session(config, laptop)).toMatchObject({ user: { id: ADA.id } })
   })
 
+  it("signing out on its first request ends it: a copy of its cookie is refused afterwards (ASVS V7.4.1)", async () => {
+    const config = app(strategy)
+    const jar = await preSwitch(config, strategy)
+    const copy = Object.assign(new Jar(), { cookies: new Map(jar.cookies) })
+    const response = await call(config, jar, "/api/auth/signout", { form: { csrfToken: await csrfToken(config, jar) } })
+    expect(response.status).toBe(302)
+    expect(await session(config, copy)).toBeNull()
+  })
+
   it("is ended by `all: true` from another device and by revokeUserSessions", async () => {
     const config = app(strategy)
     const jar = await preSwitch(config, strategy)
