@@ -23,6 +23,12 @@ export interface MemoryAdapterState {
   sessions?: readonly AdapterSession[]
   verificationTokens?: readonly VerificationToken[]
   authenticators?: readonly AdapterAuthenticator[]
+  /**
+   * Session records (`createSessionRecord`). A seeded database session needs one naming its
+   * `sessionToken`, and a seeded JWT session its id in the `sessionId` claim: `Auth()` refuses a
+   * session without a record (one from before the switch from Auth.js gets it on its first read).
+   */
+  sessionRecords?: readonly AdapterSessionRecord[]
 }
 
 type Fields = Record<string, unknown>
@@ -75,6 +81,7 @@ const SWEEP_FLOOR = 1024
  * const seeded = MemoryAdapter({
  *   users: [{ id: "u1", email: "ada@example.com", emailVerified: null }],
  *   sessions: [{ sessionToken: "t1", userId: "u1", expires: new Date(Date.now() + 60_000) }],
+ *   sessionRecords: [{ id: "r1", userId: "u1", sessionToken: "t1", createdAt: new Date(), lastSeenAt: new Date(), expires: new Date(Date.now() + 60_000) }],
  * })
  * ```
  */
@@ -141,6 +148,14 @@ export function MemoryAdapter(initial: MemoryAdapterState = {}): Required<Strict
     return authenticator
   }
 
+  // No user check: a credentials sign-in the store does not keep gets a record too.
+  function insertSessionRecord(record: object, where: string): AdapterSessionRecord {
+    const stored = checkSessionRecord(record, where)
+    if (sessionRecords.has(stored.id)) throw new Error(`MemoryAdapter: ${where}: a session record with this id exists`)
+    sessionRecords.set(stored.id, stored)
+    return stored
+  }
+
   function requireUser(userId: string, where: string): void {
     if (!users.has(userId)) throw new Error(`MemoryAdapter: ${where}: no user has the id in userId`)
   }
@@ -154,6 +169,7 @@ export function MemoryAdapter(initial: MemoryAdapterState = {}): Required<Strict
   initial.authenticators?.forEach((authenticator, i) => {
     insertAuthenticator(copy(authenticator), `initial.authenticators[${i}]`)
   })
+  initial.sessionRecords?.forEach((record, i) => insertSessionRecord(copy(record), `initial.sessionRecords[${i}]`))
 
   return {
     createUser(user) {
@@ -343,13 +359,8 @@ export function MemoryAdapter(initial: MemoryAdapterState = {}): Required<Strict
     },
 
     createSessionRecord(record) {
-      const where = "createSessionRecord()"
-      // No user check: a credentials sign-in the store does not keep gets a record too.
-      const stored = checkSessionRecord(copy(record), where)
-      if (sessionRecords.has(stored.id)) throw new Error(`MemoryAdapter: ${where}: a session record with this id exists`)
       sweepSessionRecords()
-      sessionRecords.set(stored.id, stored)
-      return copy(stored)
+      return copy(insertSessionRecord(copy(record), "createSessionRecord()"))
     },
 
     getSessionRecord(id) {

@@ -10,7 +10,8 @@
  * the pool (Auth.js's adapters, from @portcullis/authjs-adapters-test); else `PostgresAdapter`.
  * SESSION_STRATEGY (`database`, the default, or `jwt`), BACKCHANNEL_LOGOUT=1 (the provider's
  * `backchannelLogout`) and REVOCATION_CHECK_INTERVAL (seconds, `session.revocationCheckInterval`)
- * set up the back-channel logout test.
+ * set up the back-channel logout test; LEGACY_UNTIL (an ISO date) sets `legacySessionCookies.until`
+ * for its sessions from before the switch from Auth.js.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import { pathToFileURL } from "node:url"
@@ -32,8 +33,10 @@ const makeAdapter =
     ? PostgresAdapter
     : ((await import(pathToFileURL(adapterModule).href)) as { default: (pool: pg.Pool) => Adapter }).default
 const interval = process.env.REVOCATION_CHECK_INTERVAL
+const legacyUntil = process.env.LEGACY_UNTIL
 const config = {
   secret: env("AUTH_SECRET"),
+  ...(legacyUntil === undefined || legacyUntil === "" ? {} : { legacySessionCookies: { until: legacyUntil } }),
   trustHost: true,
   adapter: makeAdapter(pool),
   session: {
