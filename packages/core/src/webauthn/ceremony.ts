@@ -29,7 +29,7 @@ import { readSession } from "../session/index.js"
 import { callAdapter } from "../store.js"
 import { aaguidName } from "./aaguid.js"
 import { credentialIdForOptions, findAuthenticator, isAuthjsPasskey, storedBytes } from "./authjs-rows.js"
-import { consumeChallenge, issueChallenge, type Ceremony } from "./challenge.js"
+import { consumeChallenge, issueChallenge, spendChallenge, type Ceremony, type OpenedChallenge } from "./challenge.js"
 import { resolveRelyingParty, type WebAuthnOptions } from "./options.js"
 import { adapterOf, asUser, storeAuthenticator } from "./records.js"
 import { signUp, signUpLink, type NewPasskey } from "./signup.js"
@@ -218,11 +218,12 @@ export async function webauthnCallback(context: RequestContext, provider: Provid
   if (requested !== null) context.returnTo = target
   const posted = ceremonyAction(form.get("action"))
   const response = readResponse(form.get("data"))
-  const ceremony = await consumeChallenge(context, provider.id, response.clientData.challenge)
+  const opened = await consumeChallenge(context, provider.id, response.clientData.challenge)
+  const { ceremony } = opened
   if (posted !== undefined && posted !== ceremony.action) throw new WebAuthnVerificationError(`The challenge was issued to ${ceremony.action}, not to ${posted}.`)
   return ceremony.action === "register"
     ? register(context, provider, ceremony, response.json as unknown as RegistrationResponseJSON, response.clientData.challenge, target)
-    : authenticate(context, provider, response.json as unknown as AuthenticationResponseJSON, response.clientData.challenge, target)
+    : authenticate(context, provider, response.json as unknown as AuthenticationResponseJSON, opened, response.clientData.challenge, target)
 }
 
 /**
@@ -244,7 +245,7 @@ function failed(step: string, cause: unknown): WebAuthnVerificationError {
   return new WebAuthnVerificationError(`The ${step} did not verify.`, { cause })
 }
 
-async function authenticate(context: RequestContext, provider: Provider, response: AuthenticationResponseJSON, challenge: string, target: string): Promise<Response> {
+async function authenticate(context: RequestContext, provider: Provider, response: AuthenticationResponseJSON, opened: OpenedChallenge, challenge: string, target: string): Promise<Response> {
   const adapter = adapterOf(context)
   const { options } = provider
   const rp = resolveRelyingParty(options, context.origin)
@@ -279,6 +280,7 @@ async function authenticate(context: RequestContext, provider: Provider, respons
     throw failed("passkey sign-in", cause)
   }
   if (!verified.verified) throw new WebAuthnVerificationError("The passkey sign-in did not verify.")
+  await spendChallenge(context, opened)
   const { newCounter } = verified.authenticationInfo
   await callAdapter(adapter, "updateAuthenticatorCounter", authenticator.credentialID, newCounter)
   if (adapter.updateAuthenticator !== undefined) await callAdapter(adapter, "updateAuthenticator", { credentialID: authenticator.credentialID, lastUsedAt: new Date() })
