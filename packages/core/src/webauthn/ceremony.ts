@@ -31,7 +31,7 @@ import { aaguidName } from "./aaguid.js"
 import { credentialIdForOptions, findAuthenticator, isAuthjsPasskey, storedBytes } from "./authjs-rows.js"
 import { consumeChallenge, issueChallenge, spendChallenge, type Ceremony, type OpenedChallenge } from "./challenge.js"
 import { resolveRelyingParty, type WebAuthnOptions } from "./options.js"
-import { adapterOf, asUser, storeAuthenticator } from "./records.js"
+import { adapterOf, asUser, attachPasskey } from "./records.js"
 import { signUp, signUpLink, type NewPasskey } from "./signup.js"
 
 type Provider = FlowProvider<WebAuthnOptions>
@@ -341,10 +341,7 @@ async function register(context: RequestContext, provider: Provider, ceremony: C
     if (session?.userId !== ceremony.userId) throw new WebAuthnVerificationError("Adding a passkey needs the user who started it to be signed in.")
     const user = asUser(await callAdapter(adapter, "getUser", ceremony.userId))
     if (user === undefined) throw new WebAuthnVerificationError("The signed-in user no longer exists.")
-    const owner = asUser(await callAdapter(adapter, "getUserByAccount", { provider: providerId, providerAccountId: handle }))
-    if (owner === undefined) await callAdapter(adapter, "linkAccount", { ...account, type: "webauthn", userId: user.id })
-    else if (owner.id !== user.id) throw new WebAuthnVerificationError("The user handle belongs to another user.")
-    await storeAuthenticator(adapter, { ...passkey, userId: user.id })
+    await attachPasskey(adapter, user, { ...passkey, userId: user.id }, providerId)
     return finishSignIn(context, { user, account: { ...account, userId: user.id }, isNewUser: false }, target)
   }
 

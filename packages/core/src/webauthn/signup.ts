@@ -3,10 +3,12 @@
  *
  * With an email provider configured, the address is confirmed before any user exists, and the
  * registration answers the same whether or not the address has an account (issue 15: a
- * stranger learns neither). A new address is mailed a sign-up link carrying the verified
- * passkey, sealed; an address that has an account is mailed the email provider's ordinary
- * sign-in link, so its owner can sign in and add the passkey from the account. Both answers are
- * the "check your email" page.
+ * stranger learns neither). Either way the address is mailed a link carrying the verified
+ * passkey, sealed together with a digest of that link's verification token, so no other link's
+ * token confirms it. Followed, the link creates the account with the passkey, or, when the
+ * address has an account by then, signs into it and adds the passkey (its page says which):
+ * proving the address is what an email sign-in takes, and the passkey was made in this browser.
+ * An account linked to an address it never verified is refused, as an email sign-in is.
  *
  * Without an email provider there is nothing to confirm the address with: the user is created at
  * once with an unverified address, and an address that has an account is refused, which tells
@@ -20,18 +22,18 @@
  */
 import { findUserByEmail } from "../accounts.js"
 import { askSignIn } from "../sign-in-callback.js"
-import type { AdapterAuthenticator } from "../adapters.js"
+import type { AdapterAuthenticator, AdapterUser } from "../adapters.js"
 import { finishSignIn } from "../sign-in.js"
 import { resolveCallbackUrl } from "../callback-url.js"
 import { html, readForm, redirect } from "../context.js"
 import type { RequestContext } from "../internal.js"
 import { browserBinding, csrfToken, verifyCsrf } from "../csrf.js"
-import { deriveKeys, openJwe, sealJwe, type SecretKey } from "../crypto.js"
-import { askEmailSignIn } from "../email/accounts.js"
+import { base64url, deriveKeys, openJwe, sealJwe, type SecretKey } from "../crypto.js"
+import { askEmailSignIn, resolveEmailUser } from "../email/accounts.js"
 import { readIdentifier } from "../email/address.js"
 import { readLink } from "../email/callback.js"
 import type { InternalEmailProvider } from "../email/provider.js"
-import { sendSignInLink, sendVerificationLink } from "../email/signin.js"
+import { sendVerificationLink } from "../email/signin.js"
 import { useToken } from "../email/token.js"
 import { AdapterError, WebAuthnVerificationError } from "../errors.js"
 import { emit } from "../events.js"
@@ -42,7 +44,7 @@ import { callAdapter } from "../store.js"
 import { aaguidName } from "./aaguid.js"
 import { requireBrowser } from "./challenge.js"
 import type { WebAuthnOptions } from "./options.js"
-import { adapterOf, asUser, storeAuthenticator } from "./records.js"
+import { adapterOf, asUser, attachPasskey, storeAuthenticator } from "./records.js"
 import { renderConfirmSignUp } from "./signup-page.js"
 
 type Provider = FlowProvider<WebAuthnOptions>
@@ -81,6 +83,8 @@ interface Pending {
   a?: string
   /** Seconds since the epoch: the verification token's expiry. */
   exp: number
+  /** The SHA-256 of the verification token mailed with it (base64url): only that token confirms it. */
+  v: string
 }
 
 function emailProviderOf(context: RequestContext): InternalEmailProvider | undefined {
@@ -117,23 +121,24 @@ export async function signUp(context: RequestContext, provider: Provider, who: S
 async function confirmByEmail(context: RequestContext, provider: Provider, mailer: InternalEmailProvider, who: SignUp & { email: string }, target: string): Promise<Response> {
   const adapter = adapterOf(context)
   const identifier = readIdentifier(mailer, [who.email])
-  if ((await findUserByEmail(adapter, identifier)) !== null) {
-    // Exactly what `POST /signin/email` with this address does: signed in, the owner adds a passkey from the account.
-    return redirect(context, await sendSignInLink(context, mailer, { form: new URLSearchParams({ email: who.email }), callbackUrl: target }))
-  }
   const { redirectTo } = await askEmailSignIn(context, { adapter, providerId: mailer.id, identifier, verificationRequest: true })
   if (redirectTo !== undefined) return redirect(context, redirectTo)
   // Checked before a token exists, as for any emailed link.
   const route = outboundCallbackUrl(context, provider.id, `Passkey provider "${provider.id}"`)
   const browser = await requireBrowser(context)
   await sendVerificationLink(context, mailer, identifier, async (token, expires) => {
-    const pending = await sealPending(context, { ...who, email: identifier }, { provider: provider.id, browser, expires })
+    const pending = await sealPending(context, { ...who, email: identifier }, { provider: provider.id, browser, expires, token })
     return `${route}?${new URLSearchParams({ callbackUrl: target, token, email: identifier, pending }).toString()}`
   })
   return redirect(context, verifyRequestUrl(context, mailer.id))
 }
 
-async function sealPending(context: RequestContext, signUp: SignUp & { email: string }, bound: { provider: string; browser: string; expires: Date }): Promise<string> {
+/** The digest of a link's verification token its pending registration carries. */
+async function tokenDigest(token: string): Promise<string> {
+  return base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token))))
+}
+
+async function sealPending(context: RequestContext, signUp: SignUp & { email: string }, bound: { provider: string; browser: string; expires: Date; token: string }): Promise<string> {
   const { passkey } = signUp
   const sealed: Pending = {
     p: bound.provider,
@@ -147,6 +152,7 @@ async function sealPending(context: RequestContext, signUp: SignUp & { email: st
     d: passkey.credentialDeviceType,
     s: passkey.credentialBackedUp,
     exp: Math.floor(bound.expires.getTime() / 1000),
+    v: await tokenDigest(bound.token),
   }
   if (signUp.name !== undefined) sealed.n = signUp.name
   if (typeof passkey.transports === "string") sealed.r = passkey.transports
@@ -158,18 +164,18 @@ async function sealPending(context: RequestContext, signUp: SignUp & { email: st
 function isPending(value: unknown): value is Pending {
   if (typeof value !== "object" || value === null) return false
   const v = value as Record<string, unknown>
-  const strings = ["p", "o", "b", "e", "h", "c", "k", "d"].every((key) => typeof v[key] === "string")
+  const strings = ["p", "o", "b", "e", "h", "c", "k", "d", "v"].every((key) => typeof v[key] === "string")
   const optional = ["n", "r", "a"].every((key) => v[key] === undefined || typeof v[key] === "string")
   return strings && optional && typeof v.t === "number" && typeof v.s === "boolean" && typeof v.exp === "number"
 }
 
 /**
  * Opens a sign-up link's `pending` registration: sealed by this server, unexpired, for this
- * provider, origin and browser, and for the address the link was sent to.
+ * provider, origin and browser, and for the address and token the link was sent with.
  *
  * @throws {WebAuthnVerificationError} when any of that fails.
  */
-async function openPending(context: RequestContext, provider: Provider, value: string | null, email: string): Promise<SignUp & { email: string }> {
+async function openPending(context: RequestContext, provider: Provider, value: string | null, link: { email: string; token: string }): Promise<SignUp & { email: string }> {
   const opened = value === null || value === "" || value.length > MAX_PENDING ? undefined : await openJwe(value, await deriveKeys(context.config.secrets, SALT, "jwe")).catch(() => undefined)
   if (!isPending(opened)) throw new WebAuthnVerificationError("The sign-up link's registration was not sealed by this server, or was altered.")
   if (opened.exp < Date.now() / 1000) throw new WebAuthnVerificationError("The sign-up link has expired.")
@@ -177,7 +183,8 @@ async function openPending(context: RequestContext, provider: Provider, value: s
   if (opened.b !== (await browserBinding(context))) {
     throw new WebAuthnVerificationError("The sign-up link works only in the browser that created the passkey: open it there.")
   }
-  if (opened.e !== email) throw new WebAuthnVerificationError("The sign-up link's registration is for another address.")
+  if (opened.e !== link.email) throw new WebAuthnVerificationError("The sign-up link's registration is for another address.")
+  if (opened.v !== (await tokenDigest(link.token))) throw new WebAuthnVerificationError("The sign-up link's registration was mailed with another token.")
   const now = new Date()
   const passkey: NewPasskey = {
     credentialID: opened.c,
@@ -197,12 +204,13 @@ async function openPending(context: RequestContext, provider: Provider, value: s
 
 /**
  * `GET|POST /callback/:id?pending=`: a sign-up link. `GET` (what a mail scanner pre-fetching
- * the link also does) shows the sign-up confirmation page and uses up nothing; its
- * button `POST`s back, CSRF-checked, and only that uses the single-use token, creates the user
- * with a verified address and the passkey, and signs in.
+ * the link also does) shows the confirmation page and uses up nothing; its button `POST`s
+ * back, CSRF-checked, and only that uses the single-use token, then creates the user with a
+ * verified address and the passkey, or adds the passkey to the address's account, and signs in.
  *
  * @throws {WebAuthnVerificationError} when the link's registration does not open or check out, the
- *   token is unknown, used or expired, the passkey got registered or the address got an account since.
+ *   token is unknown, used or expired, or the passkey got registered since.
+ * @throws {OAuthAccountNotLinked} when the address's account never verified it (as for an email sign-in).
  * @throws {Verification} when the link is malformed.
  * @throws {MissingCSRF} when the confirmation form's CSRF token does not check out.
  * @throws {AccessDenied} when the `signIn` callback refuses.
@@ -222,7 +230,7 @@ export async function signUpLink(context: RequestContext, provider: Provider): P
   if (sealed !== null) context.sensitive.add(sealed)
   const target = await resolveCallbackUrl(context, link.callbackUrl)
   if (link.callbackUrl !== null) context.returnTo = target
-  const waiting = await openPending(context, provider, sealed, link.email)
+  const waiting = await openPending(context, provider, sealed, link)
 
   if (!post) {
     const action = new URL(callbackRoute(context, provider.id))
@@ -234,6 +242,7 @@ export async function signUpLink(context: RequestContext, provider: Provider): P
       csrfToken: await csrfToken(context),
       email: link.email,
       name: waiting.name,
+      existing: (await findUserByEmail(adapterOf(context), link.email)) !== null,
       token: link.token,
       callbackUrl,
       signInUrl: signInPageUrl(context, { callbackUrl }),
@@ -245,10 +254,30 @@ export async function signUpLink(context: RequestContext, provider: Provider): P
   if (!(await useToken(context.config, adapter, link.email, link.token))) throw new WebAuthnVerificationError("The sign-up link is unknown, used already, or expired.")
   // The token is spent either way below: the registration is only ever checked once.
   if ((await callAdapter(adapter, "getAuthenticator", waiting.passkey.credentialID)) != null) throw new WebAuthnVerificationError("This passkey was registered already.")
-  if ((await findUserByEmail(adapter, waiting.email)) !== null) {
-    throw new WebAuthnVerificationError("The address got an account since the link was sent: sign in as that account and add the passkey there.")
-  }
+  const existing = await findUserByEmail(adapter, waiting.email)
+  if (existing !== null) return addToAccount(context, provider, mailer, { ...waiting, existing }, target)
   return createPasskeyUser(context, provider, { email: waiting.email, name: waiting.name ?? null, emailVerified: new Date() }, waiting.passkey, target)
+}
+
+/**
+ * Adds a confirmed link's passkey to the account its address has, asking the `signIn` callback
+ * first, and signs in. Refused, as an email sign-in is, when that account never verified the
+ * address, unless the email provider allows it (`allowDangerousEmailAccountLinking`).
+ */
+async function addToAccount(
+  context: RequestContext,
+  provider: Provider,
+  mailer: InternalEmailProvider,
+  { email, existing, passkey }: SignUp & { email: string; existing: AdapterUser },
+  target: string,
+): Promise<Response> {
+  const adapter = adapterOf(context)
+  const account: Account = { provider: provider.id, type: "webauthn", providerAccountId: passkey.providerAccountId }
+  const redirectTo = await askSignIn(context, { user: existing, account })
+  if (redirectTo !== undefined) return redirect(context, redirectTo)
+  const { user } = await resolveEmailUser(context.config, adapter, email, existing, mailer.allowDangerousEmailAccountLinking)
+  await attachPasskey(adapter, user, { ...passkey, userId: user.id }, provider.id)
+  return finishSignIn(context, { user, account: { ...account, userId: user.id }, isNewUser: false }, target)
 }
 
 /**

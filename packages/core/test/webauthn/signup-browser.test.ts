@@ -144,6 +144,54 @@ describe("passkey sign-up with an email provider, in Chromium", () => {
     await context.close()
   }, scaled(60_000))
 
+  it("adds the passkey to the account an address already has once its mailed link is followed, and the passkey then signs in by autofill", async () => {
+    const owner = await adapter.createUser({ id: crypto.randomUUID(), email: "lin@example.com", emailVerified: new Date() })
+    const context = await browser.newContext()
+    const { page, cdp, authenticatorId } = await withAuthenticator(context)
+    await page.goto(`${origin}/api/auth/signin?callbackUrl=%2Faccount`)
+    await page.fill("input[data-passkey-email]", "lin@example.com")
+    await Promise.all([page.waitForURL((url) => url.pathname === "/api/auth/verify-request"), page.click('[data-passkey-action="register"]')])
+    await page.goto(mails.get("lin@example.com") ?? expect.unreachable("no link was mailed to lin@example.com"))
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Add your passkey")
+    expect(await page.locator("main").textContent()).toContain("The passkey you just created will be added to the account of lin@example.com")
+    await Promise.all([page.waitForURL(`${origin}/account`), page.getByRole("button", { name: "Sign in and add the passkey" }).click()])
+    expect(await sessionEmail(page)).toBe("lin@example.com")
+    expect(await adapter.listAuthenticatorsByUserId(owner.id)).toHaveLength(1)
+
+    await page.goto(`${origin}/api/auth/signout`)
+    await Promise.all([page.waitForURL((url) => !url.pathname.endsWith("/signout")), page.click("button[type=submit]")])
+    await page.goto(`${origin}/api/auth/signin?callbackUrl=%2Faccount`)
+    await page.waitForURL(`${origin}/account`, { timeout: scaled(15_000) })
+    expect(await sessionEmail(page)).toBe("lin@example.com")
+    expect((await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials).toHaveLength(1)
+    await context.close()
+  }, scaled(60_000))
+
+  it("has the browser forget a passkey the server does not know (Signal API) and shows one message, not two error boxes", async () => {
+    const context = await browser.newContext()
+    const { page, cdp, authenticatorId } = await withAuthenticator(context)
+    // A passkey only the authenticator holds: made for a sign-up whose link was never followed.
+    await page.goto(`${origin}/api/auth/signin?callbackUrl=%2Faccount`)
+    await page.fill("input[data-passkey-email]", "orphan@example.com")
+    await Promise.all([page.waitForURL((url) => url.pathname === "/api/auth/verify-request"), page.click('[data-passkey-action="register"]')])
+    expect((await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials).toHaveLength(1)
+    await context.clearCookies()
+
+    // The autofill offers it; the server refuses it, and the browser is told to forget it.
+    await page.goto(`${origin}/api/auth/signin?callbackUrl=%2Faccount`)
+    await expect.poll(async () => (await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials.length, { timeout: scaled(15_000) }).toBe(0)
+    await page.waitForURL((url) => url.searchParams.get("code") === "unknown_credential")
+    await page.waitForLoadState("load")
+    const alerts = () => page.locator('[role="alert"]:visible').allTextContents()
+    expect(await alerts()).toEqual([expect.stringContaining("This passkey is not registered here, so your browser was asked to stop offering it.")])
+    // The person tries the button once more: nothing left to offer, so the ceremony ends cancelled,
+    // and that message replaces the first instead of joining it.
+    await page.click('[data-passkey-action="authenticate"]')
+    await expect.poll(alerts, { timeout: scaled(15_000) }).toEqual([expect.stringContaining("The passkey request was cancelled or timed out.")])
+    expect(await sessionEmail(page)).toBeNull()
+    await context.close()
+  }, scaled(60_000))
+
   it("shows the sign-up page on a 390 px phone in light and dark, with no horizontal scrolling and no axe-core violation", async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } })
     // An init script runs outside the page's Content-Security-Policy, which allows no script.
