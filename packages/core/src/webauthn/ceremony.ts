@@ -32,7 +32,7 @@ import { credentialIdForOptions, findAuthenticator, isAuthjsPasskey, storedBytes
 import { consumeChallenge, issueChallenge, spendChallenge, type Ceremony, type OpenedChallenge } from "./challenge.js"
 import { resolveRelyingParty, type WebAuthnOptions } from "./options.js"
 import { adapterOf, asUser, attachPasskey } from "./records.js"
-import { signUp, signUpLink, type NewPasskey } from "./signup.js"
+import { isWaitingHere, signUp, signUpLink, type NewPasskey } from "./signup.js"
 
 type Provider = FlowProvider<WebAuthnOptions>
 
@@ -42,6 +42,8 @@ const MAX_DATA_LENGTH = 16 * 1024
 const MAX_CREDENTIAL_ID_LENGTH = 1364
 /** The refusal's `code` that makes the client tell the password manager to forget the credential. */
 const UNKNOWN_CREDENTIAL = "unknown_credential"
+/** The refusal's `code` for a passkey this browser made whose sign-up link is still to be followed: kept. */
+const WAITING_CREDENTIAL = "waiting_credential"
 const EMAIL = /^[^\s@<>"]{1,64}@[^\s@<>"]{1,255}$/
 
 function ceremonyAction(value: string | null): "authenticate" | "register" | undefined {
@@ -250,7 +252,12 @@ async function authenticate(context: RequestContext, provider: Provider, respons
   const { options } = provider
   const rp = resolveRelyingParty(options, context.origin)
   const authenticator = await findAuthenticator(adapter, response.id)
-  if (authenticator == null) return refuseUnknownCredential(context)
+  if (authenticator == null) {
+    if (await isWaitingHere(context, response.id)) {
+      throw new WebAuthnVerificationError("The passkey waits for its sign-up link to be followed in this browser.", { publicCode: WAITING_CREDENTIAL })
+    }
+    return refuseUnknownCredential(context)
+  }
   const publicKey = storedBytes(authenticator.credentialPublicKey)
   if (publicKey === undefined) throw new AdapterError("The stored passkey's public key is neither base64url nor base64.")
   // The handle the authenticator returns is the one the passkey was registered under: a

@@ -14,6 +14,10 @@
  * once with an unverified address, and an address that has an account is refused, which tells
  * that it has one (SECURITY.md says so).
  *
+ * Until its link is followed, the browser that made the passkey holds it, and the server does not:
+ * a sealed HttpOnly cookie names it (by digest) there, so a sign-in with it meanwhile is told to
+ * wait for the link, instead of having the browser forget a passkey the link is about to store.
+ *
  * The sign-up link works only in the browser that registered the passkey. Otherwise whoever
  * registers a passkey under someone else's address would have that person, clicking a link they
  * did not ask for, create an account the registrant's passkey opens (account pre-hijacking).
@@ -26,6 +30,7 @@ import type { AdapterAuthenticator, AdapterUser } from "../adapters.js"
 import { finishSignIn } from "../sign-in.js"
 import { resolveCallbackUrl } from "../callback-url.js"
 import { html, readForm, redirect } from "../context.js"
+import { clearCookie } from "../cookies.js"
 import type { RequestContext } from "../internal.js"
 import { browserBinding, csrfToken, verifyCsrf } from "../csrf.js"
 import { base64url, deriveKeys, openJwe, sealJwe, type SecretKey } from "../crypto.js"
@@ -38,7 +43,7 @@ import { useToken } from "../email/token.js"
 import { AdapterError, WebAuthnVerificationError } from "../errors.js"
 import { emit } from "../events.js"
 import type { FlowProvider } from "../internal.js"
-import type { Account } from "../model.js"
+import type { Account, CookieOption } from "../model.js"
 import { callbackUrl as callbackRoute, outboundCallbackUrl, signInPageUrl, verifyRequestUrl } from "../routes.js"
 import { callAdapter } from "../store.js"
 import { aaguidName } from "./aaguid.js"
@@ -87,6 +92,56 @@ interface Pending {
   v: string
 }
 
+const WAITING_SALT = "authjs.webauthn-waiting"
+/** How many passkeys waiting for their link a browser remembers: the newest. */
+const MAX_WAITING = 8
+/** The longest waiting-passkeys cookie read: eight digests and expiries, sealed, are well under 1 KB. */
+const MAX_WAITING_COOKIE = 2048
+
+/** The passkeys of this browser waiting for their link: the digest of each credential id, and when its link expires (seconds). */
+interface Waiting {
+  b: string
+  w: [string, number][]
+}
+
+function waitingCookie(context: RequestContext, maxAge: number): CookieOption {
+  const secure = context.cookies.csrfToken.options.secure === true
+  return { name: `${secure ? "__Host-" : ""}authjs.pending-passkey`, options: { httpOnly: true, sameSite: "lax", path: "/", secure, maxAge } }
+}
+
+/** This browser's waiting passkeys, unexpired; none when the cookie is missing, not ours, or another browser's. */
+async function readWaiting(context: RequestContext): Promise<[string, number][]> {
+  const value = context.jar.get(waitingCookie(context, 0).name)
+  if (value === undefined || value === "" || value.length > MAX_WAITING_COOKIE) return []
+  const opened = (await openJwe(value, await deriveKeys(context.config.secrets, WAITING_SALT, "jwe")).catch(() => undefined)) as Partial<Waiting> | undefined
+  const browser = await browserBinding(context)
+  if (opened?.b === undefined || opened.b !== browser || !Array.isArray(opened.w)) return []
+  const now = Date.now() / 1000
+  return opened.w.filter((entry): entry is [string, number] => Array.isArray(entry) && typeof entry[0] === "string" && typeof entry[1] === "number" && entry[1] > now)
+}
+
+/** Writes this browser's waiting passkeys, or clears the cookie when none is left. */
+async function writeWaiting(context: RequestContext, browser: string, waiting: [string, number][]): Promise<void> {
+  const kept = waiting.slice(-MAX_WAITING)
+  const last = Math.max(0, ...kept.map(([, exp]) => exp))
+  const cookie = waitingCookie(context, Math.max(0, Math.ceil(last - Date.now() / 1000)))
+  if (kept.length === 0) {
+    context.setCookies.push(clearCookie(cookie))
+    return
+  }
+  const [key] = await deriveKeys(context.config.secrets, WAITING_SALT, "jwe")
+  context.setCookies.push({ name: cookie.name, value: await sealJwe({ b: browser, w: kept } satisfies Waiting, key as SecretKey), options: cookie.options })
+}
+
+/**
+ * Whether this browser made a passkey with this credential id whose sign-up link is still to be
+ * followed: the server does not know it yet, and the browser must not be told to forget it.
+ */
+export async function isWaitingHere(context: RequestContext, credentialID: string): Promise<boolean> {
+  const digest = await tokenDigest(credentialID)
+  return (await readWaiting(context)).some(([known]) => known === digest)
+}
+
 function emailProviderOf(context: RequestContext): InternalEmailProvider | undefined {
   // Declared `type: "email"`: served by the email flow, whose options are the email provider.
   return context.config.providers.find((provider) => provider.type === "email")?.options as InternalEmailProvider | undefined
@@ -130,12 +185,15 @@ async function confirmByEmail(context: RequestContext, provider: Provider, maile
     const pending = await sealPending(context, { ...who, email: identifier }, { provider: provider.id, browser, expires, token })
     return `${route}?${new URLSearchParams({ callbackUrl: target, token, email: identifier, pending }).toString()}`
   })
+  const digest = await tokenDigest(who.passkey.credentialID)
+  const waiting = (await readWaiting(context)).filter(([known]) => known !== digest)
+  await writeWaiting(context, browser, [...waiting, [digest, Math.floor(Date.now() / 1000) + mailer.maxAge]])
   return redirect(context, verifyRequestUrl(context, mailer.id))
 }
 
-/** The digest of a link's verification token its pending registration carries. */
-async function tokenDigest(token: string): Promise<string> {
-  return base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token))))
+/** The SHA-256 of a value (a link's verification token, a credential id), base64url. */
+async function tokenDigest(value: string): Promise<string> {
+  return base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value))))
 }
 
 async function sealPending(context: RequestContext, signUp: SignUp & { email: string }, bound: { provider: string; browser: string; expires: Date; token: string }): Promise<string> {
@@ -252,6 +310,10 @@ export async function signUpLink(context: RequestContext, provider: Provider): P
 
   const adapter = adapterOf(context)
   if (!(await useToken(context.config, adapter, link.email, link.token))) throw new WebAuthnVerificationError("The sign-up link is unknown, used already, or expired.")
+  // Stored below or never: either way it no longer waits for this link.
+  const digest = await tokenDigest(waiting.passkey.credentialID)
+  const others = await readWaiting(context)
+  if (others.some(([known]) => known === digest)) await writeWaiting(context, (await browserBinding(context)) ?? "", others.filter(([known]) => known !== digest))
   // The token is spent either way below: the registration is only ever checked once.
   if ((await callAdapter(adapter, "getAuthenticator", waiting.passkey.credentialID)) != null) throw new WebAuthnVerificationError("This passkey was registered already.")
   const existing = await findUserByEmail(adapter, waiting.email)

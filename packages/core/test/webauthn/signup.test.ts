@@ -238,6 +238,54 @@ describe("a passkey sign-up with an email provider", () => {
   })
 })
 
+describe("a passkey waiting for its sign-up link", () => {
+  it("is refused at sign-in without being forgotten in the browser that made it (no code for the Signal API), and as unknown anywhere else", async () => {
+    const ctx = mailed()
+    const { jar, device, link } = await pending(ctx, "new@example.com")
+    const asClient = { "x-auth-return-redirect": "1" }
+    const { options: request } = await options(ctx.config, jar, "?action=authenticate")
+    const here = (await (await post(ctx.config, jar, "authenticate", await device.get(request), {}, "passkey", asClient)).json()) as { url: string; code?: string }
+    expect(body(here)).toEqual({ error: "WebAuthnVerificationError", code: "waiting_credential", signal: undefined })
+    const page = await (await call(ctx.config, jar, here.url)).text()
+    expect(page).toContain("This passkey is not set up yet: open the link we emailed you, in this browser, to finish.")
+    expect(page).toContain('data-autofill="false"')
+
+    const elsewhere = new Jar()
+    const { options: again } = await options(ctx.config, elsewhere, "?action=authenticate")
+    const there = (await (await post(ctx.config, elsewhere, "authenticate", await device.get(again), {}, "passkey", asClient)).json()) as { url: string; code?: string }
+    expect(body(there)).toEqual({ error: "WebAuthnVerificationError", code: "unknown_credential", signal: "unknown_credential" })
+
+    // The link still finishes it, and then it signs in.
+    expect((await confirm(ctx, jar, link)).headers.get("location")).toBe(`${ORIGIN}/account`)
+    await call(ctx.config, jar, "/api/auth/signout", { form: { csrfToken: await csrfToken(ctx.config, jar) } })
+    const { options: later } = await options(ctx.config, jar, "?action=authenticate")
+    expect((await post(ctx.config, jar, "authenticate", await device.get(later))).headers.get("location")).toBe(`${ORIGIN}/account`)
+  })
+})
+
+describe("the waiting-passkeys cookie", () => {
+  it("attack: a forged, foreign or oversized cookie names no waiting passkey: the unknown one is still forgotten, never a 5xx", async () => {
+    const ctx = mailed()
+    const { jar, device } = await pending(ctx, "new@example.com")
+    const name = [...jar.cookies.keys()].find((cookie) => cookie.endsWith("authjs.pending-passkey")) ?? expect.unreachable("no waiting-passkeys cookie was set")
+    const sealed = jar.cookies.get(name) ?? ""
+    const stranger = new Jar()
+    await csrfToken(ctx.config, stranger)
+    for (const value of ["x", `${sealed.slice(0, -4)}AAAA`, "A".repeat(5000), sealed]) {
+      stranger.cookies.set(name, value)
+      const { options: request } = await options(ctx.config, stranger, "?action=authenticate")
+      const answer = (await (await post(ctx.config, stranger, "authenticate", await device.get(request), {}, "passkey", { "x-auth-return-redirect": "1" })).json()) as { url: string; code?: string }
+      expect(body(answer), value.slice(0, 12)).toEqual({ error: "WebAuthnVerificationError", code: "unknown_credential", signal: "unknown_credential" })
+    }
+  })
+})
+
+/** A refusal's answer to the passkey client: the error and code its URL carries, and the code its body gives the Signal API. */
+function body(answer: { url: string; code?: string }) {
+  const url = new URL(answer.url)
+  return { error: url.searchParams.get("error"), code: url.searchParams.get("code"), signal: answer.code }
+}
+
 describe("sign-up link refusals", () => {
   it("refuses a replayed sign-up link", async () => {
     const ctx = mailed()
