@@ -108,6 +108,27 @@ export class Visitor {
     return (await response.json()) as { user?: { id?: string; email?: string } } | null
   }
 
+  /** Asks for a sign-in link to `email` (test/instance.ts prints it when started with EMAIL_LINKS=1). */
+  async requestLink(email: string): Promise<Page> {
+    return this.browser.navigate(`${APP}/api/auth/signin/email`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrfToken: await this.csrfToken(), email, callbackUrl: "/welcome" }),
+      initiator: `${APP}/api/auth/signin`,
+    })
+  }
+
+  /** Presses the confirmation page's button of a sign-in link, with a CSRF token fetched before. */
+  async followLink(link: URL, csrfToken: string): Promise<Page> {
+    const { token, email, callbackUrl } = Object.fromEntries(link.searchParams)
+    return this.browser.navigate(`${APP}/api/auth/callback/email`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrfToken, token: token ?? "", email: email ?? "", callbackUrl: callbackUrl ?? "" }),
+      initiator: link.href,
+    })
+  }
+
   async signOut(): Promise<Page> {
     return this.browser.navigate(`${APP}/api/auth/signout`, {
       method: "POST",
