@@ -139,6 +139,11 @@ export class Visitor {
   }
 }
 
+/** What an instance of the app reads: `env`, the OpenID Provider and the app's secret and public URL. */
+export function instanceEnv(idp: DevIdp, env: Record<string, string>): Record<string, string> {
+  return { ...env, ISSUER: idp.issuer, CLIENT_ID: CLIENT.id, CLIENT_SECRET: CLIENT.secret, AUTH_SECRET: SECRET, AUTH_URL: `${APP}/api/auth` }
+}
+
 /**
  * Starts the OpenID Provider and two instances before the calling block's tests and stops them
  * after. `env` gives what an instance needs beyond the IdP and the app's secret and URL (its
@@ -177,7 +182,7 @@ export function useInstancesAndIdp(
       consent: "auto",
       ...idpOptions,
     })
-    const all = { ...env(), ISSUER: idp.issuer, CLIENT_ID: CLIENT.id, CLIENT_SECRET: CLIENT.secret, AUTH_SECRET: SECRET, AUTH_URL: `${APP}/api/auth` }
+    const all = instanceEnv(idp, env())
     ;[a, b] = await Promise.all([startInstance(all), startInstance(all)])
   }, scaled(60_000))
   afterAll(async () => {
