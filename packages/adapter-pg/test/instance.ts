@@ -54,7 +54,16 @@ const config = {
       backchannelLogout: process.env.BACKCHANNEL_LOGOUT === "1",
     },
     ...(process.env.EMAIL_LINKS === "1"
-      ? [{ id: "email", name: "Email", type: "email" as const, sendVerificationRequest: ({ url }: { url: string }) => void console.log(`mail-link ${url}`) }]
+      ? [
+          {
+            id: "email",
+            name: "Email",
+            type: "email" as const,
+            sendVerificationRequest: ({ url }: { url: string }) => {
+              console.log(`mail-link ${url}`)
+            },
+          },
+        ]
       : []),
   ],
   rateLimit: { mailPerAddress: { limit: 4 } },

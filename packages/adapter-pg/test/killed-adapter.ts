@@ -36,13 +36,18 @@ export default function KilledAdapter(pool: pg.Pool): Adapter {
     query: watched(pool),
     connect: (async () => {
       const client = await pool.connect()
-      return { query: watched(client), release: (error?: Error | boolean) => void client.release(error) }
+      return {
+        query: watched(client),
+        release: (error?: Error | boolean) => {
+          client.release(error)
+        },
+      }
     }) as unknown as pg.Pool["connect"],
   }
   const adapter = PostgresAdapter(killing)
   const { createUserWithAccount, ...plain } = adapter
-  return new Proxy(plain, {
-    get: (target, property, receiver) =>
+  return new Proxy<Adapter>(plain, {
+    get: (target, property, receiver): unknown =>
       property === "createUserWithAccount" ? (existsSync(join(directory, "plain")) ? undefined : createUserWithAccount) : Reflect.get(target, property, receiver),
   })
 }
