@@ -62,7 +62,8 @@ const SWEEP_FLOOR = 1024
  * @param initial Records to start with, copied in; the caller's objects are never touched.
  * @returns Every method of the {@link StrictAdapter} contract.
  * @throws {Error} Here, when `initial` repeats a unique key or refers to a missing user;
- * from `createUser` / `updateUser` when another user has the email, from `linkAccount` /
+ * from `createUser` / `createUserWithAccount` / `updateUser` when another user has the email, from
+ * `createUserWithAccount` / `linkAccount` /
  * `createSession` / `createAuthenticator` when the key exists or the user does not, from
  * `createVerificationToken` when the identifier already has this token, from `updateUser` when
  * no user has the id, and from `updateAuthenticatorCounter` when no credential has the id.
@@ -176,6 +177,18 @@ export function MemoryAdapter(initial: MemoryAdapterState = {}): Required<Strict
       const record: Fields = copy(user)
       record.id = crypto.randomUUID()
       return copyUser(insertUser(record, "createUser()"))
+    },
+
+    createUserWithAccount(user, account) {
+      const where = "createUserWithAccount()"
+      const record: Fields = copy(user)
+      record.id = crypto.randomUUID()
+      // Every check of both records runs before either is stored: both, or neither.
+      const linked = checkAccount({ ...copy(account), userId: record.id }, where)
+      if (accounts.has(compositeKey(linked.provider, linked.providerAccountId))) throw new Error(`MemoryAdapter: ${where}: this ${linked.provider} account is already linked`)
+      const created = insertUser(record, where)
+      insertAccount(linked, where)
+      return copyUser(created)
     },
 
     getUser(id) {
