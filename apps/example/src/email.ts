@@ -48,7 +48,7 @@ export function formatSignInLink(link: SignInLink): string {
   // A passkey sign-up link carries the registration it confirms, and opens only where it was made.
   const signUp = new URL(link.url).searchParams.has("pending")
   const title = signUp ? "Passkey sign-up link" : "Sign-in link"
-  const use = signUp ? "Open it in the browser where you created the passkey to create your account" : "Open it in a browser to sign in"
+  const use = signUp ? "Open it in the browser where you created the passkey to create your account, or to add the passkey to the account the address has" : "Open it in a browser to sign in"
   return `
   ${rule}
   ${title} for ${link.email}

@@ -201,7 +201,7 @@ ${status}
 <li>Demo IdP <span class="badge on">on</span> <span class="muted">always, offline</span></li>
 <li>Demo user (username and password) <span class="badge on">on</span> <span class="muted">always: <code>${DEMO_USERNAME}</code>, with the password printed at start</span></li>
 <li>Email sign-in link ${EMAIL_STATUS[view.emailDelivery]}</li>
-<li>Passkeys <span class="badge on">on</span> <span class="muted">always: create one on the sign-in page${view.emailDelivery === "off" ? "" : "; a new address is confirmed by a link first"}</span></li>
+<li>Passkeys <span class="badge on">on</span> <span class="muted">always: create one on the sign-in page${view.emailDelivery === "off" ? "" : "; the address is confirmed by a link first"}</span></li>
 ${providers}
 </ul>
 <p class="muted">Real providers switch on when their credentials are in <code>apps/example/.env</code>: see <code>apps/example/.env.example</code>.</p>
@@ -317,7 +317,7 @@ export function renderCheckEmail(delivery: EmailDelivery, address?: string): str
   const to = address === undefined ? "" : ` for <strong data-testid="link-address">${escapeHtml(address)}</strong>`
   const where =
     delivery === "terminal"
-      ? `<p>Your sign-in link${to} is ready. In development it is not emailed: it is printed in the terminal where the app runs (<code>pnpm dev</code>). Open it in this browser to sign in (or, after creating a passkey, to create your account).</p>
+      ? `<p>Your sign-in link${to} is ready. In development it is not emailed: it is printed in the terminal where the app runs (<code>pnpm dev</code>). Open it in this browser to sign in (or, after creating a passkey, to create your account or add the passkey to the one you have).</p>
 <p class="muted">To email links instead, set <code>AUTH_EMAIL_SERVER</code> and <code>AUTH_EMAIL_FROM</code>.</p>`
       : `<p>We sent ${address === undefined ? "you an email with a sign-in link" : `a sign-in link to <strong data-testid="link-address">${escapeHtml(address)}</strong>`}. Open it to sign in: it works once, and only for a short time.</p>
 <p class="muted">No email? Check your spam folder, or go back and ask for a new link.</p>`

@@ -37,6 +37,11 @@ function app(auth: Partial<Parameters<typeof createAuthConfig>[0]> = {}, options
     adapter: MemoryAdapter({
       users: [alice],
       sessions: [{ sessionToken: "alice-session", userId: alice.id, expires: new Date(Date.now() + DAY) }],
+      // As a sign-in leaves them: a session without a record is refused.
+      sessionRecords: [
+        { id: "alice-session-record", userId: alice.id, sessionToken: "alice-session", createdAt: new Date(), lastSeenAt: new Date(), expires: new Date(Date.now() + DAY) },
+        { id: "alice-jwt-record", userId: alice.id, sessionToken: null, createdAt: new Date(), lastSeenAt: new Date(), expires: new Date(Date.now() + DAY) },
+      ],
     }),
     logger: { error: (error) => errors.push(`${error.code}: ${error.message}`), warn: () => undefined },
     ...auth,
@@ -78,7 +83,7 @@ describe("the pages", () => {
 
   it("reads a JWT session when the strategy is jwt", async () => {
     const token = await encode({
-      token: { sub: alice.id, name: "Alice Example", email: alice.email, picture: alice.image },
+      token: { sub: alice.id, name: "Alice Example", email: alice.email, picture: alice.image, sessionId: "alice-jwt-record" },
       secret: SECRET,
       salt: "authjs.session-token",
       maxAge: 3600,

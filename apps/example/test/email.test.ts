@@ -84,7 +84,7 @@ describe("formatSignInLink", () => {
     const url = "http://localhost:3000/api/auth/callback/passkey?callbackUrl=http%3A%2F%2Flocalhost%3A3000%2F&token=abc&email=ada%40example.com&pending=sealed"
     const text = formatSignInLink({ email: "ada@example.com", url, expires: new Date("2030-01-01T12:00:00.000Z") })
     expect(text).toContain("Passkey sign-up link for ada@example.com")
-    expect(text).toContain("Open it in the browser where you created the passkey to create your account.")
+    expect(text).toContain("Open it in the browser where you created the passkey to create your account, or to add the passkey to the account the address has.")
     expect(text).not.toContain("Sign-in link")
   })
 })

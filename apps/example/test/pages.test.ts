@@ -38,9 +38,9 @@ describe("renderHome", () => {
     expect(home(null, { emailDelivery: "off" })).toContain("Email sign-in link <span class=\"badge off\">off</span>")
   })
 
-  it("offers passkeys, saying a new address is confirmed by a link only when links can be sent", () => {
+  it("offers passkeys, saying the address is confirmed by a link only when links can be sent", () => {
     expect(home(null)).toContain("or create a passkey.")
-    expect(home(null)).toContain('Passkeys <span class="badge on">on</span> <span class="muted">always: create one on the sign-in page; a new address is confirmed by a link first</span>')
+    expect(home(null)).toContain('Passkeys <span class="badge on">on</span> <span class="muted">always: create one on the sign-in page; the address is confirmed by a link first</span>')
     expect(home(null, { emailDelivery: "off" })).toContain('Passkeys <span class="badge on">on</span> <span class="muted">always: create one on the sign-in page</span>')
   })
 

@@ -23,6 +23,12 @@ export interface MemoryAdapterState {
   sessions?: readonly AdapterSession[]
   verificationTokens?: readonly VerificationToken[]
   authenticators?: readonly AdapterAuthenticator[]
+  /**
+   * Session records (`createSessionRecord`). A seeded database session needs one naming its
+   * `sessionToken`, and a seeded JWT session its id in the `sessionId` claim: `Auth()` refuses a
+   * session without a record (one from before the switch from Auth.js gets it on its first read).
+   */
+  sessionRecords?: readonly AdapterSessionRecord[]
 }
 
 type Fields = Record<string, unknown>
@@ -56,7 +62,8 @@ const SWEEP_FLOOR = 1024
  * @param initial Records to start with, copied in; the caller's objects are never touched.
  * @returns Every method of the {@link StrictAdapter} contract.
  * @throws {Error} Here, when `initial` repeats a unique key or refers to a missing user;
- * from `createUser` / `updateUser` when another user has the email, from `linkAccount` /
+ * from `createUser` / `createUserWithAccount` / `updateUser` when another user has the email, from
+ * `createUserWithAccount` / `linkAccount` /
  * `createSession` / `createAuthenticator` when the key exists or the user does not, from
  * `createVerificationToken` when the identifier already has this token, from `updateUser` when
  * no user has the id, and from `updateAuthenticatorCounter` when no credential has the id.
@@ -75,6 +82,7 @@ const SWEEP_FLOOR = 1024
  * const seeded = MemoryAdapter({
  *   users: [{ id: "u1", email: "ada@example.com", emailVerified: null }],
  *   sessions: [{ sessionToken: "t1", userId: "u1", expires: new Date(Date.now() + 60_000) }],
+ *   sessionRecords: [{ id: "r1", userId: "u1", sessionToken: "t1", createdAt: new Date(), lastSeenAt: new Date(), expires: new Date(Date.now() + 60_000) }],
  * })
  * ```
  */
@@ -141,6 +149,14 @@ export function MemoryAdapter(initial: MemoryAdapterState = {}): Required<Strict
     return authenticator
   }
 
+  // No user check: a credentials sign-in the store does not keep gets a record too.
+  function insertSessionRecord(record: object, where: string): AdapterSessionRecord {
+    const stored = checkSessionRecord(record, where)
+    if (sessionRecords.has(stored.id)) throw new Error(`MemoryAdapter: ${where}: a session record with this id exists`)
+    sessionRecords.set(stored.id, stored)
+    return stored
+  }
+
   function requireUser(userId: string, where: string): void {
     if (!users.has(userId)) throw new Error(`MemoryAdapter: ${where}: no user has the id in userId`)
   }
@@ -154,12 +170,25 @@ export function MemoryAdapter(initial: MemoryAdapterState = {}): Required<Strict
   initial.authenticators?.forEach((authenticator, i) => {
     insertAuthenticator(copy(authenticator), `initial.authenticators[${i}]`)
   })
+  initial.sessionRecords?.forEach((record, i) => insertSessionRecord(copy(record), `initial.sessionRecords[${i}]`))
 
   return {
     createUser(user) {
       const record: Fields = copy(user)
       record.id = crypto.randomUUID()
       return copyUser(insertUser(record, "createUser()"))
+    },
+
+    createUserWithAccount(user, account) {
+      const where = "createUserWithAccount()"
+      const record: Fields = copy(user)
+      record.id = crypto.randomUUID()
+      // Every check of both records runs before either is stored: both, or neither.
+      const linked = checkAccount({ ...copy(account), userId: record.id }, where)
+      if (accounts.has(compositeKey(linked.provider, linked.providerAccountId))) throw new Error(`MemoryAdapter: ${where}: this ${linked.provider} account is already linked`)
+      const created = insertUser(record, where)
+      insertAccount(linked, where)
+      return copyUser(created)
     },
 
     getUser(id) {
@@ -343,13 +372,8 @@ export function MemoryAdapter(initial: MemoryAdapterState = {}): Required<Strict
     },
 
     createSessionRecord(record) {
-      const where = "createSessionRecord()"
-      // No user check: a credentials sign-in the store does not keep gets a record too.
-      const stored = checkSessionRecord(copy(record), where)
-      if (sessionRecords.has(stored.id)) throw new Error(`MemoryAdapter: ${where}: a session record with this id exists`)
       sweepSessionRecords()
-      sessionRecords.set(stored.id, stored)
-      return copy(stored)
+      return copy(insertSessionRecord(copy(record), "createSessionRecord()"))
     },
 
     getSessionRecord(id) {

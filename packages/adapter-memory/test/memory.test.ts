@@ -32,6 +32,7 @@ function seed(): Required<MemoryAdapterState> {
         credentialBackedUp: false,
       },
     ],
+    sessionRecords: [{ id: "r1", userId: "u1", createdAt: new Date(), lastSeenAt: new Date(), expires, sessionToken: "s1" }],
   }
 }
 
@@ -48,6 +49,7 @@ describe("MemoryAdapter initial state", () => {
     expect(await adapter.getSessionAndUser("s1")).toMatchObject({ session: { userId: "u1" }, user: { id: "u1" } })
     expect(await adapter.useVerificationToken({ identifier: "ada@example.com", token: "t1" })).toMatchObject({ token: "t1" })
     expect(await adapter.listAuthenticatorsByUserId("u1")).toEqual([expect.objectContaining({ credentialID: "c1", counter: 3, transports: null })])
+    expect(await adapter.getSessionRecord("r1")).toMatchObject({ userId: "u1", sessionToken: "s1", revokedAt: null })
   })
 
   it("copies the records in: changing the caller's objects later changes nothing", async () => {
@@ -81,7 +83,7 @@ describe("MemoryAdapter initial state", () => {
   })
 
   it("is checked like new records: unique keys, existing users, Dates", () => {
-    const { users, accounts, sessions } = seed()
+    const { users, accounts, sessions, sessionRecords } = seed()
     const [user] = users
     expect(() => MemoryAdapter({ users: [...users, { ...user, id: "u2" } as AdapterUser] })).toThrow(
       /initial\.users\[1\]: another user has this email/,
@@ -91,6 +93,7 @@ describe("MemoryAdapter initial state", () => {
     )
     expect(() => MemoryAdapter({ accounts })).toThrow(/initial\.accounts\[0\]: no user has the id/)
     expect(() => MemoryAdapter({ users, sessions: [...sessions, ...sessions] })).toThrow(/initial\.sessions\[1\]: a session with this token exists/)
+    expect(() => MemoryAdapter({ sessionRecords: [...sessionRecords, ...sessionRecords] })).toThrow(/initial\.sessionRecords\[1\]: a session record with this id exists/)
     const jsonSession = JSON.parse(JSON.stringify(sessions[0])) as AdapterSession
     expect(() => MemoryAdapter({ users, sessions: [jsonSession] })).toThrow(
       new TypeError("MemoryAdapter: initial.sessions[0]: expires must be a valid Date"),

@@ -3,7 +3,7 @@
  *
  * @module adapter
  */
-import type { StrictAdapter } from "@portcullis/core/adapters"
+import type { AdapterAccount, StrictAdapter } from "@portcullis/core/adapters"
 import type { Pool, PoolClient, QueryConfig, QueryResultRow } from "pg"
 import { PostgresAdapterError, explain, isUnmatchable } from "./errors.js"
 import {
@@ -58,7 +58,8 @@ const DEFAULT_QUERY_TIMEOUT_MS = 5_000
  * {@link migrate} adds what is new.
  *
  * Several instances may share one database: every write is a single statement or a
- * transaction, and unique keys decide races (see {@link PostgresAdapterError}). Ids come back as
+ * transaction (`createUserWithAccount` writes a first sign-in's user and account in one), and
+ * unique keys decide races (see {@link PostgresAdapterError}). Ids come back as
  * strings whatever the id columns' type (SERIAL integers or UUIDs); an id the column cannot
  * hold is simply not found. The database assigns user ids: an `id` passed to `createUser` is
  * ignored. Users keep `name`, `email`, `emailVerified` and `image`; accounts keep the token
@@ -132,6 +133,20 @@ export function PostgresAdapter(pool: PostgresPool, options: PostgresAdapterOpti
     }
   }
 
+  async function insertAccount(db: Queryable, method: string, account: AdapterAccount): Promise<AdapterAccount> {
+    const columns = [`"userId"`, "provider", `"providerAccountId"`, ...ACCOUNT_FIELDS]
+    const values = [account.userId, account.provider, account.providerAccountId, ...ACCOUNT_FIELDS.map((field) => account[field] ?? null)]
+    const [row] = await run(
+      db,
+      method,
+      `INSERT INTO accounts (${columns.join(", ")}) VALUES (${values.map((_, i) => `$${i + 1}`).join(", ")})
+       RETURNING ${ACCOUNT_COLUMNS}`,
+      values,
+      `this ${account.provider} account is already linked to a user`,
+    )
+    return toAccount(required(row, method))
+  }
+
   /** When this adapter last deleted expired single-use keys (0: not yet). */
   let lastUsedKeysSweep = 0
 
@@ -146,6 +161,21 @@ export function PostgresAdapter(pool: PostgresPool, options: PostgresAdapterOpti
         "another user has this email",
       )
       return toUser(required(row, "createUser"))
+    },
+
+    async createUserWithAccount(user, account) {
+      return transaction("createUserWithAccount", async (client) => {
+        const [row] = await run(
+          client,
+          "createUserWithAccount",
+          `INSERT INTO users (name, email, "emailVerified", image) VALUES ($1, $2, $3, $4) RETURNING ${USER_COLUMNS}`,
+          USER_FIELDS.map((field) => user[field] ?? null),
+          "another user has this email",
+        )
+        const created = toUser(required(row, "createUserWithAccount"))
+        await insertAccount(client, "createUserWithAccount", { ...account, userId: created.id })
+        return created
+      })
     },
 
     async getUser(id) {
@@ -205,22 +235,7 @@ export function PostgresAdapter(pool: PostgresPool, options: PostgresAdapterOpti
     },
 
     async linkAccount(account) {
-      const columns = [`"userId"`, "provider", `"providerAccountId"`, ...ACCOUNT_FIELDS]
-      const values = [
-        account.userId,
-        account.provider,
-        account.providerAccountId,
-        ...ACCOUNT_FIELDS.map((field) => account[field] ?? null),
-      ]
-      const [row] = await run(
-        pool,
-        "linkAccount",
-        `INSERT INTO accounts (${columns.join(", ")}) VALUES (${values.map((_, i) => `$${i + 1}`).join(", ")})
-         RETURNING ${ACCOUNT_COLUMNS}`,
-        values,
-        `this ${account.provider} account is already linked to a user`,
-      )
-      return toAccount(required(row, "linkAccount"))
+      return insertAccount(pool, "linkAccount", account)
     },
 
     async unlinkAccount({ provider, providerAccountId }) {

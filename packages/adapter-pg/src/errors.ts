@@ -10,9 +10,8 @@ import { AdapterError } from "@portcullis/core/errors"
  *
  * - `Conflict`: a unique key is taken (an email another user has, an account already linked, a
  *   session token, verification token or credential id that exists). Two instances handling the
- *   same person's first sign-in at once end here on the losing side: `Auth()` reports it as an
- *   `AdapterError` (the error page, "try again"), the winner's user and account stay the only
- *   ones, and signing in again finds them.
+ *   same person's first sign-in at once end here on the losing side: the winner's user and
+ *   account stay the only ones, and core signs the loser in as that user.
  * - `MissingSchema`: a table or column the adapter uses does not exist: run `migrate(pool)`.
  * - `NotFound`: `updateUser` or `updateAuthenticatorCounter` named a record that does not exist.
  * - `DuplicateRows`: `migrate` cannot add a unique key because rows already repeat it.

@@ -10,7 +10,9 @@
  * the pool (Auth.js's adapters, from @portcullis/authjs-adapters-test); else `PostgresAdapter`.
  * SESSION_STRATEGY (`database`, the default, or `jwt`), BACKCHANNEL_LOGOUT=1 (the provider's
  * `backchannelLogout`) and REVOCATION_CHECK_INTERVAL (seconds, `session.revocationCheckInterval`)
- * set up the back-channel logout test.
+ * set up the back-channel logout test; LEGACY_UNTIL (an ISO date) sets `legacySessionCookies.until`
+ * for its sessions from before the switch from Auth.js. EMAIL_LINKS=1 adds an email provider (at
+ * most 4 mails per address) that prints each link as a `mail-link <url>` line instead of sending it.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import { pathToFileURL } from "node:url"
@@ -32,8 +34,10 @@ const makeAdapter =
     ? PostgresAdapter
     : ((await import(pathToFileURL(adapterModule).href)) as { default: (pool: pg.Pool) => Adapter }).default
 const interval = process.env.REVOCATION_CHECK_INTERVAL
+const legacyUntil = process.env.LEGACY_UNTIL
 const config = {
   secret: env("AUTH_SECRET"),
+  ...(legacyUntil === undefined || legacyUntil === "" ? {} : { legacySessionCookies: { until: legacyUntil } }),
   trustHost: true,
   adapter: makeAdapter(pool),
   session: {
@@ -52,7 +56,20 @@ const config = {
       allowInsecureLoopbackRequests: true,
       backchannelLogout: process.env.BACKCHANNEL_LOGOUT === "1",
     },
+    ...(process.env.EMAIL_LINKS === "1"
+      ? [
+          {
+            id: "email",
+            name: "Email",
+            type: "email" as const,
+            sendVerificationRequest: ({ url }: { url: string }) => {
+              console.log(`mail-link ${url}`)
+            },
+          },
+        ]
+      : []),
   ],
+  rateLimit: { mailPerAddress: { limit: 4 } },
   logger: {
     error: (error: { code?: string; message: string; cause?: unknown }) => {
       console.log(`auth-error ${error.code ?? "?"}: ${error.message} ${error.cause instanceof Error ? error.cause.message : ""}`)

@@ -108,6 +108,27 @@ export class Visitor {
     return (await response.json()) as { user?: { id?: string; email?: string } } | null
   }
 
+  /** Asks for a sign-in link to `email` (test/instance.ts prints it when started with EMAIL_LINKS=1). */
+  async requestLink(email: string): Promise<Page> {
+    return this.browser.navigate(`${APP}/api/auth/signin/email`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrfToken: await this.csrfToken(), email, callbackUrl: "/welcome" }),
+      initiator: `${APP}/api/auth/signin`,
+    })
+  }
+
+  /** Presses the confirmation page's button of a sign-in link, with a CSRF token fetched before. */
+  async followLink(link: URL, csrfToken: string): Promise<Page> {
+    const { token, email, callbackUrl } = Object.fromEntries(link.searchParams)
+    return this.browser.navigate(`${APP}/api/auth/callback/email`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrfToken, token: token ?? "", email: email ?? "", callbackUrl: callbackUrl ?? "" }),
+      initiator: link.href,
+    })
+  }
+
   async signOut(): Promise<Page> {
     return this.browser.navigate(`${APP}/api/auth/signout`, {
       method: "POST",
@@ -116,6 +137,11 @@ export class Visitor {
       initiator: `${APP}/api/auth/signout`,
     })
   }
+}
+
+/** What an instance of the app reads: `env`, the OpenID Provider and the app's secret and public URL. */
+export function instanceEnv(idp: DevIdp, env: Record<string, string>): Record<string, string> {
+  return { ...env, ISSUER: idp.issuer, CLIENT_ID: CLIENT.id, CLIENT_SECRET: CLIENT.secret, AUTH_SECRET: SECRET, AUTH_URL: `${APP}/api/auth` }
 }
 
 /**
@@ -156,7 +182,7 @@ export function useInstancesAndIdp(
       consent: "auto",
       ...idpOptions,
     })
-    const all = { ...env(), ISSUER: idp.issuer, CLIENT_ID: CLIENT.id, CLIENT_SECRET: CLIENT.secret, AUTH_SECRET: SECRET, AUTH_URL: `${APP}/api/auth` }
+    const all = instanceEnv(idp, env())
     ;[a, b] = await Promise.all([startInstance(all), startInstance(all)])
   }, scaled(60_000))
   afterAll(async () => {

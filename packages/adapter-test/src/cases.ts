@@ -51,6 +51,7 @@ export interface AdapterTestContext {
 export type AdapterTestGroup =
   | "users"
   | "accounts"
+  | "user with account"
   | "cascade on deleteUser"
   | "sessions"
   | "verification tokens"
@@ -389,6 +390,46 @@ const accounts = group("accounts", {
   async "unlinkAccount of an unknown account returns nothing"(adapter) {
     const key = { provider: "github", providerAccountId: unique() }
     assertNothing(await mustAnswer(() => adapter.unlinkAccount(byAccount(key)), "unlinkAccount()"), "unlinkAccount() of an unknown account")
+  },
+})
+
+/**
+ * `createUserWithAccount`, which writes a first sign-in's user and account in one transaction;
+ * skip the group for a store without it (core then calls `createUser` and `linkAccount`).
+ */
+const userWithAccount = group("user with account", {
+  async "createUserWithAccount stores the user and links the account to it"(adapter, db) {
+    const input = newUser()
+    const id = unique()
+    const account = newAccount(id)
+    const user = await adapter.createUserWithAccount({ ...input, id }, { ...account })
+    assertRecord(user, input, "createUserWithAccount()")
+    assert.equal(typeof user.id, "string", "the id is a string")
+    assertRecord(await adapter.getUserByAccount(byAccount(account)), { ...input, id: user.id }, "getUserByAccount() of the account")
+    assertRecord(await adapter.getAccount(account.providerAccountId, account.provider), { ...account, userId: user.id }, "getAccount()")
+    assertRecord(await adapter.getUserByEmail(emailOf(user)), { id: user.id }, "getUserByEmail()")
+    if (db) assertStored(await db.account(account), "the linked account")
+  },
+
+  async "createUserWithAccount writes neither when the email is taken"(adapter) {
+    const owner = await adapter.createUser(newUser())
+    const id = unique()
+    const account = newAccount(id)
+    await assert.rejects(async () => adapter.createUserWithAccount({ ...newUser({ email: owner.email }), id }, { ...account }), "createUserWithAccount() with a taken email")
+    assert.equal(await adapter.getAccount(account.providerAccountId, account.provider), null, "the account after the failed createUserWithAccount()")
+    assert.equal(await adapter.getUserByAccount(byAccount(account)), null, "getUserByAccount() after the failed createUserWithAccount()")
+    assertRecord(await adapter.getUserByEmail(emailOf(owner)), { id: owner.id }, "the email's owner")
+  },
+
+  async "createUserWithAccount writes neither when the account is linked already"(adapter) {
+    const owner = await adapter.createUser(newUser())
+    const account = newAccount(owner.id)
+    await adapter.linkAccount(account)
+    const input = newUser()
+    const id = unique()
+    await assert.rejects(async () => adapter.createUserWithAccount({ ...input, id }, { ...account, userId: id }), "createUserWithAccount() of a linked account")
+    assert.equal(await adapter.getUserByEmail(emailOf(input)), null, "getUserByEmail() of the new user's email after the failed createUserWithAccount()")
+    assertRecord(await adapter.getUserByAccount(byAccount(account)), { id: owner.id }, "the account's user")
   },
 })
 
@@ -1174,6 +1215,7 @@ const singleUseKeys = group("single-use keys", {
 export const cases: readonly AdapterTestCase[] = [
   ...users,
   ...accounts,
+  ...userWithAccount,
   ...cascade,
   ...sessions,
   ...verificationTokens,

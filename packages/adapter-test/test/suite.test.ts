@@ -55,6 +55,14 @@ function referenceAdapter(store: Store): Required<StrictAdapter> {
       store.users.push(created)
       return copy(created)
     },
+    createUserWithAccount(user, account) {
+      const created = withId(copy(user), crypto.randomUUID())
+      if (emailTaken(created.email)) throw new Error("email taken")
+      if (findAccount(account)) throw new Error("account linked")
+      store.users.push(created)
+      store.accounts.push({ ...copy(account), userId: created.id })
+      return copy(created)
+    },
     getUser: (id) => copy(findUser(id) ?? null),
     getUserByEmail: (email) => copy(store.users.find((user) => user.email === email) ?? null),
     getUserByAccount(key) {
@@ -446,6 +454,32 @@ const defects: Defect[] = [
       },
     }),
     caughtBy: ["unlinkAccount of an unknown account returns nothing"],
+  },
+  {
+    defect: "createUserWithAccount creates the user and links nothing",
+    breaks: (_store, correct) => ({ createUserWithAccount: (user) => correct.createUser(user) }),
+    caughtBy: ["createUserWithAccount stores the user and links the account to it"],
+  },
+  {
+    defect: "createUserWithAccount links the account before finding the email taken",
+    breaks: (_store, correct) => ({
+      createUserWithAccount(user, account) {
+        void correct.linkAccount(account)
+        return correct.createUser(user)
+      },
+    }),
+    caughtBy: ["createUserWithAccount writes neither when the email is taken"],
+  },
+  {
+    defect: "createUserWithAccount keeps the user when linking fails (two writes, no transaction)",
+    breaks: (_store, correct) => ({
+      createUserWithAccount(user, account) {
+        const created = correct.createUser(user) as AdapterUser
+        correct.linkAccount({ ...account, userId: created.id })
+        return created
+      },
+    }),
+    caughtBy: ["createUserWithAccount writes neither when the account is linked already"],
   },
   {
     defect: "createUser allows a duplicate email",

@@ -33,6 +33,10 @@ const PG_LACKS = [
   // Auth() refuses backchannelLogout with such an adapter at start, naming what is missing.
   "session records",
   "single-use keys",
+  // No createUserWithAccount (this project's optional addition): core creates the user, then
+  // links the account, and a later verified sign-in finishes a user left without it
+  // (packages/adapter-pg/test/killed-sign-in.test.ts).
+  "user with account",
   // No unique keys in the documented schema, and the adapter checks nothing before writing.
   // Core looks a user / account up before it creates or links one (sign-in.test.ts: "a second
   // sign-in reuses them"); two concurrent first sign-ins can still make two users there.
@@ -92,6 +96,8 @@ describe("@auth/unstorage-adapter on Redis", () => {
       // No session records or useOnce (see PG_LACKS).
       "session records",
       "single-use keys",
+      // No createUserWithAccount (see PG_LACKS).
+      "user with account",
       // updateUser keeps the old email's index key: getUserByEmail(old) still finds the user.
       "updateUser moves the user to a new email",
       // deleteUser throws ("[unstorage] Invalid key: null") for a user without an account or a
@@ -111,7 +117,7 @@ describe("@auth/unstorage-adapter on Redis", () => {
 /**
  * What the ORM adapters lack alike: this project's additions to the contract (renaming and
  * removing passkeys with their name, AAGUID and dates; listing a user's accounts; session
- * records and single-use keys), columns for
+ * records and single-use keys; a user and account written together), columns for
  * OAuth 1.0a tokens, which Auth.js never supported, and expiry checks, which core makes itself.
  */
 const ORMS_LACK = [
@@ -125,6 +131,8 @@ const ORMS_LACK = [
   // No session records or useOnce (see PG_LACKS).
   "session records",
   "single-use keys",
+  // No createUserWithAccount (see PG_LACKS).
+  "user with account",
   // The guides' account tables have no oauth_token / oauth_token_secret columns.
   "an OAuth 1.0a account keeps its oauth_token and oauth_token_secret",
   // Expired rows come back as they are; core checks `expires` itself (see PG_LACKS).

@@ -5,7 +5,7 @@
  * its address's user) live in `email/accounts.ts`, loaded only with that flow.
  */
 import type { Adapter, AdapterAccount, AdapterUser, NewAdapterUser } from "./adapters.js"
-import type { InternalConfig } from "./internal.js"
+import type { InternalConfig, RequestContext } from "./internal.js"
 import { AdapterError, OAuthAccountNotLinked } from "./errors.js"
 import { emit } from "./events.js"
 import type { Account, Profile, User } from "./model.js"
@@ -29,8 +29,12 @@ export async function findUser(adapter: Adapter, account: Account): Promise<Adap
 export async function createUser(adapter: Adapter, fields: NewAdapterUser): Promise<AdapterUser> {
   // Checked as unknown: a third-party adapter may return anything.
   const created: unknown = await callAdapter(adapter, "createUser", { ...fields, id: crypto.randomUUID() })
-  const user = storedUser(created)
-  if (user === undefined) throw new AdapterError("The adapter's `createUser` returned no user with an id (a string or a number).")
+  return answeredUser(created, "createUser")
+}
+
+function answeredUser(answer: unknown, method: string): AdapterUser {
+  const user = storedUser(answer)
+  if (user === undefined) throw new AdapterError(`The adapter's \`${method}\` returned no user with an id (a string or a number).`)
   return user
 }
 
@@ -43,6 +47,70 @@ async function link(config: InternalConfig, adapter: Adapter, user: AdapterUser,
   await emit(config, "linkAccount", { user, account, profile })
 }
 
+/** The user a sign-in signs in, and whether this sign-in created it. */
+export interface ResolvedUser {
+  user: AdapterUser
+  isNewUser: boolean
+}
+
+/**
+ * Writes a new user and, when the flow links one, its first account: in one call with the
+ * adapter's `createUserWithAccount` (both or neither), else `createUser` then `linkAccount`,
+ * deleting the user again when linking fails, so that a retry finds nothing half-done.
+ */
+async function writeNewUser(config: InternalConfig, adapter: Adapter, fields: NewAdapterUser, account: Account | undefined): Promise<AdapterUser> {
+  if (account === undefined) return createUser(adapter, fields)
+  if (typeof adapter.createUserWithAccount === "function") {
+    const id = crypto.randomUUID()
+    const created: unknown = await callAdapter(adapter, "createUserWithAccount", { ...fields, id }, toAdapterAccount(account, id))
+    return answeredUser(created, "createUserWithAccount")
+  }
+  const created = await createUser(adapter, fields)
+  try {
+    await callAdapter(adapter, "linkAccount", toAdapterAccount(account, created.id))
+  } catch (error) {
+    // A concurrent sign-in of this same account may have found the user unlinked and finished
+    // it (see `completeOrphan`): then it is linked, and deleting it would undo that sign-in.
+    if ((await findUser(adapter, account).catch(() => null))?.id === created.id) return created
+    try {
+      await callAdapter(adapter, "deleteUser", created.id)
+    } catch (cleanup) {
+      config.logger.error(new AdapterError(`Could not remove user ${created.id} after linking their account failed.`, { cause: cleanup }))
+    }
+    throw error
+  }
+  return created
+}
+
+/**
+ * The user of a first sign-in, for every flow: a new user (with the flow's account, `linked`,
+ * when it links one), or, when the store refuses to write it, the user a concurrent first sign-in
+ * of the same person wrote meanwhile, as `winner` reads it. Two links to one new address followed
+ * at once, or two tabs finishing one provider's first sign-in, both end signed in as one user:
+ * the store's unique keys (the email, the account) pick the winner, and the loser re-reads it.
+ * Sends the `createUser` (and `linkAccount`) events for a user it created.
+ *
+ * @throws {AdapterError} when the store fails and `winner` finds no user.
+ * @throws what `winner` throws (a linking rule refusing the winner's user).
+ */
+export async function createUserOrWinner(
+  config: InternalConfig,
+  adapter: Adapter,
+  params: { fields: NewAdapterUser; linked?: { account: Account; profile: User }; winner: () => Promise<ResolvedUser | null> },
+): Promise<ResolvedUser> {
+  let created: AdapterUser
+  try {
+    created = await writeNewUser(config, adapter, params.fields, params.linked?.account)
+  } catch (error) {
+    const won = await params.winner()
+    if (won !== null) return won
+    throw error
+  }
+  await emit(config, "createUser", { user: created })
+  if (params.linked !== undefined) await emit(config, "linkAccount", { user: created, account: params.linked.account, profile: params.linked.profile })
+  return { user: created, isNewUser: true }
+}
+
 /**
  * Applies the account-linking rules and returns the user to sign in.
  *
@@ -50,7 +118,8 @@ async function link(config: InternalConfig, adapter: Adapter, user: AdapterUser,
  * - While signed in (in a flow that user started), a new account is linked to the signed-in user.
  * - Otherwise, an email already used by another user is refused (rule R1), unless the provider
  *   verified that email and sets `allowDangerousEmailAccountLinking`: an unverified email never
- *   links.
+ *   links. Nor is a user with that verified email and no way in at all refused: a first sign-in
+ *   that died before linking its account left it, and this sign-in finishes it.
  * - Otherwise a user is created (its `emailVerified` set when the provider verified the email)
  *   and the account linked; if linking fails the new user is deleted again, so nothing half-done
  *   is left and a retry works.
@@ -59,7 +128,7 @@ async function link(config: InternalConfig, adapter: Adapter, user: AdapterUser,
  * @throws {AdapterError} when the store fails.
  */
 export async function resolveUser(
-  config: InternalConfig,
+  context: RequestContext,
   adapter: Adapter,
   params: {
     /** The user the account already belongs to, from {@link findUser}. */
@@ -73,7 +142,8 @@ export async function resolveUser(
     /** The signed-in user who started this flow, if any. */
     signedInUserId: string | undefined
   },
-): Promise<{ user: AdapterUser; isNewUser: boolean }> {
+): Promise<ResolvedUser> {
+  const { config } = context
   const { accountUser, profileUser, account, signedInUserId } = params
   if (signedInUserId !== undefined) {
     if (accountUser !== null) {
@@ -100,6 +170,10 @@ export async function resolveUser(
         // created that user and linked the account meanwhile: then this is a returning sign-in.
         const linked = await findUser(adapter, account)
         if (linked !== null) return { user: linked, isNewUser: false }
+        if (params.emailVerified && byEmail.emailVerified != null) {
+          const completed = await completeOrphan(context, adapter, byEmail, account, profileUser)
+          if (completed !== null) return completed
+        }
         throw new OAuthAccountNotLinked(
           !params.allowEmailLinking
             ? `A user with this email already signed in with another provider; ${account.provider} does not allow linking by email.`
@@ -114,30 +188,42 @@ export async function resolveUser(
   }
 
   const { id: _providerId, ...fields } = profileUser
-  let created: AdapterUser
+  return createUserOrWinner(config, adapter, {
+    fields: { ...fields, email: email ?? null, emailVerified: params.emailVerified ? new Date() : null },
+    linked: { account, profile: profileUser },
+    winner: async () => {
+      const linked = await findUser(adapter, account)
+      return linked === null ? null : { user: linked, isNewUser: false }
+    },
+  })
+}
+
+/**
+ * Finishes the first sign-in of a user left without its account (the process died between
+ * `createUser` and `linkAccount`, with an adapter lacking `createUserWithAccount`), which would
+ * otherwise refuse its owner for good: links the account when the user has no way in at all.
+ * The caller checked that the provider verified the address and that the user's own address is
+ * verified and the same. Anything with a way in keeps rule R1: it may be someone else's. `null`
+ * when the user is not such an orphan.
+ *
+ * @throws {AdapterError} when the store fails.
+ */
+async function completeOrphan(context: RequestContext, adapter: Adapter, user: AdapterUser, account: Account, profile: User): Promise<ResolvedUser | null> {
+  // Loaded on this refusal path only.
+  const { hasNoWayIn } = await import("./ways-in.js")
+  if (!(await hasNoWayIn(context, adapter, user))) return null
   try {
-    created = await createUser(adapter, { ...fields, email: email ?? null, emailVerified: params.emailVerified ? new Date() : null })
+    await callAdapter(adapter, "linkAccount", toAdapterAccount(account, user.id))
   } catch (error) {
-    // A store with unique keys refuses the second of two concurrent first sign-ins: the first won.
+    // Two sign-ins finishing the same user at once: the account's unique key picks one.
     const linked = await findUser(adapter, account)
     if (linked !== null) return { user: linked, isNewUser: false }
     throw error
   }
-  try {
-    await callAdapter(adapter, "linkAccount", toAdapterAccount(account, created.id))
-  } catch (error) {
-    try {
-      await callAdapter(adapter, "deleteUser", created.id)
-    } catch (cleanup) {
-      config.logger.error(new AdapterError(`Could not remove user ${created.id} after linking their account failed.`, { cause: cleanup }))
-    }
-    const linked = await findUser(adapter, account)
-    if (linked !== null) return { user: linked, isNewUser: false }
-    throw error
-  }
-  await emit(config, "createUser", { user: created })
-  await emit(config, "linkAccount", { user: created, account, profile: profileUser })
-  return { user: created, isNewUser: true }
+  // The first sign-in never got to tell the app about its user.
+  await emit(context.config, "createUser", { user })
+  await emit(context.config, "linkAccount", { user, account, profile })
+  return { user, isNewUser: true }
 }
 
 /** The stored user with this email address, if any. */

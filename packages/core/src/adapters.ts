@@ -179,6 +179,19 @@ export function isDate(value: unknown): value is string {
 export interface Adapter {
   /** Stores a new user; `user.id` is a fresh random id, which the store may keep or replace with its own. */
   createUser?(user: AdapterUserFields): Awaitable<AdapterUserFields>
+  /**
+   * Stores a new user and links its first account in one transaction: both are written, or,
+   * when either write fails (an email another user has, an account already linked, a lost
+   * connection), neither is. `user` is as for `createUser`; `account.userId` is `user.id`, and a
+   * store that assigns its own user ids links the account to the id it assigned. Returns the user.
+   *
+   * Optional, and this project's extension (Auth.js's adapters do not have it): the first sign-in
+   * with a provider account calls it instead of `createUser` then `linkAccount`, so a process
+   * that dies between the two leaves no user without its account. Without it, core makes the
+   * two calls; a user left without any account is completed by that person's next sign-in
+   * through a provider that verifies the address (see the core README's "Adapters").
+   */
+  createUserWithAccount?(user: AdapterUserFields, account: AdapterAccount): Awaitable<AdapterUserFields>
   getUser?(id: string): Awaitable<AdapterUserFields | null>
   getUserByEmail?(email: string): Awaitable<AdapterUserFields | null>
   getUserByAccount?(
@@ -282,6 +295,8 @@ export interface Adapter {
 export interface StrictAdapter extends Adapter {
   /** Stores a new user under an id of the store's choice (or the `id` passed, if it keeps it); returns it. */
   createUser?(user: NewAdapterUser): Awaitable<AdapterUser>
+  /** Stores a new user and links its first account in one transaction (both, or neither); returns the user. */
+  createUserWithAccount?(user: NewAdapterUser, account: AdapterAccount): Awaitable<AdapterUser>
   getUser?(id: string): Awaitable<AdapterUser | null>
   getUserByEmail?(email: string): Awaitable<AdapterUser | null>
   getUserByAccount?(

@@ -17,7 +17,7 @@ import { createContext } from "./context.js"
 import { serializeCookie } from "./cookies.js"
 import { AuthError, Configuration, httpStatus } from "./errors.js"
 import type { InternalConfig, RequestContext, SetCookieSink } from "./internal.js"
-import { revokeRecords } from "./session/records.js"
+import { endUnrecordedPreSwitchSessions, revokeRecords } from "./session/records.js"
 import { callAdapter } from "./store.js"
 import type { AuthConfig } from "./types.js"
 
@@ -87,8 +87,10 @@ export async function revokeSessions(request: Request, config: AuthConfig, targe
 
 /**
  * Ends every session of user `userId`, from anywhere (an admin page, account deletion): database
- * sessions at once, JWT sessions within `session.revocationCheckInterval` on every instance. Each
- * sends `sessionRevoked` with reason `"admin"`. Answers how many live sessions it ended.
+ * sessions at once, JWT sessions within `session.revocationCheckInterval` on every instance, and
+ * (while `legacySessionCookies` is read) the sessions from before the switch that have not been
+ * read since. Each recorded one sends `sessionRevoked` with reason `"admin"`. Answers how many
+ * live recorded sessions it ended.
  *
  * @throws {Configuration} when the adapter keeps no session records.
  * @throws {AdapterError} when the store fails.
@@ -102,6 +104,7 @@ export async function revokeUserSessions(config: AuthConfig, userId: string): Pr
   const adapter = internal.adapter
   if (!keepsSessionRecords(adapter)) throw new Configuration("revokeUserSessions needs an adapter that keeps session records (@portcullis/adapter-memory and @portcullis/adapter-pg have them).")
   if (typeof userId !== "string" || userId === "") return 0
+  await endUnrecordedPreSwitchSessions(internal, userId)
   const records = (await callAdapter(adapter, "listSessionRecords", { userId })).filter((record) => record.userId === userId)
   return revokeRecords(internal, records, "admin")
 }

@@ -66,7 +66,7 @@ export async function signInAccount(context: RequestContext, result: AccountSign
     // Linking to the signed-in user needs both: that user is signed in now, and started this flow.
     // A session cookie planted mid-flow, or a flow started by someone else, links nothing.
     const current = result.startedBy === undefined ? undefined : (await readSession(context))?.userId
-    const resolved = await accounts.resolveUser(config, adapter, {
+    const resolved = await accounts.resolveUser(context, adapter, {
       accountUser,
       profileUser: result.user,
       account: result.account,

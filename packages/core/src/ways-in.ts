@@ -12,7 +12,8 @@
  *
  * Credentials never count (core cannot know whether the user has a password: server code that
  * knows says so with `unlinkAccount`'s `otherSignInMethod`), nor does an account at a provider
- * the app no longer configures.
+ * the app no longer configures. The reverse question, whether a user has no way in at all (a
+ * first sign-in cut off before its account was linked), counts both, to be sure.
  */
 import type { Adapter, AdapterAccount, AdapterUser } from "./adapters.js"
 import { AdapterError } from "./errors.js"
@@ -72,4 +73,25 @@ function sameWay(a: WayIn, b: WayIn): boolean {
  */
 export async function keepsAWayIn(context: RequestContext, adapter: Adapter, userId: string, removed: WayIn): Promise<boolean> {
   return keepsOneWithout(await waysIn(context, adapter, userId), removed)
+}
+
+/**
+ * Whether nothing signs the user in, nor ever did: no account at any provider (configured or not),
+ * no passkey, no way in through a configured flow (a verified address with an email provider), and
+ * no credentials provider, whose passwords core cannot see. Such a user was left by a first
+ * sign-in that died between creating it and linking its account; `false` when the adapter cannot
+ * list the user's accounts, since then core cannot tell.
+ *
+ * @throws {AdapterError} when the adapter fails.
+ */
+export async function hasNoWayIn(context: RequestContext, adapter: Adapter, user: AdapterUser): Promise<boolean> {
+  const { providers } = context.config
+  if (providers.some((provider) => provider.type === "credentials")) return false
+  const accounts = await linkedAccounts(adapter, user.id)
+  if (accounts === undefined || accounts.length > 0) return false
+  if (typeof adapter.listAuthenticatorsByUserId === "function") {
+    const passkeys: unknown = await callAdapter(adapter, "listAuthenticatorsByUserId", user.id)
+    if (!Array.isArray(passkeys) || passkeys.length > 0) return false
+  }
+  return (await waysOf(context, adapter, user)).length === 0
 }

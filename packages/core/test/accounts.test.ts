@@ -1,12 +1,16 @@
 /**
- * The account-linking rules under concurrency: two first sign-ins of one account racing (a
- * double click, two tabs) end on one user, whichever request loses.
+ * The account-linking rules under faults: two first sign-ins of one account racing (a double
+ * click, two tabs) end on one user, whichever request loses; a user a dead process left without
+ * its account is finished by its owner's next sign-in, and nothing else is.
  */
+import { MemoryAdapter, type MemoryAdapterState } from "@portcullis/adapter-memory"
 import { describe, expect, it } from "vitest"
 import { resolveUser } from "../src/accounts.js"
 import type { Adapter, AdapterUser } from "../src/adapters.js"
 import { resolveConfig } from "../src/config.js"
-import { testConfig } from "./helpers.js"
+import { createContext } from "../src/context.js"
+import type { AuthConfig } from "../src/types.js"
+import { ORIGIN, acmeProvider, passwordProvider, testConfig } from "./helpers.js"
 
 const winner: AdapterUser = { id: "u-first", email: "ada@example.com", emailVerified: null, name: "Ada" }
 const account = { provider: "acme", type: "oauth" as const, providerAccountId: "ada-at-acme" }
@@ -26,8 +30,9 @@ function racedStore(calls: string[]): Adapter {
   }
 }
 
-async function resolve(adapter: Adapter, emailVerified: boolean) {
-  return resolveUser(await resolveConfig(testConfig()), adapter, {
+async function resolve(adapter: Adapter, emailVerified: boolean, config: AuthConfig = testConfig()) {
+  const url = new URL(`${ORIGIN}/api/auth/callback/acme`)
+  return resolveUser(createContext(await resolveConfig(config), new Request(url), url), adapter, {
     accountUser: null,
     profileUser,
     account,
@@ -67,4 +72,36 @@ describe("a store whose email index lags behind", () => {
     const mixedCase: Adapter = { getUserByEmail: () => ({ ...moved, email: "New@Example.com" }) }
     expect(await findUserByEmail(mixedCase, "new@example.com")).toMatchObject({ id: "u1" })
   })
+})
+
+describe("a user its first sign-in left without an account (the process died between createUser and linkAccount)", () => {
+  const verifiedAt = new Date("2026-01-01T00:00:00Z")
+  const orphan: AdapterUser = { id: "orphan", email: "ada@example.com", emailVerified: verifiedAt, name: "Ada" }
+  const otherAccount = { userId: "orphan", type: "oauth" as const, provider: "gone", providerAccountId: "ada-at-gone" }
+  const passkey = { credentialID: "cred-1", userId: "orphan", providerAccountId: "cred-1", credentialPublicKey: "key", counter: 0, credentialDeviceType: "multiDevice", credentialBackedUp: true }
+  const emailProvider = { id: "email", name: "Email", type: "email" as const, sendVerificationRequest: () => undefined }
+
+  it("is finished by the next sign-in of a provider that verified that same address: the account is linked to it, as a new user", async () => {
+    const adapter = MemoryAdapter({ users: [orphan] })
+    expect(await resolve(adapter, true)).toMatchObject({ user: { id: "orphan" }, isNewUser: true })
+    expect(await adapter.getUserByAccount(account)).toMatchObject({ id: "orphan" })
+  })
+
+  const refused: [string, { state?: MemoryAdapterState; emailVerified?: boolean; config?: (adapter: Adapter) => AuthConfig; hide?: keyof Adapter }][] = [
+    ["when the provider did not verify the address", { emailVerified: false }],
+    ["when the user's own address was never verified", { state: { users: [{ ...orphan, emailVerified: null }] } }],
+    ["when the user has an account at another provider, even one the app no longer configures", { state: { users: [orphan], accounts: [otherAccount] } }],
+    ["when the user has a passkey", { state: { users: [orphan], authenticators: [passkey] } }],
+    ["when an email provider signs the user in by its verified address", { config: (adapter) => testConfig({ adapter, providers: [acmeProvider(), emailProvider] }) }],
+    ["when a credentials provider may hold a password for the user", { config: (adapter) => testConfig({ adapter, providers: [acmeProvider(), passwordProvider()] }) }],
+    ["when the adapter cannot list the user's accounts", { hide: "listAccountsByUserId" }],
+  ]
+  for (const [when, setup] of refused) {
+    it(`still refuses with OAuthAccountNotLinked ${when}`, async () => {
+      const store = MemoryAdapter(setup.state ?? { users: [orphan] })
+      const adapter: Adapter = setup.hide === undefined ? store : { ...store, [setup.hide]: undefined }
+      await expect(resolve(adapter, setup.emailVerified ?? true, setup.config?.(adapter))).rejects.toMatchObject({ code: "OAuthAccountNotLinked" })
+      expect(await store.getUserByAccount(account)).toBeNull()
+    })
+  }
 })

@@ -3,7 +3,7 @@ import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { getAccounts, getCsrfToken, getProviders, getSession, signIn, signOut, unlinkAccount } from "../src/client.js"
 import { encode } from "../src/session/jwt.js"
 import { Auth, type AuthConfig } from "../src/index.js"
-import { Jar, ORIGIN, PASSWORD, SECRET, acmeProvider, passwordProvider, testConfig } from "./helpers.js"
+import { Jar, ORIGIN, PASSWORD, SECRET, acmeProvider, passwordProvider, testConfig, storeSession } from "./helpers.js"
 
 // The browser boundary: fetch goes to Auth() in-process with a cookie jar, location is recorded.
 
@@ -87,7 +87,7 @@ describe("@portcullis/core/client: linked accounts", () => {
     stubFetch(jar, config)
     const user = await store.createUser({ email: null, emailVerified: null })
     for (const id of ["a-1", "a-2"]) await store.linkAccount({ userId: user.id, type: "oauth", provider: "acme", providerAccountId: id, access_token: `secret-token-${id}` })
-    await store.createSession({ sessionToken: `session-${user.id}`, userId: user.id, expires: new Date(Date.now() + 60_000) })
+    await storeSession(store, { sessionToken: `session-${user.id}`, userId: user.id, expires: new Date(Date.now() + 60_000) })
     jar.cookies.set("authjs.session-token", `session-${user.id}`)
   })
 

@@ -8,7 +8,7 @@ import { resolveConfig } from "../src/config.js"
 import { FLOW, lazyFlow, type SignInFlow } from "../src/providers/index.js"
 import type { AuthConfig } from "../src/types.js"
 import { webauthn } from "../src/webauthn/index.js"
-import { Jar, call, csrfToken, testConfig } from "./helpers.js"
+import { Jar, call, csrfToken, testConfig, storeSession } from "./helpers.js"
 
 interface EchoOptions {
   greeting: string
@@ -152,7 +152,7 @@ describe("a lazy flow's accounts", () => {
     const config = testConfig({ adapter: store, session: { strategy: "database" }, providers: [provider as never] })
     const user = await store.createUser({ email: null, emailVerified: null })
     for (const id of ["e-1", "e-2"]) await store.linkAccount({ userId: user.id, type: "oauth", provider: "echo", providerAccountId: id })
-    await store.createSession({ sessionToken: "echo-session", userId: user.id, expires: new Date(Date.now() + 60_000) })
+    await storeSession(store, { sessionToken: "echo-session", userId: user.id, expires: new Date(Date.now() + 60_000) })
     const jar = new Jar()
     jar.cookies.set("authjs.session-token", "echo-session")
     return { config, jar }

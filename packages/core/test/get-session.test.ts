@@ -3,7 +3,7 @@ import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { getSession, getSessionForResponse } from "../src/index.js"
 import { encode } from "../src/session/jwt.js"
 import type { AuthConfig } from "../src/types.js"
-import { ORIGIN, SECRET, call, Jar, testConfig } from "./helpers.js"
+import { ORIGIN, SECRET, call, Jar, testConfig, storeSession } from "./helpers.js"
 
 const NAME = "authjs.session-token"
 
@@ -70,7 +70,7 @@ describe("getSession", () => {
   it("hands a database session's slid expiry to the sink", async () => {
     const adapter = MemoryAdapter()
     const user = await adapter.createUser({ email: "ada@example.com", emailVerified: null, name: "Ada" })
-    await adapter.createSession({ sessionToken: "db-token", userId: user.id, expires: new Date(Date.now() + 1000_000) })
+    await storeSession(adapter, { sessionToken: "db-token", userId: user.id, expires: new Date(Date.now() + 1000_000) })
     const config = testConfig({ adapter, session: { strategy: "database", maxAge: 3600, updateAge: 0 } })
     const { session, cookies } = await read(pageRequest(`${NAME}=db-token`), config)
     expect(session).toMatchObject({ user: { id: user.id, email: "ada@example.com" } })

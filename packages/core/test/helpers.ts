@@ -1,5 +1,6 @@
 /** Shared test set-up: a configuration factory and a small cookie-carrying client for `Auth()`. */
 import { Auth } from "../src/index.js"
+import type { Adapter, AdapterSession } from "../src/adapters.js"
 import type { CredentialsConfig } from "../src/providers/index.js"
 import type { AuthConfig } from "../src/types.js"
 
@@ -104,4 +105,14 @@ export async function csrfToken(config: AuthConfig, jar: Jar): Promise<string> {
 /** Where a redirect points; throws on a response without a `location`. */
 export function location(response: Response): URL {
   return new URL(response.headers.get("location") ?? "")
+}
+
+/**
+ * Stores a database session as a sign-in would: its row and the session record naming it (a row
+ * without one is a pre-switch session, refused outside `legacySessionCookies`).
+ */
+export async function storeSession(adapter: Adapter, session: AdapterSession): Promise<void> {
+  await adapter.createSession?.(session)
+  const now = new Date()
+  await adapter.createSessionRecord?.({ id: `record-${session.sessionToken}`, userId: session.userId, createdAt: now, lastSeenAt: now, expires: session.expires, sessionToken: session.sessionToken })
 }

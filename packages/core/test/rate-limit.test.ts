@@ -1,7 +1,7 @@
 // Abuse limits keyed by the target (issue 28, first stage): sign-in mail per address, and failed
 // password attempts per account. Each answer over a limit must read exactly like one under it.
 import { MemoryAdapter } from "@portcullis/adapter-memory"
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { forwardedFor } from "../src/client-address.js"
 import { memoryRateLimitStore } from "../src/rate-limit-store.js"
 import type { SendVerificationRequestParams } from "../src/providers/index.js"
@@ -98,6 +98,15 @@ describe("sign-in mail per address", () => {
     for (let i = 0; i < 4; i++) await askForLink(i % 2 === 0 ? first : second, new Jar(), "ada@example.com", "192.0.2.1")
     expect(sent).toHaveLength(3)
   })
+
+  it("counts every spelling of one inbox against one allowance (tags, Gmail dots, googlemail, full-width, IDN, case), mailing each as given", async () => {
+    const sent: SendVerificationRequestParams[] = []
+    const config = emailConfig(sent)
+    const gmail = ["victim@gmail.com", "Victim+1@gmail.com", "v.i.c.t.i.m@gmail.com", "victim@googlemail.com", "vic.tim+x@GoogleMail.com", "ｖｉｃｔｉｍ@gmail.com", "victim@ｇｍａｉｌ.ｃｏｍ", "VICTIM+2@GMAIL.COM"]
+    const idn = ["ada@bücher.example", "ada@xn--bcher-kva.example", "Ada+news@BÜCHER.example", "ａｄａ@ｂüｃｈｅｒ.example"]
+    for (const address of [...gmail, ...gmail, ...gmail, ...idn, ...idn, ...idn]) await askForLink(config, new Jar(), address, "192.0.2.1")
+    expect(sent.map((params) => params.identifier)).toEqual(["victim@gmail.com", "victim+1@gmail.com", "v.i.c.t.i.m@gmail.com", "ada@bücher.example", "ada@xn--bcher-kva.example", "ada+news@bücher.example"])
+  })
 })
 
 describe("failed password attempts per account", () => {
@@ -149,6 +158,44 @@ describe("failed password attempts per account", () => {
     })))
     expect(asked).toBe(10)
     expect(new Set(answers.map((answer) => location(answer).href)).size).toBe(1)
+  })
+
+  it("V6.3.1: keeps an account paused for every spelling its authorize folds to it (full-width, case, space)", async () => {
+    let asked = 0
+    const fold = (name: string) => name.normalize("NFKC").trim().toLowerCase()
+    const provider = passwordProvider()
+    const config = testConfig({
+      providers: [{ ...provider, authorize: (credentials, request) => (asked++, provider.authorize({ ...credentials, username: fold(credentials.username ?? "") }, request)) }],
+    })
+    for (let i = 0; i < 10; i++) await submit(config, new Jar(), "ada", `guess-${String(i)}`)
+    expect(asked).toBe(10)
+    const jar = new Jar()
+    for (const spelling of ["ＡＤＡ", "ａｄａ", "Ａｄａ", "ａDａ", "\u3000ada\u3000", "ADA"]) {
+      await submit(config, jar, spelling, `guess-${spelling}`)
+      await submit(config, jar, spelling, PASSWORD)
+    }
+    expect(asked).toBe(10)
+    expect(await (await call(config, jar, "/api/auth/session")).json()).toBeNull()
+  })
+
+  it("V6.3.1: keeps an account paused while a flood of 100,000 throw-away identifiers fills the memory store", async () => {
+    let asked = 0
+    const store = memoryRateLimitStore()
+    const provider = passwordProvider()
+    const config = testConfig({
+      rateLimit: { store },
+      providers: [{ ...provider, authorize: (credentials, request) => (asked++, provider.authorize(credentials, request)) }],
+    })
+    for (let i = 0; i < 11; i++) await submit(config, new Jar(), "ada", `guess-${String(i)}`)
+    expect(asked).toBe(10)
+    // With no client address the per-client limits are off: each throw-away name is one failed
+    // attempt, counted in the same store under the key the credentials flow gives it.
+    // The memory store reads keys as opaque strings: plain ones spare 100,000 digests.
+    for (let i = 0; i < 100_001; i++) await store.hit(`password credentials:throwaway-${String(i)}`, 900)
+    const jar = new Jar()
+    for (let i = 0; i < 10; i++) await submit(config, jar, "ada", i === 9 ? PASSWORD : `again-${String(i)}`)
+    expect(asked).toBe(10)
+    expect(await (await call(config, jar, "/api/auth/session")).json()).toBeNull()
   })
 
   it("forgets the failures after a successful sign-in", async () => {
@@ -212,5 +259,39 @@ describe("failed password attempts per account", () => {
     }
     const config = testConfig({ providers: [passwordProvider({ identifierField: "nickname" as never })] })
     expect((await call(config, new Jar(), "/api/auth/providers")).status).toBe(503)
+  })
+})
+
+describe("the memory store's eviction (100,000 counters)", () => {
+  it("lets ended windows go before any live counter, however high their counts", async () => {
+    const store = memoryRateLimitStore()
+    const now = Date.now()
+    const clock = vi.spyOn(Date, "now").mockReturnValue(now)
+    try {
+      for (let i = 0; i < 20_000; i++) for (let hit = 0; hit < 2; hit++) await store.hit(`short-${String(i)}`, 1)
+      for (let i = 0; i < 80_000; i++) await store.hit(`live-${String(i)}`, 900)
+      clock.mockReturnValue(now + 2_000)
+      await store.hit("new", 900)
+      expect((await store.peek("live-0")).count).toBe(1)
+      expect((await store.peek("new")).count).toBe(1)
+    } finally {
+      clock.mockRestore()
+    }
+  })
+
+  it("lets the lowest counts go first, the oldest window first among equals", async () => {
+    const store = memoryRateLimitStore()
+    for (let hit = 0; hit < 2; hit++) await store.hit("twice", 900)
+    for (let i = 0; i < 100_000; i++) await store.hit(`once-${String(i)}`, 900)
+    expect((await store.peek("twice")).count).toBe(2)
+    expect((await store.peek("once-0")).count).toBe(0)
+    expect((await store.peek("once-99999")).count).toBe(1)
+  })
+
+  it("still lets a counter go when a flood counts each of its own targets at least as often (as SECURITY.md says)", async () => {
+    const store = memoryRateLimitStore()
+    for (let hit = 0; hit < 2; hit++) await store.hit("paused", 900)
+    for (let i = 0; i < 100_000; i++) for (let hit = 0; hit < 2; hit++) await store.hit(`flood-${String(i)}`, 900)
+    expect((await store.peek("paused")).count).toBe(0)
   })
 })

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest"
 import { MemoryAdapter } from "@portcullis/adapter-memory"
+import { revokeUserSessions } from "../src/sessions.js"
 import type { AuthConfig } from "../src/types.js"
 import { Jar, PASSWORD, call, csrfToken, passwordProvider, testConfig } from "./helpers.js"
 
@@ -66,5 +67,40 @@ describe("POST /session", () => {
     const response = await update(config, jar, { data: { admin: true } })
     expect(response.status).toBe(403)
     expect(updates).toBe(0)
+  })
+
+  describe("`sessionId` is reserved: a `jwt` callback written `{ ...token, ...session }` cannot move the session off its record (ASVS V7.4.1)", () => {
+    function spreading(): AuthConfig {
+      return testConfig({
+        adapter: MemoryAdapter(),
+        session: { strategy: "jwt", revocationCheckInterval: 0 },
+        providers: [passwordProvider()],
+        callbacks: { jwt: ({ token, trigger, session }) => (trigger === "update" ? { ...token, ...(session as object) } : token) },
+      })
+    }
+
+    it("an update posting `{ sessionId: null }` leaves the session revocable", async () => {
+      const config = spreading()
+      const jar = await signedIn(config)
+      const response = await update(config, jar, { csrfToken: await csrfToken(config, jar), data: { sessionId: null } })
+      expect(response.status).toBe(200)
+      expect(await revokeUserSessions(config, "user-ada")).toBe(1)
+      expect(await (await call(config, jar, "/api/auth/session")).json()).toBeNull()
+    })
+
+    it("an update posting another session's id keeps naming its own record", async () => {
+      const config = spreading()
+      const mine = await signedIn(config)
+      const other = await signedIn(config)
+      const listed = (await (await call(config, other, "/api/auth/sessions")).json()) as Array<{ id: string; current: boolean }>
+      const othersId = listed.find((entry) => entry.current)?.id
+      expect(othersId).toBeDefined()
+      await update(config, mine, { csrfToken: await csrfToken(config, mine), data: { sessionId: othersId } })
+      // `other` ends every session but its own: `mine` must be among them.
+      const body = JSON.stringify({ others: true, csrfToken: await csrfToken(config, other) })
+      expect(await (await call(config, other, "/api/auth/sessions/revoke", { method: "POST", headers: { "content-type": "application/json" }, body })).json()).toEqual({ revoked: 1 })
+      expect(await (await call(config, mine, "/api/auth/session")).json()).toBeNull()
+      expect(await (await call(config, other, "/api/auth/session")).json()).toMatchObject({ user: { name: "Ada Lovelace" } })
+    })
   })
 })

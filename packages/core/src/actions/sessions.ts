@@ -15,7 +15,7 @@ import { jsonError } from "../failures.js"
 import type { InternalConfig, RequestContext } from "../internal.js"
 import { describeDevice } from "../session/device.js"
 import { readSession } from "../session/index.js"
-import { revokeRecords } from "../session/records.js"
+import { endUnrecordedPreSwitchSessions, revokeRecords } from "../session/records.js"
 import { clearSessionCookie, SESSION_ID_CLAIM } from "../session/source.js"
 import { callAdapter } from "../store.js"
 import { completeSignOut } from "./signout.js"
@@ -130,6 +130,8 @@ export async function revokeSessionsOf(context: RequestContext, target: RevokeTa
     if (me.isCurrent(record)) clearSessionCookie(context)
     return { revoked }
   }
+  // Pre-switch sessions no read has recorded yet are among the others too.
+  await endUnrecordedPreSwitchSessions(config, me.userId)
   const records = await liveRecords(adapter, me.userId)
   const others = records.filter((record) => !me.isCurrent(record))
   if ("others" in target) return { revoked: await revokeRecords(config, others, "revoked") }

@@ -13,6 +13,7 @@ import type { Adapter, AdapterUser } from "../adapters.js"
 import { CallbackRouteError, CredentialsSignin, InvalidProvider } from "../errors.js"
 import type { Account, User } from "../model.js"
 import type { InternalConfig } from "../internal.js"
+import { mailboxKey } from "../mailbox-key.js"
 import { rateLimitsOf, targetKey } from "../rate-limit.js"
 import { callAdapter, storedUser } from "../store.js"
 import { authorize, readCredentials } from "./authorize.js"
@@ -37,8 +38,12 @@ async function storedCredentialsUser(adapter: Adapter, user: User & { id: string
 /** The counter of failed attempts for the account the form names, when the limit applies. */
 async function failedAttempts(config: InternalConfig, provider: InternalCredentialsProvider, credentials: Readonly<Record<string, string>>) {
   const limits = rateLimitsOf(config)
-  const identifier = provider.identifierField === undefined ? undefined : credentials[provider.identifierField]?.trim().toLowerCase()
-  if (limits === undefined || identifier === undefined || identifier === "") return undefined
+  const submitted = provider.identifierField === undefined ? undefined : credentials[provider.identifierField]
+  if (limits === undefined || submitted === undefined) return undefined
+  // Folded as an `authorize` commonly folds it (full-width forms, case, a `+tag`), so each such
+  // spelling of one account counts against that account's one allowance.
+  const identifier = mailboxKey(submitted)
+  if (identifier === "") return undefined
   return { store: limits.store, key: await targetKey(`password ${provider.id}`, identifier), failures: limits.credentials.failures, windowSeconds: limits.credentials.windowSeconds }
 }
 

@@ -3,7 +3,7 @@
  * stand-in for a new address), and the user a followed link signs in. Loaded only with the
  * email flow (and passkey sign-up by link).
  */
-import { createUser, findUserByEmail } from "../accounts.js"
+import { createUserOrWinner, findUserByEmail, type ResolvedUser } from "../accounts.js"
 import { askSignIn } from "../sign-in-callback.js"
 import type { Adapter, AdapterUser } from "../adapters.js"
 import type { InternalConfig } from "../internal.js"
@@ -38,7 +38,9 @@ export async function askEmailSignIn(
 /**
  * The user a followed sign-in link signs in: the user with the address if that address was
  * verified (by an earlier link, or by the provider it signed up with), or a new user with
- * `emailVerified` set. Rule R1 does not apply: following the link proved the address.
+ * `emailVerified` set. Rule R1 does not apply: following the link proved the address. Links to
+ * one new address followed at once (two instances, several mails) all end in the one user the
+ * first of them created.
  *
  * A user whose address was never verified may have been created by someone who merely claimed
  * it at some provider: signing its owner into that user would hand them the claimant's linked
@@ -54,22 +56,27 @@ export async function resolveEmailUser(
   identifier: string,
   existing: AdapterUser | null,
   allowUnverified: boolean,
-): Promise<{ user: AdapterUser; isNewUser: boolean }> {
-  const now = new Date()
-  if (existing !== null) {
-    if (existing.emailVerified != null) return { user: existing, isNewUser: false }
-    if (!allowUnverified) {
-      throw new OAuthAccountNotLinked(
-        `The address ${identifier} belongs to a user whose email was never verified: sign in the way that user signed up (the email provider's \`allowDangerousEmailAccountLinking\` allows it).`,
-      )
-    }
-    const updated = storedUser(await callAdapter(adapter, "updateUser", { id: existing.id, emailVerified: now }))
-    const user = updated ?? { ...existing, emailVerified: now }
-    await emit(config, "updateUser", { user })
-    return { user, isNewUser: false }
-  }
-  const created = await createUser(adapter, { email: identifier, emailVerified: now })
-  await emit(config, "createUser", { user: created })
-  return { user: created, isNewUser: true }
+): Promise<ResolvedUser> {
+  if (existing !== null) return signInExisting(config, adapter, identifier, existing, allowUnverified)
+  return createUserOrWinner(config, adapter, {
+    fields: { email: identifier, emailVerified: new Date() },
+    winner: async () => {
+      const won = await findUserByEmail(adapter, identifier)
+      return won === null ? null : signInExisting(config, adapter, identifier, won, allowUnverified)
+    },
+  })
 }
 
+async function signInExisting(config: InternalConfig, adapter: Adapter, identifier: string, existing: AdapterUser, allowUnverified: boolean): Promise<ResolvedUser> {
+  if (existing.emailVerified != null) return { user: existing, isNewUser: false }
+  if (!allowUnverified) {
+    throw new OAuthAccountNotLinked(
+      `The address ${identifier} belongs to a user whose email was never verified: sign in the way that user signed up (the email provider's \`allowDangerousEmailAccountLinking\` allows it).`,
+    )
+  }
+  const now = new Date()
+  const updated = storedUser(await callAdapter(adapter, "updateUser", { id: existing.id, emailVerified: now }))
+  const user = updated ?? { ...existing, emailVerified: now }
+  await emit(config, "updateUser", { user })
+  return { user, isNewUser: false }
+}

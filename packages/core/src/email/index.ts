@@ -1,6 +1,7 @@
 /**
- * `@portcullis/core/email`: the email sign-in ("magic link") flow, and the factory helper every
- * email provider of `@portcullis/providers` builds its configuration with.
+ * `@portcullis/core/email`: the email sign-in ("magic link") flow, the factory helper every
+ * email provider of `@portcullis/providers` builds its configuration with, and `mailboxKey`, the
+ * one key of an inbox its mail limit counts by.
  *
  * @module email
  */
@@ -10,6 +11,7 @@ import type { EmailConfig, EmailUserConfig } from "../providers/types.js"
 import { email } from "./flow.js"
 
 export { email }
+export { mailboxKey } from "../mailbox-key.js"
 
 /**
  * An email provider configuration, as `mergeEmailConfig` builds it, carrying the email flow.

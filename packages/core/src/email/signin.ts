@@ -5,6 +5,7 @@
 import type { Adapter } from "../adapters.js"
 import type { RequestContext } from "../internal.js"
 import { AuthError, Configuration, EmailSignInError } from "../errors.js"
+import { mailboxKey } from "../mailbox-key.js"
 import { rateLimitsOf, targetKey } from "../rate-limit.js"
 import { outboundCallbackUrl, verifyRequestUrl } from "../routes.js"
 import { askEmailSignIn } from "./accounts.js"
@@ -71,7 +72,8 @@ export async function sendVerificationLink(
   if (limits !== undefined) {
     // Over the limit nothing is stored or sent, and the caller answers as for a sent link: the
     // limit tells nobody anything about the address.
-    const { count } = await limits.store.hit(await targetKey("mail", identifier), limits.mail.windowSeconds)
+    // Counted per inbox, not per spelling: `Ada+1@…`, `ａｄａ@…` and `ada@…` share one allowance.
+    const { count } = await limits.store.hit(await targetKey("mail", mailboxKey(identifier)), limits.mail.windowSeconds)
     if (count > limits.mail.limit) {
       config.logger.warn("MailLimit", `Provider "${provider.id}": an address was sent ${String(limits.mail.limit)} sign-in mails within ${String(limits.mail.windowSeconds)} s; no more is sent until then (\`rateLimit.mailPerAddress\`).`)
       return

@@ -3,7 +3,8 @@
  * Connect Back-Channel Logout 1.0). The logout token is checked as §2.6 requires, its `jti` is
  * remembered in the store every instance shares (a replay is refused), then the session records
  * it names are revoked: those started in the provider session `sid`, or with `sub` alone every
- * session of that user that signed in with this provider.
+ * session of that user that signed in with this provider; with `sub`, also that user's sessions
+ * from before the switch from Auth.js, whose provider is not known.
  *
  * @see https://openid.net/specs/openid-connect-backchannel-1_0.html#BCRequest
  */
@@ -12,7 +13,7 @@ import { readForm } from "../context.js"
 import { Configuration, InvalidLogoutToken, InvalidProvider } from "../errors.js"
 import type { FlowProvider, RequestContext } from "../internal.js"
 import { keepsSessionRecords } from "../adapters.js"
-import { revokeRecords } from "../session/records.js"
+import { endUnrecordedPreSwitchSessions, isPreSwitchRecord, revokeRecords } from "../session/records.js"
 import { callAdapter } from "../store.js"
 import { verifyLogoutToken } from "./logout-token.js"
 import type { InternalOAuthProvider } from "./provider.js"
@@ -45,6 +46,13 @@ export async function backchannelLogout(context: RequestContext, { id, options: 
     if (claims.sub !== undefined) records = records.filter((record) => record.userId === user?.id)
   } else {
     records = user === null ? [] : (await callAdapter(adapter, "listSessionRecords", { userId: user.id })).filter((record) => record.provider === id)
+  }
+  if (user !== null) {
+    // A session from before the switch does not say which provider (or provider session) it came
+    // from: any logout of its user ends it, rather than none; a `sid` alone names no user, and ends none.
+    const preSwitch = (await callAdapter(adapter, "listSessionRecords", { userId: user.id })).filter((record) => isPreSwitchRecord(record) && record.userId === user.id)
+    records = [...records, ...preSwitch.filter((record) => !records.some((listed) => listed.id === record.id))]
+    await endUnrecordedPreSwitchSessions(config, user.id)
   }
   const ended = await revokeRecords(config, records, "backchannelLogout")
   config.logger.debug(`Back-channel logout of provider "${id}" ended ${String(ended)} session(s).`)

@@ -42,7 +42,9 @@ const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => 
 
 /**
  * The sign-in email every built-in sender uses (SMTP or an email API), branded with the
- * theme's `brandColor` when it is a plain hex color.
+ * theme's `brandColor` when it is a plain hex color. A passkey sign-up link (it carries the
+ * pending passkey as `pending`) says that following it finishes the passkey, and adds it to the
+ * address's account if there is one.
  *
  * @example
  * ```ts
@@ -50,13 +52,26 @@ const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => 
  * ```
  */
 export function signInMessage({ url, theme }: { url: string; theme?: Pick<Theme, "brandColor"> }): SignInMessage {
-  const host = new URL(url).host
+  const parsed = new URL(url)
+  const host = parsed.host
   const brand = theme?.brandColor
   const color = brand !== undefined && /^#[0-9a-fA-F]{3,8}$/.test(brand) ? brand : "#346df1"
+  const ignore = "If you did not ask for this email, you can ignore it."
+  const button = (label: string) =>
+    `<p><a href="${escapeHtml(url)}" style="display:inline-block;padding:12px 20px;border-radius:6px;background:${color};color:#fff;text-decoration:none">${label}</a></p>`
+  if (parsed.searchParams.has("pending")) {
+    const lead = `Confirm your address to finish setting up the passkey you just created for ${host}. If this address already has an account there, the passkey is added to it and you are signed in.`
+    const where = "Open the link in the browser where you created the passkey."
+    return {
+      subject: `Finish setting up your passkey for ${host}`,
+      text: `${lead}\n\n${url}\n\n${where} ${ignore}\n`,
+      html: `<body style="font-family:sans-serif"><p>${escapeHtml(lead)}</p>${button("Confirm and sign in")}<p style="color:#666">${escapeHtml(where)} ${ignore}</p></body>`,
+    }
+  }
   return {
     subject: `Sign in to ${host}`,
-    text: `Sign in to ${host}\n\n${url}\n\nIf you did not ask for this email, you can ignore it.\n`,
-    html: `<body style="font-family:sans-serif"><p>Sign in to <strong>${escapeHtml(host)}</strong></p><p><a href="${escapeHtml(url)}" style="display:inline-block;padding:12px 20px;border-radius:6px;background:${color};color:#fff;text-decoration:none">Sign in</a></p><p style="color:#666">If you did not ask for this email, you can ignore it.</p></body>`,
+    text: `Sign in to ${host}\n\n${url}\n\n${ignore}\n`,
+    html: `<body style="font-family:sans-serif"><p>Sign in to <strong>${escapeHtml(host)}</strong></p>${button("Sign in")}<p style="color:#666">${ignore}</p></body>`,
   }
 }
 

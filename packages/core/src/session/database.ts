@@ -10,7 +10,7 @@ import { emit } from "../events.js"
 import { callAdapter, storedUser } from "../store.js"
 import type { CallbacksOptions, Session } from "../types.js"
 import type { SessionSource } from "./legacy.js"
-import { recordSignIn, revokeRecords, touchRecord } from "./records.js"
+import { databaseSessionRecord, recordSignIn, revokeRecords, touchRecord } from "./records.js"
 import { clearUnopened, expireLegacy, sessionSource, sessionUser, type CurrentSession, type EndedSession, type SessionUpdate, type SignedIn } from "./source.js"
 
 type SessionCallbackParams = Parameters<NonNullable<CallbacksOptions["session"]>>[0]
@@ -53,16 +53,20 @@ export async function readDatabaseSession(context: RequestContext, update: Sessi
     clearUnopened(context, source)
     return null
   }
+  // The row's record: a revoked one refuses it (its delete may have failed), and a row Auth.js
+  // wrote before the switch gets one now, or is refused once `until` has passed.
+  const recordId = keepsSessionRecords(adapter) ? await databaseSessionRecord(context, { sessionToken, userId: found.user.id, expires }) : undefined
+  if (keepsSessionRecords(adapter) && recordId === undefined) {
+    clearUnopened(context, source)
+    return null
+  }
   const { maxAge, updateAge } = config.session
   const slide = expires.getTime() - maxAge * 1000 + updateAge * 1000 <= now
   if (slide) {
     expires = new Date(now + maxAge * 1000)
     await callAdapter(adapter, "updateSession", { sessionToken, expires })
     // The session's record (its list entry) slides with it: the one write per `updateAge` that is due anyway.
-    if (keepsSessionRecords(adapter)) {
-      const record = (await callAdapter(adapter, "listSessionRecords", { userId: found.user.id })).find((candidate) => candidate.sessionToken === sessionToken)
-      if (record !== undefined) await touchRecord(config, record.id, { expires })
-    }
+    if (recordId !== undefined) await touchRecord(config, recordId, { expires })
   }
   if (slide || source.legacy) {
     const cookie = context.cookies.sessionToken

@@ -79,6 +79,23 @@ function sameJson(a: unknown, b: unknown): boolean {
   return a === b || JSON.stringify(a) === JSON.stringify(b)
 }
 
+/**
+ * `token` naming record `id` (or none): the claim is the server's alone, whatever a `jwt` callback
+ * returned (one written `{ ...token, ...session }` passes on what `update()` posted), so no
+ * callback or client can make a session unrevocable or point it at another session's record.
+ */
+function withSessionId(token: JWT, id: unknown): JWT {
+  const { [SESSION_ID_CLAIM]: _claimed, ...claims } = token
+  return id === undefined ? claims : { ...claims, [SESSION_ID_CLAIM]: id }
+}
+
+/** When a pre-switch JWT session's record expires: never before the old token, so a revoked one stays refused should that cookie come back. */
+function preSwitchExpiry(context: RequestContext, token: JWT): Date {
+  const now = Date.now()
+  const exp = typeof token.exp === "number" ? token.exp * 1000 : now
+  return new Date(Math.max(exp, now + context.config.jwt.maxAge * 1000))
+}
+
 async function readJwtSession(context: RequestContext, update: SessionUpdate | undefined): Promise<CurrentSession | null> {
   const { config } = context
   const source = await sessionSource(context)
@@ -87,8 +104,21 @@ async function readJwtSession(context: RequestContext, update: SessionUpdate | u
   const raw = readChunked(context.jar, source.name)
   if (raw === undefined) return null
   let token = await openToken(context, raw, source.salt)
-  // A session revoked elsewhere (a back-channel logout) is refused like one that does not open.
-  if (token === null || (keepsSessionRecords(config.adapter) && !(await (await sessionRecords()).isLive(config, token[SESSION_ID_CLAIM])))) {
+  let recorded = false
+  if (token !== null && keepsSessionRecords(config.adapter)) {
+    const records = await sessionRecords()
+    // No `sessionId`: sealed before the switch (on http Auth.js's cookie name is ours, so the name tells nothing).
+    if (typeof token[SESSION_ID_CLAIM] !== "string") {
+      const record = await records.adoptPreSwitchSession(context, { kind: "jwt", token: raw, userId: token.sub, expires: preSwitchExpiry(context, token), sessionToken: null })
+      if (record !== undefined) {
+        token = { ...token, [SESSION_ID_CLAIM]: record.id }
+        recorded = true
+      }
+    }
+    // A session revoked elsewhere (a back-channel logout), or that names no record, is refused like one that does not open.
+    if (!(await records.isLive(config, token[SESSION_ID_CLAIM]))) token = null
+  }
+  if (token === null) {
     clearUnopened(context, source)
     return null
   }
@@ -107,22 +137,22 @@ async function readJwtSession(context: RequestContext, update: SessionUpdate | u
       clearUnopened(context, source)
       return null
     }
-    // The record's id is ours: a callback that rebuilds the token must not make the session unrevocable.
-    token = before[SESSION_ID_CLAIM] === undefined || SESSION_ID_CLAIM in after ? after : { ...after, [SESSION_ID_CLAIM]: before[SESSION_ID_CLAIM] }
-    changed = !sameJson(before, after)
+    token = withSessionId(after, before[SESSION_ID_CLAIM])
+    changed = !sameJson(before, token)
   }
   const now = Math.floor(Date.now() / 1000)
   const issuedAt = typeof token.iat === "number" ? token.iat : 0
   // Re-sealing on every read costs an encryption and a Set-Cookie; sliding once per updateAge is enough.
-  // A legacy cookie is re-sealed under our name and salt at once.
-  if (changed || update !== undefined || source.legacy || now - issuedAt >= config.session.updateAge) {
+  // A legacy cookie is re-sealed under our name and salt at once, and a pre-switch session with the record it just got.
+  if (changed || update !== undefined || source.legacy || recorded || now - issuedAt >= config.session.updateAge) {
     const { iat: _iat, exp: _exp, jti: _jti, ...claims } = token
     const sealed = await sealToken(context, claims)
     writeTokenCookie(context, sealed, config.jwt.maxAge)
     token = { ...claims, iat: now, exp: now + config.jwt.maxAge }
     // The record lives as long as the cookie it names: it slides with it (once per `updateAge`).
+    // One just made for a pre-switch session already lives at least as long as both.
     const recordId = token[SESSION_ID_CLAIM]
-    if (typeof recordId === "string" && keepsSessionRecords(config.adapter)) {
+    if (!recorded && typeof recordId === "string" && keepsSessionRecords(config.adapter)) {
       await (await sessionRecords()).touchRecord(config, recordId, { expires: new Date((now + config.jwt.maxAge) * 1000) })
     }
   }
@@ -130,7 +160,8 @@ async function readJwtSession(context: RequestContext, update: SessionUpdate | u
   let session: Session = { user: sessionUser(token), expires }
   if (config.callbacks.session !== undefined) {
     try {
-      const params = update === undefined ? { session, token } : { session, token, trigger: "update", newSession: update.data }
+      // A copy: what the callback does to it is not what the session names.
+      const params = update === undefined ? { session, token: { ...token } } : { session, token: { ...token }, trigger: "update", newSession: update.data }
       session = await config.callbacks.session(params as SessionCallbackParams)
     } catch (cause) {
       throw new SessionTokenError("The `session` callback threw.", { cause })
@@ -200,7 +231,7 @@ export async function startSession(context: RequestContext, signedIn: SignedIn):
     sessionToken: null,
     expires: new Date(Date.now() + config.jwt.maxAge * 1000),
   })
-  if (recorded !== undefined) token = { ...token, [SESSION_ID_CLAIM]: recorded }
+  token = withSessionId(token, recorded)
   writeTokenCookie(context, await sealToken(context, token), config.jwt.maxAge)
 }
 
@@ -232,10 +263,15 @@ export async function endSession(context: RequestContext): Promise<EndedSession>
   } else {
     const raw = source === undefined ? undefined : readChunked(context.jar, source.name)
     const token = source === undefined || raw === undefined ? null : await openToken(context, raw, source.salt)
-    const id = token?.[SESSION_ID_CLAIM]
-    if (typeof id === "string" && keepsSessionRecords(config.adapter)) {
-      const record = await callAdapter(config.adapter, "getSessionRecord", id)
-      if (record !== null) await (await sessionRecords()).revokeRecords(config, [record], "signOut")
+    if (token !== null && raw !== undefined && keepsSessionRecords(config.adapter)) {
+      const records = await sessionRecords()
+      const id = token[SESSION_ID_CLAIM]
+      // A pre-switch session signing out on its first request gets its record to revoke, so a copy of its cookie is refused too.
+      const record =
+        typeof id === "string"
+          ? await callAdapter(config.adapter, "getSessionRecord", id)
+          : await records.adoptPreSwitchSession(context, { kind: "jwt", token: raw, userId: token.sub, expires: preSwitchExpiry(context, token), sessionToken: null })
+      if (record != null) await records.revokeRecords(config, [record], "signOut")
     }
     await emit(config, "signOut", { token })
     ended = { userId: typeof token?.sub === "string" ? token.sub : undefined, token }

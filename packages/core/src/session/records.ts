@@ -5,20 +5,50 @@
  * revoked, checked at most once per `session.revocationCheckInterval` seconds per instance; a
  * database session's record names its row, which a revocation deletes. Only an adapter with the
  * session record methods keeps records: without them, sessions behave as they always did.
+ *
+ * A session from before the switch from Auth.js (a JWT with no `sessionId`, a database row with no
+ * record) gets its record on its first read while `legacySessionCookies.until` has not passed, and
+ * is refused without one after it. Its record's id is a keyed hash of its token, so parallel first
+ * reads make one record, and a revoked one stays revoked when its old cookie comes back.
  */
-import { keepsSessionRecords, type Adapter, type AdapterSessionRecord } from "../adapters.js"
+import { keepsSessionRecords, type Adapter, type AdapterSessionRecord, type SessionRecordMethods } from "../adapters.js"
 import { boundedCache, type BoundedCache } from "../caches.js"
 import { clientAddressOf } from "../client-address-of.js"
-import { randomString } from "../crypto.js"
+import { deriveKeys, hmac, randomString } from "../crypto.js"
 import { emit } from "../events.js"
 import type { InternalConfig, RequestContext } from "../internal.js"
 import type { Profile } from "../model.js"
+import { MissingSecret } from "../errors.js"
 import { callAdapter } from "../store.js"
 import type { SessionRevocationReason } from "../types.js"
 
 
 /** The longest user agent kept: enough to describe a device. */
 const MAX_USER_AGENT = 256
+
+/** What a new record says beyond the request's device and address. */
+interface RecordFields {
+  id: string
+  userId: string
+  expires: Date
+  sessionToken: string | null
+  provider: string | null
+  providerSid: string | null
+}
+
+async function newRecord(context: RequestContext, fields: RecordFields): Promise<AdapterSessionRecord> {
+  const now = new Date()
+  const agent = context.request.headers.get("user-agent")
+  return {
+    ...fields,
+    createdAt: now,
+    lastSeenAt: now,
+    userAgent: agent === null ? null : agent.slice(0, MAX_USER_AGENT),
+    // As the per-client limits see it: from the app's hook or the integration, an IPv6 client by its /64.
+    clientAddress: (await clientAddressOf(context)) ?? null,
+    revokedAt: null,
+  }
+}
 
 /**
  * Records a sign-in, answering the record's id (`undefined` when the adapter keeps no records).
@@ -34,30 +64,156 @@ export async function recordSignIn(
   if (!keepsSessionRecords(adapter)) return undefined
   // Every sign-in gets one, a credentials user the store does not keep (its `authorize` answers
   // from elsewhere) included: that session too must be listed and revocable.
-  const now = new Date()
   const sid = signIn.profile?.sid
-  const agent = context.request.headers.get("user-agent")
-  const record: AdapterSessionRecord = {
+  const record = await newRecord(context, {
     id: randomString(16),
     userId: signIn.userId,
-    createdAt: now,
-    lastSeenAt: now,
     expires: signIn.expires,
     sessionToken: signIn.sessionToken,
     provider: signIn.provider ?? null,
     providerSid: typeof sid === "string" && sid !== "" ? sid : null,
-    userAgent: agent === null ? null : agent.slice(0, MAX_USER_AGENT),
-    // As the per-client limits see it: from the app's hook or the integration, an IPv6 client by its /64.
-    clientAddress: (await clientAddressOf(context)) ?? null,
-    revokedAt: null,
-  }
+  })
   await callAdapter(adapter, "createSessionRecord", record)
+  return record.id
+}
+
+/** How the id of a pre-switch session's record begins: back-channel logout tells them by it. */
+const PRE_SWITCH = "pre-switch."
+
+/** Whether `record` was made for a session from before the switch (its provider is not known). */
+export function isPreSwitchRecord(record: AdapterSessionRecord): boolean {
+  return record.id.startsWith(PRE_SWITCH)
+}
+
+/**
+ * The record id a pre-switch value stands for: keyed with the app's (first) secret, so that the
+ * listed id tells nothing of the token, and the same for every instance and every parallel read.
+ */
+async function preSwitchId(config: InternalConfig, kind: "jwt" | "database" | "user", value: string): Promise<string> {
+  const [key] = await deriveKeys(config.secrets, "@portcullis/core pre-switch session records", "hmac")
+  if (key === undefined) throw new MissingSecret("No secret to name a pre-switch session's record with.")
+  return PRE_SWITCH + (await hmac(`${kind} ${value}`, key))
+}
+
+/** Whether sessions from before the switch may still get a record: `legacySessionCookies.until` has not passed. */
+function preSwitchWindowOpen(config: InternalConfig): boolean {
+  const legacy = config.legacySessionCookies
+  return legacy !== undefined && Date.now() < legacy.until.getTime()
+}
+
+/**
+ * Creates the record `record.id` unless it exists; answers the stored one either way. Of two
+ * instances creating it at once, the loser's create fails and it reads the winner's.
+ */
+async function createOnce(adapter: Adapter & SessionRecordMethods, record: AdapterSessionRecord): Promise<AdapterSessionRecord> {
+  const existing = await callAdapter(adapter, "getSessionRecord", record.id)
+  if (existing !== null) return existing
+  try {
+    await callAdapter(adapter, "createSessionRecord", record)
+    return record
+  } catch (error) {
+    const winner = await callAdapter(adapter, "getSessionRecord", record.id)
+    if (winner === null) throw error
+    return winner
+  }
+}
+
+/**
+ * The record of a session from before the switch, made on its first read (once, however many
+ * reads race): `undefined` when it may not have one (`until` has passed or was never set, it
+ * names no user, or its user signed out everywhere since the switch), and it is then refused.
+ * The caller still checks that the record is live. `token` is what the cookie holds: the sealed
+ * JWT, or the database session's token.
+ *
+ * @throws {AdapterError} when the store fails.
+ */
+export async function adoptPreSwitchSession(
+  context: RequestContext,
+  session: { kind: "jwt" | "database"; token: string; userId: unknown; expires: Date; sessionToken: string | null },
+): Promise<AdapterSessionRecord | undefined> {
+  const { config } = context
+  const adapter = config.adapter
+  if (!keepsSessionRecords(adapter) || !preSwitchWindowOpen(config) || typeof session.userId !== "string" || session.userId === "") return undefined
+  if ((await callAdapter(adapter, "getSessionRecord", await preSwitchId(config, "user", session.userId))) !== null) return undefined
+  const record = await newRecord(context, {
+    id: await preSwitchId(config, session.kind, session.token),
+    userId: session.userId,
+    expires: session.expires,
+    sessionToken: session.sessionToken,
+    // Auth.js's sessions do not say which provider they came from, nor its session id.
+    provider: null,
+    providerSid: null,
+  })
+  const stored = await createOnce(adapter, record)
+  if (stored.userId !== session.userId) return undefined
+  config.logger.debug(`A ${session.kind} session from before the switch from Auth.js got its session record.`)
+  return stored
+}
+
+/**
+ * Ends the pre-switch sessions of `userId` that no read has recorded yet, for "sign out other
+ * sessions", "sign out everywhere", `revokeUserSessions` and back-channel logout: a revoked
+ * marker record, looked at before any is recorded, refuses them all when they come back. Does
+ * nothing once `until` has passed (they are refused then anyway).
+ *
+ * @throws {AdapterError} when the store fails.
+ */
+export async function endUnrecordedPreSwitchSessions(config: InternalConfig, userId: string): Promise<void> {
+  const adapter = config.adapter
+  const legacy = config.legacySessionCookies
+  if (!keepsSessionRecords(adapter) || legacy === undefined || !preSwitchWindowOpen(config)) return
+  const now = new Date()
+  await createOnce(adapter, {
+    id: await preSwitchId(config, "user", userId),
+    userId,
+    createdAt: now,
+    lastSeenAt: now,
+    // Pre-switch sessions are refused after `until` whatever it says: the marker may go then.
+    expires: legacy.until,
+    sessionToken: null,
+    provider: null,
+    providerSid: null,
+    userAgent: null,
+    clientAddress: null,
+    revokedAt: now,
+  })
+}
+
+/** How many stores the caches below have met: it names each cache. */
+let stores = 0
+
+/** Per store: which record names a database session's token (fixed for the row's life). */
+const rowRecords = new WeakMap<Adapter, BoundedCache<string, string>>()
+
+/**
+ * The id of the record naming database session `row`, its pre-switch record made on its first
+ * read when it has none; `undefined` when its record is revoked, or it has none and may not get
+ * one: the row is then refused. Looked up once per row and instance: a revocation deletes the
+ * row, which every read looks up anyway.
+ *
+ * @throws {AdapterError} when the store fails.
+ */
+export async function databaseSessionRecord(context: RequestContext, row: { sessionToken: string; userId: string; expires: Date }): Promise<string | undefined> {
+  const adapter = context.config.adapter
+  if (!keepsSessionRecords(adapter)) return undefined
+  let known = rowRecords.get(adapter)
+  if (known === undefined) {
+    known = boundedCache(`database session records of store ${String(++stores)}`, 10_000)
+    rowRecords.set(adapter, known)
+  }
+  const cached = known.get(row.sessionToken)
+  if (cached !== undefined) return cached
+  const records = await callAdapter(adapter, "listSessionRecords", { userId: row.userId })
+  const record =
+    records.find((candidate) => candidate.sessionToken === row.sessionToken && candidate.userId === row.userId) ??
+    (await adoptPreSwitchSession(context, { kind: "database", token: row.sessionToken, userId: row.userId, expires: row.expires, sessionToken: row.sessionToken }))
+  if (record === undefined || (record.revokedAt ?? null) !== null) return undefined
+  known.set(row.sessionToken, record.id)
   return record.id
 }
 
 /** Per store, per record: whether it was live when last looked at, and when that was (ms). */
 const looked = new WeakMap<Adapter, BoundedCache<string, { live: boolean; at: number }>>()
-let stores = 0
 
 function lookedAt(adapter: Adapter): BoundedCache<string, { live: boolean; at: number }> {
   let cache = looked.get(adapter)
@@ -69,7 +225,7 @@ function lookedAt(adapter: Adapter): BoundedCache<string, { live: boolean; at: n
 }
 
 /**
- * Whether the JWT session naming record `id` may still be used: its record exists, is not
+ * Whether the session naming record `id` may still be used: its record exists, is not
  * revoked and has not expired. Looked up in the store at most once per
  * `session.revocationCheckInterval` seconds per record and instance (`0`: on every read).
  *
@@ -77,7 +233,9 @@ function lookedAt(adapter: Adapter): BoundedCache<string, { live: boolean; at: n
  */
 export async function isLive(config: InternalConfig, id: unknown): Promise<boolean> {
   const adapter = config.adapter
-  if (!keepsSessionRecords(adapter) || typeof id !== "string") return true
+  if (!keepsSessionRecords(adapter)) return true
+  // A session that names no record cannot be revoked: a pre-switch one has been given one by now.
+  if (typeof id !== "string") return false
   const interval = config.session.revocationCheckInterval * 1000
   const cache = lookedAt(adapter)
   const now = Date.now()

@@ -29,10 +29,10 @@ import { readSession } from "../session/index.js"
 import { callAdapter } from "../store.js"
 import { aaguidName } from "./aaguid.js"
 import { credentialIdForOptions, findAuthenticator, isAuthjsPasskey, storedBytes } from "./authjs-rows.js"
-import { consumeChallenge, issueChallenge, type Ceremony } from "./challenge.js"
+import { consumeChallenge, issueChallenge, spendChallenge, type Ceremony, type OpenedChallenge } from "./challenge.js"
 import { resolveRelyingParty, type WebAuthnOptions } from "./options.js"
-import { adapterOf, asUser, storeAuthenticator } from "./records.js"
-import { signUp, signUpLink, type NewPasskey } from "./signup.js"
+import { adapterOf, asUser, attachPasskey } from "./records.js"
+import { isWaitingHere, signUp, signUpLink, type NewPasskey } from "./signup.js"
 
 type Provider = FlowProvider<WebAuthnOptions>
 
@@ -42,6 +42,8 @@ const MAX_DATA_LENGTH = 16 * 1024
 const MAX_CREDENTIAL_ID_LENGTH = 1364
 /** The refusal's `code` that makes the client tell the password manager to forget the credential. */
 const UNKNOWN_CREDENTIAL = "unknown_credential"
+/** The refusal's `code` for a passkey this browser made whose sign-up link is still to be followed: kept. */
+const WAITING_CREDENTIAL = "waiting_credential"
 const EMAIL = /^[^\s@<>"]{1,64}@[^\s@<>"]{1,255}$/
 
 function ceremonyAction(value: string | null): "authenticate" | "register" | undefined {
@@ -218,11 +220,12 @@ export async function webauthnCallback(context: RequestContext, provider: Provid
   if (requested !== null) context.returnTo = target
   const posted = ceremonyAction(form.get("action"))
   const response = readResponse(form.get("data"))
-  const ceremony = await consumeChallenge(context, provider.id, response.clientData.challenge)
+  const opened = await consumeChallenge(context, provider.id, response.clientData.challenge)
+  const { ceremony } = opened
   if (posted !== undefined && posted !== ceremony.action) throw new WebAuthnVerificationError(`The challenge was issued to ${ceremony.action}, not to ${posted}.`)
   return ceremony.action === "register"
     ? register(context, provider, ceremony, response.json as unknown as RegistrationResponseJSON, response.clientData.challenge, target)
-    : authenticate(context, provider, response.json as unknown as AuthenticationResponseJSON, response.clientData.challenge, target)
+    : authenticate(context, provider, response.json as unknown as AuthenticationResponseJSON, opened, response.clientData.challenge, target)
 }
 
 /**
@@ -244,12 +247,17 @@ function failed(step: string, cause: unknown): WebAuthnVerificationError {
   return new WebAuthnVerificationError(`The ${step} did not verify.`, { cause })
 }
 
-async function authenticate(context: RequestContext, provider: Provider, response: AuthenticationResponseJSON, challenge: string, target: string): Promise<Response> {
+async function authenticate(context: RequestContext, provider: Provider, response: AuthenticationResponseJSON, opened: OpenedChallenge, challenge: string, target: string): Promise<Response> {
   const adapter = adapterOf(context)
   const { options } = provider
   const rp = resolveRelyingParty(options, context.origin)
   const authenticator = await findAuthenticator(adapter, response.id)
-  if (authenticator == null) return refuseUnknownCredential(context)
+  if (authenticator == null) {
+    if (await isWaitingHere(context, response.id)) {
+      throw new WebAuthnVerificationError("The passkey waits for its sign-up link to be followed in this browser.", { publicCode: WAITING_CREDENTIAL })
+    }
+    return refuseUnknownCredential(context)
+  }
   const publicKey = storedBytes(authenticator.credentialPublicKey)
   if (publicKey === undefined) throw new AdapterError("The stored passkey's public key is neither base64url nor base64.")
   // The handle the authenticator returns is the one the passkey was registered under: a
@@ -279,6 +287,7 @@ async function authenticate(context: RequestContext, provider: Provider, respons
     throw failed("passkey sign-in", cause)
   }
   if (!verified.verified) throw new WebAuthnVerificationError("The passkey sign-in did not verify.")
+  await spendChallenge(context, opened)
   const { newCounter } = verified.authenticationInfo
   await callAdapter(adapter, "updateAuthenticatorCounter", authenticator.credentialID, newCounter)
   if (adapter.updateAuthenticator !== undefined) await callAdapter(adapter, "updateAuthenticator", { credentialID: authenticator.credentialID, lastUsedAt: new Date() })
@@ -339,10 +348,7 @@ async function register(context: RequestContext, provider: Provider, ceremony: C
     if (session?.userId !== ceremony.userId) throw new WebAuthnVerificationError("Adding a passkey needs the user who started it to be signed in.")
     const user = asUser(await callAdapter(adapter, "getUser", ceremony.userId))
     if (user === undefined) throw new WebAuthnVerificationError("The signed-in user no longer exists.")
-    const owner = asUser(await callAdapter(adapter, "getUserByAccount", { provider: providerId, providerAccountId: handle }))
-    if (owner === undefined) await callAdapter(adapter, "linkAccount", { ...account, type: "webauthn", userId: user.id })
-    else if (owner.id !== user.id) throw new WebAuthnVerificationError("The user handle belongs to another user.")
-    await storeAuthenticator(adapter, { ...passkey, userId: user.id })
+    await attachPasskey(adapter, user, { ...passkey, userId: user.id }, providerId)
     return finishSignIn(context, { user, account: { ...account, userId: user.id }, isNewUser: false }, target)
   }
 

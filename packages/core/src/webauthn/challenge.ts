@@ -7,16 +7,21 @@
  * callback learns all of it from the signed `clientDataJSON` and nothing can be swapped in
  * beside it. What makes it single use depends on the ceremony:
  *
- * - **Signing in** writes nothing to the store: anyone may ask for sign-in options, and a row per
- *   request would let them fill the database. A random nonce inside the seal is also put, sealed
- *   with the browser binding and the provider, in a short-lived HttpOnly cookie; the callback
- *   accepts only the challenge that cookie names, and clears it. One sign-in per browser at a
- *   time: a new options request replaces the cookie (the browser runs one ceremony at a time).
+ * - **Signing in** writes nothing to the store when the options are asked for: anyone may ask,
+ *   and a row per request would let them fill the database. A random nonce inside the seal is
+ *   also put, sealed with the browser binding and the provider, in a short-lived HttpOnly cookie;
+ *   the callback accepts only the challenge that cookie names, and clears it. One sign-in per
+ *   browser at a time: a new options request replaces the cookie (the browser runs one ceremony
+ *   at a time). A cleared cookie does not stop a replay of a captured request, cookie included:
+ *   once an assertion verifies, its nonce is spent ({@link spendChallenge}) until the challenge
+ *   expires, with the adapter's `useOnce` across instances, or in this process alone without it.
  * - **Registering** keeps the nonce as a `VerificationToken` under `webauthn:<browser binding>`,
  *   consumed with `useVerificationToken`, which deletes it: single use across instances.
  *
  * @see https://www.w3.org/TR/webauthn-3/#sctn-cryptographic-challenges
  */
+import type { Adapter } from "../adapters.js"
+import { boundedCache } from "../caches.js"
 import type { RequestContext } from "../internal.js"
 import type { CookieOption } from "../model.js"
 import { clearCookie } from "../cookies.js"
@@ -60,6 +65,22 @@ interface Remembered {
   b: string
   exp: number
 }
+
+/** A challenge the callback opened: what it was issued for, and the nonce that names it until it expires. */
+export interface OpenedChallenge {
+  ceremony: Ceremony
+  nonce: string
+  expires: Date
+}
+
+/**
+ * Sign-in nonces spent in this process, with when each challenge expires, for a store without
+ * `useOnce`. Written only after a valid assertion, so filling it takes real sign-ins; all
+ * challenges live equally long, so the least recently spent, dropped first, expired first.
+ */
+const spentHere = boundedCache<string, number>("spent passkey sign-in challenges", 100_000)
+/** Stores without `useOnce` already warned about. */
+const warned = new WeakSet<Adapter>()
 
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
@@ -118,12 +139,13 @@ export async function issueChallenge(context: RequestContext, provider: string, 
 /**
  * Opens the challenge (base64url, as `clientDataJSON` carries it) a response signed and consumes
  * it: it must be ours, unexpired, issued by `provider` on this origin to this browser, and not
- * used before.
+ * used before. A registration's is spent here; a sign-in's clears its cookie here and is spent by
+ * {@link spendChallenge} once its assertion verifies.
  *
  * @throws {WebAuthnVerificationError} when any of that fails.
  * @throws {AdapterError} when the store fails.
  */
-export async function consumeChallenge(context: RequestContext, provider: string, challenge: string): Promise<Ceremony> {
+export async function consumeChallenge(context: RequestContext, provider: string, challenge: string): Promise<OpenedChallenge> {
   const { config } = context
   const browser = await browserBinding(context)
   const bytes = challenge.length <= 4096 ? fromBase64url(challenge) : undefined
@@ -149,7 +171,38 @@ export async function consumeChallenge(context: RequestContext, provider: string
     const value = sealed[key]
     if (typeof value === "string") ceremony[key] = value
   }
-  return ceremony
+  return { ceremony, nonce: sealed.nonce, expires: new Date(sealed.exp * 1000) }
+}
+
+/**
+ * Spends a sign-in's challenge once its assertion verified, so a captured request (body and
+ * cookie) replayed later is refused even for a passkey whose signature counter stays 0. With the
+ * adapter's `useOnce`, across every instance sharing the store; without it, in this process only
+ * (warned about once per adapter). Never called before the assertion verifies: asking for options
+ * and failing to sign in write nothing.
+ *
+ * @throws {WebAuthnVerificationError} when the challenge was spent already.
+ * @throws {AdapterError} when the store fails.
+ * @see https://www.w3.org/TR/webauthn-3/#sctn-cryptographic-challenges
+ */
+export async function spendChallenge(context: RequestContext, opened: OpenedChallenge): Promise<void> {
+  const adapter = adapterOf(context)
+  let fresh: boolean
+  if (typeof adapter.useOnce === "function") {
+    fresh = await callAdapter(adapter, "useOnce", `webauthn-challenge ${opened.nonce}`, opened.expires)
+  } else {
+    if (!warned.has(adapter)) {
+      warned.add(adapter)
+      context.config.logger.warn(
+        "PasskeyChallengePerInstance",
+        "The `adapter` has no `useOnce` method: a passkey sign-in's challenge is single use within this process only, so a captured sign-in could be replayed at another instance until it expires (5 minutes).",
+      )
+    }
+    const until = spentHere.get(opened.nonce)
+    fresh = until === undefined || until <= Date.now()
+    if (fresh) spentHere.set(opened.nonce, opened.expires.getTime())
+  }
+  if (!fresh) throw new WebAuthnVerificationError("The challenge was used already: a replayed sign-in.")
 }
 
 /**

@@ -20,8 +20,10 @@ function wire(form: HTMLFormElement): void {
   const email = form.querySelector<HTMLInputElement>("[data-passkey-email]")
   const error = form.querySelector<HTMLElement>("[data-passkey-error]")
   const options = (): PasskeySignInOptions => ({ basePath, csrfToken, callbackUrl, redirect: false })
+  // One message at a time: the passkey's own replaces whatever the page said before it.
   const show = (message: string | undefined): void => {
     if (error === null) return
+    if (message !== undefined) for (const other of document.querySelectorAll<HTMLElement>('[role="alert"]')) if (other !== error) other.hidden = true
     error.textContent = message ?? ""
     error.hidden = message === undefined
   }

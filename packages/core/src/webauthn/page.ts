@@ -2,11 +2,22 @@
  * The passkey control of the built-in sign-in page, and the one script it runs, served by us
  * from our own origin (no CDN): the page's Content-Security-Policy admits only that script.
  */
+import { errorMessages } from "../error-messages.js"
 import type { RequestContext } from "../internal.js"
 import type { FlowProvider } from "../internal.js"
 import { escapeHtml } from "../pages/layout.js"
 import type { WebAuthnOptions } from "./options.js"
 import { PAGE_SCRIPT, PAGE_SCRIPT_INTEGRITY } from "./page-script.generated.js"
+
+/**
+ * What the control says, in place of the page's generic passkey error, after the server refused
+ * a passkey it does not know (the client has just told the browser to forget it), or one this
+ * browser made whose sign-up link is still to be followed (kept), by the refusal's `code`.
+ */
+const NOTICES: Readonly<Record<string, string>> = {
+  unknown_credential: "This passkey is not registered here, so your browser was asked to stop offering it. Sign in another way, or create a new passkey.",
+  waiting_credential: "This passkey is not set up yet: open the link we emailed you, in this browser, to finish. Then it signs you in.",
+}
 
 function attribute(name: string, value: string): string {
   return ` ${name}="${escapeHtml(value)}"`
@@ -17,7 +28,7 @@ function attribute(name: string, value: string): string {
  * webauthn"`), a sign-in button and a create button. Everything the script needs (routes, CSRF
  * token, where to go after) is in the markup, never derived from `location`.
  */
-function passkeyControl(context: RequestContext, provider: FlowProvider<WebAuthnOptions>, page: { csrfToken: string; callbackUrl: string | undefined }): string {
+function passkeyControl(context: RequestContext, provider: FlowProvider<WebAuthnOptions>, page: { csrfToken: string; callbackUrl: string | undefined }, notice: string | undefined): string {
   const { formFields, enableConditionalUI } = provider.options
   const email = formFields.email
   const inputId = `${provider.id}-email`
@@ -30,9 +41,10 @@ function passkeyControl(context: RequestContext, provider: FlowProvider<WebAuthn
     attribute("data-base-path", context.config.basePath) +
     attribute("data-csrf-token", page.csrfToken) +
     attribute("data-callback-url", page.callbackUrl ?? context.origin) +
-    attribute("data-autofill", String(enableConditionalUI && email !== undefined))
+    // Not offered again at once beside a notice about the passkey it just offered.
+    attribute("data-autofill", String(enableConditionalUI && email !== undefined && notice === undefined))
   const script = `<script src="${escapeHtml(`${context.config.basePath}/webauthn-script/${encodeURIComponent(provider.id)}`)}" integrity="${PAGE_SCRIPT_INTEGRITY}" defer></script>`
-  return `<form class="passkey"${data} data-passkey-form>${field}<button type="submit" class="button primary" data-passkey-action="authenticate"><span>Sign in with ${escapeHtml(provider.name)}</span></button><button type="button" class="button" data-passkey-action="register"><span>Create a passkey</span></button><p class="error" role="alert" data-passkey-error hidden></p></form>${script}`
+  return `<form class="passkey"${data} data-passkey-form>${field}<button type="submit" class="button primary" data-passkey-action="authenticate"><span>Sign in with ${escapeHtml(provider.name)}</span></button><button type="button" class="button" data-passkey-action="register"><span>Create a passkey</span></button><p class="error" role="alert" data-passkey-error${notice === undefined ? " hidden>" : `>${escapeHtml(notice)}`}</p></form>${script}`
 }
 
 /** Where the page's card ends: the control goes last in it. */
@@ -41,10 +53,16 @@ const CARD_END = "</div></main>"
 /**
  * Adds the passkey control to the built-in sign-in page, after the other providers' forms, and
  * lets the page's Content-Security-Policy admit its one script (same origin, pinned by its SRI
- * hash) and the requests that script makes to our routes.
+ * hash) and the requests that script makes to our routes. Back from a passkey refused as unknown
+ * or still waiting for its link, the control's own box says so instead of the page's generic
+ * passkey error: one message.
  */
 export async function decoratePage(context: RequestContext, provider: FlowProvider<WebAuthnOptions>, response: Response, page: { csrfToken: string; callbackUrl: string | undefined }): Promise<Response> {
-  const body = await response.text()
+  let body = await response.text()
+  const query = context.url.searchParams
+  const code = query.get("error") === "WebAuthnVerificationError" ? query.get("code") : null
+  const notice = code !== null && Object.hasOwn(NOTICES, code) ? NOTICES[code] : undefined
+  if (notice !== undefined) body = body.replace(`<p class="error" role="alert">${escapeHtml(errorMessages.WebAuthnVerificationError)}</p>`, "")
   const at = body.lastIndexOf(CARD_END)
   if (at < 0) return new Response(body, response)
   // Another provider's form (or another flow's control) is already there: set this one apart.
@@ -58,7 +76,7 @@ export async function decoratePage(context: RequestContext, provider: FlowProvid
       ? policy.replace("default-src 'none';", `default-src 'none'; script-src 'self' '${PAGE_SCRIPT_INTEGRITY}'; connect-src 'self';`)
       : policy.replace(scripts[0], `script-src 'self'${scripts[1] ?? ""} '${PAGE_SCRIPT_INTEGRITY}';`),
   )
-  const decorated = body.slice(0, at) + separator + passkeyControl(context, provider, page) + body.slice(at)
+  const decorated = body.slice(0, at) + separator + passkeyControl(context, provider, page, notice) + body.slice(at)
   return new Response(decorated, { status: response.status, statusText: response.statusText, headers })
 }
 

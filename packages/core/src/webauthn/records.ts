@@ -45,3 +45,18 @@ export async function storeAuthenticator(adapter: Adapter, passkey: AdapterAuthe
   const { credentialID, userId, providerAccountId, credentialPublicKey, counter, credentialDeviceType, credentialBackedUp, transports } = passkey
   await callAdapter(adapter, "createAuthenticator", { credentialID, userId, providerAccountId, credentialPublicKey, counter, credentialDeviceType, credentialBackedUp, transports })
 }
+
+/**
+ * Adds a verified passkey to an existing user: links the `webauthn` account of its user handle
+ * (unless that user has it already) and stores the passkey.
+ *
+ * @throws {WebAuthnVerificationError} when the handle's account belongs to another user.
+ * @throws {AdapterError} when the adapter fails.
+ */
+export async function attachPasskey(adapter: Adapter, user: AdapterUser, passkey: AdapterAuthenticator, providerId: string): Promise<void> {
+  const handle = passkey.providerAccountId
+  const owner = asUser(await callAdapter(adapter, "getUserByAccount", { provider: providerId, providerAccountId: handle }))
+  if (owner === undefined) await callAdapter(adapter, "linkAccount", { provider: providerId, type: "webauthn", providerAccountId: handle, userId: user.id })
+  else if (owner.id !== user.id) throw new WebAuthnVerificationError("The user handle belongs to another user.")
+  await storeAuthenticator(adapter, { ...passkey, userId: user.id })
+}

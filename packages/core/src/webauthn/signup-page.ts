@@ -15,6 +15,8 @@ export interface SignUpPageParams {
   email: string
   /** The name the account is created with, when the registration gave one. */
   name: string | undefined
+  /** Whether the address has an account, which the passkey is added to instead. */
+  existing: boolean
   token: string
   callbackUrl: string | undefined
   /** The sign-in page, for someone who does not want the account after all. */
@@ -23,20 +25,23 @@ export interface SignUpPageParams {
 
 /**
  * The sign-up confirmation page: it names the address (and name) of the account to be created,
- * and only its button, a `POST`, creates it. Mail scanners fetch links to inspect them; a `GET`
- * must change nothing.
+ * or, when the address has an account, says the passkey is added to it; only its button, a
+ * `POST`, does it. Mail scanners fetch links to inspect them; a `GET` must change nothing.
  *
  * @example
  * ```ts
- * html(context, renderConfirmSignUp({ theme, action, csrfToken, email, name: undefined, token, callbackUrl, signInUrl }))
+ * html(context, renderConfirmSignUp({ theme, action, csrfToken, email, name: undefined, existing: false, token, callbackUrl, signInUrl }))
  * ```
  */
 export function renderConfirmSignUp(params: SignUpPageParams): string {
-  const who = params.name === undefined ? "" : ` as <strong>${escapeHtml(params.name)}</strong>`
+  const email = `<strong>${escapeHtml(params.email)}</strong>`
+  const [title, text, button] = params.existing
+    ? ["Add your passkey", `<p>The passkey you just created will be added to the account of ${email}, and you will be signed in.</p>`, "Sign in and add the passkey"]
+    : ["Create your account", `<p>You are creating an account for ${email}${params.name === undefined ? "" : ` as <strong>${escapeHtml(params.name)}</strong>`}.</p>`, "Create account"]
   const fields = hiddenInput("csrfToken", params.csrfToken) + hiddenInput("token", params.token) + hiddenInput("email", params.email) + hiddenInput("callbackUrl", params.callbackUrl)
   return layout(
     params.theme,
-    "Create your account",
-    `<h1>Create your account</h1><p>You are creating an account for <strong>${escapeHtml(params.email)}</strong>${who}.</p><p class="muted">From now on, the passkey you just made signs you in on this device.</p><form method="post" action="${escapeHtml(params.action)}">${fields}<button type="submit" class="button primary"${themeButtonStyle(params.theme)}>Create account</button></form><p class="links"><a href="${escapeHtml(params.signInUrl)}">Back to sign in</a></p>`,
+    title,
+    `<h1>${title}</h1>${text}<p class="muted">From now on, the passkey you just made signs you in on this device.</p><form method="post" action="${escapeHtml(params.action)}">${fields}<button type="submit" class="button primary"${themeButtonStyle(params.theme)}>${button}</button></form><p class="links"><a href="${escapeHtml(params.signInUrl)}">Back to sign in</a></p>`,
   )
 }

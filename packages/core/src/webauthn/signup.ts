@@ -3,14 +3,20 @@
  *
  * With an email provider configured, the address is confirmed before any user exists, and the
  * registration answers the same whether or not the address has an account (issue 15: a
- * stranger learns neither). A new address is mailed a sign-up link carrying the verified
- * passkey, sealed; an address that has an account is mailed the email provider's ordinary
- * sign-in link, so its owner can sign in and add the passkey from the account. Both answers are
- * the "check your email" page.
+ * stranger learns neither). Either way the address is mailed a link carrying the verified
+ * passkey, sealed together with a digest of that link's verification token, so no other link's
+ * token confirms it. Followed, the link creates the account with the passkey, or, when the
+ * address has an account by then, signs into it and adds the passkey (its page says which):
+ * proving the address is what an email sign-in takes, and the passkey was made in this browser.
+ * An account linked to an address it never verified is refused, as an email sign-in is.
  *
  * Without an email provider there is nothing to confirm the address with: the user is created at
  * once with an unverified address, and an address that has an account is refused, which tells
  * that it has one (SECURITY.md says so).
+ *
+ * Until its link is followed, the browser that made the passkey holds it, and the server does not:
+ * a sealed HttpOnly cookie names it (by digest) there, so a sign-in with it meanwhile is told to
+ * wait for the link, instead of having the browser forget a passkey the link is about to store.
  *
  * The sign-up link works only in the browser that registered the passkey. Otherwise whoever
  * registers a passkey under someone else's address would have that person, clicking a link they
@@ -20,29 +26,30 @@
  */
 import { findUserByEmail } from "../accounts.js"
 import { askSignIn } from "../sign-in-callback.js"
-import type { AdapterAuthenticator } from "../adapters.js"
+import type { AdapterAuthenticator, AdapterUser } from "../adapters.js"
 import { finishSignIn } from "../sign-in.js"
 import { resolveCallbackUrl } from "../callback-url.js"
 import { html, readForm, redirect } from "../context.js"
+import { clearCookie } from "../cookies.js"
 import type { RequestContext } from "../internal.js"
 import { browserBinding, csrfToken, verifyCsrf } from "../csrf.js"
-import { deriveKeys, openJwe, sealJwe, type SecretKey } from "../crypto.js"
-import { askEmailSignIn } from "../email/accounts.js"
+import { base64url, deriveKeys, openJwe, sealJwe, type SecretKey } from "../crypto.js"
+import { askEmailSignIn, resolveEmailUser } from "../email/accounts.js"
 import { readIdentifier } from "../email/address.js"
 import { readLink } from "../email/callback.js"
 import type { InternalEmailProvider } from "../email/provider.js"
-import { sendSignInLink, sendVerificationLink } from "../email/signin.js"
+import { sendVerificationLink } from "../email/signin.js"
 import { useToken } from "../email/token.js"
 import { AdapterError, WebAuthnVerificationError } from "../errors.js"
 import { emit } from "../events.js"
 import type { FlowProvider } from "../internal.js"
-import type { Account } from "../model.js"
+import type { Account, CookieOption } from "../model.js"
 import { callbackUrl as callbackRoute, outboundCallbackUrl, signInPageUrl, verifyRequestUrl } from "../routes.js"
 import { callAdapter } from "../store.js"
 import { aaguidName } from "./aaguid.js"
 import { requireBrowser } from "./challenge.js"
 import type { WebAuthnOptions } from "./options.js"
-import { adapterOf, asUser, storeAuthenticator } from "./records.js"
+import { adapterOf, asUser, attachPasskey, storeAuthenticator } from "./records.js"
 import { renderConfirmSignUp } from "./signup-page.js"
 
 type Provider = FlowProvider<WebAuthnOptions>
@@ -81,6 +88,58 @@ interface Pending {
   a?: string
   /** Seconds since the epoch: the verification token's expiry. */
   exp: number
+  /** The SHA-256 of the verification token mailed with it (base64url): only that token confirms it. */
+  v: string
+}
+
+const WAITING_SALT = "authjs.webauthn-waiting"
+/** How many passkeys waiting for their link a browser remembers: the newest. */
+const MAX_WAITING = 8
+/** The longest waiting-passkeys cookie read: eight digests and expiries, sealed, are well under 1 KB. */
+const MAX_WAITING_COOKIE = 2048
+
+/** The passkeys of this browser waiting for their link: the digest of each credential id, and when its link expires (seconds). */
+interface Waiting {
+  b: string
+  w: [string, number][]
+}
+
+function waitingCookie(context: RequestContext, maxAge: number): CookieOption {
+  const secure = context.cookies.csrfToken.options.secure === true
+  return { name: `${secure ? "__Host-" : ""}authjs.pending-passkey`, options: { httpOnly: true, sameSite: "lax", path: "/", secure, maxAge } }
+}
+
+/** This browser's waiting passkeys, unexpired; none when the cookie is missing, not ours, or another browser's. */
+async function readWaiting(context: RequestContext): Promise<[string, number][]> {
+  const value = context.jar.get(waitingCookie(context, 0).name)
+  if (value === undefined || value === "" || value.length > MAX_WAITING_COOKIE) return []
+  const opened = (await openJwe(value, await deriveKeys(context.config.secrets, WAITING_SALT, "jwe")).catch(() => undefined)) as Partial<Waiting> | undefined
+  const browser = await browserBinding(context)
+  if (opened?.b === undefined || opened.b !== browser || !Array.isArray(opened.w)) return []
+  const now = Date.now() / 1000
+  return opened.w.filter((entry): entry is [string, number] => Array.isArray(entry) && typeof entry[0] === "string" && typeof entry[1] === "number" && entry[1] > now)
+}
+
+/** Writes this browser's waiting passkeys, or clears the cookie when none is left. */
+async function writeWaiting(context: RequestContext, browser: string, waiting: [string, number][]): Promise<void> {
+  const kept = waiting.slice(-MAX_WAITING)
+  const last = Math.max(0, ...kept.map(([, exp]) => exp))
+  const cookie = waitingCookie(context, Math.max(0, Math.ceil(last - Date.now() / 1000)))
+  if (kept.length === 0) {
+    context.setCookies.push(clearCookie(cookie))
+    return
+  }
+  const [key] = await deriveKeys(context.config.secrets, WAITING_SALT, "jwe")
+  context.setCookies.push({ name: cookie.name, value: await sealJwe({ b: browser, w: kept } satisfies Waiting, key as SecretKey), options: cookie.options })
+}
+
+/**
+ * Whether this browser made a passkey with this credential id whose sign-up link is still to be
+ * followed: the server does not know it yet, and the browser must not be told to forget it.
+ */
+export async function isWaitingHere(context: RequestContext, credentialID: string): Promise<boolean> {
+  const digest = await tokenDigest(credentialID)
+  return (await readWaiting(context)).some(([known]) => known === digest)
 }
 
 function emailProviderOf(context: RequestContext): InternalEmailProvider | undefined {
@@ -117,23 +176,27 @@ export async function signUp(context: RequestContext, provider: Provider, who: S
 async function confirmByEmail(context: RequestContext, provider: Provider, mailer: InternalEmailProvider, who: SignUp & { email: string }, target: string): Promise<Response> {
   const adapter = adapterOf(context)
   const identifier = readIdentifier(mailer, [who.email])
-  if ((await findUserByEmail(adapter, identifier)) !== null) {
-    // Exactly what `POST /signin/email` with this address does: signed in, the owner adds a passkey from the account.
-    return redirect(context, await sendSignInLink(context, mailer, { form: new URLSearchParams({ email: who.email }), callbackUrl: target }))
-  }
   const { redirectTo } = await askEmailSignIn(context, { adapter, providerId: mailer.id, identifier, verificationRequest: true })
   if (redirectTo !== undefined) return redirect(context, redirectTo)
   // Checked before a token exists, as for any emailed link.
   const route = outboundCallbackUrl(context, provider.id, `Passkey provider "${provider.id}"`)
   const browser = await requireBrowser(context)
   await sendVerificationLink(context, mailer, identifier, async (token, expires) => {
-    const pending = await sealPending(context, { ...who, email: identifier }, { provider: provider.id, browser, expires })
+    const pending = await sealPending(context, { ...who, email: identifier }, { provider: provider.id, browser, expires, token })
     return `${route}?${new URLSearchParams({ callbackUrl: target, token, email: identifier, pending }).toString()}`
   })
+  const digest = await tokenDigest(who.passkey.credentialID)
+  const waiting = (await readWaiting(context)).filter(([known]) => known !== digest)
+  await writeWaiting(context, browser, [...waiting, [digest, Math.floor(Date.now() / 1000) + mailer.maxAge]])
   return redirect(context, verifyRequestUrl(context, mailer.id))
 }
 
-async function sealPending(context: RequestContext, signUp: SignUp & { email: string }, bound: { provider: string; browser: string; expires: Date }): Promise<string> {
+/** The SHA-256 of a value (a link's verification token, a credential id), base64url. */
+async function tokenDigest(value: string): Promise<string> {
+  return base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value))))
+}
+
+async function sealPending(context: RequestContext, signUp: SignUp & { email: string }, bound: { provider: string; browser: string; expires: Date; token: string }): Promise<string> {
   const { passkey } = signUp
   const sealed: Pending = {
     p: bound.provider,
@@ -147,6 +210,7 @@ async function sealPending(context: RequestContext, signUp: SignUp & { email: st
     d: passkey.credentialDeviceType,
     s: passkey.credentialBackedUp,
     exp: Math.floor(bound.expires.getTime() / 1000),
+    v: await tokenDigest(bound.token),
   }
   if (signUp.name !== undefined) sealed.n = signUp.name
   if (typeof passkey.transports === "string") sealed.r = passkey.transports
@@ -158,18 +222,18 @@ async function sealPending(context: RequestContext, signUp: SignUp & { email: st
 function isPending(value: unknown): value is Pending {
   if (typeof value !== "object" || value === null) return false
   const v = value as Record<string, unknown>
-  const strings = ["p", "o", "b", "e", "h", "c", "k", "d"].every((key) => typeof v[key] === "string")
+  const strings = ["p", "o", "b", "e", "h", "c", "k", "d", "v"].every((key) => typeof v[key] === "string")
   const optional = ["n", "r", "a"].every((key) => v[key] === undefined || typeof v[key] === "string")
   return strings && optional && typeof v.t === "number" && typeof v.s === "boolean" && typeof v.exp === "number"
 }
 
 /**
  * Opens a sign-up link's `pending` registration: sealed by this server, unexpired, for this
- * provider, origin and browser, and for the address the link was sent to.
+ * provider, origin and browser, and for the address and token the link was sent with.
  *
  * @throws {WebAuthnVerificationError} when any of that fails.
  */
-async function openPending(context: RequestContext, provider: Provider, value: string | null, email: string): Promise<SignUp & { email: string }> {
+async function openPending(context: RequestContext, provider: Provider, value: string | null, link: { email: string; token: string }): Promise<SignUp & { email: string }> {
   const opened = value === null || value === "" || value.length > MAX_PENDING ? undefined : await openJwe(value, await deriveKeys(context.config.secrets, SALT, "jwe")).catch(() => undefined)
   if (!isPending(opened)) throw new WebAuthnVerificationError("The sign-up link's registration was not sealed by this server, or was altered.")
   if (opened.exp < Date.now() / 1000) throw new WebAuthnVerificationError("The sign-up link has expired.")
@@ -177,7 +241,8 @@ async function openPending(context: RequestContext, provider: Provider, value: s
   if (opened.b !== (await browserBinding(context))) {
     throw new WebAuthnVerificationError("The sign-up link works only in the browser that created the passkey: open it there.")
   }
-  if (opened.e !== email) throw new WebAuthnVerificationError("The sign-up link's registration is for another address.")
+  if (opened.e !== link.email) throw new WebAuthnVerificationError("The sign-up link's registration is for another address.")
+  if (opened.v !== (await tokenDigest(link.token))) throw new WebAuthnVerificationError("The sign-up link's registration was mailed with another token.")
   const now = new Date()
   const passkey: NewPasskey = {
     credentialID: opened.c,
@@ -197,12 +262,13 @@ async function openPending(context: RequestContext, provider: Provider, value: s
 
 /**
  * `GET|POST /callback/:id?pending=`: a sign-up link. `GET` (what a mail scanner pre-fetching
- * the link also does) shows the sign-up confirmation page and uses up nothing; its
- * button `POST`s back, CSRF-checked, and only that uses the single-use token, creates the user
- * with a verified address and the passkey, and signs in.
+ * the link also does) shows the confirmation page and uses up nothing; its button `POST`s
+ * back, CSRF-checked, and only that uses the single-use token, then creates the user with a
+ * verified address and the passkey, or adds the passkey to the address's account, and signs in.
  *
  * @throws {WebAuthnVerificationError} when the link's registration does not open or check out, the
- *   token is unknown, used or expired, the passkey got registered or the address got an account since.
+ *   token is unknown, used or expired, or the passkey got registered since.
+ * @throws {OAuthAccountNotLinked} when the address's account never verified it (as for an email sign-in).
  * @throws {Verification} when the link is malformed.
  * @throws {MissingCSRF} when the confirmation form's CSRF token does not check out.
  * @throws {AccessDenied} when the `signIn` callback refuses.
@@ -222,7 +288,7 @@ export async function signUpLink(context: RequestContext, provider: Provider): P
   if (sealed !== null) context.sensitive.add(sealed)
   const target = await resolveCallbackUrl(context, link.callbackUrl)
   if (link.callbackUrl !== null) context.returnTo = target
-  const waiting = await openPending(context, provider, sealed, link.email)
+  const waiting = await openPending(context, provider, sealed, link)
 
   if (!post) {
     const action = new URL(callbackRoute(context, provider.id))
@@ -234,6 +300,7 @@ export async function signUpLink(context: RequestContext, provider: Provider): P
       csrfToken: await csrfToken(context),
       email: link.email,
       name: waiting.name,
+      existing: (await findUserByEmail(adapterOf(context), link.email)) !== null,
       token: link.token,
       callbackUrl,
       signInUrl: signInPageUrl(context, { callbackUrl }),
@@ -243,12 +310,36 @@ export async function signUpLink(context: RequestContext, provider: Provider): P
 
   const adapter = adapterOf(context)
   if (!(await useToken(context.config, adapter, link.email, link.token))) throw new WebAuthnVerificationError("The sign-up link is unknown, used already, or expired.")
+  // Stored below or never: either way it no longer waits for this link.
+  const digest = await tokenDigest(waiting.passkey.credentialID)
+  const others = await readWaiting(context)
+  if (others.some(([known]) => known === digest)) await writeWaiting(context, (await browserBinding(context)) ?? "", others.filter(([known]) => known !== digest))
   // The token is spent either way below: the registration is only ever checked once.
   if ((await callAdapter(adapter, "getAuthenticator", waiting.passkey.credentialID)) != null) throw new WebAuthnVerificationError("This passkey was registered already.")
-  if ((await findUserByEmail(adapter, waiting.email)) !== null) {
-    throw new WebAuthnVerificationError("The address got an account since the link was sent: sign in as that account and add the passkey there.")
-  }
+  const existing = await findUserByEmail(adapter, waiting.email)
+  if (existing !== null) return addToAccount(context, provider, mailer, { ...waiting, existing }, target)
   return createPasskeyUser(context, provider, { email: waiting.email, name: waiting.name ?? null, emailVerified: new Date() }, waiting.passkey, target)
+}
+
+/**
+ * Adds a confirmed link's passkey to the account its address has, asking the `signIn` callback
+ * first, and signs in. Refused, as an email sign-in is, when that account never verified the
+ * address, unless the email provider allows it (`allowDangerousEmailAccountLinking`).
+ */
+async function addToAccount(
+  context: RequestContext,
+  provider: Provider,
+  mailer: InternalEmailProvider,
+  { email, existing, passkey }: SignUp & { email: string; existing: AdapterUser },
+  target: string,
+): Promise<Response> {
+  const adapter = adapterOf(context)
+  const account: Account = { provider: provider.id, type: "webauthn", providerAccountId: passkey.providerAccountId }
+  const redirectTo = await askSignIn(context, { user: existing, account })
+  if (redirectTo !== undefined) return redirect(context, redirectTo)
+  const { user } = await resolveEmailUser(context.config, adapter, email, existing, mailer.allowDangerousEmailAccountLinking)
+  await attachPasskey(adapter, user, { ...passkey, userId: user.id }, provider.id)
+  return finishSignIn(context, { user, account: { ...account, userId: user.id }, isNewUser: false }, target)
 }
 
 /**

@@ -211,8 +211,10 @@ describe("database sessions", () => {
  */
 function answeringAsAuthJs(store: ReturnType<typeof MemoryAdapter>): Adapter {
   const fieldsOf = (user: AdapterUser): AdapterUserFields => ({ id: user.id, name: user.name, email: user.email, emailVerified: user.emailVerified, image: user.image })
+  // Auth.js's adapters have no createUserWithAccount: core creates the user, then links the account.
+  const { createUserWithAccount: _atomic, ...methods } = store
   return {
-    ...store,
+    ...methods,
     createUser: async (user) => fieldsOf(await store.createUser(user)),
     getUser: async (id) => {
       const user = await store.getUser(id)
@@ -285,7 +287,7 @@ describe("an adapter answering as Auth.js's contract allows (nothing from delete
 })
 
 describe("adapter failures", () => {
-  function failing(method: keyof Adapter, base = MemoryAdapter()): Adapter {
+  function failing(method: keyof Adapter, base: Adapter = MemoryAdapter()): Adapter {
     return {
       ...base,
       [method]: () => {
@@ -294,9 +296,15 @@ describe("adapter failures", () => {
     }
   }
 
-  for (const method of ["getUserByAccount", "getUserByEmail", "createUser", "createSession"] as const) {
+  /** The memory adapter as one without createUserWithAccount: core calls createUser, then linkAccount. */
+  function twoWrites(): Adapter {
+    const { createUserWithAccount: _atomic, ...store } = MemoryAdapter()
+    return store
+  }
+
+  for (const method of ["getUserByAccount", "getUserByEmail", "createUserWithAccount", "createUser", "createSession"] as const) {
     it(`shows AdapterError when ${method} fails, and starts no session`, async () => {
-      const { config, browser } = setup({ adapter: failing(method) })
+      const { config, browser } = setup({ adapter: failing(method, method === "createUser" ? twoWrites() : MemoryAdapter()) })
       const h = browser()
       const page = await h.signIn()
       expect(errorOf(page)).toBe("AdapterError")
@@ -311,6 +319,7 @@ describe("adapter failures", () => {
     let linkFails = true
     const adapter: Adapter = {
       ...store,
+      createUserWithAccount: undefined,
       linkAccount: (account) => {
         if (linkFails) throw new Error("linkAccount is down")
         return store.linkAccount(account)

@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
 import type { Adapter } from "../../src/adapters.js"
 import type { AuthConfig } from "../../src/types.js"
-import { APP, CLIENT, Harness, PROVIDER_IDS, e2eConfig, idpProvider, startIdp } from "./harness.js"
+import { encode } from "../../src/session/jwt.js"
+import { APP, CLIENT, Harness, PROVIDER_IDS, SECRET, e2eConfig, idpProvider, startIdp } from "./harness.js"
 import type { DevIdp } from "@portcullis/dev-idp"
 
 const BACKCHANNEL = `${APP}/api/auth/backchannel-logout/idp`
@@ -121,6 +122,34 @@ describe("back-channel logout", () => {
     expect(response.status).toBe(200)
     expect(await laptop.session()).not.toBeNull()
     expect(await phone.session()).not.toBeNull()
+  })
+
+  it("ends the user's sessions from before the switch from Auth.js, read since or not, whose provider session it cannot tell", async () => {
+    const adapter = MemoryAdapter()
+    const running = await provider((request) => Auth(request, config))
+    const config = e2eConfig([idpProvider(running, { backchannelLogout: true })], {
+      adapter,
+      session: { strategy: "jwt", revocationCheckInterval: 0 },
+      legacySessionCookies: { until: new Date(Date.now() + 24 * 60 * 60 * 1000) },
+    })
+    const harness = new Harness(config)
+    await harness.signIn()
+    const userId = ((await harness.session()) as { user: { id: string } }).user.id
+    // Sealed as Auth.js seals a session (its cookie name as the salt, no sessionId), for the same user.
+    const preSwitch = async (): Promise<string> => `authjs.session-token=${await encode({ token: { sub: userId, email: "alice@example.com" }, secret: SECRET, salt: "authjs.session-token" })}`
+    const read = (cookie: string): Promise<Response> => Auth(new Request(`${APP}/api/auth/session`, { headers: { cookie } }), config)
+    const original = await preSwitch()
+    const first = await read(original)
+    expect(await first.json()).toMatchObject({ user: { id: userId } })
+    // What the browser holds after that read: the session re-sealed with its record, or else the original.
+    const moved = first.headers.getSetCookie().find((line) => line.startsWith("authjs.session-token=ey"))?.split(";")[0] ?? original
+    const dormant = await preSwitch()
+
+    await running.endSessions("alice")
+    expect(running.backchannelLogouts.map((record) => record.error)).toEqual([undefined])
+    expect(await harness.session()).toBeNull()
+    expect(await (await read(moved)).json()).toBeNull()
+    expect(await (await read(dormant)).json()).toBeNull()
   })
 
   it("signs in a credentials user the store does not keep, with a session record like any other", async () => {

@@ -241,6 +241,20 @@ describe("email sign-in", () => {
   })
 })
 
+describe("concurrent first sign-ins by link (a lost race ends in the winner's user)", () => {
+  it("links for one new address followed at once all sign in as the one user created, none on an error page", async () => {
+    const { config, adapter, sent } = setup()
+    for (let i = 0; i < 3; i++) await requestLink(config, new Jar(), "ada@example.com")
+    const jars = sent.map(() => new Jar())
+    const answers = await Promise.all(sent.map((mail, i) => followLink(config, jars[i] as Jar, mail.url)))
+    expect(answers.map((answer) => answer.headers.get("location")), config.errors.join("\n")).toEqual(sent.map(() => `${ORIGIN}/welcome`))
+    const user = await adapter.getUserByEmail("ada@example.com")
+    const sessions = (await Promise.all(jars.map((jar) => session(config, jar)))) as { user?: { id?: string } }[]
+    expect(user?.id).toBeDefined()
+    expect(sessions.map((signedIn) => signedIn.user?.id)).toEqual(sent.map(() => user?.id))
+  })
+})
+
 describe("sign-in links", () => {
   it("survives a mail scanner pre-fetching the link: GET uses nothing", async () => {
     const { config, sent } = setup()

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "@portcullis/adapter-memory"
 import type { Adapter } from "../../src/adapters.js"
-import { Jar, ORIGIN, call } from "../helpers.js"
+import { Jar, ORIGIN, call, csrfToken } from "../helpers.js"
 import { FLAGS, SoftAuthenticator } from "./authenticator.js"
 import { challengeCookieName, expectRefused, options, passkeyProvider, post, session, setup } from "./harness.js"
 
@@ -114,6 +114,59 @@ describe("a sign-in's challenge", () => {
     vi.useFakeTimers({ toFake: ["Date"] })
     vi.setSystemTime(Date.now() + 5 * 60 * 1000 + 2000)
     await expectRefused(await post(ctx.config, jar, "authenticate", data), ctx.config, jar, /expired/)
+  })
+})
+
+/** A passkey sign-in as a network observer captures it: the request's cookies and its form. */
+async function capturedSignIn(ctx: ReturnType<typeof setup>, device: SoftAuthenticator): Promise<{ jar: Jar; cookies: Map<string, string>; form: Record<string, string> }> {
+  const jar = new Jar()
+  const { options: request } = await options(ctx.config, jar, "?action=authenticate")
+  const form = { action: "authenticate", data: JSON.stringify(await device.get(request)), csrfToken: await csrfToken(ctx.config, jar), callbackUrl: `${ORIGIN}/account` }
+  return { jar, cookies: new Map(jar.cookies), form }
+}
+
+/** The MemoryAdapter without `useOnce`, as a store that keeps no single-use keys. */
+function withoutUseOnce(): Adapter {
+  const adapter: Adapter = MemoryAdapter()
+  delete adapter.useOnce
+  return adapter
+}
+
+describe("a sign-in's challenge is single use (WebAuthn §13.4.3)", () => {
+  for (const [store, adapter] of [
+    ["an adapter with useOnce", () => MemoryAdapter()],
+    ["an adapter without useOnce", withoutUseOnce],
+  ] as const) {
+    it(`attack: a captured sign-in (body and challenge cookie) replayed after sign-out is refused, with a synced passkey (counter 0), on ${store}`, async () => {
+      const warnings: string[] = []
+      const ctx = setup({ adapter: adapter() })
+      ctx.config.logger = { ...ctx.config.logger, warn: (code) => warnings.push(code) }
+      const device = await signedUp(ctx, new SoftAuthenticator(ORIGIN, false))
+      const captured = await capturedSignIn(ctx, device)
+      expect((await call(ctx.config, captured.jar, "/api/auth/callback/passkey", { form: captured.form })).headers.get("location")).toBe(`${ORIGIN}/account`)
+      expect((await session(ctx.config, captured.jar))?.user?.email).toBe("ada@example.com")
+      await call(ctx.config, captured.jar, "/api/auth/signout", { form: { csrfToken: await csrfToken(ctx.config, captured.jar) } })
+      expect(await session(ctx.config, captured.jar)).toBeNull()
+
+      const replay = new Jar()
+      for (const [name, value] of captured.cookies) replay.cookies.set(name, value)
+      await expectRefused(await call(ctx.config, replay, "/api/auth/callback/passkey", { form: captured.form }), ctx.config, replay, /challenge was used already/)
+      // Only a store without `useOnce` holds the spent challenge in this process alone, and says so once.
+      const second = await capturedSignIn(ctx, device)
+      expect((await call(ctx.config, second.jar, "/api/auth/callback/passkey", { form: second.form })).headers.get("location")).toBe(`${ORIGIN}/account`)
+      expect(warnings.filter((code) => code === "PasskeyChallengePerInstance")).toHaveLength(store === "an adapter with useOnce" ? 0 : 1)
+    })
+  }
+
+  it("remembers a spent challenge only after a valid assertion: a refused one writes nothing", async () => {
+    const { adapter, calls } = recorded()
+    const ctx = setup({ adapter })
+    const device = await signedUp(ctx, new SoftAuthenticator(ORIGIN, false))
+    calls.length = 0
+    const jar = new Jar()
+    const { options: request } = await options(ctx.config, jar, "?action=authenticate")
+    await expectRefused(await post(ctx.config, jar, "authenticate", await device.get(request, { flags: FLAGS.UP })), ctx.config, jar, /did not verify/)
+    expect(calls).not.toContain("useOnce")
   })
 })
 

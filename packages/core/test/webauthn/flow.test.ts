@@ -217,6 +217,17 @@ describe("refusals", () => {
     await expectRefused(response, ctx.config, jar, /No passkey has this credential id/)
   })
 
+  it("shows one message on the sign-in page after an unknown passkey: the passkey control's own, not the generic error beside it", async () => {
+    const ctx = await signedUp()
+    const { response } = await signInResponse(ctx, { credentialId: b64url(crypto.getRandomValues(new Uint8Array(32))) })
+    const page = await (await call(ctx.config, new Jar(), new URL(response.headers.get("location") ?? "").href)).text()
+    const alerts = [...page.matchAll(/<p class="error" role="alert"[^>]*>([^<]*)<\/p>/g)].map((match) => match[1])
+    expect(alerts).toEqual(["This passkey is not registered here, so your browser was asked to stop offering it. Sign in another way, or create a new passkey."])
+    // Any other passkey refusal keeps the page's own message, and the control's box stays empty and hidden.
+    const other = await (await call(ctx.config, new Jar(), "/api/auth/signin?error=WebAuthnVerificationError")).text()
+    expect([...other.matchAll(/role="alert"[^>]*>([^<]*)</g)].map((match) => match[1])).toEqual(["That passkey did not work here. Please try again, or choose another way to sign in.", ""])
+  })
+
   it("gives no code= for a refusal that is not an unknown credential", async () => {
     const ctx = await signedUp()
     const { response } = await signInResponse(ctx, { userHandle: b64url(crypto.getRandomValues(new Uint8Array(32))) })

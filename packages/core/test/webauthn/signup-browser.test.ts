@@ -86,6 +86,16 @@ async function signUpUntilLink(page: Page, email: string): Promise<void> {
   expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Create your account")
 }
 
+/** A new browser context whose authenticator created a passkey for `email` on the default sign-in page: it waits on "check your email". */
+async function createdPasskey(email: string): Promise<{ context: BrowserContext; page: Page; cdp: CDPSession; authenticatorId: string }> {
+  const context = await browser.newContext()
+  const { page, cdp, authenticatorId } = await withAuthenticator(context)
+  await page.goto(`${origin}/api/auth/signin?callbackUrl=%2Faccount`)
+  await page.fill("input[data-passkey-email]", email)
+  await Promise.all([page.waitForURL((url) => url.pathname === "/api/auth/verify-request"), page.click('[data-passkey-action="register"]')])
+  return { context, page, cdp, authenticatorId }
+}
+
 describe("passkey sign-up with an email provider, in Chromium", () => {
   it("creates the passkey, mails a link, and signs in once the link is followed in the same browser", async () => {
     const context = await browser.newContext()
@@ -141,6 +151,64 @@ describe("passkey sign-up with an email provider, in Chromium", () => {
     // The password manager keeps the passkey, and the mailed link still creates the account.
     expect((await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials).toHaveLength(1)
     expect(mails.get("hedy@example.com")).toBeDefined()
+    await context.close()
+  }, scaled(60_000))
+
+  it("adds the passkey to the account an address already has once its mailed link is followed, and the passkey then signs in by autofill", async () => {
+    const owner = await adapter.createUser({ id: crypto.randomUUID(), email: "lin@example.com", emailVerified: new Date() })
+    const { context, page, cdp, authenticatorId } = await createdPasskey("lin@example.com")
+    await page.goto(mails.get("lin@example.com") ?? expect.unreachable("no link was mailed to lin@example.com"))
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Add your passkey")
+    expect(await page.locator("main").textContent()).toContain("The passkey you just created will be added to the account of lin@example.com")
+    await Promise.all([page.waitForURL(`${origin}/account`), page.getByRole("button", { name: "Sign in and add the passkey" }).click()])
+    expect(await sessionEmail(page)).toBe("lin@example.com")
+    expect(await adapter.listAuthenticatorsByUserId(owner.id)).toHaveLength(1)
+
+    await page.goto(`${origin}/api/auth/signout`)
+    await Promise.all([page.waitForURL((url) => !url.pathname.endsWith("/signout")), page.click("button[type=submit]")])
+    await page.goto(`${origin}/api/auth/signin?callbackUrl=%2Faccount`)
+    await page.waitForURL(`${origin}/account`, { timeout: scaled(15_000) })
+    expect(await sessionEmail(page)).toBe("lin@example.com")
+    expect((await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials).toHaveLength(1)
+    await context.close()
+  }, scaled(60_000))
+
+  it("has the browser forget a passkey the server does not know (Signal API) and shows one message, not two error boxes", async () => {
+    // A passkey only the authenticator holds: made for a sign-up whose link was never followed.
+    const { context, page, cdp, authenticatorId } = await createdPasskey("orphan@example.com")
+    expect((await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials).toHaveLength(1)
+    await context.clearCookies()
+
+    // The autofill offers it; the server refuses it, and the browser is told to forget it.
+    await page.goto(`${origin}/api/auth/signin?callbackUrl=%2Faccount`)
+    await expect.poll(async () => (await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials.length, { timeout: scaled(15_000) }).toBe(0)
+    await page.waitForURL((url) => url.searchParams.get("code") === "unknown_credential")
+    await page.waitForLoadState("load")
+    const alerts = () => page.locator('[role="alert"]:visible').allTextContents()
+    expect(await alerts()).toEqual([expect.stringContaining("This passkey is not registered here, so your browser was asked to stop offering it.")])
+    // The person tries the button once more: nothing left to offer, so the ceremony ends cancelled,
+    // and that message replaces the first instead of joining it.
+    await page.click('[data-passkey-action="authenticate"]')
+    await expect.poll(alerts, { timeout: scaled(15_000) }).toEqual([expect.stringContaining("The passkey request was cancelled or timed out.")])
+    expect(await sessionEmail(page)).toBeNull()
+    await context.close()
+  }, scaled(60_000))
+
+  it("keeps a passkey waiting for its link when the page offers it before the link is followed, says to open the link, and the link still finishes it", async () => {
+    const { context, page, cdp, authenticatorId } = await createdPasskey("waits@example.com")
+
+    // Back on the sign-in page before opening the mail: the autofill offers the new passkey.
+    await page.goto(`${origin}/api/auth/signin?callbackUrl=%2Faccount`)
+    await page.waitForURL((url) => url.searchParams.get("code") === "waiting_credential")
+    await page.waitForLoadState("load")
+    expect(await page.locator('[role="alert"]:visible').allTextContents()).toEqual([expect.stringContaining("This passkey is not set up yet: open the link we emailed you")])
+    // A signal would have been sent before the page changed; time for it to reach the authenticator.
+    await page.waitForTimeout(500)
+    expect((await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials).toHaveLength(1)
+
+    await page.goto(mails.get("waits@example.com") ?? expect.unreachable("no sign-up link was mailed to waits@example.com"))
+    await Promise.all([page.waitForURL(`${origin}/account`), page.getByRole("button", { name: "Create account" }).click()])
+    expect(await sessionEmail(page)).toBe("waits@example.com")
     await context.close()
   }, scaled(60_000))
 

@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { Auth } from "../../src/index.js"
+import { signInMessage } from "../../src/providers/index.js"
 import { Jar, ORIGIN, call, csrfToken, setCookies } from "../helpers.js"
 import { SoftAuthenticator, b64url } from "./authenticator.js"
 import { expectRefused, options, passkeyProvider, post, session, setup } from "./harness.js"
@@ -135,35 +136,64 @@ describe("a passkey sign-up with an email provider", () => {
     expect((await session(ctx.config, later))?.user?.id).toBe(user?.id)
   })
 
-  it("answers a taken address exactly as a new one, and mails its owner a sign-in link instead", async () => {
+  it("answers a taken address exactly as a new one, and mails the same kind of link, which adds the passkey to the account once followed", async () => {
     const ctx = mailed()
     const owner = await confirmedUser(ctx, "ada@example.com")
-    const ownerPasskeys = await ctx.adapter.listAuthenticatorsByUserId(owner.user?.id ?? "")
-    const mallory = new SoftAuthenticator(ORIGIN)
-    const taken = await register(ctx, "ada@example.com", new Jar(), mallory)
+    const [first] = await ctx.adapter.listAuthenticatorsByUserId(owner.user?.id ?? "")
+    const laptop = new SoftAuthenticator(ORIGIN)
+    const taken = await register(ctx, "ada@example.com", new Jar(), laptop)
     const takenMail = ctx.mails.at(-1)
     const fresh = await register(ctx, "nobody@example.com")
+    const freshMail = ctx.mails.at(-1)
 
     const shape = (response: Response) => ({ status: response.status, location: response.headers.get("location"), cookies: [...setCookies(response).keys()] })
     expect(shape(taken.response)).toEqual(shape(fresh.response))
     for (const attempt of [taken, fresh]) expect(await session(ctx.config, attempt.jar)).toBeNull()
-
-    // The owner got the email provider's own sign-in link, and nothing of Mallory's was stored.
+    const linkShape = (url: URL | undefined) => ({ path: url?.pathname, params: [...(url?.searchParams.keys() ?? [])] })
+    expect(linkShape(takenMail?.url)).toEqual(linkShape(freshMail?.url))
     expect(takenMail?.identifier).toBe("ada@example.com")
-    expect(takenMail?.url.pathname).toBe("/api/auth/callback/email")
-    expect(takenMail?.url.searchParams.has("pending")).toBe(false)
-    expect(await ctx.adapter.getAuthenticator(credentialOf(mallory))).toBeNull()
-    expect(await ctx.adapter.listAuthenticatorsByUserId(owner.user?.id ?? "")).toEqual(ownerPasskeys)
+    expect(await ctx.adapter.getAuthenticator(credentialOf(laptop))).toBeNull()
+
+    // The built-in mail and the page say what the link does; pressing the page's button signs the owner in with the passkey added.
+    const link = takenMail?.url ?? new URL(ORIGIN)
+    const mail = signInMessage({ url: link.href })
+    expect(mail.subject).toBe("Finish setting up your passkey for localhost:3000")
+    expect(mail.text).toContain("If this address already has an account there, the passkey is added to it and you are signed in.")
+    expect(signInMessage({ url: `${ORIGIN}/api/auth/callback/email?token=t&email=ada%40example.com` }).subject).toBe("Sign in to localhost:3000")
+    const page = await (await call(ctx.config, taken.jar, link.pathname + link.search)).text()
+    expect(page).toContain("<h1>Add your passkey</h1>")
+    expect(page).toContain("The passkey you just created will be added to the account of <strong>ada@example.com</strong>")
+    expect((await confirm(ctx, taken.jar, link)).headers.get("location")).toBe(`${ORIGIN}/account`)
+    expect((await session(ctx.config, taken.jar))?.user?.id).toBe(owner.user?.id)
+    const passkeys = await ctx.adapter.listAuthenticatorsByUserId(owner.user?.id ?? "")
+    expect(passkeys.map((passkey) => passkey.credentialID).sort()).toEqual([first?.credentialID, credentialOf(laptop)].sort())
     expect(await ctx.adapter.getUserByEmail("nobody@example.com")).toBeNull()
 
-    // Following it signs the owner in, as an email sign-in.
-    const jar = new Jar()
-    const link = takenMail?.url ?? new URL(ORIGIN)
-    const response = await call(ctx.config, jar, "/api/auth/callback/email", {
-      form: { token: link.searchParams.get("token") ?? "", email: link.searchParams.get("email") ?? "", csrfToken: await csrfToken(ctx.config, jar) },
-    })
-    expect(response.status).toBe(302)
-    expect((await session(ctx.config, jar))?.user?.id).toBe(owner.user?.id)
+    // Both passkeys sign the owner in from now on.
+    for (const device of [owner.device, laptop]) {
+      const later = new Jar()
+      const { options: request } = await options(ctx.config, later, "?action=authenticate")
+      expect((await post(ctx.config, later, "authenticate", await device.get(request))).headers.get("location")).toBe(`${ORIGIN}/account`)
+      expect((await session(ctx.config, later))?.user?.id).toBe(owner.user?.id)
+    }
+  })
+
+  it("asks the signIn callback before adding the passkey to an account, and adds nothing when it refuses", async () => {
+    const ctx = mailed()
+    const asked: string[] = []
+    let watching = false
+    ctx.config.callbacks = {
+      signIn: ({ user, account }) => {
+        if (watching) asked.push(`${account?.provider ?? ""} ${user.id ?? ""}`)
+        return !watching || account?.provider !== "passkey"
+      },
+    }
+    const owner = await confirmedUser(ctx, "ada@example.com")
+    watching = true
+    const { jar, device, link } = await pending(ctx, "ada@example.com")
+    expect(new URL((await confirm(ctx, jar, link)).headers.get("location") ?? "").searchParams.get("error")).toBe("AccessDenied")
+    expect(asked).toEqual([`email ${owner.user?.id ?? ""}`, `passkey ${owner.user?.id ?? ""}`])
+    expect(await ctx.adapter.getAuthenticator(credentialOf(device))).toBeNull()
   })
 
   it("shows a confirmation page on GET and uses nothing up, so a mail scanner fetching the link spends nothing", async () => {
@@ -207,6 +237,54 @@ describe("a passkey sign-up with an email provider", () => {
     expect(await ctx.adapter.getUserByEmail("new@example.com")).toBeNull()
   })
 })
+
+describe("a passkey waiting for its sign-up link", () => {
+  it("is refused at sign-in without being forgotten in the browser that made it (no code for the Signal API), and as unknown anywhere else", async () => {
+    const ctx = mailed()
+    const { jar, device, link } = await pending(ctx, "new@example.com")
+    const asClient = { "x-auth-return-redirect": "1" }
+    const { options: request } = await options(ctx.config, jar, "?action=authenticate")
+    const here = (await (await post(ctx.config, jar, "authenticate", await device.get(request), {}, "passkey", asClient)).json()) as { url: string; code?: string }
+    expect(body(here)).toEqual({ error: "WebAuthnVerificationError", code: "waiting_credential", signal: undefined })
+    const page = await (await call(ctx.config, jar, here.url)).text()
+    expect(page).toContain("This passkey is not set up yet: open the link we emailed you, in this browser, to finish.")
+    expect(page).toContain('data-autofill="false"')
+
+    const elsewhere = new Jar()
+    const { options: again } = await options(ctx.config, elsewhere, "?action=authenticate")
+    const there = (await (await post(ctx.config, elsewhere, "authenticate", await device.get(again), {}, "passkey", asClient)).json()) as { url: string; code?: string }
+    expect(body(there)).toEqual({ error: "WebAuthnVerificationError", code: "unknown_credential", signal: "unknown_credential" })
+
+    // The link still finishes it, and then it signs in.
+    expect((await confirm(ctx, jar, link)).headers.get("location")).toBe(`${ORIGIN}/account`)
+    await call(ctx.config, jar, "/api/auth/signout", { form: { csrfToken: await csrfToken(ctx.config, jar) } })
+    const { options: later } = await options(ctx.config, jar, "?action=authenticate")
+    expect((await post(ctx.config, jar, "authenticate", await device.get(later))).headers.get("location")).toBe(`${ORIGIN}/account`)
+  })
+})
+
+describe("the waiting-passkeys cookie", () => {
+  it("attack: a forged, foreign or oversized cookie names no waiting passkey: the unknown one is still forgotten, never a 5xx", async () => {
+    const ctx = mailed()
+    const { jar, device } = await pending(ctx, "new@example.com")
+    const name = [...jar.cookies.keys()].find((cookie) => cookie.endsWith("authjs.pending-passkey")) ?? expect.unreachable("no waiting-passkeys cookie was set")
+    const sealed = jar.cookies.get(name) ?? ""
+    const stranger = new Jar()
+    await csrfToken(ctx.config, stranger)
+    for (const value of ["x", `${sealed.slice(0, -4)}AAAA`, "A".repeat(5000), sealed]) {
+      stranger.cookies.set(name, value)
+      const { options: request } = await options(ctx.config, stranger, "?action=authenticate")
+      const answer = (await (await post(ctx.config, stranger, "authenticate", await device.get(request), {}, "passkey", { "x-auth-return-redirect": "1" })).json()) as { url: string; code?: string }
+      expect(body(answer), value.slice(0, 12)).toEqual({ error: "WebAuthnVerificationError", code: "unknown_credential", signal: "unknown_credential" })
+    }
+  })
+})
+
+/** A refusal's answer to the passkey client: the error and code its URL carries, and the code its body gives the Signal API. */
+function body(answer: { url: string; code?: string }) {
+  const url = new URL(answer.url)
+  return { error: url.searchParams.get("error"), code: url.searchParams.get("code"), signal: answer.code }
+}
 
 describe("sign-up link refusals", () => {
   it("refuses a replayed sign-up link", async () => {
@@ -268,7 +346,7 @@ describe("sign-up link refusals", () => {
     expect(await ctx.adapter.getUserByEmail("new@example.com")).toBeNull()
   })
 
-  it("refuses the link once the address got an account meanwhile", async () => {
+  it("adds the passkey to the account the address got meanwhile, once the link proves the address", async () => {
     const ctx = mailed()
     const { jar, device, link } = await pending(ctx, "new@example.com")
     // The address's owner signs up by email in the meantime.
@@ -280,9 +358,42 @@ describe("sign-up link refusals", () => {
     })
     const user = await ctx.adapter.getUserByEmail("new@example.com")
     expect(user).not.toBeNull()
-    await expectRefused(await confirm(ctx, jar, link), ctx.config, jar, /got an account/)
+    expect((await confirm(ctx, jar, link)).headers.get("location")).toBe(`${ORIGIN}/account`)
+    expect((await session(ctx.config, jar))?.user?.id).toBe(user?.id)
+    expect((await ctx.adapter.listAuthenticatorsByUserId(user?.id ?? "")).map((passkey) => passkey.credentialID)).toEqual([credentialOf(device)])
+  })
+
+  it("attack: a link's registration confirmed with the token of another link to the same address is refused (the passkey is bound to its mail's token)", async () => {
+    const ctx = mailed()
+    const jar = new Jar()
+    const first = await pending(ctx, "new@example.com", jar)
+    const second = await pending(ctx, "new@example.com", jar)
+    await expectRefused(await confirm(ctx, jar, second.link, { pending: first.link.searchParams.get("pending") ?? "" }), ctx.config, jar, /mailed with another token/)
+    expect(await ctx.adapter.getAuthenticator(credentialOf(first.device))).toBeNull()
+    expect(await ctx.adapter.getUserByEmail("new@example.com")).toBeNull()
+  })
+
+  it("attack: a link to add a passkey to an account, opened in another browser than the one that made the passkey, adds nothing", async () => {
+    const ctx = mailed()
+    const owner = await confirmedUser(ctx, "ada@example.com")
+    // Mallory registers her passkey under Ada's address; Ada gets the mail and clicks it.
+    const { device, link } = await pending(ctx, "ada@example.com")
+    const ada = new Jar()
+    await csrfToken(ctx.config, ada)
+    await expectRefused(await confirm(ctx, ada, link), ctx.config, ada, /browser that created the passkey/)
     expect(await ctx.adapter.getAuthenticator(credentialOf(device))).toBeNull()
-    expect(await ctx.adapter.listAuthenticatorsByUserId(user?.id ?? "")).toEqual([])
+    expect(await ctx.adapter.listAuthenticatorsByUserId(owner.user?.id ?? "")).toHaveLength(1)
+  })
+
+  it("refuses to add a passkey to an account that never verified the address, as an email sign-in is refused", async () => {
+    const ctx = mailed()
+    const claimed = await ctx.adapter.createUser({ id: crypto.randomUUID(), email: "claimed@example.com", emailVerified: null })
+    const { jar, device, link } = await pending(ctx, "claimed@example.com")
+    const response = await confirm(ctx, jar, link)
+    expect(new URL(response.headers.get("location") ?? "").searchParams.get("error")).toBe("OAuthAccountNotLinked")
+    expect(await session(ctx.config, jar)).toBeNull()
+    expect(await ctx.adapter.getAuthenticator(credentialOf(device))).toBeNull()
+    expect(await ctx.adapter.listAuthenticatorsByUserId(claimed.id)).toEqual([])
   })
 
   it("refuses an expired sign-up link", async () => {

@@ -7,7 +7,7 @@
  * @see https://nodemailer.com/smtp/
  * @module nodemailer
  */
-import { Configuration } from "@portcullis/core/providers"
+import { Configuration, signInMessage } from "@portcullis/core/providers"
 import { emailProvider } from "@portcullis/core/email"
 import type { EmailConfig, EmailUserConfig, SendVerificationRequestParams } from "@portcullis/core/providers"
 import type SMTPTransport from "nodemailer/lib/smtp-transport/index.js"
@@ -49,19 +49,6 @@ function checkOptions(server: unknown, from: unknown): void {
   }
 }
 
-const escapes: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }
-const escape = (text: string): string => text.replace(/[&<>"']/g, (char) => escapes[char] ?? char)
-
-/** The message: a plain-text part and a minimal HTML part with one button. */
-function message(url: string, host: string, brandColor: string | undefined): { subject: string; text: string; html: string } {
-  const color = brandColor !== undefined && /^#[0-9a-fA-F]{3,8}$/.test(brandColor) ? brandColor : "#346df1"
-  return {
-    subject: `Sign in to ${host}`,
-    text: `Sign in to ${host}\n\n${url}\n\nIf you did not ask for this email, you can ignore it.\n`,
-    html: `<body style="font-family:sans-serif"><p>Sign in to <strong>${escape(host)}</strong></p><p><a href="${escape(url)}" style="display:inline-block;padding:12px 20px;border-radius:6px;background:${color};color:#fff;text-decoration:none">Sign in</a></p><p style="color:#666">If you did not ask for this email, you can ignore it.</p></body>`,
-  }
-}
-
 /**
  * The default sender: one message through the provider's SMTP server.
  *
@@ -75,8 +62,7 @@ async function sendVerificationRequest(params: SendVerificationRequestParams): P
   const { createTransport } = await importNodemailer()
   const transport = createTransport(server as string | SMTPTransport.Options)
   try {
-    const host = new URL(url).host
-    await transport.sendMail({ to: identifier, from, ...message(url, host, theme.brandColor) })
+    await transport.sendMail({ to: identifier, from, ...signInMessage({ url, theme }) })
   } finally {
     transport.close()
   }
