@@ -87,7 +87,11 @@ describe("a frozen PostgreSQL", () => {
     await migrate(pool)
     const user = await adapter.createUser({ email: `frozen-${crypto.randomUUID()}@example.com`, emailVerified: null })
     const sessionToken = crypto.randomUUID()
-    await adapter.createSession({ sessionToken, userId: user.id, expires: new Date(Date.now() + 60_000) })
+    const now = new Date()
+    const expires = new Date(now.getTime() + 60_000)
+    await adapter.createSession({ sessionToken, userId: user.id, expires })
+    // Core refuses a database session without its record, as one it never made.
+    await adapter.createSessionRecord({ id: crypto.randomUUID(), userId: user.id, createdAt: now, lastSeenAt: now, expires, sessionToken })
     const errors: string[] = []
     const config: AuthConfig = {
       secret: "a-frozen-database-secret-of-at-least-32-chars",
@@ -99,7 +103,7 @@ describe("a frozen PostgreSQL", () => {
       logger: { error: (error) => errors.push(`${error.message} ${String((error.cause as Error | undefined)?.message)}`), warn: () => undefined },
     }
     const session = () => Auth(new Request("http://localhost:3000/api/auth/session", { headers: { cookie: `authjs.session-token=${sessionToken}` } }), config)
-    expect(((await (await session()).json()) as { user?: { email?: string } } | null)?.user?.email).toBe(user.email)
+    expect(((await (await session()).json()) as { user?: { email?: string } } | null)?.user?.email, errors.join("\n")).toBe(user.email)
 
     postgres.freeze()
     try {
