@@ -54,9 +54,12 @@ async function seedDemoUser(adapter: Adapter): Promise<AdapterUser> {
 export async function openDatabase(env: Env): Promise<Database | undefined> {
   const connectionString = readVariable(env, "DATABASE_URL")
   if (connectionString === undefined) return undefined
-  const pool = new pg.Pool({ connectionString })
-  // An idle connection the server drops must not crash the app; the next query reconnects.
-  pool.on("error", () => undefined)
+  const pool = new pg.Pool({ connectionString, connectionTimeoutMillis: 5_000 })
+  // node-postgres emits 'error' for an idle connection the server drops (a restart), and an
+  // unhandled 'error' event ends the process: report it; the next query reconnects.
+  pool.on("error", (error) => {
+    console.warn(`PostgreSQL dropped an idle connection: ${error.message}`)
+  })
   try {
     await migrate(pool)
     const adapter = PostgresAdapter(pool)

@@ -4,7 +4,7 @@
  * @module adapter
  */
 import type { AdapterAccount, StrictAdapter } from "@portcullis/core/adapters"
-import type { Pool, PoolClient, QueryResultRow } from "pg"
+import type { Pool, PoolClient, QueryConfig, QueryResultRow } from "pg"
 import { PostgresAdapterError, explain, isUnmatchable } from "./errors.js"
 import {
   ACCOUNT_COLUMNS,
@@ -36,6 +36,20 @@ const USED_KEYS_SWEEP_LIMIT = 500
 
 type Queryable = Pick<Pool | PoolClient, "query">
 
+/** Options of {@link PostgresAdapter}. */
+export interface PostgresAdapterOptions {
+  /**
+   * How long one statement may wait for the database's answer, in milliseconds, before node-postgres
+   * gives up on it (its `query_timeout`) and the connection is dropped from the pool. Default
+   * 5000, as core's `storeTimeout`: a database that stops answering then holds neither the
+   * request nor a pooled connection.
+   */
+  queryTimeout?: number
+}
+
+/** {@link PostgresAdapterOptions.queryTimeout}'s default. */
+const DEFAULT_QUERY_TIMEOUT_MS = 5_000
+
 /**
  * An Adapter that keeps users, accounts, sessions, verification tokens, WebAuthn
  * authenticators, session records and single-use keys in PostgreSQL, in the tables of Auth.js's
@@ -51,23 +65,31 @@ type Queryable = Pick<Pool | PoolClient, "query">
  * ignored. Users keep `name`, `email`, `emailVerified` and `image`; accounts keep the token
  * fields of the contract, and other fields are not stored.
  *
- * @param pool A node-postgres `Pool`, created once per process.
+ * @param pool A node-postgres `Pool`, created once per process, with an `error` listener (see the example).
+ * @param options `queryTimeout`: how long one statement may wait for an answer (default 5 s).
  * @returns Every method of the {@link StrictAdapter} contract.
+ * @throws {RangeError} when `queryTimeout` is not a positive number.
  * @throws {PostgresAdapterError} from the methods: `Conflict` when a unique key is taken,
  * `MissingSchema` when tables are missing (run `migrate(pool)`), `NotFound` from `updateUser` and
- * `updateAuthenticatorCounter` for an unknown id. Other database errors are thrown as they are.
+ * `updateAuthenticatorCounter` for an unknown id. Other database errors (a statement past
+ * `queryTimeout` among them) are thrown as they are.
  *
  * @example
  * ```ts
  * import { Pool } from "pg"
  * import { PostgresAdapter, migrate } from "@portcullis/adapter-pg"
  *
- * const pool = new Pool({ connectionString: process.env.DATABASE_URL })
+ * const pool = new Pool({ connectionString: process.env.DATABASE_URL, connectionTimeoutMillis: 5_000 })
+ * // Without a listener, a connection the database drops while idle (a restart) ends the process.
+ * pool.on("error", (error) => console.error("PostgreSQL dropped an idle connection:", error.message))
  * await migrate(pool)
  * const adapter = PostgresAdapter(pool)
  * ```
  */
-export function PostgresAdapter(pool: PostgresPool): Required<StrictAdapter> {
+export function PostgresAdapter(pool: PostgresPool, options: PostgresAdapterOptions = {}): Required<StrictAdapter> {
+  const queryTimeout = options.queryTimeout ?? DEFAULT_QUERY_TIMEOUT_MS
+  if (!Number.isFinite(queryTimeout) || queryTimeout <= 0) throw new RangeError(`PostgresAdapter(): \`queryTimeout\` must be a positive number of milliseconds, not ${String(queryTimeout)}.`)
+
   /** Runs one statement, turning what the database says into an error that says what to fix. */
   async function run<R extends QueryResultRow>(
     db: Queryable,
@@ -77,7 +99,9 @@ export function PostgresAdapter(pool: PostgresPool): Required<StrictAdapter> {
     taken = "a unique key is taken",
   ): Promise<R[]> {
     try {
-      const result = await db.query<R>(sql, values)
+      // node-postgres reads `query_timeout` from a statement's config too; its types leave it out.
+      const statement: QueryConfig & { query_timeout: number } = { text: sql, values, query_timeout: queryTimeout }
+      const result = await db.query<R>(statement)
       return result.rows
     } catch (error) {
       throw explain(error, method, taken)

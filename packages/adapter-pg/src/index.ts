@@ -10,6 +10,7 @@
  * import PostgresAdapter, { migrate } from "@portcullis/adapter-pg"
  *
  * const pool = new Pool({ connectionString: process.env.DATABASE_URL })
+ * pool.on("error", (error) => console.error("PostgreSQL dropped an idle connection:", error.message)) // else a database restart ends the process
  * await migrate(pool)
  * Auth(request, { adapter: PostgresAdapter(pool), providers, secret, session: { strategy: "database" } })
  * ```
@@ -18,7 +19,7 @@
  */
 import { PostgresAdapter } from "./adapter.js"
 
-export { PostgresAdapter, type PostgresPool } from "./adapter.js"
+export { PostgresAdapter, type PostgresAdapterOptions, type PostgresPool } from "./adapter.js"
 export { PostgresAdapterError, type PostgresAdapterErrorReason } from "./errors.js"
 export { migrate, sweepExpired, SCHEMA_URL, type SweepResult } from "./migrate.js"
 export { postgresRateLimitStore, type PostgresRateLimitStoreOptions } from "./rate-limit-store.js"

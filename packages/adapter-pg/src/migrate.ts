@@ -27,6 +27,7 @@ const MIGRATION_LOCK = 0x61757468 // "auth"
  * @example
  * ```ts
  * const pool = new Pool({ connectionString: process.env.DATABASE_URL })
+ * pool.on("error", (error) => console.error("PostgreSQL dropped an idle connection:", error.message)) // else a database restart ends the process
  * await migrate(pool) // at start-up, or from a deploy script
  * ```
  */

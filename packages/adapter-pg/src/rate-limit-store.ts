@@ -76,6 +76,7 @@ const SWEEP = `
  * @example
  * ```ts
  * const pool = new Pool({ connectionString: process.env.DATABASE_URL })
+ * pool.on("error", (error) => console.error("PostgreSQL dropped an idle connection:", error.message)) // else a database restart ends the process
  * await migrate(pool)
  * Auth(request, { ...config, adapter: PostgresAdapter(pool), rateLimit: { store: postgresRateLimitStore(pool) } })
  * ```

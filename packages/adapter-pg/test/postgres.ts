@@ -12,8 +12,8 @@
  * @module
  */
 import { execFileSync, type ChildProcess } from "node:child_process"
-import { ensureDebianPackages, freePort, spawnServer } from "@portcullis/test-kit/system"
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
+import { ensureDebianPackages, freePort, spawnServer, type SpawnedServer } from "@portcullis/test-kit/system"
+import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { delimiter, join } from "node:path"
 import pg from "pg"
@@ -29,6 +29,12 @@ export interface RunningPostgres {
   pid: number
   /** Stops the server and deletes its data directory; safe to call twice. */
   stop(): Promise<void>
+  /** Stops the server as an operator's restart does (ending every session) and starts it again on the same data and port. */
+  restart(): Promise<void>
+  /** Stops the server and its sessions' processes (`SIGSTOP`): connections stay open and nothing answers, as with a hung host. */
+  freeze(): void
+  /** Lets a frozen server run again (`SIGCONT`). */
+  thaw(): void
 }
 
 const BINARIES = ["initdb", "postgres"] as const
@@ -153,18 +159,69 @@ export async function startPostgres(): Promise<RunningPostgres> {
     "-D", data, "-h", "127.0.0.1", "-p", String(port), "-k", root,
     "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=200",
   ])
-  // SIGINT is PostgreSQL's fast shutdown: it ends sessions and exits at once.
-  const server = spawnServer(command, args, { cwd: root, stopSignal: "SIGINT", killSignal: "SIGQUIT", outputLimit: 8_000, cleanup: removeRoot })
-  const { stop } = server
-
   const connectionString = `postgresql://${SUPERUSER}@127.0.0.1:${port}/postgres`
+  const launch = async (): Promise<SpawnedServer> => {
+    // SIGINT is PostgreSQL's fast shutdown: it ends sessions and exits at once.
+    const server = spawnServer(command, args, { cwd: root, stopSignal: "SIGINT", killSignal: "SIGQUIT", outputLimit: 8_000, cleanup: () => undefined })
+    try {
+      await waitUntilReady(connectionString, server.process, server.output)
+    } catch (error) {
+      await server.stop()
+      throw error
+    }
+    return server
+  }
+  let server: SpawnedServer
   try {
-    await waitUntilReady(connectionString, server.process, server.output)
+    server = await launch()
   } catch (error) {
-    await stop()
+    removeRoot()
     throw error
   }
-  return { connectionString, directory: root, pid: server.process.pid ?? 0, stop }
+  /** The server and its children (the sessions' backends and its own workers). */
+  const processes = (): number[] => {
+    const pid = server.process.pid ?? 0
+    const children = readdirSync("/proc").filter((entry) => /^\d+$/.test(entry)).filter((entry) => {
+      try {
+        return readFileSync(`/proc/${entry}/stat`, "utf8").replace(/^.*\) /s, "").split(" ")[1] === String(pid)
+      } catch {
+        return false
+      }
+    })
+    return [pid, ...children.map(Number)]
+  }
+  return {
+    connectionString,
+    directory: root,
+    get pid() {
+      return server.process.pid ?? 0
+    },
+    stop: async () => {
+      await server.stop()
+      removeRoot()
+    },
+    restart: async () => {
+      await server.stop()
+      server = await launch()
+    },
+    freeze: () => {
+      signal(processes(), "SIGSTOP")
+    },
+    thaw: () => {
+      signal(processes(), "SIGCONT")
+    },
+  }
+}
+
+/** Sends `name` to each of `pids`; one that has exited meanwhile (a backend whose session ended) is skipped. */
+function signal(pids: readonly number[], name: NodeJS.Signals): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, name)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error
+    }
+  }
 }
 
 /**

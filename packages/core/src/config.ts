@@ -12,7 +12,7 @@ import { createLogger } from "./logger.js"
 import type { LoggerInstance } from "./model.js"
 import type { AuthConfig, JWTOptions, SessionStrategy } from "./types.js"
 import { randomString, sameSecrets } from "./crypto.js"
-import { isRecord, optionalFunction, positiveSeconds, readEnv } from "./options.js"
+import { DEFAULT_STORE_TIMEOUT_MS, isRecord, milliseconds, optionalFunction, positiveSeconds, readEnv } from "./options.js"
 import type * as ConfigOptions from "./config-options.js"
 
 type Env = Record<string, string | undefined>
@@ -234,6 +234,11 @@ async function normalizeConfig(config: AuthConfig, env: Env, logSecrets: string[
   if (useSecureCookies !== undefined && typeof useSecureCookies !== "boolean") {
     throw new Configuration("`useSecureCookies` must be a boolean.")
   }
+  const adapter = checkAdapter(config.adapter, strategy, providers)
+  const rateLimit = options === undefined ? defaultRateLimit() : options.normalizeRateLimit(config.rateLimit, defaultRateLimit())
+  const storeTimeout = milliseconds(config.storeTimeout, "storeTimeout", DEFAULT_STORE_TIMEOUT_MS)
+  // Loaded only by apps with a store to bound; the default memory store answers at once.
+  const stores = adapter !== undefined || rateLimit?.store !== undefined ? await import("./store.js") : undefined
 
   return {
     basePath: normalizeBasePath(config.basePath, authUrl),
@@ -259,9 +264,9 @@ async function normalizeConfig(config: AuthConfig, env: Env, logSecrets: string[
     logger,
     debug,
     theme: options?.normalizeTheme(config.theme) ?? {},
-    adapter: checkAdapter(config.adapter, strategy, providers),
+    adapter: adapter === undefined ? undefined : stores?.adapterWithStoreTimeout(adapter, storeTimeout),
     legacySessionCookies: options?.normalizeLegacySessionCookies(config.legacySessionCookies),
-    rateLimit: options === undefined ? defaultRateLimit() : options.normalizeRateLimit(config.rateLimit, defaultRateLimit()),
+    rateLimit: rateLimit?.store === undefined ? rateLimit : { ...rateLimit, store: stores?.rateLimitStoreWithTimeout(rateLimit.store, storeTimeout) },
     clientAddress: optionalFunction(config.clientAddress, "clientAddress"),
   }
 }

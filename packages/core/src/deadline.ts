@@ -1,5 +1,6 @@
 /**
- * One overall deadline for work made of several requests and hooks (a provider callback).
+ * One overall deadline for work made of several requests and hooks (a provider callback), and
+ * the timeout of each request in it.
  */
 
 /**
@@ -25,26 +26,58 @@ export async function withDeadline<T>(ms: number, expired: Error, work: (signal:
   }
 }
 
+/** The timeout of one outbound request: its `signal`, and `clear()` to call once the request has ended. */
+export interface RequestTimeout {
+  readonly signal: AbortSignal
+  clear(): void
+}
+
 /**
- * A signal that aborts when any of `signals` does. `AbortSignal.any` where the runtime has it;
- * combined by hand where it does not (Next.js's edge sandbox).
+ * A signal for one outbound request that aborts with a `TimeoutError` after `ms`, or with the
+ * reason of the first of `parents` (the callback's overall deadline, a hook's own signal) to abort.
+ * The timer and the links to `parents` hold the signal strongly until `clear()` or the timeout:
+ * Node 20's `AbortSignal.any` holds its sources weakly, so an `AbortSignal.timeout` combined with
+ * a deadline there is collected under allocation pressure and never fires.
  */
-export function anySignal(signals: readonly AbortSignal[]): AbortSignal {
-  const any = (AbortSignal as { any?: (signals: AbortSignal[]) => AbortSignal }).any
-  if (typeof any === "function") return any.call(AbortSignal, [...signals])
+export function requestTimeout(ms: number, ...parents: readonly (AbortSignal | undefined)[]): RequestTimeout {
   const controller = new AbortController()
-  for (const signal of signals) {
-    if (signal.aborted) {
-      controller.abort(signal.reason)
+  const linked = parents.filter((parent): parent is AbortSignal => parent !== undefined)
+  const onAbort = (event: Event): void => {
+    end()
+    controller.abort((event.target as AbortSignal).reason)
+  }
+  const timer = setTimeout(() => {
+    end()
+    controller.abort(new DOMException(`The request did not finish within ${String(ms)} ms.`, "TimeoutError"))
+  }, ms)
+  // Like AbortSignal.timeout's own timer, it never keeps the process alive by itself.
+  if (typeof timer === "object" && typeof timer.unref === "function") timer.unref()
+  function end(): void {
+    clearTimeout(timer)
+    for (const parent of linked) parent.removeEventListener("abort", onAbort)
+  }
+  for (const parent of linked) {
+    if (parent.aborted) {
+      end()
+      controller.abort(parent.reason)
       break
     }
-    signal.addEventListener(
-      "abort",
-      () => {
-        controller.abort(signal.reason)
-      },
-      { once: true },
-    )
+    parent.addEventListener("abort", onAbort, { once: true })
   }
-  return controller.signal
+  return { signal: controller.signal, clear: end }
+}
+
+/**
+ * Runs one outbound request, the reading of its answer included, under a {@link requestTimeout}
+ * of `ms` that also ends with `parent` (an overall deadline) when there is one.
+ *
+ * @throws whatever `request` throws; a `TimeoutError` `DOMException` from the request when `ms` passes.
+ */
+export async function withRequestTimeout<T>(ms: number, parent: AbortSignal | undefined, request: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const timeout = requestTimeout(ms, parent)
+  try {
+    return await request(timeout.signal)
+  } finally {
+    timeout.clear()
+  }
 }

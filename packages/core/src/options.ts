@@ -57,6 +57,8 @@ export function safeColor(value: string | undefined): string | undefined {
 export const DEFAULT_REQUEST_TIMEOUT_MS = 5_000
 /** ... and this long for a whole callback, however many requests it makes. */
 export const DEFAULT_CALLBACK_TIMEOUT_MS = 15_000
+/** A store (the adapter, `rateLimit.store`) that stops answering holds a request this long per call at most (`storeTimeout`). */
+export const DEFAULT_STORE_TIMEOUT_MS = 5_000
 
 /**
  * A duration option in milliseconds, up to two minutes; `fallback` when unset.

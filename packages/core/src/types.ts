@@ -253,6 +253,13 @@ export interface AuthConfig {
   debug?: boolean
   theme?: Theme
   adapter?: Adapter
+  /**
+   * How long one call into a store (each `adapter` method, each `rateLimit.store` call) may take,
+   * in milliseconds, 1 to 120000. A call still pending then fails as the store failing does: the
+   * request is answered `503` or with the error page (`AdapterError`), and a limit fails closed.
+   * A Portcullis addition (Auth.js waits as long as the store does). Default 5000.
+   */
+  storeTimeout?: number
   /** Auth.js's feature flags. `enableWebAuthn` is accepted and not needed: passkeys work once `Passkey()` is configured. */
   experimental?: { enableWebAuthn?: boolean }
   /**

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest"
 import { isDate, type Adapter, type StrictAdapter } from "../src/adapters.js"
+import { resolveConfig } from "../src/config.js"
+import { callAdapter } from "../src/store.js"
+import type { AuthConfig } from "../src/types.js"
+
+const SECRET = "a-store-timeout-secret-of-at-least-32-characters"
 
 describe("isDate", () => {
   it("accepts the ISO date-times Dates become in JSON, with or without milliseconds and with an offset", () => {
@@ -39,5 +44,46 @@ describe("Adapter and StrictAdapter", () => {
     const strict: StrictAdapter = { deleteSession: () => null, getUser: () => ({ id: "u1", email: null, emailVerified: null, plan: "pro" }) }
     const accepted: Adapter = strict
     expect(accepted).toBe(strict)
+  })
+})
+
+describe("storeTimeout", () => {
+  const never = (): Promise<never> => new Promise(() => undefined)
+
+  it("fails an adapter call or a rateLimit.store call still pending after `storeTimeout` with an AdapterError", async () => {
+    const config = await resolveConfig({ secret: SECRET, providers: [], session: { strategy: "jwt" }, adapter: { getUser: never }, storeTimeout: 50, rateLimit: { store: { hit: never, peek: never, reset: () => Promise.reject(new Error("down")) } } })
+    await expect(callAdapter(config.adapter ?? {}, "getUser", "u1")).rejects.toMatchObject({ code: "AdapterError", cause: { message: /`getUser` did not answer within 50 ms \(`storeTimeout`\)/ } })
+    const store = config.rateLimit?.store
+    await expect(store?.hit("k", 60)).rejects.toMatchObject({ code: "AdapterError", message: /`hit` did not answer within 50 ms/ })
+    await expect(store?.reset("k")).rejects.toMatchObject({ code: "AdapterError", cause: { message: "down" } })
+  })
+
+  it("bounds `withAccountLock` until the lock is granted, never its critical section, and runs nothing under a lock granted late", async () => {
+    let grant: (() => void) | undefined
+    const adapter: Adapter = {
+      withAccountLock: async (_key, critical) => {
+        await new Promise<void>((resolve) => {
+          grant = resolve
+        })
+        return critical()
+      },
+    }
+    const config = await resolveConfig({ secret: SECRET, providers: [], session: { strategy: "jwt" }, adapter, storeTimeout: 50 })
+    const lock = config.adapter?.withAccountLock?.bind(config.adapter)
+    const key = { provider: "p", providerAccountId: "a" }
+    let ran = false
+    await expect(lock?.(key, () => Promise.resolve((ran = true)))).rejects.toMatchObject({ code: "AdapterError", message: /did not grant the lock within 50 ms/ })
+    grant?.()
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(ran).toBe(false)
+    const slow = lock?.(key, () => new Promise((resolve) => setTimeout(resolve, 120, "done")))
+    grant?.()
+    await expect(slow).resolves.toBe("done")
+  })
+
+  it("refuses a `storeTimeout` that is not 1 to 120000 ms", async () => {
+    for (const storeTimeout of [0, -1, 120_001, Number.NaN, "5000"]) {
+      await expect(resolveConfig({ secret: SECRET, providers: [], storeTimeout } as unknown as AuthConfig)).rejects.toMatchObject({ code: "Configuration", message: /`storeTimeout`/ })
+    }
   })
 })

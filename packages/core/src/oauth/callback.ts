@@ -7,14 +7,14 @@
  * @see https://openid.net/specs/openid-connect-core-1_0.html#IDTokenValidation
  */
 import * as o from "oauth4webapi"
-import { withDeadline } from "../deadline.js"
+import { withDeadline, withRequestTimeout } from "../deadline.js"
 import { AccessDenied, AuthError, OAuthCallbackError } from "../errors.js"
 import type { Account, Profile, TokenSet, User } from "../model.js"
 import type { CookiesOptions } from "../model.js"
 import { checkedUser } from "../sign-in.js"
 import { verifyChecks, type VerifiedChecks } from "./checks.js"
 import type { InternalOAuthProvider } from "./provider.js"
-import { authorizationServer, clientAuthOf, clientOf, httpOptions, providerFetch, verifyIdTokenSignature } from "./server.js"
+import { authorizationServer, clientAuthOf, clientOf, httpOptions, verifyIdTokenSignature, withProviderFetch } from "./server.js"
 
 /** What a successful callback established about the user. */
 export interface CallbackResult {
@@ -70,24 +70,31 @@ function toJsonResponse(body: unknown, response?: Response): Response {
   })
 }
 
-/** The provider's raw token response, after its declared quirks are conformed. */
+/**
+ * The provider's raw token response, after its declared quirks are conformed. `signal` bounds
+ * our own request to the token endpoint until its answer is read; a `token.request` hook gets a
+ * `fetch` bounded per request.
+ */
 async function exchangeCode(
   provider: InternalOAuthProvider,
   server: o.AuthorizationServer,
   params: URLSearchParams,
   redirectUri: string,
   codeVerifier: string | undefined,
-  deadline: AbortSignal,
+  { deadline, signal }: { deadline: AbortSignal; signal: AbortSignal },
 ): Promise<Response> {
   let response: Response
-  if (provider.token.request !== undefined) {
+  const request = provider.token.request
+  if (request !== undefined) {
     const code = params.get("code") ?? fail("The callback has no `code` parameter.")
-    const { tokens } = await provider.token.request({
-      params: codeVerifier === undefined ? { code, redirect_uri: redirectUri } : { code, redirect_uri: redirectUri, code_verifier: codeVerifier },
-      provider: provider.source,
-      url: server.token_endpoint,
-      fetch: providerFetch(provider, deadline),
-    })
+    const { tokens } = await withProviderFetch(provider, deadline, async (fetch) =>
+      await request({
+        params: codeVerifier === undefined ? { code, redirect_uri: redirectUri } : { code, redirect_uri: redirectUri, code_verifier: codeVerifier },
+        provider: provider.source,
+        url: server.token_endpoint,
+        fetch,
+      }),
+    )
     response = toJsonResponse(tokens)
   } else {
     response = await o.authorizationCodeGrantRequest(
@@ -99,7 +106,7 @@ async function exchangeCode(
       // Only for providers configured without the PKCE check, which some providers reject.
       // eslint-disable-next-line @typescript-eslint/no-deprecated
       codeVerifier ?? o.nopkce,
-      { ...httpOptions(provider, deadline), ...(provider.token.params === undefined ? {} : { additionalParameters: provider.token.params }) },
+      { ...httpOptions(provider, signal), ...(provider.token.params === undefined ? {} : { additionalParameters: provider.token.params }) },
     )
   }
   if (provider.token.conform !== undefined) response = (await provider.token.conform(response.clone())) ?? response
@@ -141,13 +148,9 @@ async function fetchProfile(
   claims: o.IDToken | undefined,
   deadline: AbortSignal,
 ): Promise<Profile> {
-  if (provider.userinfo.request !== undefined) {
-    const profile: unknown = await provider.userinfo.request({
-      tokens: { ...tokens },
-      provider: provider.source,
-      url: server.userinfo_endpoint,
-      fetch: providerFetch(provider, deadline),
-    })
+  const request = provider.userinfo.request
+  if (request !== undefined) {
+    const profile: unknown = await withProviderFetch(provider, deadline, async (fetch): Promise<unknown> => await request({ tokens: { ...tokens }, provider: provider.source, url: server.userinfo_endpoint, fetch }))
     if (typeof profile !== "object" || profile === null || Array.isArray(profile)) fail(`The userinfo request of provider "${provider.id}" returned no profile object.`)
     return profile as Profile
   }
@@ -157,13 +160,15 @@ async function fetchProfile(
   for (const [key, value] of Object.entries(provider.userinfo.params ?? {})) url.searchParams.set(key, value)
   // A discovery document may name any URL: the access token only ever travels over TLS.
   if (url.protocol !== "https:" && !provider.allowInsecureRequests) fail(`The userinfo endpoint of provider "${provider.id}" is not https.`)
-  const response = await fetch(url, {
-    ...httpOptions(provider, deadline),
-    headers: { accept: "application/json", authorization: `Bearer ${tokens.access_token}` },
-    redirect: "manual",
+  const profile = await withRequestTimeout(provider.timeout, deadline, async (signal) => {
+    const response = await fetch(url, {
+      ...httpOptions(provider, signal),
+      headers: { accept: "application/json", authorization: `Bearer ${tokens.access_token}` },
+      redirect: "manual",
+    })
+    if (!response.ok) fail(`The userinfo endpoint of provider "${provider.id}" answered HTTP ${response.status}.`)
+    return readJsonObject(response, "userinfo")
   })
-  if (!response.ok) fail(`The userinfo endpoint of provider "${provider.id}" answered HTTP ${response.status}.`)
-  const profile = await readJsonObject(response, "userinfo")
   // The userinfo must describe the subject of the ID token (OpenID Connect Core 5.3.2).
   if (claims !== undefined && profile.sub !== claims.sub) fail(`The userinfo of provider "${provider.id}" is about another subject than its ID token.`)
   return profile
@@ -247,12 +252,16 @@ async function exchangeAndProfile(
   let tokens: o.TokenEndpointResponse
   let claims: o.IDToken | undefined
   try {
-    const response = await exchangeCode(provider, server, validated, context.redirectUri, checks.codeVerifier, deadline)
-    await rememberSecrets(response, context.sensitive)
-    tokens = await o.processAuthorizationCodeResponse(server, clientOf(provider), response, {
-      expectedNonce: checks.nonce ?? o.expectNoNonce,
-      requireIdToken: provider.type === "oidc",
+    const { response, processed } = await withRequestTimeout(provider.timeout, deadline, async (signal) => {
+      const response = await exchangeCode(provider, server, validated, context.redirectUri, checks.codeVerifier, { deadline, signal })
+      await rememberSecrets(response, context.sensitive)
+      const processed = await o.processAuthorizationCodeResponse(server, clientOf(provider), response, {
+        expectedNonce: checks.nonce ?? o.expectNoNonce,
+        requireIdToken: provider.type === "oidc",
+      })
+      return { response, processed }
     })
+    tokens = processed
     if (tokens.id_token !== undefined) {
       // TLS alone authenticates the token endpoint; the signature check also covers a hostile or misconfigured proxy.
       await verifyIdTokenSignature(provider, server, response, deadline)

@@ -11,9 +11,10 @@
  */
 import type * as o from "oauth4webapi"
 import { fromBase64url, parseJson } from "../crypto.js"
+import { withRequestTimeout } from "../deadline.js"
 import { InvalidLogoutToken } from "../errors.js"
 import type { InternalOAuthProvider } from "./provider.js"
-import { authorizationServer, KEY_REFETCH_INTERVAL_MS, providerFetch } from "./server.js"
+import { authorizationServer, KEY_REFETCH_INTERVAL_MS } from "./server.js"
 
 /** The event a logout token must carry. */
 export const BACKCHANNEL_LOGOUT_EVENT = "http://schemas.openid.net/event/backchannel-logout"
@@ -70,10 +71,12 @@ async function downloadKeys(provider: InternalOAuthProvider, server: o.Authoriza
   if (typeof uri !== "string") fail(`Provider "${provider.id}" publishes no \`jwks_uri\`: its logout tokens cannot be verified.`)
   const url = new URL(uri)
   if (url.protocol !== "https:" && !(provider.allowInsecureRequests && url.protocol === "http:")) fail(`The \`jwks_uri\` of provider "${provider.id}" is not https.`)
-  const response = await providerFetch(provider)(url, { headers: { accept: "application/json" }, redirect: "error" })
-  const body: unknown = response.ok ? await response.json() : undefined
-  const keys = (body as { keys?: unknown } | undefined)?.keys
-  if (!Array.isArray(keys)) fail(`Provider "${provider.id}" answered its \`jwks_uri\` without a key set (HTTP ${String(response.status)}).`)
+  const { status, keys } = await withRequestTimeout(provider.timeout, undefined, async (signal) => {
+    const response = await fetch(url, { headers: { accept: "application/json" }, redirect: "error", signal })
+    const body: unknown = response.ok ? await response.json() : undefined
+    return { status: response.status, keys: (body as { keys?: unknown } | undefined)?.keys }
+  })
+  if (!Array.isArray(keys)) fail(`Provider "${provider.id}" answered its \`jwks_uri\` without a key set (HTTP ${String(status)}).`)
   return keys.filter((key): key is JsonWebKey => typeof key === "object" && key !== null)
 }
 

@@ -8,6 +8,7 @@
 import * as o from "oauth4webapi"
 import { RefreshTokenError } from "../errors.js"
 import type { InternalOAuthProvider } from "./provider.js"
+import { withRequestTimeout } from "../deadline.js"
 import { authorizationServer, clientAuthOf, clientOf, httpOptions, verifyIdTokenSignature } from "./server.js"
 
 /** What a successful refresh gave: the fields of the token response an account keeps. */
@@ -50,11 +51,13 @@ function describe(provider: InternalOAuthProvider, cause: unknown): RefreshToken
 export async function refreshTokens(provider: InternalOAuthProvider, refreshToken: string, sensitive: Set<string>): Promise<RefreshedTokens> {
   try {
     const server = await authorizationServer(provider)
-    const response = await o.refreshTokenGrantRequest(server, clientOf(provider), clientAuthOf(provider), refreshToken, {
-      ...httpOptions(provider),
-      ...(provider.token.params === undefined ? {} : { additionalParameters: provider.token.params }),
+    const { response, tokens } = await withRequestTimeout(provider.timeout, undefined, async (signal) => {
+      const response = await o.refreshTokenGrantRequest(server, clientOf(provider), clientAuthOf(provider), refreshToken, {
+        ...httpOptions(provider, signal),
+        ...(provider.token.params === undefined ? {} : { additionalParameters: provider.token.params }),
+      })
+      return { response, tokens: await o.processRefreshTokenResponse(server, clientOf(provider), response) }
     })
-    const tokens = await o.processRefreshTokenResponse(server, clientOf(provider), response)
     for (const value of [tokens.access_token, tokens.refresh_token, tokens.id_token]) if (typeof value === "string") sensitive.add(value)
     if (tokens.id_token !== undefined) await verifyIdTokenSignature(provider, server, response, undefined)
     if (tokens.token_type !== "bearer") throw new RefreshTokenError(`Provider "${provider.id}" issued a "${tokens.token_type}" token; only bearer tokens are supported.`)

@@ -10,6 +10,7 @@
  */
 import * as o from "oauth4webapi"
 import type { Adapter, AdapterAccount } from "../adapters.js"
+import { withRequestTimeout } from "../deadline.js"
 import { AuthError, OAuthSignInError } from "../errors.js"
 import type { FlowProvider, RequestContext } from "../internal.js"
 import { sanitizeError } from "../logger.js"
@@ -59,11 +60,13 @@ async function revoke(provider: InternalOAuthProvider, { token, hint }: Revocabl
   if (typeof server.revocation_endpoint !== "string") {
     throw new OAuthSignInError(`Provider "${provider.id}" has \`revokeTokensOnSignOut\` but its metadata has no \`revocation_endpoint\`.`)
   }
-  const response = await o.revocationRequest(server, clientOf(provider), clientAuthOf(provider), token, {
-    ...httpOptions(provider),
-    additionalParameters: { token_type_hint: hint },
+  await withRequestTimeout(provider.timeout, undefined, async (signal) => {
+    const response = await o.revocationRequest(server, clientOf(provider), clientAuthOf(provider), token, {
+      ...httpOptions(provider, signal),
+      additionalParameters: { token_type_hint: hint },
+    })
+    await o.processRevocationResponse(response)
   })
-  await o.processRevocationResponse(response)
 }
 
 /**

@@ -4,7 +4,7 @@
  * providers only, plain http.
  */
 import * as o from "oauth4webapi"
-import { anySignal } from "../deadline.js"
+import { requestTimeout, withRequestTimeout, type RequestTimeout } from "../deadline.js"
 import type { ProviderFetch } from "../providers/types.js"
 import type { InternalOAuthProvider } from "./provider.js"
 
@@ -17,26 +17,29 @@ const servers = new WeakMap<InternalOAuthProvider, { at: number; server: Promise
 
 /* eslint-disable @typescript-eslint/no-deprecated -- plain http is deprecated in oauth4webapi on purpose; it is only ever enabled for loopback development providers (see allowInsecureLoopbackRequests). */
 
-/** A timeout for one request, also aborted when the whole callback's `deadline` passes. */
-function requestSignal(provider: InternalOAuthProvider, deadline: AbortSignal | undefined): AbortSignal {
-  const timeout = AbortSignal.timeout(provider.timeout)
-  return deadline === undefined ? timeout : anySignal([timeout, deadline])
-}
-
-/** The options of one outbound request to the provider. */
-export function httpOptions(provider: InternalOAuthProvider, deadline?: AbortSignal): { signal: AbortSignal; [o.allowInsecureRequests]?: boolean } {
-  const options: { signal: AbortSignal; [o.allowInsecureRequests]?: boolean } = { signal: requestSignal(provider, deadline) }
+/** The options of one outbound request to the provider, aborted by `signal` (see {@link withRequestTimeout}). */
+export function httpOptions(provider: InternalOAuthProvider, signal: AbortSignal): { signal: AbortSignal; [o.allowInsecureRequests]?: boolean } {
+  const options: { signal: AbortSignal; [o.allowInsecureRequests]?: boolean } = { signal }
   if (provider.allowInsecureRequests) options[o.allowInsecureRequests] = true
   return options
 }
 /* eslint-enable @typescript-eslint/no-deprecated */
 
-/** A `fetch` for the provider's own hooks, aborted after the provider's timeout (or the callback's deadline). */
-export function providerFetch(provider: InternalOAuthProvider, deadline?: AbortSignal): ProviderFetch {
-  return (input, init) => {
-    const timeout = requestSignal(provider, deadline)
-    const signal = init?.signal ? anySignal([init.signal, timeout]) : timeout
-    return fetch(input, { ...init, signal })
+/**
+ * Runs one of the provider's own hooks (`token.request`, `userinfo.request`) with a `fetch` whose
+ * every request is aborted after the provider's timeout or the callback's `deadline`; the timers
+ * end with the hook, which reads the answers itself.
+ */
+export async function withProviderFetch<T>(provider: InternalOAuthProvider, deadline: AbortSignal, hook: (fetch: ProviderFetch) => Promise<T>): Promise<T> {
+  const timeouts: RequestTimeout[] = []
+  try {
+    return await hook((input, init) => {
+      const timeout = requestTimeout(provider.timeout, deadline, init?.signal ?? undefined)
+      timeouts.push(timeout)
+      return fetch(input, { ...init, signal: timeout.signal })
+    })
+  } finally {
+    for (const timeout of timeouts) timeout.clear()
   }
 }
 
@@ -49,15 +52,19 @@ async function discover(provider: InternalOAuthProvider, wellKnown: string): Pro
   if (standard && provider.issuer !== undefined) {
     const issuer = new URL(provider.issuer)
     const algorithm = wellKnown.endsWith("/openid-configuration") ? "oidc" : "oauth2"
-    const response = await o.discoveryRequest(issuer, { ...httpOptions(provider), algorithm })
-    return o.processDiscoveryResponse(issuer, response)
+    return withRequestTimeout(provider.timeout, undefined, async (signal) => {
+      const response = await o.discoveryRequest(issuer, { ...httpOptions(provider, signal), algorithm })
+      return o.processDiscoveryResponse(issuer, response)
+    })
   }
-  const response = await fetch(url, { ...httpOptions(provider), headers: { accept: "application/json" }, redirect: "manual" })
-  const document: unknown = await response.clone().json().catch(() => undefined)
-  const claimed = typeof document === "object" && document !== null ? (document as { issuer?: unknown }).issuer : undefined
-  const expected = provider.issuer ?? (typeof claimed === "string" ? claimed : undefined)
-  if (expected === undefined) throw new TypeError(`the discovery document at ${wellKnown} names no issuer`)
-  return o.processDiscoveryResponse(new URL(expected), response)
+  return withRequestTimeout(provider.timeout, undefined, async (signal) => {
+    const response = await fetch(url, { ...httpOptions(provider, signal), headers: { accept: "application/json" }, redirect: "manual" })
+    const document: unknown = await response.clone().json().catch(() => undefined)
+    const claimed = typeof document === "object" && document !== null ? (document as { issuer?: unknown }).issuer : undefined
+    const expected = provider.issuer ?? (typeof claimed === "string" ? claimed : undefined)
+    if (expected === undefined) throw new TypeError(`the discovery document at ${wellKnown} names no issuer`)
+    return o.processDiscoveryResponse(new URL(expected), response)
+  })
 }
 
 function cachedDiscovery(provider: InternalOAuthProvider, wellKnown: string): Promise<o.AuthorizationServer> {
@@ -148,7 +155,7 @@ export async function verifyIdTokenSignature(
 ): Promise<void> {
   const state = keysOf(provider)
   const verify = (as: o.AuthorizationServer) =>
-    o.validateApplicationLevelSignature(as, response, { ...httpOptions(provider, deadline), [o.jwksCache]: state.cache as o.JWKSCacheInput })
+    withRequestTimeout(provider.timeout, deadline, (signal) => o.validateApplicationLevelSignature(as, response, { ...httpOptions(provider, signal), [o.jwksCache]: state.cache as o.JWKSCacheInput }))
   try {
     await verify(server)
   } catch (error) {

@@ -8,7 +8,7 @@
  * @module oauth1
  */
 import { rememberCallbackUrl, rememberedCallbackUrl, resolveCallbackUrl } from "../callback-url.js"
-import { anySignal, withDeadline } from "../deadline.js"
+import { withDeadline, withRequestTimeout } from "../deadline.js"
 import { ACCOUNT_SIGN_IN_METHODS } from "../adapters.js"
 import { checkedUser, signInAccount } from "../sign-in.js"
 import { readForm, redirect } from "../context.js"
@@ -43,12 +43,8 @@ async function signIn(context: RequestContext, provider: Provider, request: { ca
   const userId = context.config.adapter === undefined ? undefined : (await readSession(context))?.userId
   let answer: Awaited<ReturnType<typeof requestCredentials>>
   try {
-    answer = await requestCredentials(
-      options.requestTokenUrl,
-      { consumerKey: options.clientId, consumerSecret: options.clientSecret },
-      { oauth_callback: callback },
-      AbortSignal.timeout(options.timeout),
-      "request token",
+    answer = await withRequestTimeout(options.timeout, undefined, (signal) =>
+      requestCredentials(options.requestTokenUrl, { consumerKey: options.clientId, consumerSecret: options.clientSecret }, { oauth_callback: callback }, signal, "request token"),
     )
   } catch (cause) {
     throw new OAuthSignInError(describeFailure(provider.id, options.timeout, cause), { cause })
@@ -70,20 +66,16 @@ async function signIn(context: RequestContext, provider: Provider, request: { ca
 async function completeSignIn(context: RequestContext, provider: Provider, requestToken: { token: string; secret: string }, verifier: string, deadline: AbortSignal) {
   const { options } = provider
   const client = { consumerKey: options.clientId, consumerSecret: options.clientSecret }
-  const signal = (): AbortSignal => anySignal([AbortSignal.timeout(options.timeout), deadline])
   let profile: Record<string, unknown>
   let access: Awaited<ReturnType<typeof requestCredentials>>
   try {
-    access = await requestCredentials(
-      options.accessTokenUrl,
-      { ...client, token: requestToken.token, tokenSecret: requestToken.secret },
-      { oauth_verifier: verifier },
-      signal(),
-      "access token",
+    access = await withRequestTimeout(options.timeout, deadline, (signal) =>
+      requestCredentials(options.accessTokenUrl, { ...client, token: requestToken.token, tokenSecret: requestToken.secret }, { oauth_verifier: verifier }, signal, "access token"),
     )
     context.sensitive.add(access.token)
     context.sensitive.add(access.secret)
-    profile = await requestProfile(options.profileUrl, { ...client, token: access.token, tokenSecret: access.secret }, signal())
+    const credentials = { ...client, token: access.token, tokenSecret: access.secret }
+    profile = await withRequestTimeout(options.timeout, deadline, (signal) => requestProfile(options.profileUrl, credentials, signal))
   } catch (cause) {
     throw new OAuthCallbackError(describeFailure(provider.id, options.timeout, cause), { cause })
   }

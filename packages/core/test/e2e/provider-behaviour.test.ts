@@ -2,6 +2,9 @@
  * Security item 5: what a real identity provider does that we handled too strictly (key
  * rotation) or too loosely (`azp`, a provider that hangs).
  */
+import { createServer, type Socket } from "node:net"
+import { setFlagsFromString } from "node:v8"
+import { runInNewContext } from "node:vm"
 import { decodeJwt } from "jose"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { resolveConfig } from "../../src/config.js"
@@ -127,6 +130,35 @@ describe("a provider that hangs", () => {
     expect(errorOf(await h.callback(held ?? ""))).toBe("OAuthCallbackError")
     expect(Date.now() - started).toBeLessThan(2_500)
     expect(config.errors.join("\n")).toMatch(/within 800 ms \(`callbackTimeout`\)/)
+  })
+
+  it("gives up on a token endpoint that accepts and never answers after the provider's timeout, under garbage-collection pressure (Node 20)", async () => {
+    // Node 20's AbortSignal.any holds its sources weakly: a collected AbortSignal.timeout never fires.
+    setFlagsFromString("--expose-gc")
+    const gc = runInNewContext("gc") as () => void
+    const sockets = new Set<Socket>()
+    const silent = createServer((socket) => sockets.add(socket))
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve))
+    const { port } = silent.address() as { port: number }
+    const config = e2eConfig([oauthProvider(idp(), { token: `http://127.0.0.1:${port}/token`, timeout: 300, callbackTimeout: 4_000 })])
+    const h = new Harness(config)
+    h.hold = true
+    await h.signIn("idp-oauth")
+    const pressure = setInterval(() => {
+      Array.from({ length: 20_000 }, (_, i) => ({ i }))
+      gc()
+    }, 20)
+    try {
+      const started = Date.now()
+      expect(errorOf(await h.callback(h.held ?? ""))).toBe("OAuthCallbackError")
+      // Today's Node 20 failure waits for the whole callback: the per-request timeout must end it first.
+      expect(config.errors.join("\n")).toMatch(/did not answer within 300 ms/)
+      expect(Date.now() - started).toBeLessThan(4_000)
+    } finally {
+      clearInterval(pressure)
+      for (const socket of sockets) socket.destroy()
+      silent.close()
+    }
   })
 
   it("cuts off a profile callback that never settles", async () => {
