@@ -82,14 +82,21 @@ function boundedLock(lock: NonNullable<Adapter["withAccountLock"]>, adapter: Ada
   }
 }
 
+/** The bounded view last made of each adapter, and its deadline. */
+const boundedAdapters = new WeakMap<Adapter, { ms: number; view: Adapter }>()
+
 /**
  * The adapter with a deadline of `ms` on every method call (a frozen database would otherwise
  * hold requests indefinitely): a call still pending then rejects with an {@link AdapterError},
  * which `Auth()` answers like any store failure. The adapter itself is left as it was.
  */
 export function adapterWithStoreTimeout(adapter: Adapter, ms: number): Adapter {
+  // One bounded view per adapter and deadline: the caches keyed by the adapter (revocation
+  // checks, refreshes in flight) must see the same object from every config that shares it.
+  const known = boundedAdapters.get(adapter)
+  if (known?.ms === ms) return known.view
   const bounded = new WeakMap<object, unknown>()
-  return new Proxy(adapter, {
+  const view = new Proxy(adapter, {
     get(target, property) {
       const value: unknown = Reflect.get(target, property)
       if (typeof value !== "function") return value
@@ -105,6 +112,8 @@ export function adapterWithStoreTimeout(adapter: Adapter, ms: number): Adapter {
       return wrapper
     },
   })
+  boundedAdapters.set(adapter, { ms, view })
+  return view
 }
 
 /**

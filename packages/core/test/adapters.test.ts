@@ -81,6 +81,16 @@ describe("storeTimeout", () => {
     await expect(slow).resolves.toBe("done")
   })
 
+  it("gives two configs sharing one adapter the same bounded adapter, so caches keyed by the adapter (revocation checks) are shared", async () => {
+    const adapter: Adapter = { getUser: () => null }
+    const first = await resolveConfig({ secret: SECRET, providers: [], session: { strategy: "jwt" }, adapter })
+    const second = await resolveConfig({ secret: SECRET, providers: [], session: { strategy: "jwt" }, adapter })
+    const slower = await resolveConfig({ secret: SECRET, providers: [], session: { strategy: "jwt" }, adapter, storeTimeout: 50 })
+    expect(second.adapter).toBe(first.adapter)
+    expect(slower.adapter).not.toBe(first.adapter)
+    expect(first.adapter).not.toBe(adapter)
+  })
+
   it("refuses a `storeTimeout` that is not 1 to 120000 ms", async () => {
     for (const storeTimeout of [0, -1, 120_001, Number.NaN, "5000"]) {
       await expect(resolveConfig({ secret: SECRET, providers: [], storeTimeout } as unknown as AuthConfig)).rejects.toMatchObject({ code: "Configuration", message: /`storeTimeout`/ })
