@@ -103,7 +103,7 @@ function readSecrets(secret: unknown, env: Env, logger: LoggerInstance, logSecre
   for (const item of secrets) {
     const weakness = secretWeakness(item)
     if (weakness === undefined) continue
-    const advice = `${option} is weak (${weakness}; see the \`secret\` option in @portcullis/core's README): generate one with \`openssl rand -base64 32\`.`
+    const advice = `${option} is weak (${weakness}; see "The secret" in @portcullis/core's README): generate one with \`openssl rand -base64 32\`.`
     if (env.NODE_ENV === "production") throw new Configuration(`${advice} With NODE_ENV=production a weak secret is refused.`)
     logger.warn("WeakSecret", advice)
     break
