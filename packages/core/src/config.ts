@@ -12,6 +12,7 @@ import { createLogger } from "./logger.js"
 import type { LoggerInstance } from "./model.js"
 import type { AuthConfig, JWTOptions, SessionStrategy } from "./types.js"
 import { randomString, sameSecrets } from "./crypto.js"
+import { isPlaceholderSecret, placeholderRefusal, secretWeakness } from "./secret-strength.js"
 import { DEFAULT_STORE_TIMEOUT_MS, isRecord, milliseconds, optionalFunction, positiveSeconds, readEnv } from "./options.js"
 import type * as ConfigOptions from "./config-options.js"
 
@@ -88,15 +89,24 @@ function rotateSecrets(config: AuthConfig, cached: Resolved): InternalConfig {
 
 /**
  * The secrets, copied (so an edit of the app's array is noticed, never silently shared), added
- * to what the logger redacts, with a warning for a short one.
+ * to what the logger redacts, each checked (`secret-strength.ts`): a placeholder from our docs is
+ * refused, a weak one warned about, and refused under `NODE_ENV=production`.
  *
- * @throws {MissingSecret} when there is none; {Configuration} when one is not a non-empty string.
+ * @throws {MissingSecret} when there is none; {Configuration} when one is not a non-empty string,
+ * is a placeholder, or is weak in production.
  */
 function readSecrets(secret: unknown, env: Env, logger: LoggerInstance, logSecrets: string[]): string[] {
   const secrets = normalizeSecrets(secret, env)
   for (const item of secrets) if (!logSecrets.includes(item)) logSecrets.push(item)
-  if (secrets.some((item) => item.length < 32)) {
-    logger.warn("WeakSecret", "A `secret` shorter than 32 characters is easy to guess: generate one with `openssl rand -base64 32`.")
+  const option = secret === undefined ? "AUTH_SECRET" : secrets.length > 1 ? "An entry of `secret`" : "`secret`"
+  if (secrets.some(isPlaceholderSecret)) throw new Configuration(placeholderRefusal(option))
+  for (const item of secrets) {
+    const weakness = secretWeakness(item)
+    if (weakness === undefined) continue
+    const advice = `${option} is weak (${weakness}; see "The secret" in @portcullis/core's README): generate one with \`openssl rand -base64 32\`.`
+    if (env.NODE_ENV === "production") throw new Configuration(`${advice} With NODE_ENV=production a weak secret is refused.`)
+    logger.warn("WeakSecret", advice)
+    break
   }
   return secrets
 }

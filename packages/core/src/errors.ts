@@ -92,6 +92,17 @@ export class InvalidProvider extends AuthError {
 export class MissingCSRF extends AuthError {
   readonly code = "MissingCSRF"
   static override readonly defaultPage: ErrorPage = "signin"
+  /**
+   * The loopback origin the posting page was opened at, when it is not the app's own (`AUTH_URL`
+   * says `localhost`, the page was on `127.0.0.1`): the likely cause, shown on the sign-in page
+   * as text, never as a link.
+   */
+  readonly openedAt: string | undefined
+
+  constructor(message: string, options?: AuthErrorOptions & { openedAt?: string | undefined }) {
+    super(message, options)
+    this.openedAt = options?.openedAt
+  }
 }
 
 /** A `state`, PKCE or `nonce` check failed on the callback: missing, expired or mismatched. */

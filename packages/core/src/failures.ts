@@ -5,7 +5,7 @@
  * (`signIn`, `signOut`, `updateSession`) answer every failure here, so they answer alike.
  */
 import { html, json, redirect } from "./context.js"
-import { AuthError, Configuration, httpStatus, UnknownAction, type AuthErrorCode } from "./errors.js"
+import { AuthError, Configuration, httpStatus, MissingCSRF, UnknownAction, type AuthErrorCode } from "./errors.js"
 import type { InternalConfig, RequestContext } from "./internal.js"
 import { createLogger, sanitizeError } from "./logger.js"
 import { errorPageUrl, signInPageUrl, type Action } from "./routes.js"
@@ -44,7 +44,8 @@ async function failure(error: AuthError, request: Request, context: RequestConte
   }
   if (JSON_ACTIONS.has(action) || error instanceof UnknownAction) return jsonError(context, error.code, httpStatus(error.code))
   if (error.page === "signin") {
-    return redirect(context, signInPageUrl(context, { error: error.code, code: error.publicCode, callbackUrl: context.returnTo }))
+    const openedAt = error instanceof MissingCSRF ? error.openedAt : undefined
+    return redirect(context, signInPageUrl(context, { error: error.code, code: error.publicCode, callbackUrl: context.returnTo, openedAt }))
   }
   return redirect(context, errorPageUrl(context, error.code))
 }

@@ -57,11 +57,12 @@ function withQuery(base: string, origin: string, query: Record<string, string | 
 
 /**
  * The sign-in page, with an error code to show (and, for a refused credentials sign-in, its
- * public `code`) and the page to return to.
+ * public `code`), the page to return to, and for a `MissingCSRF` the other loopback origin the
+ * form was opened at (`openedAt`, described by the page, never linked to).
  */
 export function signInPageUrl(
   context: RequestContext,
-  query: { error?: AuthErrorCode; code?: string; callbackUrl?: string } = {},
+  query: { error?: AuthErrorCode; code?: string; callbackUrl?: string; openedAt?: string } = {},
 ): string {
   // The public reason may come from an app's CredentialsSignin subclass: only a safe one is shown.
   const code = isPublicCode(query.code) ? query.code : undefined

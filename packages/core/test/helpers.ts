@@ -4,7 +4,8 @@ import type { Adapter, AdapterSession } from "../src/adapters.js"
 import type { CredentialsConfig } from "../src/providers/index.js"
 import type { AuthConfig } from "../src/types.js"
 
-export const SECRET = "a-test-secret-that-is-at-least-32-characters-long"
+/** A secret as `openssl rand -base64 32` writes one: a weak one is warned about (test/secret-strength.test.ts). */
+export const SECRET = "e8zbFaJ/5ca4DKMc1PPDjGuYdThBfDBZj/Ry7g4C0VU="
 export const ORIGIN = "http://localhost:3000"
 /** The one password `passwordProvider()` accepts (for the user `ada`). */
 export const PASSWORD = "correct horse battery staple"

@@ -59,7 +59,10 @@ function config(basePath: string, theme: AuthConfig["theme"]): AuthConfig {
   }
 }
 
-/** Three apps on one server, told apart by their base path: core's defaults, a themed app, and one forced dark. */
+/** The base path of an app whose `url` names `localhost` on the server's port, while the server is opened on 127.0.0.1. */
+const LOCAL = "/local/auth"
+
+/** Three apps on one server, told apart by their base path: core's defaults, a themed app, and one forced dark (and LOCAL, once the port is known). */
 const APPS: Record<string, AuthConfig> = {
   "/api/auth": config("/api/auth", undefined),
   "/themed/auth": config("/themed/auth", { brandColor: "#7c3aed", buttonText: "#ffffff", logo: THEME_LOGO, colorScheme: "auto" }),
@@ -96,6 +99,9 @@ const PAGES: PageCase[] = [
   { name: "themed-sign-in", path: "/themed/auth/signin", branded: BRANDED_IDS, themeLogo: true },
   { name: "themed-sign-out", path: "/themed/auth/signout", themeLogo: true },
   { name: "forced-dark-sign-in", path: "/dark/auth/signin", branded: BRANDED_IDS },
+  // Opened on 127.0.0.1 while the app's `url` says localhost (LOCAL, added once the port is known).
+  { name: "sign-in-other-loopback-name", path: `${LOCAL}/signin?callbackUrl=%2Fme`, branded: BRANDED_IDS },
+  { name: "sign-in-after-other-loopback-name", path: `${LOCAL}/signin?error=MissingCSRF&openedAt=http%3A%2F%2F127.0.0.1%3A3000`, branded: BRANDED_IDS },
 ]
 
 /** axe-core runs once per page and color scheme (on the phone): what it checks does not change with the width. */
@@ -229,6 +235,7 @@ describe("the default pages in Chromium", () => {
   beforeAll(async () => {
     if (SCREENSHOTS !== undefined) mkdirSync(SCREENSHOTS, { recursive: true })
     ;({ server, origin } = await serve())
+    APPS[LOCAL] = { ...config(LOCAL, undefined), url: `http://localhost:${new URL(origin).port}${LOCAL}` }
     browser = await launchChromium()
   }, scaled(180_000))
 
@@ -308,6 +315,33 @@ describe("the default pages in Chromium", () => {
       // Read once: a reload no longer fills it in.
       await page.reload()
       expect(await page.getByLabel("Username").inputValue()).toBe("")
+    } finally {
+      await context.close()
+    }
+  })
+
+  it("opened on 127.0.0.1 while `url` says localhost: the first sign-in lands on localhost's sign-in page naming both, the requested page kept, and the next one works (ASVS 3.5.1)", async () => {
+    const context = await browser.newContext()
+    const authorize: URL[] = []
+    await context.route("https://acme.example/**", async (route) => {
+      authorize.push(new URL(route.request().url()))
+      await route.fulfill({ status: 200, contentType: "text/plain", body: "Acme's sign-in page" })
+    })
+    const page = await context.newPage()
+    const local = `http://localhost:${new URL(origin).port}`
+    try {
+      await page.goto(`${origin}${LOCAL}/signin?callbackUrl=%2Fme`)
+      expect(await page.getByRole("alert").textContent()).toContain(`but this page was opened at ${origin}`)
+      await page.getByRole("button", { name: "Sign in with GitHub" }).click()
+      await page.waitForURL((url) => url.searchParams.get("error") === "MissingCSRF")
+      expect(new URL(page.url()).origin).toBe(local)
+      expect(await page.getByRole("alert").textContent()).toBe(`This app's address is ${local}, but the page was opened at ${origin}, so its form could not be checked. You are now at ${local}: sign in again here.`)
+      expect(await page.locator("form[action$='/signin/github'] input[name=callbackUrl]").inputValue()).toBe(`${local}/me`)
+      await page.getByRole("button", { name: "Sign in with GitHub" }).click()
+      await page.waitForURL((url) => url.origin === "https://acme.example")
+      expect(authorize[0]?.searchParams.get("redirect_uri")).toBe(`${local}${LOCAL}/callback/github`)
+      const kept = (await context.cookies(local)).find((cookie) => cookie.name === "authjs.callback-url")
+      expect(decodeURIComponent(kept?.value ?? "")).toBe(`${local}/me`)
     } finally {
       await context.close()
     }

@@ -4,6 +4,7 @@
  * `shared/<file>` belongs to every framework's project; `<framework>/install` is the install
  * commands.
  */
+import { randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"
 
 /** One marked block. */
@@ -53,6 +54,30 @@ export function projectFiles(snippets: readonly Snippet[], framework: string, { 
     for (const snippet of snippets) if (snippet.framework === scope && snippet.file !== "install") files.set(snippet.file, snippet.text)
   }
   return files
+}
+
+/** The command the .env snippets name for AUTH_SECRET, whose output the reader pastes. */
+const SECRET_COMMAND = "openssl rand -base64 32"
+
+/**
+ * A file as the reader has it once they followed it: an `.env` file's empty `AUTH_SECRET=`, left
+ * empty with the command named on the line above, holds that command's output (32 random bytes
+ * in base64). Other files are as written.
+ *
+ * @throws Error when an `.env` file shows a value for AUTH_SECRET (core refuses a placeholder) or
+ * leaves it empty without naming the command.
+ */
+export function asFilledIn(file: string, text: string): string {
+  if (!/(^|\/)\.env(\.\w+)?$/.test(file)) return text
+  const lines = text.split("\n")
+  return lines
+    .map((line, index) => {
+      if (!line.startsWith("AUTH_SECRET=")) return line
+      if (line !== "AUTH_SECRET=") throw new Error(`${file}: AUTH_SECRET must be left empty for the reader, not ${line}`)
+      if (!(lines[index - 1] ?? "").includes(SECRET_COMMAND)) throw new Error(`${file}: name \`${SECRET_COMMAND}\` on the line above the empty AUTH_SECRET=`)
+      return `AUTH_SECRET=${randomBytes(32).toString("base64")}`
+    })
+    .join("\n")
 }
 
 /** What an install block's `npm install` lines name, split into dependencies and devDependencies. */

@@ -18,7 +18,8 @@ import { scaled } from "@portcullis/test-time"
 
 const NEXT_BIN = fileURLToPath(new URL("../node_modules/next/dist/bin/next", import.meta.url))
 const TSC = fileURLToPath(new URL("../node_modules/typescript/bin/tsc", import.meta.url))
-const SECRET = "a-migrated-next-app-secret-of-32-chars"
+/** As `openssl rand -base64 32` writes one: the app runs under NODE_ENV=production, where core refuses a weak secret. */
+const SECRET = "I6woDCwU/W908LdjPsUyhpTgirkjPVDkEU+Gtm/56nU="
 
 let dir: string
 let migration: BinRun

@@ -105,7 +105,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
             ...base,
             ...VARIANTS[variant].env,
             AUTH_URL: urls[variant],
-            AUTH_SECRET: "a-next-js-end-to-end-secret-of-32-chars",
+            // As `openssl rand -base64 32` writes one: under NODE_ENV=production core refuses a weak secret.
+            AUTH_SECRET: "9DWTvGOmMZKPD3rvagiKA7lVd3mmTKXaszQpvAOvxwE=",
             AUTH_IDP_ID: CLIENT.id,
             AUTH_IDP_SECRET: CLIENT.secret,
             AUTH_IDP_ISSUER: idp.issuer,

@@ -10,7 +10,7 @@ import { SvelteKitAuth } from "../src/index.js"
 function setup() {
   const warnings: string[] = []
   const auth = SvelteKitAuth({
-    secret: "a-unit-test-secret-of-at-least-32-chars",
+    secret: "4UQj/AcqPt1D6oMcpjIbhKUM9sHvUPdafyORGjgScpk=",
     url: "http://app.test",
     logger: { error: () => undefined, warn: (code) => warnings.push(code) },
     providers: [acmeOAuthProvider()],

@@ -3,12 +3,27 @@ import { html, readForm, redirect } from "../context.js"
 import { csrfToken, verifyCsrf } from "../csrf.js"
 import { InvalidProvider } from "../errors.js"
 import type { FlowProvider, RequestContext } from "../internal.js"
-import type { PageProvider } from "../pages/index.js"
+import { otherLoopbackOrigin } from "../origins.js"
+import type { PageProvider, SignInOrigins } from "../pages/index.js"
 import { callbackUrl, signInPageUrl, signInUrl } from "../routes.js"
 
 /** Where a provider's sign-in form posts: its callback when the form is the sign-in (credentials), else `/signin/:id`. */
 export function formAction(context: RequestContext, provider: FlowProvider): string {
   return provider.flow.postsTo === "callback" ? callbackUrl(context, provider.id) : signInUrl(context, provider.id)
+}
+
+/**
+ * The page's word on another loopback name than the app's (`127.0.0.1` while `AUTH_URL` says
+ * `localhost`): this page was opened there (its forms will fail), or the form before it was
+ * (`openedAt` after a `MissingCSRF`, described only if it is such a name). The link offered is
+ * built from the app's origin, never from the request.
+ */
+function otherOrigin(context: RequestContext, shown: string | undefined, target: string | undefined): SignInOrigins | undefined {
+  const { origins } = context.config
+  const here = otherLoopbackOrigin(origins, context.origin, context.url.origin)
+  if (here !== undefined) return { app: context.origin, openedAt: here, here: true, signInUrl: signInPageUrl(context, { callbackUrl: target }) }
+  const before = shown === "MissingCSRF" ? otherLoopbackOrigin(origins, context.origin, context.url.searchParams.get("openedAt")) : undefined
+  return before === undefined ? undefined : { app: context.origin, openedAt: before, here: false }
 }
 
 /** `GET /signin`: the sign-in page (or a redirect to the app's own). */
@@ -21,7 +36,7 @@ export async function signInPage(context: RequestContext): Promise<Response> {
   // The list of codes comes with their sentences, loaded only when a code is to be checked.
   const shown = error !== null && (await import("../error-messages.js")).isAuthErrorCode(error) ? error : undefined
   if (pages.signIn !== undefined) {
-    return redirect(context, signInPageUrl(context, { callbackUrl: target, error: shown, code: query.get("code") ?? undefined }))
+    return redirect(context, signInPageUrl(context, { callbackUrl: target, error: shown, code: query.get("code") ?? undefined, openedAt: query.get("openedAt") ?? undefined }))
   }
   const token = await csrfToken(context)
   const drawn: PageProvider[] = []
@@ -31,7 +46,7 @@ export async function signInPage(context: RequestContext): Promise<Response> {
   }
   // The default pages are fetched when one is served: an app on its own pages never loads them.
   const { renderSignIn } = await import("../pages/index.js")
-  let response = html(context, renderSignIn({ theme, providers: drawn, csrfToken: token, callbackUrl: target, error: shown }))
+  let response = html(context, renderSignIn({ theme, providers: drawn, csrfToken: token, callbackUrl: target, error: shown, origins: otherOrigin(context, shown, target) }))
   for (const provider of providers) {
     if (provider.flow.page) response = await provider.flow.page(context, provider, response, { csrfToken: token, callbackUrl: target })
   }
@@ -50,10 +65,16 @@ export async function signIn(context: RequestContext, providerId: string): Promi
   const provider = context.config.providersById.get(providerId)
   if (provider === undefined) throw new InvalidProvider(`No provider has the id "${providerId}".`)
   const form = await readForm(context.request)
-  await verifyCsrf(context, form.get("csrfToken"))
-
   const query = new URLSearchParams(context.url.searchParams)
   const requested = form.get("callbackUrl") ?? query.get("callbackUrl")
+  try {
+    await verifyCsrf(context, form.get("csrfToken"), form.get("openedAt"))
+  } catch (error) {
+    // The sign-in page it sends the browser back to keeps the requested page (a safe same-app URL only).
+    if (requested !== null) context.returnTo = await resolveCallbackUrl(context, requested)
+    throw error
+  }
+
   const target = await resolveCallbackUrl(context, requested)
   if (requested !== null) context.returnTo = target
   query.delete("callbackUrl")

@@ -73,6 +73,27 @@ function providerForm(provider: PageProvider, hidden: string, theme: Theme, refu
 }
 
 /**
+ * The app's loopback origin and another loopback name the browser was on: this page (`here`,
+ * with a link to the sign-in page on the app's origin), or the page whose form just failed its
+ * CSRF check. Both are origins only, checked to be loopback names; `openedAt` is never a link.
+ */
+export interface SignInOrigins {
+  app: string
+  openedAt: string
+  here: boolean
+  /** The sign-in page on the app's origin, keeping the requested page, when `here`. */
+  signInUrl?: string
+}
+
+function originsNotice(origins: SignInOrigins): string {
+  if (origins.here) {
+    const link = origins.signInUrl === undefined ? "" : ` <a href="${escapeHtml(origins.signInUrl)}">Open the sign-in page at ${escapeHtml(origins.app)}</a>`
+    return `<p class="error" role="alert">${escapeHtml(`This app's address is ${origins.app}, but this page was opened at ${origins.openedAt}: signing in only works at ${origins.app}.`)}${link}</p>`
+  }
+  return `<p class="error" role="alert">${escapeHtml(`This app's address is ${origins.app}, but the page was opened at ${origins.openedAt}, so its form could not be checked. You are now at ${origins.app}: sign in again here.`)}</p>`
+}
+
+/**
  * The sign-in page: one form (CSRF token, callback URL) per provider; OAuth buttons first,
  * then the email and credentials forms with their inputs, each group set apart by "or".
  * A refused credentials sign-in is shown inside the form it refers to, with what was typed
@@ -84,16 +105,24 @@ export function renderSignIn(params: {
   csrfToken: string
   callbackUrl: string | undefined
   error: AuthErrorCode | undefined
+  /** Another loopback name than the app's, seen on this page or the form before it. */
+  origins?: SignInOrigins | undefined
 }): string {
-  const notice = params.error === undefined ? undefined : signInPageMessages[params.error]
-  const message = params.error === undefined || notice !== undefined ? undefined : errorMessages[params.error]
+  const { origins } = params
+  // The other name explains a MissingCSRF better than "open for too long", which it replaces.
+  const explained = origins !== undefined && params.error === "MissingCSRF"
+  const originsAlert = origins !== undefined && (origins.here || explained) ? originsNotice(origins) : ""
+  const error = explained ? undefined : params.error
+  const notice = error === undefined ? undefined : signInPageMessages[error]
+  const message = error === undefined || notice !== undefined ? undefined : errorMessages[error]
   const alert = message === undefined ? "" : `<p class="error" role="alert">${escapeHtml(message)}</p>`
   const forms = params.providers.filter((provider) => provider.kind === "fields")
   // The refusal names no provider in its URL: the form whose typed values came back when known, else the first.
   const refused = params.error === "CredentialsSignin" ? (forms.find((provider) => provider.values !== undefined) ?? forms[0]) : undefined
   const refusal = (provider: PageProvider) => (provider === refused ? { alert, values: provider.values ?? new Map<string, string>() } : undefined)
-  const top = notice === undefined ? (refused === undefined ? alert : "") : `<p class="notice" role="status">${escapeHtml(notice)}</p>`
-  const hidden = `${hiddenInput("csrfToken", params.csrfToken)}${hiddenInput("callbackUrl", params.callbackUrl)}`
+  const top = originsAlert + (notice === undefined ? (refused === undefined ? alert : "") : `<p class="notice" role="status">${escapeHtml(notice)}</p>`)
+  // A browser posting across loopback names sends `Origin: null`: the form says where it was opened, to explain a refusal.
+  const hidden = `${hiddenInput("csrfToken", params.csrfToken)}${hiddenInput("callbackUrl", params.callbackUrl)}${hiddenInput("openedAt", origins?.here === true ? origins.openedAt : undefined)}`
   const groups = [
     params.providers.filter((provider) => provider.kind === "button"),
     params.providers.filter((provider) => provider.kind === "email"),

@@ -21,7 +21,8 @@ import { boundedCache } from "../caches.js"
 import { defaultCookies, parseCookies, readChunked } from "../cookies.js"
 import { engine, joinCompactJwe, randomBytes, splitCompactJwe } from "../crypto.js"
 import { readEnv } from "../env.js"
-import { MissingSecret, SessionTokenError } from "../errors.js"
+import { Configuration, MissingSecret, SessionTokenError } from "../errors.js"
+import { isPlaceholderSecret, placeholderRefusal } from "../secret-strength.js"
 import type { JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from "../types.js"
 import { ALTERED, sessionKeys, type SessionKey, type SessionKeys } from "./jwt-keys.js"
 
@@ -72,17 +73,22 @@ const secretLists = boundedCache<string, string[]>("secret lists", 64)
  * cached across calls.
  *
  * @throws {MissingSecret} when there is no non-empty secret.
+ * @throws {Configuration} when one is a placeholder our docs show: anyone could seal under it.
  */
 function secretList(secret: unknown): readonly string[] {
   if (typeof secret === "string" && secret !== "") {
     let list = secretLists.get(secret)
     if (list === undefined) {
+      if (isPlaceholderSecret(secret)) throw new Configuration(placeholderRefusal("`secret`"))
       list = [secret]
       secretLists.set(secret, list)
     }
     return list
   }
-  if (Array.isArray(secret) && secret.length > 0 && secret.every((item) => typeof item === "string" && item !== "")) return secret as string[]
+  if (Array.isArray(secret) && secret.length > 0 && secret.every((item) => typeof item === "string" && item !== "")) {
+    if (secret.some(isPlaceholderSecret)) throw new Configuration(placeholderRefusal("An entry of `secret`"))
+    return secret as string[]
+  }
   throw new MissingSecret("`secret` must be a non-empty string or a non-empty array of them.")
 }
 
@@ -96,6 +102,7 @@ function checkSalt(salt: unknown): string {
  * and encrypts it with the key of the first secret and the salt (the cookie name).
  *
  * @throws {MissingSecret} when `secret` holds no secret.
+ * @throws {Configuration} when `secret` is (or lists) a placeholder our documentation shows.
  * @throws {SessionTokenError} when `salt` is not a string or `maxAge` is not a finite number.
  * @example
  * ```ts
@@ -174,6 +181,7 @@ async function open(token: string, secrets: readonly string[], salt: string): Pr
  * of this package sealed.
  *
  * @throws {MissingSecret} when `secret` holds no secret.
+ * @throws {Configuration} when `secret` is (or lists) a placeholder our documentation shows.
  * @throws {SessionTokenError} when the token is malformed, altered, sealed with a secret or salt
  * not given, or holds no claims set with an `exp`. The message never contains the token.
  * @example
@@ -267,6 +275,7 @@ function findToken(params: GetTokenParams<boolean>): { token: string; cookie: st
  * ended sessions, use `getSession` (or your framework's `auth()`).
  *
  * @throws {MissingSecret} when neither `secret` nor `AUTH_SECRET` is set (and `raw` is not).
+ * @throws {Configuration} when the secret is (or lists) a placeholder our documentation shows.
  * @example
  * ```ts
  * export async function GET(request: Request) {
@@ -282,6 +291,8 @@ export async function getToken<R extends boolean = false>(params: GetTokenParams
   if (params.raw === true) return found.token as Answer
   const secret = params.secret ?? readEnv().AUTH_SECRET
   if (secret === undefined || secret === "") throw new MissingSecret("Pass `secret` to getToken() or set AUTH_SECRET.")
+  // Checked here too, not only by `decode`: a custom `decode` is handed the secret, and a refusal must not read as "no token".
+  secretList(secret)
   const salt = params.salt ?? found.cookie ?? cookieNames(params)[0] ?? SESSION_COOKIE
   const decoder = params.decode ?? decode
   try {
