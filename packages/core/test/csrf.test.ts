@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { Auth } from "../src/index.js"
 import type { AuthConfig } from "../src/types.js"
-import { Jar, call, csrfToken, testConfig } from "./helpers.js"
+import { Jar, call, csrfToken, passwordProvider, testConfig } from "./helpers.js"
 
 function errorOf(response: Response): string | null {
   return new URL(response.headers.get("location") ?? "http://x/").searchParams.get("error")
@@ -112,6 +112,26 @@ describe("a page opened on another loopback name than AUTH_URL (http://127.0.0.1
     expect(hidden(shown, "callbackUrl")).toBe(`${APP}/me`)
     // The other name is described, never linked to.
     expect(shown).not.toMatch(/(href|action)="http:\/\/127\.0\.0\.1/)
+  })
+
+  it("does the same for a password form, which posts to its callback (ASVS 3.5.1)", async () => {
+    const errors: string[] = []
+    const config = testConfig({
+      url: APP,
+      providers: [passwordProvider()],
+      logger: { error: (error) => errors.push(`${error.name}: ${error.message}`), warn: () => undefined },
+    })
+    const { page } = await openSignIn(config, OTHER)
+    const form = { csrfToken: hidden(page, "csrfToken"), callbackUrl: hidden(page, "callbackUrl"), openedAt: hidden(page, "openedAt"), username: "ada", password: "pw" }
+    const response = await Auth(
+      new Request(`${APP}/api/auth/callback/credentials`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", origin: "null" }, body: new URLSearchParams(form).toString() }),
+      config,
+    )
+    const to = new URL(response.headers.get("location") ?? "")
+    expect(to.searchParams.get("error")).toBe("MissingCSRF")
+    expect(to.searchParams.get("openedAt")).toBe(OTHER)
+    expect(to.searchParams.get("callbackUrl")).toBe(`${APP}/me`)
+    expect(errors).toEqual([expect.stringMatching(/but the page was opened at http:\/\/127\.0\.0\.1:3000/)])
   })
 
   it("reads the Origin, else the Referer, else the form's word, and describes each as an origin only", async () => {

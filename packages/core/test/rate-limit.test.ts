@@ -114,7 +114,7 @@ describe("failed password attempts per account", () => {
     const token = await csrfToken(config, jar)
     return call(config, jar, "/api/auth/callback/credentials", {
       method: "POST",
-            form: new URLSearchParams({ csrfToken: token, username, password, callbackUrl: "/" }),
+      form: new URLSearchParams({ csrfToken: token, username, password, callbackUrl: "/" }),
     })
   }
 

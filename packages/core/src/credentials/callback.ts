@@ -61,8 +61,14 @@ export async function credentialsCallback(context: RequestContext, provider: Int
   }
   const { config } = context
   const form = await readForm(context.request)
-  await verifyCsrf(context, form.get("csrfToken"))
   const requested = form.get("callbackUrl")
+  try {
+    await verifyCsrf(context, form.get("csrfToken"), form.get("openedAt"))
+  } catch (error) {
+    // As for the other sign-in forms: the page the refusal sends the browser back to keeps the requested page.
+    if (requested !== null) context.returnTo = await resolveCallbackUrl(context, requested)
+    throw error
+  }
   const target = await resolveCallbackUrl(context, requested)
   if (requested !== null) context.returnTo = target
   const credentials = readCredentials(provider, form)
