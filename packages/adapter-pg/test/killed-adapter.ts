@@ -13,8 +13,15 @@ import { PostgresAdapter, type PostgresPool } from "../src/index.js"
 
 const directory = process.env.KILL_DIR ?? ""
 
-function dieIfArmed(sql: unknown): void {
-  if (typeof sql !== "string" || !sql.trimStart().startsWith("INSERT INTO users")) return
+/** The statement's text: the adapter passes a query config (`{ text, values, query_timeout }`) or a string. */
+function textOf(query: unknown): string | undefined {
+  if (typeof query === "string") return query
+  const text = typeof query === "object" && query !== null ? (query as { text?: unknown }).text : undefined
+  return typeof text === "string" ? text : undefined
+}
+
+function dieIfArmed(query: unknown): void {
+  if (textOf(query)?.trimStart().startsWith("INSERT INTO users") !== true) return
   try {
     unlinkSync(join(directory, "armed"))
   } catch {
