@@ -14,7 +14,7 @@ import { limitClient } from "./limits/client-limit-gate.js"
 import { resolveConfig } from "./config/config.js"
 import { createContext, html, methodNotAllowed } from "./http/context.js"
 import type { InternalConfig, RequestContext } from "./internal.js"
-import { acceptsHtml, answerFailure, jsonError, pages } from "./errors/failures.js"
+import { acceptsHtml, answerFailure, jsonError, pages } from "./http/failures.js"
 import { parseRoute, type Action } from "./http/routes.js"
 import type { AuthConfig } from "./types.js"
 

@@ -1,4 +1,10 @@
 /**
+ * The `config/` room: from the app's `AuthConfig` to the `InternalConfig` every route reads. The
+ * environment (`env.ts`), the checks an option goes through (`options.ts`), the options an app
+ * seldom sets (`config-options.ts`), the flow registry (`flows.ts`, `flow-key.ts`), put together
+ * here. It imports no route, no `sign-in/` and no session code; a flow only through the registry,
+ * on first use.
+ *
  * Turns the user's `AuthConfig` into the validated, normalised configuration the routes use:
  * once per config object (cached), never mutating it, failing with an error that names the
  * option to fix.

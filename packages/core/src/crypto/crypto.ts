@@ -1,4 +1,9 @@
 /**
+ * The `crypto/` room: the cryptography of sessions and checks (this module, its engines `crypto-
+ * engine.ts` and `crypto-web.ts`), the rules a `secret` must meet (`secret-strength.ts`) and the
+ * one bounded cache every module-level cache uses (`caches.ts`). A leaf room: it imports no other
+ * folder.
+ *
  * The cryptography of sessions and checks: key derivation (cached per secret and purpose, bounded),
  * compact JWE with `dir` and `A256GCM` or `A256CBC-HS512`, HMAC, randomness, base64url; on
  * Node's own crypto where the runtime has it, else on WebCrypto (`./crypto-web.ts`, loaded then).

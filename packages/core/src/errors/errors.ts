@@ -1,4 +1,9 @@
 /**
+ * The `errors/` room: failures as values. The `AuthError` classes and their codes (this module,
+ * `error-codes.ts`), the sentence shown for each code (`error-messages.ts`) and the logger that
+ * redacts what it prints (`logger.ts`). A leaf room: it imports no other folder, so every room may
+ * use it; how a failed request is answered is `http/failures.ts`.
+ *
  * Every failure `Auth()` can meet, as values with a stable `code`.
  *
  * The logger receives the error with its `cause`; the browser only ever sees the `code`

@@ -1,4 +1,9 @@
 /**
+ * The `http/` room: what core does with a request and its answer, below every route: the request
+ * context (this module), cookies, the CSRF check, origins and loopback, the callback URL, the
+ * routes' paths and how a failed request is answered (`failures.ts`). It imports only `errors/`,
+ * `crypto/` and the default error page; no flow, route, limit or session code.
+ *
  * One request as the routes see it: the resolved origin and cookies, the form body read
  * within limits, and the cookies the response will set.
  */

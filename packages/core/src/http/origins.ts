@@ -5,7 +5,7 @@
  * `AUTH_ALLOWED_ORIGINS`, or a loopback address during development.
  */
 import { Configuration, UntrustedHost } from "../errors/errors.js"
-import { isLoopbackHost } from "../outbound/loopback.js"
+import { isLoopbackHost } from "./loopback.js"
 
 /** One entry of `allowedOrigins`, compiled: an exact origin or a pattern with `*` in its first label. */
 export interface OriginPattern {

@@ -1,4 +1,10 @@
 /**
+ * The `limits/` room: the abuse limits. Per target (sign-in mail per address, failed passwords per
+ * account: this module, keyed by `mailbox-key.ts`), per client address (`client-limit*.ts`, the
+ * address read and recorded by `client-address-*.ts` and `ip-address.ts`; the helpers apps call
+ * are the root entry `client-address.ts`), and the store both count in (`rate-limit-store.ts`). It
+ * imports only `errors/`, `crypto/` and `http/`.
+ *
  * Abuse limits keyed by who is targeted: sign-in mail per address, and failed password attempts
  * per account. Counters live in a store (`rateLimit.store`); the default keeps them in this
  * process. Only the flows that send mail or check passwords import this module, and the

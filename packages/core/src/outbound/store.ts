@@ -1,4 +1,9 @@
 /**
+ * The `outbound/` room: calls that leave core, each bounded: every call into a store under its
+ * deadline (this module), one overall deadline for a provider's callback (`deadline.ts`), and a
+ * provider's answer read within a size limit (`limited-body.ts`). It imports only `errors/` and
+ * the limits' store type.
+ *
  * Calls into the configured adapter, so that a store failure is always an `AdapterError`
  * naming the method, never an unhandled throw; and the deadline (`storeTimeout`) on every call
  * into a store, the adapter's and the limits' (`rateLimit.store`).

@@ -1,4 +1,9 @@
 /**
+ * The `server/` room: the functions an app's server code calls, exported by the package's entry:
+ * sign-in, sign-out, the session update and unlinking (this module), the session read (`get-
+ * session.ts`) and `getAccessToken` (`access-token.ts`). It sits on top, beside the routes
+ * (`actions/`) it calls: only the entry points import it.
+ *
  * Core for server code that has a request but is not answering one of core's routes: a Next.js
  * server action, a SvelteKit form action, a middleware. Sign-in, sign-out, the session update
  * and unlinking an account in one call each, answered as `Auth()` answers the route, and where the routes live, so a
@@ -19,7 +24,7 @@ import { limitClient } from "../limits/client-limit-gate.js"
 import { resolveConfig } from "../config/config.js"
 import { createContext, redirect } from "../http/context.js"
 import { ensureCsrfCookie } from "../http/csrf.js"
-import { answerFailure } from "../errors/failures.js"
+import { answerFailure } from "../http/failures.js"
 import type { InternalConfig, RequestContext } from "../internal.js"
 import { resolveOrigin } from "../http/origins.js"
 import { parseRoute, signInPageUrl, type Action } from "../http/routes.js"

@@ -1,4 +1,10 @@
 /**
+ * The `sign-in/` room: how every sign-in ends, whichever flow it came through: `finishSignIn` and
+ * `signInAccount` (this module), the app's `signIn` callback (`sign-in-callback.ts`), the account-
+ * linking rules (`accounts.ts`), the rule that a user keeps a way in (`ways-in.ts`) and the app's
+ * events (`events.ts`). It imports no flow and no route; below it only `session/` and the lower
+ * rooms.
+ *
  * How every sign-in ends, whichever flow it came through: the linking rules applied to a
  * provider's account, the session started, the `signIn` event sent and the browser sent on.
  * Flows end here; nothing here knows which flow called.

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest"
 import { resolveConfig } from "../../src/config/config.js"
 import { Configuration } from "../../src/errors/errors.js"
-import { isLoopbackAddress, isLoopbackHost } from "../../src/outbound/loopback.js"
+import { isLoopbackAddress, isLoopbackHost } from "../../src/http/loopback.js"
 import { oauth1 } from "../../src/oauth1/index.js"
 import { emailApiOptions } from "../../src/providers/email.js"
 import { acmeProvider, testConfig } from "../helpers.js"

@@ -4,11 +4,11 @@
  * page in place when there is no origin to redirect to. `Auth()` and the server-side calls
  * (`signIn`, `signOut`, `updateSession`) answer every failure here, so they answer alike.
  */
-import { html, json, redirect } from "../http/context.js"
-import { AuthError, Configuration, httpStatus, MissingCSRF, UnknownAction, type AuthErrorCode } from "./errors.js"
+import { html, json, redirect } from "./context.js"
+import { AuthError, Configuration, httpStatus, MissingCSRF, UnknownAction, type AuthErrorCode } from "../errors/errors.js"
 import type { InternalConfig, RequestContext } from "../internal.js"
-import { createLogger, sanitizeError } from "./logger.js"
-import { errorPageUrl, signInPageUrl, type Action } from "../http/routes.js"
+import { createLogger, sanitizeError } from "../errors/logger.js"
+import { errorPageUrl, signInPageUrl, type Action } from "./routes.js"
 import type { AuthConfig } from "../types.js"
 
 /** Routes whose answer is data for scripts: failures answer JSON, not a page. */
@@ -26,7 +26,7 @@ export function acceptsHtml(request: Request): boolean {
 
 /** A JSON error answer: the code and its message for people (the sentences load with the first one). */
 export async function jsonError(context: RequestContext | undefined, code: AuthErrorCode, status: number): Promise<Response> {
-  const { errorMessages } = await import("./error-messages.js")
+  const { errorMessages } = await import("../errors/error-messages.js")
   return json(context, { error: code, message: errorMessages[code] }, status)
 }
 
