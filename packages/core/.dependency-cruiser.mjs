@@ -35,6 +35,59 @@ for (const entry of ALLOWED_FLOW_TO_FLOW) {
 
 const flowFolders = `^src/(${FLOWS.join("|")})/`
 
+/**
+ * The rooms below the routes, in layers, lowest first (issue 34). A room imports only rooms of
+ * the layers below its own and the root's entry points and types-only modules, plus the few
+ * imports listed under `also`, each with the reason; rooms of one layer import neither the other.
+ * The flows, `session/`, `pages/`, `providers/` and the routes above them are not layered here:
+ * the flow rules above and the route rule below bound them.
+ *
+ * @type {{ rooms: string[], also?: { room: string, to: string[], why: string }[] }[]}
+ */
+const LAYERS = [
+  { rooms: ["errors", "crypto"] },
+  {
+    rooms: ["http"],
+    also: [{ room: "http", to: ["pages"], why: "a failed request is answered with the default error page, fetched when one is shown" }],
+  },
+  { rooms: ["limits"] },
+  { rooms: ["outbound"] },
+  {
+    rooms: ["config"],
+    also: [{ room: "config", to: FLOWS, why: "a provider written by hand finds its built-in flow by `type` (BUILT_IN), fetched on first use" }],
+  },
+  {
+    rooms: ["sign-in"],
+    also: [{ room: "sign-in", to: ["session"], why: "every sign-in ends by starting the session" }],
+  },
+]
+
+for (const layer of LAYERS) {
+  for (const entry of layer.also ?? []) {
+    if (!layer.rooms.includes(entry.room) || entry.why.trim() === "") {
+      throw new Error(`.dependency-cruiser.mjs: layer exception ${JSON.stringify(entry)} needs a room of its layer and a reason`)
+    }
+  }
+}
+
+/** One rule per room of LAYERS: what it imports from another folder must lie below it. */
+const layerRules = LAYERS.flatMap((layer, index) => {
+  const below = LAYERS.slice(0, index).flatMap((lower) => lower.rooms)
+  return layer.rooms.map((room) => {
+    const also = (layer.also ?? []).filter((entry) => entry.room === room).flatMap((entry) => entry.to)
+    return {
+      name: "room-imports-above-it",
+      severity: /** @type {const} */ ("error"),
+      comment:
+        `src/${room}/ imports a folder that is not below it (${below.length === 0 ? "it is a leaf room" : `it may use ${below.join(", ")}`}` +
+        `${also.length === 0 ? "" : `, and ${also.join(", ")}`}). Move the shared piece down, or declare the import under \`also\` in LAYERS ` +
+        "in .dependency-cruiser.mjs with the reason.",
+      from: { path: `^src/${room}/` },
+      to: { path: "^src/[^/]+/", pathNot: `^src/(${[room, ...below, ...also].join("|")})/` },
+    }
+  })
+})
+
 /** @type {import("dependency-cruiser").IConfiguration} */
 export default {
   forbidden: [
@@ -71,6 +124,17 @@ export default {
         },
       }
     }),
+    ...layerRules,
+    {
+      name: "route-imported-below-it",
+      severity: "error",
+      comment:
+        "A folder below the routes imports a route handler (`src/actions/`) or a server function (`src/server/`). " +
+        "Routes and server functions sit on top: the entry points and the server functions call them, " +
+        "a flow or a room below ends a sign-in through `sign-in/` instead.",
+      from: { path: "^src/[^/]+/", pathNot: "^src/(actions|server)/" },
+      to: { path: "^src/(actions|server)/" },
+    },
     {
       name: "src-imports-outside-src",
       severity: "error",

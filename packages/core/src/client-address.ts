@@ -6,9 +6,9 @@
  *
  * @module
  */
-import { Configuration } from "./errors.js"
+import { Configuration } from "./errors/errors.js"
 
-export { withClientAddress } from "./client-address-tag.js"
+export { withClientAddress } from "./limits/client-address-tag.js"
 
 /** Options of {@link forwardedFor}. */
 export interface ForwardedForOptions {

@@ -6,10 +6,10 @@
  * @module
  */
 import type { Adapter, AdapterAccount, AdapterAccountKey, AdapterMethod, AdapterUser } from "./adapters.js"
-import type { SetCookie } from "./cookies.js"
-import type { OriginPolicy } from "./origins.js"
-import type { RateLimitStore } from "./rate-limit-store.js"
-import type { ClientLimits, ClientRule } from "./client-limit-rules.js"
+import type { SetCookie } from "./http/cookies.js"
+import type { OriginPolicy } from "./http/origins.js"
+import type { RateLimitStore } from "./limits/rate-limit-store.js"
+import type { ClientLimits, ClientRule } from "./limits/client-limit-rules.js"
 import type { Account, CookiesOptions, LoggerInstance, ProviderButtonStyles, ProviderType, Theme } from "./model.js"
 import type { CallbacksOptions, EventCallbacks, JWT, JWTOptions, PagesOptions, SessionStrategy } from "./types.js"
 

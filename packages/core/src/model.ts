@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { AuthError } from "./errors.js"
+import type { AuthError } from "./errors/errors.js"
 
 /** A value or a promise of it. */
 export type Awaitable<T> = T | PromiseLike<T>

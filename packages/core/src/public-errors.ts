@@ -10,5 +10,5 @@
  *
  * @module errors
  */
-export * from "./errors.js"
-export { errorMessages, isAuthErrorCode, signInPageMessages } from "./error-messages.js"
+export * from "./errors/errors.js"
+export { errorMessages, isAuthErrorCode, signInPageMessages } from "./errors/error-messages.js"

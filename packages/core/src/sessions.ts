@@ -12,13 +12,13 @@
  */
 import { listSessionsOf, revokeSessionsOf, revokeTarget, type RevokeResult, type RevokeTarget, type SessionInfo } from "./actions/sessions.js"
 import { keepsSessionRecords } from "./adapters.js"
-import { resolveConfig } from "./config.js"
-import { createContext } from "./context.js"
-import { serializeCookie } from "./cookies.js"
-import { AuthError, Configuration, httpStatus } from "./errors.js"
+import { resolveConfig } from "./config/config.js"
+import { createContext } from "./http/context.js"
+import { serializeCookie } from "./http/cookies.js"
+import { AuthError, Configuration, httpStatus } from "./errors/errors.js"
 import type { InternalConfig, RequestContext, SetCookieSink } from "./internal.js"
 import { endUnrecordedPreSwitchSessions, revokeRecords } from "./session/records.js"
-import { callAdapter } from "./store.js"
+import { callAdapter } from "./outbound/store.js"
 import type { AuthConfig } from "./types.js"
 
 export type { RevokeResult, RevokeTarget, SessionInfo } from "./actions/sessions.js"

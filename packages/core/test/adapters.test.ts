@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { isDate, type Adapter, type StrictAdapter } from "../src/adapters.js"
-import { resolveConfig } from "../src/config.js"
-import { callAdapter } from "../src/store.js"
+import { resolveConfig } from "../src/config/config.js"
+import { callAdapter } from "../src/outbound/store.js"
 import type { AuthConfig } from "../src/types.js"
 
 const SECRET = "a-store-timeout-secret-of-at-least-32-characters"

@@ -58,7 +58,7 @@ async function loadedWith(app: string): Promise<{ inputs: string[]; code: string
 }
 
 /** Flows and options an app loads only when it uses them. */
-const LAZY = /^(email\/|credentials\/|pages\/email\.ts|session\/(legacy|cookie-tokens|database|jwt-foreign)\.ts|redirect-warning\.ts|oauth1\/|webauthn\/|oauth\/access-token\.ts|oauth\/refresh\.ts|crypto-web\.ts|pages\/|session\/records\.ts|oauth\/backchannel\.ts|oauth\/logout-token\.ts|oauth\/end-session\.ts|accounts\.ts|actions\/accounts\.ts|ways-in\.ts|error-messages\.ts|config-options\.ts|origin-patterns\.ts|rate-limit\.ts|client-limit\.ts|client-limit-rules\.ts|ip-address\.ts|client-address\.ts|actions\/error\.ts|actions\/verify-request\.ts|actions\/sessions\.ts|session\/device\.ts|sessions\.ts)/
+const LAZY = /^(email\/|credentials\/|pages\/email\.ts|session\/(legacy|cookie-tokens|database|jwt-foreign)\.ts|http\/redirect-warning\.ts|oauth1\/|webauthn\/|oauth\/access-token\.ts|oauth\/refresh\.ts|crypto\/crypto-web\.ts|pages\/|session\/records\.ts|oauth\/backchannel\.ts|oauth\/logout-token\.ts|oauth\/end-session\.ts|sign-in\/accounts\.ts|actions\/accounts\.ts|sign-in\/ways-in\.ts|errors\/error-messages\.ts|config\/config-options\.ts|http\/origin-patterns\.ts|limits\/rate-limit\.ts|limits\/client-limit\.ts|limits\/client-limit-rules\.ts|limits\/ip-address\.ts|client-address\.ts|actions\/error\.ts|actions\/verify-request\.ts|actions\/sessions\.ts|session\/device\.ts|sessions\.ts)/
 
 describe("what an app loads with Auth", () => {
   it("holds no flow at all for Auth alone: a provider brings its flow, or the registry fetches it", async () => {
@@ -76,9 +76,9 @@ describe("what an app loads with Auth", () => {
 
   it("fetches the OAuth protocol and oauth4webapi on the first sign-in, not with the app", async () => {
     const { inputs, lazy } = await loadedWith(OAUTH_APP)
-    const protocol = /^(oauth\/(protocol|callback|authorize|checks|server)\.ts|sign-in(-callback)?\.ts)$|oauth4webapi/
+    const protocol = /^(oauth\/(protocol|callback|authorize|checks|server)\.ts|sign-in\/sign-in(-callback)?\.ts)$|oauth4webapi/
     expect(inputs.filter((input) => protocol.test(input))).toEqual([])
-    expect(lazy).toEqual(expect.arrayContaining(["oauth/protocol.ts", "oauth/callback.ts", "sign-in.ts"]))
+    expect(lazy).toEqual(expect.arrayContaining(["oauth/protocol.ts", "oauth/callback.ts", "sign-in/sign-in.ts"]))
     expect(lazy.some((input) => input.includes("oauth4webapi"))).toBe(true)
   })
 
@@ -114,7 +114,7 @@ describe("what an app loads with Auth", () => {
 
   it("leaves the refresh grant out of an app that imports getAccessToken until a refresh is due", async () => {
     const { inputs } = await loadedWith(`${OAUTH_APP}export { getAccessToken } from "./index.ts"\n`)
-    expect(inputs).toContain("access-token.ts")
+    expect(inputs).toContain("server/access-token.ts")
     expect(inputs).not.toContain("oauth/refresh.ts")
   })
 })

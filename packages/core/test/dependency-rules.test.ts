@@ -1,9 +1,10 @@
 /**
  * Core's import rules (.dependency-cruiser.mjs, run by `pnpm lint`) catch what they are for, on a
  * fixture tree whose every offending import is type-only: a circle closed by `import type`, an
- * action importing a flow folder, a flow importing a sibling flow, src importing a file outside
- * it, a relative import of another package's src, an import that resolves to nothing. The same
- * config then checks the real tree in lint, where any violation fails.
+ * action importing a flow folder, a flow importing a sibling flow, a room importing a room above
+ * it (or its layer sibling), a room below the routes importing a route or a server function, src
+ * importing a file outside it, a relative import of another package's src, an import that resolves
+ * to nothing. The same config then checks the real tree in lint, where any violation fails.
  */
 import { fileURLToPath } from "node:url"
 import { cruise, type ICruiseOptions, type ICruiseResult } from "dependency-cruiser"
@@ -43,6 +44,17 @@ describe("core's dependency rules", () => {
       "flow-imports-other-flow: src/webauthn/signup.ts -> src/oauth/state.ts",
       "no-circular: src/model-a.ts -> src/model-b.ts, circle src/model-b.ts (local, type-only, import) -> src/model-a.ts (local, type-only, import)",
       "not-to-unresolvable: src/unresolved.ts -> ./missing.js",
+      // Each room's rule; the imports LAYERS declares under `also` (http -> pages, config -> oauth,
+      // sign-in -> session) and those into lower rooms are not reported.
+      "room-imports-above-it: src/config/read.ts -> src/sign-in/finish.ts",
+      "room-imports-above-it: src/crypto/seal.ts -> src/errors/codes.ts",
+      "room-imports-above-it: src/errors/codes.ts -> src/crypto/key.ts",
+      "room-imports-above-it: src/http/request.ts -> src/limits/counter.ts",
+      "room-imports-above-it: src/limits/gate.ts -> src/actions/signin.ts",
+      "room-imports-above-it: src/outbound/store.ts -> src/config/read.ts",
+      "room-imports-above-it: src/sign-in/finish.ts -> src/server/call.ts",
+      "route-imported-below-it: src/limits/gate.ts -> src/actions/signin.ts",
+      "route-imported-below-it: src/sign-in/finish.ts -> src/server/call.ts",
       "src-imports-outside-src: src/reach-out.ts -> ../other-package/src/index.ts",
       "src-imports-outside-src: src/reach-out.ts -> outside/helper.ts",
       "workspace-src-by-relative-path: src/reach-out.ts -> ../other-package/src/index.ts",

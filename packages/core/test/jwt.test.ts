@@ -1,9 +1,9 @@
 /** `@portcullis/core/jwt`: encode, decode and getToken, and the A256CBC-HS512 engines under them. */
 import { compactDecrypt, CompactEncrypt } from "jose"
 import { afterEach, describe, expect, it, vi } from "vitest"
-import { webEngine } from "../src/crypto-web.js"
-import { deriveKey, engine, importCbcHmacKey, nodeEngine, randomBytes, sealJwe, type CryptoEngine } from "../src/crypto.js"
-import { MissingSecret, SessionTokenError } from "../src/errors.js"
+import { webEngine } from "../src/crypto/crypto-web.js"
+import { deriveKey, engine, importCbcHmacKey, nodeEngine, randomBytes, sealJwe, type CryptoEngine } from "../src/crypto/crypto.js"
+import { MissingSecret, SessionTokenError } from "../src/errors/errors.js"
 import { decode, encode, getToken } from "../src/session/jwt.js"
 import { Jar, SECRET, call, testConfig } from "./helpers.js"
 

@@ -4,7 +4,7 @@
  * environment, and timeouts like OAuth 2's.
  */
 import { describe, expect, it } from "vitest"
-import { Configuration } from "../src/errors.js"
+import { Configuration } from "../src/errors/errors.js"
 import { oauth1 } from "../src/oauth1/index.js"
 
 const provider = {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest"
 // A runtime without Node's crypto (a browser-like edge runtime): hide getBuiltinModule before
 // core is loaded, so the handler runs on the WebCrypto engine from end to end.
 Object.defineProperty(process, "getBuiltinModule", { value: undefined, configurable: true })
-const { engine } = await import("../src/crypto.js")
+const { engine } = await import("../src/crypto/crypto.js")
 const { encode } = await import("../src/session/jwt.js")
 const { Jar, SECRET, call, csrfToken, testConfig } = await import("./helpers.js")
 

@@ -9,14 +9,14 @@
  * passkeys) all get the same answer, so the route tells nothing about other users' accounts.
  */
 import type { Adapter, AdapterAccount, AdapterMethod } from "../adapters.js"
-import { json, methodNotAllowed, readForm } from "../context.js"
-import { verifyCsrf } from "../csrf.js"
-import { Configuration, LastSignInMethod, SignInRequired, UnknownAction, UnknownAccount } from "../errors.js"
-import { emit } from "../events.js"
+import { json, methodNotAllowed, readForm } from "../http/context.js"
+import { verifyCsrf } from "../http/csrf.js"
+import { Configuration, LastSignInMethod, SignInRequired, UnknownAction, UnknownAccount } from "../errors/errors.js"
+import { emit } from "../sign-in/events.js"
 import type { FlowProvider, RequestContext } from "../internal.js"
 import { readSession } from "../session/index.js"
-import { callAdapter, storedUser } from "../store.js"
-import { keepsAWayIn, keepsOneWithout, linkedAccounts, waysIn } from "../ways-in.js"
+import { callAdapter, storedUser } from "../outbound/store.js"
+import { keepsAWayIn, keepsOneWithout, linkedAccounts, waysIn } from "../sign-in/ways-in.js"
 
 /** What the adapter needs for unlinking: find the user's accounts, remove one, and put it back when the unlink must be undone. */
 const UNLINK_METHODS: readonly AdapterMethod[] = ["getUser", "listAccountsByUserId", "unlinkAccount", "linkAccount"]

@@ -1,4 +1,4 @@
-import { InvalidProvider } from "../errors.js"
+import { InvalidProvider } from "../errors/errors.js"
 import type { RequestContext } from "../internal.js"
 
 /**

@@ -1,5 +1,5 @@
-import { methodNotAllowed } from "../context.js"
-import { InvalidProvider } from "../errors.js"
+import { methodNotAllowed } from "../http/context.js"
+import { InvalidProvider } from "../errors/errors.js"
 import type { RequestContext } from "../internal.js"
 
 /**

@@ -1,6 +1,6 @@
-import { json } from "../context.js"
+import { json } from "../http/context.js"
 import type { RequestContext } from "../internal.js"
-import { callbackUrl, signInUrl } from "../routes.js"
+import { callbackUrl, signInUrl } from "../http/routes.js"
 
 /** `GET /providers`: every configured provider, keyed by id. */
 export function providers(context: RequestContext): Response {

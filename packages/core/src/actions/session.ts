@@ -1,7 +1,7 @@
-import { json, readFields } from "../context.js"
+import { json, readFields } from "../http/context.js"
 import type { RequestContext } from "../internal.js"
-import { verifyCsrf } from "../csrf.js"
-import { UnknownAction } from "../errors.js"
+import { verifyCsrf } from "../http/csrf.js"
+import { UnknownAction } from "../errors/errors.js"
 import { readSession, type SessionUpdate } from "../session/index.js"
 import type { Session } from "../types.js"
 

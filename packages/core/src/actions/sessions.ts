@@ -7,17 +7,17 @@
  * first request to these routes only, and by the `@portcullis/core/sessions` server functions.
  */
 import { keepsSessionRecords, SESSION_RECORD_METHODS, type Adapter, type AdapterSessionRecord, type SessionRecordMethods } from "../adapters.js"
-import { resolveCallbackUrl } from "../callback-url.js"
-import { json, methodNotAllowed, readFields } from "../context.js"
-import { verifyCsrf } from "../csrf.js"
-import { Configuration, SignInRequired, UnknownAction } from "../errors.js"
-import { jsonError } from "../failures.js"
+import { resolveCallbackUrl } from "../http/callback-url.js"
+import { json, methodNotAllowed, readFields } from "../http/context.js"
+import { verifyCsrf } from "../http/csrf.js"
+import { Configuration, SignInRequired, UnknownAction } from "../errors/errors.js"
+import { jsonError } from "../http/failures.js"
 import type { InternalConfig, RequestContext } from "../internal.js"
 import { describeDevice } from "../session/device.js"
 import { readSession } from "../session/index.js"
 import { endUnrecordedPreSwitchSessions, revokeRecords } from "../session/records.js"
 import { clearSessionCookie, SESSION_ID_CLAIM } from "../session/source.js"
-import { callAdapter } from "../store.js"
+import { callAdapter } from "../outbound/store.js"
 import { completeSignOut } from "./signout.js"
 import type { SessionInfo } from "../client-types.js"
 

@@ -1,11 +1,11 @@
-import { resolveCallbackUrl } from "../callback-url.js"
-import { html, readForm, redirect } from "../context.js"
-import { csrfToken, verifyCsrf } from "../csrf.js"
-import { InvalidProvider } from "../errors.js"
+import { resolveCallbackUrl } from "../http/callback-url.js"
+import { html, readForm, redirect } from "../http/context.js"
+import { csrfToken, verifyCsrf } from "../http/csrf.js"
+import { InvalidProvider } from "../errors/errors.js"
 import type { FlowProvider, RequestContext } from "../internal.js"
-import { otherLoopbackOrigin } from "../origins.js"
+import { otherLoopbackOrigin } from "../http/origins.js"
 import type { PageProvider, SignInOrigins } from "../pages/index.js"
-import { callbackUrl, signInPageUrl, signInUrl } from "../routes.js"
+import { callbackUrl, signInPageUrl, signInUrl } from "../http/routes.js"
 
 /** Where a provider's sign-in form posts: its callback when the form is the sign-in (credentials), else `/signin/:id`. */
 export function formAction(context: RequestContext, provider: FlowProvider): string {
@@ -34,7 +34,7 @@ export async function signInPage(context: RequestContext): Promise<Response> {
   const target = requested === null ? undefined : await resolveCallbackUrl(context, requested)
   const error = query.get("error")
   // The list of codes comes with their sentences, loaded only when a code is to be checked.
-  const shown = error !== null && (await import("../error-messages.js")).isAuthErrorCode(error) ? error : undefined
+  const shown = error !== null && (await import("../errors/error-messages.js")).isAuthErrorCode(error) ? error : undefined
   if (pages.signIn !== undefined) {
     return redirect(context, signInPageUrl(context, { callbackUrl: target, error: shown, code: query.get("code") ?? undefined, openedAt: query.get("openedAt") ?? undefined }))
   }

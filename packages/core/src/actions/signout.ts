@@ -1,8 +1,8 @@
-import { resolveCallbackUrl } from "../callback-url.js"
-import { html, readForm, redirect } from "../context.js"
+import { resolveCallbackUrl } from "../http/callback-url.js"
+import { html, readForm, redirect } from "../http/context.js"
 import type { RequestContext } from "../internal.js"
-import { csrfToken, verifyCsrf } from "../csrf.js"
-import { InvalidProvider } from "../errors.js"
+import { csrfToken, verifyCsrf } from "../http/csrf.js"
+import { InvalidProvider } from "../errors/errors.js"
 import { endSession } from "../session/index.js"
 
 /** `GET /signout`: the confirmation page (or the app's own). */

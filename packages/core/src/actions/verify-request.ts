@@ -1,4 +1,4 @@
-import { html, redirect } from "../context.js"
+import { html, redirect } from "../http/context.js"
 import type { RequestContext } from "../internal.js"
 
 /** `GET /verify-request`: "check your email", after a sign-in link was sent (or the app's own page). */

@@ -3,19 +3,19 @@
  * the session started. Reached through a dynamic import, so an app without a credentials
  * provider never loads this flow.
  */
-import { askSignIn } from "../sign-in-callback.js"
-import { finishSignIn } from "../sign-in.js"
-import { resolveCallbackUrl } from "../callback-url.js"
-import { readForm, redirect } from "../context.js"
+import { askSignIn } from "../sign-in/sign-in-callback.js"
+import { finishSignIn } from "../sign-in/sign-in.js"
+import { resolveCallbackUrl } from "../http/callback-url.js"
+import { readForm, redirect } from "../http/context.js"
 import type { RequestContext } from "../internal.js"
-import { verifyCsrf } from "../csrf.js"
+import { verifyCsrf } from "../http/csrf.js"
 import type { Adapter, AdapterUser } from "../adapters.js"
-import { CallbackRouteError, CredentialsSignin, InvalidProvider } from "../errors.js"
+import { CallbackRouteError, CredentialsSignin, InvalidProvider } from "../errors/errors.js"
 import type { Account, User } from "../model.js"
 import type { InternalConfig } from "../internal.js"
-import { mailboxKey } from "../mailbox-key.js"
-import { rateLimitsOf, targetKey } from "../rate-limit.js"
-import { callAdapter, storedUser } from "../store.js"
+import { mailboxKey } from "../limits/mailbox-key.js"
+import { rateLimitsOf, targetKey } from "../limits/rate-limit.js"
+import { callAdapter, storedUser } from "../outbound/store.js"
 import { authorize, readCredentials } from "./authorize.js"
 import type { InternalCredentialsProvider } from "./provider.js"
 

@@ -3,9 +3,9 @@
  * one-time code) posts to `/callback/:id`, where `authorize` decides. The route code is fetched
  * on first use.
  */
-import { redirect } from "../context.js"
+import { redirect } from "../http/context.js"
 import type { PageEntry, SignInFlow } from "../internal.js"
-import { signInPageUrl } from "../routes.js"
+import { signInPageUrl } from "../http/routes.js"
 import { normalizeCredentialsProvider, type InternalCredentialsProvider } from "./provider.js"
 
 /** The credentials flow, carried by `Credentials()` and used for a hand-written `type: "credentials"` provider. */

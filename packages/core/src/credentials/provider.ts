@@ -1,10 +1,10 @@
 /**
  * A credentials provider's configuration, checked and normalised once.
  */
-import { Configuration } from "../errors.js"
+import { Configuration } from "../errors/errors.js"
 import type { CredentialsConfig } from "../providers/types.js"
 import type { ProviderButtonStyles } from "../model.js"
-import { isRecord, optionalString } from "../options.js"
+import { isRecord, optionalString } from "../config/options.js"
 
 /** One declared form field, ready to render and to accept. */
 export interface CredentialField {

@@ -5,7 +5,7 @@
  * sign-in page, which escapes every value it puts back. Loaded with `import()` where it is used,
  * so only a refused sign-in fetches it.
  */
-import { clearCookie } from "../cookies.js"
+import { clearCookie } from "../http/cookies.js"
 import type { RequestContext } from "../internal.js"
 import type { InternalCredentialsProvider } from "./provider.js"
 

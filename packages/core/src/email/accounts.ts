@@ -3,15 +3,15 @@
  * stand-in for a new address), and the user a followed link signs in. Loaded only with the
  * email flow (and passkey sign-up by link).
  */
-import { createUserOrWinner, findUserByEmail, type ResolvedUser } from "../accounts.js"
-import { askSignIn } from "../sign-in-callback.js"
+import { createUserOrWinner, findUserByEmail, type ResolvedUser } from "../sign-in/accounts.js"
+import { askSignIn } from "../sign-in/sign-in-callback.js"
 import type { Adapter, AdapterUser } from "../adapters.js"
 import type { InternalConfig } from "../internal.js"
 import type { RequestContext } from "../internal.js"
-import { OAuthAccountNotLinked } from "../errors.js"
-import { emit } from "../events.js"
+import { OAuthAccountNotLinked } from "../errors/errors.js"
+import { emit } from "../sign-in/events.js"
 import type { Account } from "../model.js"
-import { callAdapter, storedUser } from "../store.js"
+import { callAdapter, storedUser } from "../outbound/store.js"
 
 /**
  * Asks the `signIn` callback about an email sign-in of `identifier`, as its stored user or, for

@@ -6,7 +6,7 @@
  * @see https://www.rfc-editor.org/rfc/rfc5321#section-4.5.3.1 Size limits
  * @see https://www.rfc-editor.org/rfc/rfc5322#section-3.4.1 addr-spec
  */
-import { EmailSignInError } from "../errors.js"
+import { EmailSignInError } from "../errors/errors.js"
 import type { InternalEmailProvider } from "./provider.js"
 
 /** The longest address SMTP carries (a 256-octet path, less its angle brackets). */

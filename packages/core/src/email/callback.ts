@@ -3,14 +3,14 @@
  * shows a confirmation page; its button `POST`s the link's parameters back, CSRF-checked, and
  * only that uses the single-use token.
  */
-import { finishSignIn } from "../sign-in.js"
-import { resolveCallbackUrl } from "../callback-url.js"
-import { html, readForm, redirect } from "../context.js"
+import { finishSignIn } from "../sign-in/sign-in.js"
+import { resolveCallbackUrl } from "../http/callback-url.js"
+import { html, readForm, redirect } from "../http/context.js"
 import type { RequestContext } from "../internal.js"
-import { csrfToken, verifyCsrf } from "../csrf.js"
-import { Verification } from "../errors.js"
+import { csrfToken, verifyCsrf } from "../http/csrf.js"
+import { Verification } from "../errors/errors.js"
 import { renderConfirmSignIn } from "../pages/email.js"
-import { callbackUrl as callbackRoute } from "../routes.js"
+import { callbackUrl as callbackRoute } from "../http/routes.js"
 import { askEmailSignIn, resolveEmailUser } from "./accounts.js"
 import { isSingleAddress } from "./address.js"
 import type { InternalEmailProvider } from "./provider.js"

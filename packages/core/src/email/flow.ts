@@ -3,7 +3,7 @@
  * link; the link opens a confirmation page at `/callback/:id` whose button signs in. The route
  * code is fetched on first use.
  */
-import { redirect } from "../context.js"
+import { redirect } from "../http/context.js"
 import type { FlowProvider, SignInFlow } from "../internal.js"
 import { normalizeEmailProvider, type InternalEmailProvider } from "./provider.js"
 

@@ -5,13 +5,13 @@
  *
  * @module email
  */
-import { FLOW } from "../flow-key.js"
+import { FLOW } from "../config/flow-key.js"
 import { mergeEmailConfig } from "../providers/email.js"
 import type { EmailConfig, EmailUserConfig } from "../providers/types.js"
 import { email } from "./flow.js"
 
 export { email }
-export { mailboxKey } from "../mailbox-key.js"
+export { mailboxKey } from "../limits/mailbox-key.js"
 
 /**
  * An email provider configuration, as `mergeEmailConfig` builds it, carrying the email flow.

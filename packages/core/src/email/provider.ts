@@ -1,10 +1,10 @@
 /**
  * An email (magic link) provider's configuration, checked and normalised once.
  */
-import { Configuration } from "../errors.js"
+import { Configuration } from "../errors/errors.js"
 import type { EmailConfig } from "../providers/types.js"
 import type { ProviderButtonStyles } from "../model.js"
-import { isRecord, optionalFunction, optionalString, positiveSeconds } from "../options.js"
+import { isRecord, optionalFunction, optionalString, positiveSeconds } from "../config/options.js"
 import { DEFAULT_LINK_MAX_AGE } from "../providers/email.js"
 
 /** An email provider as the routes use it. */

@@ -4,9 +4,9 @@
  */
 import type { Adapter } from "../adapters.js"
 import type { InternalConfig } from "../internal.js"
-import { deriveKeys, hmac, randomString, type SecretKey } from "../crypto.js"
-import { Configuration } from "../errors.js"
-import { callAdapter } from "../store.js"
+import { deriveKeys, hmac, randomString, type SecretKey } from "../crypto/crypto.js"
+import { Configuration } from "../errors/errors.js"
+import { callAdapter } from "../outbound/store.js"
 import type { InternalEmailProvider } from "./provider.js"
 
 const SALT = "authjs.verification-token"

@@ -3,17 +3,17 @@
  * one refresh per account at a time across every instance that shares the adapter's store.
  */
 import type { Adapter, AdapterAccount, AdapterAccountKey } from "../adapters.js"
-import { createContext } from "../context.js"
-import { serializeCookie } from "../cookies.js"
-import { AdapterError, AuthError, Configuration, httpStatus, RefreshTokenError } from "../errors.js"
-import { emit } from "../events.js"
-import { boundedCache } from "../caches.js"
-import { base64url } from "../crypto.js"
+import { createContext } from "../http/context.js"
+import { serializeCookie } from "../http/cookies.js"
+import { AdapterError, AuthError, Configuration, httpStatus, RefreshTokenError } from "../errors/errors.js"
+import { emit } from "../sign-in/events.js"
+import { boundedCache } from "../crypto/caches.js"
+import { base64url } from "../crypto/crypto.js"
 import type { AccessToken, FlowProvider, InternalConfig, RequestContext, SetCookieSink } from "../internal.js"
-import { sanitizeError } from "../logger.js"
+import { sanitizeError } from "../errors/logger.js"
 import { providerTokensOf, type CookieTokens } from "../session/cookie-tokens.js"
 import { readSession, resealSession, type CurrentSession } from "../session/index.js"
-import { callAdapter } from "../store.js"
+import { callAdapter } from "../outbound/store.js"
 import type { InternalOAuthProvider } from "./provider.js"
 
 /** A token this close to its `expires_at` (seconds) is refreshed before it is handed out. */

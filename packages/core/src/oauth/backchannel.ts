@@ -9,12 +9,12 @@
  * @see https://openid.net/specs/openid-connect-backchannel-1_0.html#BCRequest
  */
 import type { AdapterSessionRecord } from "../adapters.js"
-import { readForm } from "../context.js"
-import { Configuration, InvalidLogoutToken, InvalidProvider } from "../errors.js"
+import { readForm } from "../http/context.js"
+import { Configuration, InvalidLogoutToken, InvalidProvider } from "../errors/errors.js"
 import type { FlowProvider, RequestContext } from "../internal.js"
 import { keepsSessionRecords } from "../adapters.js"
 import { endUnrecordedPreSwitchSessions, isPreSwitchRecord, revokeRecords } from "../session/records.js"
-import { callAdapter } from "../store.js"
+import { callAdapter } from "../outbound/store.js"
 import { verifyLogoutToken } from "./logout-token.js"
 import type { InternalOAuthProvider } from "./provider.js"
 

@@ -7,11 +7,11 @@
  * @see https://openid.net/specs/openid-connect-core-1_0.html#IDTokenValidation
  */
 import * as o from "oauth4webapi"
-import { withDeadline, withRequestTimeout } from "../deadline.js"
-import { AccessDenied, AuthError, OAuthCallbackError } from "../errors.js"
+import { withDeadline, withRequestTimeout } from "../outbound/deadline.js"
+import { AccessDenied, AuthError, OAuthCallbackError } from "../errors/errors.js"
 import type { Account, Profile, TokenSet, User } from "../model.js"
 import type { CookiesOptions } from "../model.js"
-import { checkedUser } from "../sign-in.js"
+import { checkedUser } from "../sign-in/sign-in.js"
 import { verifyChecks, type VerifiedChecks } from "./checks.js"
 import type { InternalOAuthProvider } from "./provider.js"
 import { authorizationServer, clientAuthOf, clientOf, httpOptions, verifyIdTokenSignature, withProviderFetch } from "./server.js"

@@ -7,9 +7,9 @@
  * @see https://openid.net/specs/openid-connect-core-1_0.html#NonceNotes `nonce`
  */
 import * as o from "oauth4webapi"
-import { clearCookie, type SetCookie } from "../cookies.js"
-import { deriveKey, openJwe, sealJwe, type SecretKey } from "../crypto.js"
-import { InvalidCheck } from "../errors.js"
+import { clearCookie, type SetCookie } from "../http/cookies.js"
+import { deriveKey, openJwe, sealJwe, type SecretKey } from "../crypto/crypto.js"
+import { InvalidCheck } from "../errors/errors.js"
 import type { FlowBinding } from "../internal.js"
 import type { CookiesOptions } from "../model.js"
 

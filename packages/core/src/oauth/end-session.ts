@@ -8,12 +8,12 @@
  *
  * @see https://openid.net/specs/openid-connect-rpinitiated-1_0.html
  */
-import { clearChunked, readChunked, writeChunked } from "../cookies.js"
-import { redirect } from "../context.js"
-import { deriveKeys, openJwe, randomString, sealJwe, type SecretKey } from "../crypto.js"
-import { AuthError, InvalidCheck, OAuthSignInError } from "../errors.js"
+import { clearChunked, readChunked, writeChunked } from "../http/cookies.js"
+import { redirect } from "../http/context.js"
+import { deriveKeys, openJwe, randomString, sealJwe, type SecretKey } from "../crypto/crypto.js"
+import { AuthError, InvalidCheck, OAuthSignInError } from "../errors/errors.js"
 import type { FlowProvider, RequestContext } from "../internal.js"
-import { publicOrigin } from "../origins.js"
+import { publicOrigin } from "../http/origins.js"
 import type { InternalOAuthProvider } from "./provider.js"
 import { authorizationServer } from "./server.js"
 

@@ -13,7 +13,7 @@
  *
  * @module oauth
  */
-import { FLOW } from "../flow-key.js"
+import { FLOW } from "../config/flow-key.js"
 import { mergeProviderConfig } from "../providers/merge.js"
 import type { OAuthConfig } from "../providers/types.js"
 import { oauth } from "./flow.js"

@@ -10,9 +10,9 @@
  * @see https://openid.net/specs/openid-connect-backchannel-1_0.html#Validation
  */
 import type * as o from "oauth4webapi"
-import { fromBase64url, parseJson } from "../crypto.js"
-import { withRequestTimeout } from "../deadline.js"
-import { InvalidLogoutToken } from "../errors.js"
+import { fromBase64url, parseJson } from "../crypto/crypto.js"
+import { withRequestTimeout } from "../outbound/deadline.js"
+import { InvalidLogoutToken } from "../errors/errors.js"
 import type { InternalOAuthProvider } from "./provider.js"
 import { authorizationServer, KEY_REFETCH_INTERVAL_MS } from "./server.js"
 

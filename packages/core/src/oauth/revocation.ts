@@ -10,13 +10,13 @@
  */
 import * as o from "oauth4webapi"
 import type { Adapter, AdapterAccount } from "../adapters.js"
-import { withRequestTimeout } from "../deadline.js"
-import { AuthError, OAuthSignInError } from "../errors.js"
+import { withRequestTimeout } from "../outbound/deadline.js"
+import { AuthError, OAuthSignInError } from "../errors/errors.js"
 import type { FlowProvider, RequestContext } from "../internal.js"
-import { sanitizeError } from "../logger.js"
+import { sanitizeError } from "../errors/logger.js"
 import type { JWT } from "../types.js"
 import { providerTokensOf } from "../session/cookie-tokens.js"
-import { callAdapter } from "../store.js"
+import { callAdapter } from "../outbound/store.js"
 import type { InternalOAuthProvider } from "./provider.js"
 import { authorizationServer, clientAuthOf, clientOf, httpOptions } from "./server.js"
 

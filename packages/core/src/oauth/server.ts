@@ -4,7 +4,7 @@
  * providers only, plain http.
  */
 import * as o from "oauth4webapi"
-import { requestTimeout, withRequestTimeout, type RequestTimeout } from "../deadline.js"
+import { requestTimeout, withRequestTimeout, type RequestTimeout } from "../outbound/deadline.js"
 import type { ProviderFetch } from "../providers/types.js"
 import type { InternalOAuthProvider } from "./provider.js"
 

@@ -4,9 +4,9 @@
  *
  * @see https://www.rfc-editor.org/rfc/rfc5849#section-2 Redirection-Based Authorization
  */
-import { Configuration } from "../errors.js"
-import { isLoopbackAddress } from "../loopback.js"
-import { envName, isRecord, optionalFunction, DEFAULT_CALLBACK_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, milliseconds } from "../options.js"
+import { Configuration } from "../errors/errors.js"
+import { isLoopbackAddress } from "../http/loopback.js"
+import { envName, isRecord, optionalFunction, DEFAULT_CALLBACK_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, milliseconds } from "../config/options.js"
 import type { ProfileCallback } from "../providers/types.js"
 import type { Profile } from "../model.js"
 

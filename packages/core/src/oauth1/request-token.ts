@@ -6,10 +6,10 @@
  *
  * @see https://www.rfc-editor.org/rfc/rfc5849#section-4.2 Confidentiality of Requests
  */
-import { clearCookie, type SetCookie } from "../cookies.js"
+import { clearCookie, type SetCookie } from "../http/cookies.js"
 import type { RequestContext } from "../internal.js"
-import { deriveKeys, openJwe, sealJwe, type SecretKey } from "../crypto.js"
-import { InvalidCheck } from "../errors.js"
+import { deriveKeys, openJwe, sealJwe, type SecretKey } from "../crypto/crypto.js"
+import { InvalidCheck } from "../errors/errors.js"
 import type { FlowBinding } from "../internal.js"
 
 /** Seconds a sign-in may take between the request token and the callback. */

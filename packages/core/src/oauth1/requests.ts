@@ -6,7 +6,7 @@
  * @see https://www.rfc-editor.org/rfc/rfc5849#section-2.3 Token Credentials
  */
 import { authorizationHeader, type SigningCredentials } from "./signature.js"
-import { readLimitedText } from "../limited-body.js"
+import { readLimitedText } from "../outbound/limited-body.js"
 
 /** The largest credentials answer read (a few hundred bytes in practice). */
 const MAX_FORM = 16 * 1024

@@ -3,8 +3,8 @@
  * value escaped, no script, styled by the theme and each provider's brand color and logo. The
  * email pages are in `./email.ts`.
  */
-import type { AuthErrorCode } from "../error-codes.js"
-import { errorMessages, signInPageMessages } from "../error-messages.js"
+import type { AuthErrorCode } from "../errors/error-codes.js"
+import { errorMessages, signInPageMessages } from "../errors/error-messages.js"
 import type { PageEntry } from "../internal.js"
 import type { ProviderButtonStyles, Theme } from "../model.js"
 import { brandButtonStyle, escapeHtml, hiddenInput, layout, logoMarkup, themeButtonStyle } from "./layout.js"

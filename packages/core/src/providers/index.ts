@@ -9,13 +9,13 @@
 export type { Account, Awaitable, Profile, ProviderButtonStyles, ProviderType, TokenSet, User, WebAuthnProviderType } from "../model.js"
 export type * from "./types.js"
 export type { FlowProvider, FlowRoute, PageEntry, PageField, ProviderSetup, SignInFlow } from "../internal.js"
-export { FLOW, lazyFlow } from "../flows.js"
+export { FLOW, lazyFlow } from "../config/flows.js"
 export { mergeProviderConfig } from "./merge.js"
 export { userFromClaims, type StandardClaims } from "./claims.js"
 export { tenantIssuer } from "./tenant.js"
 export { ACCOUNT_SIGN_IN_METHODS } from "../adapters.js"
 // The error a provider factory throws for an unusable option, here so that a provider never loads
 // `@portcullis/core/errors`, which also carries the error sentences core loads on first use.
-export { Configuration } from "../errors.js"
+export { Configuration } from "../errors/errors.js"
 export { DEFAULT_LINK_MAX_AGE, emailApiOptions, mergeEmailConfig, sendEmailApiRequest, signInMessage, type SignInMessage } from "./email.js"
 export { conformTokenResponse, type ConformTokenResponseOptions, type DroppableTokenField } from "./token-response.js"

@@ -1,5 +1,5 @@
-import { Configuration } from "../errors.js"
-import { envName, readEnv } from "../env.js"
+import { Configuration } from "../errors/errors.js"
+import { envName, readEnv } from "../config/env.js"
 
 /**
  * The `issuer` of a tenant-specific provider (one whose URL is the customer's own domain,

@@ -5,8 +5,8 @@
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.1 Successful Response
  * @module
  */
-import { OAuthCallbackError } from "../errors.js"
-import { readLimitedText } from "../limited-body.js"
+import { OAuthCallbackError } from "../errors/errors.js"
+import { readLimitedText } from "../outbound/limited-body.js"
 
 /** The largest token response the rewrite reads, as core's own reading of a provider body. */
 const MAX_BODY = 1024 * 1024

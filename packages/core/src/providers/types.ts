@@ -1,7 +1,7 @@
 /**
  * The provider configuration interfaces: what a provider object may declare, by kind.
  */
-import type { FLOW } from "../flow-key.js"
+import type { FLOW } from "../config/flow-key.js"
 import type { Account, Awaitable, Profile, ProviderButtonStyles, ProviderType, Theme, TokenSet, User, WebAuthnProviderType } from "../model.js"
 
 /** The provider kinds that sign in by redirecting the browser somewhere. */

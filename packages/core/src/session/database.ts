@@ -5,9 +5,9 @@
  */
 import { keepsSessionRecords, type Adapter, type AdapterSession, type AdapterUser } from "../adapters.js"
 import type { RequestContext } from "../internal.js"
-import { SessionTokenError } from "../errors.js"
-import { emit } from "../events.js"
-import { callAdapter, storedUser } from "../store.js"
+import { SessionTokenError } from "../errors/errors.js"
+import { emit } from "../sign-in/events.js"
+import { callAdapter, storedUser } from "../outbound/store.js"
 import type { CallbacksOptions, Session } from "../types.js"
 import type { SessionSource } from "./legacy.js"
 import { databaseSessionRecord, recordSignIn, revokeRecords, touchRecord } from "./records.js"

@@ -4,10 +4,10 @@
  * `./database.ts`, loaded on first use.
  */
 import type { RequestContext } from "../internal.js"
-import { clearChunked, readChunked, writeChunked } from "../cookies.js"
-import { AccessDenied, AuthError, SessionTokenError } from "../errors.js"
-import { emit } from "../events.js"
-import { callAdapter } from "../store.js"
+import { clearChunked, readChunked, writeChunked } from "../http/cookies.js"
+import { AccessDenied, AuthError, SessionTokenError } from "../errors/errors.js"
+import { emit } from "../sign-in/events.js"
+import { callAdapter } from "../outbound/store.js"
 import type { CallbacksOptions, JWT, Session } from "../types.js"
 import { decode, encode } from "./jwt.js"
 import { clearSessionCookie, clearUnopened, expireLegacy, SESSION_ID_CLAIM, sessionSource, sessionUser, type CurrentSession, type EndedSession, type SessionUpdate, type SignedIn } from "./source.js"

@@ -3,7 +3,7 @@
  * the secret with the salt (the cookie's name), and the key's JWK thumbprint as its `kid`. Shared
  * by the read of our own tokens (`./jwt.ts`) and of tokens under another header (`./jwt-foreign.ts`).
  */
-import { base64url, cachedPerSecrets, hkdfSha256, importCbcHmacKey, type CbcHmacKey } from "../crypto.js"
+import { base64url, cachedPerSecrets, hkdfSha256, importCbcHmacKey, type CbcHmacKey } from "../crypto/crypto.js"
 
 /** The content encryption the session JWT is sealed with. */
 export const ENC = "A256CBC-HS512"

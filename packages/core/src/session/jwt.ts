@@ -17,12 +17,12 @@
  * @see https://www.rfc-editor.org/rfc/rfc7518#section-5.2.5 A256CBC-HS512
  * @module jwt
  */
-import { boundedCache } from "../caches.js"
-import { defaultCookies, parseCookies, readChunked } from "../cookies.js"
-import { engine, joinCompactJwe, randomBytes, splitCompactJwe } from "../crypto.js"
-import { readEnv } from "../env.js"
-import { Configuration, MissingSecret, SessionTokenError } from "../errors.js"
-import { isPlaceholderSecret, placeholderRefusal } from "../secret-strength.js"
+import { boundedCache } from "../crypto/caches.js"
+import { defaultCookies, parseCookies, readChunked } from "../http/cookies.js"
+import { engine, joinCompactJwe, randomBytes, splitCompactJwe } from "../crypto/crypto.js"
+import { readEnv } from "../config/env.js"
+import { Configuration, MissingSecret, SessionTokenError } from "../errors/errors.js"
+import { isPlaceholderSecret, placeholderRefusal } from "../crypto/secret-strength.js"
 import type { JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from "../types.js"
 import { ALTERED, sessionKeys, type SessionKey, type SessionKeys } from "./jwt-keys.js"
 

@@ -12,14 +12,14 @@
  * reads make one record, and a revoked one stays revoked when its old cookie comes back.
  */
 import { keepsSessionRecords, type Adapter, type AdapterSessionRecord, type SessionRecordMethods } from "../adapters.js"
-import { boundedCache, type BoundedCache } from "../caches.js"
-import { clientAddressOf } from "../client-address-of.js"
-import { deriveKeys, hmac, randomString } from "../crypto.js"
-import { emit } from "../events.js"
+import { boundedCache, type BoundedCache } from "../crypto/caches.js"
+import { clientAddressOf } from "../limits/client-address-of.js"
+import { deriveKeys, hmac, randomString } from "../crypto/crypto.js"
+import { emit } from "../sign-in/events.js"
 import type { InternalConfig, RequestContext } from "../internal.js"
 import type { Profile } from "../model.js"
-import { MissingSecret } from "../errors.js"
-import { callAdapter } from "../store.js"
+import { MissingSecret } from "../errors/errors.js"
+import { callAdapter } from "../outbound/store.js"
 import type { SessionRevocationReason } from "../types.js"
 
 

@@ -6,7 +6,7 @@
  */
 import type { AdapterUser } from "../adapters.js"
 import type { RequestContext } from "../internal.js"
-import { clearChunked } from "../cookies.js"
+import { clearChunked } from "../http/cookies.js"
 import type { Account, Profile, User } from "../model.js"
 import type { JWT, Session } from "../types.js"
 import type { SessionSource } from "./legacy.js"

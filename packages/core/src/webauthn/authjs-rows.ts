@@ -10,8 +10,8 @@
  *   records it, finding the user through the account row instead.
  */
 import type { Adapter, AdapterAuthenticator } from "../adapters.js"
-import { fromBase64url } from "../crypto.js"
-import { callAdapter } from "../store.js"
+import { fromBase64url } from "../crypto/crypto.js"
+import { callAdapter } from "../outbound/store.js"
 
 /** Standard base64 as base64url: the same bytes, the other alphabet, no padding. */
 function toBase64url(text: string): string {

@@ -21,14 +21,14 @@
  * @see https://www.w3.org/TR/webauthn-3/#sctn-cryptographic-challenges
  */
 import type { Adapter } from "../adapters.js"
-import { boundedCache } from "../caches.js"
+import { boundedCache } from "../crypto/caches.js"
 import type { RequestContext } from "../internal.js"
 import type { CookieOption } from "../model.js"
-import { clearCookie } from "../cookies.js"
-import { browserBinding } from "../csrf.js"
-import { deriveKeys, fromBase64url, openJwe, randomString, sealJwe, type SecretKey } from "../crypto.js"
-import { MissingCSRF, WebAuthnVerificationError } from "../errors.js"
-import { callAdapter } from "../store.js"
+import { clearCookie } from "../http/cookies.js"
+import { browserBinding } from "../http/csrf.js"
+import { deriveKeys, fromBase64url, openJwe, randomString, sealJwe, type SecretKey } from "../crypto/crypto.js"
+import { MissingCSRF, WebAuthnVerificationError } from "../errors/errors.js"
+import { callAdapter } from "../outbound/store.js"
 import { CHALLENGE_MAX_AGE } from "./options.js"
 import { adapterOf } from "./records.js"
 

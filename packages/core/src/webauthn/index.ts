@@ -12,10 +12,10 @@
  * @module webauthn
  */
 import type { AdapterMethod } from "../adapters.js"
-import { redirect } from "../context.js"
-import { FLOW } from "../flows.js"
+import { redirect } from "../http/context.js"
+import { FLOW } from "../config/flows.js"
 import type { SignInFlow } from "../internal.js"
-import { signInPageUrl } from "../routes.js"
+import { signInPageUrl } from "../http/routes.js"
 import { listAuthenticators, webauthnCallback, webauthnOptions } from "./ceremony.js"
 import { changePasskey, listPasskeys } from "./manage.js"
 import { configureWebAuthn, type WebAuthnOptions } from "./options.js"

@@ -4,8 +4,8 @@
  * @see https://www.w3.org/TR/webauthn-3/#sctn-rp-operations
  */
 import type { Awaitable } from "../adapters.js"
-import { Configuration } from "../errors.js"
-import { isRecord, optionalFunction } from "../options.js"
+import { Configuration } from "../errors/errors.js"
+import { isRecord, optionalFunction } from "../config/options.js"
 
 /** How strongly the authenticator must check who holds it (a PIN, a fingerprint). */
 export type UserVerification = "required" | "preferred" | "discouraged"

@@ -2,7 +2,7 @@
  * The passkey control of the built-in sign-in page, and the one script it runs, served by us
  * from our own origin (no CDN): the page's Content-Security-Policy admits only that script.
  */
-import { errorMessages } from "../error-messages.js"
+import { errorMessages } from "../errors/error-messages.js"
 import type { RequestContext } from "../internal.js"
 import type { FlowProvider } from "../internal.js"
 import { escapeHtml } from "../pages/layout.js"

@@ -5,8 +5,8 @@
  */
 import type { Adapter, AdapterAuthenticator, AdapterUser } from "../adapters.js"
 import type { RequestContext } from "../internal.js"
-import { WebAuthnVerificationError } from "../errors.js"
-import { callAdapter } from "../store.js"
+import { WebAuthnVerificationError } from "../errors/errors.js"
+import { callAdapter } from "../outbound/store.js"
 
 /**
  * The configured adapter.

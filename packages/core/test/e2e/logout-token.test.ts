@@ -1,7 +1,7 @@
 // OpenID Connect Back-Channel Logout 1.0 §2.6, check by check, with logout tokens the real
 // OpenID Provider signs (or crafts wrong on purpose): every invalid one is refused, naming why.
 import { afterEach, describe, expect, it, vi } from "vitest"
-import { resolveConfig } from "../../src/config.js"
+import { resolveConfig } from "../../src/config/config.js"
 import { verifyLogoutToken } from "../../src/oauth/logout-token.js"
 import type { InternalOAuthProvider } from "../../src/oauth/provider.js"
 import { CLIENT, e2eConfig, idpProvider, useIdp } from "./harness.js"

@@ -1,6 +1,6 @@
 import { TestBrowser } from "@portcullis/test-kit/browser"
 import { describe, expect, it } from "vitest"
-import { resolveConfig } from "../../src/config.js"
+import { resolveConfig } from "../../src/config/config.js"
 import type { InternalOAuthProvider } from "../../src/oauth/provider.js"
 import { Auth } from "../../src/index.js"
 import { APP, e2eConfig, idpProvider, useIdp } from "./harness.js"

@@ -1,6 +1,6 @@
 import * as o from "oauth4webapi"
 import { describe, expect, it } from "vitest"
-import { OAuthCallbackError } from "../../src/errors.js"
+import { OAuthCallbackError } from "../../src/errors/errors.js"
 import { conformTokenResponse } from "../../src/providers/index.js"
 
 const server: o.AuthorizationServer = { issuer: "https://as.example", token_endpoint: "https://as.example/token" }

@@ -1,0 +1,80 @@
+/**
+ * How a failed request is answered: logged with its cause (this request's secrets redacted),
+ * then a redirect to the sign-in or error page, a JSON error for the routes scripts call, or a
+ * page in place when there is no origin to redirect to. `Auth()` and the server-side calls
+ * (`signIn`, `signOut`, `updateSession`) answer every failure here, so they answer alike.
+ */
+import { html, json, redirect } from "./context.js"
+import { AuthError, Configuration, httpStatus, MissingCSRF, UnknownAction, type AuthErrorCode } from "../errors/errors.js"
+import type { InternalConfig, RequestContext } from "../internal.js"
+import { createLogger, sanitizeError } from "../errors/logger.js"
+import { errorPageUrl, signInPageUrl, type Action } from "./routes.js"
+import type { AuthConfig } from "../types.js"
+
+/** Routes whose answer is data for scripts: failures answer JSON, not a page. */
+const JSON_ACTIONS = new Set<Action>(["providers", "csrf", "session", "sessions", "flow", "accounts"])
+
+function fallbackLogger(config: AuthConfig): InternalConfig["logger"] {
+  const logger = (config as { logger?: unknown } | undefined)?.logger
+  return createLogger(typeof logger === "object" && logger !== null ? (logger) : undefined, false)
+}
+
+/** Whether the request is a browser's navigation, which wants a page rather than JSON. */
+export function acceptsHtml(request: Request): boolean {
+  return (request.headers.get("accept") ?? "").includes("text/html")
+}
+
+/** A JSON error answer: the code and its message for people (the sentences load with the first one). */
+export async function jsonError(context: RequestContext | undefined, code: AuthErrorCode, status: number): Promise<Response> {
+  const { errorMessages } = await import("../errors/error-messages.js")
+  return json(context, { error: code, message: errorMessages[code] }, status)
+}
+
+/** The default pages, fetched when one is served: an app on its own pages never loads them. */
+export const pages = () => import("../pages/index.js")
+
+async function failure(error: AuthError, request: Request, context: RequestContext | undefined, action: Action | undefined): Promise<Response> {
+  if (context === undefined || action === undefined) {
+    // No origin to redirect to (an unusable configuration or an untrusted host): answer in place.
+    if (acceptsHtml(request)) {
+      const page = (await pages()).renderError({ theme: {}, code: error.code, homeUrl: "/", signinUrl: "/", logged: true })
+      return html(undefined, page, httpStatus(error.code))
+    }
+    return jsonError(undefined, error.code, httpStatus(error.code))
+  }
+  if (JSON_ACTIONS.has(action) || error instanceof UnknownAction) return jsonError(context, error.code, httpStatus(error.code))
+  if (error.page === "signin") {
+    const openedAt = error instanceof MissingCSRF ? error.openedAt : undefined
+    return redirect(context, signInPageUrl(context, { error: error.code, code: error.publicCode, callbackUrl: context.returnTo, openedAt }))
+  }
+  return redirect(context, errorPageUrl(context, error.code))
+}
+
+/** Where a request failed: as far as it got before the failure. */
+export interface FailedRequest {
+  request: Request
+  config: AuthConfig
+  /** The resolved configuration, once it was read. */
+  internal: InternalConfig | undefined
+  /** The request's context, once its origin was resolved. */
+  context: RequestContext | undefined
+  /** The route, once the path named one. */
+  action: Action | undefined
+}
+
+/**
+ * Logs `thrown` (an unexpected value as a `Configuration` error) and answers it; never throws.
+ * A failure to build the answer itself is logged too and answered `503` JSON.
+ */
+export async function answerFailure(thrown: unknown, at: FailedRequest): Promise<Response> {
+  const { request, config, internal, context, action } = at
+  const error = thrown instanceof AuthError ? thrown : new Configuration("An unexpected error occurred while handling the request.", { cause: thrown })
+  const logger = internal?.logger ?? fallbackLogger(config)
+  logger.error(context === undefined ? error : sanitizeError(error, context.sensitive))
+  try {
+    return await failure(error, request, context, action)
+  } catch (cause) {
+    logger.error(new Configuration("The error response could not be built.", { cause }))
+    return await jsonError(undefined, "Configuration", 503)
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * Which origin a request is served on, and which origins may appear in a URL that leaves the
+ * server (an emailed sign-in link, a `redirect_uri`, a redirect-proxy target). Request headers
+ * only ever pick among origins the app configured: `url` / `AUTH_URL`, `allowedOrigins` /
+ * `AUTH_ALLOWED_ORIGINS`, or a loopback address during development.
+ */
+import { Configuration, UntrustedHost } from "../errors/errors.js"
+import { isLoopbackHost } from "./loopback.js"
+
+/** One entry of `allowedOrigins`, compiled: an exact origin or a pattern with `*` in its first label. */
+export interface OriginPattern {
+  /** The entry as configured, for messages. */
+  source: string
+  test: (origin: string) => boolean
+}
+
+/** The origin rules of one configuration. */
+export interface OriginPolicy {
+  /** `url` / `AUTH_URL`: the canonical origin. */
+  canonical: URL | undefined
+  /** Whether `Host` / `X-Forwarded-Host` / `X-Forwarded-Proto` describe the request (a proxy sets them). */
+  trustHost: boolean
+  allowed: readonly OriginPattern[]
+}
+
+/** Whether an origin is on this machine. */
+export function isLoopbackOrigin(origin: string): boolean {
+  return isLoopbackHost(new URL(origin).hostname)
+}
+
+/**
+ * Whether `origin` is a loopback origin on the request URL's own host: a development server,
+ * which gets outbound URLs without configuration. A loopback host named only by
+ * `X-Forwarded-Host` (or any header) is not one: anyone can send `X-Forwarded-Host: localhost`.
+ */
+export function isLocalOrigin(origin: string, requestUrl: URL): boolean {
+  const { hostname, host } = new URL(origin)
+  return host === requestUrl.host && isLoopbackHost(hostname)
+}
+
+/**
+ * The loopback origin a browser was observed on (`observed`: an `Origin` or `Referer` header, a
+ * request URL), when the app's origin is its canonical one (`url` / `AUTH_URL`), on loopback, and
+ * another: `127.0.0.1:3000` against `localhost:3000`, where cookies set on one are not sent to
+ * the other. Reduced to an origin (no path, no query) and only for loopback names, it is for
+ * describing the mismatch in a message; it never becomes a link or a redirect.
+ */
+export function otherLoopbackOrigin(policy: OriginPolicy, appOrigin: string, observed: string | null | undefined): string | undefined {
+  if (policy.canonical?.origin !== appOrigin || !isLoopbackOrigin(appOrigin) || observed == null || observed.length > 2048) return undefined
+  let origin: string
+  try {
+    const url = new URL(observed)
+    if (url.protocol !== "http:" && url.protocol !== "https:") return undefined
+    origin = url.origin
+  } catch {
+    return undefined
+  }
+  return origin !== appOrigin && isLoopbackOrigin(origin) ? origin : undefined
+}
+
+/** Whether the app admits `origin` besides its canonical one. */
+export function isAllowedOrigin(policy: OriginPolicy, origin: string): boolean {
+  return policy.canonical?.origin === origin || policy.allowed.some((pattern) => pattern.test(origin))
+}
+
+function firstHeaderValue(value: string | null): string | undefined {
+  const first = value?.split(",")[0]?.trim()
+  return first === "" ? undefined : first
+}
+
+/** `host[:port]` as the Host header carries it: a name (`_` allowed, as container names have it), IPv4, or bracketed IPv6. */
+const HOST = /^(?:[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/
+
+/**
+ * The origin the request's own headers describe.
+ *
+ * @throws {UntrustedHost} when the forwarded host or protocol is malformed.
+ */
+function headerOrigin(request: Request, url: URL): string {
+  const host = firstHeaderValue(request.headers.get("x-forwarded-host")) ?? url.host
+  const proto = firstHeaderValue(request.headers.get("x-forwarded-proto"))?.replace(/:$/, "") ?? url.protocol.slice(0, -1)
+  if (proto !== "http" && proto !== "https") throw new UntrustedHost(`The forwarded protocol "${proto}" is not http or https.`)
+  // Only a name or an address with an optional port: a URL parser would read `evil.example/path`
+  // or `@evil.example` as some other origin.
+  if (!HOST.test(host)) throw new UntrustedHost(`The forwarded host "${host}" is not a valid host.`)
+  try {
+    return new URL(`${proto}://${host}`).origin
+  } catch (cause) {
+    throw new UntrustedHost(`The forwarded host "${host}" is not a valid host.`, { cause })
+  }
+}
+
+/**
+ * The origin the app answers this request on.
+ *
+ * - With `url` / `AUTH_URL`: that origin, or, with `trustHost`, another origin the request names
+ *   if `allowedOrigins` admits it (a preview deployment).
+ * - Without it: the request's origin, if `trustHost` is set; when `allowedOrigins` is set, only
+ *   an origin it admits.
+ *
+ * @throws {UntrustedHost} when the host is not trusted, malformed, or not admitted.
+ */
+export function resolveOrigin(policy: OriginPolicy, request: Request, url: URL): string {
+  if (!policy.trustHost) {
+    if (policy.canonical !== undefined) return policy.canonical.origin
+    throw new UntrustedHost(
+      `Host ${url.host} is not trusted: set AUTH_URL (or \`url\`) to the app's URL, or \`trustHost: true\` (AUTH_TRUST_HOST=true) when a proxy you control sets the Host header.`,
+    )
+  }
+  const origin = headerOrigin(request, url)
+  if (policy.canonical !== undefined) return isAllowedOrigin(policy, origin) ? origin : policy.canonical.origin
+  if (policy.allowed.length > 0 && !policy.allowed.some((pattern) => pattern.test(origin))) {
+    throw new UntrustedHost(`The origin ${origin} is not one of \`allowedOrigins\`.`)
+  }
+  return origin
+}
+
+/**
+ * The origin a URL that leaves the server may be built from: the request's origin when the app
+ * configured it (or it is a loopback address on the request URL's own host, see
+ * {@link isLocalOrigin}), never one taken from headers alone.
+ *
+ * @throws {Configuration} when the app configured no origin at all and this one is not local.
+ */
+export function publicOrigin(policy: OriginPolicy, origin: string, requestUrl: URL, purpose: string): string {
+  if (isAllowedOrigin(policy, origin) || isLocalOrigin(origin, requestUrl)) return origin
+  throw new Configuration(
+    `${purpose} needs the app's origin: set AUTH_URL (or \`url\`) to the app's URL, or list the origins it is served on in \`allowedOrigins\` (AUTH_ALLOWED_ORIGINS). A URL built from the request's Host header could point anywhere.`,
+  )
+}
