@@ -30,6 +30,7 @@ export const ENTRIES = {
   "webauthn/index": "src/webauthn/index.ts",
   "webauthn/client": "src/webauthn/client.ts",
   "client-address": "src/client-address.ts",
+  integration: "src/integration.ts",
 }
 /**
  * Entries that must stay small: the browser's, and the error classes (which browser code imports

@@ -118,3 +118,11 @@ describe("what an app loads with Auth", () => {
     expect(inputs).not.toContain("oauth/refresh.ts")
   })
 })
+
+describe("the entry for integrations", () => {
+  it("loads no other module of core, so an integration adds only its own few functions to an app", async () => {
+    const result = await bundleApp(`export * from "./integration.ts"\n`)
+    const inputs = Object.values(result.metafile.outputs).flatMap((output) => Object.keys(output.inputs))
+    expect(inputs.filter((input) => input !== "app.ts")).toEqual(["integration.ts"])
+  })
+})

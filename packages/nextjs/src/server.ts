@@ -7,8 +7,11 @@ import { getAccessToken, getSessionForResponse, signIn, signOut, updateSession, 
 import * as nextCache from "next/cache.js"
 import { cookies, headers } from "next/headers.js"
 import { redirect } from "next/navigation"
+import { actionFields, shouldRedirect, type AuthorizationParams, type SignInOptions, type SignOutOptions } from "@portcullis/core/integration"
 import { canSetCookies, setCookieHeaders, setCookies, type CookieStore } from "./cookies.js"
 import { requestFromHeaders } from "./request.js"
+
+export type { AuthorizationParams, SignInOptions, SignOutOptions } from "@portcullis/core/integration"
 
 /**
  * Waits until Next.js renders for the request itself. Reading a session reads the clock (the
@@ -60,27 +63,6 @@ export async function accessTokenFromContext(config: AuthConfig, providerId: str
   return token
 }
 
-/** Options of the `signIn` server action, as next-auth v5 takes them. */
-export interface SignInOptions {
-  /** Where the browser lands after signing in. Default: the page the action was called from (`Referer`), else `/`. */
-  redirectTo?: string
-  /** `false` returns the URL to go to instead of redirecting. Default `true`. */
-  redirect?: boolean
-  /** Form fields a provider reads: `email` for an email provider, a credentials provider's fields. */
-  [field: string]: string | boolean | undefined
-}
-
-/** Options of the `signOut` server action. */
-export interface SignOutOptions {
-  /** Where the browser lands after signing out. Default: the page the action was called from, else `/`. */
-  redirectTo?: string
-  /** `false` returns the URL instead of redirecting. Default `true`. */
-  redirect?: boolean
-}
-
-/** Authorization request parameters a `signIn` adds for the provider (`login_hint`, `prompt`...). */
-export type AuthorizationParams = string | string[][] | Record<string, string> | URLSearchParams
-
 /** The string fields of a form or options object, without the ones Next.js adds to server-action forms. */
 function fieldsOf(options: FormData | SignInOptions | undefined): Record<string, string | boolean | undefined> {
   if (!(options instanceof FormData)) return { ...options }
@@ -120,14 +102,12 @@ export async function signInAction(
   options: FormData | SignInOptions | undefined,
   authorizationParams: AuthorizationParams | undefined,
 ): Promise<string> {
-  const { redirect: shouldRedirect, redirectTo, ...rest } = fieldsOf(options)
+  const { redirect: redirectOption, redirectTo, ...rest } = fieldsOf(options)
   const { request, store, referer } = await actionRequest()
   const callbackUrl = typeof redirectTo === "string" ? redirectTo : (referer ?? "/")
-  const fields: Record<string, string> = {}
-  for (const [name, value] of Object.entries(rest)) if (typeof value === "string") fields[name] = value
-  const response = await signIn(request, config, provider, { fields, redirectTo: callbackUrl, authorizationParams: new URLSearchParams(authorizationParams) })
+  const response = await signIn(request, config, provider, { fields: actionFields(rest), redirectTo: callbackUrl, authorizationParams: new URLSearchParams(authorizationParams) })
   const target = follow(response, store, callbackUrl)
-  if (shouldRedirect !== false && shouldRedirect !== "false") redirect(target)
+  if (shouldRedirect(redirectOption)) redirect(target)
   return target
 }
 
@@ -136,6 +116,6 @@ export async function signOutAction(config: AuthConfig, options: SignOutOptions 
   const { request, store, referer } = await actionRequest()
   const callbackUrl = options?.redirectTo ?? referer ?? "/"
   const target = follow(await signOut(request, config, { redirectTo: callbackUrl }), store, callbackUrl)
-  if (options?.redirect !== false) redirect(target)
+  if (shouldRedirect(options?.redirect)) redirect(target)
   return target
 }

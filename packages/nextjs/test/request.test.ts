@@ -5,7 +5,7 @@
 import { NextRequest } from "next/server.js"
 import { describe, expect, it } from "vitest"
 import NextAuth from "../src/index.js"
-import { parseSetCookie } from "../src/cookies.js"
+import { setCookies, type CookieStore } from "../src/cookies.js"
 import { forCore, requestFromHeaders } from "../src/request.js"
 
 describe("forCore", () => {
@@ -53,13 +53,15 @@ describe("requestFromHeaders", () => {
   })
 })
 
-describe("parseSetCookie", () => {
-  it("reads the attributes core writes", () => {
-    expect(parseSetCookie("authjs.session-token=a.b.c; Max-Age=60; Path=/; HttpOnly; Secure; SameSite=Lax")).toEqual({
-      name: "authjs.session-token",
-      value: "a.b.c",
-      options: { maxAge: 60, path: "/", httpOnly: true, secure: true, sameSite: "lax" },
-    })
+describe("setCookies", () => {
+  it("hands core's cookies to cookies().set() with every attribute, Partitioned (CHIPS) included", () => {
+    const set: unknown[] = []
+    const store = { set: (...args: unknown[]) => set.push(args) } as unknown as CookieStore
+    expect(setCookies(store, ["authjs.session-token=a.b.c; Max-Age=60; Path=/; HttpOnly; Secure; SameSite=None; Partitioned", "no-pair", "authjs.csrf-token=x|y; Path=/"])).toBe(true)
+    expect(set).toEqual([
+      ["authjs.session-token", "a.b.c", { maxAge: 60, path: "/", httpOnly: true, secure: true, sameSite: "none", partitioned: true }],
+      ["authjs.csrf-token", "x|y", { path: "/" }],
+    ])
   })
 })
 

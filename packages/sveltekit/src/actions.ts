@@ -7,27 +7,9 @@ import { getAccessToken, getSessionForResponse, signIn as coreSignIn, signOut as
 import { error, redirect, type RequestEvent } from "@sveltejs/kit"
 import { addressedRequest } from "./client-address.js"
 import { setCookies } from "./cookies.js"
+import { actionFields, shouldRedirect, type AuthorizationParams, type SignInOptions, type SignOutOptions } from "@portcullis/core/integration"
 
-/** Options of `signIn`, as @auth/sveltekit takes them (a form's fields, or an object). */
-export interface SignInOptions {
-  /** Where the browser lands after signing in. Default: the page the form was on (`Referer`), else `/`. */
-  redirectTo?: string
-  /** `false` returns the URL to go to instead of redirecting. Default `true`. */
-  redirect?: boolean
-  /** Form fields a provider reads: `email` for an email provider, a credentials provider's fields. */
-  [field: string]: string | boolean | undefined
-}
-
-/** Options of `signOut`. */
-export interface SignOutOptions {
-  /** Where the browser lands after signing out. Default: the page the form was on, else `/`. */
-  redirectTo?: string
-  /** `false` returns the URL instead of redirecting. Default `true`. */
-  redirect?: boolean
-}
-
-/** Authorization request parameters a `signIn` adds for the provider (`login_hint`, `prompt`...). */
-export type AuthorizationParams = string | string[][] | Record<string, string> | URLSearchParams
+export type { AuthorizationParams, SignInOptions, SignOutOptions } from "@portcullis/core/integration"
 
 /** The prefix of a form field that `signIn` sends to the provider as an authorization parameter, as @auth/sveltekit's `SignIn` writes them. */
 const AUTHORIZATION_PARAM = "authorizationParams-"
@@ -80,10 +62,6 @@ function defaultCallbackUrl(event: RequestEvent): string {
   return event.request.headers.get("referer") ?? "/"
 }
 
-function shouldRedirect(value: string | boolean | undefined): boolean {
-  return value !== false && value !== "false"
-}
-
 /**
  * Signs in with `provider` (the sign-in page when none is given) in one call to core, then
  * redirects where core sends the browser (the provider, or a page of the app), or with
@@ -101,9 +79,7 @@ export async function signIn(
   const { redirect: redirectOption, redirectTo, callbackUrl: legacyCallbackUrl, ...rest } = options
   const requested = typeof redirectTo === "string" && redirectTo !== "" ? redirectTo : legacyCallbackUrl
   const callbackUrl = typeof requested === "string" && requested !== "" ? requested : defaultCallbackUrl(event)
-  const fields: Record<string, string> = {}
-  for (const [name, value] of Object.entries(rest)) if (typeof value === "string") fields[name] = value
-  const response = await coreSignIn(addressedRequest(event), config, provider, { fields, redirectTo: callbackUrl, authorizationParams: new URLSearchParams(authorizationParams) })
+  const response = await coreSignIn(addressedRequest(event), config, provider, { fields: actionFields(rest), redirectTo: callbackUrl, authorizationParams: new URLSearchParams(authorizationParams) })
   const target = follow(event, response, callbackUrl)
   if (shouldRedirect(redirectOption)) redirect(303, target)
   return target

@@ -1,7 +1,8 @@
 /**
  * Validating an OpenID Connect Back-Channel Logout token, as §2.6 of the specification requires:
- * the signature by a key the provider publishes (an unknown `kid` downloads its keys again, at
- * most once per {@link KEY_REFETCH_INTERVAL_MS}; `alg: none` and symmetric algorithms are
+ * the signature by a key the provider publishes (read from the key set its ID tokens share, see
+ * `key-set.ts`; an unknown `kid` downloads its keys again, at most once per
+ * `KEY_REFETCH_INTERVAL_MS` for all its tokens; `alg: none` and symmetric algorithms are
  * refused, and so is any `crit` header, as we understand no JWS extension), `iss`, `aud` naming
  * our client, `iat` fresh, `exp` not passed, a `jti`, the back-channel logout event, no `nonce`,
  * and `sub` and/or `sid`. Remembering `jti`s against replays is the caller's: it needs a store
@@ -13,8 +14,9 @@ import type * as o from "oauth4webapi"
 import { fromBase64url, parseJson } from "../crypto/crypto.js"
 import { withRequestTimeout } from "../outbound/deadline.js"
 import { InvalidLogoutToken } from "../errors/errors.js"
+import { cachedKeys, claimForcedRefetch, keySetOf, storeKeys, type KeySet } from "./key-set.js"
 import type { InternalOAuthProvider } from "./provider.js"
-import { authorizationServer, KEY_REFETCH_INTERVAL_MS } from "./server.js"
+import { authorizationServer, freshServer } from "./server.js"
 
 /** The event a logout token must carry. */
 export const BACKCHANNEL_LOGOUT_EVENT = "http://schemas.openid.net/event/backchannel-logout"
@@ -54,13 +56,8 @@ const ALGORITHMS: Readonly<Record<string, { import: RsaHashedImportParams | EcKe
   Ed25519: { import: { name: "Ed25519" }, verify: { name: "Ed25519" } },
 }
 
-/** A provider's published keys, and when an unknown `kid` last made us download them. */
-interface KeySet {
-  keys: Promise<readonly JsonWebKey[]>
-  forcedAt: number
-}
-
-const keySets = new WeakMap<InternalOAuthProvider, KeySet>()
+/** Downloads of a provider's keys under way, so concurrent logout tokens share one. */
+const downloads = new WeakMap<KeySet, Promise<readonly JsonWebKey[]>>()
 
 function fail(message: string, cause?: unknown): never {
   throw new InvalidLogoutToken(message, cause === undefined ? undefined : { cause })
@@ -80,23 +77,47 @@ async function downloadKeys(provider: InternalOAuthProvider, server: o.Authoriza
   return keys.filter((key): key is JsonWebKey => typeof key === "object" && key !== null)
 }
 
-/** The provider's keys; `refresh` downloads them again when no refetch forced by an unknown key happened in the last interval. */
-async function publishedKeys(provider: InternalOAuthProvider, refresh: boolean): Promise<{ keys: readonly JsonWebKey[]; fresh: boolean }> {
-  let set = keySets.get(provider)
-  const now = Date.now()
-  if (set !== undefined && refresh && now - set.forcedAt >= KEY_REFETCH_INTERVAL_MS) {
-    set = { keys: authorizationServer(provider).then((server) => downloadKeys(provider, server)), forcedAt: now }
-    keySets.set(provider, set)
-    set.keys.catch(() => keySets.delete(provider))
-    return { keys: await set.keys, fresh: true }
+/** Downloads the provider's keys into its key set; `force` starts a new download rather than joining one under way. */
+function download(provider: InternalOAuthProvider, set: KeySet, force: boolean): Promise<readonly JsonWebKey[]> {
+  const pending = downloads.get(set)
+  if (pending !== undefined && !force) return pending
+  const keys = authorizationServer(provider)
+    .then((server) => downloadKeys(provider, server))
+    .then((downloaded) => {
+      storeKeys(set, downloaded)
+      return downloaded
+    })
+    .finally(() => {
+      if (downloads.get(set) === keys) downloads.delete(set)
+    })
+  downloads.set(set, keys)
+  return keys
+}
+
+/** The provider's keys from the key set it shares with ID tokens, downloaded when it holds none young enough. */
+async function publishedKeys(provider: InternalOAuthProvider): Promise<{ keys: readonly JsonWebKey[]; fresh: boolean }> {
+  const set = keySetOf(provider)
+  const cached = cachedKeys(set)
+  if (cached !== undefined) return { keys: cached, fresh: false }
+  return { keys: await download(provider, set, false), fresh: true }
+}
+
+/**
+ * The provider's keys downloaded again for an unknown `kid`, unless an unknown key (in any
+ * token) forced a download in the last interval: then `undefined`. ID tokens read the new keys
+ * too, through a fresh metadata object (see {@link freshServer}).
+ */
+async function refetchedKeys(provider: InternalOAuthProvider): Promise<readonly JsonWebKey[] | undefined> {
+  const set = keySetOf(provider)
+  if (!claimForcedRefetch(set)) return undefined
+  freshServer(provider, await authorizationServer(provider))
+  const refetch = download(provider, set, true)
+  set.refetching = refetch.catch(() => undefined)
+  try {
+    return await refetch
+  } finally {
+    set.refetching = undefined
   }
-  if (set === undefined) {
-    set = { keys: authorizationServer(provider).then((server) => downloadKeys(provider, server)), forcedAt: 0 }
-    keySets.set(provider, set)
-    set.keys.catch(() => keySets.delete(provider))
-    return { keys: await set.keys, fresh: true }
-  }
-  return { keys: await set.keys, fresh: false }
 }
 
 function candidates(keys: readonly JsonWebKey[], kid: unknown, alg: string): JsonWebKey[] {
@@ -153,14 +174,14 @@ export async function verifyLogoutToken(provider: InternalOAuthProvider, token: 
 
   let known: { keys: readonly JsonWebKey[]; fresh: boolean }
   try {
-    known = await publishedKeys(provider, false)
+    known = await publishedKeys(provider)
   } catch (cause) {
     if (cause instanceof InvalidLogoutToken) throw cause
     fail(`The keys of provider "${provider.id}" could not be downloaded.`, cause)
   }
   let keys = candidates(known.keys, kid, alg)
   // A key we have not seen: the provider may have rotated its keys since we downloaded them.
-  if (keys.length === 0 && !known.fresh) keys = candidates((await publishedKeys(provider, true).catch(() => known)).keys, kid, alg)
+  if (keys.length === 0 && !known.fresh) keys = candidates((await refetchedKeys(provider).catch(() => undefined)) ?? [], kid, alg)
   let valid = false
   for (const key of keys) if (!valid) valid = await verifies(key, alg, signed, signature)
   if (!valid) fail(`The logout token's signature does not verify with a key provider "${provider.id}" publishes.`)

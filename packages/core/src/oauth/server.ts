@@ -6,6 +6,7 @@
 import * as o from "oauth4webapi"
 import { requestTimeout, withRequestTimeout, type RequestTimeout } from "../outbound/deadline.js"
 import type { ProviderFetch } from "../providers/types.js"
+import { claimForcedRefetch, keySetOf } from "./key-set.js"
 import type { InternalOAuthProvider } from "./provider.js"
 
 /** Discovery documents stay cached this long; a failed discovery is not cached at all. */
@@ -109,30 +110,17 @@ export function authorizationServer(provider: InternalOAuthProvider): Promise<o.
   return server
 }
 
+export { KEY_REFETCH_INTERVAL_MS } from "./key-set.js"
+
 /**
- * The least time between two downloads of a provider's keys forced by unknown keys: the first
- * unknown `kid` after an ordinary download always refetches (a provider that rotated its key
- * seconds after a sign-in fetched the old set), while a stream of unknown `kid`s costs the
- * provider one request per interval at most.
+ * A copy of the provider's metadata in place of `server`, for every request from now on:
+ * oauth4webapi keeps the keys it downloaded per metadata object, so the copy starts with none
+ * of its own and reads the provider's one key set, which a forced refetch has just emptied.
  */
-export const KEY_REFETCH_INTERVAL_MS = 10_000
-
-/** Per provider: oauth4webapi's JWKS cache, our last refetch forced by an unknown key, and that refetch while it runs. */
-interface KeyState {
-  cache: Partial<o.ExportedJWKSCache>
-  forcedAt: number
-  refetching: Promise<unknown> | undefined
-}
-
-const keyState = new WeakMap<InternalOAuthProvider, KeyState>()
-
-function keysOf(provider: InternalOAuthProvider): KeyState {
-  let state = keyState.get(provider)
-  if (state === undefined) {
-    state = { cache: {}, forcedAt: 0, refetching: undefined }
-    keyState.set(provider, state)
-  }
-  return state
+export function freshServer(provider: InternalOAuthProvider, server: o.AuthorizationServer): o.AuthorizationServer {
+  const current = { ...server }
+  servers.set(provider, { at: servers.get(provider)?.at ?? Date.now(), server: Promise.resolve(current) })
+  return current
 }
 
 function isUnknownKey(error: unknown): boolean {
@@ -153,7 +141,7 @@ export async function verifyIdTokenSignature(
   response: Response,
   deadline: AbortSignal | undefined,
 ): Promise<void> {
-  const state = keysOf(provider)
+  const state = keySetOf(provider)
   const verify = (as: o.AuthorizationServer) =>
     withRequestTimeout(provider.timeout, deadline, (signal) => o.validateApplicationLevelSignature(as, response, { ...httpOptions(provider, signal), [o.jwksCache]: state.cache as o.JWKSCacheInput }))
   try {
@@ -162,15 +150,8 @@ export async function verifyIdTokenSignature(
     if (!isUnknownKey(error)) throw error
     let current = await authorizationServer(provider)
     if (current === server) {
-      // Only refetches forced by unknown keys count: an ordinary download moments ago (the
-      // sign-in just before a rotation) must not keep the new key out.
-      if (Date.now() - state.forcedAt < KEY_REFETCH_INTERVAL_MS) throw error
-      state.forcedAt = Date.now()
-      // oauth4webapi keeps keys per metadata object: a copy of it starts with none.
-      current = { ...server }
-      delete state.cache.jwks
-      delete state.cache.uat
-      servers.set(provider, { at: servers.get(provider)?.at ?? Date.now(), server: Promise.resolve(current) })
+      if (!claimForcedRefetch(state)) throw error
+      current = freshServer(provider, server)
       const refetch = verify(current)
       state.refetching = refetch.catch(() => undefined)
       try {

@@ -10,8 +10,9 @@ import { afterEach, describe, expect, it, vi } from "vitest"
 import { resolveConfig } from "../../src/config/config.js"
 import type { InternalOAuthProvider } from "../../src/oauth/provider.js"
 import { DEFAULT_CALLBACK_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from "../../src/config/options.js"
+import { verifyLogoutToken } from "../../src/oauth/logout-token.js"
 import { KEY_REFETCH_INTERVAL_MS } from "../../src/oauth/server.js"
-import { APP, Harness, e2eConfig, errorOf, idpProvider, oauthProvider, useIdp } from "./harness.js"
+import { APP, CLIENT, Harness, e2eConfig, errorOf, idpProvider, oauthProvider, useIdp } from "./harness.js"
 
 const idp = useIdp()
 
@@ -75,6 +76,66 @@ describe("signing key rotation", () => {
     expect(errorOf(await h.signIn())).toBe("OAuthCallbackError")
     expect(errorOf(await h.signIn())).toBe("OAuthCallbackError")
     expect(jwksRequests(), "one more once the interval has passed").toBe(2)
+  })
+})
+
+describe("one key set per provider for ID tokens and logout tokens", () => {
+  /** The provider the harness signs in with, as core resolved it: the object both checks key their cache by. */
+  async function resolvedProvider(config: ReturnType<typeof harness>["config"]): Promise<InternalOAuthProvider> {
+    return (await resolveConfig(config)).providers[0]?.options as InternalOAuthProvider
+  }
+
+  it("fetches the provider's keys once for an ID-token sign-in and a logout token after it (OIDC Back-Channel Logout §2.6)", async () => {
+    const { h, config } = harness()
+    idp().clearRequests()
+    expect((await h.signIn()).url).toBe(`${APP}/protected`)
+    expect(await verifyLogoutToken(await resolvedProvider(config), await idp().logoutToken({ clientId: CLIENT.id, sub: "alice" }))).toMatchObject({ sub: "alice" })
+    expect(jwksRequests()).toBe(1)
+  })
+
+  it("fetches them once for a logout token and an ID-token sign-in after it", async () => {
+    const { h, config } = harness()
+    idp().clearRequests()
+    expect(await verifyLogoutToken(await resolvedProvider(config), await idp().logoutToken({ clientId: CLIENT.id, sub: "alice" }))).toMatchObject({ sub: "alice" })
+    expect((await h.signIn()).url).toBe(`${APP}/protected`)
+    expect(jwksRequests()).toBe(1)
+  })
+
+  it("a key rotated under an ID token serves the next logout token without another fetch (OIDC Core §10.1.1)", async () => {
+    const { h, config } = harness()
+    await h.signIn()
+    const kid = await idp().rotateKey()
+    signIdTokensWith(kid)
+    idp().clearRequests()
+    expect((await h.signIn()).url).toBe(`${APP}/protected`)
+    expect(await verifyLogoutToken(await resolvedProvider(config), await idp().logoutToken({ clientId: CLIENT.id, sub: "alice" }, { key: "foreign", kid }))).toMatchObject({ sub: "alice" })
+    expect(jwksRequests()).toBe(1)
+  })
+
+  it("a key rotated under a logout token serves the next ID token without another fetch (OIDC Core §10.1.1)", async () => {
+    const { h, config } = harness()
+    await h.signIn()
+    const kid = await idp().rotateKey()
+    idp().clearRequests()
+    expect(await verifyLogoutToken(await resolvedProvider(config), await idp().logoutToken({ clientId: CLIENT.id, sub: "alice" }, { key: "foreign", kid }))).toMatchObject({ sub: "alice" })
+    signIdTokensWith(kid)
+    expect((await h.signIn()).url).toBe(`${APP}/protected`)
+    expect(jwksRequests()).toBe(1)
+    expect(config.errors).toEqual([])
+  })
+
+  it("unknown kids in logout tokens and ID tokens alike refetch the keys at most once per interval", async () => {
+    const { h, config } = harness()
+    await h.signIn()
+    const provider = await resolvedProvider(config)
+    idp().clearRequests()
+    for (let i = 0; i < 3; i++) {
+      const token = idp().logoutToken({ clientId: CLIENT.id, sub: "alice" }, { key: "foreign", kid: "a-kid-nobody-published" })
+      await expect(verifyLogoutToken(provider, await token)).rejects.toMatchObject({ code: "InvalidLogoutToken" })
+    }
+    signIdTokensWith("a-kid-nobody-published")
+    expect(errorOf(await h.signIn())).toBe("OAuthCallbackError")
+    expect(jwksRequests(), "one refetch for the first unknown kid, none for the rest").toBe(1)
   })
 })
 
