@@ -10,6 +10,8 @@
  */
 import assert from "node:assert/strict"
 
+import { scaled } from "@portcullis/test-time"
+
 /** The email of a user the suite created with one; a store that dropped it fails here. */
 function emailOf(user: { email: string | null }): string {
   assert.ok(user.email !== null, "the user was created with an email")
@@ -924,6 +926,32 @@ function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms))
 }
 
+/**
+ * The least a lock case waits before it calls a step held back, before the time scale: a
+ * correct in-memory step takes microseconds, and 250 ms still covers a stalled event loop.
+ */
+const LOCK_WAIT_FLOOR_MS = 250
+
+/** How many times its uncontended duration a step may take under the lock before it counts as held back. */
+const LOCK_WAIT_FACTOR = 50
+
+/**
+ * What a lock case waits for a step that must not be held back: a multiple of what the same
+ * step took uncontended in this case (so a slow store gets a long wait and a fast one a short
+ * one), never less than the scaled floor. A lock that never lets go can only be told from a slow
+ * one by time; this sizes that time to the store instead of a fixed 5 s per case.
+ */
+function lockWait(uncontendedMs: number): number {
+  return Math.ceil(Math.max(scaled(LOCK_WAIT_FLOOR_MS), uncontendedMs * LOCK_WAIT_FACTOR))
+}
+
+/** Runs `step` and answers how long it took, in milliseconds. */
+async function timed(step: () => Promise<unknown>): Promise<number> {
+  const start = performance.now()
+  await step()
+  return performance.now() - start
+}
+
 const accountRefresh = group("account refresh", {
   async "updateAccount writes the fields given and keeps the others"(adapter) {
     const user = await adapter.createUser(newUser())
@@ -984,8 +1012,9 @@ const accountRefresh = group("account refresh", {
     await adapter.linkAccount(second)
     let release: () => void = () => undefined
     const released = new Promise<void>((resolve) => (release = resolve))
+    const alone = await timed(() => adapter.withAccountLock(byAccount(second), () => Promise.resolve()))
     const holding = adapter.withAccountLock(byAccount(first), () => released)
-    await within(5000, "a section of another account while one is held", adapter.withAccountLock(byAccount(second), () => Promise.resolve()))
+    await within(lockWait(alone), "a section of another account while one is held", adapter.withAccountLock(byAccount(second), () => Promise.resolve()))
     release()
     await holding
   },
@@ -995,16 +1024,21 @@ const accountRefresh = group("account refresh", {
     const account = newAccount(user.id)
     await adapter.linkAccount(account)
     const failure = new Error("the provider is down")
-    await assert.rejects(adapter.withAccountLock(byAccount(account), () => Promise.reject(failure)), (error) => error === failure, "the section's rejection")
-    assert.equal(await within(5000, "the next section", adapter.withAccountLock(byAccount(account), () => Promise.resolve("next"))), "next")
+    const alone = await timed(() => assert.rejects(adapter.withAccountLock(byAccount(account), () => Promise.reject(failure)), (error) => error === failure, "the section's rejection"))
+    assert.equal(await within(lockWait(alone), "the next section", adapter.withAccountLock(byAccount(account), () => Promise.resolve("next"))), "next")
   },
 
   async "getAccount and updateAccount work inside withAccountLock"(adapter) {
     const user = await adapter.createUser(newUser())
     const account = newAccount(user.id)
     await adapter.linkAccount(account)
+    const alone = await timed(async () => {
+      await adapter.withAccountLock(byAccount(account), () => Promise.resolve())
+      await adapter.updateAccount({ ...byAccount(account), access_token: "outside" })
+      await adapter.getAccount(account.providerAccountId, account.provider)
+    })
     const stored = await within(
-      5000,
+      lockWait(alone),
       "a read and a write inside the lock",
       adapter.withAccountLock(byAccount(account), async () => {
         await adapter.updateAccount({ ...byAccount(account), access_token: "inside" })
