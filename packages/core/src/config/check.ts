@@ -1,45 +1,21 @@
 /**
  * The third stage of `config/`: checking. {@link checkConfig} looks at the normalised
- * configuration as a whole, for what no single option shows: a secret from our docs or too weak
- * for production, and an adapter that the session strategy and the providers need (or lack the
- * methods of).
+ * configuration as a whole, for what no single option shows: an adapter that the session
+ * strategy and the providers need, or that lacks the methods they call. (A secret's strength is
+ * a property of the one option: the read stage checks it.)
  */
 import type { AdapterMethod } from "../adapters.js"
 import { Configuration } from "../errors/errors.js"
-import { isPlaceholderSecret, placeholderRefusal, secretWeakness } from "../crypto/secret-strength.js"
 import type { FlowProvider, InternalConfig } from "../internal.js"
-import type { LoggerInstance } from "../model.js"
 import type { SessionStrategy } from "../types.js"
-import type { Env } from "./env.js"
 
 /**
- * Checks `config` across its options; a weak secret outside production is warned about through
- * its logger.
+ * Checks `config` across its options: the adapter the session strategy and the providers need.
  *
- * @param secretOption How a message names where the secrets came from (`readOptions` says).
  * @throws {Configuration} naming what to fix.
  */
-export function checkConfig(config: InternalConfig, secretOption: string, env: Env): void {
-  checkSecrets(config.secrets, secretOption, env, config.logger)
+export function checkConfig(config: InternalConfig): void {
   checkAdapter(config.adapter, config.session.strategy, config.providers)
-}
-
-/**
- * Each secret checked (`secret-strength.ts`): a placeholder from our docs is refused, a weak one
- * warned about, and refused under `NODE_ENV=production`.
- *
- * @throws {Configuration} when one is a placeholder, or is weak in production.
- */
-export function checkSecrets(secrets: readonly string[], option: string, env: Env, logger: LoggerInstance): void {
-  if (secrets.some(isPlaceholderSecret)) throw new Configuration(placeholderRefusal(option))
-  for (const item of secrets) {
-    const weakness = secretWeakness(item)
-    if (weakness === undefined) continue
-    const advice = `${option} is weak (${weakness}; see "The secret" in @portcullis/core's README): generate one with \`openssl rand -base64 32\`.`
-    if (env.NODE_ENV === "production") throw new Configuration(`${advice} With NODE_ENV=production a weak secret is refused.`)
-    logger.warn("WeakSecret", advice)
-    break
-  }
 }
 
 /** The adapter methods database sessions call. */

@@ -3,12 +3,13 @@
  * route reads, in three stages run in this order, each owning its files and importing only the
  * stages before it (a dependency-cruiser rule, `.dependency-cruiser.mjs`'s CONFIG_STAGES):
  * 1. read (`env.ts`, `flow-key.ts`, `read.ts`): the environment and each option copied out of
- *    the app's object and typed; nothing later looks at that object again;
+ *    the app's object and typed (the secrets' strength with them); nothing later looks at that
+ *    object again;
  * 2. normalise (`flows.ts`, `normalise-rare.ts`, `normalise.ts`): each option in its internal
  *    form, the providers configured by their flows, the seldom set options checked by a module
  *    loaded only when one is set;
- * 3. check (`check.ts`): what only the whole shows (secret strength, the adapter the session
- *    strategy and providers need).
+ * 3. check (`check.ts`): what only the whole shows (the adapter the session strategy and the
+ *    providers need).
  * This file is the door: {@link resolveConfig} runs the stages once per config object (cached),
  * never mutating it, failing with an error that names the option to fix. The room imports no
  * route, no `sign-in/` and no session code; a flow only through the registry, on first use.
@@ -17,10 +18,10 @@ import { AuthError, Configuration } from "../errors/errors.js"
 import type { InternalConfig } from "../internal.js"
 import type { AuthConfig } from "../types.js"
 import { sameSecrets } from "../crypto/crypto.js"
-import { checkConfig, checkSecrets } from "./check.js"
+import { checkConfig } from "./check.js"
 import { readEnv } from "./env.js"
 import { normaliseConfig } from "./normalise.js"
-import { isRecord, readOptions, readSecrets, secretOption } from "./read.js"
+import { isRecord, readOptions, readSecrets } from "./read.js"
 
 /** A configuration as read, and what is needed to notice and apply a change of its `secret`. */
 interface Resolved {
@@ -65,12 +66,15 @@ export async function resolveConfig(config: AuthConfig): Promise<InternalConfig>
  */
 async function readConfig(config: AuthConfig): Promise<Resolved> {
   const logSecrets: string[] = []
+  // The door's own bookkeeping, read before the app's object is handed to the read stage: no
+  // stage after that one looks at it again.
+  const fromEnv = config.secret === undefined
   try {
     const env = readEnv()
-    const read = readOptions(config, env)
+    const read = readOptions(config, env, logSecrets)
     const internal = await normaliseConfig(read, env, logSecrets)
-    checkConfig(internal, read.secretOption, env)
-    const resolved = { internal, fromEnv: config.secret === undefined, logSecrets }
+    checkConfig(internal)
+    const resolved = { internal, fromEnv, logSecrets }
     cache.set(config, resolved)
     return resolved
   } catch (error) {
@@ -83,18 +87,13 @@ async function readConfig(config: AuthConfig): Promise<Resolved> {
 /**
  * The configuration with the secrets `config.secret` lists now. Keys are cached per secrets
  * list, so a new list derives new keys and nothing sealed or remembered under a removed secret
- * opens. An invalid new `secret` is not cached: the app may still fix it. The new secrets go
- * through the same read and check as the first ones.
+ * opens. An invalid new `secret` is not cached: the app may still fix it.
  *
  * @throws {Configuration} or {MissingSecret} when the new `secret` is not usable.
  */
 function rotateSecrets(config: AuthConfig, cached: Resolved): InternalConfig {
   const { logger } = cached.internal
-  const env = readEnv()
-  const secrets = readSecrets(config.secret, env)
-  for (const item of secrets) if (!cached.logSecrets.includes(item)) cached.logSecrets.push(item)
-  checkSecrets(secrets, secretOption(config.secret, secrets), env, logger)
-  const internal = { ...cached.internal, secrets }
+  const internal = { ...cached.internal, secrets: readSecrets(config.secret, readEnv(), logger, cached.logSecrets) }
   cache.set(config, { ...cached, internal, fromEnv: config.secret === undefined })
   return internal
 }

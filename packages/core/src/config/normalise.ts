@@ -1,12 +1,11 @@
 /**
  * The second stage of `config/`: normalising. {@link normaliseConfig} turns the options the read
- * stage typed into their internal form: defaults filled in, the logger built, the seldom set
+ * stage typed into their internal form: defaults filled in, the seldom set
  * options (`normalise-rare.ts`, loaded only when one is set), the providers (`flows.ts`) and the
  * stores bounded by `storeTimeout`.
  */
 import type { Adapter } from "../adapters.js"
 import { randomString } from "../crypto/crypto.js"
-import { createLogger } from "../errors/logger.js"
 import { defaultCookies } from "../http/cookies.js"
 import type { InternalConfig } from "../internal.js"
 import type { Env } from "./env.js"
@@ -16,14 +15,12 @@ import type { ReadOptions } from "./read.js"
 
 /**
  * The configuration in its internal form, not yet checked across options (`check.ts`).
- * `logSecrets` is filled as secrets become known: the logger redacts them from everything it is
+ * `logSecrets` gains the providers' secrets: the logger redacts them from everything it is
  * handed.
  *
  * @throws {Configuration} naming a seldom set option or a provider option that is not usable.
  */
 export async function normaliseConfig(read: ReadOptions, env: Env, logSecrets: string[]): Promise<InternalConfig> {
-  const logger = createLogger(read.logger, read.debug, logSecrets)
-  for (const secret of read.secrets) if (!logSecrets.includes(secret)) logSecrets.push(secret)
   const rare = await normaliseRare(read, env)
   const redirectProxyUrl = rare?.redirectProxyUrl
   const providers = await normaliseProviders(read.providers, { env, redirectProxyUrl })
@@ -51,7 +48,7 @@ export async function normaliseConfig(read: ReadOptions, env: Env, logSecrets: s
     cookies: { secure: defaultCookies(true, read.rare.cookies), insecure: defaultCookies(false, read.rare.cookies) },
     useSecureCookies: read.useSecureCookies,
     redirectProxyUrl,
-    logger,
+    logger: read.logger,
     debug: read.debug,
     theme: rare?.theme ?? {},
     adapter: adapter === undefined ? undefined : stores?.adapterWithStoreTimeout(adapter, storeTimeout),

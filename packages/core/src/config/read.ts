@@ -4,7 +4,10 @@
  * value; nothing after this stage looks at the app's object again. The checks themselves are
  * shared by every provider type, so each failure reads the same and names the option.
  */
+import { isPlaceholderSecret, placeholderRefusal, secretWeakness } from "../crypto/secret-strength.js"
 import { Configuration, MissingSecret } from "../errors/errors.js"
+import { createLogger } from "../errors/logger.js"
+import type { LoggerInstance } from "../model.js"
 import type { AuthConfig, JWTOptions, SessionStrategy } from "../types.js"
 import type { Env } from "./env.js"
 
@@ -95,12 +98,11 @@ export interface RareOptions {
 /** What the read stage hands on: every option of the app's configuration, typed. */
 export interface ReadOptions {
   debug: boolean
-  logger: AuthConfig["logger"]
+  /** The app's logger (or the console), redacting every secret known so far. */
+  logger: LoggerInstance
   authUrl: URL | undefined
   basePath: string
   secrets: string[]
-  /** How a message names where the secrets came from. */
-  secretOption: string
   trustHost: boolean
   session: {
     strategy: SessionStrategy
@@ -122,15 +124,18 @@ export interface ReadOptions {
 }
 
 /**
- * Reads `config` and `env` once: each option typed, the first invalid one reported.
+ * Reads `config` and `env` once: each option typed, the first invalid one reported. `logSecrets`
+ * is filled as secrets become known: the logger redacts them from everything it is handed.
  *
  * @throws {Configuration} naming the option that is not usable.
  * @throws {MissingSecret} when neither `secret` nor `AUTH_SECRET` is set.
  */
-export function readOptions(config: AuthConfig, env: Env): ReadOptions {
+export function readOptions(config: AuthConfig, env: Env, logSecrets: string[]): ReadOptions {
   if (!isRecord(config)) throw new Configuration("The configuration must be an object.")
+  const debug = config.debug === true
+  const logger = createLogger(config.logger, debug, logSecrets)
   const authUrl = parseAuthUrl(config.url, env)
-  const secrets = readSecrets(config.secret, env)
+  const secrets = readSecrets(config.secret, env, logger, logSecrets)
   const envTrust = env.AUTH_TRUST_HOST
   const trustHost =
     config.trustHost ?? (envTrust !== undefined ? envTrust === "true" || envTrust === "1" : authUrl !== undefined)
@@ -162,12 +167,11 @@ export function readOptions(config: AuthConfig, env: Env): ReadOptions {
   const storeTimeout = milliseconds(config.storeTimeout, "storeTimeout", DEFAULT_STORE_TIMEOUT_MS)
 
   return {
-    debug: config.debug === true,
-    logger: config.logger,
+    debug,
+    logger,
     authUrl,
     basePath: readBasePath(config.basePath, authUrl),
     secrets,
-    secretOption: secretOption(config.secret, secrets),
     trustHost,
     session: {
       strategy,
@@ -201,12 +205,30 @@ export function readOptions(config: AuthConfig, env: Env): ReadOptions {
 }
 
 /**
- * The secrets, `secret` or else AUTH_SECRET, copied (so an edit of the app's array is noticed,
- * never silently shared). Whether each is strong enough is the check stage's (`check.ts`).
+ * The secrets, copied (so an edit of the app's array is noticed, never silently shared), added
+ * to what the logger redacts, each checked (`secret-strength.ts`): a placeholder from our docs is
+ * refused, a weak one warned about, and refused under `NODE_ENV=production`.
  *
- * @throws {MissingSecret} when there is none; {Configuration} when one is not a non-empty string.
+ * @throws {MissingSecret} when there is none; {Configuration} when one is not a non-empty string,
+ * is a placeholder, or is weak in production.
  */
-export function readSecrets(secret: unknown, env: Env): string[] {
+export function readSecrets(secret: unknown, env: Env, logger: LoggerInstance, logSecrets: string[]): string[] {
+  const secrets = secretList(secret, env)
+  for (const item of secrets) if (!logSecrets.includes(item)) logSecrets.push(item)
+  const option = secret === undefined ? "AUTH_SECRET" : secrets.length > 1 ? "An entry of `secret`" : "`secret`"
+  if (secrets.some(isPlaceholderSecret)) throw new Configuration(placeholderRefusal(option))
+  for (const item of secrets) {
+    const weakness = secretWeakness(item)
+    if (weakness === undefined) continue
+    const advice = `${option} is weak (${weakness}; see "The secret" in @portcullis/core's README): generate one with \`openssl rand -base64 32\`.`
+    if (env.NODE_ENV === "production") throw new Configuration(`${advice} With NODE_ENV=production a weak secret is refused.`)
+    logger.warn("WeakSecret", advice)
+    break
+  }
+  return secrets
+}
+
+function secretList(secret: unknown, env: Env): string[] {
   const value = secret ?? env.AUTH_SECRET
   const list = Array.isArray(value) ? (value as unknown[]) : value === undefined || value === "" ? [] : [value]
   if (list.length === 0) {
@@ -218,11 +240,6 @@ export function readSecrets(secret: unknown, env: Env): string[] {
     if (typeof item !== "string" || item === "") throw new Configuration("`secret` must be a non-empty string or an array of them.")
   }
   return [...list] as string[]
-}
-
-/** How a message names the secrets `secret` gave (AUTH_SECRET when it is unset). */
-export function secretOption(secret: unknown, secrets: readonly string[]): string {
-  return secret === undefined ? "AUTH_SECRET" : secrets.length > 1 ? "An entry of `secret`" : "`secret`"
 }
 
 function readBasePath(value: unknown, authUrl: URL | undefined): string {
