@@ -10,10 +10,9 @@ import type { InternalConfig } from "../internal.js"
 import type { Theme } from "../model.js"
 import { compileOriginPattern } from "../http/origin-patterns.js"
 import type { OriginPattern } from "../http/origins.js"
-import { isRecord, safeColor } from "./read.js"
+import { httpUrl, isRecord, safeColor, type RareOptions } from "./read.js"
 import type { RateLimitStore } from "../limits/rate-limit-store.js"
 import type { AuthConfig, PagesOptions } from "../types.js"
-import type { RareOptions } from "./read.js"
 
 type Env = Record<string, string | undefined>
 
@@ -65,15 +64,7 @@ export function normalizeAllowedOrigins(value: unknown, env: Env): OriginPattern
  * @throws {Configuration} when it is not an absolute http(s) URL.
  */
 export function normalizeUrl(value: unknown, option: string): URL | undefined {
-  if (value === undefined) return undefined
-  try {
-    if (typeof value !== "string") throw new TypeError("not a string")
-    const url = new URL(value)
-    if (url.protocol !== "https:" && url.protocol !== "http:") throw new TypeError("not http(s)")
-    return url
-  } catch (cause) {
-    throw new Configuration(`\`${option}\` must be an absolute http(s) URL.`, { cause })
-  }
+  return httpUrl(value, `\`${option}\` must be an absolute http(s) URL.`)
 }
 
 /**

@@ -253,14 +253,24 @@ function readBasePath(value: unknown, authUrl: URL | undefined): string {
 function parseAuthUrl(value: unknown, env: Env): URL | undefined {
   const option = value === undefined ? "The AUTH_URL environment variable" : "`url`"
   const raw = value ?? env.AUTH_URL
-  if (raw === undefined || raw === "") return undefined
+  if (raw === "") return undefined
+  return httpUrl(raw, `${option} must be an absolute http(s) URL such as "https://app.example.com".`)
+}
+
+/**
+ * A URL option, parsed; `undefined` when unset.
+ *
+ * @throws {Configuration} with `message` when it is set to anything but an absolute http(s) URL.
+ */
+export function httpUrl(value: unknown, message: string): URL | undefined {
+  if (value === undefined) return undefined
   try {
-    if (typeof raw !== "string") throw new TypeError("not a string")
-    const url = new URL(raw)
+    if (typeof value !== "string") throw new TypeError("not a string")
+    const url = new URL(value)
     if (url.protocol !== "https:" && url.protocol !== "http:") throw new TypeError("not http(s)")
     return url
   } catch (cause) {
-    throw new Configuration(`${option} must be an absolute http(s) URL such as "https://app.example.com".`, { cause })
+    throw new Configuration(message, { cause })
   }
 }
 
