@@ -88,6 +88,36 @@ const layerRules = LAYERS.flatMap((layer, index) => {
   })
 })
 
+/**
+ * The stages of `config/`'s one pipeline from `AuthConfig` to `InternalConfig` (issue 34), in the
+ * order `resolveConfig` runs them, each with the files it owns. A file imports only the files
+ * listed before it: a stage uses the stages before it and never reaches forward, so following
+ * the configuration through the room never comes back to a stage it has left.
+ *
+ * @type {{ stage: string, files: string[] }[]}
+ */
+const CONFIG_STAGES = [
+  { stage: "read", files: ["env", "flow-key", "read"] },
+  { stage: "normalise", files: ["flows", "normalise-rare", "normalise"] },
+  { stage: "check", files: ["check"] },
+  { stage: "resolve", files: ["config"] },
+]
+
+/** One rule per file of CONFIG_STAGES: what it imports from `config/` is listed before it. */
+const configStageRules = CONFIG_STAGES.flatMap((entry) => entry.files.map((file) => ({ ...entry, file }))).map(({ stage, file }, index, all) => {
+  const earlier = all.slice(0, index).map((other) => other.file)
+  return {
+    name: "config-stage-imports-later-stage",
+    severity: /** @type {const} */ ("error"),
+    comment:
+      `src/config/${file}.ts (the ${stage} stage) imports a config/ file that is not before it in the pipeline ` +
+      `(${earlier.length === 0 ? "it is the first" : `it may use ${earlier.join(", ")}`}). A stage uses only earlier stages: ` +
+      "move the shared piece to an earlier stage, or the work to a later one (CONFIG_STAGES in .dependency-cruiser.mjs).",
+    from: { path: `^src/config/${file}\\.ts$` },
+    to: earlier.length === 0 ? { path: "^src/config/" } : { path: "^src/config/", pathNot: `^src/config/(${earlier.join("|")})\\.ts$` },
+  }
+})
+
 /** @type {import("dependency-cruiser").IConfiguration} */
 export default {
   forbidden: [
@@ -125,6 +155,7 @@ export default {
       }
     }),
     ...layerRules,
+    ...configStageRules,
     {
       name: "route-imported-below-it",
       severity: "error",

@@ -2,7 +2,7 @@
  * Core's import rules (.dependency-cruiser.mjs, run by `pnpm lint`) catch what they are for, on a
  * fixture tree whose every offending import is type-only: a circle closed by `import type`, an
  * action importing a flow folder, a flow importing a sibling flow, a room importing a room above
- * it (or its layer sibling), a room below the routes importing a route or a server function, src
+ * it (or its layer sibling), a stage of config/ importing a later stage, a room below the routes importing a route or a server function, src
  * importing a file outside it, a relative import of another package's src, an import that resolves
  * to nothing. The same config then checks the real tree in lint, where any violation fails.
  */
@@ -39,6 +39,8 @@ describe("core's dependency rules", () => {
   it("fail each kind of forbidden import, even when it is a type import only", async () => {
     expect(await violations()).toEqual([
       "action-imports-flow: src/actions/signin.ts -> src/oauth/state.ts",
+      // config/'s stages: normalise may use read, never check, which runs after it.
+      "config-stage-imports-later-stage: src/config/normalise.ts -> src/config/check.ts",
       "flow-imports-other-flow: src/oauth1/index.ts -> src/oauth/state.ts",
       // webauthn -> email is declared in ALLOWED_FLOW_TO_FLOW: only its import of the OAuth folder is reported.
       "flow-imports-other-flow: src/webauthn/signup.ts -> src/oauth/state.ts",

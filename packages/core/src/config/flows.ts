@@ -1,6 +1,7 @@
 /**
- * How a provider finds the flow that serves it. A provider object carries its flow under
- * {@link FLOW} (every factory of `@portcullis/providers` does), so an app bundles only the flows
+ * The normalise stage for providers: each provider configured by the flow that serves it
+ * ({@link normaliseProviders}). How a provider finds that flow: a provider object carries it
+ * under {@link FLOW} (every factory of `@portcullis/providers` does), so an app bundles only the flows
  * of the providers it imports; a provider written by hand (`{ type: "oidc", issuer, ... }`) gets
  * the built-in flow of its `type` from {@link builtInFlow}, fetched on first use.
  */
@@ -9,7 +10,7 @@ import { FLOW } from "./flow-key.js"
 import type { AdapterMethod } from "../adapters.js"
 import type { FlowProvider, ProviderSetup, SignInFlow } from "../internal.js"
 import type { ProviderType } from "../model.js"
-import { envName, isRecord } from "./options.js"
+import { envName, isRecord, type ReadOptions } from "./read.js"
 
 export { FLOW }
 
@@ -47,6 +48,18 @@ export async function builtInFlow(config: Readonly<Record<string, unknown>>, id:
     throw new Configuration(`Provider "${id}" has type "webauthn": create it with \`Passkey()\` or \`WebAuthn()\` from @portcullis/providers, which bring the passkey flow.`)
   }
   throw new Configuration(`Provider "${id}" has an unknown \`type\`: use "oauth", "oidc", "email" or "credentials".`)
+}
+
+/**
+ * Each provider, as the read stage handed it on, configured by the flow that serves it (its own,
+ * or the built-in one of its type).
+ *
+ * @throws {Configuration} naming the provider and the option to fix.
+ */
+export async function normaliseProviders(providers: ReadOptions["providers"], setup: ProviderSetup): Promise<FlowProvider[]> {
+  const out: FlowProvider[] = []
+  for (const { config, id } of providers) out.push(configureProvider(config, id, await builtInFlow(config, id), setup))
+  return out
 }
 
 const PROVIDER_TYPES: ReadonlySet<string> = new Set(["oauth", "oidc", "email", "credentials", "webauthn"])

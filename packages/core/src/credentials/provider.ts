@@ -4,7 +4,7 @@
 import { Configuration } from "../errors/errors.js"
 import type { CredentialsConfig } from "../providers/types.js"
 import type { ProviderButtonStyles } from "../model.js"
-import { isRecord, optionalString } from "../config/options.js"
+import { isRecord, optionalString } from "../config/read.js"
 
 /** One declared form field, ready to render and to accept. */
 export interface CredentialField {

@@ -4,7 +4,7 @@
 import { Configuration } from "../errors/errors.js"
 import type { EmailConfig } from "../providers/types.js"
 import type { ProviderButtonStyles } from "../model.js"
-import { isRecord, optionalFunction, optionalString, positiveSeconds } from "../config/options.js"
+import { isRecord, optionalFunction, optionalString, positiveSeconds } from "../config/read.js"
 import { DEFAULT_LINK_MAX_AGE } from "../providers/email.js"
 
 /** An email provider as the routes use it. */

@@ -1,6 +1,6 @@
 /**
  * The compiler of `allowedOrigins` entries, loaded with the configuration checks of rarely set
- * options (`config-options.ts`): an app that lists no extra origin never carries it.
+ * options (`config/normalise-rare.ts`): an app that lists no extra origin never carries it.
  */
 import { Configuration } from "../errors/errors.js"
 import type { OriginPattern } from "./origins.js"

@@ -5,7 +5,7 @@ import { Configuration } from "../errors/errors.js"
 import { isLoopbackAddress } from "../http/loopback.js"
 import type { AccountCallback, OAuthConfig, OIDCChecks, ProfileCallback, TokenEndpointHandler, UserinfoEndpointHandler } from "../providers/types.js"
 import type { Profile, ProviderButtonStyles } from "../model.js"
-import { DEFAULT_CALLBACK_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, envName, isRecord, milliseconds, optionalFunction } from "../config/options.js"
+import { DEFAULT_CALLBACK_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, envName, isRecord, milliseconds, optionalFunction } from "../config/read.js"
 import { userFromClaims } from "../providers/claims.js"
 
 /** An OAuth provider as the routes use it. */

@@ -6,7 +6,7 @@
  */
 import { Configuration } from "../errors/errors.js"
 import { isLoopbackAddress } from "../http/loopback.js"
-import { envName, isRecord, optionalFunction, DEFAULT_CALLBACK_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, milliseconds } from "../config/options.js"
+import { envName, isRecord, optionalFunction, DEFAULT_CALLBACK_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, milliseconds } from "../config/read.js"
 import type { ProfileCallback } from "../providers/types.js"
 import type { Profile } from "../model.js"
 

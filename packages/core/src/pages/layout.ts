@@ -3,7 +3,7 @@
  * reach a style or an attribute, readable button colors, and one layout with no script that
  * fits a phone and follows the browser's light or dark preference.
  */
-import { safeColor } from "../config/options.js"
+import { safeColor } from "../config/read.js"
 import type { Theme } from "../model.js"
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }

@@ -5,7 +5,7 @@
  */
 import type { Awaitable } from "../adapters.js"
 import { Configuration } from "../errors/errors.js"
-import { isRecord, optionalFunction } from "../config/options.js"
+import { isRecord, optionalFunction } from "../config/read.js"
 
 /** How strongly the authenticator must check who holds it (a PIN, a fingerprint). */
 export type UserVerification = "required" | "preferred" | "discouraged"

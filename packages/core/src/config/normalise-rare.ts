@@ -1,7 +1,8 @@
 /**
- * The checks of options most apps never set (`rateLimit`, `allowedOrigins`, `redirectProxyUrl`,
- * `pages`, `theme`, `cookies`, `legacySessionCookies`): `resolveConfig` loads them only when one
- * of them (or its environment variable) is set, so an app that sets none never carries them.
+ * The normalise stage for the options most apps never set (`rateLimit`, `allowedOrigins`,
+ * `redirectProxyUrl`, `pages`, `theme`, `cookies`, `legacySessionCookies`): `normalise.ts` loads
+ * this module only when one of them (or its environment variable) is set, so an app that sets
+ * none never carries these checks.
  */
 import { CLIENT_DEFAULTS, CLIENT_RULES, type ClientLimits, type ClientRule } from "../limits/client-limit-rules.js"
 import { Configuration } from "../errors/errors.js"
@@ -9,11 +10,38 @@ import type { InternalConfig } from "../internal.js"
 import type { Theme } from "../model.js"
 import { compileOriginPattern } from "../http/origin-patterns.js"
 import type { OriginPattern } from "../http/origins.js"
-import { isRecord, safeColor } from "./options.js"
+import { httpUrl, isRecord, safeColor, type RareOptions } from "./read.js"
 import type { RateLimitStore } from "../limits/rate-limit-store.js"
 import type { AuthConfig, PagesOptions } from "../types.js"
 
 type Env = Record<string, string | undefined>
+
+/** The seldom set options in their internal form. */
+export interface RareNormalised {
+  redirectProxyUrl: URL | undefined
+  rateLimit: InternalConfig["rateLimit"]
+  allowedOrigins: OriginPattern[]
+  pages: PagesOptions
+  theme: Theme
+  legacySessionCookies: InternalConfig["legacySessionCookies"]
+}
+
+/**
+ * Each seldom set option normalised, in one pass, `rateLimitDefaults` standing in for the
+ * `rateLimit` values not set. `cookies` is checked here; `normalise.ts` turns it into the cookie
+ * options either way.
+ *
+ * @throws {Configuration} naming the first option that is not usable.
+ */
+export function normaliseRare(rare: RareOptions, env: Env, rateLimitDefaults: NonNullable<InternalConfig["rateLimit"]>): RareNormalised {
+  const redirectProxyUrl = normalizeUrl(rare.redirectProxyUrl, "redirectProxyUrl")
+  const rateLimit = normalizeRateLimit(rare.rateLimit, rateLimitDefaults)
+  const allowedOrigins = normalizeAllowedOrigins(rare.allowedOrigins, env)
+  const pages = normalizePages(rare.pages)
+  checkCookies(rare.cookies)
+  const theme = normalizeTheme(rare.theme)
+  return { redirectProxyUrl, rateLimit, allowedOrigins, pages, theme, legacySessionCookies: normalizeLegacySessionCookies(rare.legacySessionCookies) }
+}
 
 /**
  * `allowedOrigins` (or AUTH_ALLOWED_ORIGINS), compiled.
@@ -36,15 +64,7 @@ export function normalizeAllowedOrigins(value: unknown, env: Env): OriginPattern
  * @throws {Configuration} when it is not an absolute http(s) URL.
  */
 export function normalizeUrl(value: unknown, option: string): URL | undefined {
-  if (value === undefined) return undefined
-  try {
-    if (typeof value !== "string") throw new TypeError("not a string")
-    const url = new URL(value)
-    if (url.protocol !== "https:" && url.protocol !== "http:") throw new TypeError("not http(s)")
-    return url
-  } catch (cause) {
-    throw new Configuration(`\`${option}\` must be an absolute http(s) URL.`, { cause })
-  }
+  return httpUrl(value, `\`${option}\` must be an absolute http(s) URL.`)
 }
 
 /**

@@ -1,0 +1,42 @@
+/**
+ * The third stage of `config/`: checking. {@link checkConfig} looks at the normalised
+ * configuration as a whole, for what no single option shows: an adapter that the session
+ * strategy and the providers need, or that lacks the methods they call. (A secret's strength is
+ * a property of the one option: the read stage checks it.)
+ */
+import type { AdapterMethod } from "../adapters.js"
+import { Configuration } from "../errors/errors.js"
+import type { FlowProvider, InternalConfig } from "../internal.js"
+import type { SessionStrategy } from "../types.js"
+
+/**
+ * Checks `config` across its options: the adapter the session strategy and the providers need.
+ *
+ * @throws {Configuration} naming what to fix.
+ */
+export function checkConfig(config: InternalConfig): void {
+  checkAdapter(config.adapter, config.session.strategy, config.providers)
+}
+
+/** The adapter methods database sessions call. */
+const SESSION_METHODS: AdapterMethod[] = ["createSession", "getSessionAndUser", "updateSession", "deleteSession"]
+
+function checkAdapter(adapter: InternalConfig["adapter"], strategy: SessionStrategy, providers: readonly FlowProvider[]): void {
+  if (adapter === undefined) {
+    if (strategy === "database") throw new Configuration('`session.strategy: "database"` needs an `adapter`.')
+    for (const provider of providers) {
+      const { needsAdapter } = provider.flow
+      const reason = typeof needsAdapter === "function" ? needsAdapter(provider.options) : needsAdapter
+      if (reason !== undefined) throw new Configuration(`Provider "${provider.id}" needs an \`adapter\` ${reason}.`)
+    }
+    return
+  }
+  const needed = new Set([
+    ...providers.flatMap((provider) => provider.flow.adapterMethods?.(provider.options, { strategy }) ?? []),
+    ...(strategy === "database" ? SESSION_METHODS : []),
+  ])
+  const missing = [...needed].filter((method) => typeof (adapter as Record<string, unknown>)[method] !== "function")
+  if (missing.length > 0) {
+    throw new Configuration(`The \`adapter\` is missing methods this configuration calls: ${missing.join(", ")}.`)
+  }
+}
