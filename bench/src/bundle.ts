@@ -173,10 +173,10 @@ const OTHER_PACKAGES = /\/node_modules\/(?!\.pnpm\/)(?!@auth\/core\/)/
 export const OUR_PARTS: readonly BundlePart[] = [
   { label: "oauth4webapi", test: /\/node_modules\/oauth4webapi\// },
   { label: "other dependencies", test: OTHER_PACKAGES },
-  { label: "core: sessions, cookies, CSRF, crypto", test: /\/core\/src\/(session\/|cookies|csrf|crypto)/ },
+  { label: "core: sessions, cookies, CSRF, crypto", test: /\/core\/src\/(session\/|http\/cookies|http\/csrf|crypto\/)/ },
   { label: "core: default pages", test: /\/core\/src\/pages\// },
-  { label: "core: the shared sign-in ending, account linking, adapter calls", test: /\/core\/src\/(sign-in|accounts|store|adapters)\./ },
-  { label: "core: configuration checks", test: /\/core\/src\/(config|options)\.|\/core\/src\/providers\// },
+  { label: "core: the shared sign-in ending, account linking, adapter calls", test: /\/core\/src\/(sign-in\/|outbound\/store\.|adapters\.)/ },
+  { label: "core: configuration checks", test: /\/core\/src\/(config|providers)\// },
   { label: "core: OAuth and OIDC flow (src/oauth)", test: /\/core\/src\/oauth\// },
   { label: "core: OAuth 1.0a flow (src/oauth1), carried by the twitter provider", test: /\/core\/src\/oauth1\// },
   { label: "core: email and credentials flows", test: /\/core\/src\/(email\/|credentials\/|pages\/email|actions\/verify-request)/ },

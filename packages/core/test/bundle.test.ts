@@ -58,7 +58,7 @@ async function loadedWith(app: string): Promise<{ inputs: string[]; code: string
 }
 
 /** Flows and options an app loads only when it uses them. */
-const LAZY = /^(email\/|credentials\/|pages\/email\.ts|session\/(legacy|cookie-tokens|database|jwt-foreign)\.ts|http\/redirect-warning\.ts|oauth1\/|webauthn\/|oauth\/access-token\.ts|oauth\/refresh\.ts|crypto\/crypto-web\.ts|pages\/|session\/records\.ts|oauth\/backchannel\.ts|oauth\/logout-token\.ts|oauth\/end-session\.ts|sign-in\/accounts\.ts|actions\/accounts\.ts|sign-in\/ways-in\.ts|errors\/error-messages\.ts|config\/normalise-rare\.ts|http\/origin-patterns\.ts|limits\/rate-limit\.ts|limits\/client-limit\.ts|limits\/client-limit-rules\.ts|limits\/ip-address\.ts|client-address\.ts|actions\/error\.ts|actions\/verify-request\.ts|actions\/sessions\.ts|session\/device\.ts|sessions\.ts)/
+const LAZY = /^(email\/|credentials\/|pages\/email\.ts|session\/(legacy|cookie-tokens|database|jwt-foreign)\.ts|http\/redirect-warning\.ts|oauth1\/|webauthn\/|oauth\/access-token\.ts|oauth\/refresh\.ts|crypto\/crypto-web\.ts|pages\/|session\/records\.ts|oauth\/backchannel\.ts|oauth\/logout-token\.ts|oauth\/end-session\.ts|sign-in\/accounts\.ts|actions\/accounts\.ts|sign-in\/ways-in\.ts|errors\/error-messages\.ts|config\/normalise-rare\.ts|outbound\/store-timeout\.ts|outbound\/deadline\.ts|http\/origin-patterns\.ts|limits\/rate-limit\.ts|limits\/client-limit\.ts|limits\/client-limit-rules\.ts|limits\/ip-address\.ts|client-address\.ts|actions\/error\.ts|actions\/verify-request\.ts|actions\/sessions\.ts|session\/device\.ts|sessions\.ts)/
 
 describe("what an app loads with Auth", () => {
   it("holds no flow at all for Auth alone: a provider brings its flow, or the registry fetches it", async () => {

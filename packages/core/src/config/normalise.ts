@@ -28,7 +28,7 @@ export async function normaliseConfig(read: ReadOptions, env: Env, logSecrets: s
   const adapter = read.adapter as Adapter | undefined
   const rateLimit = rare === undefined ? defaultRateLimit() : rare.rateLimit
   // Loaded only by apps with a store to bound; the default memory store answers at once.
-  const stores = adapter !== undefined || rateLimit?.store !== undefined ? await import("../outbound/store.js") : undefined
+  const stores = adapter !== undefined || rateLimit?.store !== undefined ? await import("../outbound/store-timeout.js") : undefined
   const { session, storeTimeout } = read
 
   return {
