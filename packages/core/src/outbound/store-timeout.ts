@@ -5,14 +5,26 @@
  * so an app without one bundles none of it.
  */
 import type { Adapter } from "../adapters.js"
-import { withDeadline } from "./deadline.js"
 import { AdapterError, AuthError } from "../errors/errors.js"
 import type { RateLimitStore } from "../limits/rate-limit-store.js"
 
-/** Runs one store call within `ms`; `what` names it in the error. */
-function withinStoreTimeout<T>(ms: number, what: string, call: () => T | Promise<T>): Promise<T> {
-  const expired = new AdapterError(`${what} did not answer within ${String(ms)} ms (\`storeTimeout\`).`)
-  return withDeadline(ms, expired, async () => await call())
+/**
+ * Runs one store call within `ms`; `what` names it in the error. On the hot path of every
+ * database-session read, so it makes no error, signal or closure it does not need: the error is
+ * made only when the time is up.
+ */
+async function withinStoreTimeout<T>(ms: number, what: string, call: () => T | Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      reject(new AdapterError(`${what} did not answer within ${String(ms)} ms (\`storeTimeout\`).`))
+    }, ms)
+  })
+  try {
+    return await Promise.race([call(), expired])
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
 /**
