@@ -43,6 +43,11 @@ export function base64url(bytes: Uint8Array): string {
   return out
 }
 
+/** The SHA-256 of `value` (UTF-8), as unpadded base64url: a short, fixed-size key that holds no copy of a secret. */
+export async function sha256Base64url(value: string): Promise<string> {
+  return base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value))))
+}
+
 /** Decodes unpadded base64url; returns `undefined` for anything that is not. */
 export function fromBase64url(text: string): Uint8Array<ArrayBuffer> | undefined {
   const length = text.length

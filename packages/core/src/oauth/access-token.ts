@@ -8,7 +8,7 @@ import { serializeCookie } from "../http/cookies.js"
 import { AdapterError, AuthError, Configuration, httpStatus, RefreshTokenError } from "../errors/errors.js"
 import { emit } from "../sign-in/events.js"
 import { boundedCache } from "../crypto/caches.js"
-import { base64url } from "../crypto/crypto.js"
+import { sha256Base64url } from "../crypto/crypto.js"
 import type { AccessToken, FlowProvider, InternalConfig, RequestContext, SetCookieSink } from "../internal.js"
 import { sanitizeError } from "../errors/logger.js"
 import { providerTokensOf, type CookieTokens } from "../session/cookie-tokens.js"
@@ -267,11 +267,6 @@ async function cookieAccessToken(internal: InternalConfig, request: Request, pro
   return tokenOf(tokens)
 }
 
-/** The base64url SHA-256 of a refresh token: its key in {@link cookieRefreshes}. */
-async function refreshKey(refreshToken: string): Promise<string> {
-  return base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(refreshToken))))
-}
-
 /** Drops the oldest entries whose time is up: finished tokens do not linger until the cache is full. */
 function forgetFinished(now = Date.now()): void {
   for (const [key, { until }] of cookieRefreshes) {
@@ -311,12 +306,12 @@ async function sharedCookieRefresh(
   sensitive: Set<string>,
 ): Promise<{ tokens: AccessTokenRefresh & { refresh_token: string }; spent: boolean }> {
   let spending = refreshToken
-  let key = await refreshKey(spending)
+  let key = await sha256Base64url(spending)
   let known = rememberedRefresh(key, owner)
   for (let hop = 0; known !== undefined && hop < MAX_HOPS; hop++) {
     const tokens = await known.tokens
     const next = tokens.refresh_token ?? spending
-    const nextKey = next === spending ? key : await refreshKey(next)
+    const nextKey = next === spending ? key : await sha256Base64url(next)
     const later = next === spending ? undefined : rememberedRefresh(nextKey, owner)
     if (later === undefined && (tokens.expires_at === undefined || tokens.expires_at > Date.now() / 1000)) {
       for (const value of [tokens.access_token, next]) sensitive.add(value)

@@ -33,7 +33,7 @@ import { html, readForm, redirect } from "../http/context.js"
 import { clearCookie } from "../http/cookies.js"
 import type { RequestContext } from "../internal.js"
 import { browserBinding, csrfToken, verifyCsrf } from "../http/csrf.js"
-import { base64url, deriveKeys, openJwe, sealJwe, type SecretKey } from "../crypto/crypto.js"
+import { deriveKeys, openJwe, sealJwe, sha256Base64url, type SecretKey } from "../crypto/crypto.js"
 import { askEmailSignIn, resolveEmailUser } from "../email/accounts.js"
 import { readIdentifier } from "../email/address.js"
 import { readLink } from "../email/callback.js"
@@ -138,7 +138,7 @@ async function writeWaiting(context: RequestContext, browser: string, waiting: [
  * followed: the server does not know it yet, and the browser must not be told to forget it.
  */
 export async function isWaitingHere(context: RequestContext, credentialID: string): Promise<boolean> {
-  const digest = await tokenDigest(credentialID)
+  const digest = await sha256Base64url(credentialID)
   return (await readWaiting(context)).some(([known]) => known === digest)
 }
 
@@ -185,15 +185,10 @@ async function confirmByEmail(context: RequestContext, provider: Provider, maile
     const pending = await sealPending(context, { ...who, email: identifier }, { provider: provider.id, browser, expires, token })
     return `${route}?${new URLSearchParams({ callbackUrl: target, token, email: identifier, pending }).toString()}`
   })
-  const digest = await tokenDigest(who.passkey.credentialID)
+  const digest = await sha256Base64url(who.passkey.credentialID)
   const waiting = (await readWaiting(context)).filter(([known]) => known !== digest)
   await writeWaiting(context, browser, [...waiting, [digest, Math.floor(Date.now() / 1000) + mailer.maxAge]])
   return redirect(context, verifyRequestUrl(context, mailer.id))
-}
-
-/** The SHA-256 of a value (a link's verification token, a credential id), base64url. */
-async function tokenDigest(value: string): Promise<string> {
-  return base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value))))
 }
 
 async function sealPending(context: RequestContext, signUp: SignUp & { email: string }, bound: { provider: string; browser: string; expires: Date; token: string }): Promise<string> {
@@ -210,7 +205,7 @@ async function sealPending(context: RequestContext, signUp: SignUp & { email: st
     d: passkey.credentialDeviceType,
     s: passkey.credentialBackedUp,
     exp: Math.floor(bound.expires.getTime() / 1000),
-    v: await tokenDigest(bound.token),
+    v: await sha256Base64url(bound.token),
   }
   if (signUp.name !== undefined) sealed.n = signUp.name
   if (typeof passkey.transports === "string") sealed.r = passkey.transports
@@ -242,7 +237,7 @@ async function openPending(context: RequestContext, provider: Provider, value: s
     throw new WebAuthnVerificationError("The sign-up link works only in the browser that created the passkey: open it there.")
   }
   if (opened.e !== link.email) throw new WebAuthnVerificationError("The sign-up link's registration is for another address.")
-  if (opened.v !== (await tokenDigest(link.token))) throw new WebAuthnVerificationError("The sign-up link's registration was mailed with another token.")
+  if (opened.v !== (await sha256Base64url(link.token))) throw new WebAuthnVerificationError("The sign-up link's registration was mailed with another token.")
   const now = new Date()
   const passkey: NewPasskey = {
     credentialID: opened.c,
@@ -311,7 +306,7 @@ export async function signUpLink(context: RequestContext, provider: Provider): P
   const adapter = adapterOf(context)
   if (!(await useToken(context.config, adapter, link.email, link.token))) throw new WebAuthnVerificationError("The sign-up link is unknown, used already, or expired.")
   // Stored below or never: either way it no longer waits for this link.
-  const digest = await tokenDigest(waiting.passkey.credentialID)
+  const digest = await sha256Base64url(waiting.passkey.credentialID)
   const others = await readWaiting(context)
   if (others.some(([known]) => known === digest)) await writeWaiting(context, (await browserBinding(context)) ?? "", others.filter(([known]) => known !== digest))
   // The token is spent either way below: the registration is only ever checked once.
