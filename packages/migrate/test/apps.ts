@@ -3,13 +3,14 @@
  * install the workspace's packages it now depends on, start it, and stop it.
  */
 import { execFile } from "node:child_process"
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { dirname, join } from "node:path"
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { startDevIdp, type DevIdp } from "@portcullis/dev-idp"
 import { spawnServer, type SpawnedServer } from "@portcullis/test-kit/system"
-import { linkWorkspacePackages } from "@portcullis/test-kit/workspace"
+import { installPackedWithNpm, linkWorkspacePackages } from "@portcullis/test-kit/workspace"
 
 const PACKAGE_DIR = fileURLToPath(new URL("..", import.meta.url))
 /** The codemod as `npx @portcullis/migrate` runs it: the built bin. */
@@ -46,6 +47,42 @@ export function copyFixture(fixture: string): string {
   mkdirSync(dirname(dir), { recursive: true })
   cpSync(join(PACKAGE_DIR, "test", "fixtures", fixture), dir, { recursive: true })
   return dir
+}
+
+/**
+ * Copies `test/fixtures/<fixture>` to `<scratch>/app`, in a fresh folder outside this workspace so
+ * that nothing resolves from the workspace's node_modules: the app gets only what its own install
+ * brings. Returns the scratch folder (remove it when done) and the app's folder.
+ */
+export function copyFixtureOutside(fixture: string): { scratch: string; dir: string } {
+  const scratch = mkdtempSync(join(tmpdir(), `portcullis-migrate-${fixture}-`))
+  const dir = join(scratch, "app")
+  cpSync(join(PACKAGE_DIR, "test", "fixtures", fixture), dir, { recursive: true })
+  return { scratch, dir }
+}
+
+/**
+ * Installs a migrated app as its user would after the codemod: a plain `npm install` with npm's
+ * defaults, our packages from the tarballs `pnpm pack` makes of this workspace's builds (in
+ * `<scratch>/tarballs`). Returns the seconds it took.
+ *
+ * @throws Error with npm's output when the install fails (an `ERESOLVE` from a peer range included).
+ */
+export async function installPacked(scratch: string, dir: string): Promise<number> {
+  const started = performance.now()
+  await installPackedWithNpm(dir, { tarballs: join(scratch, "tarballs") })
+  return (performance.now() - started) / 1000
+}
+
+/** Every file under `dir` (node_modules left out) with its text, to compare a tree before and after. */
+export function snapshotTree(dir: string): Map<string, string> {
+  const files = new Map<string, string>()
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue
+    const path = join(entry.parentPath, entry.name)
+    if (!relative(dir, path).split(/[\\/]/u).includes("node_modules")) files.set(relative(dir, path), readFileSync(path, "utf8"))
+  }
+  return files
 }
 
 /** The dependencies of an app's package.json. */
