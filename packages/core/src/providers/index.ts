@@ -13,6 +13,7 @@ export { FLOW, lazyFlow } from "../config/flows.js"
 export { mergeProviderConfig } from "./merge.js"
 export { userFromClaims, type StandardClaims } from "./claims.js"
 export { tenantIssuer } from "./tenant.js"
+export { baseUrlOption } from "./base-url.js"
 export { ACCOUNT_SIGN_IN_METHODS } from "../adapters.js"
 // The error a provider factory throws for an unusable option, here so that a provider never loads
 // `@portcullis/core/errors`, which also carries the error sentences core loads on first use.

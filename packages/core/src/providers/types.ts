@@ -225,6 +225,19 @@ export interface EmailConfig extends CommonProviderOptions {
   /** Sends the link; a throw refuses the sign-in with `EmailSignInError`. */
   sendVerificationRequest: (params: SendVerificationRequestParams) => Awaitable<void>
   /**
+   * The SMTP server of the SMTP senders (`Nodemailer()`, and `Email()` without a
+   * `sendVerificationRequest`): an `smtp://` or `smtps://` URL, or nodemailer's transport options.
+   * The email API senders ignore it, as Auth.js's do.
+   */
+  server?: string | object
+  /** The email API's key, for the API senders; a custom `sendVerificationRequest` reads it as `provider.apiKey`. No log shows it. */
+  apiKey?: string
+  /**
+   * Keys the stored HMAC of this provider's link tokens in place of the app's `secret` (Auth.js
+   * hashed them with it). Links sent before it was set or changed stop working. No log shows it.
+   */
+  secret?: string
+  /**
    * Makes the token of a link. Default: 32 random bytes, base64url. A custom token must be at
    * least 43 characters (as much entropy as the default) and at most 512.
    */

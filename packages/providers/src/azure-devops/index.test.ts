@@ -48,3 +48,16 @@ describe("azure-devops token exchange", () => {
     ).rejects.toThrow(/HTTP 400.*invalid_grant/)
   })
 })
+
+testProvider(AzureDevOps, {
+  title: "scope",
+  config: { scope: "vso.profile vso.code" },
+  authorizationParams: { scope: "vso.profile vso.code" },
+  fixture,
+  user: {
+    id: "5d2c8f0e-7a6b-6e3c-9b1d-4f2a0c8e6b3d",
+    name: "Ines Duarte",
+    email: "ines.duarte@example.com",
+    image: "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  },
+})

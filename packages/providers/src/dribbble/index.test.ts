@@ -11,3 +11,11 @@ testProvider(Dribbble, {
     image: "https://cdn.dribbble.com/users/1482036/avatars/normal/nh.png?1588231100",
   },
 })
+
+testProvider(Dribbble, {
+  title: "scope",
+  config: { scope: "public upload" },
+  authorizationParams: { scope: "public upload" },
+  fixture,
+  user: { id: "1482036", name: "Noor Haddad", email: null, image: "https://cdn.dribbble.com/users/1482036/avatars/normal/nh.png?1588231100" },
+})

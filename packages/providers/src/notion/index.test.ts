@@ -53,3 +53,13 @@ describe("notion quirks", () => {
     expect(await conformed?.json()).toEqual({ access_token: "at", token_type: "bearer", bot_id: "b1" })
   })
 })
+
+describe("Notion redirectUri", () => {
+  it("accepts the app's own callback URL, which core sends", () => {
+    expect(Notion({ redirectUri: "https://app.example.com/api/auth/callback/notion" })).not.toHaveProperty("redirectUri")
+  })
+
+  it("refuses another URL at start, naming the option (core always sends its own callback URL)", () => {
+    expect(() => Notion({ redirectUri: "https://app.example.com/elsewhere" })).toThrow(/`redirectUri`/)
+  })
+})
