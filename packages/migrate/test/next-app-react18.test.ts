@@ -6,21 +6,12 @@
  */
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import { TestBrowser, parseForms } from "@portcullis/test-kit/browser"
-import { launchChromium } from "@portcullis/test-kit/chromium"
-import { afterAll, beforeAll, expect, it } from "vitest"
-import { scaled } from "@portcullis/test-time"
-import { startNextExample, stopNextExample, typeCheck, type NextExample, type NextExampleCleanup } from "./next-example.js"
+import { TestBrowser } from "@portcullis/test-kit/browser"
+import { expect, it } from "vitest"
+import { checkClientExample, signInThroughIdp, signInWithCredentials, typeCheck, useNextExample } from "./next-example.js"
 
-let example: NextExample
-const cleanup: NextExampleCleanup = {}
+const example = useNextExample("18.2")
 const browser = new TestBrowser()
-
-beforeAll(async () => {
-  example = await startNextExample("18.2", cleanup)
-}, scaled(300_000))
-
-afterAll(() => stopNextExample(cleanup))
 
 it("installs with npm's defaults next to React 18.2: our peer range accepts what Next 16 accepts", () => {
   const installed = (name: string): string => (JSON.parse(readFileSync(join(example.dir, "node_modules", name, "package.json"), "utf8")) as { version: string }).version
@@ -35,33 +26,15 @@ it("type-checks against our packages with @types/react 18", async () => {
 })
 
 it("signs in with Credentials through the page's server action", async () => {
-  const home = await browser.navigate(`${example.app.url}/`)
-  const formIndex = parseForms(home.body).findIndex((form) => form.id === "credentials")
-  const signedIn = await browser.submitForm(home, { formIndex, values: { email: "dana@example.com", password: "dana-password" } })
+  const signedIn = await signInWithCredentials(example, browser)
   expect(signedIn.body).toMatch(/Signed in as (<!-- -->)?dana@example\.com(<!-- -->)? \((<!-- -->)?admin(<!-- -->)?\)/)
 })
 
 it("signs in with the generic OpenID Connect provider through the local identity provider", async () => {
-  const visitor = new TestBrowser()
-  const signInPage = await visitor.navigate(`${example.app.url}/auth/signin`)
-  const formIndex = parseForms(signInPage.body).findIndex((form) => form.action?.endsWith("/auth/signin/sso"))
-  const login = await visitor.submitForm(signInPage, { formIndex })
+  const { visitor, login, back } = await signInThroughIdp(example)
   expect(new URL(login.url).origin).toBe(example.issuer)
-  const back = await visitor.submitForm(login, { values: { login: "alice@example.com", password: "alice-password" } })
   expect(new URL(back.url).searchParams.get("error")).toBeNull()
   expect((await visitor.navigate(`${example.app.url}/`)).body).toMatch(/Signed in as (<!-- -->)?alice@example\.com/)
 })
 
-it("shows the user to useSession under SessionProvider in Chromium", async () => {
-  const chromium = await launchChromium()
-  const { url } = example.app
-  try {
-    const context = await chromium.newContext()
-    await context.addCookies(browser.cookies(url).map((cookie) => ({ name: cookie.name, value: cookie.value, url })))
-    const page = await context.newPage()
-    await page.goto(`${url}/client-example`)
-    await expect.poll(() => page.locator("#client-status").textContent(), { timeout: scaled(15_000) }).toBe("Client sees dana@example.com as Dana")
-  } finally {
-    await chromium.close()
-  }
-})
+it("shows the user to useSession under SessionProvider with basePath, and update() renames them through the jwt callback, in Chromium", () => checkClientExample(example, browser))

@@ -11,21 +11,12 @@
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { TestBrowser, parseForms } from "@portcullis/test-kit/browser"
-import { launchChromium } from "@portcullis/test-kit/chromium"
-import { afterAll, beforeAll, expect, it } from "vitest"
-import { scaled } from "@portcullis/test-time"
+import { expect, it } from "vitest"
 import { dependenciesOf } from "./apps.js"
-import { startNextExample, stopNextExample, typeCheck, type NextExample, type NextExampleCleanup } from "./next-example.js"
+import { checkClientExample, signInThroughIdp, signInWithCredentials, typeCheck, useNextExample } from "./next-example.js"
 
-let example: NextExample
-const cleanup: NextExampleCleanup = {}
+const example = useNextExample("19")
 const browser = new TestBrowser()
-
-beforeAll(async () => {
-  example = await startNextExample("19", cleanup)
-}, scaled(300_000))
-
-afterAll(() => stopNextExample(cleanup))
 
 it("migrates the app: exit 0, every file that names next-auth, the cookie window, no manual step", () => {
   const { migration, dir } = example
@@ -82,21 +73,15 @@ it("starts a GitHub sign-in from the migrated provider import, with the app's ca
 })
 
 it("signs in with Credentials through the page's server action, and auth() in a server component shows the augmented session", async () => {
-  const home = await browser.navigate(`${example.app.url}/`)
-  expect(home.body).toContain("Not signed in")
-  const formIndex = parseForms(home.body).findIndex((form) => form.id === "credentials")
-  const signedIn = await browser.submitForm(home, { formIndex, values: { email: "dana@example.com", password: "dana-password" } })
+  expect((await browser.navigate(`${example.app.url}/`)).body).toContain("Not signed in")
+  const signedIn = await signInWithCredentials(example, browser)
   expect(new URL(signedIn.url).pathname).toBe("/")
   expect(signedIn.body).toMatch(/Signed in as (<!-- -->)?dana@example\.com(<!-- -->)? \((<!-- -->)?admin(<!-- -->)?\)/)
 })
 
 it("signs in with the generic OpenID Connect provider through the local identity provider", async () => {
-  const visitor = new TestBrowser()
-  const signInPage = await visitor.navigate(`${example.app.url}/auth/signin`)
-  const formIndex = parseForms(signInPage.body).findIndex((form) => form.action?.endsWith("/auth/signin/sso"))
-  const login = await visitor.submitForm(signInPage, { formIndex })
+  const { visitor, login, back } = await signInThroughIdp(example)
   expect(new URL(login.url).origin).toBe(example.issuer)
-  const back = await visitor.submitForm(login, { values: { login: "alice@example.com", password: "alice-password" } })
   expect(new URL(back.url).origin).toBe(example.app.url)
   expect(new URL(back.url).searchParams.get("error")).toBeNull()
   const home = await visitor.navigate(`${example.app.url}/`)
@@ -115,21 +100,4 @@ it("lets the signed-in visitor through the middleware, to the server component a
   expect(await api.json()).toEqual({ data: "Protected data", email: "dana@example.com" })
 })
 
-it("shows the user to useSession under SessionProvider with basePath, and update() renames them through the jwt callback, in Chromium", async () => {
-  const chromium = await launchChromium()
-  const { url } = example.app
-  try {
-    const context = await chromium.newContext()
-    await context.addCookies(browser.cookies(url).map((cookie) => ({ name: cookie.name, value: cookie.value, url })))
-    const page = await context.newPage()
-    await page.goto(`${url}/client-example`)
-    await expect.poll(() => page.locator("#client-status").textContent(), { timeout: scaled(15_000) }).toBe("Client sees dana@example.com as Dana")
-    await page.locator("#new-name").fill("Dana Renamed")
-    await page.locator("#update").click()
-    await expect.poll(() => page.locator("#client-status").textContent(), { timeout: scaled(15_000) }).toBe("Client sees dana@example.com as Dana Renamed")
-    await page.goto(`${url}/server-example`)
-    expect(await page.locator("#session-data").textContent()).toContain('"name": "Dana Renamed"')
-  } finally {
-    await chromium.close()
-  }
-})
+it("shows the user to useSession under SessionProvider with basePath, and update() renames them through the jwt callback, in Chromium", () => checkClientExample(example, browser))

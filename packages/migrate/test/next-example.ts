@@ -8,7 +8,11 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import type { DevIdp } from "@portcullis/dev-idp"
+import { TestBrowser, parseForms, type Page } from "@portcullis/test-kit/browser"
 import { freePort } from "@portcullis/test-kit/system"
+import { scaled } from "@portcullis/test-time"
+import { launchChromium } from "@portcullis/test-kit/chromium"
+import { afterAll, beforeAll, expect } from "vitest"
 import { copyFixtureOutside, installPacked, runBin, runFile, startApp, startSsoIdp, type BinRun, type StartedApp } from "./apps.js"
 
 /** As `openssl rand -base64 32` writes one: the app runs under NODE_ENV=production, where core refuses a weak secret. */
@@ -27,7 +31,7 @@ export interface NextExample {
 }
 
 /** What {@link startNextExample} started, for afterAll; filled in as each part starts. */
-export interface NextExampleCleanup {
+interface NextExampleCleanup {
   scratch?: string
   app?: StartedApp
   idp?: DevIdp
@@ -57,7 +61,7 @@ export function typeCheck(dir: string): Promise<string> {
  *
  * @throws Error with the failing step's output (npm's ERESOLVE, next build's errors, the server's log).
  */
-export async function startNextExample(react: ReactLine, cleanup: NextExampleCleanup): Promise<NextExample> {
+async function startNextExample(react: ReactLine, cleanup: NextExampleCleanup): Promise<NextExample> {
   const { scratch, dir } = copyFixtureOutside("next-app")
   cleanup.scratch = scratch
   if (react === "18.2") pinReact18(dir)
@@ -82,8 +86,68 @@ export async function startNextExample(react: ReactLine, cleanup: NextExampleCle
 }
 
 /** Stops what {@link startNextExample} started and removes the app's folder. */
-export async function stopNextExample(cleanup: NextExampleCleanup): Promise<void> {
+async function stopNextExample(cleanup: NextExampleCleanup): Promise<void> {
   await cleanup.app?.server.stop()
   await cleanup.idp?.close()
   if (cleanup.scratch !== undefined) rmSync(cleanup.scratch, { recursive: true, force: true })
+}
+
+/** Signs `browser` in as Dana with the home page's Credentials form (a server action); returns the page it lands on. */
+export async function signInWithCredentials(example: NextExample, browser: TestBrowser): Promise<Page> {
+  const home = await browser.navigate(`${example.app.url}/`)
+  const formIndex = parseForms(home.body).findIndex((form) => form.id === "credentials")
+  return browser.submitForm(home, { formIndex, values: { email: "dana@example.com", password: "dana-password" } })
+}
+
+/**
+ * Signs a new visitor in as Alice with the "sso" provider from the sign-in page, through the
+ * local identity provider; returns the IdP's login page and the page the app sent back to.
+ */
+export async function signInThroughIdp(example: NextExample): Promise<{ visitor: TestBrowser; login: Page; back: Page }> {
+  const visitor = new TestBrowser()
+  const signInPage = await visitor.navigate(`${example.app.url}/auth/signin`)
+  const formIndex = parseForms(signInPage.body).findIndex((form) => form.action?.endsWith("/auth/signin/sso"))
+  const login = await visitor.submitForm(signInPage, { formIndex })
+  const back = await visitor.submitForm(login, { values: { login: "alice@example.com", password: "alice-password" } })
+  return { visitor, login, back }
+}
+
+/**
+ * Starts the example on `react` before the test file's tests (beforeAll) and stops it after them;
+ * the returned object is filled in when it has started.
+ */
+export function useNextExample(react: ReactLine): NextExample {
+  // Filled in by beforeAll, before any test reads it.
+  const example = {} as NextExample
+  const cleanup: NextExampleCleanup = {}
+  beforeAll(async () => {
+    Object.assign(example, await startNextExample(react, cleanup))
+  }, scaled(300_000))
+  afterAll(() => stopNextExample(cleanup))
+  return example
+}
+
+/**
+ * In Chromium with `browser`'s cookies (Dana signed in): the client page's `useSession` under
+ * `SessionProvider basePath="/auth"` shows her, and `update({ user: { name } })` renames her
+ * through the jwt callback, which the server component then shows too.
+ */
+export async function checkClientExample(example: NextExample, browser: TestBrowser): Promise<void> {
+  const chromium = await launchChromium()
+  const { url } = example.app
+  try {
+    const context = await chromium.newContext()
+    await context.addCookies(browser.cookies(url).map((cookie) => ({ name: cookie.name, value: cookie.value, url })))
+    const page = await context.newPage()
+    await page.goto(`${url}/client-example`)
+    const status = () => page.locator("#client-status").textContent()
+    await expect.poll(status, { timeout: scaled(15_000) }).toBe("Client sees dana@example.com as Dana")
+    await page.locator("#new-name").fill("Dana Renamed")
+    await page.locator("#update").click()
+    await expect.poll(status, { timeout: scaled(15_000) }).toBe("Client sees dana@example.com as Dana Renamed")
+    await page.goto(`${url}/server-example`)
+    expect(await page.locator("#session-data").textContent()).toContain('"name": "Dana Renamed"')
+  } finally {
+    await chromium.close()
+  }
 }
