@@ -24,38 +24,60 @@ function tagEnd(text: string, from: number): number {
   return text.length
 }
 
+/** The end of a string literal of a markup expression opening at `from` (after its closing quote). */
+function stringEnd(text: string, from: number): number {
+  const quote = text[from]
+  for (let at = from + 1; at < text.length; at++) {
+    if (text[at] === "\\") at++
+    else if (text[at] === quote) return at + 1
+  }
+  return text.length
+}
+
 function langOf(tag: string): string | undefined {
   const match = /\slang\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>/]+))/u.exec(tag)
   return match === null ? undefined : (match[1] ?? match[2] ?? match[3])
 }
 
-/** The top-level `<script>` blocks of a component, outside comments and `<style>`. */
+/**
+ * The top-level `<script>` blocks of a component: not in a comment, `<style>`, `<svelte:head>`
+ * (a `<script>` there is the page's, JSON-LD say) or a `{...}` expression of the markup.
+ */
 function scriptBlocks(text: string): ScriptBlock[] {
   const blocks: ScriptBlock[] = []
   const lower = text.toLowerCase()
+  let depth = 0
   let at = 0
   while (at < text.length) {
-    const open = lower.indexOf("<", at)
-    if (open === -1) break
-    if (lower.startsWith("<!--", open)) {
-      const close = lower.indexOf("-->", open + 4)
+    const char = text[at]
+    if (depth > 0 && (char === '"' || char === "'" || char === "`")) {
+      at = stringEnd(text, at)
+      continue
+    }
+    if (char === "{" || char === "}") depth = Math.max(0, depth + (char === "{" ? 1 : -1))
+    if (char !== "<" || depth > 0) {
+      at++
+      continue
+    }
+    if (lower.startsWith("<!--", at)) {
+      const close = lower.indexOf("-->", at + 4)
       at = close === -1 ? text.length : close + 3
       continue
     }
-    const name = /^<(script|style)(?=[\s/>])/u.exec(lower.slice(open, open + 8))?.[1]
+    const name = /^<(script|style|svelte:head)(?=[\s/>])/u.exec(lower.slice(at, at + 13))?.[1]
     if (name === undefined) {
-      at = open + 1
+      at++
       continue
     }
-    const start = tagEnd(text, open)
+    const start = tagEnd(text, at)
     if (text[start - 2] === "/") {
       at = start
       continue
     }
     const close = lower.indexOf(`</${name}`, start)
     const end = close === -1 ? text.length : close
-    if (name === "script") blocks.push({ start, end, lang: langOf(text.slice(open, start)) })
-    at = end
+    if (name === "script") blocks.push({ start, end, lang: langOf(text.slice(at, start)) })
+    at = end + 2
   }
   return blocks
 }

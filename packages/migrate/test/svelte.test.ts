@@ -69,6 +69,14 @@ describe(".svelte components", () => {
     expect(report.parseErrors.map(({ file }) => file)).toEqual(["a.svelte"])
   })
 
+  it("reads no <script> of the page's head or of a markup expression as the component's", () => {
+    const text = `<svelte:head>\n  <script type="application/ld+json">{ "@context": "https://schema.org" }</script>\n</svelte:head>\n<p>{@html "<script>not code {</script>"}</p>\n<script lang="ts">\n  import { signIn } from "@auth/sveltekit/client"\n</script>\n`
+    const dir = writeProject({ "src/routes/+page.svelte": text })
+    const report = migrate({ dir, now: NOW })
+    expect(report.parseErrors).toEqual([])
+    expect(readProjectFile(dir, "src/routes/+page.svelte")).toBe(text.replace("@auth/sveltekit/client", "@portcullis/sveltekit/client"))
+  })
+
   it("leaves a component without Auth.js, or without a script, alone", () => {
     const dir = writeProject({ "a.svelte": `<script>\n  import { onMount } from "svelte"\n</script>\n<p>a</p>\n`, "b.svelte": `<p>{"@auth/sveltekit"}</p>\n` })
     expect(migrate({ dir, now: NOW }).changed).toEqual([])
