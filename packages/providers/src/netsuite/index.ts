@@ -55,9 +55,11 @@ const ACCOUNT_ID = /^[a-z0-9-]+$/
  * NetSuite sign-in: OpenID Connect with an `issuer` URL, or OAuth 2.0 with a RESTlet profile when
  * `accountID` (or an `issuer` that is not a URL) names the account.
  *
- * @throws {Configuration} when neither `issuer` nor `AUTH_NETSUITE_ISSUER` nor `accountID` is set,
- *   when the account id is not one, when the OAuth 2.0 shape has no `userinfo` URL, or when the
- *   OpenID Connect shape's `scope` lacks `openid`.
+ * Without `issuer` (or `AUTH_NETSUITE_ISSUER`) or `accountID` it is left out of sign-in, and
+ * `Auth()` logs what to set.
+ *
+ * @throws {Configuration} when the account id is not one, when the OAuth 2.0 shape has no
+ *   `userinfo` URL, or when the OpenID Connect shape's `scope` lacks `openid`.
  */
 export default function NetSuite(
   options: OIDCUserConfig<NetSuiteProfile> & NetSuiteOptions = {},
