@@ -1,3 +1,4 @@
+import { Configuration } from "@portcullis/core/errors"
 import { incompleteProblem } from "@portcullis/core/providers"
 import { describe, expect, it } from "vitest"
 import { testProvider } from "../testing.js"
