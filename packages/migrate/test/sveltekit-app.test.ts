@@ -3,15 +3,15 @@
  * `.svelte` components importing `@auth/sveltekit/components` and `@auth/sveltekit/client`, a
  * footer printing `@auth/sveltekit/package.json`'s version, `src/app.d.ts` referencing the
  * package's types), migrated by the built bin, installed with a plain `npm install` of our packed
- * tarballs, built with `vite build`, served by adapter-node and signed in with Credentials through
+ * tarballs, built with `vite build`, served by adapter-node and signed in, in Chromium, with Credentials through
  * the form action, with its OpenID Connect provider through the local identity provider
- * (@portcullis/dev-idp), and from the browser's own script in Chromium.
+ * (@portcullis/dev-idp), and from the browser's own script.
  */
 import { existsSync, readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
-import { TestBrowser, parseForms } from "@portcullis/test-kit/browser"
 import { launchChromium } from "@portcullis/test-kit/chromium"
 import { freePort } from "@portcullis/test-kit/system"
+import type { Page as ChromiumPage } from "playwright-core"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import type { DevIdp } from "@portcullis/dev-idp"
 import { scaled } from "@portcullis/test-time"
@@ -81,45 +81,55 @@ it("denies the protected page before sign-in", async () => {
   expect(await (await fetch(`${app.url}/protected`)).text()).toContain('<p id="protected">Access denied</p>')
 })
 
-it("signs in with Credentials through the SignIn component's form action", async () => {
-  const browser = new TestBrowser()
-  const home = await browser.navigate(`${app.url}/`)
-  const formIndex = parseForms(home.body).findIndex((form) => form.id === "credentials")
-  const signedIn = await browser.submitForm(home, { formIndex, values: { email: "carol@example.com", password: "carol-password" } })
-  expect(new URL(signedIn.url).pathname).toBe("/protected")
-  expect(signedIn.body).toContain('<p id="protected">Protected page of Carol</p>')
-  expect(signedIn.body).toContain('<span id="status">Signed in as carol@example.com</span>')
-})
-
-it("signs in with the OpenID Connect provider from the header's SignIn, through the sign-in page and the local identity provider", async () => {
-  const visitor = new TestBrowser()
-  const home = await visitor.navigate(`${app.url}/`)
-  const headerForm = parseForms(home.body).findIndex((form) => form.action?.endsWith("/signin") && form.id !== "credentials")
-  const signInPage = await visitor.submitForm(home, { formIndex: headerForm })
-  expect(new URL(signInPage.url).pathname).toBe("/auth/signin")
-  const formIndex = parseForms(signInPage.body).findIndex((form) => form.action?.endsWith("/auth/signin/sso"))
-  const login = await visitor.submitForm(signInPage, { formIndex })
-  expect(new URL(login.url).origin).toBe(issuer)
-  const back = await visitor.submitForm(login, { values: { login: "alice@example.com", password: "alice-password" } })
-  expect(new URL(back.url).searchParams.get("error")).toBeNull()
-  expect((await visitor.navigate(`${app.url}/`)).body).toContain('<span id="status">Signed in as alice@example.com</span>')
-})
-
-it("signs in and out from the browser's script with signIn and signOut of the migrated client import, in Chromium", async () => {
+/** A fresh Chromium page for `run`, closed after it. */
+async function inChromium(run: (page: ChromiumPage) => Promise<void>): Promise<void> {
   const chromium = await launchChromium()
   try {
-    const page = await (await chromium.newContext()).newPage()
-    await page.goto(`${app.url}/`)
-    await page.locator("#client-sign-in").click()
-    await page.waitForURL((at) => at.origin === issuer, { timeout: scaled(10_000) })
-    await page.getByLabel("Email").fill("alice@example.com")
-    await page.getByLabel("Password").fill("alice-password")
-    await page.getByRole("button", { name: "Sign in", exact: true }).click()
-    await page.waitForURL(`${app.url}/protected`, { timeout: scaled(10_000) })
-    expect(await page.locator("#status").textContent()).toBe("Signed in as alice@example.com")
-    await page.locator("#client-sign-out").click()
-    await expect.poll(() => page.locator("#status").textContent(), { timeout: scaled(10_000) }).toBe("Not signed in")
+    await run(await (await chromium.newContext()).newPage())
   } finally {
     await chromium.close()
   }
-})
+}
+
+/** Fills the local identity provider's login form as Alice. */
+async function loginAtIdp(page: ChromiumPage): Promise<void> {
+  await page.waitForURL((at) => at.origin === issuer, { timeout: scaled(10_000) })
+  await page.getByLabel("Email").fill("alice@example.com")
+  await page.getByLabel("Password").fill("alice-password")
+  await page.getByRole("button", { name: "Sign in", exact: true }).click()
+}
+
+it("signs in with Credentials through the SignIn component's form action, in Chromium", () =>
+  inChromium(async (page) => {
+    await page.goto(`${app.url}/`)
+    await page.locator("#credentials input[name=email]").fill("carol@example.com")
+    await page.locator("#credentials input[name=password]").fill("carol-password")
+    await page.getByRole("button", { name: "Sign in with email" }).click()
+    await page.waitForURL(`${app.url}/protected`, { timeout: scaled(10_000) })
+    await expect.poll(() => page.locator("#protected").textContent(), { timeout: scaled(10_000) }).toBe("Protected page of Carol")
+    expect(await page.locator("#status").textContent()).toBe("Signed in as carol@example.com")
+  }))
+
+it("signs in with the OpenID Connect provider from the header's SignIn, through the sign-in page and the local identity provider, in Chromium", () =>
+  inChromium(async (page) => {
+    await page.goto(`${app.url}/`)
+    await page.locator("header").getByRole("button", { name: "Sign in" }).click()
+    await page.waitForURL((at) => at.pathname === "/auth/signin", { timeout: scaled(10_000) })
+    await page.getByRole("button", { name: "Sign in with Company SSO" }).click()
+    await loginAtIdp(page)
+    await page.waitForURL((at) => at.origin === app.url, { timeout: scaled(10_000) })
+    await page.goto(`${app.url}/`)
+    expect(await page.locator("#status").textContent()).toBe("Signed in as alice@example.com")
+  }))
+
+it("signs in and out from the browser's script with signIn and signOut of the migrated client import, in Chromium", () =>
+  inChromium(async (page) => {
+    await page.goto(`${app.url}/`)
+    await page.locator("#client-sign-in").click()
+    await loginAtIdp(page)
+    await page.waitForURL(`${app.url}/protected`, { timeout: scaled(10_000) })
+    expect(await page.locator("#status").textContent()).toBe("Signed in as alice@example.com")
+    await page.goto(`${app.url}/`)
+    await page.locator("#client-sign-out").click()
+    await expect.poll(() => page.locator("#status").textContent(), { timeout: scaled(10_000) }).toBe("Not signed in")
+  }))
