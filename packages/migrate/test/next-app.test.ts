@@ -18,13 +18,15 @@ import { checkClientExample, signInThroughIdp, signInWithCredentials, typeCheck,
 const example = useNextExample("19")
 const browser = new TestBrowser()
 
-it("migrates the app: exit 0, every file that names next-auth, the cookie window, no manual step", () => {
+it("migrates the app: exit 0, every file that names next-auth, the footer's version to check, the cookie window, no manual step", () => {
   const { migration, dir } = example
   expect(migration.code).toBe(0)
   expect(migration.stdout).toContain(
     "Changed 6 file(s):\n  app/client-example/page.tsx\n  auth.ts\n  components/client-example.tsx\n  components/footer.tsx\n  components/session-data.tsx\n  package.json\n",
   )
-  expect(migration.stdout).toMatch(/Auth\.js's session cookies stay accepted until \d{4}-\d\d-\d\dT[\d:.]+Z \(today \+ Auth\.js's default session maxAge, 30 days\): legacySessionCookies set in auth\.ts:\d+/)
+  // The footer's version now reads ours: the codemod asks to reword what presents it as next-auth's.
+  expect(migration.stdout).toContain('To check (1):\n  components/footer.tsx:1:25: "next-auth/package.json" now reads @portcullis/nextjs\'s package.json')
+  expect(migration.stdout).toMatch(/Auth\.js's session cookies stay accepted until \d{4}-\d\d-\d\dT[\d:.]+Z \(today \+ (Auth\.js's default session maxAge|its session\.maxAge), 30 days\): legacySessionCookies set in auth\.ts:\d+/)
   expect(migration.stdout).toContain("No manual step left.")
   const auth = readFileSync(join(dir, "auth.ts"), "utf8")
   expect(auth).toContain('declare module "@portcullis/nextjs" {')
