@@ -1,16 +1,16 @@
 /**
- * The end-to-end tests' plumbing: copy a fixture app, run the built `portcullis-migrate` on it,
- * install the workspace's packages it now depends on, start it, and stop it.
+ * The end-to-end tests' plumbing: copy a fixture app out of the workspace, run the built
+ * `portcullis-migrate` on it, install it with npm and our packed packages, start it, and stop it.
  */
 import { execFile } from "node:child_process"
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs"
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { dirname, join, relative } from "node:path"
+import { join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { startDevIdp, type DevIdp } from "@portcullis/dev-idp"
 import { spawnServer, type SpawnedServer } from "@portcullis/test-kit/system"
-import { installPackedWithNpm, linkWorkspacePackages } from "@portcullis/test-kit/workspace"
+import { installPackedWithNpm } from "@portcullis/test-kit/workspace"
 
 const PACKAGE_DIR = fileURLToPath(new URL("..", import.meta.url))
 /** The codemod as `npx @portcullis/migrate` runs it: the built bin. */
@@ -35,18 +35,6 @@ export async function runBin(args: readonly string[]): Promise<BinRun> {
     const failed = error as { code?: number; stdout?: string; stderr?: string }
     return { code: typeof failed.code === "number" ? failed.code : -1, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" }
   }
-}
-
-/**
- * Copies `test/fixtures/<fixture>` to a fresh folder inside this package (so `next`, `react` and
- * `express` resolve from this package's node_modules, as from an app's) and returns its path.
- */
-export function copyFixture(fixture: string): string {
-  const dir = join(PACKAGE_DIR, "test", ".apps", `${fixture}-${String(process.pid)}`)
-  rmSync(dir, { recursive: true, force: true })
-  mkdirSync(dirname(dir), { recursive: true })
-  cpSync(join(PACKAGE_DIR, "test", "fixtures", fixture), dir, { recursive: true })
-  return dir
 }
 
 /**
@@ -89,16 +77,6 @@ export function snapshotTree(dir: string): Map<string, string> {
 export function dependenciesOf(dir: string): Record<string, string> {
   const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { dependencies?: Record<string, string> }
   return manifest.dependencies ?? {}
-}
-
-/**
- * Installs the `@portcullis/*` packages the app's package.json names from this workspace, as a
- * registry install would put them in its node_modules.
- *
- * @throws Error when the package.json names one the workspace does not have.
- */
-export function installWorkspacePackages(dir: string): string[] {
-  return linkWorkspacePackages(dir, Object.keys(dependenciesOf(dir)))
 }
 
 /** A server the test started, at `url`. */
