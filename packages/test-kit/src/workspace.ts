@@ -132,9 +132,12 @@ export async function installPackedWorkspacePackages(dir: string, options: Packe
   return tarballs
 }
 
-/** The environment of a child npm with npm's own defaults: no `npm_config_*` that the pnpm running the tests set. */
+/**
+ * The environment of a child npm with npm's own defaults: no `npm_config_*` that the pnpm running
+ * the tests set, and no `NODE_ENV` (vitest's "test"; "production" would leave out devDependencies).
+ */
 function npmEnvironment(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith("npm_config_")))
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith("npm_config_") && name !== "NODE_ENV"))
 }
 
 /**
