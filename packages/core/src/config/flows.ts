@@ -26,8 +26,8 @@ export function flowOf(config: object): SignInFlow | undefined {
  * still starts, and `Auth()` leaves only this provider out (logging `problem` once). The marker
  * travels with copies of the configuration (`{ ...Okta(), name }`) as its flow does.
  *
- * @param problem what to set, naming the option and its variable, e.g. "set \`apiKey\` or
- *   AUTH_BUNGIE_API_KEY"; never a value.
+ * @param problem what to set, naming the option (and its variable, where it has one) and what
+ *   the value is, e.g. "set `apiKey` (your Acme API key)"; never a value.
  * @example
  * ```ts
  * const provider = oauthProvider({ id: "acme", ... }, options)
