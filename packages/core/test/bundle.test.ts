@@ -84,7 +84,7 @@ describe("what an app loads with Auth", () => {
 
   it("holds the OAuth flow and JWT sessions, and none of the email, credentials, database-session, legacy-cookie, off-origin warning or default-page code", async () => {
     const { inputs, code } = await loadedWith(OAUTH_APP)
-    expect(code).toContain(": pass it to the provider or set ")
+    expect(code).toContain(" for a public client)")
     expect(inputs).toEqual(expect.arrayContaining(["oauth/flow.ts", "oauth/provider.ts", "session/index.ts", "session/jwt.ts"]))
     expect(inputs.filter((input) => LAZY.test(input))).toEqual([])
     // A module shared with a lazy chunk is bundled whole: the email and credentials rules live in their flows' folders.

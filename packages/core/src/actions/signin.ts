@@ -59,11 +59,12 @@ export async function signInPage(context: RequestContext): Promise<Response> {
  * the flow (an OAuth flow adds them to the authorization URL).
  *
  * @throws {InvalidProvider} when no provider has the id.
+ * @throws {Configuration} when the provider was left out for a missing value.
  * @throws {MissingCSRF} when the form's CSRF token does not check out.
  */
 export async function signIn(context: RequestContext, providerId: string): Promise<Response> {
   const provider = context.config.providersById.get(providerId)
-  if (provider === undefined) throw new InvalidProvider(`No provider has the id "${providerId}".`)
+  if (provider === undefined) throw context.config.unavailable.get(providerId) ?? new InvalidProvider(`No provider has the id "${providerId}".`)
   const form = await readForm(context.request)
   const query = new URLSearchParams(context.url.searchParams)
   const requested = form.get("callbackUrl") ?? query.get("callbackUrl")

@@ -46,10 +46,11 @@ export async function signOut(context: RequestContext): Promise<Response> {
  * checks it and sends the browser on.
  *
  * @throws {InvalidProvider} when no provider has the id, or its flow signs out nowhere else.
+ * @throws {Configuration} when the provider was left out for a missing value.
  */
 export async function signOutCallback(context: RequestContext, providerId: string): Promise<Response> {
   const provider = context.config.providersById.get(providerId)
   const handler = provider?.flow.signOutCallback
-  if (provider === undefined || handler === undefined) throw new InvalidProvider(`No provider with the id "${providerId}" signs out at the provider.`)
+  if (provider === undefined || handler === undefined) throw context.config.unavailable.get(providerId) ?? new InvalidProvider(`No provider with the id "${providerId}" signs out at the provider.`)
   return handler(context, provider)
 }

@@ -6,7 +6,7 @@
  * the built-in flow of its `type` from {@link builtInFlow}, fetched on first use.
  */
 import { Configuration } from "../errors/errors.js"
-import { FLOW } from "./flow-key.js"
+import { FLOW, INCOMPLETE } from "./flow-key.js"
 import type { AdapterMethod } from "../adapters.js"
 import type { FlowProvider, ProviderSetup, SignInFlow } from "../internal.js"
 import type { ProviderType } from "../model.js"
@@ -18,6 +18,31 @@ export { FLOW }
 export function flowOf(config: object): SignInFlow | undefined {
   const flow = (config as { [FLOW]?: unknown })[FLOW]
   return typeof flow === "object" && flow !== null && typeof (flow as SignInFlow).configure === "function" ? (flow as SignInFlow) : undefined
+}
+
+/**
+ * A copy of a provider configuration that says what it lacks: a factory returns it instead of
+ * throwing when a value it needs is missing, so an app that calls the factory at import time
+ * still starts, and `Auth()` leaves only this provider out (logging `problem` once). The marker
+ * travels with copies of the configuration (`{ ...Okta(), name }`) as its flow does.
+ *
+ * @param problem what to set, naming the option (and its variable, where it has one) and what
+ *   the value is, e.g. "set `apiKey` (your Acme API key)"; never a value.
+ * @example
+ * ```ts
+ * const provider = oauthProvider({ id: "acme", ... }, options)
+ * return apiKey === undefined ? incompleteProvider(provider, "set `apiKey` (your Acme API key)") : provider
+ * ```
+ */
+export function incompleteProvider<C extends object>(config: C, problem: string): C {
+  const before = incompleteProblem(config)
+  return { ...config, [INCOMPLETE]: before === undefined ? problem : `${before}; ${problem}` }
+}
+
+/** What a provider configuration says it lacks ({@link incompleteProvider}), if anything. */
+export function incompleteProblem(config: object): string | undefined {
+  const problem = (config as { [INCOMPLETE]?: unknown })[INCOMPLETE]
+  return typeof problem === "string" && problem !== "" ? problem : undefined
 }
 
 /**
@@ -50,16 +75,43 @@ export async function builtInFlow(config: Readonly<Record<string, unknown>>, id:
   throw new Configuration(`Provider "${id}" has an unknown \`type\`: use "oauth", "oidc", "email" or "credentials".`)
 }
 
+/** The providers of a configuration: those that serve, and those left out for a missing value. */
+export interface NormalisedProviders {
+  providers: FlowProvider[]
+  /** By id, the error each incomplete provider's routes answer with (see `InternalConfig.unavailable`). */
+  unavailable: Map<string, Configuration>
+  /** The secrets the incomplete providers were given (a client secret): no log line shows them either. */
+  unavailableSecrets: string[]
+}
+
 /**
  * Each provider, as the read stage handed it on, configured by the flow that serves it (its own,
- * or the built-in one of its type).
+ * or the built-in one of its type); one that lacks a value it needs (what its factory says it
+ * lacks, and what its flow's `missing` finds) is left out, as an entry of `unavailable` naming
+ * each value to set. An app configured from the environment with only some providers' variables
+ * set keeps signing in with those.
  *
- * @throws {Configuration} naming the provider and the option to fix.
+ * @throws {Configuration} naming the provider and the option to fix, when a value is present but unusable.
  */
-export async function normaliseProviders(providers: ReadOptions["providers"], setup: ProviderSetup): Promise<FlowProvider[]> {
-  const out: FlowProvider[] = []
-  for (const { config, id } of providers) out.push(configureProvider(config, id, await builtInFlow(config, id), setup))
+export async function normaliseProviders(providers: ReadOptions["providers"], setup: ProviderSetup): Promise<NormalisedProviders> {
+  const out: NormalisedProviders = { providers: [], unavailable: new Map(), unavailableSecrets: [] }
+  for (const { config, id } of providers) {
+    const flow = await builtInFlow(config, id)
+    const carried = incompleteProblem(config)
+    const missing = [...(carried === undefined ? [] : [carried]), ...(flow.missing?.(config, setup.env) ?? [])]
+    if (missing.length === 0) {
+      out.providers.push(configureProvider(config, id, flow, setup))
+      continue
+    }
+    out.unavailable.set(id, new Configuration(`${id}: ${missing.join("; ")}.`))
+    out.unavailableSecrets.push(...givenSecrets(config, setup.env))
+  }
   return out
+}
+
+/** The secrets of a provider not configured by its flow, found where every provider keeps them: `clientSecret`, or `AUTH_<ID>_SECRET`. */
+function givenSecrets(config: Readonly<Record<string, unknown>>, env: Readonly<Record<string, string | undefined>>): string[] {
+  return [config.clientSecret, env[envName(String(config.id), "SECRET")]].filter((value) => typeof value === "string")
 }
 
 const PROVIDER_TYPES: ReadonlySet<string> = new Set(["oauth", "oidc", "email", "credentials", "webauthn"])
@@ -135,7 +187,7 @@ export function lazyFlow(spec: {
     name: spec.name,
     configure: (config, env, setup) => ({ config, env, setup }),
     adapterMethods: () => [...(spec.adapterMethods ?? [])],
-    secrets: ({ config, env }) => [config.clientSecret, env[envName(String(config.id), "SECRET")]].filter((value) => typeof value === "string"),
+    secrets: ({ config, env }) => givenSecrets(config, env),
     draw: () => ({ kind: "button" }),
     signIn: async (context, provider, request) => {
       const real = await resolve(provider)

@@ -7,7 +7,7 @@
 import { html, json, redirect } from "./context.js"
 import { AuthError, Configuration, httpStatus, MissingCSRF, UnknownAction, type AuthErrorCode } from "../errors/errors.js"
 import type { InternalConfig, RequestContext } from "../internal.js"
-import { createLogger, sanitizeError } from "../errors/logger.js"
+import { createLogger, loggedOnce, sanitizeError } from "../errors/logger.js"
 import { errorPageUrl, signInPageUrl, type Action } from "./routes.js"
 import type { AuthConfig } from "../types.js"
 
@@ -64,13 +64,15 @@ export interface FailedRequest {
 
 /**
  * Logs `thrown` (an unexpected value as a `Configuration` error) and answers it; never throws.
+ * An error already logged once for the process (an incomplete provider's) is logged at debug level only.
  * A failure to build the answer itself is logged too and answered `503` JSON.
  */
 export async function answerFailure(thrown: unknown, at: FailedRequest): Promise<Response> {
   const { request, config, internal, context, action } = at
   const error = thrown instanceof AuthError ? thrown : new Configuration("An unexpected error occurred while handling the request.", { cause: thrown })
   const logger = internal?.logger ?? fallbackLogger(config)
-  logger.error(context === undefined ? error : sanitizeError(error, context.sensitive))
+  if (loggedOnce(error)) logger.debug(`${error.code}: ${error.message}`)
+  else logger.error(context === undefined ? error : sanitizeError(error, context.sensitive))
   try {
     return await failure(error, request, context, action)
   } catch (cause) {

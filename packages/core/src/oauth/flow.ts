@@ -8,7 +8,7 @@
  */
 import { ACCOUNT_SIGN_IN_METHODS, SESSION_RECORD_METHODS } from "../adapters.js"
 import type { FlowProvider, RequestContext, SignInFlow } from "../internal.js"
-import { normalizeOAuthProvider, type InternalOAuthProvider } from "./provider.js"
+import { missingOAuthOptions, normalizeOAuthProvider, type InternalOAuthProvider } from "./provider.js"
 
 type Provider = FlowProvider<InternalOAuthProvider>
 
@@ -42,6 +42,7 @@ function keptForSignOut(context: RequestContext): boolean {
 export const oauth = {
   name: "OAuth",
   configure: (config, env, setup) => normalizeOAuthProvider(config as never, env, setup?.redirectProxyUrl),
+  missing: (config, env) => missingOAuthOptions(config as never, env),
   adapterMethods: (options) => [
     ...ACCOUNT_SIGN_IN_METHODS,
     ...(options.backchannelLogout ? [...SESSION_RECORD_METHODS, "deleteSession" as const] : []),

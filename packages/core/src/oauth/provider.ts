@@ -100,6 +100,33 @@ export const defaultAccount: AccountCallback = (tokens) => {
   return account
 }
 
+/** Whether an option, or the variable that stands in for it, is unset or empty. */
+function unset(option: unknown, variable: string | undefined): boolean {
+  const value = option ?? variable
+  return value === undefined || value === ""
+}
+
+/**
+ * What an OAuth / OIDC provider lacks to work at all, each as what to set: its client id, its
+ * client secret (unless it is a public client), an OpenID Connect provider's issuer. A provider
+ * configured from the environment with its variables unset is left out rather than failing
+ * every other one (see `SignInFlow.missing`).
+ */
+export function missingOAuthOptions(config: OAuthConfig, env: Env): string[] {
+  const { id } = config
+  const missing: string[] = []
+  const set = (option: string, suffix: string): void => {
+    missing.push(`set \`${option}\` or ${envName(id, suffix)}`)
+  }
+  if (unset(config.clientId, env[envName(id, "ID")])) set("clientId", "ID")
+  const authMethod: unknown = isRecord(config.client) ? config.client.token_endpoint_auth_method : undefined
+  if (authMethod !== "none" && unset(config.clientSecret, env[envName(id, "SECRET")])) {
+    missing.push(`set \`clientSecret\` or ${envName(id, "SECRET")} (or \`client.token_endpoint_auth_method: "none"\` for a public client)`)
+  }
+  if (config.type === "oidc" && config.wellKnown === undefined && unset(config.issuer, env[envName(id, "ISSUER")])) set("issuer", "ISSUER")
+  return missing
+}
+
 /**
  * Checks and normalises one OAuth / OIDC provider.
  *
@@ -110,10 +137,10 @@ export function normalizeOAuthProvider(config: OAuthConfig, env: Env, proxyUrl: 
   const name = typeof config.name === "string" && config.name !== "" ? config.name : id
   const at = (option: string): string => `providers["${id}"].${option}`
 
+  const missing = missingOAuthOptions(config, env)
+  if (missing.length > 0) throw new Configuration(`${id}: ${missing.join("; ")}.`)
   const clientId = config.clientId ?? env[envName(id, "ID")]
-  if (typeof clientId !== "string" || clientId === "") {
-    throw new Configuration(`Provider "${id}" has no \`clientId\`: pass it to the provider or set ${envName(id, "ID")}.`)
-  }
+  if (typeof clientId !== "string") throw new Configuration(`\`${at("clientId")}\` must be a string.`)
   const client: Record<string, unknown> = isRecord(config.client) ? { ...config.client } : {}
   if (config.client !== undefined && !isRecord(config.client)) throw new Configuration(`\`${at("client")}\` must be an object.`)
   const authMethod = client.token_endpoint_auth_method ?? "client_secret_basic"
@@ -123,11 +150,7 @@ export function normalizeOAuthProvider(config: OAuthConfig, env: Env, proxyUrl: 
     )
   }
   const clientSecret = config.clientSecret ?? env[envName(id, "SECRET")]
-  if (authMethod !== "none" && (typeof clientSecret !== "string" || clientSecret === "")) {
-    throw new Configuration(
-      `Provider "${id}" has no \`clientSecret\`: pass it to the provider, set ${envName(id, "SECRET")}, or set \`client.token_endpoint_auth_method: "none"\` for a public client.`,
-    )
-  }
+  if (clientSecret !== undefined && typeof clientSecret !== "string") throw new Configuration(`\`${at("clientSecret")}\` must be a string.`)
 
   const issuer = config.issuer ?? env[envName(id, "ISSUER")]
   if (issuer !== undefined && typeof issuer !== "string") throw new Configuration(`\`${at("issuer")}\` must be a URL string.`)
@@ -140,9 +163,6 @@ export function normalizeOAuthProvider(config: OAuthConfig, env: Env, proxyUrl: 
   const conform = optionalFunction<TokenEndpointHandler["conform"]>(token.handler.conform, at("token.conform"))
   const userinfoRequest = optionalFunction<UserinfoEndpointHandler["request"]>(userinfo.handler.request, at("userinfo.request"))
 
-  if (type === "oidc" && wellKnown === undefined) {
-    throw new Configuration(`Provider "${id}" is OpenID Connect and needs an \`issuer\` (or set ${envName(id, "ISSUER")}).`)
-  }
   if (wellKnown === undefined) {
     if (authorization.url === undefined) throw new Configuration(`Provider "${id}" has no \`authorization\` URL and no \`wellKnown\`.`)
     if (token.url === undefined && tokenRequest === undefined) {

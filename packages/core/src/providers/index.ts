@@ -9,7 +9,7 @@
 export type { Account, Awaitable, Profile, ProviderButtonStyles, ProviderType, TokenSet, User, WebAuthnProviderType } from "../model.js"
 export type * from "./types.js"
 export type { FlowProvider, FlowRoute, PageEntry, PageField, ProviderSetup, SignInFlow } from "../internal.js"
-export { FLOW, lazyFlow } from "../config/flows.js"
+export { FLOW, incompleteProblem, incompleteProvider, lazyFlow } from "../config/flows.js"
 export { mergeProviderConfig } from "./merge.js"
 export { userFromClaims, type StandardClaims } from "./claims.js"
 export { tenantIssuer } from "./tenant.js"

@@ -1,7 +1,10 @@
 import type { DevIdp } from "@portcullis/dev-idp"
 import { decodeJwt } from "jose"
 import { describe, expect, it } from "vitest"
-import { APP, Harness, e2eConfig, errorOf, idpProvider, oauthProvider, startIdp, useIdp } from "./harness.js"
+import GitHub from "@portcullis/providers/github/index.js"
+import Keycloak from "@portcullis/providers/keycloak/index.js"
+import Okta from "@portcullis/providers/okta/index.js"
+import { APP, CLIENT, Harness, e2eConfig, errorOf, idpProvider, oauthProvider, startIdp, useIdp } from "./harness.js"
 
 const idp = useIdp()
 
@@ -281,5 +284,61 @@ describe("timeouts", () => {
     } finally {
       await slow.close()
     }
+  })
+})
+
+describe("a provider whose configuration is incomplete (issue 35: one unconfigured provider no longer stops all sign-in)", () => {
+  const OKTA_SECRET = "okta-client-secret-never-logged"
+
+  /** The shape of Auth.js's Express example: many providers, only some of their variables set. */
+  function partialApp() {
+    const config = e2eConfig([
+      idpProvider(idp()),
+      // A tenant provider that is configured, on the real OP.
+      Keycloak({ id: "idp-second", issuer: idp().issuer, clientId: CLIENT.id, clientSecret: CLIENT.secret, allowInsecureLoopbackRequests: true }),
+      // A tenant provider without its issuer, and one without its client id.
+      Okta({ clientId: "okta-client", clientSecret: OKTA_SECRET }),
+      GitHub({ clientSecret: "github-client-secret" }),
+    ])
+    return { config, h: new Harness(config) }
+  }
+
+  it("lists the others, logs one error per incomplete provider naming what to set, and signs in with the others end to end", async () => {
+    const { config, h } = partialApp()
+    for (let i = 0; i < 3; i++) {
+      const listed = await h.browser.request(`${APP}/api/auth/providers`)
+      expect(listed.status).toBe(200)
+      expect(Object.keys((await listed.json()) as object)).toEqual(["idp", "idp-second"])
+    }
+    const page = await h.browser.navigate(`${APP}/api/auth/signin`)
+    expect(page.response.status).toBe(200)
+    expect(page.body).toContain("Demo IdP")
+    expect(page.body).not.toMatch(/Okta|GitHub/)
+
+    expect((await h.signIn("idp")).url).toBe(`${APP}/protected`)
+    expect(await h.session()).toMatchObject({ user: { email: "alice@example.com" } })
+    expect((await h.signIn("idp-second")).url).toBe(`${APP}/protected`)
+
+    expect(config.errors).toHaveLength(2)
+    expect(config.errors.filter((line) => line.includes("okta"))).toEqual([expect.stringMatching(/^Configuration: okta: set `issuer` or AUTH_OKTA_ISSUER \(/)])
+    expect(config.errors.filter((line) => line.includes("github"))).toEqual([expect.stringMatching(/^Configuration: github: set `clientId` or AUTH_GITHUB_ID\b/)])
+    expect(config.errors.join("\n")).not.toContain(OKTA_SECRET)
+  })
+
+  it("answers the incomplete provider's own routes with the Configuration error page, never a 500, and logs nothing more", async () => {
+    const { config, h } = partialApp()
+    await h.browser.request(`${APP}/api/auth/providers`)
+    const logged = config.errors.length
+    const started = await h.startSignIn("okta")
+    expect(started.redirects.every((url) => new URL(url).origin === APP)).toBe(true)
+    expect(new URL(started.url).pathname).toBe("/api/auth/error")
+    expect(errorOf(started)).toBe("Configuration")
+    expect(started.response.status).toBe(503)
+    const callback = await h.browser.navigate(`${APP}/api/auth/callback/github?code=x&state=y`)
+    expect(errorOf(callback)).toBe("Configuration")
+    expect(callback.response.status).toBe(503)
+    // The other providers still work after the refusals.
+    expect((await h.signIn("idp")).url).toBe(`${APP}/protected`)
+    expect(config.errors).toHaveLength(logged)
   })
 })

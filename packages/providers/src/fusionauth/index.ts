@@ -42,7 +42,7 @@ export interface FusionAuthProfile {
 /**
  * FusionAuth sign-in.
  *
- * @throws {Configuration} when neither `issuer` nor `AUTH_FUSIONAUTH_ISSUER` is set.
+ * Without `issuer` (or `AUTH_FUSIONAUTH_ISSUER`) it is left out of sign-in, and `Auth()` logs what to set.
  */
 export default function FusionAuth(config: OIDCUserConfig<FusionAuthProfile> = {}): OIDCConfig<FusionAuthProfile> {
   const issuer = tenantIssuer("fusionauth", config, "your FusionAuth tenant's issuer URL, e.g. https://auth.example.com")

@@ -24,7 +24,7 @@ export interface NetSuiteProfile {
 /**
  * NetSuite sign-in.
  *
- * @throws {Configuration} when neither `issuer` nor `AUTH_NETSUITE_ISSUER` is set.
+ * Without `issuer` (or `AUTH_NETSUITE_ISSUER`) it is left out of sign-in, and `Auth()` logs what to set.
  */
 export default function NetSuite(config: OIDCUserConfig<NetSuiteProfile> = {}): OIDCConfig<NetSuiteProfile> {
   const issuer = tenantIssuer("netsuite", config, "your account's SuiteTalk URL, e.g. https://1234567.suitetalk.api.netsuite.com")
