@@ -7,7 +7,6 @@ import type { RequestContext } from "../internal.js"
 import { clearChunked, readChunked, writeChunked } from "../http/cookies.js"
 import { AccessDenied, AuthError, SessionTokenError } from "../errors/errors.js"
 import { emit } from "../sign-in/events.js"
-import { callAdapter } from "../outbound/store.js"
 import type { CallbacksOptions, JWT, Session } from "../types.js"
 import { decode, encode } from "./jwt.js"
 import { clearSessionCookie, clearUnopened, expireLegacy, SESSION_ID_CLAIM, sessionSource, sessionUser, type CurrentSession, type EndedSession, type SessionUpdate, type SignedIn } from "./source.js"
@@ -89,13 +88,6 @@ function withSessionId(token: JWT, id: unknown): JWT {
   return id === undefined ? claims : { ...claims, [SESSION_ID_CLAIM]: id }
 }
 
-/** When a pre-switch JWT session's record expires: never before the old token, so a revoked one stays refused should that cookie come back. */
-function preSwitchExpiry(context: RequestContext, token: JWT): Date {
-  const now = Date.now()
-  const exp = typeof token.exp === "number" ? token.exp * 1000 : now
-  return new Date(Math.max(exp, now + context.config.jwt.maxAge * 1000))
-}
-
 async function readJwtSession(context: RequestContext, update: SessionUpdate | undefined): Promise<CurrentSession | null> {
   const { config } = context
   const source = await sessionSource(context)
@@ -105,19 +97,8 @@ async function readJwtSession(context: RequestContext, update: SessionUpdate | u
   if (raw === undefined) return null
   let token = await openToken(context, raw, source.salt)
   let recorded = false
-  if (token !== null && keepsSessionRecords(config.adapter)) {
-    const records = await sessionRecords()
-    // No `sessionId`: sealed before the switch (on http Auth.js's cookie name is ours, so the name tells nothing).
-    if (typeof token[SESSION_ID_CLAIM] !== "string") {
-      const record = await records.adoptPreSwitchSession(context, { kind: "jwt", token: raw, userId: token.sub, expires: preSwitchExpiry(context, token), sessionToken: null })
-      if (record !== undefined) {
-        token = { ...token, [SESSION_ID_CLAIM]: record.id }
-        recorded = true
-      }
-    }
-    // A session revoked elsewhere (a back-channel logout), or that names no record, is refused like one that does not open.
-    if (!(await records.isLive(config, token[SESSION_ID_CLAIM]))) token = null
-  }
+  // A session revoked elsewhere (a back-channel logout), or that names no record, is refused like one that does not open.
+  if (token !== null && keepsSessionRecords(config.adapter)) ({ token, recorded } = await (await sessionRecords()).liveJwtSession(context, token, raw))
   if (token === null) {
     clearUnopened(context, source)
     return null
@@ -263,16 +244,7 @@ export async function endSession(context: RequestContext): Promise<EndedSession>
   } else {
     const raw = source === undefined ? undefined : readChunked(context.jar, source.name)
     const token = source === undefined || raw === undefined ? null : await openToken(context, raw, source.salt)
-    if (token !== null && raw !== undefined && keepsSessionRecords(config.adapter)) {
-      const records = await sessionRecords()
-      const id = token[SESSION_ID_CLAIM]
-      // A pre-switch session signing out on its first request gets its record to revoke, so a copy of its cookie is refused too.
-      const record =
-        typeof id === "string"
-          ? await callAdapter(config.adapter, "getSessionRecord", id)
-          : await records.adoptPreSwitchSession(context, { kind: "jwt", token: raw, userId: token.sub, expires: preSwitchExpiry(context, token), sessionToken: null })
-      if (record != null) await records.revokeRecords(config, [record], "signOut")
-    }
+    if (token !== null && raw !== undefined && keepsSessionRecords(config.adapter)) await (await sessionRecords()).revokeJwtSession(context, token, raw)
     await emit(config, "signOut", { token })
     ended = { userId: typeof token?.sub === "string" ? token.sub : undefined, token }
   }
