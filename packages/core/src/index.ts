@@ -9,7 +9,7 @@ import { flowRoute } from "./actions/flow.js"
 import { providers } from "./actions/providers.js"
 import { session, updateSession } from "./actions/session.js"
 import { signIn } from "./actions/signin.js"
-import { signOut, signOutCallback, signOutPage } from "./actions/signout.js"
+import { signOut, signOutCallback } from "./actions/signout.js"
 import { limitClient } from "./limits/client-limit-gate.js"
 import { resolveConfig } from "./config/config.js"
 import { createContext, methodNotAllowed } from "./http/context.js"
@@ -35,8 +35,9 @@ type Handler = (context: RequestContext, providerId: string | undefined, flowRou
 
 // Listing and ending sessions needs session records: an app that never serves them loads none of it.
 const sessions = (method: "GET" | "POST"): Handler => async (context, sub) => (await import("./actions/sessions.js")).sessionsRoute(context, method, sub)
-// The default sign-in page loads when it is asked for, as its markup does.
+// The default sign-in and sign-out pages load when one is asked for, as their markup does.
 const signInPage: Handler = async (context) => (await import("./actions/signin-page.js")).signInPage(context)
+const signOutPage: Handler = async (context) => (await import("./actions/signout-page.js")).signOutPage(context)
 // The user's linked accounts (list, unlink) are seldom looked at: their routes load on first use.
 const accounts: Handler = async (context, action) => (await import("./actions/accounts.js")).accountsRoute(context, action)
 
@@ -46,7 +47,7 @@ const GET: Partial<Record<Action, Handler>> = {
   signin: signInPage,
   session: (context) => session(context),
   sessions: sessions("GET"),
-  signout: (context) => signOutPage(context),
+  signout: signOutPage,
   "signout-callback": (context, id) => signOutCallback(context, id ?? ""),
   // The error and check-your-email pages are served seldom (and by the email flow only): their routes load on first use.
   error: async (context) => (await import("./actions/error.js")).error(context),

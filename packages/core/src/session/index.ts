@@ -1,15 +1,15 @@
 /**
  * Sessions for both strategies: reading one on `GET /session` (the hot path), starting one
- * after a sign-in, and ending one on sign-out. JWT sessions live here; database sessions in
- * `./database.ts`, loaded on first use.
+ * after a sign-in (`./start.ts`, loaded with the sign-in ending), and ending one on sign-out.
+ * JWT sessions live here; database sessions in `./database.ts`, loaded on first use.
  */
 import type { RequestContext } from "../internal.js"
 import { clearChunked, readChunked, writeChunked } from "../http/cookies.js"
-import { AccessDenied, AuthError, SessionTokenError } from "../errors/errors.js"
+import { AuthError, SessionTokenError } from "../errors/errors.js"
 import { emit } from "../sign-in/events.js"
 import type { CallbacksOptions, JWT, Session } from "../types.js"
 import { decode, encode } from "./jwt.js"
-import { clearSessionCookie, clearUnopened, expireLegacy, SESSION_ID_CLAIM, sessionSource, sessionUser, type CurrentSession, type EndedSession, type SessionUpdate, type SignedIn } from "./source.js"
+import { clearSessionCookie, clearUnopened, expireLegacy, SESSION_ID_CLAIM, sessionSource, sessionUser, type CurrentSession, type EndedSession, type SessionUpdate } from "./source.js"
 import { keepsSessionRecords } from "../adapters.js"
 
 let loadedRecords: typeof import("./records.js") | undefined
@@ -18,7 +18,7 @@ let loadedRecords: typeof import("./records.js") | undefined
  * Session records, fetched only for an adapter that keeps them (an app without one loads none of
  * it), and once: a JWT read looks at them, and an `import()` per read costs more than the read.
  */
-async function sessionRecords(): Promise<typeof import("./records.js")> {
+export async function sessionRecords(): Promise<typeof import("./records.js")> {
   loadedRecords ??= await import("./records.js")
   return loadedRecords
 }
@@ -34,12 +34,13 @@ type DatabaseSessions = typeof import("./database.js")
 /** The database strategy once loaded: later reads call it without awaiting the import again. */
 let databaseSessions: DatabaseSessions | undefined
 
-async function loadDatabaseSessions(): Promise<DatabaseSessions> {
+export async function loadDatabaseSessions(): Promise<DatabaseSessions> {
   databaseSessions ??= await import("./database.js")
   return databaseSessions
 }
 
-async function sealToken(context: RequestContext, token: JWT): Promise<string> {
+/** Seals `token` with the configured (or Auth.js's) `jwt.encode`. */
+export async function sealToken(context: RequestContext, token: JWT): Promise<string> {
   const { config } = context
   const params = { token, secret: config.secrets, salt: context.sessionSalt, maxAge: config.jwt.maxAge }
   const sealed = config.jwt.encode !== undefined ? await config.jwt.encode(params) : await encode(params)
@@ -68,7 +69,8 @@ async function openToken(context: RequestContext, raw: string, salt: string): Pr
   }
 }
 
-function writeTokenCookie(context: RequestContext, sealed: string, maxAge: number): void {
+/** Queues the session cookie holding `sealed`, whole or chunked. */
+export function writeTokenCookie(context: RequestContext, sealed: string, maxAge: number): void {
   const cookie = context.cookies.sessionToken
   const options = { ...cookie.options, maxAge }
   context.setCookies.push(...writeChunked(cookie, sealed, context.jar, options))
@@ -83,7 +85,7 @@ function sameJson(a: unknown, b: unknown): boolean {
  * returned (one written `{ ...token, ...session }` passes on what `update()` posted), so no
  * callback or client can make a session unrevocable or point it at another session's record.
  */
-function withSessionId(token: JWT, id: unknown): JWT {
+export function withSessionId(token: JWT, id: unknown): JWT {
   const { [SESSION_ID_CLAIM]: _claimed, ...claims } = token
   return id === undefined ? claims : { ...claims, [SESSION_ID_CLAIM]: id }
 }
@@ -165,55 +167,6 @@ export function readSession(context: RequestContext, update?: SessionUpdate): Pr
   return databaseSessions === undefined
     ? loadDatabaseSessions().then((loaded) => loaded.readDatabaseSession(context, update))
     : databaseSessions.readDatabaseSession(context, update)
-}
-
-/**
- * Starts the session of a user who just signed in.
- *
- * @throws {AccessDenied} when the `jwt` callback returns `null`.
- * @throws {SessionTokenError} when the token cannot be sealed.
- */
-export async function startSession(context: RequestContext, signedIn: SignedIn): Promise<void> {
-  const { config } = context
-  // A read of the previous session earlier in this request may have queued its own cookie.
-  const name = context.cookies.sessionToken.name
-  context.setCookies = context.setCookies.filter((cookie) => cookie.name !== name && !cookie.name.startsWith(`${name}.`))
-  if (config.session.strategy === "database") {
-    await (await loadDatabaseSessions()).startDatabaseSession(context, signedIn)
-    return
-  }
-  const { user } = signedIn
-  let token: JWT | null = { name: user.name ?? null, email: user.email ?? null, picture: user.image ?? null, sub: user.id }
-  if (config.callbacks.jwt !== undefined) {
-    try {
-      token = await config.callbacks.jwt({
-        token,
-        user,
-        account: signedIn.account,
-        profile: signedIn.profile,
-        trigger: signedIn.isNewUser ? "signUp" : "signIn",
-        isNewUser: signedIn.isNewUser,
-      })
-    } catch (cause) {
-      throw new SessionTokenError("The `jwt` callback threw during sign-in.", { cause })
-    }
-    if (token === null || typeof token !== "object") throw new AccessDenied("The `jwt` callback returned no token for this sign-in.")
-  }
-  const { account } = signedIn
-  const provider = account === null ? undefined : config.providersById.get(account.provider)
-  // Without an adapter the cookie is the only store: the provider's flow may keep its tokens there.
-  if (account !== null && config.adapter === undefined && provider?.flow.sessionToken !== undefined) {
-    token = await provider.flow.sessionToken(provider.options, token, account)
-  }
-  const recorded = !keepsSessionRecords(config.adapter) ? undefined : await (await sessionRecords()).recordSignIn(context, {
-    userId: user.id,
-    provider: account?.provider,
-    profile: signedIn.profile,
-    sessionToken: null,
-    expires: new Date(Date.now() + config.jwt.maxAge * 1000),
-  })
-  token = withSessionId(token, recorded)
-  writeTokenCookie(context, await sealToken(context, token), config.jwt.maxAge)
 }
 
 /**
