@@ -12,7 +12,7 @@ import { signIn } from "./actions/signin.js"
 import { signOut, signOutCallback } from "./actions/signout.js"
 import { limitClient } from "./limits/client-limit-gate.js"
 import { resolveConfig } from "./config/config.js"
-import { createContext, methodNotAllowed } from "./http/context.js"
+import { createContext } from "./http/context.js"
 import type { InternalConfig, RequestContext } from "./internal.js"
 import { parseRoute, type Action } from "./http/routes.js"
 import type { AuthConfig } from "./types.js"
@@ -94,7 +94,7 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
     const handler = table?.[route.action]
     if (handler === undefined) {
       internal.logger.debug(`Method ${request.method} is not allowed on /${route.action}.`)
-      return await methodNotAllowed(context, route.action in GET, route.action in POST)
+      return await (await failures()).methodNotAllowed(context, route.action in GET, route.action in POST)
     }
     return (await limitClient(context, route)) ?? (await handler(context, route.providerId, route.flowRoute))
   } catch (thrown) {

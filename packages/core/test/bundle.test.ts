@@ -112,6 +112,7 @@ describe("what an app loads with Auth", () => {
     expect(code).not.toContain("ClientAddressUnknown")
     // How a failed or unknown request is answered loads with the first one.
     expect(code).not.toContain("An unexpected error occurred while handling the request.")
+    expect(code).not.toContain("GET, HEAD")
     // The word on another loopback name than AUTH_URL's loads with a CSRF refusal or the default sign-in page.
     expect(code).not.toContain("A cookie set on one name is not sent to the other")
     expect(code).not.toContain("The submitted `csrfToken` does not match the CSRF cookie.")

@@ -51,6 +51,13 @@ async function failure(error: AuthError, request: Request, context: RequestConte
   return redirect(context, errorPageUrl(context, error.code))
 }
 
+/** `405` for a method a route does not take, with the `Allow` header of the methods it does. */
+export async function methodNotAllowed(context: RequestContext, get: boolean, post: boolean): Promise<Response> {
+  const response = await jsonError(context, "UnknownAction", 405)
+  response.headers.set("allow", [get && "GET, HEAD", post && "POST"].filter(Boolean).join(", "))
+  return response
+}
+
 /** `404` for a path no route serves: a person who followed a stale link gets a page with a way on; scripts keep their JSON. */
 export async function notFound(request: Request, url: URL, config: InternalConfig): Promise<Response> {
   config.logger.debug(`Nothing is served at ${url.pathname}.`)
