@@ -1,7 +1,8 @@
 /**
  * The keys under which a provider configuration carries what core reads of it besides its
- * options: the sign-in flow that serves it, and what it lacks to work. Their own module, imported
- * by the provider types and by the flow registry alike.
+ * options: the sign-in flow that serves it, what it lacks to work, and the `fetch` its outbound
+ * requests go through. Their own module, imported by the provider types, the flow registry and
+ * the entries that export them alike.
  */
 
 /**
@@ -16,3 +17,18 @@ export const FLOW: unique symbol = Symbol.for("@portcullis/core/flow")
  * Registered with `Symbol.for`, as {@link FLOW} is.
  */
 export const INCOMPLETE: unique symbol = Symbol.for("@portcullis/core/incomplete")
+
+/**
+ * The key of an OAuth provider's own `fetch`, as Auth.js's `customFetch`: every request to that
+ * provider (discovery, keys, token, userinfo, revocation, and the `fetch` its `token.request` and
+ * `userinfo.request` hooks get) goes through it, still aborted after the provider's `timeout`. For a
+ * corporate proxy, logging or a provider that needs a request rewritten. Registered with
+ * `Symbol.for`, as {@link FLOW} is.
+ *
+ * @example
+ * ```ts
+ * import { customFetch } from "@portcullis/core"
+ * GitHub({ [customFetch]: (input, init) => undiciFetch(input, { ...init, dispatcher: proxyAgent }) })
+ * ```
+ */
+export const customFetch: unique symbol = Symbol.for("@portcullis/core/custom-fetch")

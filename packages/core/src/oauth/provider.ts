@@ -1,12 +1,23 @@
 /**
  * An OAuth 2.0 / OpenID Connect provider's configuration, checked and normalised once.
  */
+import { customFetch } from "../config/flow-key.js"
 import { Configuration } from "../errors/errors.js"
 import { isLoopbackAddress } from "../http/loopback.js"
-import type { AccountCallback, OAuthConfig, OIDCChecks, ProfileCallback, TokenEndpointHandler, UserinfoEndpointHandler } from "../providers/types.js"
+import type {
+  AccountCallback,
+  ClientPrivateKey,
+  OAuthConfig,
+  OIDCChecks,
+  ProfileCallback,
+  TokenEndpointAuthMethod,
+  TokenEndpointHandler,
+  UserinfoEndpointHandler,
+} from "../providers/types.js"
 import type { Profile, ProviderButtonStyles } from "../model.js"
 import { DEFAULT_CALLBACK_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, envName, isRecord, milliseconds, optionalFunction } from "../config/read.js"
 import { userFromClaims } from "../providers/claims.js"
+import { mergeProviderConfig } from "../providers/merge.js"
 
 /** An OAuth provider as the routes use it. */
 export interface InternalOAuthProvider {
@@ -17,10 +28,14 @@ export interface InternalOAuthProvider {
   source: OAuthConfig
   clientId: string
   clientSecret: string | undefined
-  authMethod: "client_secret_basic" | "client_secret_post" | "none"
+  authMethod: TokenEndpointAuthMethod
+  /** The key of `private_key_jwt` (`token.clientPrivateKey`). */
+  clientPrivateKey: CryptoKey | ClientPrivateKey | undefined
   client: Record<string, unknown>
   issuer: string | undefined
   wellKnown: string | undefined
+  /** The provider's key set URL (`jwks_endpoint`), over its metadata's `jwks_uri`. */
+  jwksEndpoint: string | undefined
   authorization: { url: string | undefined; params: Record<string, string> }
   token: { url: string | undefined; params: Record<string, string> | undefined } & Pick<TokenEndpointHandler, "conform" | "request">
   userinfo: { url: string | undefined; params: Record<string, string> | undefined } & Pick<UserinfoEndpointHandler, "request">
@@ -44,6 +59,8 @@ export interface InternalOAuthProvider {
   /** Milliseconds the whole callback (discovery, keys, token, userinfo, profile) may take. */
   callbackTimeout: number
   allowInsecureRequests: boolean
+  /** The app's own `fetch` for this provider (`[customFetch]`); the global one when `undefined`. */
+  customFetch: typeof fetch | undefined
 }
 
 type Env = Record<string, string | undefined>
@@ -58,14 +75,38 @@ function endpoint(value: unknown, option: string): { url: string | undefined; pa
   return { url: value.url, params: value.params ?? {}, handler: value }
 }
 
+/**
+ * An endpoint's parameters as text, as Auth.js sends them: numbers and booleans as their text,
+ * the OpenID Connect `claims` request as JSON.
+ *
+ * @throws {Configuration} naming the parameter whose value has no such form (`null`, an array,
+ *   another object, a number that is not finite), which Auth.js would send as `"[object Object]"`.
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#ClaimsParameter
+ */
 function stringParams(params: Record<string, unknown>, option: string): Record<string, string> {
   const out: Record<string, string> = {}
   for (const [key, value] of Object.entries(params)) {
     if (value === undefined) continue
-    if (typeof value !== "string") throw new Configuration(`\`${option}.${key}\` must be a string.`)
-    out[key] = value
+    if (typeof value === "string") out[key] = value
+    else if (typeof value === "boolean" || typeof value === "bigint" || (typeof value === "number" && Number.isFinite(value))) out[key] = String(value)
+    else if (key === "claims" && isRecord(value)) out[key] = JSON.stringify(value)
+    else throw new Configuration(`\`${option}.${key}\` must be a string, a finite number or a boolean${key === "claims" ? " (or an object, sent as JSON)" : ""}.`)
   }
   return out
+}
+
+const AUTH_METHODS: readonly string[] = ["client_secret_basic", "client_secret_post", "client_secret_jwt", "private_key_jwt", "none"]
+
+/**
+ * The private key of `private_key_jwt`: a private `CryptoKey`, or one with its `kid`.
+ *
+ * @throws {Configuration} naming `token.clientPrivateKey` when it is missing or not such a key.
+ */
+function clientPrivateKeyOf(value: unknown, option: string): CryptoKey | ClientPrivateKey {
+  const isPrivate = (key: unknown): key is CryptoKey => typeof key === "object" && key !== null && (key as { type?: unknown }).type === "private"
+  if (isPrivate(value)) return value
+  if (isRecord(value) && isPrivate(value.key) && (value.kid === undefined || typeof value.kid === "string")) return value as unknown as ClientPrivateKey
+  throw new Configuration(`\`${option}\` must be a private CryptoKey (or \`{ key, kid }\`) for \`client.token_endpoint_auth_method: "private_key_jwt"\`.`)
 }
 
 function booleanOption(value: unknown, option: string): boolean {
@@ -100,6 +141,19 @@ export const defaultAccount: AccountCallback = (tokens) => {
   return account
 }
 
+/**
+ * A provider written in Auth.js's style carries the options its factory was given (`options`):
+ * laid over what it returns, as Auth.js does, by the typed merge of the provider kit.
+ *
+ * @throws {Configuration} when `options` is not an object.
+ */
+function withFactoryOptions(given: OAuthConfig): OAuthConfig {
+  const { options, ...own } = given
+  if (options === undefined) return given
+  if (!isRecord(options)) throw new Configuration(`\`providers["${given.id}"].options\` must be an object.`)
+  return mergeProviderConfig(own as OAuthConfig<never>, options as never) as OAuthConfig
+}
+
 /** Whether an option, or the variable that stands in for it, is unset or empty. */
 function unset(option: unknown, variable: string | undefined): boolean {
   const value = option ?? variable
@@ -112,7 +166,8 @@ function unset(option: unknown, variable: string | undefined): boolean {
  * configured from the environment with its variables unset is left out rather than failing
  * every other one (see `SignInFlow.missing`).
  */
-export function missingOAuthOptions(config: OAuthConfig, env: Env): string[] {
+export function missingOAuthOptions(given: OAuthConfig, env: Env): string[] {
+  const config = withFactoryOptions(given)
   const { id } = config
   const missing: string[] = []
   const set = (option: string, suffix: string): void => {
@@ -120,7 +175,7 @@ export function missingOAuthOptions(config: OAuthConfig, env: Env): string[] {
   }
   if (unset(config.clientId, env[envName(id, "ID")])) set("clientId", "ID")
   const authMethod: unknown = isRecord(config.client) ? config.client.token_endpoint_auth_method : undefined
-  if (authMethod !== "none" && unset(config.clientSecret, env[envName(id, "SECRET")])) {
+  if (authMethod !== "none" && authMethod !== "private_key_jwt" && unset(config.clientSecret, env[envName(id, "SECRET")])) {
     missing.push(`set \`clientSecret\` or ${envName(id, "SECRET")} (or \`client.token_endpoint_auth_method: "none"\` for a public client)`)
   }
   if (config.type === "oidc" && config.wellKnown === undefined && unset(config.issuer, env[envName(id, "ISSUER")])) set("issuer", "ISSUER")
@@ -132,7 +187,8 @@ export function missingOAuthOptions(config: OAuthConfig, env: Env): string[] {
  *
  * @throws {Configuration} naming the provider and the option to fix.
  */
-export function normalizeOAuthProvider(config: OAuthConfig, env: Env, proxyUrl: URL | undefined): InternalOAuthProvider {
+export function normalizeOAuthProvider(given: OAuthConfig, env: Env, proxyUrl: URL | undefined): InternalOAuthProvider {
+  const config = withFactoryOptions(given)
   const { id, type } = config
   const name = typeof config.name === "string" && config.name !== "" ? config.name : id
   const at = (option: string): string => `providers["${id}"].${option}`
@@ -144,10 +200,8 @@ export function normalizeOAuthProvider(config: OAuthConfig, env: Env, proxyUrl: 
   const client: Record<string, unknown> = isRecord(config.client) ? { ...config.client } : {}
   if (config.client !== undefined && !isRecord(config.client)) throw new Configuration(`\`${at("client")}\` must be an object.`)
   const authMethod = client.token_endpoint_auth_method ?? "client_secret_basic"
-  if (authMethod !== "client_secret_basic" && authMethod !== "client_secret_post" && authMethod !== "none") {
-    throw new Configuration(
-      `\`${at("client.token_endpoint_auth_method")}\` must be "client_secret_basic", "client_secret_post" or "none".`,
-    )
+  if (typeof authMethod !== "string" || !AUTH_METHODS.includes(authMethod)) {
+    throw new Configuration(`\`${at("client.token_endpoint_auth_method")}\` must be ${AUTH_METHODS.map((method) => `"${method}"`).join(", ")}.`)
   }
   const clientSecret = config.clientSecret ?? env[envName(id, "SECRET")]
   if (clientSecret !== undefined && typeof clientSecret !== "string") throw new Configuration(`\`${at("clientSecret")}\` must be a string.`)
@@ -155,6 +209,10 @@ export function normalizeOAuthProvider(config: OAuthConfig, env: Env, proxyUrl: 
   const issuer = config.issuer ?? env[envName(id, "ISSUER")]
   if (issuer !== undefined && typeof issuer !== "string") throw new Configuration(`\`${at("issuer")}\` must be a URL string.`)
   const wellKnown = config.wellKnown ?? (type === "oidc" && issuer !== undefined ? `${issuer.replace(/\/+$/, "")}/.well-known/openid-configuration` : undefined)
+  const jwksEndpoint: unknown = config.jwks_endpoint
+  if (jwksEndpoint !== undefined && typeof jwksEndpoint !== "string") throw new Configuration(`\`${at("jwks_endpoint")}\` must be a URL string.`)
+  const fetchOverride: unknown = config[customFetch]
+  if (fetchOverride !== undefined && typeof fetchOverride !== "function") throw new Configuration(`\`${at("[customFetch]")}\` must be a fetch function.`)
 
   const authorization = endpoint(config.authorization, at("authorization"))
   const token = endpoint(config.token, at("token"))
@@ -180,6 +238,7 @@ export function normalizeOAuthProvider(config: OAuthConfig, env: Env, proxyUrl: 
     ["authorization", authorization.url],
     ["token", token.url],
     ["userinfo", userinfo.url],
+    ["jwks_endpoint", jwksEndpoint],
   ] as const) {
     if (url === undefined) continue
     let parsed: URL
@@ -196,16 +255,20 @@ export function normalizeOAuthProvider(config: OAuthConfig, env: Env, proxyUrl: 
     }
   }
 
-  const allowed: readonly OIDCChecks[] = type === "oidc" ? ["pkce", "state", "nonce", "none"] : ["pkce", "state", "none"]
+  const allowed: readonly OIDCChecks[] = ["pkce", "state", "nonce", "none"]
   const requested: unknown = config.checks ?? ["pkce"]
   if (!Array.isArray(requested)) throw new Configuration(`\`${at("checks")}\` must be an array.`)
   for (const check of requested) {
     if (!allowed.includes(check as OIDCChecks)) {
-      throw new Configuration(`\`${at("checks")}\` has "${String(check)}"; allowed for type "${type}": ${allowed.join(", ")}.`)
+      throw new Configuration(`\`${at("checks")}\` has "${String(check)}"; allowed: ${allowed.join(", ")}.`)
     }
   }
   const checks = new Set<OIDCChecks>(requested as OIDCChecks[])
   if (checks.has("none") && checks.size > 1) throw new Configuration(`\`${at("checks")}\` cannot combine "none" with other checks.`)
+  // The nonce comes back in an ID token, which is used only once verified with the provider's keys.
+  if (type === "oauth" && checks.has("nonce") && wellKnown === undefined && jwksEndpoint === undefined) {
+    throw new Configuration(`\`${at("checks")}\` has "nonce", which an ID token verified with the provider's keys must carry: set \`jwks_endpoint\` (or \`wellKnown\`).`)
+  }
   let redirectProxyUrl = proxyUrl
   if (config.redirectProxyUrl !== undefined) {
     try {
@@ -233,10 +296,12 @@ export function normalizeOAuthProvider(config: OAuthConfig, env: Env, proxyUrl: 
     source: config,
     clientId,
     clientSecret,
-    authMethod,
+    authMethod: authMethod as TokenEndpointAuthMethod,
+    clientPrivateKey: authMethod === "private_key_jwt" ? clientPrivateKeyOf(token.handler.clientPrivateKey, at("token.clientPrivateKey")) : undefined,
     client,
     issuer,
     wellKnown,
+    jwksEndpoint,
     authorization: { url: authorization.url, params: authorizationParams },
     token: {
       url: token.url,
@@ -263,5 +328,6 @@ export function normalizeOAuthProvider(config: OAuthConfig, env: Env, proxyUrl: 
     timeout,
     callbackTimeout,
     allowInsecureRequests: allowInsecureLoopback,
+    customFetch: fetchOverride as typeof fetch | undefined,
   }
 }
