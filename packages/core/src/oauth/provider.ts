@@ -1,5 +1,6 @@
 /**
- * An OAuth 2.0 / OpenID Connect provider's configuration, checked and normalised once.
+ * An OAuth 2.0 / OpenID Connect provider's configuration, checked and normalised once. The
+ * options apps seldom set are left to `rare-options.ts`, which the flow fetches only when one is set.
  */
 import { customFetch } from "../config/flow-key.js"
 import { Configuration } from "../errors/errors.js"
@@ -30,12 +31,12 @@ export interface InternalOAuthProvider {
   clientSecret: string | undefined
   authMethod: TokenEndpointAuthMethod
   /** The key of `private_key_jwt` (`token.clientPrivateKey`). */
-  clientPrivateKey: CryptoKey | ClientPrivateKey | undefined
+  clientPrivateKey?: CryptoKey | ClientPrivateKey
   client: Record<string, unknown>
   issuer: string | undefined
   wellKnown: string | undefined
   /** The provider's key set URL (`jwks_endpoint`), over its metadata's `jwks_uri`. */
-  jwksEndpoint: string | undefined
+  jwksEndpoint?: string
   authorization: { url: string | undefined; params: Record<string, string> }
   token: { url: string | undefined; params: Record<string, string> | undefined } & Pick<TokenEndpointHandler, "conform" | "request">
   userinfo: { url: string | undefined; params: Record<string, string> | undefined } & Pick<UserinfoEndpointHandler, "request">
@@ -60,10 +61,23 @@ export interface InternalOAuthProvider {
   callbackTimeout: number
   allowInsecureRequests: boolean
   /** The app's own `fetch` for this provider (`[customFetch]`); the global one when `undefined`. */
-  customFetch: typeof fetch | undefined
+  customFetch?: typeof fetch
 }
 
 type Env = Record<string, string | undefined>
+
+/** An endpoint's `params` as configured, before they are turned into text (`authorization` with its default `scope`). */
+export interface RawParams {
+  authorization: Record<string, unknown>
+  token: Record<string, unknown> | undefined
+  userinfo: Record<string, unknown> | undefined
+}
+
+/** A provider checked for the common options, and, when it sets a seldom set one, what `rare-options.ts` completes it from. */
+export interface NormalisedOAuthProvider {
+  provider: InternalOAuthProvider
+  rare: { config: OAuthConfig; params: RawParams } | undefined
+}
 
 
 function endpoint(value: unknown, option: string): { url: string | undefined; params: Record<string, unknown>; handler: Record<string, unknown> } {
@@ -75,38 +89,33 @@ function endpoint(value: unknown, option: string): { url: string | undefined; pa
   return { url: value.url, params: value.params ?? {}, handler: value }
 }
 
-/**
- * An endpoint's parameters as text, as Auth.js sends them: numbers and booleans as their text,
- * the OpenID Connect `claims` request as JSON.
- *
- * @throws {Configuration} naming the parameter whose value has no such form (`null`, an array,
- *   another object, a number that is not finite), which Auth.js would send as `"[object Object]"`.
- * @see https://openid.net/specs/openid-connect-core-1_0.html#ClaimsParameter
- */
-function stringParams(params: Record<string, unknown>, option: string): Record<string, string> {
+/** An endpoint's parameters, when every one is text (or left out); `undefined` when one is not, for `rare-options.ts`. */
+function stringParams(params: Record<string, unknown>): Record<string, string> | undefined {
   const out: Record<string, string> = {}
   for (const [key, value] of Object.entries(params)) {
-    if (value === undefined) continue
     if (typeof value === "string") out[key] = value
-    else if (typeof value === "boolean" || typeof value === "bigint" || (typeof value === "number" && Number.isFinite(value))) out[key] = String(value)
-    else if (key === "claims" && isRecord(value)) out[key] = JSON.stringify(value)
-    else throw new Configuration(`\`${option}.${key}\` must be a string, a finite number or a boolean${key === "claims" ? " (or an object, sent as JSON)" : ""}.`)
+    else if (value !== undefined) return undefined
   }
   return out
 }
 
-const AUTH_METHODS: readonly string[] = ["client_secret_basic", "client_secret_post", "client_secret_jwt", "private_key_jwt", "none"]
-
 /**
- * The private key of `private_key_jwt`: a private `CryptoKey`, or one with its `kid`.
+ * Refuses a provider URL that is not absolute, or not https (plain http only on a loopback
+ * address, with `allowInsecureLoopbackRequests`).
  *
- * @throws {Configuration} naming `token.clientPrivateKey` when it is missing or not such a key.
+ * @throws {Configuration} naming the option.
  */
-function clientPrivateKeyOf(value: unknown, option: string): CryptoKey | ClientPrivateKey {
-  const isPrivate = (key: unknown): key is CryptoKey => typeof key === "object" && key !== null && (key as { type?: unknown }).type === "private"
-  if (isPrivate(value)) return value
-  if (isRecord(value) && isPrivate(value.key) && (value.kid === undefined || typeof value.kid === "string")) return value as unknown as ClientPrivateKey
-  throw new Configuration(`\`${option}\` must be a private CryptoKey (or \`{ key, kid }\`) for \`client.token_endpoint_auth_method: "private_key_jwt"\`.`)
+export function checkProviderUrl(url: unknown, option: string, allowInsecureLoopback: boolean): void {
+  let parsed: URL
+  try {
+    parsed = new URL(url as string)
+  } catch (cause) {
+    throw new Configuration(`\`${option}\` must be an absolute URL.`, { cause })
+  }
+  const insecureOk = allowInsecureLoopback && parsed.protocol === "http:" && isLoopbackAddress(parsed.hostname)
+  if (parsed.protocol !== "https:" && !insecureOk) {
+    throw new Configuration(`\`${option}\` must use https (plain http is allowed only on a loopback address with \`allowInsecureLoopbackRequests: true\`).`)
+  }
 }
 
 function booleanOption(value: unknown, option: string): boolean {
@@ -151,7 +160,7 @@ function withFactoryOptions(given: OAuthConfig): OAuthConfig {
   const { options, ...own } = given
   if (options === undefined) return given
   if (!isRecord(options)) throw new Configuration(`\`providers["${given.id}"].options\` must be an object.`)
-  return mergeProviderConfig(own as OAuthConfig<never>, options as never) as OAuthConfig
+  return mergeProviderConfig(own as OAuthConfig<never>, options as never)
 }
 
 /** Whether an option, or the variable that stands in for it, is unset or empty. */
@@ -183,11 +192,12 @@ export function missingOAuthOptions(given: OAuthConfig, env: Env): string[] {
 }
 
 /**
- * Checks and normalises one OAuth / OIDC provider.
+ * Checks and normalises one OAuth / OIDC provider, as far as its common options go: a provider
+ * that sets a seldom set one (see `rare-options.ts`) comes with what completes it.
  *
  * @throws {Configuration} naming the provider and the option to fix.
  */
-export function normalizeOAuthProvider(given: OAuthConfig, env: Env, proxyUrl: URL | undefined): InternalOAuthProvider {
+export function normalizeOAuthProvider(given: OAuthConfig, env: Env, proxyUrl: URL | undefined): NormalisedOAuthProvider {
   const config = withFactoryOptions(given)
   const { id, type } = config
   const name = typeof config.name === "string" && config.name !== "" ? config.name : id
@@ -200,19 +210,12 @@ export function normalizeOAuthProvider(given: OAuthConfig, env: Env, proxyUrl: U
   const client: Record<string, unknown> = isRecord(config.client) ? { ...config.client } : {}
   if (config.client !== undefined && !isRecord(config.client)) throw new Configuration(`\`${at("client")}\` must be an object.`)
   const authMethod = client.token_endpoint_auth_method ?? "client_secret_basic"
-  if (typeof authMethod !== "string" || !AUTH_METHODS.includes(authMethod)) {
-    throw new Configuration(`\`${at("client.token_endpoint_auth_method")}\` must be ${AUTH_METHODS.map((method) => `"${method}"`).join(", ")}.`)
-  }
   const clientSecret = config.clientSecret ?? env[envName(id, "SECRET")]
   if (clientSecret !== undefined && typeof clientSecret !== "string") throw new Configuration(`\`${at("clientSecret")}\` must be a string.`)
 
   const issuer = config.issuer ?? env[envName(id, "ISSUER")]
   if (issuer !== undefined && typeof issuer !== "string") throw new Configuration(`\`${at("issuer")}\` must be a URL string.`)
   const wellKnown = config.wellKnown ?? (type === "oidc" && issuer !== undefined ? `${issuer.replace(/\/+$/, "")}/.well-known/openid-configuration` : undefined)
-  const jwksEndpoint: unknown = config.jwks_endpoint
-  if (jwksEndpoint !== undefined && typeof jwksEndpoint !== "string") throw new Configuration(`\`${at("jwks_endpoint")}\` must be a URL string.`)
-  const fetchOverride: unknown = config[customFetch]
-  if (fetchOverride !== undefined && typeof fetchOverride !== "function") throw new Configuration(`\`${at("[customFetch]")}\` must be a fetch function.`)
 
   const authorization = endpoint(config.authorization, at("authorization"))
   const token = endpoint(config.token, at("token"))
@@ -238,21 +241,8 @@ export function normalizeOAuthProvider(given: OAuthConfig, env: Env, proxyUrl: U
     ["authorization", authorization.url],
     ["token", token.url],
     ["userinfo", userinfo.url],
-    ["jwks_endpoint", jwksEndpoint],
   ] as const) {
-    if (url === undefined) continue
-    let parsed: URL
-    try {
-      parsed = new URL(url)
-    } catch (cause) {
-      throw new Configuration(`\`${at(option)}\` must be an absolute URL.`, { cause })
-    }
-    const insecureOk = allowInsecureLoopback && parsed.protocol === "http:" && isLoopbackAddress(parsed.hostname)
-    if (parsed.protocol !== "https:" && !insecureOk) {
-      throw new Configuration(
-        `\`${at(option)}\` must use https (plain http is allowed only on a loopback address with \`allowInsecureLoopbackRequests: true\`).`,
-      )
-    }
+    if (url !== undefined) checkProviderUrl(url, at(option), allowInsecureLoopback)
   }
 
   const allowed: readonly OIDCChecks[] = ["pkce", "state", "nonce", "none"]
@@ -265,10 +255,6 @@ export function normalizeOAuthProvider(given: OAuthConfig, env: Env, proxyUrl: U
   }
   const checks = new Set<OIDCChecks>(requested as OIDCChecks[])
   if (checks.has("none") && checks.size > 1) throw new Configuration(`\`${at("checks")}\` cannot combine "none" with other checks.`)
-  // The nonce comes back in an ID token, which is used only once verified with the provider's keys.
-  if (type === "oauth" && checks.has("nonce") && wellKnown === undefined && jwksEndpoint === undefined) {
-    throw new Configuration(`\`${at("checks")}\` has "nonce", which an ID token verified with the provider's keys must carry: set \`jwks_endpoint\` (or \`wellKnown\`).`)
-  }
   let redirectProxyUrl = proxyUrl
   if (config.redirectProxyUrl !== undefined) {
     try {
@@ -285,11 +271,18 @@ export function normalizeOAuthProvider(given: OAuthConfig, env: Env, proxyUrl: U
   const timeout = milliseconds(config.timeout, at("timeout"), DEFAULT_REQUEST_TIMEOUT_MS)
   const callbackTimeout = milliseconds(config.callbackTimeout, at("callbackTimeout"), Math.max(DEFAULT_CALLBACK_TIMEOUT_MS, timeout))
 
-  const defaultScope = type === "oidc" ? "openid profile email" : undefined
-  const authorizationParams = stringParams(authorization.params, at("authorization.params"))
-  if (authorizationParams.scope === undefined && defaultScope !== undefined) authorizationParams.scope = defaultScope
+  const authorizationParams = { ...authorization.params }
+  if (authorizationParams.scope === undefined && type === "oidc") authorizationParams.scope = "openid profile email"
+  const params: RawParams = {
+    authorization: authorizationParams,
+    token: token.handler.params === undefined ? undefined : token.params,
+    userinfo: userinfo.handler.params === undefined ? undefined : userinfo.params,
+  }
+  const authorizationText = stringParams(params.authorization)
+  const tokenText = params.token === undefined ? undefined : stringParams(params.token)
+  const userinfoText = params.userinfo === undefined ? undefined : stringParams(params.userinfo)
 
-  return {
+  const provider: InternalOAuthProvider = {
     id,
     name,
     type,
@@ -297,23 +290,12 @@ export function normalizeOAuthProvider(given: OAuthConfig, env: Env, proxyUrl: U
     clientId,
     clientSecret,
     authMethod: authMethod as TokenEndpointAuthMethod,
-    clientPrivateKey: authMethod === "private_key_jwt" ? clientPrivateKeyOf(token.handler.clientPrivateKey, at("token.clientPrivateKey")) : undefined,
     client,
     issuer,
     wellKnown,
-    jwksEndpoint,
-    authorization: { url: authorization.url, params: authorizationParams },
-    token: {
-      url: token.url,
-      params: token.handler.params === undefined ? undefined : stringParams(token.params, at("token.params")),
-      conform,
-      request: tokenRequest,
-    },
-    userinfo: {
-      url: userinfo.url,
-      params: userinfo.handler.params === undefined ? undefined : stringParams(userinfo.params, at("userinfo.params")),
-      request: userinfoRequest,
-    },
+    authorization: { url: authorization.url, params: authorizationText ?? {} },
+    token: { url: token.url, params: tokenText, conform, request: tokenRequest },
+    userinfo: { url: userinfo.url, params: userinfoText, request: userinfoRequest },
     checks,
     idToken: type === "oidc" && (config as { idToken?: unknown }).idToken !== false,
     profile: optionalFunction<ProfileCallback<Profile>>(config.profile, at("profile")) ?? defaultProfile,
@@ -328,6 +310,14 @@ export function normalizeOAuthProvider(given: OAuthConfig, env: Env, proxyUrl: U
     timeout,
     callbackTimeout,
     allowInsecureRequests: allowInsecureLoopback,
-    customFetch: fetchOverride as typeof fetch | undefined,
   }
+  const rare =
+    (authMethod !== "client_secret_basic" && authMethod !== "client_secret_post" && authMethod !== "none") ||
+    config.jwks_endpoint !== undefined ||
+    config[customFetch] !== undefined ||
+    (type === "oauth" && checks.has("nonce")) ||
+    authorizationText === undefined ||
+    (params.token !== undefined && tokenText === undefined) ||
+    (params.userinfo !== undefined && userinfoText === undefined)
+  return { provider, rare: rare ? { config, params } : undefined }
 }

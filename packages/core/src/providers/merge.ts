@@ -2,8 +2,7 @@
  * The one typed merge every built-in provider factory uses to lay a user's options over its
  * defaults.
  */
-import { customFetch } from "../config/flow-key.js"
-import { incompleteProvider } from "../config/flows.js"
+import { customFetch, incompleteProvider } from "../config/flow-key.js"
 import { missingIssuer } from "./tenant.js"
 import type { OAuthConfig } from "./types.js"
 
@@ -61,7 +60,7 @@ export function mergeProviderConfig<C extends OAuthConfig<never>>(
   if (defaults.client !== undefined || given.client !== undefined) merged.client = { ...defaults.client, ...given.client }
   if (defaults.style !== undefined || given.style !== undefined) merged.style = { ...defaults.style, ...given.style }
   // A symbol key, which the copy of the named options above leaves behind.
-  if (user[customFetch] !== undefined) merged[customFetch] = user[customFetch]
+  if (user?.[customFetch] !== undefined) merged[customFetch] = user[customFetch]
   const problem = missingIssuer(merged)
   return problem === undefined ? merged : incompleteProvider(merged, problem)
 }

@@ -62,7 +62,7 @@ describe("client authentication (OIDC Core §9)", () => {
   it("takes client_secret_jwt with the client secret", async () => {
     const provider = await configured(acmeProvider({ client: { token_endpoint_auth_method: "client_secret_jwt" } }))
     expect(provider.authMethod).toBe("client_secret_jwt")
-    expect(await refusal(acmeProvider({ clientSecret: undefined, client: { token_endpoint_auth_method: "client_secret_jwt" } }))).toContain("has no `clientSecret`")
+    expect(await refusal(acmeProvider({ clientSecret: undefined, client: { token_endpoint_auth_method: "client_secret_jwt" } }))).toContain("acme: set `clientSecret`")
   })
 
   it("takes private_key_jwt with `token.clientPrivateKey`, and no client secret", async () => {
@@ -126,7 +126,8 @@ describe("a provider written in Auth.js's style, with `options`", () => {
   it("lays the options its factory was given over what it returns, id included", async () => {
     const fetcher: typeof fetch = (input, init) => fetch(input, init)
     const written = {
-      ...acmeProvider({ authorization: { url: "https://acme.example/authorize", params: { scope: "read" } } }),
+      // The client id only among the options, as an Auth.js factory's caller passes it.
+      ...acmeProvider({ clientId: undefined, authorization: { url: "https://acme.example/authorize", params: { scope: "read" } } }),
       options: { id: "acme-eu", clientId: "eu-client", authorization: { params: { prompt: "login" } }, [customFetch]: fetcher },
     }
     const config = await resolveConfig(testConfig({ providers: [written] }))
