@@ -26,6 +26,7 @@ export { getSession, getSessionForResponse, type SetCookieSink } from "./server/
 export { getAccessToken, type AccessToken } from "./server/access-token.js"
 export { memoryRateLimitStore, type RateLimitCount, type RateLimitStore } from "./limits/rate-limit-store.js"
 export { envFlag, envName, envValue, readEnv, type Env } from "./config/env.js"
+export { customFetch } from "./config/flow-key.js"
 export { authBase, signIn, signOut, unlinkAccount, updateSession, type AuthBase, type ServerSignInOptions, type ServerSignOutOptions, type ServerUnlinkAccountOptions } from "./server/server.js"
 
 // How a failed or unknown request is answered loads with the first such request: an app's ordinary requests never need it.

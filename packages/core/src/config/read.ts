@@ -285,7 +285,8 @@ function readProviders(providers: unknown): ReadOptions["providers"] {
   return (providers as unknown[]).map((provider, index) => {
     const value: unknown = typeof provider === "function" ? (provider as () => unknown)() : provider
     if (!isRecord(value)) throw new Configuration(`\`providers[${index}]\` must be a provider object or a function returning one.`)
-    const id: unknown = value.id
+    // A provider in Auth.js's style carries the options its factory was given, whose `id` wins.
+    const id: unknown = isRecord(value.options) && value.options.id !== undefined ? value.options.id : value.id
     if (typeof id !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(id)) {
       throw new Configuration(`\`providers[${index}].id\` must be 1 to 64 letters, digits, \`-\` or \`_\`.`)
     }
