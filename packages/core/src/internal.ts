@@ -172,11 +172,12 @@ export interface SignInFlow<Options = unknown> {
   /** The flow's name in messages, e.g. `"OAuth 1.0a"`. */
   name: string
   /**
-   * Checks and normalises a provider's configuration, once per configuration.
+   * Checks and normalises a provider's configuration, once per configuration. A promise lets a
+   * flow fetch the checks of options apps seldom set only when one is set.
    *
    * @throws {Configuration} naming the provider and the option to fix.
    */
-  configure(config: Readonly<Record<string, unknown>>, env: Readonly<Record<string, string | undefined>>, setup?: ProviderSetup): Options
+  configure(config: Readonly<Record<string, unknown>>, env: Readonly<Record<string, string | undefined>>, setup?: ProviderSetup): Options | Promise<Options>
   /**
    * What a provider's configuration lacks to work at all (a client id, an issuer), each as what to
    * set, e.g. "set `clientId` or AUTH_ACME_ID"; empty when nothing is missing. Asked before

@@ -1,4 +1,3 @@
-import { methodNotAllowed } from "../http/context.js"
 import { InvalidProvider } from "../errors/errors.js"
 import type { RequestContext } from "../internal.js"
 
@@ -16,7 +15,8 @@ export function flowRoute(context: RequestContext, method: "GET" | "POST", provi
   const handler = route[method]
   if (handler === undefined) {
     context.config.logger.debug(`/${name} of provider "${providerId}" does not take ${method}.`)
-    return methodNotAllowed(context, route.GET !== undefined, route.POST !== undefined)
+    // The answer loads with it, as every failure's does.
+    return import("../http/failures.js").then((failures) => failures.methodNotAllowed(context, route.GET !== undefined, route.POST !== undefined))
   }
   return handler(context, provider)
 }

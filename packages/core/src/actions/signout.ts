@@ -1,25 +1,9 @@
 import { resolveCallbackUrl } from "../http/callback-url.js"
-import { html, readForm, redirect } from "../http/context.js"
+import { readForm, redirect } from "../http/context.js"
 import type { RequestContext } from "../internal.js"
-import { csrfToken, verifyCsrf } from "../http/csrf.js"
+import { verifyCsrf } from "../http/csrf.js"
 import { InvalidProvider } from "../errors/errors.js"
 import { endSession } from "../session/index.js"
-
-/** `GET /signout`: the confirmation page (or the app's own). */
-export async function signOutPage(context: RequestContext): Promise<Response> {
-  const { pages, basePath, theme } = context.config
-  if (pages.signOut !== undefined) return redirect(context, new URL(pages.signOut, context.origin).href)
-  const requested = context.url.searchParams.get("callbackUrl")
-  const { renderSignOut } = await import("../pages/index.js")
-  const page = renderSignOut({
-    theme,
-    action: `${context.origin}${basePath}/signout`,
-    csrfToken: await csrfToken(context),
-    callbackUrl: requested === null ? undefined : await resolveCallbackUrl(context, requested),
-    homeUrl: context.origin,
-  })
-  return html(context, page)
-}
 
 /**
  * Ends the session, then sends the browser to `target`, or first to the provider's own sign-out

@@ -73,7 +73,7 @@ async function readConfig(config: AuthConfig): Promise<Resolved> {
   const fromEnv = config.secret === undefined
   try {
     const env = readEnv()
-    const read = readOptions(config, env, logSecrets)
+    const read = await readOptions(config, env, logSecrets)
     const internal = await normaliseConfig(read, env, logSecrets)
     checkConfig(internal)
     // Once per process, not per reading: an app that builds its configuration per request reads one per request.
@@ -95,9 +95,9 @@ async function readConfig(config: AuthConfig): Promise<Resolved> {
  *
  * @throws {Configuration} or {MissingSecret} when the new `secret` is not usable.
  */
-function rotateSecrets(config: AuthConfig, cached: Resolved): InternalConfig {
+async function rotateSecrets(config: AuthConfig, cached: Resolved): Promise<InternalConfig> {
   const { logger } = cached.internal
-  const internal = { ...cached.internal, secrets: readSecrets(config.secret, readEnv(), logger, cached.logSecrets) }
+  const internal = { ...cached.internal, secrets: await readSecrets(config.secret, readEnv(), logger, cached.logSecrets) }
   cache.set(config, { ...cached, internal, fromEnv: config.secret === undefined })
   return internal
 }

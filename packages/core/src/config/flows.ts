@@ -6,43 +6,19 @@
  * the built-in flow of its `type` from {@link builtInFlow}, fetched on first use.
  */
 import { Configuration } from "../errors/errors.js"
-import { FLOW, INCOMPLETE } from "./flow-key.js"
+import { FLOW, incompleteProblem } from "./flow-key.js"
 import type { AdapterMethod } from "../adapters.js"
 import type { FlowProvider, ProviderSetup, SignInFlow } from "../internal.js"
 import type { ProviderType } from "../model.js"
 import { envName, isRecord, type ReadOptions } from "./read.js"
 
 export { FLOW }
+export { incompleteProblem, incompleteProvider } from "./flow-key.js"
 
 /** The flow a provider configuration carries, if any. */
 export function flowOf(config: object): SignInFlow | undefined {
   const flow = (config as { [FLOW]?: unknown })[FLOW]
   return typeof flow === "object" && flow !== null && typeof (flow as SignInFlow).configure === "function" ? (flow as SignInFlow) : undefined
-}
-
-/**
- * A copy of a provider configuration that says what it lacks: a factory returns it instead of
- * throwing when a value it needs is missing, so an app that calls the factory at import time
- * still starts, and `Auth()` leaves only this provider out (logging `problem` once). The marker
- * travels with copies of the configuration (`{ ...Okta(), name }`) as its flow does.
- *
- * @param problem what to set, naming the option and its variable, e.g. "set \`apiKey\` or
- *   AUTH_BUNGIE_API_KEY"; never a value.
- * @example
- * ```ts
- * const provider = oauthProvider({ id: "acme", ... }, options)
- * return apiKey === undefined ? incompleteProvider(provider, "set `apiKey` (your Acme API key)") : provider
- * ```
- */
-export function incompleteProvider<C extends object>(config: C, problem: string): C {
-  const before = incompleteProblem(config)
-  return { ...config, [INCOMPLETE]: before === undefined ? problem : `${before}; ${problem}` }
-}
-
-/** What a provider configuration says it lacks ({@link incompleteProvider}), if anything. */
-export function incompleteProblem(config: object): string | undefined {
-  const problem = (config as { [INCOMPLETE]?: unknown })[INCOMPLETE]
-  return typeof problem === "string" && problem !== "" ? problem : undefined
 }
 
 /**
@@ -100,7 +76,7 @@ export async function normaliseProviders(providers: ReadOptions["providers"], se
     const carried = incompleteProblem(config)
     const missing = [...(carried === undefined ? [] : [carried]), ...(flow.missing?.(config, setup.env) ?? [])]
     if (missing.length === 0) {
-      out.providers.push(configureProvider(config, id, flow, setup))
+      out.providers.push(await configureProvider(config, id, flow, setup))
       continue
     }
     out.unavailable.set(id, new Configuration(`${id}: ${missing.join("; ")}.`))
@@ -121,7 +97,7 @@ const PROVIDER_TYPES: ReadonlySet<string> = new Set(["oauth", "oidc", "email", "
  *
  * @throws {Configuration} from the flow's `configure`, or when `type` is not a provider type.
  */
-export function configureProvider(config: Readonly<Record<string, unknown>>, id: string, flow: SignInFlow, setup: ProviderSetup): FlowProvider {
+export async function configureProvider(config: Readonly<Record<string, unknown>>, id: string, flow: SignInFlow, setup: ProviderSetup): Promise<FlowProvider> {
   const { type, name, style } = config
   if (typeof type !== "string" || !PROVIDER_TYPES.has(type)) {
     throw new Configuration(`Provider "${id}" carries the ${flow.name} flow but has no valid \`type\`.`)
@@ -133,7 +109,7 @@ export function configureProvider(config: Readonly<Record<string, unknown>>, id:
     type: type as ProviderType,
     style: isRecord(style) ? { ...style } : {},
     flow,
-    options: flow.configure(config, setup.env, setup),
+    options: await flow.configure(config, setup.env, setup),
   }
 }
 
@@ -171,9 +147,9 @@ export function lazyFlow(spec: {
   const resolve = (provider: FlowProvider<LazyOptions>): Promise<FlowProvider> => {
     let ready = loaded.get(provider.options)
     if (ready === undefined) {
-      ready = spec.load().then((flow) => {
+      ready = spec.load().then(async (flow) => {
         const real = flow as unknown as SignInFlow
-        return { ...provider, flow: real, options: real.configure(provider.options.config, provider.options.env, provider.options.setup) }
+        return { ...provider, flow: real, options: await real.configure(provider.options.config, provider.options.env, provider.options.setup) }
       })
       // A failed load or configuration is reported on this request and tried again on the next.
       ready.catch(() => loaded.delete(provider.options))

@@ -41,7 +41,11 @@ function keptForSignOut(context: RequestContext): boolean {
  */
 export const oauth = {
   name: "OAuth",
-  configure: (config, env, setup) => normalizeOAuthProvider(config as never, env, setup?.redirectProxyUrl),
+  configure: (config, env, setup) => {
+    const { provider, rare } = normalizeOAuthProvider(config as never, env, setup?.redirectProxyUrl)
+    // Most apps set none of the seldom set options (JWT client authentication, `[customFetch]`...): their checks load only for a provider that does.
+    return rare === undefined ? provider : import("./rare-options.js").then((module) => module.withRareOptions(provider, rare.config, rare.params))
+  },
   missing: (config, env) => missingOAuthOptions(config as never, env),
   adapterMethods: (options) => [
     ...ACCOUNT_SIGN_IN_METHODS,

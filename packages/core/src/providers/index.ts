@@ -10,6 +10,7 @@ export type { Account, Awaitable, Profile, ProviderButtonStyles, ProviderType, T
 export type * from "./types.js"
 export type { FlowProvider, FlowRoute, PageEntry, PageField, ProviderSetup, SignInFlow } from "../internal.js"
 export { FLOW, incompleteProblem, incompleteProvider, lazyFlow } from "../config/flows.js"
+export { customFetch } from "../config/flow-key.js"
 export { mergeProviderConfig } from "./merge.js"
 export { userFromClaims, type StandardClaims } from "./claims.js"
 export { tenantIssuer } from "./tenant.js"
