@@ -256,14 +256,43 @@ export interface EmailConfig extends CommonProviderOptions {
   allowDangerousEmailAccountLinking?: boolean
 }
 
-/** One field of a credentials form, rendered as an `<input>` on the built-in sign-in page. */
+/**
+ * An `<input>` attribute's value, or a signal holding it (`{ value }`, as Auth.js's Preact-typed
+ * fields take), read once when the configuration is checked.
+ */
+export type InputAttribute<T> = T | { readonly value: T | undefined }
+
+/**
+ * One field of a credentials form, rendered as an `<input>` on the built-in sign-in page with
+ * these attributes (Auth.js's names; HTML's lowercase `autocomplete` works too). The browser
+ * checks `pattern`, lengths and bounds before it posts: `authorize` must still check what it gets.
+ */
 export interface CredentialInput {
   /** The field's label. Default: its name. */
   label?: string
   /** The input type: `text` (default), `password`, `email`, `tel`, `number` or `url`. */
-  type?: string
-  placeholder?: string
+  type?: InputAttribute<string>
+  placeholder?: InputAttribute<string>
+  /** Default `true`: every field must be filled in, unless it says `required: false`. */
+  required?: InputAttribute<boolean>
+  pattern?: InputAttribute<string>
+  autoComplete?: InputAttribute<string>
+  autocomplete?: InputAttribute<string>
+  minLength?: InputAttribute<number>
+  maxLength?: InputAttribute<number>
+  min?: InputAttribute<number | string>
+  max?: InputAttribute<number | string>
+  step?: InputAttribute<number | string>
+  inputMode?: InputAttribute<string>
+  autoFocus?: InputAttribute<boolean>
+  title?: InputAttribute<string>
 }
+
+/**
+ * A user as Auth.js's `User` types it (the session's user fields, without `User`'s index
+ * signature), which `authorize` may return beside a `User`.
+ */
+export type AuthorizedUser = Pick<User, "id" | "name" | "email" | "image">
 
 /** The submitted values of a credentials form: each declared field, as typed, when it was sent. */
 export type CredentialValues<C extends Record<string, CredentialInput>> = Partial<Record<keyof C & string, string>>
@@ -286,7 +315,7 @@ export interface CredentialsConfig<C extends Record<string, CredentialInput> = R
    * `CredentialsSignin`) to refuse. Any other throw is logged and shown as a generic error.
    * `request` is the sign-in request (its body has already been read into `credentials`).
    */
-  authorize: (credentials: CredentialValues<C>, request: Request) => Awaitable<User | null>
+  authorize: (credentials: CredentialValues<C>, request: Request) => Awaitable<User | AuthorizedUser | null>
   /**
    * The submitted field that names the account, whose failed attempts `rateLimit.credentials`
    * counts: after too many, that account's password sign-in is paused without calling
@@ -363,4 +392,7 @@ export type EmailUserConfig = Omit<Partial<EmailConfig>, "type">
 export type CredentialsUserConfig<C extends Record<string, CredentialInput> = Record<string, CredentialInput>> = Omit<
   Partial<CredentialsConfig<C>>,
   "type"
->
+> & {
+  /** Auth.js's provider objects carry their type; it can only be `"credentials"`. */
+  type?: "credentials"
+}
