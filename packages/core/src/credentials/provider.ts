@@ -4,7 +4,7 @@
 import { Configuration } from "../errors/errors.js"
 import type { CredentialsConfig } from "../providers/types.js"
 import type { ProviderButtonStyles } from "../model.js"
-import { isRecord, optionalString } from "../config/read.js"
+import { inputAttribute, isRecord, optionalString } from "../config/read.js"
 
 /** One declared form field, ready to render and to accept. */
 export interface CredentialField {
@@ -54,11 +54,6 @@ const ATTRIBUTES: readonly (readonly [option: string, html: string, kind: "strin
   ["autoFocus", "autofocus", "boolean"],
 ]
 
-/** An attribute's value, a signal's (`{ value }`, as Auth.js's Preact-typed fields take) read once. */
-function attributeValue(value: unknown): unknown {
-  return isRecord(value) && "value" in value ? value.value : value
-}
-
 /** An attribute's value as the page writes it (`true` for a boolean one that is set), or `undefined` when it is not of its kind. */
 function attributeText(value: unknown, kind: "string" | "number" | "bound" | "boolean"): string | true | undefined {
   if (kind === "boolean") return value === true ? true : undefined
@@ -75,16 +70,16 @@ function attributeText(value: unknown, kind: "string" | "number" | "bound" | "bo
 function readAttributes(input: Record<string, unknown>, option: string): Pick<CredentialField, "autocomplete" | "required" | "attributes"> {
   const attributes: (readonly [string, string | true])[] = []
   for (const [name, html, kind] of ATTRIBUTES) {
-    const value = attributeValue(input[name])
+    const value = inputAttribute(input[name])
     if (value === undefined || value === false) continue
     const text = attributeText(value, kind)
     if (text === undefined) throw new Configuration(`\`${option}.${name}\` must be ${kind === "boolean" ? "true or false" : kind === "string" ? "a string" : kind === "number" ? "a whole number" : "a number or a string"}.`)
     attributes.push([html, text])
   }
-  const required = attributeValue(input.required)
+  const required = inputAttribute(input.required)
   if (required !== undefined && typeof required !== "boolean") throw new Configuration(`\`${option}.required\` must be a boolean.`)
   return {
-    autocomplete: optionalString(attributeValue(input.autoComplete ?? input.autocomplete), `${option}.autoComplete`),
+    autocomplete: optionalString(inputAttribute(input.autoComplete ?? input.autocomplete), `${option}.autoComplete`),
     required: required !== false,
     attributes,
   }
@@ -114,13 +109,13 @@ export function normalizeCredentialsProvider(config: CredentialsConfig): Interna
       throw new Configuration(`\`${option}\`: a field name must start with a letter, use letters, digits, \`-\` or \`_\`, and not be csrfToken or callbackUrl.`)
     }
     if (!isRecord(input)) throw new Configuration(`\`${option}\` must be an object such as \`{ label: "Password", type: "password" }\`.`)
-    const type = optionalString(attributeValue(input.type), `${option}.type`) ?? "text"
+    const type = optionalString(inputAttribute(input.type), `${option}.type`) ?? "text"
     if (!INPUT_TYPES.has(type)) throw new Configuration(`\`${option}.type\` must be one of ${[...INPUT_TYPES].join(", ")}.`)
     return {
       name,
       label: optionalString(input.label, `${option}.label`) ?? name,
       type,
-      placeholder: optionalString(attributeValue(input.placeholder), `${option}.placeholder`),
+      placeholder: optionalString(inputAttribute(input.placeholder), `${option}.placeholder`),
       ...readAttributes(input, option),
     }
   })

@@ -325,27 +325,70 @@ export interface CredentialsConfig<C extends Record<string, CredentialInput> = R
   style?: ProviderButtonStyles
 }
 
-/** A field of the passkey form; `email` names who a new passkey is created for. */
-export interface WebAuthnFormField {
-  label?: string
-  required?: boolean
-  type?: string
-  placeholder?: string
-  autocomplete?: string
+/**
+ * A field of the passkey form; `email` names who a new passkey is created for. Its `label`,
+ * `placeholder`, `autocomplete` (or `autoComplete`) and `required` are read.
+ */
+export type WebAuthnFormField = CredentialInput
+
+/** A part of the relying party: one value, or (Auth.js's shape) a list whose first value is used. */
+type RelyingPartyPart = string | string[]
+
+/**
+ * What a custom `getRelayingParty` receives: the part of Auth.js's arguments it reads, the app's
+ * auth URL (`{origin}{basePath}`, on its public origin) and the provider.
+ */
+export interface RelyingPartyOptions {
+  url: URL
+  provider: { id: string; name: string }
 }
+
+/** The request a custom `getRelayingParty` or an Auth.js-style `getUserInfo` receives, as Auth.js shapes it. */
+export interface WebAuthnRequestInfo {
+  url: URL
+  method?: string
+  query?: Record<string, string>
+  headers?: Record<string, string>
+}
+
+/** Who a new passkey is for, as the app's `getUserInfo` says: ours (`{ email, name }`), or Auth.js's (`{ user, exists }`). */
+export type NewPasskeyUserInfo =
+  | { email?: string; name?: string }
+  | { user: { email?: string | null; name?: string | null }; exists?: boolean }
 
 /** What `Passkey()` and `WebAuthn()` take: Auth.js's WebAuthn options, every one optional. */
 export interface WebAuthnUserConfig {
   id?: string
   name?: string
-  /** The relying party; each part defaults to the request's origin. Auth.js's spelling `relayingParty` works too. */
-  relyingParty?: Partial<{ id: string; name: string; origin: string }>
-  relayingParty?: Partial<{ id: string; name: string; origin: string }>
+  /** Auth.js's provider objects carry their type; it can only be `"webauthn"`. */
+  type?: WebAuthnProviderType
+  /**
+   * The relying party; each part defaults to the request's origin. Auth.js's spelling
+   * `relayingParty` works too, and so do its lists: the first value of each is used, as Auth.js's
+   * default `getRelayingParty` does.
+   */
+  relyingParty?: Partial<Record<"id" | "name" | "origin", RelyingPartyPart>>
+  relayingParty?: Partial<Record<"id" | "name" | "origin", RelyingPartyPart>>
+  /**
+   * The relying party of one request, in place of `relyingParty` (Auth.js's option). A method so
+   * that one written against Auth.js's types fits; its result is checked on every call.
+   */
+  getRelayingParty?(options: RelyingPartyOptions, request: WebAuthnRequestInfo): { id: string; name: string; origin: string }
   /** Offer saved passkeys in the email field's autofill on the built-in page. Default `true`. */
   enableConditionalUI?: boolean
   formFields?: Record<string, WebAuthnFormField>
-  /** Who a passkey is created for when nobody is signed in. Default: the `email` query parameter of the options request. */
-  getUserInfo?: (request: Request) => Awaitable<{ email?: string; name?: string } | null>
+  /**
+   * Who a passkey is created for when nobody is signed in. Default: the `email` query parameter
+   * of the options request. Called with the `Request`; a function of two parameters is called as
+   * Auth.js calls it, with `({ url, provider, adapter }, { url, method, query, headers })`, and
+   * may answer Auth.js's `{ user, exists }`. A method so that one written against Auth.js's types fits.
+   */
+  getUserInfo?(request: Request | (RelyingPartyOptions & { adapter?: unknown }), authjsRequest?: WebAuthnRequestInfo): Awaitable<NewPasskeyUserInfo | null>
+  /**
+   * Auth.js's version of `@simplewebauthn/browser` to load from a CDN, or `false` for none. The
+   * built-in page carries its own script and loads nothing, so only its type is checked.
+   */
+  simpleWebAuthnBrowserVersion?: `v${number}` | `v${number}.${number}` | `v${number}.${number}.${number}` | false
   /** `"required"` for `Passkey()`, `"preferred"` for `WebAuthn()`: the option asked for is also the one enforced. */
   userVerification?: "required" | "preferred" | "discouraged"
   /** How long a ceremony may take, in milliseconds (at most 5 minutes, the challenge's life). */
@@ -355,7 +398,12 @@ export interface WebAuthnUserConfig {
   authenticationOptions?: Record<string, unknown>
   verifyRegistrationOptions?: Record<string, unknown>
   verifyAuthenticationOptions?: Record<string, unknown>
-  simpleWebAuthn?: Record<string, Record<string, unknown>>
+  /**
+   * SimpleWebAuthn options passed through by name. Auth.js also takes SimpleWebAuthn's own
+   * functions here, to replace them; core verifies WebAuthn itself, so a function is refused at
+   * start, naming it.
+   */
+  simpleWebAuthn?: Record<string, object>
   style?: ProviderButtonStyles
 }
 
