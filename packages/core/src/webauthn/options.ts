@@ -127,7 +127,7 @@ export function configureWebAuthn(config: Readonly<Record<string, unknown>>): We
     relyingParty: relyingParty(config.relyingParty ?? config.relayingParty, id),
     userVerification: userVerification as UserVerification,
     enableConditionalUI,
-    formFields: formFields,
+    formFields,
     getUserInfo: optionalFunction(config.getUserInfo, `providers["${id}"].getUserInfo`),
     getRelayingParty: optionalFunction(config.getRelayingParty, `providers["${id}"].getRelayingParty`),
     timeout,
