@@ -139,6 +139,37 @@ describe("secrets in logs", () => {
     expectNoneOf(capture.text(), [token, password, SECRET])
   })
 
+  it("an email sender that throws with its apiKey, its secret and the SMTP password (Auth.js's email options) leaks none of them", async () => {
+    const capture = capturingLogger()
+    const apiKey = "re_live_4f9c2b7e1d8a6035"
+    const secret = "provider-secret-7c1e9a4f2b8d6035"
+    const password = "smtp-app-password-81d3"
+    const config: AuthConfig = {
+      secret: SECRET,
+      trustHost: true,
+      adapter: MemoryAdapter(),
+      logger: capture.logger,
+      debug: true,
+      providers: [
+        {
+          id: "email",
+          type: "email",
+          name: "Email",
+          apiKey,
+          secret,
+          server: `smtp://sign-in:${password}@127.0.0.1:2525`,
+          sendVerificationRequest: () => {
+            throw new Error(`mail API refused key ${apiKey} (secret ${secret}, smtp ${password})`)
+          },
+        },
+      ],
+    }
+    const jar = new Jar()
+    await call(config, jar, "/api/auth/signin/email", { form: { csrfToken: await csrfToken(config, jar), email: "ada@example.com" } })
+    expect(capture.text()).toMatch(/mail API refused key/)
+    expectNoneOf(capture.text(), [apiKey, secret, password])
+  })
+
   it("the default console logger prints the same redacted text", async () => {
     const printed: string[] = []
     const original = console.error
