@@ -24,6 +24,7 @@ export {
   rateLimitStoreCases,
   runRateLimitStoreTests,
   type RateLimitStoreCase,
+  type RateLimitStoreClock,
   type RateLimitStoreTestOptions,
 } from "./rate-limit-store.js"
 

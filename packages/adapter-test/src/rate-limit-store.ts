@@ -7,12 +7,26 @@
  */
 import assert from "node:assert/strict"
 import type { RateLimitCount, RateLimitStore } from "@portcullis/core"
-import { describe, it } from "vitest"
+import { scaled } from "@portcullis/test-time"
+import { describe, it, vi } from "vitest"
+
+/**
+ * Whose clock a store's windows run on, which decides how the cases that need a window to end get
+ * past it:
+ * - `"process"`: this process's `Date.now()` (core's memory store). The case moves that clock past
+ *   the window's end with vitest's fake `Date` and waits for nothing.
+ * - `"server"`: a server's (Redis's `TIME`, PostgreSQL's `now()`), which a test cannot move. The
+ *   windows that must end are short (a quarter second, stretched by the load-tolerant time scale
+ *   so that two hits in a row still land in one window on a busy machine), and the case waits
+ *   until the window's end, then polls the store until it says so.
+ */
+export type RateLimitStoreClock = "process" | "server"
 
 /** One case of the store contract: a name and an async `run` that fails with a `node:assert` error. */
 export interface RateLimitStoreCase {
   name: string
-  run(store: RateLimitStore): Promise<void>
+  /** Runs the case against `store`, whose windows run on `clock` (`"server"` when not given, which suits any store). */
+  run(store: RateLimitStore, clock?: RateLimitStoreClock): Promise<void>
 }
 
 /** The window of the counting cases: long enough that none ends during a case. */
@@ -23,6 +37,9 @@ const CLOCK_SLACK = 1_000
 export const CONCURRENT_HITS = 200
 
 const newKey = (name: string): string => `test:${name}:${crypto.randomUUID()}`
+
+/** How long after its `resetAt` a store may still count a window that ended (its clock may lag ours a little). */
+const END_SLACK = 150
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -46,9 +63,36 @@ async function hit(store: RateLimitStore, key: string, windowSeconds = WINDOW): 
   return answer
 }
 
-/** Waits until `resetAt` has passed by a margin, on this process's clock. */
-async function waitPast(resetAt: Date): Promise<void> {
-  await sleep(Math.max(0, resetAt.getTime() - Date.now()) + 150)
+/** The window, in seconds, of a case that waits for its end: short on a server's clock, which cannot be moved. */
+function endingWindow(clock: RateLimitStoreClock): number {
+  return clock === "process" ? 1 : scaled(250) / 1000
+}
+
+/**
+ * Gets past the end of `key`'s window, which the store answered as `resetAt`: on this process's
+ * clock by moving it there (vitest's fake `Date`, undone by {@link restoreClock}); on a server's by
+ * waiting until then and polling `peek` until the count is gone, failing once `resetAt` is
+ * {@link END_SLACK} behind (the last peek is sent after that, as a fixed wait would have).
+ */
+async function pastWindow(store: RateLimitStore, key: string, resetAt: Date, clock: RateLimitStoreClock): Promise<void> {
+  if (clock === "process") {
+    if (!vi.isFakeTimers()) vi.useFakeTimers({ toFake: ["Date"] })
+    vi.setSystemTime(resetAt.getTime() + END_SLACK)
+    return
+  }
+  await sleep(Math.max(0, resetAt.getTime() - Date.now()))
+  const deadline = resetAt.getTime() + END_SLACK
+  for (;;) {
+    const late = Date.now() > deadline
+    if ((await store.peek(key)).count === 0) return
+    if (late) throw new assert.AssertionError({ message: `the window of ${key} had not ended ${String(END_SLACK)} ms after its resetAt ${resetAt.toISOString()}` })
+    await sleep(10)
+  }
+}
+
+/** Puts back the real `Date` once a case that moved it is done. */
+function restoreClock(clock: RateLimitStoreClock): void {
+  if (clock === "process") vi.useRealTimers()
 }
 
 /** The cases, in the order they run. */
@@ -81,17 +125,22 @@ export const rateLimitStoreCases: readonly RateLimitStoreCase[] = [
   },
   {
     name: "starts again at 1 once the window ended",
-    async run(store) {
+    async run(store, clock = "server") {
       const key = newKey("window")
-      await hit(store, key, 1)
-      const ended = await hit(store, key, 1)
-      assert.equal(ended.count, 2)
-      await waitPast(ended.resetAt)
-      const before = Date.now()
-      const next = await store.hit(key, 1)
-      assert.equal(next.count, 1, "the first hit of a new window counts 1")
-      assertWindowEnd(next, 1, before, Date.now())
-      assert.equal((await store.hit(key, 1)).count, 2)
+      const window = endingWindow(clock)
+      try {
+        await hit(store, key, window)
+        const ended = await hit(store, key, window)
+        assert.equal(ended.count, 2)
+        await pastWindow(store, key, ended.resetAt, clock)
+        const before = Date.now()
+        const next = await store.hit(key, window)
+        assert.equal(next.count, 1, "the first hit of a new window counts 1")
+        assertWindowEnd(next, window, before, Date.now())
+        assert.equal((await store.hit(key, window)).count, 2)
+      } finally {
+        restoreClock(clock)
+      }
     },
   },
   {
@@ -112,11 +161,15 @@ export const rateLimitStoreCases: readonly RateLimitStoreCase[] = [
   },
   {
     name: "peek answers 0 once the window ended",
-    async run(store) {
+    async run(store, clock = "server") {
       const key = newKey("peek-ended")
-      const { resetAt } = await hit(store, key, 1)
-      await waitPast(resetAt)
-      assert.equal((await store.peek(key)).count, 0)
+      try {
+        const { resetAt } = await hit(store, key, endingWindow(clock))
+        await pastWindow(store, key, resetAt, clock)
+        assert.equal((await store.peek(key)).count, 0)
+      } finally {
+        restoreClock(clock)
+      }
     },
   },
   {
@@ -163,6 +216,8 @@ export const rateLimitStoreCases: readonly RateLimitStoreCase[] = [
 export interface RateLimitStoreTestOptions {
   /** The store, or a factory called before each case. */
   store: RateLimitStore | (() => RateLimitStore | Promise<RateLimitStore>)
+  /** Whose clock the store's windows run on; `"server"` (wait for a window to end) by default. */
+  clock?: RateLimitStoreClock
 }
 
 /**
@@ -172,13 +227,14 @@ export interface RateLimitStoreTestOptions {
  * @example
  * ```ts
  * runRateLimitStoreTests({ store: () => postgresRateLimitStore(pool) })
+ * runRateLimitStoreTests({ store: () => memoryRateLimitStore(), clock: "process" })
  * ```
  */
 export function runRateLimitStoreTests(options: RateLimitStoreTestOptions): void {
   describe("rate-limit store contract", () => {
     for (const testCase of rateLimitStoreCases) {
       it(testCase.name, async () => {
-        await testCase.run(typeof options.store === "function" ? await options.store() : options.store)
+        await testCase.run(typeof options.store === "function" ? await options.store() : options.store, options.clock)
       })
     }
   })

@@ -8,13 +8,12 @@ import { csrf } from "./actions/csrf.js"
 import { flowRoute } from "./actions/flow.js"
 import { providers } from "./actions/providers.js"
 import { session, updateSession } from "./actions/session.js"
-import { signIn, signInPage } from "./actions/signin.js"
-import { signOut, signOutCallback, signOutPage } from "./actions/signout.js"
+import { signIn } from "./actions/signin.js"
+import { signOut, signOutCallback } from "./actions/signout.js"
 import { limitClient } from "./limits/client-limit-gate.js"
 import { resolveConfig } from "./config/config.js"
-import { createContext, html, methodNotAllowed } from "./http/context.js"
+import { createContext } from "./http/context.js"
 import type { InternalConfig, RequestContext } from "./internal.js"
-import { acceptsHtml, answerFailure, jsonError, pages } from "./http/failures.js"
 import { parseRoute, type Action } from "./http/routes.js"
 import type { AuthConfig } from "./types.js"
 
@@ -27,22 +26,29 @@ export { getSession, getSessionForResponse, type SetCookieSink } from "./server/
 export { getAccessToken, type AccessToken } from "./server/access-token.js"
 export { memoryRateLimitStore, type RateLimitCount, type RateLimitStore } from "./limits/rate-limit-store.js"
 export { envFlag, envName, envValue, readEnv, type Env } from "./config/env.js"
+export { customFetch } from "./config/flow-key.js"
 export { authBase, signIn, signOut, unlinkAccount, updateSession, type AuthBase, type ServerSignInOptions, type ServerSignOutOptions, type ServerUnlinkAccountOptions } from "./server/server.js"
+
+// How a failed or unknown request is answered loads with the first such request: an app's ordinary requests never need it.
+const failures = () => import("./http/failures.js")
 
 type Handler = (context: RequestContext, providerId: string | undefined, flowRoute: string | undefined) => Promise<Response> | Response
 
 // Listing and ending sessions needs session records: an app that never serves them loads none of it.
 const sessions = (method: "GET" | "POST"): Handler => async (context, sub) => (await import("./actions/sessions.js")).sessionsRoute(context, method, sub)
+// The default sign-in and sign-out pages load when one is asked for, as their markup does.
+const signInPage: Handler = async (context) => (await import("./actions/signin-page.js")).signInPage(context)
+const signOutPage: Handler = async (context) => (await import("./actions/signout-page.js")).signOutPage(context)
 // The user's linked accounts (list, unlink) are seldom looked at: their routes load on first use.
 const accounts: Handler = async (context, action) => (await import("./actions/accounts.js")).accountsRoute(context, action)
 
 const GET: Partial<Record<Action, Handler>> = {
   providers: (context) => providers(context),
   csrf: (context) => csrf(context),
-  signin: (context) => signInPage(context),
+  signin: signInPage,
   session: (context) => session(context),
   sessions: sessions("GET"),
-  signout: (context) => signOutPage(context),
+  signout: signOutPage,
   "signout-callback": (context, id) => signOutCallback(context, id ?? ""),
   // The error and check-your-email pages are served seldom (and by the email flow only): their routes load on first use.
   error: async (context) => (await import("./actions/error.js")).error(context),
@@ -53,7 +59,7 @@ const GET: Partial<Record<Action, Handler>> = {
 }
 
 const POST: Partial<Record<Action, Handler>> = {
-  signin: (context, id) => (id === undefined ? signInPage(context) : signIn(context, id)),
+  signin: (context, id, name) => (id === undefined ? signInPage(context, id, name) : signIn(context, id)),
   callback: (context, id) => callback(context, id ?? ""),
   signout: (context) => signOut(context),
   session: (context) => updateSession(context),
@@ -82,22 +88,17 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
     internal = await resolveConfig(config)
     const url = new URL(request.url)
     const route = parseRoute(url.pathname, internal.basePath, internal.flowRoutes)
-    if (route === undefined) {
-      internal.logger.debug(`Nothing is served at ${url.pathname}.`)
-      // A person who followed a stale link gets a page with a way on; scripts keep their JSON.
-      if (acceptsHtml(request)) return html(undefined, (await pages()).renderNotFound({ theme: internal.theme, homeUrl: "/", signinUrl: `${internal.basePath}/signin` }), 404)
-      return await jsonError(undefined, "UnknownAction", 404)
-    }
+    if (route === undefined) return await (await failures()).notFound(request, url, internal)
     action = route.action
     context = createContext(internal, request, url)
     const table = request.method === "GET" || request.method === "HEAD" ? GET : request.method === "POST" ? POST : undefined
     const handler = table?.[route.action]
     if (handler === undefined) {
       internal.logger.debug(`Method ${request.method} is not allowed on /${route.action}.`)
-      return await methodNotAllowed(context, route.action in GET, route.action in POST)
+      return await (await failures()).methodNotAllowed(context, route.action in GET, route.action in POST)
     }
     return (await limitClient(context, route)) ?? (await handler(context, route.providerId, route.flowRoute))
   } catch (thrown) {
-    return answerFailure(thrown, { request, config, internal, context, action })
+    return (await failures()).answerFailure(thrown, { request, config, internal, context, action })
   }
 }

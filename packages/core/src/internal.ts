@@ -6,6 +6,7 @@
  * @module
  */
 import type { Adapter, AdapterAccount, AdapterAccountKey, AdapterMethod, AdapterUser } from "./adapters.js"
+import type { Configuration } from "./errors/errors.js"
 import type { SetCookie } from "./http/cookies.js"
 import type { OriginPolicy } from "./http/origins.js"
 import type { RateLimitStore } from "./limits/rate-limit-store.js"
@@ -24,6 +25,11 @@ export interface InternalConfig {
   origins: OriginPolicy
   providers: FlowProvider[]
   providersById: Map<string, FlowProvider>
+  /**
+   * The providers left out because their configuration lacks a value (an issuer, a client id), by
+   * id: the error, logged once, that their own routes answer with.
+   */
+  unavailable: ReadonlyMap<string, Configuration>
   /** The route names the configured flows add under `basePath` (e.g. `webauthn-options`). */
   flowRoutes: ReadonlySet<string>
   session: {
@@ -170,11 +176,19 @@ export interface SignInFlow<Options = unknown> {
   /** The flow's name in messages, e.g. `"OAuth 1.0a"`. */
   name: string
   /**
-   * Checks and normalises a provider's configuration, once per configuration.
+   * Checks and normalises a provider's configuration, once per configuration. A promise lets a
+   * flow fetch the checks of options apps seldom set only when one is set.
    *
    * @throws {Configuration} naming the provider and the option to fix.
    */
-  configure(config: Readonly<Record<string, unknown>>, env: Readonly<Record<string, string | undefined>>, setup?: ProviderSetup): Options
+  configure(config: Readonly<Record<string, unknown>>, env: Readonly<Record<string, string | undefined>>, setup?: ProviderSetup): Options | Promise<Options>
+  /**
+   * What a provider's configuration lacks to work at all (a client id, an issuer), each as what to
+   * set, e.g. "set `clientId` or AUTH_ACME_ID"; empty when nothing is missing. Asked before
+   * `configure`: such a provider is left out of sign-in, with one error log, and every other
+   * provider keeps working (a value that is present but wrong still fails the configuration).
+   */
+  missing?: (config: Readonly<Record<string, unknown>>, env: Readonly<Record<string, string | undefined>>) => readonly string[]
   /** The adapter methods a configuration with this provider calls; `Auth()` checks them up front. */
   adapterMethods?: (options: Options, session: { strategy: SessionStrategy }) => AdapterMethod[]
   /** The provider's own secrets (a client secret): no log line shows them. */

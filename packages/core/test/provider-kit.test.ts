@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
-import { mergeEmailConfig, mergeProviderConfig, tenantIssuer, userFromClaims, type OAuth2Config } from "../src/providers/index.js"
+import { incompleteProblem, incompleteProvider, mergeEmailConfig, mergeProviderConfig, tenantIssuer, userFromClaims, type OAuth2Config, type OIDCConfig } from "../src/providers/index.js"
 
 describe("mergeProviderConfig", () => {
   const defaults: OAuth2Config = {
@@ -66,12 +66,35 @@ describe("tenantIssuer", () => {
     vi.unstubAllEnvs()
   })
 
-  it("takes the option, else AUTH_<ID>_ISSUER, else fails naming both", () => {
+  it("takes the option, else AUTH_<ID>_ISSUER, else answers a placeholder on a domain that never resolves (RFC 6761 §6.4) instead of throwing", () => {
     expect(tenantIssuer("azure-ad", { issuer: "https://a.example" }, "x")).toBe("https://a.example")
     vi.stubEnv("AUTH_AZURE_AD_ISSUER", "https://env.example")
     expect(tenantIssuer("azure-ad", {}, "x")).toBe("https://env.example")
     vi.stubEnv("AUTH_AZURE_AD_ISSUER", "")
-    expect(() => tenantIssuer("azure-ad", {}, "your tenant's URL")).toThrow(/`issuer` \(or AUTH_AZURE_AD_ISSUER\): your tenant's URL/)
+    expect(new URL(tenantIssuer("azure-ad", {}, "your tenant's URL")).hostname).toMatch(/\.invalid$/)
+  })
+
+  it("a configuration built on the placeholder says what to set, whichever endpoint the factory built on it", () => {
+    const issuer = tenantIssuer("acme-tenant", {}, "your tenant's URL, e.g. https://acme.example")
+    const oidc = mergeProviderConfig<OIDCConfig>({ id: "acme-tenant", name: "Acme", type: "oidc", issuer }, { clientId: "id" })
+    expect(incompleteProblem(oidc)).toBe("set `issuer` or AUTH_ACME_TENANT_ISSUER (your tenant's URL, e.g. https://acme.example)")
+    const base = issuer.replace(/\/+$/, "")
+    const oauth2 = mergeProviderConfig({ id: "acme-tenant", name: "Acme", type: "oauth", authorization: `${base}/oauth/authorize`, token: { url: `${base}/oauth/token` } }, {})
+    expect(incompleteProblem(oauth2)).toMatch(/^set `issuer` or AUTH_ACME_TENANT_ISSUER/)
+    // The marker travels with copies, as the flow does, and never with a configuration that has its issuer.
+    expect(incompleteProblem({ ...oidc, name: "Work" })).toBe(incompleteProblem(oidc))
+    expect(incompleteProblem(mergeProviderConfig({ id: "acme-tenant", name: "Acme", type: "oidc", issuer: tenantIssuer("acme-tenant", { issuer: "https://t.example" }, "x") }, {}))).toBeUndefined()
+  })
+})
+
+describe("incompleteProvider", () => {
+  it("marks a copy, never the caller's object, and adds to what an earlier mark said", () => {
+    const config = Object.freeze({ id: "acme", name: "Acme", type: "oauth" as const })
+    const once = incompleteProvider(config, "set `apiKey`")
+    expect(incompleteProblem(config)).toBeUndefined()
+    expect(incompleteProblem(once)).toBe("set `apiKey`")
+    expect(incompleteProblem(incompleteProvider(once, "set `domain`"))).toBe("set `apiKey`; set `domain`")
+    expect(Object.keys(once)).toEqual(["id", "name", "type"])
   })
 })
 

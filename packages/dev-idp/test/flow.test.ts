@@ -342,7 +342,8 @@ describe("startDevIdp", () => {
     const closing = await startDevIdp({ clients: [{ client_id: "x", client_secret: "s", redirect_uris: [REDIRECT_URI] }] })
     closing.delay("discovery", 60_000)
     const pending = fetch(`${closing.issuer}/.well-known/openid-configuration`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    // Pending once the IdP has it: requests are recorded as they arrive, before the delay.
+    await expect.poll(() => closing.requests.some(({ path }) => path === "/.well-known/openid-configuration")).toBe(true)
     const started = Date.now()
     await closing.close()
     expect(Date.now() - started).toBeLessThan(1_000)

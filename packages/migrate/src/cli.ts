@@ -2,7 +2,8 @@
 /**
  * `npx @portcullis/migrate [dir] [--dry-run]`: migrates the Auth.js app in `dir` (default: the
  * current directory) and prints what changed and what is left. Exits 0 whether or not files
- * changed, 1 when a file cannot be parsed (nothing is written then), 2 on a wrong command line.
+ * changed; 1 when a file cannot be parsed or a framework version must be upgraded first (nothing
+ * is written then); 2 on a wrong command line.
  *
  * @module
  */
@@ -36,7 +37,7 @@ function main(args: readonly string[]): number {
   }
   const report = migrate({ dir, dryRun })
   const output = formatReport(report, { dryRun })
-  if (report.parseErrors.length > 0) {
+  if (report.parseErrors.length > 0 || report.blockers.length > 0) {
     process.stderr.write(output)
     return 1
   }

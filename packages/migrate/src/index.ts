@@ -5,13 +5,13 @@
  * @module
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs"
-import { extname, join, posix, relative, sep } from "node:path"
+import { dirname, extname, join, posix, relative, sep } from "node:path"
 import { applyEdits, type TextEdit } from "./edits.js"
 import { httpIssuerSteps } from "./http-issuers.js"
 import { addLegacySessionCookies, type LegacyCookieWindow } from "./legacy-cookies.js"
 import { migrateCode, type ManualStep } from "./migrate-code.js"
 import { migratePackageJson } from "./package-json.js"
-import { parseCodeFiles, SCRIPT_KINDS, type ParseError } from "./parse.js"
+import { CODE_EXTENSIONS, parseCodeFiles, type ParseError } from "./parse.js"
 import { unifiedDiff } from "./unified-diff.js"
 
 export type { LegacyCookieWindow } from "./legacy-cookies.js"
@@ -45,6 +45,13 @@ export interface MigrationReport {
   changed: ChangedFile[]
   /** What could not be migrated, with what to do; in path order. */
   manual: ManualStep[]
+  /** What was migrated but reads differently now (the version in our package.json), to check; in path order. */
+  notes: ManualStep[]
+  /**
+   * What must change before the migration: a framework version our packages' peer ranges refuse
+   * (Svelte 4, Next.js 15), with the step to take. When there is one, nothing is written.
+   */
+  blockers: ManualStep[]
   /** Each config object given `legacySessionCookies`, with its date. */
   legacySessionCookies: LegacyCookieWindow[]
   /** Files the parser refused. When there is one, nothing is written. */
@@ -67,7 +74,7 @@ function findFiles(root: string): FoundFiles {
       // Symbolic links are not followed: they lead to installed packages or out of the app.
       if (entry.isDirectory() && !SKIPPED_FOLDERS.has(entry.name)) walk(path)
       else if (entry.isFile() && entry.name === "package.json") found.manifests.push({ file, text: readFileSync(path, "utf8") })
-      else if (entry.isFile() && extname(entry.name) in SCRIPT_KINDS) found.code.push({ file, text: readFileSync(path, "utf8"), extension: extname(entry.name) })
+      else if (entry.isFile() && CODE_EXTENSIONS.has(extname(entry.name))) found.code.push({ file, text: readFileSync(path, "utf8"), extension: extname(entry.name) })
     }
   }
   walk(root)
@@ -85,6 +92,19 @@ function ownerOf(file: string, manifests: ReadonlySet<string>): string | undefin
   }
 }
 
+/** The version of `name` that Node.js would load from `dir`: the nearest `node_modules/<name>` in it or above. */
+function installedVersion(dir: string, name: string): string | undefined {
+  for (let at = dir; ; at = dirname(at)) {
+    try {
+      const { version } = JSON.parse(readFileSync(join(at, "node_modules", name, "package.json"), "utf8")) as { version?: unknown }
+      if (typeof version === "string") return version
+    } catch {
+      // Not installed here (or unreadable): look further up, as Node.js does.
+    }
+    if (dirname(at) === at) return undefined
+  }
+}
+
 function jsonError(file: string, text: string): ParseError | undefined {
   try {
     JSON.parse(text)
@@ -94,11 +114,18 @@ function jsonError(file: string, text: string): ParseError | undefined {
   }
 }
 
+function byPosition(a: ManualStep, b: ManualStep): number {
+  return a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column
+}
+
 /**
- * Migrates the app in `dir`: rewrites Auth.js module references in `.ts .tsx .js .jsx .mjs .cjs`
- * files (imports, re-exports, `require()`, `import()`, `declare module`, `import("...")` types,
+ * Migrates the app in `dir`: rewrites Auth.js module references in `.ts .tsx .mts .cts .js .jsx
+ * .mjs .cjs` files and the `<script>` blocks of `.svelte` components (imports, re-exports,
+ * `require()`, `import()`, `declare module`, `/// <reference types>`, `import("...")` types,
  * `jest.mock`/`vi.mock`) and the dependencies of every package.json, and adds
- * `legacySessionCookies` to the auth config objects. Running it again changes nothing.
+ * `legacySessionCookies` to the auth config objects. Running it again changes nothing. When a
+ * framework version of the app is outside our packages' peer ranges (Svelte 4 for
+ * `@portcullis/sveltekit`), it writes nothing and lists the step to take first in `blockers`.
  *
  * @example
  * ```ts
@@ -111,7 +138,7 @@ export function migrate(options: MigrateOptions): MigrationReport {
   const found = findFiles(options.dir)
   const { parsed, errors } = parseCodeFiles(found.code)
   errors.push(...found.manifests.flatMap(({ file, text }) => jsonError(file, text) ?? []))
-  const report: MigrationReport = { changed: [], manual: [], legacySessionCookies: [], parseErrors: errors, written: false }
+  const report: MigrationReport = { changed: [], manual: [], notes: [], blockers: [], legacySessionCookies: [], parseErrors: errors, written: false }
   if (errors.length > 0) return report
 
   const edits = new Map<string, TextEdit[]>()
@@ -124,6 +151,7 @@ export function migrate(options: MigrateOptions): MigrationReport {
     const migration = migrateCode(code)
     edits.set(code.file, migration.edits)
     report.manual.push(...migration.manual)
+    report.notes.push(...migration.notes)
     usedAuthJs ||= migration.usedAuthJs
     const owner = ownerOf(code.file, manifestFiles)
     if (owner === undefined) continue
@@ -133,10 +161,17 @@ export function migrate(options: MigrateOptions): MigrationReport {
   }
   for (const { file, text } of found.manifests) {
     texts.set(file, text)
-    const migration = migratePackageJson(file, text, usedBy.get(file) ?? new Set())
+    const migration = migratePackageJson(file, text, usedBy.get(file) ?? new Set(), (name) => installedVersion(dirname(join(options.dir, file)), name))
     edits.set(file, migration.edits)
     report.manual.push(...migration.manual)
+    report.blockers.push(...migration.blockers)
     usedAuthJs ||= migration.usedAuthJs
+  }
+  // npm would refuse to install the migrated app: leave it as it is, and say what comes first.
+  if (report.blockers.length > 0) {
+    report.manual = []
+    report.notes = []
+    return report
   }
   // An app with nothing of Auth.js's (or already migrated) gets no window for Auth.js's cookies.
   if (usedAuthJs) {
@@ -154,7 +189,8 @@ export function migrate(options: MigrateOptions): MigrationReport {
     if (options.dryRun !== true) writeFileSync(join(options.dir, file), after)
   }
   report.changed.sort((a, b) => (a.file < b.file ? -1 : 1))
-  report.manual.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column))
+  report.manual.sort(byPosition)
+  report.notes.sort(byPosition)
   report.written = options.dryRun !== true && report.changed.length > 0
   return report
 }

@@ -1,9 +1,9 @@
 /** The rewrites and manual steps of one code file's module references. */
 import ts from "typescript"
 import type { TextEdit } from "./edits.js"
-import { migrateSpecifier, portcullisPackageOf, V5_GUIDE } from "./modules.js"
-import { moduleReferences } from "./module-references.js"
-import { positionOf, type CodeFile } from "./parse.js"
+import { migrateSpecifier, portcullisPackageOf, RENAMED_PACKAGES, splitSpecifier, V5_GUIDE } from "./modules.js"
+import { computedReferences, moduleReferences, type ComputedReference } from "./module-references.js"
+import { positionAt, positionOf, type CodeFile } from "./parse.js"
 import { exportsOf } from "./workspace.js"
 
 /** Something the codemod could not migrate, and what to do instead. */
@@ -19,6 +19,8 @@ export interface ManualStep {
 export interface CodeMigration {
   edits: TextEdit[]
   manual: ManualStep[]
+  /** What was rewritten but now means something else (the version read from our package.json). */
+  notes: ManualStep[]
   /** Whether the file referred to an Auth.js module (migrated or not). */
   usedAuthJs: boolean
   /** The Portcullis packages the file imports once migrated. */
@@ -70,15 +72,32 @@ function v4HandlerSteps(code: CodeFile): ManualStep[] {
   return steps
 }
 
+/** The step for a module name computed at run time that names an Auth.js package, or `undefined` when it names none. */
+function computedStep(reference: ComputedReference): string | undefined {
+  const { pkg, subpath } = splitSpecifier(reference.prefix)
+  const ours = RENAMED_PACKAGES[pkg]
+  if (ours === undefined || !(reference.prefix === pkg || reference.prefix.startsWith(`${pkg}/`))) return undefined
+  if (reference.complete) {
+    const migration = migrateSpecifier(reference.prefix)
+    const to = migration?.kind === "rewrite" ? `change it to "${migration.to}"` : migration?.step ?? ""
+    return `this module name is "${reference.prefix}", held in a variable, which the codemod does not rewrite: ${to}`
+  }
+  const providers = pkg === "@auth/express" || pkg === "@auth/sveltekit" ? `${ours}/providers/<id>` : "@portcullis/providers/<id>"
+  const target = subpath.startsWith("providers/") ? `${pkg}/providers/<id> is ${providers} (check that Portcullis has each id it can take)` : `${pkg} is ${ours}, see @portcullis/migrate's README for each subpath`
+  return `this module name starts "${reference.prefix}" and is completed at run time, so the codemod cannot rewrite it: name the Portcullis module by hand (${target})`
+}
+
 /**
  * Rewrites every Auth.js module reference of a file to ours, keeping the quotes and everything
  * around them, and lists what has no counterpart: a module, a name our module does not export,
  * next-auth v4's handler.
  */
 export function migrateCode(code: CodeFile): CodeMigration {
-  const result: CodeMigration = { edits: [], manual: [], usedAuthJs: false, packages: new Set() }
+  const result: CodeMigration = { edits: [], manual: [], notes: [], usedAuthJs: false, packages: new Set() }
   for (const reference of moduleReferences(code.source)) {
-    const specifier = reference.literal.text
+    const specifier = reference.specifier
+    // Steps point at the opening quote, where the specifier's literal starts.
+    const position = positionAt(code.source, reference.start - 1)
     const migration = migrateSpecifier(specifier)
     const target = migration?.kind === "rewrite" ? migration.to : specifier
     const ours = portcullisPackageOf(target)
@@ -86,12 +105,12 @@ export function migrateCode(code: CodeFile): CodeMigration {
     if (migration === undefined) continue
     result.usedAuthJs = true
     if (migration.kind === "manual") {
-      result.manual.push({ file: code.file, ...positionOf(code.source, reference.literal), step: migration.step })
+      result.manual.push({ file: code.file, ...position, step: migration.step })
       continue
     }
     // The text between the quotes: the quote style (and a template literal's backticks) stays.
-    const start = reference.literal.getStart(code.source) + 1
-    result.edits.push({ start, end: reference.literal.end - 1, text: migration.to })
+    result.edits.push({ start: reference.start, end: reference.end, text: migration.to })
+    if (migration.note !== undefined) result.notes.push({ file: code.file, ...position, step: migration.note })
     const known = exportsOf(migration.to)
     if (known === undefined) continue
     for (const { name, node } of reference.names) {
@@ -99,6 +118,12 @@ export function migrateCode(code: CodeFile): CodeMigration {
       const step = V4_NAMES[name] ?? `"${name === "default" ? "the default export" : name}" is imported from "${specifier}", but ${migration.to} does not export it: replace it by hand`
       result.manual.push({ file: code.file, ...positionOf(code.source, node), step })
     }
+  }
+  for (const reference of computedReferences(code.source)) {
+    const step = computedStep(reference)
+    if (step === undefined) continue
+    result.usedAuthJs = true
+    result.manual.push({ file: code.file, ...positionOf(code.source, reference.argument), step })
   }
   if (result.usedAuthJs || nextAuthDefaultNames(code.source).size > 0) result.manual.push(...v4HandlerSteps(code))
   return result

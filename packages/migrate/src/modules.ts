@@ -3,18 +3,31 @@
  */
 import { hasEntry, workspace } from "./workspace.js"
 
-/** The outcome for one module specifier. */
-export type SpecifierMigration = { kind: "rewrite"; to: string } | { kind: "manual"; step: string }
+/** The outcome for one module specifier; a rewrite's `note` says what the new module means differently. */
+export type SpecifierMigration = { kind: "rewrite"; to: string; note?: string } | { kind: "manual"; step: string }
+
+/** Auth.js's packages and ours that replace them. */
+export const RENAMED_PACKAGES: Readonly<Record<string, string>> = {
+  "next-auth": "@portcullis/nextjs",
+  "@auth/core": "@portcullis/core",
+  "@auth/express": "@portcullis/express",
+  "@auth/sveltekit": "@portcullis/sveltekit",
+}
 
 /** Auth.js's guide from next-auth v4 to v5, which the manual steps for v4's API point to. */
 export const V5_GUIDE = "https://authjs.dev/getting-started/migrating-to-v5"
+
+/** What replaces Auth.js's passkey entries (next-auth's and @auth/sveltekit's `webauthn`). */
+function webauthnStep(from: string): string {
+  return `"${from}": sign in with signIn("passkey") from "@portcullis/core/client" and register passkeys with registerPasskey from "@portcullis/core/webauthn/client"`
+}
 
 /** next-auth subpaths that belong to next-auth v4 (or older), with what to do instead. */
 const NEXT_AUTH_LEGACY: Record<string, string> = {
   next: `"next-auth/next" is next-auth v4's API (getServerSession, the pages-router handler): call auth() from the NextAuth(...) result of your auth.ts instead (${V5_GUIDE})`,
   middleware: `"next-auth/middleware" (withAuth) is next-auth v4's API: export auth from your auth.ts as the middleware and decide access in the authorized callback (${V5_GUIDE})`,
   client: `"next-auth/client" is next-auth v3's API: use SessionProvider, useSession, signIn and signOut from "@portcullis/nextjs/react"`,
-  webauthn: `"next-auth/webauthn": sign in with signIn("passkey") from "@portcullis/core/client" and register passkeys with registerPasskey from "@portcullis/core/webauthn/client"`,
+  webauthn: webauthnStep("next-auth/webauthn"),
 }
 
 /** next-auth's own subpaths and the module of ours that holds the same thing. */
@@ -46,9 +59,17 @@ function authCore(subpath: string, from: string): SpecifierMigration {
   return { kind: "manual", step: `"${from}" has no counterpart in @portcullis/core (its entries: ${(workspace.entries["@portcullis/core"] ?? []).map((entry) => `"@portcullis/core${entry === "" ? "" : `/${entry}`}"`).join(", ")}): replace what it provides by hand` }
 }
 
+/** The types-only entries the integrations (`@auth/express`, `@auth/sveltekit`) re-export from @auth/core, and core's entry holding them. */
+const INTEGRATION_TYPE_ENTRIES: Record<string, string> = {
+  adapters: "@portcullis/core/adapters",
+  providers: "@portcullis/core/providers",
+}
+
 function authExpress(subpath: string, from: string): SpecifierMigration {
   if (subpath === "") return { kind: "rewrite", to: "@portcullis/express" }
   if (subpath.startsWith("providers/")) return provider(subpath.slice("providers/".length), from, "@portcullis/express/providers")
+  const types = INTEGRATION_TYPE_ENTRIES[subpath]
+  if (types !== undefined) return { kind: "rewrite", to: types }
   return { kind: "manual", step: `"${from}" has no counterpart in @portcullis/express: replace what it provides by hand` }
 }
 
@@ -56,7 +77,21 @@ function authExpress(subpath: string, from: string): SpecifierMigration {
 function authSvelteKit(subpath: string, from: string): SpecifierMigration {
   if (subpath.startsWith("providers/")) return provider(subpath.slice("providers/".length), from, "@portcullis/sveltekit/providers")
   if (hasEntry("@portcullis/sveltekit", subpath)) return { kind: "rewrite", to: subpath === "" ? "@portcullis/sveltekit" : `@portcullis/sveltekit/${subpath}` }
-  return { kind: "manual", step: `"${from}" has no counterpart in @portcullis/sveltekit: import its types from "@portcullis/core/adapters" or "@portcullis/core/providers" instead` }
+  const types = INTEGRATION_TYPE_ENTRIES[subpath]
+  if (types !== undefined) return { kind: "rewrite", to: types }
+  if (subpath === "webauthn") return { kind: "manual", step: webauthnStep(from) }
+  return { kind: "manual", step: `"${from}" has no counterpart in @portcullis/sveltekit (its entries: "@portcullis/sveltekit", "/client", "/components", "/providers/<id>"): replace what it provides by hand` }
+}
+
+/**
+ * `<package>/package.json` of an Auth.js package: our package's manifest, with a note, since what
+ * an app reads from it (its `version`, shown in a footer) is now Portcullis's release.
+ */
+function manifest(pkg: string, from: string): SpecifierMigration | undefined {
+  const ours = RENAMED_PACKAGES[pkg]
+  if (ours === undefined || !hasEntry(ours, "package.json")) return undefined
+  const version = workspace.versions[ours] ?? ""
+  return { kind: "rewrite", to: `${ours}/package.json`, note: `"${from}" now reads ${ours}'s package.json: its version (${version} in this release) is Portcullis's, no longer Auth.js's; reword any text that presents it as ${pkg}'s version` }
 }
 
 /** Splits `@scope/name/sub/path` or `name/sub/path` into the package name and the subpath. */
@@ -82,6 +117,10 @@ export function isAuthJsAdapter(pkg: string): boolean {
  */
 export function migrateSpecifier(specifier: string): SpecifierMigration | undefined {
   const { pkg, subpath } = splitSpecifier(specifier)
+  if (subpath === "package.json") {
+    const migration = manifest(pkg, specifier)
+    if (migration !== undefined) return migration
+  }
   if (pkg === "next-auth") return nextAuth(subpath, specifier)
   if (pkg === "@auth/core") return authCore(subpath, specifier)
   if (pkg === "@auth/express") return authExpress(subpath, specifier)

@@ -5,19 +5,13 @@
 import ts from "typescript"
 import type { TextEdit } from "./edits.js"
 import type { ManualStep } from "./migrate-code.js"
-import { isAuthJsAdapter, V5_GUIDE } from "./modules.js"
+import { isAuthJsAdapter, RENAMED_PACKAGES, V5_GUIDE } from "./modules.js"
 import { positionOf } from "./parse.js"
+import { peerBlocker } from "./peers.js"
 import { workspace } from "./workspace.js"
 
 const SECTIONS = ["dependencies", "devDependencies", "peerDependencies", "optionalDependencies"] as const
 
-/** Auth.js's packages and ours that replace them. */
-export const RENAMED_PACKAGES: Readonly<Record<string, string>> = {
-  "next-auth": "@portcullis/nextjs",
-  "@auth/core": "@portcullis/core",
-  "@auth/express": "@portcullis/express",
-  "@auth/sveltekit": "@portcullis/sveltekit",
-}
 
 /** Our packages that need another of ours installed beside them (their required peers). */
 const REQUIRED_PEERS: Readonly<Record<string, readonly string[]>> = {
@@ -25,9 +19,6 @@ const REQUIRED_PEERS: Readonly<Record<string, readonly string[]>> = {
   "@portcullis/express": ["@portcullis/core"],
   "@portcullis/sveltekit": ["@portcullis/core", "@portcullis/providers"],
 }
-
-/** The Next.js major @portcullis/nextjs is built for. */
-const NEXT_MAJOR = 16
 
 /** The major version a dependency range starts from (`^15.1.0`, `~4.24`, `>=14`), when it reads as one. */
 function majorOf(range: string): number | undefined {
@@ -47,9 +38,14 @@ export function rangeOf(name: string): string {
 export interface PackageJsonMigration {
   edits: TextEdit[]
   manual: ManualStep[]
+  /** What must change before the migration: a framework version our peer ranges refuse (then nothing may be written). */
+  blockers: ManualStep[]
   /** Whether it depended on an Auth.js package the codemod handles. */
   usedAuthJs: boolean
 }
+
+/** The version of a package installed for this package.json, when there is one. */
+export type InstalledVersion = (name: string) => string | undefined
 
 function keyOf(property: ts.ObjectLiteralElementLike): string | undefined {
   return property.name !== undefined && ts.isStringLiteral(property.name) ? property.name.text : undefined
@@ -81,16 +77,45 @@ function insertProperty(object: ts.ObjectLiteralExpression, name: string, range:
 }
 
 /**
+ * Each peer of the packages of ours this package.json will have that the app's version of it
+ * (declared, or installed where its own range keeps it) keeps npm from installing.
+ */
+function blockersOf(file: string, source: ts.JsonSourceFile, sections: readonly ts.ObjectLiteralExpression[], ours: ReadonlySet<string>, anchor: ts.Node, installed: InstalledVersion): ManualStep[] {
+  const specs = new Map<string, { spec: string; node: ts.Node }>()
+  for (const property of sections.flatMap((section) => section.properties)) {
+    const name = keyOf(property)
+    if (name !== undefined && !specs.has(name) && ts.isPropertyAssignment(property) && ts.isStringLiteral(property.initializer)) specs.set(name, { spec: property.initializer.text, node: property })
+  }
+  const blockers: ManualStep[] = []
+  const checked = new Set<string>()
+  for (const by of [...ours].sort()) {
+    for (const [name, range] of Object.entries(workspace.peers[by] ?? {})) {
+      if (checked.has(name)) continue
+      checked.add(name)
+      const found = specs.get(name)
+      const version = installed(name)
+      const step = peerBlocker({ name, range, by, ...(found === undefined ? {} : { declared: found.spec }), ...(version === undefined ? {} : { installed: version }) })
+      if (step !== undefined) blockers.push({ file, ...positionOf(source, found?.node ?? anchor), step })
+    }
+  }
+  return blockers
+}
+
+/**
  * Replaces `next-auth`, `@auth/core`, `@auth/express` and `@auth/sveltekit` in every dependency section with ours
  * (the range of the release the codemod was built with), and adds the packages of ours the code
  * imports or that ours need beside them (`@portcullis/core` with `@portcullis/nextjs`) where the
  * first Auth.js package was. Auth.js's adapters (`@auth/*-adapter`) stay.
  *
+ * Lists as blockers each framework the app has in a version outside our packages' peer ranges
+ * (declared, or installed where the app's own range keeps it).
+ *
  * @param used the Portcullis packages the code under this package.json imports, once migrated
+ * @param installed the version installed for this package.json of a package, if any
  */
-export function migratePackageJson(file: string, text: string, used: ReadonlySet<string>): PackageJsonMigration {
+export function migratePackageJson(file: string, text: string, used: ReadonlySet<string>, installed: InstalledVersion = () => undefined): PackageJsonMigration {
   const source = ts.parseJsonText(file, text)
-  const result: PackageJsonMigration = { edits: [], manual: [], usedAuthJs: false }
+  const result: PackageJsonMigration = { edits: [], manual: [], blockers: [], usedAuthJs: false }
   const root = source.statements[0]?.expression
   if (root === undefined || !ts.isObjectLiteralExpression(root)) return result
   const sections = new Map<string, ts.ObjectLiteralExpression>()
@@ -103,6 +128,7 @@ export function migratePackageJson(file: string, text: string, used: ReadonlySet
   const present = new Set([...sections.values()].flatMap((section) => section.properties.map(keyOf)))
   const wanted = new Set<string>()
   let home: ts.ObjectLiteralExpression | undefined
+  let anchor: ts.ObjectLiteralElementLike | undefined
   for (const section of sections.values()) {
     section.properties.forEach((property, index) => {
       const name = keyOf(property)
@@ -117,15 +143,9 @@ export function migratePackageJson(file: string, text: string, used: ReadonlySet
         return
       }
       result.usedAuthJs = true
+      anchor ??= property
       home ??= section
       wanted.add(ours)
-      if (name === "next-auth") {
-        const next = [...sections.values()].flatMap((candidate) => candidate.properties).find((candidate) => keyOf(candidate) === "next")
-        const major = next !== undefined && ts.isPropertyAssignment(next) && ts.isStringLiteral(next.initializer) ? majorOf(next.initializer.text) : undefined
-        if (next !== undefined && major !== undefined && major < NEXT_MAJOR) {
-          result.manual.push({ file, ...positionOf(source, next), step: `@portcullis/nextjs needs Next.js ${String(NEXT_MAJOR)} (next-auth v5 also ran on 14 and 15): upgrade next first (npx @next/codemod@latest upgrade)` })
-        }
-      }
       if (name === "next-auth" && majorOf(property.initializer.text) === 4) {
         result.manual.push({ file, ...positionOf(source, property), step: `next-auth ${property.initializer.text} is next-auth v4: Portcullis follows next-auth v5's API, so the code needs v5's changes too (${V5_GUIDE})` })
       }
@@ -139,9 +159,10 @@ export function migratePackageJson(file: string, text: string, used: ReadonlySet
       result.edits.push({ start: property.initializer.getStart(source) + 1, end: property.initializer.end - 1, text: rangeOf(ours) })
     })
   }
-  if (home === undefined) return result
+  if (home === undefined || anchor === undefined) return result
   for (const name of used) wanted.add(name)
   for (const name of [...wanted]) for (const peer of REQUIRED_PEERS[name] ?? []) wanted.add(peer)
+  result.blockers.push(...blockersOf(file, source, [...sections.values()], wanted, anchor, installed))
   for (const name of [...wanted].sort()) {
     if (present.has(name) || workspace.versions[name] === undefined) continue
     result.edits.push(insertProperty(home, name, rangeOf(name), source, text))

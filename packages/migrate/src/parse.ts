@@ -1,5 +1,6 @@
 /** Reads code with TypeScript's parser: every module reference the codemod rewrites is a node of its tree. */
 import ts from "typescript"
+import { svelteScript } from "./svelte.js"
 
 /** The file extensions the codemod reads, with how TypeScript parses each. */
 export const SCRIPT_KINDS: Readonly<Record<string, ts.ScriptKind>> = {
@@ -11,6 +12,16 @@ export const SCRIPT_KINDS: Readonly<Record<string, ts.ScriptKind>> = {
   ".mjs": ts.ScriptKind.JS,
   ".cjs": ts.ScriptKind.JS,
   ".jsx": ts.ScriptKind.JSX,
+}
+
+/** The extensions the codemod reads: scripts, and Svelte components for their `<script>` blocks. */
+export const CODE_EXTENSIONS: ReadonlySet<string> = new Set([...Object.keys(SCRIPT_KINDS), ".svelte"])
+
+/** A file's text as the parser reads it, and how: a component's script blocks in place, or the file itself. */
+function parserInput(text: string, extension: string): { code: string; kind: ts.ScriptKind | undefined } {
+  if (extension !== ".svelte") return { code: text, kind: SCRIPT_KINDS[extension] }
+  const { code, typescript } = svelteScript(text)
+  return { code, kind: typescript ? ts.ScriptKind.TS : ts.ScriptKind.JS }
 }
 
 /** A file the parser refused, with its first complaint. */
@@ -26,6 +37,7 @@ export interface ParseError {
 export interface CodeFile {
   /** Relative to the migrated directory, with `/` separators. */
   file: string
+  /** The file's text; `source` has the same positions (a Svelte component's markup blanked). */
   text: string
   source: ts.SourceFile
 }
@@ -35,7 +47,10 @@ export interface CodeFile {
  * type annotations in a `.js` file count) comes back as a {@link ParseError}.
  */
 export function parseCodeFiles(files: readonly { file: string; text: string; extension: string }[]): { parsed: CodeFile[]; errors: ParseError[] } {
-  const parsed = files.map(({ file, text, extension }) => ({ file, text, source: ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, SCRIPT_KINDS[extension]) }))
+  const parsed = files.map(({ file, text, extension }) => {
+    const { code, kind } = parserInput(text, extension)
+    return { file, text, source: ts.createSourceFile(file, code, ts.ScriptTarget.Latest, true, kind) }
+  })
   const byName = new Map(parsed.map((entry) => [entry.file, entry.source]))
   const options: ts.CompilerOptions = { noLib: true, noResolve: true, allowJs: true, noEmit: true, types: [] }
   // A program only to ask for each file's syntactic diagnostics, the parser's public report.
@@ -55,7 +70,12 @@ export function parseCodeFiles(files: readonly { file: string; text: string; ext
 
 /** The position of `node` as a 1-based line and column. */
 export function positionOf(source: ts.SourceFile, node: ts.Node): { line: number; column: number } {
-  const { line, character } = source.getLineAndCharacterOfPosition(node.getStart(source))
+  return positionAt(source, node.getStart(source))
+}
+
+/** A character offset of `source` as a 1-based line and column. */
+export function positionAt(source: ts.SourceFile, offset: number): { line: number; column: number } {
+  const { line, character } = source.getLineAndCharacterOfPosition(offset)
   return { line: line + 1, column: character + 1 }
 }
 

@@ -4,6 +4,8 @@ export interface WorkspaceFacts {
   versions: Record<string, string>
   /** Each package's entry points as subpaths (`""` for the package itself, `"react"`, `"github"`...). */
   entries: Record<string, string[]>
+  /** Each package's peer ranges for what is not ours (`{ next: "^16", react: "^18.2 || ^19" }`), by package name. */
+  peers: Record<string, Record<string, string>>
   /** The names some entries export (`"default"` included), by full specifier. */
   exports: Record<string, string[]>
 }

@@ -58,6 +58,38 @@ import "@portcullis/nextjs/react"
     expect(readProjectFile(dir, "session.js")).toBe(`/** @param {import("@portcullis/nextjs").Session} session */\nexport const email = (session) => session.user.email\n`)
   })
 
+  it("rewrites triple-slash type references, as SvelteKit's app.d.ts has them", () => {
+    const dir = writeProject({
+      "src/app.d.ts": `/// <reference types="@auth/sveltekit" />\n/// <reference types='next-auth/react'/>\n/// <reference path="./local.d.ts" />\ndeclare global {\n  namespace App {}\n}\nexport {}\n`,
+    })
+    migrate({ dir, now: NOW })
+    expect(readProjectFile(dir, "src/app.d.ts")).toBe(`/// <reference types="@portcullis/sveltekit" />\n/// <reference types='@portcullis/nextjs/react'/>\n/// <reference path="./local.d.ts" />\ndeclare global {\n  namespace App {}\n}\nexport {}\n`)
+  })
+
+  it("rewrites @auth/sveltekit's and @auth/express's entries, their type-only ones to core's", () => {
+    const dir = writeProject({
+      "src/lib/a.ts": `import { signIn } from "@auth/sveltekit/client"\nimport type { Adapter } from "@auth/sveltekit/adapters"\nimport type { Provider } from "@auth/express/providers"\nimport type { AdapterUser } from "@auth/express/adapters"\n`,
+    })
+    const report = migrate({ dir, now: NOW })
+    expect(readProjectFile(dir, "src/lib/a.ts")).toBe(`import { signIn } from "@portcullis/sveltekit/client"\nimport type { Adapter } from "@portcullis/core/adapters"\nimport type { Provider } from "@portcullis/core/providers"\nimport type { AdapterUser } from "@portcullis/core/adapters"\n`)
+    expect(report.manual).toEqual([])
+  })
+
+  it("rewrites package.json subpaths to our package's, and says the version read from it is now Portcullis's", () => {
+    const dir = writeProject({
+      "src/lib/footer.svelte": `<script lang="ts">\n  import packageJSON from "@auth/sveltekit/package.json"\n</script>\n<a href="https://www.npmjs.com/package/@auth/sveltekit">@auth/sveltekit@{packageJSON.version}</a>\n`,
+      "version.cjs": `module.exports = require("next-auth/package.json").version\n`,
+    })
+    const report = migrate({ dir, now: NOW })
+    expect(readProjectFile(dir, "src/lib/footer.svelte")).toContain(`import packageJSON from "@portcullis/sveltekit/package.json"`)
+    expect(readProjectFile(dir, "version.cjs")).toBe(`module.exports = require("@portcullis/nextjs/package.json").version\n`)
+    expect(report.notes.map(({ file, line, step }) => `${file}:${String(line)} ${step}`)).toEqual([
+      expect.stringMatching(/^src\/lib\/footer\.svelte:2 "@auth\/sveltekit\/package\.json" now reads @portcullis\/sveltekit's package\.json: its version \(\d+\.\d+\.\d+ in this release\) is Portcullis's, no longer Auth\.js's/),
+      expect.stringMatching(/^version\.cjs:1 "next-auth\/package\.json" now reads @portcullis\/nextjs's package\.json/),
+    ])
+    expect(report.manual).toEqual([])
+  })
+
   it("rewrites the modules named in jest.mock and vi.mock", () => {
     const dir = writeProject({ "page.test.tsx": `vi.mock("next-auth/react", () => ({ useSession: vi.fn() }))\njest.requireActual("next-auth")\n` })
     migrate({ dir, now: NOW })
@@ -74,7 +106,7 @@ import "@portcullis/nextjs/react"
 })
 
 describe("files", () => {
-  it.each([".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs"])("reads %s files", (extension) => {
+  it.each([".ts", ".tsx", ".mts", ".cts", ".d.ts", ".js", ".jsx", ".mjs", ".cjs"])("reads %s files", (extension) => {
     const jsx = extension.endsWith("x") ? "\nexport const App = () => <SessionProvider><main /></SessionProvider>\n" : "\n"
     const dir = writeProject({ [`file${extension}`]: `import { SessionProvider } from "next-auth/react"${jsx}` })
     const report = migrate({ dir, now: NOW })
@@ -169,6 +201,25 @@ describe("manual steps", () => {
 
   it("lists a name our module does not export", () => {
     expect(steps({ "a.ts": `import { customFetch } from "next-auth"\n` })).toEqual([`a.ts:1 "customFetch" is imported from "next-auth", but @portcullis/nextjs does not export it: replace it by hand`])
+  })
+
+  it("lists a module name computed at run time from an Auth.js prefix, or held in a constant, with what to write", () => {
+    const listed = steps({
+      "lib/providers.ts": "export const load = (id: string) => import(`next-auth/providers/${id}`)\nexport const loadCore = (sub: string) => require(\"@auth/core/\" + sub)\nconst REACT = \"next-auth/react\"\nexport const react = () => import(REACT)\nexport const other = (name: string) => import(name)\nexport const local = (name: string) => import(`./locales/${name}.js`)\n",
+    })
+    expect(listed).toEqual([
+      expect.stringMatching(/^lib\/providers\.ts:1 this module name starts "next-auth\/providers\/" and is completed at run time, so the codemod cannot rewrite it: name the Portcullis module by hand \(next-auth\/providers\/<id> is @portcullis\/providers\/<id>/),
+      expect.stringMatching(/^lib\/providers\.ts:2 this module name starts "@auth\/core\/" and is completed at run time.*@auth\/core is @portcullis\/core/),
+      `lib/providers.ts:4 this module name is "next-auth/react", held in a variable, which the codemod does not rewrite: change it to "@portcullis/nextjs/react"`,
+    ])
+  })
+
+  it("lists @auth/sveltekit's webauthn entry and a subpath with no counterpart", () => {
+    const listed = steps({ "src/a.ts": `import { signIn } from "@auth/sveltekit/webauthn"\nimport x from "@auth/sveltekit/dist/lib"\n` })
+    expect(listed).toEqual([
+      expect.stringMatching(/^src\/a\.ts:1 "@auth\/sveltekit\/webauthn": sign in with signIn\("passkey"\) from "@portcullis\/core\/client"/),
+      expect.stringMatching(/^src\/a\.ts:2 "@auth\/sveltekit\/dist\/lib" has no counterpart in @portcullis\/sveltekit/),
+    ])
   })
 
   it("lists an Auth.js integration we have no counterpart for", () => {

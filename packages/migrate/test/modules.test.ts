@@ -25,11 +25,26 @@ const rewrites: [string, string][] = [
   ["@auth/sveltekit/client", "@portcullis/sveltekit/client"],
   ["@auth/sveltekit/components", "@portcullis/sveltekit/components"],
   ["@auth/sveltekit/providers/github", "@portcullis/sveltekit/providers/github"],
+  ["@auth/sveltekit/adapters", "@portcullis/core/adapters"],
+  ["@auth/sveltekit/providers", "@portcullis/core/providers"],
+  ["@auth/express/adapters", "@portcullis/core/adapters"],
+  ["@auth/express/providers", "@portcullis/core/providers"],
 ]
 
 describe("migrateSpecifier", () => {
   it.each(rewrites)("rewrites %s to %s", (from, to) => {
     expect(migrateSpecifier(from)).toEqual({ kind: "rewrite", to })
+  })
+
+  it.each([
+    ["next-auth/package.json", "@portcullis/nextjs/package.json"],
+    ["@auth/core/package.json", "@portcullis/core/package.json"],
+    ["@auth/express/package.json", "@portcullis/express/package.json"],
+    ["@auth/sveltekit/package.json", "@portcullis/sveltekit/package.json"],
+  ])("rewrites %s to %s, with a note that its version is now ours", (from, to) => {
+    const migration = migrateSpecifier(from)
+    expect(migration).toMatchObject({ kind: "rewrite", to })
+    expect(migration?.kind === "rewrite" ? migration.note : "").toContain("is Portcullis's, no longer Auth.js's")
   })
 
   it.each(["@auth/pg-adapter", "@auth/prisma-adapter", "@auth/unstorage-adapter", "@portcullis/core", "next", "react", "./auth"])("leaves %s as it is", (specifier) => {
@@ -46,7 +61,9 @@ describe("migrateSpecifier", () => {
     ["@auth/core/providers/acme-unknown", 'no "acme-unknown" provider'],
     ["@auth/express/providers/acme-unknown", 'no "acme-unknown" provider'],
     ["@auth/core/lib/utils/env", '"@portcullis/core/jwt"'],
-    ["@auth/sveltekit/adapters", "no counterpart in @portcullis/sveltekit"],
+    ["@auth/sveltekit/webauthn", "@portcullis/core/webauthn/client"],
+    ["@auth/sveltekit/dist/lib/env", "no counterpart in @portcullis/sveltekit"],
+    ["@auth/express/lib/utils", "no counterpart in @portcullis/express"],
     ["@auth/sveltekit/providers/acme-unknown", 'no "acme-unknown" provider'],
     ["@auth/solid-start", "no integration for @auth/solid-start"],
     ["@next-auth/prisma-adapter", "install Auth.js's @auth/prisma-adapter"],

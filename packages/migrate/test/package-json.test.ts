@@ -44,9 +44,10 @@ describe("migratePackageJson", () => {
     expect(migrated(other, ["@portcullis/core"]).text).toBe(other)
   })
 
-  it("lists a Next.js older than 16, which @portcullis/nextjs needs", () => {
-    expect(migrated(`{\n  "dependencies": {\n    "next": "^15.1.0",\n    "next-auth": "5.0.0-beta.25"\n  }\n}`).steps).toEqual([expect.stringMatching(/^3 @portcullis\/nextjs needs Next\.js 16 \(next-auth v5 also ran on 14 and 15\): upgrade next first/)])
-    expect(migrated(`{ "dependencies": { "next": "^16.0.0", "next-auth": "5.0.0-beta.25" } }`).steps).toEqual([])
+  it("stops at a Next.js older than 16, which @portcullis/nextjs needs, with the upgrade to run first", () => {
+    const result = migratePackageJson("package.json", `{\n  "dependencies": {\n    "next": "^15.1.0",\n    "next-auth": "5.0.0-beta.25"\n  }\n}`, new Set())
+    expect(result.blockers.map(({ line, step }) => `${String(line)} ${step}`)).toEqual([expect.stringMatching(/^3 upgrade Next\.js to 16 first: `npx @next\/codemod@canary upgrade latest`/)])
+    expect(migratePackageJson("package.json", `{ "dependencies": { "next": "^16.0.0", "next-auth": "5.0.0-beta.25" } }`, new Set()).blockers).toEqual([])
   })
 
   it("replaces @auth/sveltekit, adding the core and providers it needs beside it", () => {

@@ -16,7 +16,7 @@
  * @module react
  */
 import { configureClient, getSession, type ClientSession } from "@portcullis/core/client"
-import { createContext, createElement, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react"
+import { createContext, createElement, useCallback, useContext, useEffect, useMemo, useState, type ReactElement, type ReactNode } from "react"
 
 export { getCsrfToken, getProviders, getSession, signIn, signOut } from "@portcullis/core/client"
 export type { ClientOptions, ClientSession, NavigationResult, SignInOptions } from "@portcullis/core/client"
@@ -54,7 +54,8 @@ function valueOf(session: ClientSession | null | undefined, update: SessionConte
  * Holds the session for `useSession()` below it, reading `GET /session` when no `session` prop
  * is given, on focus, and every `refetchInterval` seconds.
  */
-export function SessionProvider({ children, session: initial, basePath, refetchInterval = 0, refetchOnWindowFocus = true }: SessionProviderProps): ReactNode {
+// An element, not `ReactNode`: @types/react before 18.2.8 accepts no other return type for a JSX component.
+export function SessionProvider({ children, session: initial, basePath, refetchInterval = 0, refetchOnWindowFocus = true }: SessionProviderProps): ReactElement {
   if (basePath !== undefined) {
     configureClient({ basePath })
     signInBase = basePath.replace(/\/+$/, "")

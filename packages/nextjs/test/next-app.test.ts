@@ -8,13 +8,15 @@ import type { APIResponse, Browser, BrowserContext, Page } from "playwright-core
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest"
+import { decode, encode } from "@portcullis/core/jwt"
 import { launchChromium } from "@portcullis/test-kit/chromium"
 import type { Variant } from "./next-app.js"
 import { scaled } from "@portcullis/test-time"
 
 const apps = inject("apps")
 const issuer = inject("idpIssuer")
+const secret = inject("authSecret")
 
 /** The pages that read the session, and so must never be served from a build-time render. */
 const SESSION_PAGES = { classic: ["/", "/protected"], cacheComponents: ["/", "/protected", "/use-cache", "/use-cache-private"] } as const
@@ -22,12 +24,14 @@ const SESSION_PAGES = { classic: ["/", "/protected"], cacheComponents: ["/", "/p
 /** What Next.js answers `auth()` in a plain `"use cache"` function with, as the READMEs quote it. */
 const USE_CACHE_REFUSAL = '`headers()` can\'t be read inside `"use cache"`'
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const SESSION_COOKIE = "authjs.session-token"
+/** More than the app's `updateAge` (2 s): a session this old is due for renewal. */
+const PAST_UPDATE_AGE = 3
 
 function sessionCookies(response: APIResponse): string[] {
   return response
     .headersArray()
-    .filter(({ name, value }) => name.toLowerCase() === "set-cookie" && value.startsWith("authjs.session-token="))
+    .filter(({ name, value }) => name.toLowerCase() === "set-cookie" && value.startsWith(`${SESSION_COOKIE}=`))
     .map(({ value }) => value)
 }
 
@@ -70,6 +74,22 @@ describe.each(Object.keys(apps) as Variant[])("the %s build", (variant) => {
   afterAll(async () => {
     await browser.close()
   })
+
+  /**
+   * Makes the context's session `seconds` older instead of waiting them out: its claims sealed
+   * again, with the app's secret and cookie name, while this process's clock reads that far back
+   * (the app decides a renewal from `iat`, which the seal sets from the clock).
+   */
+  async function ageSession(on: BrowserContext, seconds: number): Promise<void> {
+    const cookie = (await on.cookies(app)).find(({ name }) => name === SESSION_COOKIE) ?? expect.unreachable("the context holds no session cookie")
+    const claims = (await decode({ token: cookie.value, secret, salt: SESSION_COOKIE })) ?? expect.unreachable("the session cookie does not open")
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() - seconds * 1000 })
+    try {
+      await on.addCookies([{ ...cookie, value: await encode({ token: claims, secret, salt: SESSION_COOKIE }) }])
+    } finally {
+      vi.useRealTimers()
+    }
+  }
 
   /** Signs a new context in through the IdP as Alice, from the README's page. */
   async function signInAsAlice(on: Page): Promise<void> {
@@ -217,7 +237,7 @@ describe.each(Object.keys(apps) as Variant[])("the %s build", (variant) => {
   })
 
   it("forwards a due session renewal from auth() in a route handler, and only when due", async () => {
-    await sleep(2_100)
+    await ageSession(context, PAST_UPDATE_AGE)
     const renewed = await context.request.get(`${app}/api/me`)
     expect(sessionCookies(renewed)).toHaveLength(1)
     const again = await context.request.get(`${app}/api/me`)
@@ -226,7 +246,7 @@ describe.each(Object.keys(apps) as Variant[])("the %s build", (variant) => {
   })
 
   it("forwards a due session renewal from the middleware", async () => {
-    await sleep(2_100)
+    await ageSession(context, PAST_UPDATE_AGE)
     const response = await context.request.get(`${app}/protected`, { maxRedirects: 0 })
     expect(response.status()).toBe(200)
     expect(sessionCookies(response)).toHaveLength(1)
@@ -244,7 +264,7 @@ describe.each(Object.keys(apps) as Variant[])("the %s build", (variant) => {
   })
 
   it("renders a server component while a renewal is due, which it cannot set", async () => {
-    await sleep(2_100)
+    await ageSession(context, PAST_UPDATE_AGE)
     const response = await page.goto(`${app}/`)
     expect(response?.status()).toBe(200)
     await expect.poll(() => page.getByText("Signed in as alice@example.com").count()).toBe(1)

@@ -15,6 +15,8 @@ import type { TestProject } from "vitest/node"
 const APP_DIR = fileURLToPath(new URL("./app/", import.meta.url))
 const NEXT_BIN = fileURLToPath(new URL("../node_modules/next/dist/bin/next", import.meta.url))
 export const CLIENT = { id: "nextjs-e2e", secret: "nextjs-e2e-client-secret" }
+/** As `openssl rand -base64 32` writes one: under NODE_ENV=production core refuses a weak secret. */
+const AUTH_SECRET = "9DWTvGOmMZKPD3rvagiKA7lVd3mmTKXaszQpvAOvxwE="
 
 /** The two builds of the test app: `next.config.mjs` reads `CACHE_COMPONENTS`. */
 export const VARIANTS = {
@@ -38,6 +40,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     apps: Record<Variant, ServedApp>
     idpIssuer: string
+    /** The apps' AUTH_SECRET: a test seals an older session with it rather than wait for one to age. */
+    authSecret: string
   }
 }
 
@@ -105,8 +109,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
             ...base,
             ...VARIANTS[variant].env,
             AUTH_URL: urls[variant],
-            // As `openssl rand -base64 32` writes one: under NODE_ENV=production core refuses a weak secret.
-            AUTH_SECRET: "9DWTvGOmMZKPD3rvagiKA7lVd3mmTKXaszQpvAOvxwE=",
+            AUTH_SECRET,
             AUTH_IDP_ID: CLIENT.id,
             AUTH_IDP_SECRET: CLIENT.secret,
             AUTH_IDP_ISSUER: idp.issuer,
@@ -123,6 +126,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   project.provide("apps", apps)
   project.provide("idpIssuer", idp.issuer)
+  project.provide("authSecret", AUTH_SECRET)
   return async () => {
     for (const server of servers) server.kill("SIGTERM")
     await idp.close()

@@ -6,7 +6,7 @@ import { existsSync, readFileSync, readdirSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Configuration } from "@portcullis/core/errors"
-import type { ProviderConfig } from "@portcullis/core/providers"
+import { incompleteProblem, type ProviderConfig } from "@portcullis/core/providers"
 import { describe, expect, it } from "vitest"
 
 type Factory = (config: Record<string, unknown>) => ProviderConfig
@@ -44,28 +44,33 @@ async function loadFactory(id: string): Promise<unknown> {
 
 /**
  * Calls the factory as a user would. A provider that needs more than credentials (a tenant's
- * `issuer`, an API key) throws a `Configuration` error whose message names the option to set
- * ("set `apiKey` ..." or, from `tenantIssuer`, "needs `issuer` ..."): set it to a placeholder and
- * call again.
+ * `issuer`, an API key) returns a configuration marked with what to set ("set `issuer` ...", read
+ * with `incompleteProblem`), or throws a `Configuration` error naming it: set it to a placeholder
+ * and call again.
  */
 function build(factory: Factory): ProviderConfig {
   const config: Record<string, unknown> = { clientId: "contract-client-id", clientSecret: "contract-client-secret" }
   for (;;) {
+    let problem: string
     try {
-      return factory(config)
+      const provider = factory(config)
+      const missing = incompleteProblem(provider)
+      if (missing === undefined) return provider
+      problem = missing
     } catch (error) {
       if (!(error instanceof Configuration)) throw error
-      const option = /(?:set|needs) `(\w+)`/.exec(error.message)?.[1]
-      if (option === undefined || option in config) throw error
-      config[option] =
-        option === "issuer" || /Url$/.test(option)
-          ? "https://tenant.example.com"
-          : option === "server"
-            ? "smtp://smtp.example.com:587"
-            : option === "authorize" || option === "sendVerificationRequest"
-              ? () => null
-              : `contract-${option}`
+      problem = error.message
     }
+    const option = /(?:set|needs) `(\w+)`/.exec(problem)?.[1]
+    if (option === undefined || option in config) throw new Error(`the factory still lacks a value: ${problem}`)
+    config[option] =
+      option === "issuer" || /Url$/.test(option)
+        ? "https://tenant.example.com"
+        : option === "server"
+          ? "smtp://smtp.example.com:587"
+          : option === "authorize" || option === "sendVerificationRequest"
+            ? () => null
+            : `contract-${option}`
   }
 }
 

@@ -9,10 +9,11 @@ import { execFileSync } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { afterAll, beforeAll, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, expect, inject, it, vi } from "vitest"
+import { decode, encode } from "@portcullis/core/jwt"
 import { launchChromium } from "@portcullis/test-kit/chromium"
 import { scaled } from "@portcullis/test-time"
-import { CLIENT, DEFAULT_CSRF_CLIENT } from "./sveltekit-app.js"
+import { AUTH_SECRET, CLIENT, DEFAULT_CSRF_CLIENT } from "./sveltekit-app.js"
 
 const app = inject("app")
 const appDir = inject("appDir")
@@ -27,7 +28,23 @@ let page: Page
 /** Every authorization request the main browser sends to the IdP. */
 const authorizeUrls: URL[] = []
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const SESSION_COOKIE = "authjs.session-token"
+
+/**
+ * Makes the context's session `seconds` older instead of waiting them out: its claims sealed
+ * again, with the app's secret and cookie name, while this process's clock reads that far back
+ * (the app decides a renewal from `iat`, which the seal sets from the clock).
+ */
+async function ageSession(on: BrowserContext, seconds: number): Promise<void> {
+  const cookie = (await on.cookies(app)).find(({ name }) => name === SESSION_COOKIE) ?? expect.unreachable("the context holds no session cookie")
+  const claims = (await decode({ token: cookie.value, secret: AUTH_SECRET, salt: SESSION_COOKIE })) ?? expect.unreachable("the session cookie does not open")
+  vi.useFakeTimers({ toFake: ["Date"], now: Date.now() - seconds * 1000 })
+  try {
+    await on.addCookies([{ ...cookie, value: await encode({ token: claims, secret: AUTH_SECRET, salt: SESSION_COOKIE }) }])
+  } finally {
+    vi.useRealTimers()
+  }
+}
 
 beforeAll(async () => {
   console.info(
@@ -120,10 +137,10 @@ it("signs in through the IdP from the SignIn component's form action, and the se
 
 it("forwards a renewed session cookie from a server load to the page's response", async () => {
   // The app's `updateAge` is 2 s: a read after that slides the expiry and re-seals the cookie.
-  await sleep(2_100)
+  await ageSession(context, 3)
   const response = await context.request.get(`${app}/`)
   expect(response.status()).toBe(200)
-  const renewed = response.headersArray().filter(({ name, value }) => name.toLowerCase() === "set-cookie" && value.startsWith("authjs.session-token="))
+  const renewed = response.headersArray().filter(({ name, value }) => name.toLowerCase() === "set-cookie" && value.startsWith(`${SESSION_COOKIE}=`))
   expect(renewed).toHaveLength(1)
   expect(renewed[0]?.value).toMatch(/HttpOnly/i)
   expect(renewed[0]?.value).toMatch(/SameSite=Lax/i)

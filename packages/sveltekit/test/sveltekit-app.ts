@@ -30,6 +30,8 @@ const PACKAGE_DIR = fileURLToPath(new URL("../", import.meta.url))
 const NOT_SOURCE = new Set(["node_modules", ".svelte-kit", "build", "build-default-csrf"])
 export const CLIENT = { id: "sveltekit-e2e", secret: "sveltekit-e2e-client-secret" }
 /** The client that the build with SvelteKit's CSRF check on signs in as. */
+/** As `openssl rand -base64 32` writes one: under NODE_ENV=production core refuses a weak secret. */
+export const AUTH_SECRET = "mWkXvVnu9wU05nq3nL/wWQzzRb2ItU31SqZ02onfSLs="
 export const DEFAULT_CSRF_CLIENT = { id: "sveltekit-e2e-default-csrf", secret: "sveltekit-e2e-default-csrf-secret" }
 
 declare module "vitest" {
@@ -152,8 +154,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       ...process.env,
       NODE_ENV: "production",
       HOST: "127.0.0.1",
-      // As `openssl rand -base64 32` writes one: under NODE_ENV=production core refuses a weak secret.
-      AUTH_SECRET: "mWkXvVnu9wU05nq3nL/wWQzzRb2ItU31SqZ02onfSLs=",
+      AUTH_SECRET,
       AUTH_IDP_ISSUER: idp.issuer,
       EMAIL_LINK_FILE: linkFile,
     }

@@ -9,7 +9,8 @@
  * passkeys) all get the same answer, so the route tells nothing about other users' accounts.
  */
 import type { Adapter, AdapterAccount, AdapterMethod } from "../adapters.js"
-import { json, methodNotAllowed, readForm } from "../http/context.js"
+import { json, readForm } from "../http/context.js"
+import { methodNotAllowed } from "../http/failures.js"
 import { verifyCsrf } from "../http/csrf.js"
 import { Configuration, LastSignInMethod, SignInRequired, UnknownAction, UnknownAccount } from "../errors/errors.js"
 import { emit } from "../sign-in/events.js"

@@ -7,9 +7,10 @@ import type { RequestContext } from "../internal.js"
  * (GET) and signs in on its button (POST); a credentials form posts here.
  *
  * @throws {InvalidProvider} when no provider has the id.
+ * @throws {Configuration} when the provider was left out for a missing value.
  */
 export async function callback(context: RequestContext, providerId: string): Promise<Response> {
   const provider = context.config.providersById.get(providerId)
-  if (provider === undefined) throw new InvalidProvider(`No provider has the id "${providerId}".`)
+  if (provider === undefined) throw context.config.unavailable.get(providerId) ?? new InvalidProvider(`No provider has the id "${providerId}".`)
   return provider.flow.callback(context, provider)
 }

@@ -8,10 +8,10 @@
  */
 import { keepsSessionRecords, SESSION_RECORD_METHODS, type Adapter, type AdapterSessionRecord, type SessionRecordMethods } from "../adapters.js"
 import { resolveCallbackUrl } from "../http/callback-url.js"
-import { json, methodNotAllowed, readFields } from "../http/context.js"
+import { json, readFields } from "../http/context.js"
 import { verifyCsrf } from "../http/csrf.js"
 import { Configuration, SignInRequired, UnknownAction } from "../errors/errors.js"
-import { jsonError } from "../http/failures.js"
+import { jsonError, methodNotAllowed } from "../http/failures.js"
 import type { InternalConfig, RequestContext } from "../internal.js"
 import { describeDevice } from "../session/device.js"
 import { readSession } from "../session/index.js"

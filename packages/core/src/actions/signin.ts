@@ -1,57 +1,8 @@
 import { resolveCallbackUrl } from "../http/callback-url.js"
-import { html, readForm, redirect } from "../http/context.js"
-import { csrfToken, verifyCsrf } from "../http/csrf.js"
+import { readForm } from "../http/context.js"
+import { verifyCsrf } from "../http/csrf.js"
 import { InvalidProvider } from "../errors/errors.js"
-import type { FlowProvider, RequestContext } from "../internal.js"
-import { otherLoopbackOrigin } from "../http/origins.js"
-import type { PageProvider, SignInOrigins } from "../pages/index.js"
-import { callbackUrl, signInPageUrl, signInUrl } from "../http/routes.js"
-
-/** Where a provider's sign-in form posts: its callback when the form is the sign-in (credentials), else `/signin/:id`. */
-export function formAction(context: RequestContext, provider: FlowProvider): string {
-  return provider.flow.postsTo === "callback" ? callbackUrl(context, provider.id) : signInUrl(context, provider.id)
-}
-
-/**
- * The page's word on another loopback name than the app's (`127.0.0.1` while `AUTH_URL` says
- * `localhost`): this page was opened there (its forms will fail), or the form before it was
- * (`openedAt` after a `MissingCSRF`, described only if it is such a name). The link offered is
- * built from the app's origin, never from the request.
- */
-function otherOrigin(context: RequestContext, shown: string | undefined, target: string | undefined): SignInOrigins | undefined {
-  const { origins } = context.config
-  const here = otherLoopbackOrigin(origins, context.origin, context.url.origin)
-  if (here !== undefined) return { app: context.origin, openedAt: here, here: true, signInUrl: signInPageUrl(context, { callbackUrl: target }) }
-  const before = shown === "MissingCSRF" ? otherLoopbackOrigin(origins, context.origin, context.url.searchParams.get("openedAt")) : undefined
-  return before === undefined ? undefined : { app: context.origin, openedAt: before, here: false }
-}
-
-/** `GET /signin`: the sign-in page (or a redirect to the app's own). */
-export async function signInPage(context: RequestContext): Promise<Response> {
-  const { pages, theme, providers } = context.config
-  const query = context.url.searchParams
-  const requested = query.get("callbackUrl")
-  const target = requested === null ? undefined : await resolveCallbackUrl(context, requested)
-  const error = query.get("error")
-  // The list of codes comes with their sentences, loaded only when a code is to be checked.
-  const shown = error !== null && (await import("../errors/error-messages.js")).isAuthErrorCode(error) ? error : undefined
-  if (pages.signIn !== undefined) {
-    return redirect(context, signInPageUrl(context, { callbackUrl: target, error: shown, code: query.get("code") ?? undefined, openedAt: query.get("openedAt") ?? undefined }))
-  }
-  const token = await csrfToken(context)
-  const drawn: PageProvider[] = []
-  for (const provider of providers) {
-    const entry = await provider.flow.draw?.(context, provider, { refused: shown === "CredentialsSignin" })
-    if (entry !== undefined) drawn.push({ ...entry, id: provider.id, name: provider.name, action: formAction(context, provider), style: provider.style })
-  }
-  // The default pages are fetched when one is served: an app on its own pages never loads them.
-  const { renderSignIn } = await import("../pages/index.js")
-  let response = html(context, renderSignIn({ theme, providers: drawn, csrfToken: token, callbackUrl: target, error: shown, origins: otherOrigin(context, shown, target) }))
-  for (const provider of providers) {
-    if (provider.flow.page) response = await provider.flow.page(context, provider, response, { csrfToken: token, callbackUrl: target })
-  }
-  return response
-}
+import type { RequestContext } from "../internal.js"
 
 /**
  * `POST /signin/:id`: CSRF-checked, then started by the provider's flow (to the OAuth provider's
@@ -59,11 +10,12 @@ export async function signInPage(context: RequestContext): Promise<Response> {
  * the flow (an OAuth flow adds them to the authorization URL).
  *
  * @throws {InvalidProvider} when no provider has the id.
+ * @throws {Configuration} when the provider was left out for a missing value.
  * @throws {MissingCSRF} when the form's CSRF token does not check out.
  */
 export async function signIn(context: RequestContext, providerId: string): Promise<Response> {
   const provider = context.config.providersById.get(providerId)
-  if (provider === undefined) throw new InvalidProvider(`No provider has the id "${providerId}".`)
+  if (provider === undefined) throw context.config.unavailable.get(providerId) ?? new InvalidProvider(`No provider has the id "${providerId}".`)
   const form = await readForm(context.request)
   const query = new URLSearchParams(context.url.searchParams)
   const requested = form.get("callbackUrl") ?? query.get("callbackUrl")

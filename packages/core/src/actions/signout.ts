@@ -1,25 +1,9 @@
 import { resolveCallbackUrl } from "../http/callback-url.js"
-import { html, readForm, redirect } from "../http/context.js"
+import { readForm, redirect } from "../http/context.js"
 import type { RequestContext } from "../internal.js"
-import { csrfToken, verifyCsrf } from "../http/csrf.js"
+import { verifyCsrf } from "../http/csrf.js"
 import { InvalidProvider } from "../errors/errors.js"
 import { endSession } from "../session/index.js"
-
-/** `GET /signout`: the confirmation page (or the app's own). */
-export async function signOutPage(context: RequestContext): Promise<Response> {
-  const { pages, basePath, theme } = context.config
-  if (pages.signOut !== undefined) return redirect(context, new URL(pages.signOut, context.origin).href)
-  const requested = context.url.searchParams.get("callbackUrl")
-  const { renderSignOut } = await import("../pages/index.js")
-  const page = renderSignOut({
-    theme,
-    action: `${context.origin}${basePath}/signout`,
-    csrfToken: await csrfToken(context),
-    callbackUrl: requested === null ? undefined : await resolveCallbackUrl(context, requested),
-    homeUrl: context.origin,
-  })
-  return html(context, page)
-}
 
 /**
  * Ends the session, then sends the browser to `target`, or first to the provider's own sign-out
@@ -46,10 +30,11 @@ export async function signOut(context: RequestContext): Promise<Response> {
  * checks it and sends the browser on.
  *
  * @throws {InvalidProvider} when no provider has the id, or its flow signs out nowhere else.
+ * @throws {Configuration} when the provider was left out for a missing value.
  */
 export async function signOutCallback(context: RequestContext, providerId: string): Promise<Response> {
   const provider = context.config.providersById.get(providerId)
   const handler = provider?.flow.signOutCallback
-  if (provider === undefined || handler === undefined) throw new InvalidProvider(`No provider with the id "${providerId}" signs out at the provider.`)
+  if (provider === undefined || handler === undefined) throw context.config.unavailable.get(providerId) ?? new InvalidProvider(`No provider with the id "${providerId}" signs out at the provider.`)
   return handler(context, provider)
 }

@@ -10,12 +10,23 @@ import type { FlowProvider, InternalConfig } from "../internal.js"
 import type { SessionStrategy } from "../types.js"
 
 /**
- * Checks `config` across its options: the adapter the session strategy and the providers need.
+ * Checks `config` across its options: the adapter the session strategy and the providers need,
+ * and that a provider is left to sign in with when some lack a value.
  *
  * @throws {Configuration} naming what to fix.
  */
 export function checkConfig(config: InternalConfig): void {
+  checkSomeProvider(config)
   checkAdapter(config.adapter, config.session.strategy, config.providers)
+}
+
+/**
+ * An app whose every provider lacks a value (a deployment without its variables) cannot sign
+ * anyone in: it fails as a whole, naming each provider's values, rather than looking healthy.
+ */
+function checkSomeProvider({ providers, unavailable }: InternalConfig): void {
+  if (providers.length > 0 || unavailable.size === 0) return
+  throw new Configuration(`No provider can sign in: ${[...unavailable.values()].map((error) => error.message).join(" ")}`)
 }
 
 /** The adapter methods database sessions call. */

@@ -11,13 +11,15 @@
  * 3. check (`check.ts`): what only the whole shows (the adapter the session strategy and the
  *    providers need).
  * This file is the door: {@link resolveConfig} runs the stages once per config object (cached),
- * never mutating it, failing with an error that names the option to fix. The room imports no
+ * never mutating it, failing with an error that names the option to fix, and logging once the
+ * providers it leaves out for a missing value. The room imports no
  * route, no `sign-in/` and no session code; a flow only through the registry, on first use.
  */
 import { AuthError, Configuration } from "../errors/errors.js"
 import type { InternalConfig } from "../internal.js"
 import type { AuthConfig } from "../types.js"
 import { sameSecrets } from "../crypto/crypto.js"
+import { logOnce } from "../errors/logger.js"
 import { checkConfig } from "./check.js"
 import { readEnv } from "./env.js"
 import { normaliseConfig } from "./normalise.js"
@@ -71,9 +73,11 @@ async function readConfig(config: AuthConfig): Promise<Resolved> {
   const fromEnv = config.secret === undefined
   try {
     const env = readEnv()
-    const read = readOptions(config, env, logSecrets)
+    const read = await readOptions(config, env, logSecrets)
     const internal = await normaliseConfig(read, env, logSecrets)
     checkConfig(internal)
+    // Once per process, not per reading: an app that builds its configuration per request reads one per request.
+    for (const error of internal.unavailable.values()) logOnce(internal.logger, error)
     const resolved = { internal, fromEnv, logSecrets }
     cache.set(config, resolved)
     return resolved
@@ -91,9 +95,9 @@ async function readConfig(config: AuthConfig): Promise<Resolved> {
  *
  * @throws {Configuration} or {MissingSecret} when the new `secret` is not usable.
  */
-function rotateSecrets(config: AuthConfig, cached: Resolved): InternalConfig {
+async function rotateSecrets(config: AuthConfig, cached: Resolved): Promise<InternalConfig> {
   const { logger } = cached.internal
-  const internal = { ...cached.internal, secrets: readSecrets(config.secret, readEnv(), logger, cached.logSecrets) }
+  const internal = { ...cached.internal, secrets: await readSecrets(config.secret, readEnv(), logger, cached.logSecrets) }
   cache.set(config, { ...cached, internal, fromEnv: config.secret === undefined })
   return internal
 }

@@ -6,13 +6,14 @@
  * the built-in flow of its `type` from {@link builtInFlow}, fetched on first use.
  */
 import { Configuration } from "../errors/errors.js"
-import { FLOW } from "./flow-key.js"
+import { FLOW, incompleteProblem } from "./flow-key.js"
 import type { AdapterMethod } from "../adapters.js"
 import type { FlowProvider, ProviderSetup, SignInFlow } from "../internal.js"
 import type { ProviderType } from "../model.js"
 import { envName, isRecord, type ReadOptions } from "./read.js"
 
 export { FLOW }
+export { incompleteProblem, incompleteProvider } from "./flow-key.js"
 
 /** The flow a provider configuration carries, if any. */
 export function flowOf(config: object): SignInFlow | undefined {
@@ -50,16 +51,43 @@ export async function builtInFlow(config: Readonly<Record<string, unknown>>, id:
   throw new Configuration(`Provider "${id}" has an unknown \`type\`: use "oauth", "oidc", "email" or "credentials".`)
 }
 
+/** The providers of a configuration: those that serve, and those left out for a missing value. */
+export interface NormalisedProviders {
+  providers: FlowProvider[]
+  /** By id, the error each incomplete provider's routes answer with (see `InternalConfig.unavailable`). */
+  unavailable: Map<string, Configuration>
+  /** The secrets the incomplete providers were given (a client secret): no log line shows them either. */
+  unavailableSecrets: string[]
+}
+
 /**
  * Each provider, as the read stage handed it on, configured by the flow that serves it (its own,
- * or the built-in one of its type).
+ * or the built-in one of its type); one that lacks a value it needs (what its factory says it
+ * lacks, and what its flow's `missing` finds) is left out, as an entry of `unavailable` naming
+ * each value to set. An app configured from the environment with only some providers' variables
+ * set keeps signing in with those.
  *
- * @throws {Configuration} naming the provider and the option to fix.
+ * @throws {Configuration} naming the provider and the option to fix, when a value is present but unusable.
  */
-export async function normaliseProviders(providers: ReadOptions["providers"], setup: ProviderSetup): Promise<FlowProvider[]> {
-  const out: FlowProvider[] = []
-  for (const { config, id } of providers) out.push(configureProvider(config, id, await builtInFlow(config, id), setup))
+export async function normaliseProviders(providers: ReadOptions["providers"], setup: ProviderSetup): Promise<NormalisedProviders> {
+  const out: NormalisedProviders = { providers: [], unavailable: new Map(), unavailableSecrets: [] }
+  for (const { config, id } of providers) {
+    const flow = await builtInFlow(config, id)
+    const carried = incompleteProblem(config)
+    const missing = [...(carried === undefined ? [] : [carried]), ...(flow.missing?.(config, setup.env) ?? [])]
+    if (missing.length === 0) {
+      out.providers.push(await configureProvider(config, id, flow, setup))
+      continue
+    }
+    out.unavailable.set(id, new Configuration(`${id}: ${missing.join("; ")}.`))
+    out.unavailableSecrets.push(...givenSecrets(config, setup.env))
+  }
   return out
+}
+
+/** The secrets of a provider not configured by its flow, found where every provider keeps them: `clientSecret`, or `AUTH_<ID>_SECRET`. */
+function givenSecrets(config: Readonly<Record<string, unknown>>, env: Readonly<Record<string, string | undefined>>): string[] {
+  return [config.clientSecret, env[envName(String(config.id), "SECRET")]].filter((value) => typeof value === "string")
 }
 
 const PROVIDER_TYPES: ReadonlySet<string> = new Set(["oauth", "oidc", "email", "credentials", "webauthn"])
@@ -69,7 +97,7 @@ const PROVIDER_TYPES: ReadonlySet<string> = new Set(["oauth", "oidc", "email", "
  *
  * @throws {Configuration} from the flow's `configure`, or when `type` is not a provider type.
  */
-export function configureProvider(config: Readonly<Record<string, unknown>>, id: string, flow: SignInFlow, setup: ProviderSetup): FlowProvider {
+export async function configureProvider(config: Readonly<Record<string, unknown>>, id: string, flow: SignInFlow, setup: ProviderSetup): Promise<FlowProvider> {
   const { type, name, style } = config
   if (typeof type !== "string" || !PROVIDER_TYPES.has(type)) {
     throw new Configuration(`Provider "${id}" carries the ${flow.name} flow but has no valid \`type\`.`)
@@ -81,7 +109,7 @@ export function configureProvider(config: Readonly<Record<string, unknown>>, id:
     type: type as ProviderType,
     style: isRecord(style) ? { ...style } : {},
     flow,
-    options: flow.configure(config, setup.env, setup),
+    options: await flow.configure(config, setup.env, setup),
   }
 }
 
@@ -119,9 +147,9 @@ export function lazyFlow(spec: {
   const resolve = (provider: FlowProvider<LazyOptions>): Promise<FlowProvider> => {
     let ready = loaded.get(provider.options)
     if (ready === undefined) {
-      ready = spec.load().then((flow) => {
+      ready = spec.load().then(async (flow) => {
         const real = flow as unknown as SignInFlow
-        return { ...provider, flow: real, options: real.configure(provider.options.config, provider.options.env, provider.options.setup) }
+        return { ...provider, flow: real, options: await real.configure(provider.options.config, provider.options.env, provider.options.setup) }
       })
       // A failed load or configuration is reported on this request and tried again on the next.
       ready.catch(() => loaded.delete(provider.options))
@@ -135,7 +163,7 @@ export function lazyFlow(spec: {
     name: spec.name,
     configure: (config, env, setup) => ({ config, env, setup }),
     adapterMethods: () => [...(spec.adapterMethods ?? [])],
-    secrets: ({ config, env }) => [config.clientSecret, env[envName(String(config.id), "SECRET")]].filter((value) => typeof value === "string"),
+    secrets: ({ config, env }) => givenSecrets(config, env),
     draw: () => ({ kind: "button" }),
     signIn: async (context, provider, request) => {
       const real = await resolve(provider)

@@ -23,8 +23,9 @@ import type { ReadOptions } from "./read.js"
 export async function normaliseConfig(read: ReadOptions, env: Env, logSecrets: string[]): Promise<InternalConfig> {
   const rare = await normaliseRare(read, env)
   const redirectProxyUrl = rare?.redirectProxyUrl
-  const providers = await normaliseProviders(read.providers, { env, redirectProxyUrl })
+  const { providers, unavailable, unavailableSecrets } = await normaliseProviders(read.providers, { env, redirectProxyUrl })
   for (const provider of providers) logSecrets.push(...(provider.flow.secrets?.(provider.options) ?? []))
+  logSecrets.push(...unavailableSecrets)
   const adapter = read.adapter as Adapter | undefined
   const rateLimit = rare === undefined ? defaultRateLimit() : rare.rateLimit
   // Loaded only by apps with a store to bound; the default memory store answers at once.
@@ -39,6 +40,7 @@ export async function normaliseConfig(read: ReadOptions, env: Env, logSecrets: s
     origins: { canonical: read.authUrl, trustHost: read.trustHost, allowed: rare?.allowedOrigins ?? [] },
     providers,
     providersById: new Map(providers.map((provider) => [provider.id, provider])),
+    unavailable,
     flowRoutes: new Set(providers.flatMap((provider) => Object.keys(provider.flow.routes ?? {}))),
     session: { ...session, generateSessionToken: session.generateSessionToken ?? (() => randomString(32)) },
     jwt: { ...read.jwt },

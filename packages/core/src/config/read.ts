@@ -4,7 +4,7 @@
  * value; nothing after this stage looks at the app's object again. The checks themselves are
  * shared by every provider type, so each failure reads the same and names the option.
  */
-import { isPlaceholderSecret, placeholderRefusal, secretWeakness } from "../crypto/secret-strength.js"
+import { isPlaceholderSecret, secretWeakness } from "../crypto/secret-strength.js"
 import { Configuration, MissingSecret } from "../errors/errors.js"
 import { createLogger } from "../errors/logger.js"
 import type { LoggerInstance } from "../model.js"
@@ -139,12 +139,12 @@ export interface ReadOptions {
  * @throws {Configuration} naming the option that is not usable.
  * @throws {MissingSecret} when neither `secret` nor `AUTH_SECRET` is set.
  */
-export function readOptions(config: AuthConfig, env: Env, logSecrets: string[]): ReadOptions {
+export async function readOptions(config: AuthConfig, env: Env, logSecrets: string[]): Promise<ReadOptions> {
   if (!isRecord(config)) throw new Configuration("The configuration must be an object.")
   const debug = config.debug === true
   const logger = createLogger(config.logger, debug, logSecrets)
   const authUrl = parseAuthUrl(config.url, env)
-  const secrets = readSecrets(config.secret, env, logger, logSecrets)
+  const secrets = await readSecrets(config.secret, env, logger, logSecrets)
   const envTrust = env.AUTH_TRUST_HOST
   const trustHost =
     config.trustHost ?? (envTrust !== undefined ? envTrust === "true" || envTrust === "1" : authUrl !== undefined)
@@ -221,19 +221,18 @@ export function readOptions(config: AuthConfig, env: Env, logSecrets: string[]):
  * @throws {MissingSecret} when there is none; {Configuration} when one is not a non-empty string,
  * is a placeholder, or is weak in production.
  */
-export function readSecrets(secret: unknown, env: Env, logger: LoggerInstance, logSecrets: string[]): string[] {
+export async function readSecrets(secret: unknown, env: Env, logger: LoggerInstance, logSecrets: string[]): Promise<string[]> {
   const secrets = secretList(secret, env)
   for (const item of secrets) if (!logSecrets.includes(item)) logSecrets.push(item)
+  const placeholder = secrets.some(isPlaceholderSecret)
+  const weakness = placeholder ? undefined : secrets.map((item) => secretWeakness(item)).find((found) => found !== undefined)
+  if (!placeholder && weakness === undefined) return secrets
+  // The sentences load only for a secret to refuse or warn about.
+  const { placeholderRefusal, weakSecretAdvice } = await import("../crypto/secret-refusals.js")
   const option = secret === undefined ? "AUTH_SECRET" : secrets.length > 1 ? "An entry of `secret`" : "`secret`"
-  if (secrets.some(isPlaceholderSecret)) throw new Configuration(placeholderRefusal(option))
-  for (const item of secrets) {
-    const weakness = secretWeakness(item)
-    if (weakness === undefined) continue
-    const advice = `${option} is weak (${weakness}; see "The secret" in @portcullis/core's README): generate one with \`openssl rand -base64 32\`.`
-    if (env.NODE_ENV === "production") throw new Configuration(`${advice} With NODE_ENV=production a weak secret is refused.`)
-    logger.warn("WeakSecret", advice)
-    break
-  }
+  if (weakness === undefined) throw new Configuration(placeholderRefusal(option))
+  if (env.NODE_ENV === "production") throw new Configuration(weakSecretAdvice(option, weakness, true))
+  logger.warn("WeakSecret", weakSecretAdvice(option, weakness, false))
   return secrets
 }
 
@@ -295,7 +294,8 @@ function readProviders(providers: unknown): ReadOptions["providers"] {
   return (providers as unknown[]).map((provider, index) => {
     const value: unknown = typeof provider === "function" ? (provider as () => unknown)() : provider
     if (!isRecord(value)) throw new Configuration(`\`providers[${index}]\` must be a provider object or a function returning one.`)
-    const id: unknown = value.id
+    // A provider in Auth.js's style carries the options its factory was given, whose `id` wins.
+    const id: unknown = isRecord(value.options) && value.options.id !== undefined ? value.options.id : value.id
     if (typeof id !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(id)) {
       throw new Configuration(`\`providers[${index}].id\` must be 1 to 64 letters, digits, \`-\` or \`_\`.`)
     }

@@ -1,7 +1,8 @@
 /**
  * Whether a `secret` may seal sessions: never one of the placeholders our documentation has
  * shown (anyone can read them, so anyone could mint a session), and strong enough to resist a
- * guess. Shared by `Auth()`'s configuration and `@portcullis/core/jwt`, which apps call
+ * guess. The test is here; what a refusal says is in `secret-refusals.ts`, fetched only when a
+ * secret is refused or warned about. Shared by `Auth()`'s configuration and `@portcullis/core/jwt`, which apps call
  * standalone; both refuse a placeholder, and the configuration warns on a weak secret (refused
  * under `NODE_ENV=production`).
  *
@@ -23,7 +24,7 @@ export const STRONG_SECRET_BITS = 256
 const GIVEAWAYS = ["secret", "password", "passwd", "changeme", "change-me", "replace", "example", "placeholder", "default"]
 
 /** Fewer different characters than this and a value is a repetition, whatever its length. */
-const MIN_DISTINCT = 10
+export const MIN_DISTINCT = 10
 
 /** How a value a secret generator may write is read: its alphabet, from the smallest up. */
 const ALPHABETS: readonly { test: RegExp; bits: number }[] = [
@@ -64,34 +65,33 @@ export function estimateSecretBits(secret: string): number {
   return Math.floor(repeatedBlock(value) * bits)
 }
 
+/** Why a secret is weak: a word that gives a chosen value away, too few different characters, or too few estimated bits. */
+export type SecretWeakness = { word: string } | { distinct: number } | { bits: number }
+
 /**
- * Why a secret is weak, as a sentence naming no part of it, or `undefined` when it is strong: it
- * is weak when it is estimated under {@link STRONG_SECRET_BITS} bits ({@link estimateSecretBits}),
- * has fewer than 10 different characters, or contains a word that gives a chosen value away
- * (`secret`, `password`, `changeme`, `replace`, `example`, `placeholder`, `default`...).
+ * Why a secret is weak, or `undefined` when it is strong: it is weak when it contains a word
+ * that gives a chosen value away (`secret`, `password`, `changeme`, `replace`, `example`,
+ * `placeholder`, `default`...), has fewer than {@link MIN_DISTINCT} different characters, or is
+ * estimated under {@link STRONG_SECRET_BITS} bits ({@link estimateSecretBits}). What it says in
+ * words (`secret-refusals.ts`) is fetched only for a weak one.
  *
  * @example
  * ```ts
- * secretWeakness("my-app-session-key-for-production-2026") // "it is estimated at 76 bits, under 256"
+ * secretWeakness("my-app-session-key-for-production-2026") // { bits: 76 }
  * secretWeakness(randomBytes(32).toString("base64")) // undefined
  * ```
  */
-export function secretWeakness(secret: string): string | undefined {
+export function secretWeakness(secret: string): SecretWeakness | undefined {
   const lower = secret.toLowerCase()
   const word = GIVEAWAYS.find((giveaway) => lower.includes(giveaway))
-  if (word !== undefined) return `it contains the word "${word}"`
-  if (new Set(secret).size < MIN_DISTINCT) return `it has fewer than ${String(MIN_DISTINCT)} different characters`
+  if (word !== undefined) return { word }
+  const distinct = new Set(secret).size
+  if (distinct < MIN_DISTINCT) return { distinct }
   const bits = estimateSecretBits(secret)
-  if (bits < STRONG_SECRET_BITS) return `it is estimated at ${String(bits)} bits, under ${String(STRONG_SECRET_BITS)}`
-  return undefined
+  return bits < STRONG_SECRET_BITS ? { bits } : undefined
 }
 
 /** Whether `secret` is one of the placeholders our documentation shows. */
 export function isPlaceholderSecret(secret: string): boolean {
   return PLACEHOLDER_SECRETS.includes(secret.trim())
-}
-
-/** The sentence that refuses a placeholder secret, naming where it was set. */
-export function placeholderRefusal(option: string): string {
-  return `${option} is the placeholder our documentation shows, which anyone can read and so use to mint sessions: set it to the output of \`openssl rand -base64 32\`.`
 }

@@ -145,14 +145,6 @@ export function json(context: RequestContext | undefined, body: unknown, status 
   return new Response(JSON.stringify(body), { status, headers: baseHeaders(context, "application/json") })
 }
 
-/** `405` for a method a route does not take, with the `Allow` header of the methods it does. */
-export async function methodNotAllowed(context: RequestContext, get: boolean, post: boolean): Promise<Response> {
-  const { errorMessages } = await import("../errors/error-messages.js")
-  const response = json(context, { error: "UnknownAction", message: errorMessages.UnknownAction }, 405)
-  response.headers.set("allow", [get && "GET, HEAD", post && "POST"].filter(Boolean).join(", "))
-  return response
-}
-
 /**
  * An HTML page, with a policy that allows no script at all (a flow that adds a control to the
  * sign-in page, such as passkeys, admits its own script: see `SignInFlow.page`).

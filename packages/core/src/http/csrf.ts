@@ -6,8 +6,8 @@
  */
 import type { RequestContext } from "../internal.js"
 import { deriveKeys, hmac, randomString, verifyHmac, type SecretKey } from "../crypto/crypto.js"
-import { MissingCSRF } from "../errors/errors.js"
-import { otherLoopbackOrigin } from "./origins.js"
+import type { MissingCSRF } from "../errors/errors.js"
+import type { CsrfFailure } from "./other-loopback.js"
 
 const SALT = "authjs.csrf"
 const BINDING_SALT = "authjs.flow-binding"
@@ -65,28 +65,19 @@ function equal(a: string, b: string): boolean {
 export async function verifyCsrf(context: RequestContext, submitted: string | null, openedAt?: string | null): Promise<void> {
   // Core's own server-side call for server code (see `RequestContext.serverCall`): no form, no token.
   if (context.serverCall === true) return
-  if (submitted === null || submitted === "") throw refusal(context, openedAt, "The request has no `csrfToken`: fetch one from GET /csrf and send it with the form.")
+  if (submitted === null || submitted === "") throw await refusal(context, openedAt, "noToken")
   const expected = await readCookieToken(context)
-  if (expected === undefined) throw refusal(context, openedAt, "The CSRF cookie is missing or was not set by this server.")
-  if (!equal(expected, submitted)) throw refusal(context, openedAt, "The submitted `csrfToken` does not match the CSRF cookie.")
+  if (expected === undefined) throw await refusal(context, openedAt, "noCookie")
+  if (!equal(expected, submitted)) throw await refusal(context, openedAt, "mismatch")
 }
 
 /**
- * The refusal, naming the likely cause when the posting page was on another loopback name than
- * the app's (`127.0.0.1` while `AUTH_URL` says `localhost`): its CSRF cookie stayed with that
- * name. A browser sends `Origin: null` and no `Referer` on such a post from our pages (their
- * referrer policy is `same-origin`), so the page's own word (`claimed`) is read after them.
+ * The refusal, in words, naming the likely cause when the posting page was on another loopback
+ * name than the app's (`./other-loopback.ts`, fetched with the refusal: a passing check never
+ * loads it).
  */
-function refusal(context: RequestContext, claimed: string | null | undefined, reason: string): MissingCSRF {
-  const { headers } = context.request
-  const origin = headers.get("origin")
-  const observed = (origin === "null" ? null : origin) ?? headers.get("referer") ?? claimed
-  const openedAt = otherLoopbackOrigin(context.config.origins, context.origin, observed)
-  if (openedAt === undefined) return new MissingCSRF(reason)
-  return new MissingCSRF(
-    `This app's URL is ${context.origin} (AUTH_URL or \`url\`) but the page was opened at ${openedAt}: open it at ${context.origin} (or set AUTH_URL to the address you use). A cookie set on one name is not sent to the other, so ${reason[0]?.toLowerCase() ?? ""}${reason.slice(1)}`,
-    { openedAt },
-  )
+async function refusal(context: RequestContext, claimed: string | null | undefined, reason: CsrfFailure): Promise<MissingCSRF> {
+  return (await import("./other-loopback.js")).csrfRefusal(context, claimed, reason)
 }
 
 /**

@@ -2,12 +2,13 @@
  * How a failed request is answered: logged with its cause (this request's secrets redacted),
  * then a redirect to the sign-in or error page, a JSON error for the routes scripts call, or a
  * page in place when there is no origin to redirect to. `Auth()` and the server-side calls
- * (`signIn`, `signOut`, `updateSession`) answer every failure here, so they answer alike.
+ * (`signIn`, `signOut`, `updateSession`) answer every failure here, so they answer alike. It is
+ * fetched with the first failure: an app's ordinary requests never load it.
  */
 import { html, json, redirect } from "./context.js"
 import { AuthError, Configuration, httpStatus, MissingCSRF, UnknownAction, type AuthErrorCode } from "../errors/errors.js"
 import type { InternalConfig, RequestContext } from "../internal.js"
-import { createLogger, sanitizeError } from "../errors/logger.js"
+import { createLogger, loggedOnce, sanitizeError } from "../errors/logger.js"
 import { errorPageUrl, signInPageUrl, type Action } from "./routes.js"
 import type { AuthConfig } from "../types.js"
 
@@ -31,7 +32,7 @@ export async function jsonError(context: RequestContext | undefined, code: AuthE
 }
 
 /** The default pages, fetched when one is served: an app on its own pages never loads them. */
-export const pages = () => import("../pages/index.js")
+const pages = () => import("../pages/index.js")
 
 async function failure(error: AuthError, request: Request, context: RequestContext | undefined, action: Action | undefined): Promise<Response> {
   if (context === undefined || action === undefined) {
@@ -50,6 +51,20 @@ async function failure(error: AuthError, request: Request, context: RequestConte
   return redirect(context, errorPageUrl(context, error.code))
 }
 
+/** `405` for a method a route does not take, with the `Allow` header of the methods it does. */
+export async function methodNotAllowed(context: RequestContext, get: boolean, post: boolean): Promise<Response> {
+  const response = await jsonError(context, "UnknownAction", 405)
+  response.headers.set("allow", [get && "GET, HEAD", post && "POST"].filter(Boolean).join(", "))
+  return response
+}
+
+/** `404` for a path no route serves: a person who followed a stale link gets a page with a way on; scripts keep their JSON. */
+export async function notFound(request: Request, url: URL, config: InternalConfig): Promise<Response> {
+  config.logger.debug(`Nothing is served at ${url.pathname}.`)
+  if (acceptsHtml(request)) return html(undefined, (await pages()).renderNotFound({ theme: config.theme, homeUrl: "/", signinUrl: `${config.basePath}/signin` }), 404)
+  return jsonError(undefined, "UnknownAction", 404)
+}
+
 /** Where a request failed: as far as it got before the failure. */
 export interface FailedRequest {
   request: Request
@@ -64,13 +79,15 @@ export interface FailedRequest {
 
 /**
  * Logs `thrown` (an unexpected value as a `Configuration` error) and answers it; never throws.
+ * An error already logged once for the process (an incomplete provider's) is logged at debug level only.
  * A failure to build the answer itself is logged too and answered `503` JSON.
  */
 export async function answerFailure(thrown: unknown, at: FailedRequest): Promise<Response> {
   const { request, config, internal, context, action } = at
   const error = thrown instanceof AuthError ? thrown : new Configuration("An unexpected error occurred while handling the request.", { cause: thrown })
   const logger = internal?.logger ?? fallbackLogger(config)
-  logger.error(context === undefined ? error : sanitizeError(error, context.sensitive))
+  if (loggedOnce(error)) logger.debug(`${error.code}: ${error.message}`)
+  else logger.error(context === undefined ? error : sanitizeError(error, context.sensitive))
   try {
     return await failure(error, request, context, action)
   } catch (cause) {

@@ -38,26 +38,6 @@ export function isLocalOrigin(origin: string, requestUrl: URL): boolean {
   return host === requestUrl.host && isLoopbackHost(hostname)
 }
 
-/**
- * The loopback origin a browser was observed on (`observed`: an `Origin` or `Referer` header, a
- * request URL), when the app's origin is its canonical one (`url` / `AUTH_URL`), on loopback, and
- * another: `127.0.0.1:3000` against `localhost:3000`, where cookies set on one are not sent to
- * the other. Reduced to an origin (no path, no query) and only for loopback names, it is for
- * describing the mismatch in a message; it never becomes a link or a redirect.
- */
-export function otherLoopbackOrigin(policy: OriginPolicy, appOrigin: string, observed: string | null | undefined): string | undefined {
-  if (policy.canonical?.origin !== appOrigin || !isLoopbackOrigin(appOrigin) || observed == null || observed.length > 2048) return undefined
-  let origin: string
-  try {
-    const url = new URL(observed)
-    if (url.protocol !== "http:" && url.protocol !== "https:") return undefined
-    origin = url.origin
-  } catch {
-    return undefined
-  }
-  return origin !== appOrigin && isLoopbackOrigin(origin) ? origin : undefined
-}
-
 /** Whether the app admits `origin` besides its canonical one. */
 export function isAllowedOrigin(policy: OriginPolicy, origin: string): boolean {
   return policy.canonical?.origin === origin || policy.allowed.some((pattern) => pattern.test(origin))

@@ -7,7 +7,7 @@
  * @see https://openid.net/specs/openid-connect-core-1_0.html#IDTokenValidation
  */
 import * as o from "oauth4webapi"
-import { withDeadline, withRequestTimeout } from "../outbound/deadline.js"
+import { fetchWithin, withDeadline, withRequestTimeout } from "../outbound/deadline.js"
 import { AccessDenied, AuthError, OAuthCallbackError } from "../errors/errors.js"
 import type { Account, Profile, TokenSet, User } from "../model.js"
 import type { CookiesOptions } from "../model.js"
@@ -161,8 +161,8 @@ async function fetchProfile(
   // A discovery document may name any URL: the access token only ever travels over TLS.
   if (url.protocol !== "https:" && !provider.allowInsecureRequests) fail(`The userinfo endpoint of provider "${provider.id}" is not https.`)
   const profile = await withRequestTimeout(provider.timeout, deadline, async (signal) => {
-    const response = await fetch(url, {
-      ...httpOptions(provider, signal),
+    const response = await fetchWithin(provider.customFetch, url.href, {
+      signal,
       headers: { accept: "application/json", authorization: `Bearer ${tokens.access_token}` },
       redirect: "manual",
     })
@@ -237,6 +237,9 @@ async function exchangeAndProfile(
     throw describe("discovery", provider, cause)
   }
   if (provider.type === "oauth" && provider.issuer === undefined) params.delete("iss")
+  if (provider.type === "oauth" && checks.nonce !== undefined && server.jwks_uri === undefined) {
+    fail(`Provider "${provider.id}" has "nonce" in \`checks\`, but its metadata names no \`jwks_uri\` to verify the ID token that carries it with: set \`jwks_endpoint\`.`)
+  }
 
   let validated: URLSearchParams
   try {

@@ -8,7 +8,7 @@
  */
 import { ACCOUNT_SIGN_IN_METHODS, SESSION_RECORD_METHODS } from "../adapters.js"
 import type { FlowProvider, RequestContext, SignInFlow } from "../internal.js"
-import { normalizeOAuthProvider, type InternalOAuthProvider } from "./provider.js"
+import { missingOAuthOptions, normalizeOAuthProvider, type InternalOAuthProvider } from "./provider.js"
 
 type Provider = FlowProvider<InternalOAuthProvider>
 
@@ -41,7 +41,12 @@ function keptForSignOut(context: RequestContext): boolean {
  */
 export const oauth = {
   name: "OAuth",
-  configure: (config, env, setup) => normalizeOAuthProvider(config as never, env, setup?.redirectProxyUrl),
+  configure: (config, env, setup) => {
+    const { provider, rare } = normalizeOAuthProvider(config as never, env, setup?.redirectProxyUrl)
+    // Most apps set none of the seldom set options (JWT client authentication, `[customFetch]`...): their checks load only for a provider that does.
+    return rare === undefined ? provider : import("./rare-options.js").then((module) => module.withRareOptions(provider, rare.config, rare.params))
+  },
+  missing: (config, env) => missingOAuthOptions(config as never, env),
   adapterMethods: (options) => [
     ...ACCOUNT_SIGN_IN_METHODS,
     ...(options.backchannelLogout ? [...SESSION_RECORD_METHODS, "deleteSession" as const] : []),

@@ -12,7 +12,7 @@
  */
 import type * as o from "oauth4webapi"
 import { fromBase64url, parseJson } from "../crypto/crypto.js"
-import { withRequestTimeout } from "../outbound/deadline.js"
+import { fetchWithin, withRequestTimeout } from "../outbound/deadline.js"
 import { InvalidLogoutToken } from "../errors/errors.js"
 import { cachedKeys, claimForcedRefetch, keySetOf, storeKeys, type KeySet } from "./key-set.js"
 import type { InternalOAuthProvider } from "./provider.js"
@@ -69,7 +69,7 @@ async function downloadKeys(provider: InternalOAuthProvider, server: o.Authoriza
   const url = new URL(uri)
   if (url.protocol !== "https:" && !(provider.allowInsecureRequests && url.protocol === "http:")) fail(`The \`jwks_uri\` of provider "${provider.id}" is not https.`)
   const { status, keys } = await withRequestTimeout(provider.timeout, undefined, async (signal) => {
-    const response = await fetch(url, { headers: { accept: "application/json" }, redirect: "error", signal })
+    const response = await fetchWithin(provider.customFetch, url.href, { headers: { accept: "application/json" }, redirect: "error", signal })
     const body: unknown = response.ok ? await response.json() : undefined
     return { status: response.status, keys: (body as { keys?: unknown } | undefined)?.keys }
   })

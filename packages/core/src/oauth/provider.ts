@@ -1,12 +1,24 @@
 /**
- * An OAuth 2.0 / OpenID Connect provider's configuration, checked and normalised once.
+ * An OAuth 2.0 / OpenID Connect provider's configuration, checked and normalised once. The
+ * options apps seldom set are left to `rare-options.ts`, which the flow fetches only when one is set.
  */
+import { customFetch } from "../config/flow-key.js"
 import { Configuration } from "../errors/errors.js"
 import { isLoopbackAddress } from "../http/loopback.js"
-import type { AccountCallback, OAuthConfig, OIDCChecks, ProfileCallback, TokenEndpointHandler, UserinfoEndpointHandler } from "../providers/types.js"
+import type {
+  AccountCallback,
+  ClientPrivateKey,
+  OAuthConfig,
+  OIDCChecks,
+  ProfileCallback,
+  TokenEndpointAuthMethod,
+  TokenEndpointHandler,
+  UserinfoEndpointHandler,
+} from "../providers/types.js"
 import type { Profile, ProviderButtonStyles } from "../model.js"
 import { DEFAULT_CALLBACK_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, envName, isRecord, milliseconds, optionalFunction } from "../config/read.js"
 import { userFromClaims } from "../providers/claims.js"
+import { mergeProviderConfig } from "../providers/merge.js"
 
 /** An OAuth provider as the routes use it. */
 export interface InternalOAuthProvider {
@@ -17,10 +29,14 @@ export interface InternalOAuthProvider {
   source: OAuthConfig
   clientId: string
   clientSecret: string | undefined
-  authMethod: "client_secret_basic" | "client_secret_post" | "none"
+  authMethod: TokenEndpointAuthMethod
+  /** The key of `private_key_jwt` (`token.clientPrivateKey`). */
+  clientPrivateKey?: CryptoKey | ClientPrivateKey
   client: Record<string, unknown>
   issuer: string | undefined
   wellKnown: string | undefined
+  /** The provider's key set URL (`jwks_endpoint`), over its metadata's `jwks_uri`. */
+  jwksEndpoint?: string
   authorization: { url: string | undefined; params: Record<string, string> }
   token: { url: string | undefined; params: Record<string, string> | undefined } & Pick<TokenEndpointHandler, "conform" | "request">
   userinfo: { url: string | undefined; params: Record<string, string> | undefined } & Pick<UserinfoEndpointHandler, "request">
@@ -44,9 +60,24 @@ export interface InternalOAuthProvider {
   /** Milliseconds the whole callback (discovery, keys, token, userinfo, profile) may take. */
   callbackTimeout: number
   allowInsecureRequests: boolean
+  /** The app's own `fetch` for this provider (`[customFetch]`); the global one when `undefined`. */
+  customFetch?: typeof fetch
 }
 
 type Env = Record<string, string | undefined>
+
+/** An endpoint's `params` as configured, before they are turned into text (`authorization` with its default `scope`). */
+export interface RawParams {
+  authorization: Record<string, unknown>
+  token: Record<string, unknown> | undefined
+  userinfo: Record<string, unknown> | undefined
+}
+
+/** A provider checked for the common options, and, when it sets a seldom set one, what `rare-options.ts` completes it from. */
+export interface NormalisedOAuthProvider {
+  provider: InternalOAuthProvider
+  rare: { config: OAuthConfig; params: RawParams } | undefined
+}
 
 
 function endpoint(value: unknown, option: string): { url: string | undefined; params: Record<string, unknown>; handler: Record<string, unknown> } {
@@ -58,14 +89,33 @@ function endpoint(value: unknown, option: string): { url: string | undefined; pa
   return { url: value.url, params: value.params ?? {}, handler: value }
 }
 
-function stringParams(params: Record<string, unknown>, option: string): Record<string, string> {
+/** An endpoint's parameters, when every one is text (or left out); `undefined` when one is not, for `rare-options.ts`. */
+function stringParams(params: Record<string, unknown>): Record<string, string> | undefined {
   const out: Record<string, string> = {}
   for (const [key, value] of Object.entries(params)) {
-    if (value === undefined) continue
-    if (typeof value !== "string") throw new Configuration(`\`${option}.${key}\` must be a string.`)
-    out[key] = value
+    if (typeof value === "string") out[key] = value
+    else if (value !== undefined) return undefined
   }
   return out
+}
+
+/**
+ * Refuses a provider URL that is not absolute, or not https (plain http only on a loopback
+ * address, with `allowInsecureLoopbackRequests`).
+ *
+ * @throws {Configuration} naming the option.
+ */
+export function checkProviderUrl(url: unknown, option: string, allowInsecureLoopback: boolean): void {
+  let parsed: URL
+  try {
+    parsed = new URL(url as string)
+  } catch (cause) {
+    throw new Configuration(`\`${option}\` must be an absolute URL.`, { cause })
+  }
+  const insecureOk = allowInsecureLoopback && parsed.protocol === "http:" && isLoopbackAddress(parsed.hostname)
+  if (parsed.protocol !== "https:" && !insecureOk) {
+    throw new Configuration(`\`${option}\` must use https (plain http is allowed only on a loopback address with \`allowInsecureLoopbackRequests: true\`).`)
+  }
 }
 
 function booleanOption(value: unknown, option: string): boolean {
@@ -101,33 +151,67 @@ export const defaultAccount: AccountCallback = (tokens) => {
 }
 
 /**
- * Checks and normalises one OAuth / OIDC provider.
+ * A provider written in Auth.js's style carries the options its factory was given (`options`):
+ * laid over what it returns, as Auth.js does, by the typed merge of the provider kit.
+ *
+ * @throws {Configuration} when `options` is not an object.
+ */
+function withFactoryOptions(given: OAuthConfig): OAuthConfig {
+  const { options, ...own } = given
+  if (options === undefined) return given
+  if (!isRecord(options)) throw new Configuration(`\`providers["${given.id}"].options\` must be an object.`)
+  return mergeProviderConfig(own as OAuthConfig<never>, options as never)
+}
+
+/** Whether an option, or the variable that stands in for it, is unset or empty. */
+function unset(option: unknown, variable: string | undefined): boolean {
+  const value = option ?? variable
+  return value === undefined || value === ""
+}
+
+/**
+ * What an OAuth / OIDC provider lacks to work at all, each as what to set: its client id, its
+ * client secret (unless it is a public client), an OpenID Connect provider's issuer. A provider
+ * configured from the environment with its variables unset is left out rather than failing
+ * every other one (see `SignInFlow.missing`).
+ */
+export function missingOAuthOptions(given: OAuthConfig, env: Env): string[] {
+  const config = withFactoryOptions(given)
+  const { id } = config
+  const missing: string[] = []
+  const set = (option: string, suffix: string): void => {
+    missing.push(`set \`${option}\` or ${envName(id, suffix)}`)
+  }
+  if (unset(config.clientId, env[envName(id, "ID")])) set("clientId", "ID")
+  const authMethod: unknown = isRecord(config.client) ? config.client.token_endpoint_auth_method : undefined
+  if (authMethod !== "none" && authMethod !== "private_key_jwt" && unset(config.clientSecret, env[envName(id, "SECRET")])) {
+    missing.push(`set \`clientSecret\` or ${envName(id, "SECRET")} (or \`client.token_endpoint_auth_method: "none"\` for a public client)`)
+  }
+  if (config.type === "oidc" && config.wellKnown === undefined && unset(config.issuer, env[envName(id, "ISSUER")])) set("issuer", "ISSUER")
+  return missing
+}
+
+/**
+ * Checks and normalises one OAuth / OIDC provider, as far as its common options go: a provider
+ * that sets a seldom set one (see `rare-options.ts`) comes with what completes it.
  *
  * @throws {Configuration} naming the provider and the option to fix.
  */
-export function normalizeOAuthProvider(config: OAuthConfig, env: Env, proxyUrl: URL | undefined): InternalOAuthProvider {
+export function normalizeOAuthProvider(given: OAuthConfig, env: Env, proxyUrl: URL | undefined): NormalisedOAuthProvider {
+  const config = withFactoryOptions(given)
   const { id, type } = config
   const name = typeof config.name === "string" && config.name !== "" ? config.name : id
   const at = (option: string): string => `providers["${id}"].${option}`
 
+  const missing = missingOAuthOptions(config, env)
+  if (missing.length > 0) throw new Configuration(`${id}: ${missing.join("; ")}.`)
   const clientId = config.clientId ?? env[envName(id, "ID")]
-  if (typeof clientId !== "string" || clientId === "") {
-    throw new Configuration(`Provider "${id}" has no \`clientId\`: pass it to the provider or set ${envName(id, "ID")}.`)
-  }
+  if (typeof clientId !== "string") throw new Configuration(`\`${at("clientId")}\` must be a string.`)
   const client: Record<string, unknown> = isRecord(config.client) ? { ...config.client } : {}
   if (config.client !== undefined && !isRecord(config.client)) throw new Configuration(`\`${at("client")}\` must be an object.`)
   const authMethod = client.token_endpoint_auth_method ?? "client_secret_basic"
-  if (authMethod !== "client_secret_basic" && authMethod !== "client_secret_post" && authMethod !== "none") {
-    throw new Configuration(
-      `\`${at("client.token_endpoint_auth_method")}\` must be "client_secret_basic", "client_secret_post" or "none".`,
-    )
-  }
   const clientSecret = config.clientSecret ?? env[envName(id, "SECRET")]
-  if (authMethod !== "none" && (typeof clientSecret !== "string" || clientSecret === "")) {
-    throw new Configuration(
-      `Provider "${id}" has no \`clientSecret\`: pass it to the provider, set ${envName(id, "SECRET")}, or set \`client.token_endpoint_auth_method: "none"\` for a public client.`,
-    )
-  }
+  if (clientSecret !== undefined && typeof clientSecret !== "string") throw new Configuration(`\`${at("clientSecret")}\` must be a string.`)
 
   const issuer = config.issuer ?? env[envName(id, "ISSUER")]
   if (issuer !== undefined && typeof issuer !== "string") throw new Configuration(`\`${at("issuer")}\` must be a URL string.`)
@@ -140,9 +224,6 @@ export function normalizeOAuthProvider(config: OAuthConfig, env: Env, proxyUrl: 
   const conform = optionalFunction<TokenEndpointHandler["conform"]>(token.handler.conform, at("token.conform"))
   const userinfoRequest = optionalFunction<UserinfoEndpointHandler["request"]>(userinfo.handler.request, at("userinfo.request"))
 
-  if (type === "oidc" && wellKnown === undefined) {
-    throw new Configuration(`Provider "${id}" is OpenID Connect and needs an \`issuer\` (or set ${envName(id, "ISSUER")}).`)
-  }
   if (wellKnown === undefined) {
     if (authorization.url === undefined) throw new Configuration(`Provider "${id}" has no \`authorization\` URL and no \`wellKnown\`.`)
     if (token.url === undefined && tokenRequest === undefined) {
@@ -161,27 +242,15 @@ export function normalizeOAuthProvider(config: OAuthConfig, env: Env, proxyUrl: 
     ["token", token.url],
     ["userinfo", userinfo.url],
   ] as const) {
-    if (url === undefined) continue
-    let parsed: URL
-    try {
-      parsed = new URL(url)
-    } catch (cause) {
-      throw new Configuration(`\`${at(option)}\` must be an absolute URL.`, { cause })
-    }
-    const insecureOk = allowInsecureLoopback && parsed.protocol === "http:" && isLoopbackAddress(parsed.hostname)
-    if (parsed.protocol !== "https:" && !insecureOk) {
-      throw new Configuration(
-        `\`${at(option)}\` must use https (plain http is allowed only on a loopback address with \`allowInsecureLoopbackRequests: true\`).`,
-      )
-    }
+    if (url !== undefined) checkProviderUrl(url, at(option), allowInsecureLoopback)
   }
 
-  const allowed: readonly OIDCChecks[] = type === "oidc" ? ["pkce", "state", "nonce", "none"] : ["pkce", "state", "none"]
+  const allowed: readonly OIDCChecks[] = ["pkce", "state", "nonce", "none"]
   const requested: unknown = config.checks ?? ["pkce"]
   if (!Array.isArray(requested)) throw new Configuration(`\`${at("checks")}\` must be an array.`)
   for (const check of requested) {
     if (!allowed.includes(check as OIDCChecks)) {
-      throw new Configuration(`\`${at("checks")}\` has "${String(check)}"; allowed for type "${type}": ${allowed.join(", ")}.`)
+      throw new Configuration(`\`${at("checks")}\` has "${String(check)}"; allowed: ${allowed.join(", ")}.`)
     }
   }
   const checks = new Set<OIDCChecks>(requested as OIDCChecks[])
@@ -202,33 +271,31 @@ export function normalizeOAuthProvider(config: OAuthConfig, env: Env, proxyUrl: 
   const timeout = milliseconds(config.timeout, at("timeout"), DEFAULT_REQUEST_TIMEOUT_MS)
   const callbackTimeout = milliseconds(config.callbackTimeout, at("callbackTimeout"), Math.max(DEFAULT_CALLBACK_TIMEOUT_MS, timeout))
 
-  const defaultScope = type === "oidc" ? "openid profile email" : undefined
-  const authorizationParams = stringParams(authorization.params, at("authorization.params"))
-  if (authorizationParams.scope === undefined && defaultScope !== undefined) authorizationParams.scope = defaultScope
+  const authorizationParams = { ...authorization.params }
+  if (authorizationParams.scope === undefined && type === "oidc") authorizationParams.scope = "openid profile email"
+  const params: RawParams = {
+    authorization: authorizationParams,
+    token: token.handler.params === undefined ? undefined : token.params,
+    userinfo: userinfo.handler.params === undefined ? undefined : userinfo.params,
+  }
+  const authorizationText = stringParams(params.authorization)
+  const tokenText = params.token === undefined ? undefined : stringParams(params.token)
+  const userinfoText = params.userinfo === undefined ? undefined : stringParams(params.userinfo)
 
-  return {
+  const provider: InternalOAuthProvider = {
     id,
     name,
     type,
     source: config,
     clientId,
     clientSecret,
-    authMethod,
+    authMethod: authMethod as TokenEndpointAuthMethod,
     client,
     issuer,
     wellKnown,
-    authorization: { url: authorization.url, params: authorizationParams },
-    token: {
-      url: token.url,
-      params: token.handler.params === undefined ? undefined : stringParams(token.params, at("token.params")),
-      conform,
-      request: tokenRequest,
-    },
-    userinfo: {
-      url: userinfo.url,
-      params: userinfo.handler.params === undefined ? undefined : stringParams(userinfo.params, at("userinfo.params")),
-      request: userinfoRequest,
-    },
+    authorization: { url: authorization.url, params: authorizationText ?? {} },
+    token: { url: token.url, params: tokenText, conform, request: tokenRequest },
+    userinfo: { url: userinfo.url, params: userinfoText, request: userinfoRequest },
     checks,
     idToken: type === "oidc" && (config as { idToken?: unknown }).idToken !== false,
     profile: optionalFunction<ProfileCallback<Profile>>(config.profile, at("profile")) ?? defaultProfile,
@@ -244,4 +311,13 @@ export function normalizeOAuthProvider(config: OAuthConfig, env: Env, proxyUrl: 
     callbackTimeout,
     allowInsecureRequests: allowInsecureLoopback,
   }
+  const rare =
+    (authMethod !== "client_secret_basic" && authMethod !== "client_secret_post" && authMethod !== "none") ||
+    config.jwks_endpoint !== undefined ||
+    config[customFetch] !== undefined ||
+    (type === "oauth" && checks.has("nonce")) ||
+    authorizationText === undefined ||
+    (params.token !== undefined && tokenText === undefined) ||
+    (params.userinfo !== undefined && userinfoText === undefined)
+  return { provider, rare: rare ? { config, params } : undefined }
 }

@@ -1,10 +1,10 @@
 /**
  * The provider's authorization server metadata (discovered once and cached), its client
- * metadata, and the options every outbound request carries: a timeout and, for loopback test
- * providers only, plain http.
+ * metadata and authentication, and the options every outbound request carries: a timeout, the
+ * app's own `fetch` for the provider when it set one and, for loopback test providers only, plain http.
  */
 import * as o from "oauth4webapi"
-import { requestTimeout, withRequestTimeout, type RequestTimeout } from "../outbound/deadline.js"
+import { fetchWithin, requestTimeout, withRequestTimeout, type RequestTimeout } from "../outbound/deadline.js"
 import type { ProviderFetch } from "../providers/types.js"
 import { claimForcedRefetch, keySetOf } from "./key-set.js"
 import type { InternalOAuthProvider } from "./provider.js"
@@ -18,10 +18,14 @@ const servers = new WeakMap<InternalOAuthProvider, { at: number; server: Promise
 
 /* eslint-disable @typescript-eslint/no-deprecated -- plain http is deprecated in oauth4webapi on purpose; it is only ever enabled for loopback development providers (see allowInsecureLoopbackRequests). */
 
+type HttpOptions = { signal: AbortSignal; [o.allowInsecureRequests]?: boolean; [o.customFetch]?: (url: string, init: o.CustomFetchOptions<string, unknown>) => Promise<Response> }
+
 /** The options of one outbound request to the provider, aborted by `signal` (see {@link withRequestTimeout}). */
-export function httpOptions(provider: InternalOAuthProvider, signal: AbortSignal): { signal: AbortSignal; [o.allowInsecureRequests]?: boolean } {
-  const options: { signal: AbortSignal; [o.allowInsecureRequests]?: boolean } = { signal }
+export function httpOptions(provider: InternalOAuthProvider, signal: AbortSignal): HttpOptions {
+  const options: HttpOptions = { signal }
   if (provider.allowInsecureRequests) options[o.allowInsecureRequests] = true
+  const { customFetch } = provider
+  if (customFetch !== undefined) options[o.customFetch] = (url, init) => fetchWithin(customFetch, url, { ...(init as RequestInit), signal })
   return options
 }
 /* eslint-enable @typescript-eslint/no-deprecated */
@@ -37,7 +41,7 @@ export async function withProviderFetch<T>(provider: InternalOAuthProvider, dead
     return await hook((input, init) => {
       const timeout = requestTimeout(provider.timeout, deadline, init?.signal ?? undefined)
       timeouts.push(timeout)
-      return fetch(input, { ...init, signal: timeout.signal })
+      return fetchWithin(provider.customFetch, input, { ...init, signal: timeout.signal })
     })
   } finally {
     for (const timeout of timeouts) timeout.clear()
@@ -59,7 +63,7 @@ async function discover(provider: InternalOAuthProvider, wellKnown: string): Pro
     })
   }
   return withRequestTimeout(provider.timeout, undefined, async (signal) => {
-    const response = await fetch(url, { ...httpOptions(provider, signal), headers: { accept: "application/json" }, redirect: "manual" })
+    const response = await fetchWithin(provider.customFetch, url.href, { signal, headers: { accept: "application/json" }, redirect: "manual" })
     const document: unknown = await response.clone().json().catch(() => undefined)
     const claimed = typeof document === "object" && document !== null ? (document as { issuer?: unknown }).issuer : undefined
     const expected = provider.issuer ?? (typeof claimed === "string" ? claimed : undefined)
@@ -69,6 +73,8 @@ async function discover(provider: InternalOAuthProvider, wellKnown: string): Pro
 }
 
 function cachedDiscovery(provider: InternalOAuthProvider, wellKnown: string): Promise<o.AuthorizationServer> {
+  // What the app's own fetch answered is this provider's alone (another may share the issuer).
+  if (provider.customFetch !== undefined) return discover(provider, wellKnown)
   const key = `${provider.issuer ?? ""} ${wellKnown}`
   const entry = discovered.get(key)
   if (entry !== undefined && Date.now() - entry.at < DISCOVERY_TTL_MS) return entry.server
@@ -90,6 +96,7 @@ async function build(provider: InternalOAuthProvider): Promise<o.AuthorizationSe
     authorization_endpoint: provider.authorization.url ?? base.authorization_endpoint,
     token_endpoint: provider.token.url ?? base.token_endpoint,
     userinfo_endpoint: provider.userinfo.url ?? base.userinfo_endpoint,
+    jwks_uri: provider.jwksEndpoint ?? base.jwks_uri,
   }
 }
 
@@ -172,11 +179,43 @@ export function clientOf(provider: InternalOAuthProvider): o.Client {
   return { ...provider.client, client_id: provider.clientId }
 }
 
-/** How the client authenticates at the token endpoint. */
+/**
+ * The audience of a `private_key_jwt` assertion: the issuer and, as Auth.js sends it (some
+ * providers expect it), the token endpoint, but only on the issuer's own origin: metadata that
+ * points the token endpoint at another server must not get an assertion that server accepts.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc7523#section-3 (`aud`)
+ */
+function assertionAudience(as: o.AuthorizationServer): string | string[] {
+  const endpoint = as.token_endpoint
+  if (endpoint === undefined) return as.issuer
+  try {
+    return new URL(endpoint).origin === new URL(as.issuer).origin ? [as.issuer, endpoint] : as.issuer
+  } catch {
+    return as.issuer
+  }
+}
+
+/**
+ * How the client authenticates at the token endpoint (`client.token_endpoint_auth_method`).
+ *
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#ClientAuthentication
+ */
 export function clientAuthOf(provider: InternalOAuthProvider): o.ClientAuth {
+  const { clientPrivateKey } = provider
   switch (provider.authMethod) {
     case "client_secret_post":
       return o.ClientSecretPost(provider.clientSecret ?? "")
+    case "client_secret_jwt":
+      return o.ClientSecretJwt(provider.clientSecret ?? "")
+    case "private_key_jwt":
+      if (clientPrivateKey === undefined) throw new TypeError(`provider "${provider.id}" has no \`token.clientPrivateKey\``)
+      return (as, client, body, headers) =>
+        o.PrivateKeyJwt(clientPrivateKey, {
+          [o.modifyAssertion]: (_header, payload) => {
+            payload.aud = assertionAudience(as)
+          },
+        })(as, client, body, headers)
     case "none":
       return o.None()
     default:

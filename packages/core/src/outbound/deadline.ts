@@ -81,3 +81,32 @@ export async function withRequestTimeout<T>(ms: number, parent: AbortSignal | un
     timeout.clear()
   }
 }
+
+/**
+ * One request through `fetcher` (an app's own `fetch` for a provider), or the global `fetch`
+ * when there is none. An app's `fetch` may ignore `init.signal`: its answer is then raced
+ * against the signal, so the request still ends with its timeout or deadline.
+ *
+ * @throws the signal's reason once it aborts; otherwise whatever the fetch throws.
+ */
+export async function fetchWithin(fetcher: typeof fetch | undefined, input: string | URL, init: RequestInit & { signal: AbortSignal }): Promise<Response> {
+  if (fetcher === undefined) return fetch(input, init)
+  const { signal } = init
+  signal.throwIfAborted()
+  let onAbort: (() => void) | undefined
+  const aborted = new Promise<never>((_resolve, reject) => {
+    onAbort = () => {
+      const reason: unknown = signal.reason
+      reject(reason instanceof Error ? reason : new DOMException("The request was aborted.", "AbortError"))
+    }
+    signal.addEventListener("abort", onAbort, { once: true })
+  })
+  try {
+    const answer = Promise.resolve(fetcher(input, init))
+    // A late failure of a request given up on is nobody's to handle.
+    answer.catch(() => undefined)
+    return await Promise.race([answer, aborted])
+  } finally {
+    if (onAbort !== undefined) signal.removeEventListener("abort", onAbort)
+  }
+}

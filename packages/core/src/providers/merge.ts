@@ -2,11 +2,13 @@
  * The one typed merge every built-in provider factory uses to lay a user's options over its
  * defaults.
  */
+import { customFetch, incompleteProvider } from "../config/flow-key.js"
+import { missingIssuer } from "./tenant.js"
 import type { OAuthConfig } from "./types.js"
 
 interface EndpointObject {
   url?: string
-  params?: Record<string, string | undefined>
+  params?: Record<string, unknown>
 }
 
 function mergeEndpoint<E extends EndpointObject>(
@@ -31,7 +33,9 @@ function withoutUndefined<T extends object>(value: T): Partial<T> {
 /**
  * Lays a user's options over a provider's defaults: top-level fields replace, the known
  * nested objects (`authorization`, `token`, `userinfo`, their `params`, `client`, `style`)
- * merge one level deep, `undefined` never erases a default, and neither input is mutated.
+ * merge one level deep, `undefined` never erases a default, and neither input is mutated. A
+ * configuration built on `tenantIssuer`'s placeholder comes back marked as lacking its issuer. The
+ * user's `[customFetch]` replaces the provider's.
  * `oauthProvider` from `@portcullis/core/oauth` does the same and attaches the OAuth flow.
  *
  * @example
@@ -45,8 +49,7 @@ export function mergeProviderConfig<C extends OAuthConfig<never>>(
   defaults: C,
   user: Partial<Omit<C, "type">> | undefined,
 ): C {
-  if (user === undefined) return { ...defaults }
-  const given = withoutUndefined(user) as Partial<C>
+  const given = (user === undefined ? {} : withoutUndefined(user)) as Partial<C>
   const merged: C = { ...defaults, ...given, type: defaults.type }
   const authorization = mergeEndpoint(defaults.authorization, given.authorization)
   const token = mergeEndpoint(defaults.token, given.token)
@@ -56,5 +59,8 @@ export function mergeProviderConfig<C extends OAuthConfig<never>>(
   if (userinfo !== undefined) merged.userinfo = userinfo
   if (defaults.client !== undefined || given.client !== undefined) merged.client = { ...defaults.client, ...given.client }
   if (defaults.style !== undefined || given.style !== undefined) merged.style = { ...defaults.style, ...given.style }
-  return merged
+  // A symbol key, which the copy of the named options above leaves behind.
+  if (user?.[customFetch] !== undefined) merged[customFetch] = user[customFetch]
+  const problem = missingIssuer(merged)
+  return problem === undefined ? merged : incompleteProvider(merged, problem)
 }

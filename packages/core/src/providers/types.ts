@@ -1,14 +1,25 @@
 /**
  * The provider configuration interfaces: what a provider object may declare, by kind.
  */
-import type { FLOW } from "../config/flow-key.js"
+import type { customFetch, FLOW } from "../config/flow-key.js"
 import type { Account, Awaitable, Profile, ProviderButtonStyles, ProviderType, Theme, TokenSet, User, WebAuthnProviderType } from "../model.js"
 
 /** The provider kinds that sign in by redirecting the browser somewhere. */
 export type RedirectableProviderType = "oauth" | "oidc" | "email"
 
-/** Query parameters added to a provider's authorization URL. */
-export type AuthorizationParameters = Record<string, string | undefined>
+/**
+ * Parameters sent to one of a provider's endpoints, as Auth.js takes them: a string as it is, a
+ * number or a boolean as its text, `claims` (OpenID Connect's claims request) as JSON; an
+ * `undefined` one is left out. Any other value is refused at start, naming the parameter.
+ *
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#ClaimsParameter
+ */
+// `any` as Auth.js types it: code that reads back a parameter it set as text keeps compiling.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type EndpointParameters = Record<string, any>
+
+/** Query parameters added to a provider's authorization URL (see {@link EndpointParameters}). */
+export type AuthorizationParameters = EndpointParameters
 
 /** A fetch that aborts after the provider's timeout. */
 export type ProviderFetch = (input: string | URL, init?: RequestInit) => Promise<Response>
@@ -28,14 +39,29 @@ export interface TokenRequestContext {
   fetch: ProviderFetch
 }
 
+/** A private key with the key id its signatures name (oauth4webapi's `PrivateKey`). */
+export interface ClientPrivateKey {
+  key: CryptoKey
+  kid?: string
+}
+
 /**
  * The token endpoint. Standard providers need only `url`; quirky ones declare a `conform`
  * that rewrites the raw response into a standard one, or (last resort) a whole `request`.
  */
 export interface TokenEndpointHandler {
   url?: string
-  /** Extra body parameters sent with the code exchange. */
-  params?: Record<string, string>
+  /** Extra body parameters sent with the code exchange and the refresh (see {@link EndpointParameters}). */
+  params?: EndpointParameters
+  /**
+   * The key the client signs its assertion with, for `client.token_endpoint_auth_method:
+   * "private_key_jwt"`: a private `CryptoKey` (RS256, ES256, PS256, EdDSA...), or one with the
+   * `kid` the provider registered. Its public half is registered at the provider (`jwks` or
+   * `jwks_uri` of the client).
+   *
+   * @see https://openid.net/specs/openid-connect-core-1_0.html#ClientAuthentication
+   */
+  clientPrivateKey?: CryptoKey | ClientPrivateKey
   /** Rewrites a non-standard token response (nested fields, missing `token_type`) into RFC 6749 form. */
   conform?: (response: Response) => Awaitable<Response | undefined>
   /** Performs the code exchange itself; the result is still validated like a real token response. */
@@ -54,21 +80,45 @@ export interface UserinfoRequestContext {
 /** The userinfo endpoint: where the profile is read with the access token. */
 export interface UserinfoEndpointHandler {
   url?: string
-  /** Extra query parameters added to the userinfo URL. */
-  params?: Record<string, string>
+  /** Extra query parameters added to the userinfo URL (see {@link EndpointParameters}). */
+  params?: EndpointParameters
   /** Fetches the profile itself (a POST, an extra header, two calls...). */
   request?: (context: UserinfoRequestContext) => Awaitable<unknown>
 }
 
-/** Maps the provider's profile to the user the session shows. */
-export type ProfileCallback<P> = (profile: P, tokens: TokenSet) => Awaitable<User>
+/**
+ * What a `profile` callback returns: a {@link User}, or an object typed with only its named fields
+ * (as Auth.js's `User` interface is, without an index signature).
+ */
+export type ProfileUser = User | Pick<User, "id" | "name" | "email" | "image">
 
-/** Picks which token fields are stored with the account. */
-export type AccountCallback = (tokens: TokenSet) => Awaitable<Partial<Account> | undefined>
+/*
+ * The two callbacks below are declared as methods, whose parameters TypeScript compares both ways:
+ * a callback written for Auth.js's narrower `TokenSet` (a lower-case `token_type`, JSON values),
+ * which is what core hands them, fits as well as one written for ours.
+ */
+
+/** Maps the provider's profile to the user the session shows. */
+export type ProfileCallback<P> = { profile(profile: P, tokens: TokenSet): Awaitable<ProfileUser> }["profile"]
+
+/** Picks which token fields are stored with the account; nothing returned keeps none. */
+// eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- Auth.js types it so: a callback that returns nothing must fit.
+export type AccountCallback = { account(tokens: TokenSet): Awaitable<Partial<Account> | undefined | void> }["account"]
+
+/** How the client authenticates at the token endpoint (see {@link ClientOptions}). */
+export type TokenEndpointAuthMethod = "client_secret_basic" | "client_secret_post" | "client_secret_jwt" | "private_key_jwt" | "none"
 
 /** Client metadata overrides (RFC 7591 names). */
 export interface ClientOptions {
-  token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post" | "none"
+  /**
+   * How the client authenticates at the token endpoint. Default `"client_secret_basic"`;
+   * `"client_secret_jwt"` signs an assertion with `clientSecret`, `"private_key_jwt"` with
+   * `token.clientPrivateKey`, `"none"` is a public client. Any other value is refused at start.
+   *
+   * @see https://openid.net/specs/openid-connect-core-1_0.html#ClientAuthentication
+   */
+  // A plain string too, as Auth.js types it: an app's configuration compiles, and a value we do not know fails at start naming it.
+  token_endpoint_auth_method?: TokenEndpointAuthMethod | (string & {})
   id_token_signed_response_alg?: string
   userinfo_signed_response_alg?: string
   authorization_signed_response_alg?: string
@@ -84,10 +134,14 @@ export interface CommonProviderOptions {
   [FLOW]?: object
 }
 
-/** The checks an OAuth 2.0 provider may run on its callback. */
-export type OAuthChecks = "pkce" | "state" | "none"
+/**
+ * The checks a provider may run on its callback. `"nonce"` on an OAuth 2.0 provider, as on an
+ * OpenID Connect one, requires an ID token whose `nonce` is the one sent, verified with the
+ * provider's keys (its metadata's `jwks_uri`, or `jwks_endpoint`).
+ */
+export type OAuthChecks = "pkce" | "state" | "nonce" | "none"
 /** The checks an OpenID Connect provider may run on its callback. */
-export type OIDCChecks = OAuthChecks | "nonce"
+export type OIDCChecks = OAuthChecks
 
 /**
  * An OAuth 2.0 provider.
@@ -102,7 +156,13 @@ export interface OAuth2Config<P = Profile> extends CommonProviderOptions {
   /** Discovery document URL; its endpoints fill in those not set explicitly. */
   wellKnown?: string
   issuer?: string
-  /** Default `["pkce"]`. */
+  /**
+   * The URL of the provider's signing keys (its JWK Set), over the `jwks_uri` of its metadata:
+   * an ID token is verified with these keys. Without either, a plain OAuth 2.0 provider's ID
+   * token is dropped unread.
+   */
+  jwks_endpoint?: string
+  /** Default `["pkce"]`; `"state"` is added when a redirect proxy is used. */
   checks?: OAuthChecks[]
   clientId?: string
   clientSecret?: string
@@ -176,6 +236,17 @@ export interface OAuth2Config<P = Profile> extends CommonProviderOptions {
    * identity provider). Never needed in production.
    */
   allowInsecureLoopbackRequests?: boolean
+  /**
+   * The `fetch` every request to this provider goes through (see {@link customFetch}): in place
+   * of the provider's own, if it has one. Default: the global `fetch`.
+   */
+  [customFetch]?: typeof fetch
+  /**
+   * The options a provider factory was given, laid over the object it returns (`clientId`,
+   * `authorization.params`...), as Auth.js's own factories return them. Only for a provider
+   * written by hand in Auth.js's style; the factories of `@portcullis/providers` merge themselves.
+   */
+  options?: OAuthUserConfig<P>
 }
 
 /**
@@ -428,10 +499,10 @@ export type ProviderConfig =
 export type Provider = ProviderConfig | (() => ProviderConfig)
 
 /** What a user passes to a built-in OAuth 2.0 provider factory. */
-export type OAuthUserConfig<P> = Omit<Partial<OAuth2Config<P>>, "type">
+export type OAuthUserConfig<P> = Omit<Partial<OAuth2Config<P>>, "type" | "options">
 
 /** What a user passes to a built-in OpenID Connect provider factory. */
-export type OIDCUserConfig<P> = Omit<Partial<OIDCConfig<P>>, "type">
+export type OIDCUserConfig<P> = Omit<Partial<OIDCConfig<P>>, "type" | "options">
 
 /** What a user passes to a built-in email provider factory. */
 export type EmailUserConfig = Omit<Partial<EmailConfig>, "type">

@@ -24,7 +24,6 @@ import { limitClient } from "../limits/client-limit-gate.js"
 import { resolveConfig } from "../config/config.js"
 import { createContext, redirect } from "../http/context.js"
 import { ensureCsrfCookie } from "../http/csrf.js"
-import { answerFailure } from "../http/failures.js"
 import type { InternalConfig, RequestContext } from "../internal.js"
 import { resolveOrigin } from "../http/origins.js"
 import { parseRoute, signInPageUrl, type Action } from "../http/routes.js"
@@ -116,7 +115,8 @@ async function runServerCall(request: Request, config: AuthConfig, plan: (config
     const route = parseRoute(context.url.pathname, internal.basePath, internal.flowRoutes) ?? { action: call.action, providerId: undefined }
     return (await limitClient(context, route)) ?? (await call.handle(context))
   } catch (thrown) {
-    return answerFailure(thrown, { request, config, internal, context, action })
+    // Fetched with the first failure, as `Auth()` fetches it.
+    return (await import("../http/failures.js")).answerFailure(thrown, { request, config, internal, context, action })
   }
 }
 

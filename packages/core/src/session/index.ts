@@ -1,16 +1,15 @@
 /**
  * Sessions for both strategies: reading one on `GET /session` (the hot path), starting one
- * after a sign-in, and ending one on sign-out. JWT sessions live here; database sessions in
- * `./database.ts`, loaded on first use.
+ * after a sign-in (`./start.ts`, loaded with the sign-in ending), and ending one on sign-out.
+ * JWT sessions live here; database sessions in `./database.ts`, loaded on first use.
  */
 import type { RequestContext } from "../internal.js"
 import { clearChunked, readChunked, writeChunked } from "../http/cookies.js"
-import { AccessDenied, AuthError, SessionTokenError } from "../errors/errors.js"
+import { AuthError, SessionTokenError } from "../errors/errors.js"
 import { emit } from "../sign-in/events.js"
-import { callAdapter } from "../outbound/store.js"
 import type { CallbacksOptions, JWT, Session } from "../types.js"
 import { decode, encode } from "./jwt.js"
-import { clearSessionCookie, clearUnopened, expireLegacy, SESSION_ID_CLAIM, sessionSource, sessionUser, type CurrentSession, type EndedSession, type SessionUpdate, type SignedIn } from "./source.js"
+import { clearSessionCookie, clearUnopened, expireLegacy, SESSION_ID_CLAIM, sessionSource, sessionUser, type CurrentSession, type EndedSession, type SessionUpdate } from "./source.js"
 import { keepsSessionRecords } from "../adapters.js"
 
 let loadedRecords: typeof import("./records.js") | undefined
@@ -19,7 +18,7 @@ let loadedRecords: typeof import("./records.js") | undefined
  * Session records, fetched only for an adapter that keeps them (an app without one loads none of
  * it), and once: a JWT read looks at them, and an `import()` per read costs more than the read.
  */
-async function sessionRecords(): Promise<typeof import("./records.js")> {
+export async function sessionRecords(): Promise<typeof import("./records.js")> {
   loadedRecords ??= await import("./records.js")
   return loadedRecords
 }
@@ -35,12 +34,13 @@ type DatabaseSessions = typeof import("./database.js")
 /** The database strategy once loaded: later reads call it without awaiting the import again. */
 let databaseSessions: DatabaseSessions | undefined
 
-async function loadDatabaseSessions(): Promise<DatabaseSessions> {
+export async function loadDatabaseSessions(): Promise<DatabaseSessions> {
   databaseSessions ??= await import("./database.js")
   return databaseSessions
 }
 
-async function sealToken(context: RequestContext, token: JWT): Promise<string> {
+/** Seals `token` with the configured (or Auth.js's) `jwt.encode`. */
+export async function sealToken(context: RequestContext, token: JWT): Promise<string> {
   const { config } = context
   const params = { token, secret: config.secrets, salt: context.sessionSalt, maxAge: config.jwt.maxAge }
   const sealed = config.jwt.encode !== undefined ? await config.jwt.encode(params) : await encode(params)
@@ -69,7 +69,8 @@ async function openToken(context: RequestContext, raw: string, salt: string): Pr
   }
 }
 
-function writeTokenCookie(context: RequestContext, sealed: string, maxAge: number): void {
+/** Queues the session cookie holding `sealed`, whole or chunked. */
+export function writeTokenCookie(context: RequestContext, sealed: string, maxAge: number): void {
   const cookie = context.cookies.sessionToken
   const options = { ...cookie.options, maxAge }
   context.setCookies.push(...writeChunked(cookie, sealed, context.jar, options))
@@ -84,16 +85,9 @@ function sameJson(a: unknown, b: unknown): boolean {
  * returned (one written `{ ...token, ...session }` passes on what `update()` posted), so no
  * callback or client can make a session unrevocable or point it at another session's record.
  */
-function withSessionId(token: JWT, id: unknown): JWT {
+export function withSessionId(token: JWT, id: unknown): JWT {
   const { [SESSION_ID_CLAIM]: _claimed, ...claims } = token
   return id === undefined ? claims : { ...claims, [SESSION_ID_CLAIM]: id }
-}
-
-/** When a pre-switch JWT session's record expires: never before the old token, so a revoked one stays refused should that cookie come back. */
-function preSwitchExpiry(context: RequestContext, token: JWT): Date {
-  const now = Date.now()
-  const exp = typeof token.exp === "number" ? token.exp * 1000 : now
-  return new Date(Math.max(exp, now + context.config.jwt.maxAge * 1000))
 }
 
 async function readJwtSession(context: RequestContext, update: SessionUpdate | undefined): Promise<CurrentSession | null> {
@@ -105,19 +99,8 @@ async function readJwtSession(context: RequestContext, update: SessionUpdate | u
   if (raw === undefined) return null
   let token = await openToken(context, raw, source.salt)
   let recorded = false
-  if (token !== null && keepsSessionRecords(config.adapter)) {
-    const records = await sessionRecords()
-    // No `sessionId`: sealed before the switch (on http Auth.js's cookie name is ours, so the name tells nothing).
-    if (typeof token[SESSION_ID_CLAIM] !== "string") {
-      const record = await records.adoptPreSwitchSession(context, { kind: "jwt", token: raw, userId: token.sub, expires: preSwitchExpiry(context, token), sessionToken: null })
-      if (record !== undefined) {
-        token = { ...token, [SESSION_ID_CLAIM]: record.id }
-        recorded = true
-      }
-    }
-    // A session revoked elsewhere (a back-channel logout), or that names no record, is refused like one that does not open.
-    if (!(await records.isLive(config, token[SESSION_ID_CLAIM]))) token = null
-  }
+  // A session revoked elsewhere (a back-channel logout), or that names no record, is refused like one that does not open.
+  if (token !== null && keepsSessionRecords(config.adapter)) ({ token, recorded } = await (await sessionRecords()).liveJwtSession(context, token, raw))
   if (token === null) {
     clearUnopened(context, source)
     return null
@@ -187,55 +170,6 @@ export function readSession(context: RequestContext, update?: SessionUpdate): Pr
 }
 
 /**
- * Starts the session of a user who just signed in.
- *
- * @throws {AccessDenied} when the `jwt` callback returns `null`.
- * @throws {SessionTokenError} when the token cannot be sealed.
- */
-export async function startSession(context: RequestContext, signedIn: SignedIn): Promise<void> {
-  const { config } = context
-  // A read of the previous session earlier in this request may have queued its own cookie.
-  const name = context.cookies.sessionToken.name
-  context.setCookies = context.setCookies.filter((cookie) => cookie.name !== name && !cookie.name.startsWith(`${name}.`))
-  if (config.session.strategy === "database") {
-    await (await loadDatabaseSessions()).startDatabaseSession(context, signedIn)
-    return
-  }
-  const { user } = signedIn
-  let token: JWT | null = { name: user.name ?? null, email: user.email ?? null, picture: user.image ?? null, sub: user.id }
-  if (config.callbacks.jwt !== undefined) {
-    try {
-      token = await config.callbacks.jwt({
-        token,
-        user,
-        account: signedIn.account,
-        profile: signedIn.profile,
-        trigger: signedIn.isNewUser ? "signUp" : "signIn",
-        isNewUser: signedIn.isNewUser,
-      })
-    } catch (cause) {
-      throw new SessionTokenError("The `jwt` callback threw during sign-in.", { cause })
-    }
-    if (token === null || typeof token !== "object") throw new AccessDenied("The `jwt` callback returned no token for this sign-in.")
-  }
-  const { account } = signedIn
-  const provider = account === null ? undefined : config.providersById.get(account.provider)
-  // Without an adapter the cookie is the only store: the provider's flow may keep its tokens there.
-  if (account !== null && config.adapter === undefined && provider?.flow.sessionToken !== undefined) {
-    token = await provider.flow.sessionToken(provider.options, token, account)
-  }
-  const recorded = !keepsSessionRecords(config.adapter) ? undefined : await (await sessionRecords()).recordSignIn(context, {
-    userId: user.id,
-    provider: account?.provider,
-    profile: signedIn.profile,
-    sessionToken: null,
-    expires: new Date(Date.now() + config.jwt.maxAge * 1000),
-  })
-  token = withSessionId(token, recorded)
-  writeTokenCookie(context, await sealToken(context, token), config.jwt.maxAge)
-}
-
-/**
  * Seals `token` as the request's new session cookie (replacing one a read queued), with a fresh
  * expiry: how `getAccessToken` stores refreshed tokens kept in the cookie.
  *
@@ -263,16 +197,7 @@ export async function endSession(context: RequestContext): Promise<EndedSession>
   } else {
     const raw = source === undefined ? undefined : readChunked(context.jar, source.name)
     const token = source === undefined || raw === undefined ? null : await openToken(context, raw, source.salt)
-    if (token !== null && raw !== undefined && keepsSessionRecords(config.adapter)) {
-      const records = await sessionRecords()
-      const id = token[SESSION_ID_CLAIM]
-      // A pre-switch session signing out on its first request gets its record to revoke, so a copy of its cookie is refused too.
-      const record =
-        typeof id === "string"
-          ? await callAdapter(config.adapter, "getSessionRecord", id)
-          : await records.adoptPreSwitchSession(context, { kind: "jwt", token: raw, userId: token.sub, expires: preSwitchExpiry(context, token), sessionToken: null })
-      if (record != null) await records.revokeRecords(config, [record], "signOut")
-    }
+    if (token !== null && raw !== undefined && keepsSessionRecords(config.adapter)) await (await sessionRecords()).revokeJwtSession(context, token, raw)
     await emit(config, "signOut", { token })
     ended = { userId: typeof token?.sub === "string" ? token.sub : undefined, token }
   }

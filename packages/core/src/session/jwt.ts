@@ -22,7 +22,7 @@ import { defaultCookies, parseCookies, readChunked } from "../http/cookies.js"
 import { engine, joinCompactJwe, randomBytes, splitCompactJwe } from "../crypto/crypto.js"
 import { readEnv } from "../config/env.js"
 import { Configuration, MissingSecret, SessionTokenError } from "../errors/errors.js"
-import { isPlaceholderSecret, placeholderRefusal } from "../crypto/secret-strength.js"
+import { isPlaceholderSecret } from "../crypto/secret-strength.js"
 import type { JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from "../types.js"
 import { ALTERED, sessionKeys, type SessionKey, type SessionKeys } from "./jwt-keys.js"
 
@@ -75,21 +75,26 @@ const secretLists = boundedCache<string, string[]>("secret lists", 64)
  * @throws {MissingSecret} when there is no non-empty secret.
  * @throws {Configuration} when one is a placeholder our docs show: anyone could seal under it.
  */
-function secretList(secret: unknown): readonly string[] {
+async function secretList(secret: unknown): Promise<readonly string[]> {
   if (typeof secret === "string" && secret !== "") {
     let list = secretLists.get(secret)
     if (list === undefined) {
-      if (isPlaceholderSecret(secret)) throw new Configuration(placeholderRefusal("`secret`"))
+      if (isPlaceholderSecret(secret)) throw await placeholderRefused("`secret`")
       list = [secret]
       secretLists.set(secret, list)
     }
     return list
   }
   if (Array.isArray(secret) && secret.length > 0 && secret.every((item) => typeof item === "string" && item !== "")) {
-    if (secret.some(isPlaceholderSecret)) throw new Configuration(placeholderRefusal("An entry of `secret`"))
+    if (secret.some(isPlaceholderSecret)) throw await placeholderRefused("An entry of `secret`")
     return secret as string[]
   }
   throw new MissingSecret("`secret` must be a non-empty string or a non-empty array of them.")
+}
+
+/** The refusal of a placeholder secret; its sentence loads only then. */
+async function placeholderRefused(option: string): Promise<Configuration> {
+  return new Configuration((await import("../crypto/secret-refusals.js")).placeholderRefusal(option))
 }
 
 function checkSalt(salt: unknown): string {
@@ -112,7 +117,7 @@ function checkSalt(salt: unknown): string {
 export async function encode<Payload = JWT>(params: JWTEncodeParams<Payload>): Promise<string> {
   const { token, secret, salt, maxAge = DEFAULT_MAX_AGE } = params
   if (typeof maxAge !== "number" || !Number.isFinite(maxAge)) throw new SessionTokenError("`maxAge` must be a number of seconds.")
-  const { keys } = await sessionKeys(secretList(secret), checkSalt(salt))
+  const { keys } = await sessionKeys(await secretList(secret), checkSalt(salt))
   const first = keys[0] as SessionKey
   const now = Math.floor(Date.now() / 1000)
   const claims = { ...(token ?? {}), iat: now, exp: now + Math.floor(maxAge), jti: crypto.randomUUID() }
@@ -193,7 +198,7 @@ export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Pa
   const { token, secret, salt } = params
   if (token === undefined || token === "") return null
   if (typeof token !== "string") throw new SessionTokenError("`token` must be a string.")
-  return (await open(token, secretList(secret), checkSalt(salt))) as Payload | null
+  return (await open(token, await secretList(secret), checkSalt(salt))) as Payload | null
 }
 
 /** What {@link getToken} reads. */
@@ -292,7 +297,7 @@ export async function getToken<R extends boolean = false>(params: GetTokenParams
   const secret = params.secret ?? readEnv().AUTH_SECRET
   if (secret === undefined || secret === "") throw new MissingSecret("Pass `secret` to getToken() or set AUTH_SECRET.")
   // Checked here too, not only by `decode`: a custom `decode` is handed the secret, and a refusal must not read as "no token".
-  secretList(secret)
+  await secretList(secret)
   const salt = params.salt ?? found.cookie ?? cookieNames(params)[0] ?? SESSION_COOKIE
   const decoder = params.decode ?? decode
   try {

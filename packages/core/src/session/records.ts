@@ -20,7 +20,8 @@ import type { InternalConfig, RequestContext } from "../internal.js"
 import type { Profile } from "../model.js"
 import { MissingSecret } from "../errors/errors.js"
 import { callAdapter } from "../outbound/store.js"
-import type { SessionRevocationReason } from "../types.js"
+import type { JWT, SessionRevocationReason } from "../types.js"
+import { SESSION_ID_CLAIM } from "./source.js"
 
 
 /** The longest user agent kept: enough to describe a device. */
@@ -148,6 +149,52 @@ export async function adoptPreSwitchSession(
   if (stored.userId !== session.userId) return undefined
   config.logger.debug(`A ${session.kind} session from before the switch from Auth.js got its session record.`)
   return stored
+}
+
+/** When a pre-switch JWT session's record expires: never before the old token, so a revoked one stays refused should that cookie come back. */
+function preSwitchExpiry(config: InternalConfig, token: JWT): Date {
+  const now = Date.now()
+  const exp = typeof token.exp === "number" ? token.exp * 1000 : now
+  return new Date(Math.max(exp, now + config.jwt.maxAge * 1000))
+}
+
+/**
+ * A JWT session's claims checked against its record: `token` with the id of the record a
+ * pre-switch session just got (`recorded`), or `null` when the session names no live record
+ * (revoked elsewhere, or none). `raw` is the sealed JWT.
+ *
+ * @throws {AdapterError} when the store fails.
+ */
+export async function liveJwtSession(context: RequestContext, token: JWT, raw: string): Promise<{ token: JWT | null; recorded: boolean }> {
+  let recorded = false
+  // No `sessionId`: sealed before the switch (on http Auth.js's cookie name is ours, so the name tells nothing).
+  if (typeof token[SESSION_ID_CLAIM] !== "string") {
+    const record = await adoptPreSwitchSession(context, { kind: "jwt", token: raw, userId: token.sub, expires: preSwitchExpiry(context.config, token), sessionToken: null })
+    if (record !== undefined) {
+      token = { ...token, [SESSION_ID_CLAIM]: record.id }
+      recorded = true
+    }
+  }
+  return { token: (await isLive(context.config, token[SESSION_ID_CLAIM])) ? token : null, recorded }
+}
+
+/**
+ * Revokes the record of the JWT session signing out (`raw` sealed, `token` its claims). A
+ * pre-switch session signing out on its first request gets its record to revoke, so a copy of
+ * its cookie is refused too.
+ *
+ * @throws {AdapterError} when the store fails.
+ */
+export async function revokeJwtSession(context: RequestContext, token: JWT, raw: string): Promise<void> {
+  const { config } = context
+  const { adapter } = config
+  if (!keepsSessionRecords(adapter)) return
+  const id = token[SESSION_ID_CLAIM]
+  const record =
+    typeof id === "string"
+      ? await callAdapter(adapter, "getSessionRecord", id)
+      : await adoptPreSwitchSession(context, { kind: "jwt", token: raw, userId: token.sub, expires: preSwitchExpiry(config, token), sessionToken: null })
+  if (record != null) await revokeRecords(config, [record], "signOut")
 }
 
 /**

@@ -16,7 +16,8 @@ import { OAuthCallbackError } from "../errors/errors.js"
 import { emit } from "./events.js"
 import type { RequestContext } from "../internal.js"
 import type { Account, Profile, User } from "../model.js"
-import { readSession, startSession, type SignedIn } from "../session/index.js"
+import { readSession, type SignedIn } from "../session/index.js"
+import { startSession } from "../session/start.js"
 import { askSignIn } from "./sign-in-callback.js"
 
 /**

@@ -171,6 +171,38 @@ describe("configuration", () => {
   })
 })
 
+describe("providers whose configuration is incomplete (issue 35)", () => {
+  function logged(): { errors: string[]; logger: AuthConfig["logger"] } {
+    const errors: string[] = []
+    return { errors, logger: { error: (error) => errors.push(`${error.code}: ${error.message}`), warn: () => undefined } }
+  }
+
+  it("leaves out a provider without its client id and logs it once per process, over requests and over configurations built per request", async () => {
+    const { errors, logger } = logged()
+    const build = () => testConfig({ logger, providers: [acmeProvider(), acmeProvider({ id: "half", clientId: undefined })] })
+    const config = build()
+    for (let i = 0; i < 3; i++) {
+      const listed = await Auth(new Request(`${ORIGIN}/api/auth/providers`), config)
+      expect(Object.keys((await listed.json()) as object)).toEqual(["acme"])
+    }
+    for (let i = 0; i < 3; i++) expect((await Auth(new Request(`${ORIGIN}/api/auth/providers`), build())).status).toBe(200)
+    expect(errors).toEqual(["Configuration: half: set `clientId` or AUTH_HALF_ID."])
+  })
+
+  it("keeps failing the whole configuration when every provider is incomplete, naming each one's values", async () => {
+    const message = await configError(testConfig({ providers: [acmeProvider({ clientId: undefined }), acmeProvider({ id: "idp", type: "oidc", clientSecret: "" })] }))
+    expect(message).toBe(
+      'Configuration: No provider can sign in: acme: set `clientId` or AUTH_ACME_ID. idp: set `clientSecret` or AUTH_IDP_SECRET (or `client.token_endpoint_auth_method: "none"` for a public client); set `issuer` or AUTH_IDP_ISSUER.',
+    )
+    const response = await Auth(new Request(`${ORIGIN}/api/auth/session`), testConfig({ providers: [acmeProvider({ clientId: "" })] }))
+    expect(response.status).toBe(503)
+  })
+
+  it("still refuses a value that is there but unusable, as a configuration error for every route", async () => {
+    expect(await configError(testConfig({ providers: [acmeProvider(), acmeProvider({ id: "half", clientId: 42 })] }))).toMatch(/`providers\["half"\]\.clientId` must be a string/)
+  })
+})
+
 describe("rotating the secret of a live configuration object", () => {
   const NEXT = "the-next-secret-that-is-also-32-characters-or-more"
   const COOKIE = "authjs.session-token"

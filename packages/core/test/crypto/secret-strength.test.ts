@@ -9,6 +9,7 @@ import { join } from "node:path"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { Auth } from "../../src/index.js"
 import { decode, encode, getToken } from "../../src/session/jwt.js"
+import { describeWeakness } from "../../src/crypto/secret-refusals.js"
 import { estimateSecretBits, PLACEHOLDER_SECRETS, secretWeakness } from "../../src/crypto/secret-strength.js"
 import type { AuthConfig } from "../../src/types.js"
 import { ORIGIN, testConfig } from "../helpers.js"
@@ -125,8 +126,13 @@ describe("a weak secret", () => {
     expect(estimateSecretBits("Xy7-".repeat(20))).toBe(24)
     expect(estimateSecretBits(randomBytes(32).toString("hex"))).toBe(256)
     expect(estimateSecretBits(randomBytes(32).toString("base64"))).toBe(258)
-    expect(secretWeakness("aaaaaaaaaaAAAAAAAAAA1111111111bbbbbbbbbbBBBBBBBBBB")).toMatch(/fewer than 10 different characters/)
-    expect(secretWeakness("ThisIsOurProductionSecretForTheWholeCompany2026Please")).toMatch(/the word "secret"/)
-    expect(secretWeakness("short")).toMatch(/fewer than 10|estimated at/)
+    const why = (secret: string): string | undefined => {
+      const weakness = secretWeakness(secret)
+      return weakness === undefined ? undefined : describeWeakness(weakness)
+    }
+    expect(why("aaaaaaaaaaAAAAAAAAAA1111111111bbbbbbbbbbBBBBBBBBBB")).toMatch(/fewer than 10 different characters/)
+    expect(why("ThisIsOurProductionSecretForTheWholeCompany2026Please")).toMatch(/the word "secret"/)
+    expect(why("short")).toMatch(/fewer than 10|estimated at/)
+    expect(why("my-app-session-key-for-production-2026")).toBe("it is estimated at 76 bits, under 256")
   })
 })

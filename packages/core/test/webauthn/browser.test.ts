@@ -20,6 +20,7 @@ import { webauthn } from "../../src/webauthn/index.js"
 import { addVirtualAuthenticator, enableVirtualAuthenticators, launchChromium } from "@portcullis/test-kit/chromium"
 import { serveHandler, type ServedHandler } from "@portcullis/test-kit/serve"
 import { SECRET } from "../helpers.js"
+import { recordSignals, signalsSent } from "./signals.js"
 import { scaled } from "@portcullis/test-time"
 
 const adapter = MemoryAdapter()
@@ -198,6 +199,7 @@ describe("passkeys in Chromium with a virtual authenticator", () => {
   it("attack: a callbackUrl carrying code=unknown_credential does not make the browser forget the passkey that just signed in", async () => {
     // No stand-in for the Signal API here: Chromium's own signal reaches the virtual authenticator.
     const context = await browser.newContext()
+    await recordSignals(context)
     const page = await context.newPage()
     const { cdp, authenticatorId } = await withAuthenticator(page)
     const held = async () => (await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials.map((credential) => credential.credentialId)
@@ -211,15 +213,15 @@ describe("passkeys in Chromium with a virtual authenticator", () => {
     await page.goto(`${origin}/api/auth/signin?callbackUrl=${encodeURIComponent("/x?code=unknown_credential")}`)
     await page.waitForURL(crafted, { timeout: scaled(15_000) })
     expect(await sessionEmail(page)).toBe("kept@example.com")
-    // Give a signal the time the client would wait for it.
-    await page.waitForTimeout(1500)
+    // The client signals before it navigates: by now a signal would be listed.
+    expect(await signalsSent(page)).toEqual([])
     expect(await held()).toEqual([credential])
     await signOut(page)
     // An app page whose signInWithPasskey() sends the browser to the crafted URL.
     await page.goto(`${origin}/manage`)
     const result = await page.evaluate(() => window.passkeys.signIn("passkey", { callbackUrl: "/x?code=unknown_credential", redirect: false }))
     expect(result).toMatchObject({ ok: true, url: crafted })
-    await page.waitForTimeout(1500)
+    expect(await signalsSent(page)).toEqual([])
     expect(await held()).toEqual([credential])
 
     // A credential the server really does not know is still forgotten.
@@ -228,6 +230,8 @@ describe("passkeys in Chromium with a virtual authenticator", () => {
     await page.goto(`${origin}/manage`)
     const refused = await page.evaluate(() => window.passkeys.signIn("passkey", { redirect: false }))
     expect(refused).toMatchObject({ ok: false, error: "WebAuthnVerificationError" })
+    // The record sees the signal it must see, so its empty lists above mean none was sent.
+    expect(await signalsSent(page)).toEqual([expect.stringMatching(/^signalUnknownCredential \S+$/)])
     await expect.poll(held, { timeout: scaled(5_000) }).toEqual([])
     await context.close()
   }, scaled(90_000))

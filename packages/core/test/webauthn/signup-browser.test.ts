@@ -19,6 +19,7 @@ import { addVirtualAuthenticator, enableVirtualAuthenticators, launchChromium } 
 import { serveHandler, type ServedHandler } from "@portcullis/test-kit/serve"
 import { SECRET } from "../helpers.js"
 import { passkeyProvider } from "./harness.js"
+import { recordSignals, signalsSent } from "./signals.js"
 import { scaled } from "@portcullis/test-time"
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
@@ -196,14 +197,15 @@ describe("passkey sign-up with an email provider, in Chromium", () => {
 
   it("keeps a passkey waiting for its link when the page offers it before the link is followed, says to open the link, and the link still finishes it", async () => {
     const { context, page, cdp, authenticatorId } = await createdPasskey("waits@example.com")
+    await recordSignals(context)
 
     // Back on the sign-in page before opening the mail: the autofill offers the new passkey.
     await page.goto(`${origin}/api/auth/signin?callbackUrl=%2Faccount`)
     await page.waitForURL((url) => url.searchParams.get("code") === "waiting_credential")
     await page.waitForLoadState("load")
     expect(await page.locator('[role="alert"]:visible').allTextContents()).toEqual([expect.stringContaining("This passkey is not set up yet: open the link we emailed you")])
-    // A signal would have been sent before the page changed; time for it to reach the authenticator.
-    await page.waitForTimeout(500)
+    // A signal would have been sent before the page changed, so it would be listed by now.
+    expect(await signalsSent(page)).toEqual([])
     expect((await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials).toHaveLength(1)
 
     await page.goto(mails.get("waits@example.com") ?? expect.unreachable("no sign-up link was mailed to waits@example.com"))

@@ -1,4 +1,4 @@
-import { Configuration } from "@portcullis/core/errors"
+import { incompleteProblem } from "@portcullis/core/providers"
 import { describe, expect, it } from "vitest"
 import { testProvider } from "../testing.js"
 import fixture from "./fixture.json" with { type: "json" }
@@ -21,13 +21,14 @@ testProvider(AzureADB2C, {
 
 describe("Azure AD B2C configuration", () => {
   it("names the missing issuer", () => {
-    expect(() => AzureADB2C({ clientId: "id", wellKnown })).toThrow(Configuration)
-    expect(() => AzureADB2C({ clientId: "id", wellKnown })).toThrow(/needs `issuer` \(or AUTH_AZURE_AD_B2C_ISSUER\)/)
+    expect(() => AzureADB2C({ clientId: "id", wellKnown })).not.toThrow()
+    expect(incompleteProblem(AzureADB2C({ clientId: "id", wellKnown }))).toMatch(/^set `issuer` or AUTH_AZURE_AD_B2C_ISSUER \(/)
   })
 
-  it("names the missing user flow metadata URL", () => {
-    expect(() => AzureADB2C({ clientId: "id", issuer })).toThrow(Configuration)
-    expect(() => AzureADB2C({ clientId: "id", issuer })).toThrow(/`wellKnown`/)
+  it("names the missing user flow metadata URL, and both when both are missing", () => {
+    expect(incompleteProblem(AzureADB2C({ clientId: "id", issuer }))).toMatch(/^set `wellKnown` \(/)
+    expect(incompleteProblem(AzureADB2C({ clientId: "id" }))).toMatch(/^set `issuer` or AUTH_AZURE_AD_B2C_ISSUER \(.*\); set `wellKnown` \(/)
+    expect(incompleteProblem(AzureADB2C({ clientId: "id", issuer, wellKnown }))).toBeUndefined()
   })
 
   it("asks for an access token to the app itself", () => {

@@ -7,9 +7,8 @@
  * @see https://learn.microsoft.com/en-us/azure/active-directory-b2c/openid-connect
  * @module azure-ad-b2c
  */
-import { Configuration } from "@portcullis/core/providers"
 import { oauthProvider } from "@portcullis/core/oauth"
-import { tenantIssuer, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { incompleteProvider, tenantIssuer, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The claims of an Azure AD B2C ID token (user flow defaults; your flow may add more). */
 export interface AzureADB2CProfile {
@@ -38,9 +37,7 @@ export interface AzureADB2CProfile {
 }
 
 /**
- * Azure AD B2C sign-in.
- *
- * @throws {Configuration} when `issuer` or `wellKnown` is missing.
+ * Azure AD B2C sign-in. Without `issuer` or `wellKnown` it is left out of sign-in, and `Auth()` logs which to set.
  */
 export default function AzureADB2C(config: OIDCUserConfig<AzureADB2CProfile> = {}): OIDCConfig<AzureADB2CProfile> {
   const issuer = tenantIssuer(
@@ -48,13 +45,8 @@ export default function AzureADB2C(config: OIDCUserConfig<AzureADB2CProfile> = {
     config,
     "the issuer of your user flow's metadata, e.g. https://contoso.b2clogin.com/<tenant-id>/v2.0/",
   )
-  if (config.wellKnown === undefined || config.wellKnown === "") {
-    throw new Configuration(
-      "AzureADB2C: set `wellKnown` to your user flow's metadata URL, e.g. https://contoso.b2clogin.com/contoso.onmicrosoft.com/B2C_1_signin/v2.0/.well-known/openid-configuration",
-    )
-  }
   const scope = ["openid", "offline_access", config.clientId].filter(Boolean).join(" ")
-  return oauthProvider<OIDCConfig<AzureADB2CProfile>>(
+  const provider = oauthProvider<OIDCConfig<AzureADB2CProfile>>(
     {
       id: "azure-ad-b2c",
       name: "Azure AD B2C",
@@ -71,5 +63,10 @@ export default function AzureADB2C(config: OIDCUserConfig<AzureADB2CProfile> = {
       style: { brandColor: "#0072c6" },
     },
     config,
+  )
+  if (config.wellKnown !== undefined && config.wellKnown !== "") return provider
+  return incompleteProvider(
+    provider,
+    "set `wellKnown` (your user flow's metadata URL, e.g. https://contoso.b2clogin.com/contoso.onmicrosoft.com/B2C_1_signin/v2.0/.well-known/openid-configuration)",
   )
 }

@@ -1,4 +1,4 @@
-import { Configuration } from "@portcullis/core/errors"
+import { incompleteProblem } from "@portcullis/core/providers"
 import { describe, expect, it } from "vitest"
 import { testProvider } from "../testing.js"
 import fixture from "./fixture.json" with { type: "json" }
@@ -27,8 +27,9 @@ testProvider(Bungie, {
 })
 
 describe("Bungie configuration", () => {
-  it("names the missing apiKey", () => {
-    expect(() => Bungie({ clientId: "id", clientSecret: "secret" })).toThrow(Configuration)
-    expect(() => Bungie({ clientId: "id", clientSecret: "secret" })).toThrow(/apiKey/)
+  it("names the missing apiKey on the configuration it returns, without throwing", () => {
+    expect(() => Bungie({ clientId: "id", clientSecret: "secret" })).not.toThrow()
+    expect(incompleteProblem(Bungie({ clientId: "id", clientSecret: "secret" }))).toMatch(/^set `apiKey` \(/)
+    expect(incompleteProblem(Bungie({ clientId: "id", clientSecret: "secret", apiKey: "key" }))).toBeUndefined()
   })
 })

@@ -6,7 +6,7 @@
  * @see https://github.com/Bungie-net/api/wiki/OAuth-Documentation
  * @module bungie
  */
-import { Configuration } from "@portcullis/core/providers"
+import { incompleteProvider } from "@portcullis/core/providers"
 import { oauthProvider } from "@portcullis/core/oauth"
 import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
@@ -54,16 +54,11 @@ interface BungieEnvelope {
 }
 
 /**
- * Bungie.net sign-in.
- *
- * @throws {Configuration} when `apiKey` is missing.
+ * Bungie.net sign-in. Without `apiKey` it is left out of sign-in, and `Auth()` logs that it needs one.
  */
 export default function Bungie(config: BungieUserConfig = {}): OAuth2Config<BungieProfile> {
-  const { apiKey, ...options } = config
-  if (apiKey === undefined || apiKey === "") {
-    throw new Configuration("Bungie: set `apiKey` to your application's API key, from https://www.bungie.net/en/Application")
-  }
-  return oauthProvider<OAuth2Config<BungieProfile>>(
+  const { apiKey = "", ...options } = config
+  const provider = oauthProvider<OAuth2Config<BungieProfile>>(
     {
       id: "bungie",
       name: "Bungie",
@@ -92,4 +87,5 @@ export default function Bungie(config: BungieUserConfig = {}): OAuth2Config<Bung
     },
     options,
   )
+  return apiKey === "" ? incompleteProvider(provider, "set `apiKey` (your application's API key, from https://www.bungie.net/en/Application)") : provider
 }

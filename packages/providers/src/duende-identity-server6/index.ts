@@ -26,7 +26,7 @@ export interface DuendeIdentityServer6Profile {
 /**
  * Duende IdentityServer 6 sign-in.
  *
- * @throws {Configuration} when neither `issuer` nor `AUTH_DUENDE_IDENTITY_SERVER6_ISSUER` is set.
+ * Without `issuer` (or `AUTH_DUENDE_IDENTITY_SERVER6_ISSUER`) it is left out of sign-in, and `Auth()` logs what to set.
  */
 export default function DuendeIdentityServer6(
   config: OIDCUserConfig<DuendeIdentityServer6Profile> = {},

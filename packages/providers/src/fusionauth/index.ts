@@ -48,7 +48,7 @@ export interface FusionAuthOptions {
 /**
  * FusionAuth sign-in.
  *
- * @throws {Configuration} when neither `issuer` nor `AUTH_FUSIONAUTH_ISSUER` is set.
+ * Without `issuer` (or `AUTH_FUSIONAUTH_ISSUER`) it is left out of sign-in, and `Auth()` logs what to set.
  */
 export default function FusionAuth(options: OIDCUserConfig<FusionAuthProfile> & FusionAuthOptions = {}): OIDCConfig<FusionAuthProfile> {
   const { tenantId, ...config } = options

@@ -1,4 +1,4 @@
-import { Configuration } from "@portcullis/core/errors"
+import { incompleteProblem } from "@portcullis/core/providers"
 import { describe, expect, it } from "vitest"
 import { testProvider } from "../testing.js"
 import fixture from "./fixture.json" with { type: "json" }
@@ -16,8 +16,8 @@ testProvider(IdentityServer4, {
 })
 
 describe("identity-server4 without an issuer", () => {
-  it("throws a Configuration error naming `issuer`", () => {
-    expect(() => IdentityServer4({ clientId: "id", clientSecret: "secret" })).toThrow(Configuration)
-    expect(() => IdentityServer4()).toThrow(/needs `issuer` \(or AUTH_IDENTITY_SERVER4_ISSUER\)/)
+  it("names the missing `issuer` on the configuration it returns, without throwing", () => {
+    expect(() => IdentityServer4({ clientId: "id", clientSecret: "secret" })).not.toThrow()
+    expect(incompleteProblem(IdentityServer4())).toMatch(/^set `issuer` or AUTH_IDENTITY_SERVER4_ISSUER \(/)
   })
 })

@@ -34,7 +34,7 @@ export interface KindeProfile {
 /**
  * Kinde sign-in.
  *
- * @throws {Configuration} when neither `issuer` nor `AUTH_KINDE_ISSUER` is set.
+ * Without `issuer` (or `AUTH_KINDE_ISSUER`) it is left out of sign-in, and `Auth()` logs what to set.
  */
 export default function Kinde(config: OIDCUserConfig<KindeProfile> = {}): OIDCConfig<KindeProfile> {
   const issuer = tenantIssuer("kinde", config, "your Kinde domain URL, e.g. https://your-business.kinde.com")

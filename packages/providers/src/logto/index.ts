@@ -33,7 +33,7 @@ export interface LogtoProfile {
 /**
  * Logto sign-in.
  *
- * @throws {Configuration} when neither `issuer` nor `AUTH_LOGTO_ISSUER` is set.
+ * Without `issuer` (or `AUTH_LOGTO_ISSUER`) it is left out of sign-in, and `Auth()` logs what to set.
  */
 export default function Logto(config: OIDCUserConfig<LogtoProfile> = {}): OIDCConfig<LogtoProfile> {
   const issuer = tenantIssuer("logto", config, "your tenant's OIDC endpoint, e.g. https://abc123.logto.app/oidc")

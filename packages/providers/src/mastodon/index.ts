@@ -39,7 +39,7 @@ export interface MastodonProfile {
 /**
  * Mastodon sign-in.
  *
- * @throws {Configuration} when neither `issuer` nor `AUTH_MASTODON_ISSUER` is set.
+ * Without `issuer` (or `AUTH_MASTODON_ISSUER`) it is left out of sign-in, and `Auth()` logs what to set.
  */
 export default function Mastodon(config: OAuthUserConfig<MastodonProfile> = {}): OAuth2Config<MastodonProfile> {
   const issuer = tenantIssuer("mastodon", config, "your Mastodon instance's URL, e.g. https://mastodon.social")

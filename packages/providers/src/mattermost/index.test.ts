@@ -1,4 +1,4 @@
-import { Configuration } from "@portcullis/core/errors"
+import { incompleteProblem } from "@portcullis/core/providers"
 import { describe, expect, it } from "vitest"
 import { testProvider } from "../testing.js"
 import fixture from "./fixture.json" with { type: "json" }
@@ -11,8 +11,8 @@ testProvider(Mattermost, {
 })
 
 describe("mattermost without an issuer", () => {
-  it("throws a Configuration error naming `issuer`", () => {
-    expect(() => Mattermost({ clientId: "id", clientSecret: "secret" })).toThrow(Configuration)
-    expect(() => Mattermost()).toThrow(/needs `issuer` \(or AUTH_MATTERMOST_ISSUER\)/)
+  it("names the missing `issuer` on the configuration it returns, without throwing", () => {
+    expect(() => Mattermost({ clientId: "id", clientSecret: "secret" })).not.toThrow()
+    expect(incompleteProblem(Mattermost())).toMatch(/^set `issuer` or AUTH_MATTERMOST_ISSUER \(/)
   })
 })

@@ -1,4 +1,4 @@
-import { Configuration } from "@portcullis/core/errors"
+import { incompleteProblem } from "@portcullis/core/providers"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { testProvider } from "../testing.js"
 import fixture from "./fixture.json" with { type: "json" }
@@ -17,8 +17,8 @@ testProvider(MicrosoftEntraID, {
 
 describe("Microsoft Entra ID configuration", () => {
   it("names the missing issuer", () => {
-    expect(() => MicrosoftEntraID({ clientId: "id", clientSecret: "secret" })).toThrow(Configuration)
-    expect(() => MicrosoftEntraID({ clientId: "id", clientSecret: "secret" })).toThrow(/needs `issuer` \(or AUTH_MICROSOFT_ENTRA_ID_ISSUER\)/)
+    expect(() => MicrosoftEntraID({ clientId: "id", clientSecret: "secret" })).not.toThrow()
+    expect(incompleteProblem(MicrosoftEntraID({ clientId: "id", clientSecret: "secret" }))).toMatch(/^set `issuer` or AUTH_MICROSOFT_ENTRA_ID_ISSUER \(/)
   })
 })
 

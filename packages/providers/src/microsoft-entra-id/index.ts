@@ -38,7 +38,7 @@ export interface MicrosoftEntraIDProfile {
 /**
  * Microsoft Entra ID sign-in.
  *
- * @throws {Configuration} when neither `issuer` nor `AUTH_MICROSOFT_ENTRA_ID_ISSUER` is set.
+ * Without `issuer` (or `AUTH_MICROSOFT_ENTRA_ID_ISSUER`) it is left out of sign-in, and `Auth()` logs what to set.
  */
 export default function MicrosoftEntraID(
   options: OIDCUserConfig<MicrosoftEntraIDProfile> & { profilePhotoSize?: ProfilePhotoSize } = {},

@@ -40,7 +40,7 @@ export interface OktaProfile {
 /**
  * Okta sign-in.
  *
- * @throws {Configuration} when neither `issuer` nor `AUTH_OKTA_ISSUER` is set.
+ * Without `issuer` (or `AUTH_OKTA_ISSUER`) it is left out of sign-in, and `Auth()` logs what to set.
  */
 export default function Okta(config: OIDCUserConfig<OktaProfile> = {}): OIDCConfig<OktaProfile> {
   const issuer = tenantIssuer(

@@ -24,7 +24,7 @@ export interface OssoProfile {
 /**
  * Osso sign-in.
  *
- * @throws {Configuration} when neither `issuer` nor `AUTH_OSSO_ISSUER` is set.
+ * Without `issuer` (or `AUTH_OSSO_ISSUER`) it is left out of sign-in, and `Auth()` logs what to set.
  */
 export default function Osso(config: OAuthUserConfig<OssoProfile> = {}): OAuth2Config<OssoProfile> {
   const issuer = tenantIssuer("osso", config, "your Osso deployment's URL, e.g. https://osso.example.com")
