@@ -3,7 +3,7 @@ import { testProvider } from "../testing.js"
 import fixture from "./fixture.json" with { type: "json" }
 import AzureDevOps from "./index.js"
 
-testProvider(AzureDevOps, {
+const base = {
   fixture,
   user: {
     id: "5d2c8f0e-7a6b-6e3c-9b1d-4f2a0c8e6b3d",
@@ -12,7 +12,9 @@ testProvider(AzureDevOps, {
     image:
       "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
   },
-})
+}
+
+testProvider(AzureDevOps, base)
 
 describe("azure-devops token exchange", () => {
   it("sends the code as a JWT-bearer assertion and normalizes the answer", async () => {
@@ -50,14 +52,8 @@ describe("azure-devops token exchange", () => {
 })
 
 testProvider(AzureDevOps, {
+  ...base,
   title: "scope",
   config: { scope: "vso.profile vso.code" },
   authorizationParams: { scope: "vso.profile vso.code" },
-  fixture,
-  user: {
-    id: "5d2c8f0e-7a6b-6e3c-9b1d-4f2a0c8e6b3d",
-    name: "Ines Duarte",
-    email: "ines.duarte@example.com",
-    image: "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
-  },
 })

@@ -4,7 +4,7 @@ import { testProvider } from "../testing.js"
 import fixture from "./fixture.json" with { type: "json" }
 import GitHub from "./index.js"
 
-testProvider(GitHub, {
+const base = {
   fixture,
   user: {
     id: "583231",
@@ -12,14 +12,15 @@ testProvider(GitHub, {
     email: "octocat@github.com",
     image: "https://avatars.githubusercontent.com/u/583231?v=4",
   },
-})
+}
+
+testProvider(GitHub, base)
 
 // Auth.js's `GitHub({ enterprise: { baseUrl } })`: sign-in on a GitHub Enterprise Server, its API under /api/v3.
 testProvider(GitHub, {
+  ...base,
   title: "enterprise",
   config: { enterprise: { baseUrl: "https://github.acme.example" } },
-  fixture,
-  user: { id: "583231", name: "The Octocat", email: "octocat@github.com", image: "https://avatars.githubusercontent.com/u/583231?v=4" },
 })
 
 describe("GitHub enterprise", () => {

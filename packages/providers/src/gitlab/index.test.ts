@@ -3,7 +3,7 @@ import { testProvider } from "../testing.js"
 import fixture from "./fixture.json" with { type: "json" }
 import GitLab from "./index.js"
 
-testProvider(GitLab, {
+const base = {
   fixture,
   user: {
     id: "4812736",
@@ -11,19 +11,15 @@ testProvider(GitLab, {
     email: "ines.carvalho@example.com",
     image: "https://gitlab.com/uploads/-/system/user/avatar/4812736/avatar.png",
   },
-})
+}
+
+testProvider(GitLab, base)
 
 // Auth.js's `GitLab({ baseUrl })`: a self-managed GitLab.
 testProvider(GitLab, {
+  ...base,
   title: "baseUrl",
   config: { baseUrl: new URL("https://gitlab.acme.example") },
-  fixture,
-  user: {
-    id: "4812736",
-    name: "Inês Carvalho",
-    email: "ines.carvalho@example.com",
-    image: "https://gitlab.com/uploads/-/system/user/avatar/4812736/avatar.png",
-  },
 })
 
 describe("GitLab baseUrl", () => {

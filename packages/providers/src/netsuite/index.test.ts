@@ -1,10 +1,8 @@
-import { Configuration } from "@portcullis/core/errors"
-import { incompleteProblem } from "@portcullis/core/providers"
 import { describe, expect, it } from "vitest"
 import { testProvider } from "../testing.js"
 import fixture from "./fixture.json" with { type: "json" }
 import NetSuite, { type NetSuiteProfile, type NetSuiteRestletProfile } from "./index.js"
-import type { OAuth2Config, OIDCConfig } from "@portcullis/core/providers"
+import { incompleteProblem, type OAuth2Config, type OIDCConfig } from "@portcullis/core/providers"
 
 // The OpenID Connect shape: an `issuer` URL.
 testProvider(NetSuite as (config: never) => OIDCConfig<NetSuiteProfile>, {
@@ -57,9 +55,9 @@ describe("NetSuite in Auth.js's shape", () => {
     expect(provider.token).toBe("https://1234567.suitetalk.api.netsuite.com/services/rest/auth/oauth2/v1/token")
   })
 
-  it("names `userinfo` at start when the RESTlet is missing", () => {
-    expect(() => NetSuite({ accountID: "1234567" })).toThrow(Configuration)
-    expect(() => NetSuite({ accountID: "1234567" })).toThrow(/`userinfo`/)
+  it("is left out, naming `userinfo`, when the RESTlet is missing (as a missing issuer is)", () => {
+    expect(incompleteProblem(NetSuite({ accountID: "1234567" }))).toMatch(/^set `userinfo`/)
+    expect(incompleteProblem(NetSuite({ accountID: "1234567", userinfo: restlet }))).toBeUndefined()
   })
 
   it("refuses an account id that is not one (it becomes a host name), naming `accountID`", () => {

@@ -11,7 +11,7 @@
  * @module netsuite
  */
 import { oauthProvider } from "@portcullis/core/oauth"
-import { Configuration, tenantIssuer, userFromClaims, type OAuth2Config, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { Configuration, incompleteProvider, tenantIssuer, userFromClaims, type OAuth2Config, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
 
 /** The userinfo claims of NetSuite for the `openid email` scopes. */
 export interface NetSuiteProfile {
@@ -55,11 +55,10 @@ const ACCOUNT_ID = /^[a-z0-9-]+$/
  * NetSuite sign-in: OpenID Connect with an `issuer` URL, or OAuth 2.0 with a RESTlet profile when
  * `accountID` (or an `issuer` that is not a URL) names the account.
  *
- * Without `issuer` (or `AUTH_NETSUITE_ISSUER`) or `accountID` it is left out of sign-in, and
- * `Auth()` logs what to set.
+ * Without `issuer` (or `AUTH_NETSUITE_ISSUER`), or in the OAuth 2.0 shape without `userinfo`, it is left
+ * out of sign-in, and `Auth()` logs what to set.
  *
- * @throws {Configuration} when the account id is not one, when the OAuth 2.0 shape has no
- *   `userinfo` URL, or when the OpenID Connect shape's `scope` lacks `openid`.
+ * @throws {Configuration} when the account id is not one, or the OpenID Connect shape's `scope` lacks `openid`.
  */
 export default function NetSuite(
   options: OIDCUserConfig<NetSuiteProfile> & NetSuiteOptions = {},
@@ -96,14 +95,11 @@ function restletShape(
   // The account's hosts spell the id in lowercase with `-` for `_` (1234567_SB1 is 1234567-sb1).
   const host = accountID.toLowerCase().replaceAll("_", "-")
   if (!ACCOUNT_ID.test(host)) throw new Configuration('Provider "netsuite": `accountID` must be a NetSuite account id, such as "1234567" or "1234567_SB1".')
-  if (config.userinfo === undefined) {
-    throw new Configuration('Provider "netsuite": with `accountID`, set `userinfo` to the URL of a RESTlet that returns runtime.getCurrentUser().')
-  }
   // The issuer held the account id, and an OAuth 2.0 provider has no ID token to read.
   const oauth: Partial<OIDCUserConfig<NetSuiteProfile>> = { ...config }
   delete oauth.issuer
   delete oauth.idToken
-  return oauthProvider<OAuth2Config<NetSuiteRestletProfile>>(
+  const provider = oauthProvider<OAuth2Config<NetSuiteRestletProfile>>(
     {
       id: "netsuite",
       name: "NetSuite",
@@ -119,4 +115,8 @@ function restletShape(
     },
     oauth as Partial<OAuth2Config<NetSuiteRestletProfile>>,
   )
+  // The profile comes only from the app's own RESTlet: without it the provider is left out, as a missing issuer leaves it out.
+  return config.userinfo === undefined
+    ? incompleteProvider(provider, "set `userinfo` to the URL of a RESTlet that returns runtime.getCurrentUser() (with `accountID`, NetSuite is Auth.js's OAuth 2.0 shape)")
+    : provider
 }

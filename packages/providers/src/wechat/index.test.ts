@@ -3,7 +3,7 @@ import { testProvider } from "../testing.js"
 import fixture from "./fixture.json" with { type: "json" }
 import WeChat from "./index.js"
 
-testProvider(WeChat, {
+const base = {
   fixture,
   user: {
     id: "oR3xK5tS0l2M8nQ9pW4vY7zA1bC6",
@@ -11,20 +11,16 @@ testProvider(WeChat, {
     email: null,
     image: "https://thirdwx.qlogo.cn/mmopen/vi_32/Q0j4TwGTfTKx8bR2c7yPzM3fVb1nLwK9uA5sD6eFgH0iJkLmNoPqRsTuVwXyZ/132",
   },
-})
+}
+
+testProvider(WeChat, base)
 
 // Auth.js's `WeChat({ platformType: "OfficialAccount" })`: the sign-in inside WeChat, through an official account.
 testProvider(WeChat, {
+  ...base,
   title: "platformType OfficialAccount",
   config: { platformType: "OfficialAccount" },
   authorizationParams: { scope: "snsapi_userinfo" },
-  fixture,
-  user: {
-    id: "oR3xK5tS0l2M8nQ9pW4vY7zA1bC6",
-    name: "李晓梅",
-    email: null,
-    image: "https://thirdwx.qlogo.cn/mmopen/vi_32/Q0j4TwGTfTKx8bR2c7yPzM3fVb1nLwK9uA5sD6eFgH0iJkLmNoPqRsTuVwXyZ/132",
-  },
 })
 
 describe("WeChat platformType", () => {

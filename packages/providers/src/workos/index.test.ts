@@ -3,7 +3,7 @@ import { testProvider } from "../testing.js"
 import fixture from "./fixture.json" with { type: "json" }
 import WorkOS from "./index.js"
 
-testProvider(WorkOS, {
+const base = {
   fixture,
   user: {
     id: "prof_01HZ3W8Q4R7N2K5T9V6X1Y0ABC",
@@ -11,15 +11,16 @@ testProvider(WorkOS, {
     email: "oliver.bennett@acme-corp.example",
     image: null,
   },
-})
+}
+
+testProvider(WorkOS, base)
 
 // Auth.js's `WorkOS({ connection })` names the SSO connection to sign in through.
 testProvider(WorkOS, {
+  ...base,
   title: "connection",
   config: { connection: "conn_01HZ3W8Q4R7N2K5T9V6X1Y0ABC" },
   authorizationParams: { connection: "conn_01HZ3W8Q4R7N2K5T9V6X1Y0ABC" },
-  fixture,
-  user: { id: "prof_01HZ3W8Q4R7N2K5T9V6X1Y0ABC", name: "Oliver Bennett", email: "oliver.bennett@acme-corp.example", image: null },
 })
 
 describe("WorkOS connection", () => {
