@@ -142,6 +142,7 @@ export async function checkClientExample(example: NextExample, browser: TestBrow
     await page.goto(`${url}/client-example`)
     const status = () => page.locator("#client-status").textContent()
     await expect.poll(status, { timeout: scaled(15_000) }).toBe("Client sees dana@example.com as Dana")
+    await page.locator('#client-example[data-hydrated="true"]').waitFor({ timeout: scaled(15_000) })
     await page.locator("#new-name").fill("Dana Renamed")
     await page.locator("#update").click()
     await expect.poll(status, { timeout: scaled(15_000) }).toBe("Client sees dana@example.com as Dana Renamed")

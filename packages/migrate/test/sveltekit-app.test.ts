@@ -125,11 +125,13 @@ it("signs in with the OpenID Connect provider from the header's SignIn, through 
 it("signs in and out from the browser's script with signIn and signOut of the migrated client import, in Chromium", () =>
   inChromium(async (page) => {
     await page.goto(`${app.url}/`)
+    await page.locator('#client-buttons[data-hydrated="true"]').waitFor({ timeout: scaled(10_000) })
     await page.locator("#client-sign-in").click()
     await loginAtIdp(page)
     await page.waitForURL(`${app.url}/protected`, { timeout: scaled(10_000) })
     expect(await page.locator("#status").textContent()).toBe("Signed in as alice@example.com")
     await page.goto(`${app.url}/`)
+    await page.locator('#client-buttons[data-hydrated="true"]').waitFor({ timeout: scaled(10_000) })
     await page.locator("#client-sign-out").click()
     await expect.poll(() => page.locator("#status").textContent(), { timeout: scaled(10_000) }).toBe("Not signed in")
   }))
