@@ -3,9 +3,9 @@
  * `portcullis-migrate` on it, install it with npm and our packed packages, start it, and stop it.
  */
 import { execFile } from "node:child_process"
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs"
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join, relative } from "node:path"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { startDevIdp, type DevIdp } from "@portcullis/dev-idp"
@@ -60,17 +60,6 @@ export async function installPacked(scratch: string, dir: string): Promise<numbe
   const started = performance.now()
   await installPackedWithNpm(dir, { tarballs: join(scratch, "tarballs") })
   return (performance.now() - started) / 1000
-}
-
-/** Every file under `dir` (node_modules left out) with its text, to compare a tree before and after. */
-export function snapshotTree(dir: string): Map<string, string> {
-  const files = new Map<string, string>()
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue
-    const path = join(entry.parentPath, entry.name)
-    if (!relative(dir, path).split(/[\\/]/u).includes("node_modules")) files.set(relative(dir, path), readFileSync(path, "utf8"))
-  }
-  return files
 }
 
 /** The dependencies of an app's package.json. */
