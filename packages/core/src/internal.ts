@@ -130,6 +130,10 @@ export interface PageField {
   type: string
   placeholder?: string | undefined
   autocomplete?: string | undefined
+  /** Default `true`. */
+  required?: boolean
+  /** Further `<input>` attributes, HTML-named and checked: a value, or `true` for a boolean one. */
+  attributes?: readonly (readonly [name: string, value: string | true])[]
 }
 
 /**

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest"
 
+import { Auth } from "../src/index.js"
 import { renderSignIn, type PageProvider } from "../src/pages/index.js"
+import { ORIGIN, passwordProvider, testConfig } from "./helpers.js"
 import { buttonColors, layout, logoMarkup } from "../src/pages/layout.js"
 
 /** WCAG contrast of white text on a #rrggbb background. */
@@ -66,5 +68,37 @@ describe("button colors", () => {
   it("honours theme.buttonText over the computed text color", () => {
     const page = renderSignIn({ theme: { brandColor: "#4285f4", buttonText: "#000000" }, providers: [{ id: "email", name: "Email", kind: "email", action: "/e", style: {} }], csrfToken: "t", callbackUrl: undefined, error: undefined })
     expect(page).toContain("color:#000000")
+  })
+})
+
+describe("credentials fields with Auth.js's input attributes", () => {
+  const page = async (credentials: Record<string, unknown>): Promise<string> => {
+    const provider = passwordProvider({ credentials: credentials as never })
+    const response = await Auth(new Request(`${ORIGIN}/api/auth/signin`), testConfig({ providers: [provider] }))
+    return response.text()
+  }
+
+  it("renders required, pattern, autoComplete and the length and bound attributes on the default sign-in page", async () => {
+    const html = await page({
+      username: { label: "Username", pattern: "[a-z]{3,}", autoComplete: "username", minLength: 3, maxLength: 32, title: 'lowercase "letters"' },
+      code: { label: "Code", type: "number", min: 0, max: "999999", step: 1, inputMode: "numeric", required: false },
+    })
+    expect(html).toContain(
+      '<input id="credentials-username" name="username" type="text" autocomplete="username" pattern="[a-z]{3,}" minlength="3" maxlength="32" title="lowercase &quot;letters&quot;" required>',
+    )
+    expect(html).toContain('<input id="credentials-code" name="code" type="number" min="0" max="999999" step="1" inputmode="numeric">')
+  })
+
+  it("reads an attribute given as a signal ({ value }), as Auth.js's Preact-typed fields allow", async () => {
+    expect(await page({ pin: { label: "PIN", placeholder: { value: "6 digits" }, required: { value: true } } })).toContain('placeholder="6 digits" required>')
+  })
+
+  it("refuses an attribute of the wrong kind at start, naming it", async () => {
+    const errors: string[] = []
+    const provider = passwordProvider({ credentials: { username: { label: "Username", minLength: "three" } } as never })
+    const config = testConfig({ providers: [provider], logger: { error: (error) => void errors.push(error.message), warn: () => undefined } })
+    const response = await Auth(new Request(`${ORIGIN}/api/auth/signin`), config)
+    expect(response.status).toBe(503)
+    expect(errors.join("\n")).toContain('providers["credentials"].credentials.username.minLength')
   })
 })

@@ -13,8 +13,8 @@ import type { OAuthConfig, TokenSet } from "@portcullis/core/providers"
 export interface SimulatedProvider {
   /** A `fetch` that sends every non-loopback request to the simulator, keeping its original URL. */
   fetch: typeof fetch
-  /** Runs a whole sign-in through the app's handler and returns the session it ends with. */
-  signIn(app: (request: Request) => Promise<Response>): Promise<{ session: unknown; tokenRequests: number }>
+  /** Runs a whole sign-in through the app's handler and returns the session it ends with, and where the browser was sent to sign in. */
+  signIn(app: (request: Request) => Promise<Response>): Promise<{ session: unknown; tokenRequests: number; authorization: URL }>
   close(): Promise<void>
 }
 
@@ -212,7 +212,7 @@ export async function simulateProvider(
       const landed = callback.headers.get("location") ?? ""
       if (callback.status !== 302 || landed.includes("error=")) throw new Error(`the callback answered ${callback.status} ${landed}`)
       const session: unknown = await (await call("/api/auth/session")).json()
-      return { session, tokenRequests }
+      return { session, tokenRequests, authorization }
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -24,6 +24,10 @@ import { simulateOAuth1Provider, type OAuth1Endpoints, type SimulatedOAuth1Provi
 export interface ProviderTestCase<P> {
   /** Options passed to the factory besides `clientId` / `clientSecret` (an `issuer` for tenant providers). */
   config?: Record<string, unknown>
+  /** What tells this case from the provider's other cases in the test titles (the option it sets). */
+  title?: string
+  /** Parameters the authorization request must carry (a provider option sent there). */
+  authorizationParams?: Record<string, string>
   /** The profile the provider's userinfo endpoint (or ID token) returns. */
   fixture: P
   /** Extra fields of the token response some providers read the profile from. */
@@ -113,7 +117,7 @@ export function testProvider<P>(
     })
 
   const version = testCase.config?.version
-  describe(`provider ${make().id}${typeof version === "string" ? ` (version ${version})` : ""}`, () => {
+  describe(`provider ${make().id}${typeof version === "string" ? ` (version ${version})` : ""}${testCase.title === undefined ? "" : ` (${testCase.title})`}`, () => {
     it("declares an id, a name, a type and a brand style", () => {
       const provider = make()
       expect(provider.id).toMatch(/^[a-z0-9-]+$/)
@@ -220,10 +224,11 @@ export function testProvider<P>(
         const result = await simulated().signIn((request) => Auth(request, config)).catch((error: unknown) => {
           throw new Error(`${error instanceof Error ? error.message : String(error)}\n${errors.join("\n")}`)
         })
-        const { session, tokenRequests } = result
+        const { session, tokenRequests, authorization } = result
         const { id: _id, ...shown } = testCase.user
         expect(session).toMatchObject({ user: { ...shown, id: testCase.user.id } })
         expect(tokenRequests, "the code was exchanged at the token endpoint").toBeGreaterThanOrEqual(1)
+        if (testCase.authorizationParams !== undefined) expect(Object.fromEntries(authorization.searchParams)).toMatchObject(testCase.authorizationParams)
       })
     })
 

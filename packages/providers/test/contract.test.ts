@@ -68,7 +68,9 @@ function build(factory: Factory): ProviderConfig {
         ? "https://tenant.example.com"
         : option === "server"
           ? "smtp://smtp.example.com:587"
-          : `contract-${option}`
+          : option === "authorize" || option === "sendVerificationRequest"
+            ? () => null
+            : `contract-${option}`
   }
 }
 

@@ -29,6 +29,15 @@ export function optionalFunction<T>(value: unknown, option: string): T | undefin
 }
 
 /**
+ * An `<input>` attribute of a form field option (credentials fields, passkey form fields): its
+ * value, or the value of a signal holding it (`{ value }`, as Auth.js's Preact-typed fields
+ * allow), read once.
+ */
+export function inputAttribute(value: unknown): unknown {
+  return isRecord(value) && "value" in value ? value.value : value
+}
+
+/**
  * An optional string option.
  *
  * @throws {Configuration} naming the option when it is set to something else.

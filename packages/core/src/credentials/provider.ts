@@ -4,7 +4,7 @@
 import { Configuration } from "../errors/errors.js"
 import type { CredentialsConfig } from "../providers/types.js"
 import type { ProviderButtonStyles } from "../model.js"
-import { isRecord, optionalString } from "../config/read.js"
+import { inputAttribute, isRecord, optionalString } from "../config/read.js"
 
 /** One declared form field, ready to render and to accept. */
 export interface CredentialField {
@@ -12,6 +12,10 @@ export interface CredentialField {
   label: string
   type: string
   placeholder: string | undefined
+  autocomplete: string | undefined
+  required: boolean
+  /** The other declared `<input>` attributes, HTML-named (see `ATTRIBUTES`). */
+  attributes: (readonly [name: string, value: string | true])[]
 }
 
 /** A credentials provider as the routes use it. */
@@ -37,6 +41,50 @@ export const RESERVED_FIELDS: ReadonlySet<string> = new Set(["csrfToken", "callb
 
 const INPUT_TYPES = new Set(["text", "password", "email", "tel", "number", "url"])
 
+/** The `<input>` attributes a field may declare beyond its label, type and placeholder: Auth.js's name, HTML's, and the value it takes. */
+const ATTRIBUTES: readonly (readonly [option: string, html: string, kind: "string" | "number" | "bound" | "boolean"])[] = [
+  ["pattern", "pattern", "string"],
+  ["minLength", "minlength", "number"],
+  ["maxLength", "maxlength", "number"],
+  ["min", "min", "bound"],
+  ["max", "max", "bound"],
+  ["step", "step", "bound"],
+  ["inputMode", "inputmode", "string"],
+  ["title", "title", "string"],
+  ["autoFocus", "autofocus", "boolean"],
+]
+
+/** An attribute's value as the page writes it (`true` for a boolean one that is set), or `undefined` when it is not of its kind. */
+function attributeText(value: unknown, kind: "string" | "number" | "bound" | "boolean"): string | true | undefined {
+  if (kind === "boolean") return value === true ? true : undefined
+  if (typeof value === "string") return kind === "number" ? undefined : value
+  if (typeof value !== "number" || !Number.isFinite(value)) return undefined
+  return kind === "number" && !(Number.isInteger(value) && value >= 0) ? undefined : String(value)
+}
+
+/**
+ * The declared `<input>` attributes of one field, checked.
+ *
+ * @throws {Configuration} naming the attribute whose value is not of its kind.
+ */
+function readAttributes(input: Record<string, unknown>, option: string): Pick<CredentialField, "autocomplete" | "required" | "attributes"> {
+  const attributes: (readonly [string, string | true])[] = []
+  for (const [name, html, kind] of ATTRIBUTES) {
+    const value = inputAttribute(input[name])
+    if (value === undefined || value === false) continue
+    const text = attributeText(value, kind)
+    if (text === undefined) throw new Configuration(`\`${option}.${name}\` must be ${kind === "boolean" ? "true or false" : kind === "string" ? "a string" : kind === "number" ? "a whole number" : "a number or a string"}.`)
+    attributes.push([html, text])
+  }
+  const required = inputAttribute(input.required)
+  if (required !== undefined && typeof required !== "boolean") throw new Configuration(`\`${option}.required\` must be a boolean.`)
+  return {
+    autocomplete: optionalString(inputAttribute(input.autoComplete ?? input.autocomplete), `${option}.autoComplete`),
+    required: required !== false,
+    attributes,
+  }
+}
+
 /** More fields than any sign-in form needs: a bound on what a request may make us read. */
 const MAX_FIELDS = 16
 
@@ -61,13 +109,14 @@ export function normalizeCredentialsProvider(config: CredentialsConfig): Interna
       throw new Configuration(`\`${option}\`: a field name must start with a letter, use letters, digits, \`-\` or \`_\`, and not be csrfToken or callbackUrl.`)
     }
     if (!isRecord(input)) throw new Configuration(`\`${option}\` must be an object such as \`{ label: "Password", type: "password" }\`.`)
-    const type = optionalString(input.type, `${option}.type`) ?? "text"
+    const type = optionalString(inputAttribute(input.type), `${option}.type`) ?? "text"
     if (!INPUT_TYPES.has(type)) throw new Configuration(`\`${option}.type\` must be one of ${[...INPUT_TYPES].join(", ")}.`)
     return {
       name,
       label: optionalString(input.label, `${option}.label`) ?? name,
       type,
-      placeholder: optionalString(input.placeholder, `${option}.placeholder`),
+      placeholder: optionalString(inputAttribute(input.placeholder), `${option}.placeholder`),
+      ...readAttributes(input, option),
     }
   })
   if (config.style !== undefined && !isRecord(config.style)) throw new Configuration(`\`${at("style")}\` must be an object.`)

@@ -81,7 +81,7 @@ export async function verifySignInLink(
   await verifyCsrf(context, form.get("csrfToken"))
   const link = readLink(form)
   context.sensitive.add(link.token)
-  const used = await useToken(context.config, emailAdapter(context, provider), link.email, link.token)
+  const used = await useToken(context.config, emailAdapter(context, provider), provider, link.email, link.token)
   if (!used) throw new Verification(`The sign-in link of provider "${provider.id}" is unknown, already used or expired.`)
   return { identifier: link.email, callbackUrl: link.callbackUrl }
 }

@@ -7,12 +7,20 @@ import { redirect } from "../http/context.js"
 import type { FlowProvider, SignInFlow } from "../internal.js"
 import { normalizeEmailProvider, type InternalEmailProvider } from "./provider.js"
 
+/** The password in an SMTP server option (a URL's, or transport options' `auth.pass`), which no log may show. */
+function serverPassword(server: unknown): string | undefined {
+  if (typeof server === "string") return URL.canParse(server) ? decodeURIComponent(new URL(server).password) : undefined
+  const auth = typeof server === "object" && server !== null ? (server as { auth?: { pass?: unknown } }).auth : undefined
+  return typeof auth?.pass === "string" ? auth.pass : undefined
+}
+
 /** The email flow, carried by the email provider factories (through `mergeEmailConfig`) and used for a hand-written `type: "email"` provider. */
 export const email = {
   name: "email",
   configure: (config) => normalizeEmailProvider(config as never),
   adapterMethods: () => ["createVerificationToken", "useVerificationToken", "createUser", "getUserByEmail", "updateUser"],
   needsAdapter: "to store its single-use verification tokens",
+  secrets: ({ source, secret }) => [source.apiKey, secret, serverPassword(source.server)].filter((value): value is string => typeof value === "string" && value !== ""),
   draw: () => ({ kind: "email" }),
   signIn: async (context, provider, request) => {
     const { sendSignInLink } = await import("./signin.js")

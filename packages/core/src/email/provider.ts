@@ -22,6 +22,8 @@ export interface InternalEmailProvider {
   style: ProviderButtonStyles
   /** Lets a link sign in a user whose address was never verified (see `resolveEmailUser`). */
   allowDangerousEmailAccountLinking: boolean
+  /** The provider's own `secret`, which keys its tokens' HMAC in place of the app's secrets. */
+  secret: string | undefined
 }
 
 /**
@@ -39,6 +41,9 @@ export function normalizeEmailProvider(config: EmailConfig): InternalEmailProvid
     throw new Configuration(`\`${at("sendVerificationRequest")}\` must be a function that sends the sign-in link.`)
   }
   optionalString(config.from, at("from"))
+  const secret = optionalString(config.secret, at("secret"))
+  if (secret === "") throw new Configuration(`\`${at("secret")}\` must not be empty: leave it out to use the app's \`secret\`.`)
+  optionalString(config.apiKey, at("apiKey"))
   if (config.style !== undefined && !isRecord(config.style)) throw new Configuration(`\`${at("style")}\` must be an object.`)
   return {
     id,
@@ -51,5 +56,6 @@ export function normalizeEmailProvider(config: EmailConfig): InternalEmailProvid
     normalizeIdentifier: optionalFunction(config.normalizeIdentifier, at("normalizeIdentifier")),
     style: { ...config.style },
     allowDangerousEmailAccountLinking: config.allowDangerousEmailAccountLinking === true,
+    secret,
   }
 }

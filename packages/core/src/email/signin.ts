@@ -94,7 +94,7 @@ export async function sendVerificationLink(
     })
   } catch (cause) {
     // A link that was never sent must not stay usable.
-    await useToken(config, adapter, identifier, token).catch((error: unknown) => {
+    await useToken(config, adapter, provider, identifier, token).catch((error: unknown) => {
       config.logger.error(error instanceof AuthError ? error : new EmailSignInError("The unsent token could not be removed.", { cause: error }))
     })
     throw new EmailSignInError(`The \`sendVerificationRequest\` of provider "${provider.id}" failed.`, { cause })

@@ -15,6 +15,11 @@ const MIN_TOKEN = 43
 /** The longest token accepted, from a generator or from a link. */
 export const MAX_TOKEN = 512
 
+/** The secrets a provider's token HMAC is keyed by: its own `secret` (Auth.js's per-provider option), else the app's. */
+function keySecrets(config: InternalConfig, provider: InternalEmailProvider): readonly string[] {
+  return provider.secret === undefined ? config.secrets : [provider.secret]
+}
+
 async function generate(provider: InternalEmailProvider): Promise<string> {
   if (provider.generateVerificationToken === undefined) return randomString(32)
   const token: unknown = await provider.generateVerificationToken()
@@ -40,7 +45,7 @@ export async function createToken(
 ): Promise<{ token: string; expires: Date }> {
   const token = await generate(provider)
   const expires = new Date(Date.now() + provider.maxAge * 1000)
-  const [key] = await deriveKeys(config.secrets, SALT, "hmac")
+  const [key] = await deriveKeys(keySecrets(config, provider), SALT, "hmac")
   await callAdapter(adapter, "createVerificationToken", { identifier, token: await hmac(token, key as SecretKey), expires })
   return { token, expires }
 }
@@ -51,8 +56,14 @@ export async function createToken(
  *
  * @throws {AdapterError} when the store fails.
  */
-export async function useToken(config: InternalConfig, adapter: Adapter, identifier: string, token: string): Promise<boolean> {
-  for (const key of await deriveKeys(config.secrets, SALT, "hmac")) {
+export async function useToken(
+  config: InternalConfig,
+  adapter: Adapter,
+  provider: InternalEmailProvider,
+  identifier: string,
+  token: string,
+): Promise<boolean> {
+  for (const key of await deriveKeys(keySecrets(config, provider), SALT, "hmac")) {
     const found = await callAdapter(adapter, "useVerificationToken", { identifier, token: await hmac(token, key) })
     if (found === null || typeof found !== "object") continue
     // A third-party adapter may hand back an expired row; it is used up either way.

@@ -26,15 +26,21 @@ interface InputField {
   /** What the person typed before, shown again (escaped: it comes from the request). */
   value?: string | undefined
   autofocus?: boolean
+  /** Default `true`. */
+  required?: boolean
+  attributes?: readonly (readonly [name: string, value: string | true])[]
 }
 
 function input(id: string, field: InputField): string {
   const inputId = escapeHtml(`${id}-${field.name}`)
   const placeholder = field.placeholder === undefined ? "" : ` placeholder="${escapeHtml(field.placeholder)}"`
-  const autocomplete = field.autocomplete === undefined ? "" : ` autocomplete="${field.autocomplete}"`
+  const autocomplete = field.autocomplete === undefined ? "" : ` autocomplete="${escapeHtml(field.autocomplete)}"`
   const value = field.value === undefined ? "" : ` value="${escapeHtml(field.value)}"`
+  const attributes = (field.attributes ?? []).filter(([name]) => name !== "autofocus" || field.autofocus !== true)
   const autofocus = field.autofocus === true ? " autofocus" : ""
-  return `<label for="${inputId}">${escapeHtml(field.label)}</label><input id="${inputId}" name="${escapeHtml(field.name)}" type="${escapeHtml(field.type)}"${placeholder}${autocomplete}${value}${autofocus} required>`
+  const more = attributes.map(([name, text]) => (text === true ? ` ${name}` : ` ${name}="${escapeHtml(text)}"`)).join("")
+  const required = field.required === false ? "" : " required"
+  return `<label for="${inputId}">${escapeHtml(field.label)}</label><input id="${inputId}" name="${escapeHtml(field.name)}" type="${escapeHtml(field.type)}"${placeholder}${autocomplete}${value}${autofocus}${more}${required}>`
 }
 
 /**

@@ -14,6 +14,7 @@ export { customFetch } from "../config/flow-key.js"
 export { mergeProviderConfig } from "./merge.js"
 export { userFromClaims, type StandardClaims } from "./claims.js"
 export { tenantIssuer } from "./tenant.js"
+export { baseUrlOption } from "./base-url.js"
 export { ACCOUNT_SIGN_IN_METHODS } from "../adapters.js"
 // The error a provider factory throws for an unusable option, here so that a provider never loads
 // `@portcullis/core/errors`, which also carries the error sentences core loads on first use.

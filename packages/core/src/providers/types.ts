@@ -296,6 +296,19 @@ export interface EmailConfig extends CommonProviderOptions {
   /** Sends the link; a throw refuses the sign-in with `EmailSignInError`. */
   sendVerificationRequest: (params: SendVerificationRequestParams) => Awaitable<void>
   /**
+   * The SMTP server of the SMTP senders (`Nodemailer()`, and `Email()` without a
+   * `sendVerificationRequest`): an `smtp://` or `smtps://` URL, or nodemailer's transport options.
+   * The email API senders ignore it, as Auth.js's do.
+   */
+  server?: string | object
+  /** The email API's key, for the API senders; a custom `sendVerificationRequest` reads it as `provider.apiKey`. No log shows it. */
+  apiKey?: string
+  /**
+   * Keys the stored HMAC of this provider's link tokens in place of the app's `secret` (Auth.js
+   * hashed them with it). Links sent before it was set or changed stop working. No log shows it.
+   */
+  secret?: string
+  /**
    * Makes the token of a link. Default: 32 random bytes, base64url. A custom token must be at
    * least 43 characters (as much entropy as the default) and at most 512.
    */
@@ -314,14 +327,43 @@ export interface EmailConfig extends CommonProviderOptions {
   allowDangerousEmailAccountLinking?: boolean
 }
 
-/** One field of a credentials form, rendered as an `<input>` on the built-in sign-in page. */
+/**
+ * An `<input>` attribute's value, or a signal holding it (`{ value }`, as Auth.js's Preact-typed
+ * fields take), read once when the configuration is checked.
+ */
+export type InputAttribute<T> = T | { readonly value: T | undefined }
+
+/**
+ * One field of a credentials form, rendered as an `<input>` on the built-in sign-in page with
+ * these attributes (Auth.js's names; HTML's lowercase `autocomplete` works too). The browser
+ * checks `pattern`, lengths and bounds before it posts: `authorize` must still check what it gets.
+ */
 export interface CredentialInput {
   /** The field's label. Default: its name. */
   label?: string
   /** The input type: `text` (default), `password`, `email`, `tel`, `number` or `url`. */
-  type?: string
-  placeholder?: string
+  type?: InputAttribute<string>
+  placeholder?: InputAttribute<string>
+  /** Default `true`: every field must be filled in, unless it says `required: false`. */
+  required?: InputAttribute<boolean>
+  pattern?: InputAttribute<string>
+  autoComplete?: InputAttribute<string>
+  autocomplete?: InputAttribute<string>
+  minLength?: InputAttribute<number>
+  maxLength?: InputAttribute<number>
+  min?: InputAttribute<number | string>
+  max?: InputAttribute<number | string>
+  step?: InputAttribute<number | string>
+  inputMode?: InputAttribute<string>
+  autoFocus?: InputAttribute<boolean>
+  title?: InputAttribute<string>
 }
+
+/**
+ * A user as Auth.js's `User` types it (the session's user fields, without `User`'s index
+ * signature), which `authorize` may return beside a `User`.
+ */
+export type AuthorizedUser = Pick<User, "id" | "name" | "email" | "image">
 
 /** The submitted values of a credentials form: each declared field, as typed, when it was sent. */
 export type CredentialValues<C extends Record<string, CredentialInput>> = Partial<Record<keyof C & string, string>>
@@ -344,7 +386,7 @@ export interface CredentialsConfig<C extends Record<string, CredentialInput> = R
    * `CredentialsSignin`) to refuse. Any other throw is logged and shown as a generic error.
    * `request` is the sign-in request (its body has already been read into `credentials`).
    */
-  authorize: (credentials: CredentialValues<C>, request: Request) => Awaitable<User | null>
+  authorize: (credentials: CredentialValues<C>, request: Request) => Awaitable<User | AuthorizedUser | null>
   /**
    * The submitted field that names the account, whose failed attempts `rateLimit.credentials`
    * counts: after too many, that account's password sign-in is paused without calling
@@ -354,27 +396,70 @@ export interface CredentialsConfig<C extends Record<string, CredentialInput> = R
   style?: ProviderButtonStyles
 }
 
-/** A field of the passkey form; `email` names who a new passkey is created for. */
-export interface WebAuthnFormField {
-  label?: string
-  required?: boolean
-  type?: string
-  placeholder?: string
-  autocomplete?: string
+/**
+ * A field of the passkey form; `email` names who a new passkey is created for. Its `label`,
+ * `placeholder`, `autocomplete` (or `autoComplete`) and `required` are read.
+ */
+export type WebAuthnFormField = CredentialInput
+
+/** A part of the relying party: one value, or (Auth.js's shape) a list whose first value is used. */
+type RelyingPartyPart = string | string[]
+
+/**
+ * What a custom `getRelayingParty` receives: the part of Auth.js's arguments it reads, the app's
+ * auth URL (`{origin}{basePath}`, on its public origin) and the provider.
+ */
+export interface RelyingPartyOptions {
+  url: URL
+  provider: { id: string; name: string }
 }
+
+/** The request a custom `getRelayingParty` or an Auth.js-style `getUserInfo` receives, as Auth.js shapes it. */
+export interface WebAuthnRequestInfo {
+  url: URL
+  method?: string
+  query?: Record<string, string>
+  headers?: Record<string, string>
+}
+
+/** Who a new passkey is for, as the app's `getUserInfo` says: ours (`{ email, name }`), or Auth.js's (`{ user, exists }`). */
+export type NewPasskeyUserInfo =
+  | { email?: string; name?: string }
+  | { user: { email?: string | null; name?: string | null }; exists?: boolean }
 
 /** What `Passkey()` and `WebAuthn()` take: Auth.js's WebAuthn options, every one optional. */
 export interface WebAuthnUserConfig {
   id?: string
   name?: string
-  /** The relying party; each part defaults to the request's origin. Auth.js's spelling `relayingParty` works too. */
-  relyingParty?: Partial<{ id: string; name: string; origin: string }>
-  relayingParty?: Partial<{ id: string; name: string; origin: string }>
+  /** Auth.js's provider objects carry their type; it can only be `"webauthn"`. */
+  type?: WebAuthnProviderType
+  /**
+   * The relying party; each part defaults to the request's origin. Auth.js's spelling
+   * `relayingParty` works too, and so do its lists: the first value of each is used, as Auth.js's
+   * default `getRelayingParty` does.
+   */
+  relyingParty?: Partial<Record<"id" | "name" | "origin", RelyingPartyPart>>
+  relayingParty?: Partial<Record<"id" | "name" | "origin", RelyingPartyPart>>
+  /**
+   * The relying party of one request, in place of `relyingParty` (Auth.js's option). A method so
+   * that one written against Auth.js's types fits; its result is checked on every call.
+   */
+  getRelayingParty?(options: RelyingPartyOptions, request: WebAuthnRequestInfo): { id: string; name: string; origin: string }
   /** Offer saved passkeys in the email field's autofill on the built-in page. Default `true`. */
   enableConditionalUI?: boolean
   formFields?: Record<string, WebAuthnFormField>
-  /** Who a passkey is created for when nobody is signed in. Default: the `email` query parameter of the options request. */
-  getUserInfo?: (request: Request) => Awaitable<{ email?: string; name?: string } | null>
+  /**
+   * Who a passkey is created for when nobody is signed in. Default: the `email` query parameter
+   * of the options request. Called with the `Request`; a function of two parameters is called as
+   * Auth.js calls it, with `({ url, provider, adapter }, { url, method, query, headers })`, and
+   * may answer Auth.js's `{ user, exists }`. A method so that one written against Auth.js's types fits.
+   */
+  getUserInfo?(request: Request | (RelyingPartyOptions & { adapter?: unknown }), authjsRequest?: WebAuthnRequestInfo): Awaitable<NewPasskeyUserInfo | null>
+  /**
+   * Auth.js's version of `@simplewebauthn/browser` to load from a CDN, or `false` for none. The
+   * built-in page carries its own script and loads nothing, so only its type is checked.
+   */
+  simpleWebAuthnBrowserVersion?: `v${number}` | `v${number}.${number}` | `v${number}.${number}.${number}` | false
   /** `"required"` for `Passkey()`, `"preferred"` for `WebAuthn()`: the option asked for is also the one enforced. */
   userVerification?: "required" | "preferred" | "discouraged"
   /** How long a ceremony may take, in milliseconds (at most 5 minutes, the challenge's life). */
@@ -384,7 +469,12 @@ export interface WebAuthnUserConfig {
   authenticationOptions?: Record<string, unknown>
   verifyRegistrationOptions?: Record<string, unknown>
   verifyAuthenticationOptions?: Record<string, unknown>
-  simpleWebAuthn?: Record<string, Record<string, unknown>>
+  /**
+   * SimpleWebAuthn options passed through by name. Auth.js also takes SimpleWebAuthn's own
+   * functions here, to replace them; core verifies WebAuthn itself, so a function is refused at
+   * start, naming it.
+   */
+  simpleWebAuthn?: Record<string, object>
   style?: ProviderButtonStyles
 }
 
@@ -421,4 +511,7 @@ export type EmailUserConfig = Omit<Partial<EmailConfig>, "type">
 export type CredentialsUserConfig<C extends Record<string, CredentialInput> = Record<string, CredentialInput>> = Omit<
   Partial<CredentialsConfig<C>>,
   "type"
->
+> & {
+  /** Auth.js's provider objects carry their type; it can only be `"credentials"`. */
+  type?: "credentials"
+}

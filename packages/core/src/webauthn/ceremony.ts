@@ -30,7 +30,7 @@ import { callAdapter } from "../outbound/store.js"
 import { aaguidName } from "./aaguid.js"
 import { credentialIdForOptions, findAuthenticator, isAuthjsPasskey, storedBytes } from "./authjs-rows.js"
 import { consumeChallenge, issueChallenge, spendChallenge, type Ceremony, type OpenedChallenge } from "./challenge.js"
-import { resolveRelyingParty, type WebAuthnOptions } from "./options.js"
+import { requestInfo, resolveRelyingParty, type WebAuthnOptions } from "./options.js"
 import { adapterOf, asUser, attachPasskey } from "./records.js"
 import { isWaitingHere, signUp, signUpLink, type NewPasskey } from "./signup.js"
 
@@ -60,7 +60,12 @@ async function newUserInfo(context: RequestContext, provider: Provider): Promise
     info = { email: context.url.searchParams.get("email") ?? undefined }
   } else {
     try {
-      info = await getUserInfo(context.request)
+      // A function of two parameters was written for Auth.js, which calls it so and answers `{ user, exists }`.
+      const answer =
+        getUserInfo.length >= 2
+          ? await getUserInfo({ url: new URL(context.authUrl), provider: { id: provider.id, name: provider.name }, adapter: adapterOf(context) }, requestInfo(context.request))
+          : await getUserInfo(context.request)
+      info = answer !== null && "user" in answer ? answer.user : answer
     } catch (cause) {
       throw new WebAuthnVerificationError(`The \`getUserInfo\` of provider "${provider.id}" threw.`, { cause })
     }
@@ -91,7 +96,7 @@ async function newUserInfo(context: RequestContext, provider: Provider): Promise
 export async function webauthnOptions(context: RequestContext, provider: Provider): Promise<Response> {
   const { options } = provider
   const adapter = adapterOf(context)
-  const rp = resolveRelyingParty(options, context.origin)
+  const rp = resolveRelyingParty(options, context, provider)
   const userId = (await readSession(context))?.userId
   const action = ceremonyAction(context.url.searchParams.get("action")) ?? (userId === undefined ? "authenticate" : "register")
 
@@ -250,7 +255,7 @@ function failed(step: string, cause: unknown): WebAuthnVerificationError {
 async function authenticate(context: RequestContext, provider: Provider, response: AuthenticationResponseJSON, opened: OpenedChallenge, challenge: string, target: string): Promise<Response> {
   const adapter = adapterOf(context)
   const { options } = provider
-  const rp = resolveRelyingParty(options, context.origin)
+  const rp = resolveRelyingParty(options, context, provider)
   const authenticator = await findAuthenticator(adapter, response.id)
   if (authenticator == null) {
     if (await isWaitingHere(context, response.id)) {
@@ -303,7 +308,7 @@ async function authenticate(context: RequestContext, provider: Provider, respons
 async function register(context: RequestContext, provider: Provider, ceremony: Ceremony, response: RegistrationResponseJSON, challenge: string, target: string): Promise<Response> {
   const adapter = adapterOf(context)
   const { options, id: providerId } = provider
-  const rp = resolveRelyingParty(options, context.origin)
+  const rp = resolveRelyingParty(options, context, provider)
   let verified
   try {
     verified = await verifyRegistrationResponse({

@@ -113,7 +113,7 @@ export async function listPasskeys(context: RequestContext, provider: FlowProvid
   const { adapter, userId } = await signedIn(context)
   const authenticators = await listAuthenticators(adapter, userId)
   const body: PasskeyList = {
-    rpId: resolveRelyingParty(provider.options, context.origin).id,
+    rpId: resolveRelyingParty(provider.options, context, provider).id,
     // Auth.js's passkeys carry no handle (their providerAccountId is the credential id).
     userHandle: authenticators.find((known) => !isAuthjsPasskey(known))?.providerAccountId ?? null,
     passkeys: authenticators.map(summary),

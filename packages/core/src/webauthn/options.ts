@@ -5,7 +5,9 @@
  */
 import type { Awaitable } from "../adapters.js"
 import { Configuration } from "../errors/errors.js"
-import { isRecord, optionalFunction } from "../config/read.js"
+import { inputAttribute, isRecord, optionalFunction, optionalString } from "../config/read.js"
+import type { RequestContext } from "../internal.js"
+import type { NewPasskeyUserInfo, RelyingPartyOptions, WebAuthnRequestInfo } from "../providers/types.js"
 
 /** How strongly the authenticator must check who holds it (a PIN, a fingerprint). */
 export type UserVerification = "required" | "preferred" | "discouraged"
@@ -20,7 +22,7 @@ export interface RelyingParty {
   origin: string
 }
 
-/** A field the passkey form shows (Auth.js's `formFields`); only `email` is read by the default `getUserInfo`. */
+/** A field the passkey form shows (Auth.js's `formFields`), its attributes read: only `email` is read by the default `getUserInfo`. */
 export interface WebAuthnFormField {
   label?: string
   required?: boolean
@@ -41,7 +43,9 @@ export interface WebAuthnOptions {
   userVerification: UserVerification
   enableConditionalUI: boolean
   formFields: Readonly<Record<string, WebAuthnFormField>>
-  getUserInfo: ((request: Request) => Awaitable<NewPasskeyUser | null>) | undefined
+  getUserInfo: ((first: unknown, second?: WebAuthnRequestInfo) => Awaitable<NewPasskeyUserInfo | null>) | undefined
+  /** The app's own relying party per request (Auth.js's `getRelayingParty`), in place of `relyingParty`. */
+  getRelayingParty: ((options: RelyingPartyOptions, request: WebAuthnRequestInfo) => unknown) | undefined
   /** How long a ceremony may take, in milliseconds. */
   timeout: number
   /** SimpleWebAuthn options passed through (Auth.js's names), after ours. */
@@ -66,9 +70,11 @@ function relyingParty(value: unknown, id: string): Partial<RelyingParty> {
   const given = record(value, `providers["${id}"].relyingParty`)
   const out: Partial<RelyingParty> = {}
   for (const key of ["id", "name", "origin"] as const) {
-    const part = given[key]
-    if (part === undefined) continue
-    if (typeof part !== "string" || part === "") throw new Configuration(`\`providers["${id}"].relyingParty.${key}\` must be a non-empty string.`)
+    // Auth.js's lists: its default getRelayingParty uses the first value of each.
+    const list: unknown = given[key]
+    const part: unknown = Array.isArray(list) ? list[0] : list
+    if (part === undefined && !Array.isArray(list)) continue
+    if (typeof part !== "string" || part === "") throw new Configuration(`\`providers["${id}"].relyingParty.${key}\` must be a non-empty string, or a list whose first value is one.`)
     out[key] = part
   }
   if (out.origin !== undefined) {
@@ -101,18 +107,29 @@ export function configureWebAuthn(config: Readonly<Record<string, unknown>>): We
   if (typeof timeout !== "number" || !Number.isInteger(timeout) || timeout < 10_000 || timeout > CHALLENGE_MAX_AGE * 1000) {
     throw new Configuration(`\`providers["${id}"].timeout\` must be a number of milliseconds from 10000 to ${String(CHALLENGE_MAX_AGE * 1000)}.`)
   }
-  const formFields = record(config.formFields, `providers["${id}"].formFields`)
-  for (const [name, field] of Object.entries(formFields)) {
+  const formFields: Record<string, WebAuthnFormField> = {}
+  for (const [name, field] of Object.entries(record(config.formFields, `providers["${id}"].formFields`))) {
     if (!isRecord(field)) throw new Configuration(`\`providers["${id}"].formFields.${name}\` must be an object.`)
+    formFields[name] = formField(field, `providers["${id}"].formFields.${name}`)
   }
   const simple = record(config.simpleWebAuthn, `providers["${id}"].simpleWebAuthn`)
+  for (const [name, value] of Object.entries(simple)) {
+    if (typeof value === "function") {
+      throw new Configuration(`\`providers["${id}"].simpleWebAuthn.${name}\`: core verifies WebAuthn itself, so SimpleWebAuthn's functions cannot be replaced; pass options (an object) by name instead.`)
+    }
+  }
+  const browserVersion = config.simpleWebAuthnBrowserVersion
+  if (browserVersion !== undefined && browserVersion !== false && !(typeof browserVersion === "string" && /^v\d+(?:\.\d+){0,2}$/.test(browserVersion))) {
+    throw new Configuration(`\`providers["${id}"].simpleWebAuthnBrowserVersion\` must be a version such as "v9.0.1", or false.`)
+  }
   const passThrough = (name: string): Record<string, unknown> => record(config[name] ?? simple[name], `providers["${id}"].${name}`)
   return {
     relyingParty: relyingParty(config.relyingParty ?? config.relayingParty, id),
     userVerification: userVerification as UserVerification,
     enableConditionalUI,
-    formFields: formFields as Record<string, WebAuthnFormField>,
+    formFields,
     getUserInfo: optionalFunction(config.getUserInfo, `providers["${id}"].getUserInfo`),
+    getRelayingParty: optionalFunction(config.getRelayingParty, `providers["${id}"].getRelayingParty`),
     timeout,
     registrationOptions: passThrough("registrationOptions"),
     authenticationOptions: passThrough("authenticationOptions"),
@@ -121,8 +138,56 @@ export function configureWebAuthn(config: Readonly<Record<string, unknown>>): We
   }
 }
 
-/** The relying party of one request: the configured parts, the rest from the request's origin. */
-export function resolveRelyingParty(options: WebAuthnOptions, origin: string): RelyingParty {
+/** A request as Auth.js hands it to `getRelayingParty` and `getUserInfo`: its URL parsed, its query and headers as records. */
+export function requestInfo(request: Request): WebAuthnRequestInfo {
+  const url = new URL(request.url)
+  return { url, method: request.method, query: Object.fromEntries(url.searchParams), headers: Object.fromEntries(request.headers) }
+}
+
+/** The fields of a passkey form field that are read, each a value or a signal holding one. */
+function formField(field: Record<string, unknown>, option: string): WebAuthnFormField {
+  const required = inputAttribute(field.required)
+  if (required !== undefined && typeof required !== "boolean") throw new Configuration(`\`${option}.required\` must be a boolean.`)
+  const out: WebAuthnFormField = {}
+  const label = optionalString(field.label, `${option}.label`)
+  const autocomplete = optionalString(inputAttribute(field.autocomplete ?? field.autoComplete), `${option}.autocomplete`)
+  const type = optionalString(inputAttribute(field.type), `${option}.type`)
+  const placeholder = optionalString(inputAttribute(field.placeholder), `${option}.placeholder`)
+  if (label !== undefined) out.label = label
+  if (required !== undefined) out.required = required
+  if (autocomplete !== undefined) out.autocomplete = autocomplete
+  if (type !== undefined) out.type = type
+  if (placeholder !== undefined) out.placeholder = placeholder
+  return out
+}
+
+/**
+ * The relying party of one request: the app's `getRelayingParty`, else the configured parts with
+ * the rest from the request's origin.
+ *
+ * @throws {Configuration} when `getRelayingParty` answers something other than an id, a name and an origin.
+ * @see https://www.w3.org/TR/webauthn-3/#relying-party-identifier
+ */
+export function resolveRelyingParty(
+  options: WebAuthnOptions,
+  context: Pick<RequestContext, "origin" | "authUrl" | "request">,
+  provider: { id: string; name: string },
+): RelyingParty {
+  const { origin } = context
+  if (options.getRelayingParty !== undefined) {
+    const request = context.request
+    let answer: unknown
+    try {
+      answer = options.getRelayingParty({ url: new URL(context.authUrl), provider: { id: provider.id, name: provider.name } }, requestInfo(request))
+    } catch (cause) {
+      throw new Configuration(`The \`getRelayingParty\` of provider "${provider.id}" threw.`, { cause })
+    }
+    const rp = relyingParty(answer, provider.id)
+    if (rp.id === undefined || rp.name === undefined || rp.origin === undefined) {
+      throw new Configuration(`\`providers["${provider.id}"].getRelayingParty\` must return { id, name, origin }.`)
+    }
+    return { id: rp.id, name: rp.name, origin: rp.origin }
+  }
   const host = new URL(options.relyingParty.origin ?? origin).hostname
   return { id: options.relyingParty.id ?? host, name: options.relyingParty.name ?? host, origin: options.relyingParty.origin ?? origin }
 }

@@ -304,7 +304,7 @@ export async function signUpLink(context: RequestContext, provider: Provider): P
   }
 
   const adapter = adapterOf(context)
-  if (!(await useToken(context.config, adapter, link.email, link.token))) throw new WebAuthnVerificationError("The sign-up link is unknown, used already, or expired.")
+  if (!(await useToken(context.config, adapter, mailer, link.email, link.token))) throw new WebAuthnVerificationError("The sign-up link is unknown, used already, or expired.")
   // Stored below or never: either way it no longer waits for this link.
   const digest = await sha256Base64url(waiting.passkey.credentialID)
   const others = await readWaiting(context)

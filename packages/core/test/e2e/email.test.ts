@@ -196,6 +196,16 @@ describe("email sign-in", () => {
     expect(location(await followLink(rotated, jar, sent[0]?.url ?? "")).pathname).toBe("/welcome")
   })
 
+  it("keys the stored HMAC with the provider's own secret (Auth.js's `secret` option): a link stored under it does not verify under the app's", async () => {
+    const own = "an-email-provider-secret-of-32-characters"
+    const { config, sent, adapter } = setup({ provider: { secret: own } })
+    await requestLink(config, new Jar(), "ada@example.com")
+    await requestLink(config, new Jar(), "ada@example.com")
+    const appKeyed = setup({ adapter }).config
+    expect(location(await followLink(appKeyed, new Jar(), sent[0]?.url ?? "")).searchParams.get("error")).toBe("Verification")
+    expect(location(await followLink(config, new Jar(), sent[1]?.url ?? "")).pathname).toBe("/welcome")
+  })
+
   it("uses the provider's normalizeIdentifier and generateVerificationToken", async () => {
     const token = "t".repeat(64)
     const { config, sent } = setup({

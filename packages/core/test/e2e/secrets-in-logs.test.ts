@@ -51,6 +51,11 @@ function expectNoneOf(text: string, secrets: string[]): void {
   for (const secret of secrets) expect(text, `a log line contains ${secret.slice(0, 6)}...`).not.toContain(secret)
 }
 
+/** A configuration with an adapter, every log line captured (debug ones too). */
+function adapterConfig(logger: LoggerInstance, providers: AuthConfig["providers"]): AuthConfig {
+  return { secret: SECRET, trustHost: true, adapter: MemoryAdapter(), logger, debug: true, providers }
+}
+
 describe("secrets in logs", () => {
   it("a token response refused for its shape (scope as an array) leaks no token", async () => {
     const capture = capturingLogger()
@@ -106,29 +111,22 @@ describe("secrets in logs", () => {
   it("an email sender that throws with the link, and a credentials authorize that throws with the password, leak neither", async () => {
     const capture = capturingLogger()
     let link = ""
-    const config: AuthConfig = {
-      secret: SECRET,
-      trustHost: true,
-      adapter: MemoryAdapter(),
-      logger: capture.logger,
-      debug: true,
-      providers: [
-        {
-          id: "email",
-          type: "email",
-          name: "Email",
-          sendVerificationRequest: ({ url }) => {
-            link = url
-            throw new Error(`SMTP refused the message with ${url}`)
-          },
+    const config = adapterConfig(capture.logger, [
+      {
+        id: "email",
+        type: "email",
+        name: "Email",
+        sendVerificationRequest: ({ url }) => {
+          link = url
+          throw new Error(`SMTP refused the message with ${url}`)
         },
-        passwordProvider({
-          authorize: ({ password }) => {
-            throw new Error(`password store rejected ${String(password)}`)
-          },
-        }),
-      ],
-    }
+      },
+      passwordProvider({
+        authorize: ({ password }) => {
+          throw new Error(`password store rejected ${String(password)}`)
+        },
+      }),
+    ])
     const jar = new Jar()
     await call(config, jar, "/api/auth/signin/email", { form: { csrfToken: await csrfToken(config, jar), email: "ada@example.com" } })
     const password = "hunter2-correct-horse"
@@ -137,6 +135,30 @@ describe("secrets in logs", () => {
     expect(capture.text()).toMatch(/SMTP refused/)
     expect(capture.text()).toMatch(/password store rejected/)
     expectNoneOf(capture.text(), [token, password, SECRET])
+  })
+
+  it("an email sender that throws with its apiKey, its secret and the SMTP password (Auth.js's email options) leaks none of them", async () => {
+    const capture = capturingLogger()
+    const apiKey = "re_live_4f9c2b7e1d8a6035"
+    const secret = "provider-secret-7c1e9a4f2b8d6035"
+    const password = "smtp-app-password-81d3"
+    const config = adapterConfig(capture.logger, [
+      {
+        id: "email",
+        type: "email",
+        name: "Email",
+        apiKey,
+        secret,
+        server: `smtp://sign-in:${password}@127.0.0.1:2525`,
+        sendVerificationRequest: () => {
+          throw new Error(`mail API refused key ${apiKey} (secret ${secret}, smtp ${password})`)
+        },
+      },
+    ])
+    const jar = new Jar()
+    await call(config, jar, "/api/auth/signin/email", { form: { csrfToken: await csrfToken(config, jar), email: "ada@example.com" } })
+    expect(capture.text()).toMatch(/mail API refused key/)
+    expectNoneOf(capture.text(), [apiKey, secret, password])
   })
 
   it("the default console logger prints the same redacted text", async () => {

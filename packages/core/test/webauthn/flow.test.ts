@@ -395,6 +395,57 @@ describe("Auth.js's contract", () => {
     }
   })
 
+  it("takes Auth.js's relayingParty lists, using the first value of each as its default getRelayingParty does", async () => {
+    const ctx = setup({}, passkeyProvider({ relayingParty: { id: ["localhost", "example.com"], name: ["Acme", "Other"], origin: [ORIGIN, "https://example.com"] } }))
+    const { options: creation } = await options(ctx.config, new Jar(), "?action=register&email=ada%40example.com")
+    expect(creation.rp).toEqual({ id: "localhost", name: "Acme" })
+    const device = new SoftAuthenticator(ORIGIN)
+    const jar = new Jar()
+    const { options: again } = await options(ctx.config, jar, "?action=register&email=ada%40example.com")
+    expect((await post(ctx.config, jar, "register", await device.create(again))).status).toBe(302)
+  })
+
+  it("asks Auth.js's getRelayingParty for the relying party of each ceremony (WebAuthn §5.1.3: the rp.id the credential is scoped to)", async () => {
+    const seen: string[] = []
+    const getRelayingParty = (options: { url: URL }, request: { url: URL }) => {
+      seen.push(`${options.url.href} ${request.url.pathname}`)
+      return { id: "localhost", name: "Acme by request", origin: ORIGIN }
+    }
+    const ctx = await signedUp(setup({}, passkeyProvider({ getRelayingParty })))
+    expect(seen[0]).toBe(`${ORIGIN}/api/auth /api/auth/webauthn-options/passkey`)
+    const { request, response } = await signInResponse(ctx)
+    expect(request.rpId).toBe("localhost")
+    expect(response.status).toBe(302)
+  })
+
+  it("answers a getRelayingParty answer without an origin with the configuration error, naming the option", async () => {
+    const ctx = setup({}, passkeyProvider({ getRelayingParty: () => ({ id: "localhost", name: "Acme" }) }))
+    const jar = new Jar()
+    await csrfToken(ctx.config, jar)
+    const response = await call(ctx.config, jar, "/api/auth/webauthn-options/passkey?action=authenticate")
+    expect(response.status).toBe(503)
+    expect(ctx.errors.join("\n")).toContain("getRelayingParty")
+  })
+
+  it("calls an Auth.js-style getUserInfo(options, request) and reads its { user, exists } answer", async () => {
+    const getUserInfo = (options: { url: URL }, request?: { query?: Record<string, string> }) =>
+      Promise.resolve({ user: { email: request?.query?.email ?? null, name: `from ${options.url.pathname}` }, exists: false })
+    const ctx = await signedUp(setup({}, passkeyProvider({ getUserInfo })), "grace@example.com")
+    expect(ctx.user).toMatchObject({ email: "grace@example.com", name: "from /api/auth" })
+  })
+
+  it("takes Auth.js's formFields attributes, autoComplete and signals, on the default page", async () => {
+    const ctx = setup({}, passkeyProvider({ formFields: { email: { label: "Work email", autoComplete: "username webauthn", placeholder: { value: "ada@work.example" }, required: { value: true } } } }))
+    const page = await (await call(ctx.config, new Jar(), "/api/auth/signin")).text()
+    expect(page).toContain('type="email" autocomplete="username webauthn" placeholder="ada@work.example"')
+  })
+
+  it("refuses SimpleWebAuthn functions in simpleWebAuthn at start, naming them: core verifies WebAuthn itself", async () => {
+    const ctx = setup({}, passkeyProvider({ simpleWebAuthn: { verifyRegistrationResponse: () => ({ verified: true }) } }))
+    expect((await call(ctx.config, new Jar(), "/api/auth/providers")).status).toBe(503)
+    expect(ctx.errors.join("\n")).toContain("simpleWebAuthn.verifyRegistrationResponse")
+  })
+
   it("lists the passkey provider with type webauthn", async () => {
     const ctx = setup()
     expect(await (await call(ctx.config, new Jar(), "/api/auth/providers")).json()).toMatchObject({ passkey: { id: "passkey", type: "webauthn" } })

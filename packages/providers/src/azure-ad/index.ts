@@ -11,6 +11,7 @@
  */
 import { oauthProvider } from "@portcullis/core/oauth"
 import { tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { graphPhoto, photoSize, type ProfilePhotoSize } from "../microsoft-entra-id/photo.js"
 
 /** The claims of a v2.0 ID token. */
 export interface AzureADProfile {
@@ -38,7 +39,10 @@ export interface AzureADProfile {
 }
 
 /** Azure AD / Microsoft Entra ID sign-in for one tenant. */
-export default function AzureAD(config: OIDCUserConfig<AzureADProfile> = {}): OIDCConfig<AzureADProfile> {
+export default function AzureAD(options: OIDCUserConfig<AzureADProfile> & { profilePhotoSize?: ProfilePhotoSize } = {}): OIDCConfig<AzureADProfile> {
+  const { profilePhotoSize, ...config } = options
+  // Graph photos at a size, as Auth.js fetches them; without the option the ID token's claims only.
+  const size = photoSize("azure-ad", profilePhotoSize)
   const issuer = tenantIssuer(
     "azure-ad",
     config,
@@ -50,8 +54,11 @@ export default function AzureAD(config: OIDCUserConfig<AzureADProfile> = {}): OI
       name: "Azure Active Directory",
       type: "oidc",
       issuer,
-      authorization: { params: { scope: "openid profile email" } },
-      profile: (profile) => userFromClaims(profile),
+      authorization: { params: { scope: size === undefined ? "openid profile email" : "openid profile email User.Read" } },
+      profile:
+        size === undefined
+          ? (profile) => userFromClaims(profile)
+          : async (profile, tokens) => ({ ...userFromClaims(profile), image: await graphPhoto(size, tokens.access_token) }),
       style: { brandColor: "#0078d4" },
     },
     config,

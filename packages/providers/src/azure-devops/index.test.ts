@@ -3,7 +3,7 @@ import { testProvider } from "../testing.js"
 import fixture from "./fixture.json" with { type: "json" }
 import AzureDevOps from "./index.js"
 
-testProvider(AzureDevOps, {
+const base = {
   fixture,
   user: {
     id: "5d2c8f0e-7a6b-6e3c-9b1d-4f2a0c8e6b3d",
@@ -12,7 +12,9 @@ testProvider(AzureDevOps, {
     image:
       "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
   },
-})
+}
+
+testProvider(AzureDevOps, base)
 
 describe("azure-devops token exchange", () => {
   it("sends the code as a JWT-bearer assertion and normalizes the answer", async () => {
@@ -28,7 +30,7 @@ describe("azure-devops token exchange", () => {
     }
     const { tokens } = await token.request({
       params: { code: "the-code", redirect_uri: "https://app.example.com/api/auth/callback/azure-devops" },
-      provider: provider as never,
+      provider: provider,
       url: token.url,
       fetch,
     })
@@ -44,7 +46,14 @@ describe("azure-devops token exchange", () => {
     if (typeof token !== "object" || token.request === undefined) throw new Error("expected a custom token request")
     const fetch = () => Promise.resolve(Response.json({ error: "invalid_grant" }, { status: 400 }))
     await expect(
-      token.request({ params: { code: "c", redirect_uri: "https://app.example.com/cb" }, provider: provider as never, url: token.url, fetch }),
+      token.request({ params: { code: "c", redirect_uri: "https://app.example.com/cb" }, provider: provider, url: token.url, fetch }),
     ).rejects.toThrow(/HTTP 400.*invalid_grant/)
   })
+})
+
+testProvider(AzureDevOps, {
+  ...base,
+  title: "scope",
+  config: { scope: "vso.profile vso.code" },
+  authorizationParams: { scope: "vso.profile vso.code" },
 })

@@ -32,10 +32,17 @@ export interface AzureDevOpsProfile {
   [claim: string]: unknown
 }
 
+/** Azure DevOps's own option. */
+export interface AzureDevOpsOptions {
+  /** The scopes asked for, space-separated. Default `"vso.profile"`. */
+  scope?: string
+}
+
 /** Azure DevOps sign-in. */
 export default function AzureDevOps(
-  config: OAuthUserConfig<AzureDevOpsProfile> = {},
+  options: OAuthUserConfig<AzureDevOpsProfile> & AzureDevOpsOptions = {},
 ): OAuth2Config<AzureDevOpsProfile> {
+  const { scope = "vso.profile", ...config } = options
   return oauthProvider<OAuth2Config<AzureDevOpsProfile>>(
     {
       id: "azure-devops",
@@ -43,7 +50,7 @@ export default function AzureDevOps(
       type: "oauth",
       authorization: {
         url: "https://app.vssps.visualstudio.com/oauth2/authorize",
-        params: { response_type: "Assertion", scope: "vso.profile" },
+        params: { response_type: "Assertion", scope },
       },
       token: {
         url: TOKEN_URL,

@@ -20,6 +20,15 @@ describe("Credentials()", () => {
     expect(Credentials({ id: "pin", name: "PIN", authorize, credentials: { pin: { type: "password" } } })).toMatchObject({ id: "pin", name: "PIN" })
   })
 
+  it("names `authorize` at start when it is left out, as Auth.js's type allows", () => {
+    expect(() => Credentials({ credentials: { username: { label: "Username" } } })).toThrow(/set `authorize`/)
+  })
+
+  it("takes Auth.js's `type` and input attributes in its fields", () => {
+    const provider = Credentials({ type: "credentials", credentials: { otp: { label: "Code", required: true, pattern: "\\d{6}", autoComplete: "one-time-code" } }, authorize: () => null })
+    expect(provider.credentials.otp).toEqual({ label: "Code", required: true, pattern: "\\d{6}", autoComplete: "one-time-code" })
+  })
+
   it("signs in through Auth() with the fixture's credentials, and refuses others", async () => {
     const config = { secret: SECRET, trustHost: true, providers: [passwordProvider()], logger: { error: () => undefined } }
     const refused = new Browser(config)

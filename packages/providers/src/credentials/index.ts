@@ -8,17 +8,20 @@
  * @module credentials
  */
 import { credentials as credentialsFlow } from "@portcullis/core/credentials"
-import { FLOW, type CredentialInput, type CredentialsConfig, type CredentialsUserConfig } from "@portcullis/core/providers"
+import { Configuration, FLOW, type CredentialInput, type CredentialsConfig, type CredentialsUserConfig } from "@portcullis/core/providers"
 
 const defaults = { id: "credentials", name: "Credentials", type: "credentials" } as const
 
-/** What `Credentials()` takes: the fields and `authorize`; `id` and `name` are optional. */
-export type CredentialsOptions<C extends Record<string, CredentialInput>> = CredentialsUserConfig<C> &
-  Pick<CredentialsConfig<C>, "authorize">
+/**
+ * What `Credentials()` takes: the fields and `authorize`. `authorize` is optional in the type, as
+ * in Auth.js's, but genuinely needed (without it nobody could sign in): the factory names it.
+ */
+export type CredentialsOptions<C extends Record<string, CredentialInput>> = CredentialsUserConfig<C>
 
 /**
  * A credentials provider.
  *
+ * @throws {Configuration} when `authorize` is missing.
  * @example
  * ```ts
  * Credentials({
@@ -30,8 +33,11 @@ export type CredentialsOptions<C extends Record<string, CredentialInput>> = Cred
 export default function Credentials<C extends Record<string, CredentialInput> = Record<string, CredentialInput>>(
   config: CredentialsOptions<C>,
 ): CredentialsConfig<C> {
+  const { authorize } = config
+  if (typeof authorize !== "function") throw new Configuration("Credentials: set `authorize` to a function that checks the credentials and returns a user or null.")
   return {
     ...config,
+    authorize,
     id: config.id ?? defaults.id,
     name: config.name ?? defaults.name,
     type: defaults.type,

@@ -2,7 +2,7 @@ import { testProvider } from "../testing.js"
 import fixture from "./fixture.json" with { type: "json" }
 import Dribbble from "./index.js"
 
-testProvider(Dribbble, {
+const base = {
   fixture,
   user: {
     id: "1482036",
@@ -10,4 +10,13 @@ testProvider(Dribbble, {
     email: null,
     image: "https://cdn.dribbble.com/users/1482036/avatars/normal/nh.png?1588231100",
   },
+}
+
+testProvider(Dribbble, base)
+
+testProvider(Dribbble, {
+  ...base,
+  title: "scope",
+  config: { scope: "public upload" },
+  authorizationParams: { scope: "public upload" },
 })

@@ -30,14 +30,21 @@ export interface DribbbleProfile {
   [claim: string]: unknown
 }
 
+/** Dribbble's own option. */
+export interface DribbbleOptions {
+  /** The scopes asked for. Default `"public"`. */
+  scope?: "public" | "public upload"
+}
+
 /** Dribbble sign-in. */
-export default function Dribbble(config: OAuthUserConfig<DribbbleProfile> = {}): OAuth2Config<DribbbleProfile> {
+export default function Dribbble(options: OAuthUserConfig<DribbbleProfile> & DribbbleOptions = {}): OAuth2Config<DribbbleProfile> {
+  const { scope = "public", ...config } = options
   return oauthProvider<OAuth2Config<DribbbleProfile>>(
     {
       id: "dribbble",
       name: "Dribbble",
       type: "oauth",
-      authorization: { url: "https://dribbble.com/oauth/authorize", params: { scope: "public" } },
+      authorization: { url: "https://dribbble.com/oauth/authorize", params: { scope } },
       token: "https://dribbble.com/oauth/token",
       userinfo: "https://api.dribbble.com/v2/user",
       checks: ["state"],

@@ -1,5 +1,6 @@
 import { MemoryAdapter } from "@portcullis/adapter-memory"
 import type { SendVerificationRequestParams } from "@portcullis/core/providers"
+import { Configuration } from "@portcullis/core/errors"
 import { describe, expect, it } from "vitest"
 import { Browser, ORIGIN, SECRET, location } from "../../test/browser.js"
 import fixture from "./fixture.json" with { type: "json" }
@@ -34,3 +35,49 @@ describe("Email()", () => {
     expect((await adapter.getUserByEmail(fixture.identifier))?.emailVerified).toBeInstanceOf(Date)
   })
 })
+
+describe("Email() with Auth.js's options", () => {
+  it("names `sendVerificationRequest` or `server` at start when it has neither", () => {
+    expect(() => Email({ from: fixture.from })).toThrow(Configuration)
+    expect(() => Email({ from: fixture.from })).toThrow(/`sendVerificationRequest`.*`server`/)
+  })
+
+  it("is Nodemailer under the id email when it has a `server` and no sender", () => {
+    expect(Email({ server: "smtp://127.0.0.1:2525", from: fixture.from })).toMatchObject({ id: "email", name: "Email", type: "email", server: "smtp://127.0.0.1:2525", from: fixture.from })
+    expect(() => Email({ server: "smtp://127.0.0.1:2525" })).toThrow(/set `from`/)
+  })
+
+  it("gives a custom sender its `apiKey` as provider.apiKey", async () => {
+    const keys: unknown[] = []
+    const config = {
+      secret: SECRET,
+      trustHost: true,
+      adapter: MemoryAdapter(),
+      providers: [Email({ apiKey: "re_live_key", sendVerificationRequest: ({ provider }) => void keys.push(provider.apiKey) })],
+    }
+    await new Browser(config).post("/api/auth/signin/email", { email: fixture.submitted, callbackUrl: "/" })
+    expect(keys).toEqual(["re_live_key"])
+  })
+
+  it("keys its links' stored HMAC with its own `secret`: a link sent under one secret does not sign in under another", async () => {
+    const adapter = MemoryAdapter()
+    const sent: string[] = []
+    const configWith = (secret: string) => ({
+      secret: SECRET,
+      trustHost: true,
+      adapter,
+      providers: [Email({ secret, sendVerificationRequest: ({ url }) => void sent.push(url) })],
+    })
+    await new Browser(configWith("provider-secret-one-0123456789abcdef")).post("/api/auth/signin/email", { email: fixture.submitted, callbackUrl: "/" })
+    await new Browser(configWith("provider-secret-one-0123456789abcdef")).post("/api/auth/signin/email", { email: fixture.submitted, callbackUrl: "/" })
+
+    const other = new Browser(configWith("provider-secret-two-0123456789abcdef"))
+    await other.followSignInLink(sent[0] ?? "")
+    expect(await other.session()).toBeNull()
+
+    const same = new Browser(configWith("provider-secret-one-0123456789abcdef"))
+    await same.followSignInLink(sent[1] ?? "")
+    expect(await same.session()).toMatchObject({ user: { email: fixture.identifier } })
+  })
+})
+

@@ -1,20 +1,24 @@
 /**
  * Email: passwordless sign-in by a single-use link, sent by your own `sendVerificationRequest`
- * (an email API, a queue). Needs an adapter that stores verification tokens. To send through
- * SMTP, use `@portcullis/providers/nodemailer`.
+ * (an email API, a queue), or without one over SMTP through `server`, as Auth.js's `Email()`
+ * (then it is `@portcullis/providers/nodemailer` under the id `email`, and needs the `nodemailer`
+ * package). Needs an adapter that stores verification tokens.
  *
  * @see https://www.rfc-editor.org/rfc/rfc5321
  * @module email
  */
 import { emailProvider } from "@portcullis/core/email"
-import type { EmailConfig, EmailUserConfig } from "@portcullis/core/providers"
+import { Configuration, type EmailConfig, type EmailUserConfig } from "@portcullis/core/providers"
+import Nodemailer from "../nodemailer/index.js"
 
-/** What `Email()` takes: `sendVerificationRequest` and, optionally, everything else. */
-export type EmailOptions = EmailUserConfig & Pick<EmailConfig, "sendVerificationRequest">
+/** What `Email()` takes: `sendVerificationRequest`, or `server` and `from` to send over SMTP, and any other email option. */
+export type EmailOptions = EmailUserConfig
 
 /**
- * An email provider with a custom sender.
+ * An email provider with a custom sender, or SMTP.
  *
+ * @throws {Configuration} when it has neither `sendVerificationRequest` nor `server`, or (over
+ *   SMTP) `server` or `from` is unusable.
  * @example
  * ```ts
  * Email({
@@ -24,5 +28,10 @@ export type EmailOptions = EmailUserConfig & Pick<EmailConfig, "sendVerification
  * ```
  */
 export default function Email(config: EmailOptions): EmailConfig {
-  return emailProvider({ id: "email", name: "Email" }, config)
+  const { sendVerificationRequest } = config
+  if (sendVerificationRequest !== undefined) return emailProvider({ id: "email", name: "Email" }, { ...config, sendVerificationRequest })
+  if (config.server === undefined) {
+    throw new Configuration("Email: set `sendVerificationRequest` to send the sign-in link yourself, or `server` (and `from`) to send it over SMTP.")
+  }
+  return { ...Nodemailer(config), id: config.id ?? "email", name: config.name ?? "Email" }
 }

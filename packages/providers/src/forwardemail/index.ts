@@ -18,8 +18,8 @@ export interface ForwardEmailConfig extends EmailConfig {
   from: string
 }
 
-/** What `ForwardEmail()` takes: `from`, and optionally the key (else `AUTH_FORWARDEMAIL_KEY`) and any email provider option. */
-export type ForwardEmailOptions = EmailUserConfig & { from: string; apiKey?: string; apiUrl?: string }
+/** What `ForwardEmail()` takes: `from` (optional in the type as in Auth.js's, but named at start when missing), and optionally the key (else `AUTH_FORWARDEMAIL_KEY`) and any email provider option. */
+export type ForwardEmailOptions = EmailUserConfig & { from?: string; apiKey?: string; apiUrl?: string }
 
 /** `POST /v1/emails` with HTTP Basic auth, the token as the user name and no password. */
 async function sendVerificationRequest({ identifier, url, provider, theme }: SendVerificationRequestParams): Promise<void> {
@@ -44,6 +44,7 @@ async function sendVerificationRequest({ identifier, url, provider, theme }: Sen
  */
 export default function ForwardEmail(config: ForwardEmailOptions): ForwardEmailConfig {
   const api = emailApiOptions("forwardemail", "Forward Email", config, "https://api.forwardemail.net")
-  if (typeof config.from !== "string" || config.from === "") throw new Configuration('Forward Email: set `from` to the sender, such as "Acme <no-reply@acme.example>".')
-  return emailProvider({ id: "forwardemail", name: "Forward Email" }, { ...config, ...api, style: { brandColor: "#20C1ED", ...config.style }, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest })
+  const { from } = config
+  if (typeof from !== "string" || from === "") throw new Configuration('Forward Email: set `from` to the sender, such as "Acme <no-reply@acme.example>".')
+  return emailProvider({ id: "forwardemail", name: "Forward Email" }, { ...config, ...api, from, style: { brandColor: "#20C1ED", ...config.style }, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest })
 }

@@ -7,7 +7,7 @@
  * @module foursquare
  */
 import { oauthProvider } from "@portcullis/core/oauth"
-import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
+import { Configuration, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The `response.user` record of `GET https://api.foursquare.com/v2/users/self`. */
@@ -24,11 +24,16 @@ export interface FoursquareProfile {
   [claim: string]: unknown
 }
 
-/** The API version date sent with every v2 call. */
-const apiVersion = "20240101"
+/** Foursquare's own option. */
+export interface FoursquareOptions {
+  /** The API version date (`YYYYMMDD`) sent with every v2 call as `v`. Default `"20240101"`. */
+  apiVersion?: string
+}
 
 /** Foursquare sign-in. */
-export default function Foursquare(config: OAuthUserConfig<FoursquareProfile> = {}): OAuth2Config<FoursquareProfile> {
+export default function Foursquare(options: OAuthUserConfig<FoursquareProfile> & FoursquareOptions = {}): OAuth2Config<FoursquareProfile> {
+  const { apiVersion = "20240101", ...config } = options
+  if (!/^\d{8}$/.test(apiVersion)) throw new Configuration('Provider "foursquare": `apiVersion` must be a date as YYYYMMDD, such as "20240101".')
   return oauthProvider<OAuth2Config<FoursquareProfile>>(
     {
       id: "foursquare",

@@ -39,12 +39,19 @@ export interface FusionAuthProfile {
   [claim: string]: unknown
 }
 
+/** FusionAuth's own option. */
+export interface FusionAuthOptions {
+  /** The tenant, when the instance has several: sent with discovery and as an authorization parameter. */
+  tenantId?: string
+}
+
 /**
  * FusionAuth sign-in.
  *
  * Without `issuer` (or `AUTH_FUSIONAUTH_ISSUER`) it is left out of sign-in, and `Auth()` logs what to set.
  */
-export default function FusionAuth(config: OIDCUserConfig<FusionAuthProfile> = {}): OIDCConfig<FusionAuthProfile> {
+export default function FusionAuth(options: OIDCUserConfig<FusionAuthProfile> & FusionAuthOptions = {}): OIDCConfig<FusionAuthProfile> {
+  const { tenantId, ...config } = options
   const issuer = tenantIssuer("fusionauth", config, "your FusionAuth tenant's issuer URL, e.g. https://auth.example.com")
   return oauthProvider<OIDCConfig<FusionAuthProfile>>(
     {
@@ -52,7 +59,9 @@ export default function FusionAuth(config: OIDCUserConfig<FusionAuthProfile> = {
       name: "FusionAuth",
       type: "oidc",
       issuer,
-      authorization: { params: { scope: "openid offline_access email profile" } },
+      // FusionAuth picks the tenant's keys and metadata by this parameter when several tenants share a host.
+      ...(tenantId ? { wellKnown: `${issuer.replace(/\/+$/, "")}/.well-known/openid-configuration?tenantId=${encodeURIComponent(tenantId)}` } : {}),
+      authorization: { params: { scope: "openid offline_access email profile", ...(tenantId ? { tenantId } : {}) } },
       profile: (profile) => userFromClaims(profile),
       style: { logo, brandColor: "#f58320" },
     },

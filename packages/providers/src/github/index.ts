@@ -7,7 +7,7 @@
  * @module github
  */
 import { oauthProvider } from "@portcullis/core/oauth"
-import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
+import { baseUrlOption, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The user record of `GET https://api.github.com/user`. */
@@ -38,23 +38,36 @@ interface GitHubEmail {
   verified: boolean
 }
 
+/** GitHub's own option. */
+export interface GitHubOptions {
+  /** A GitHub Enterprise Server: sign-in at `{baseUrl}/login/oauth`, the API at `{baseUrl}/api/v3`. */
+  enterprise?: {
+    /** The server's URL, e.g. `https://github.acme.example`. Default: github.com. */
+    baseUrl?: string
+  }
+}
+
 /** GitHub sign-in. */
-export default function GitHub(config: OAuthUserConfig<GitHubProfile> = {}): OAuth2Config<GitHubProfile> {
+export default function GitHub(options: OAuthUserConfig<GitHubProfile> & GitHubOptions = {}): OAuth2Config<GitHubProfile> {
+  const { enterprise, ...config } = options
+  const server = baseUrlOption("github", "enterprise.baseUrl", enterprise?.baseUrl)
+  const site = server ?? "https://github.com"
+  const api = server === undefined ? "https://api.github.com" : `${server}/api/v3`
   return oauthProvider<OAuth2Config<GitHubProfile>>(
     {
       id: "github",
       name: "GitHub",
       type: "oauth",
-      authorization: { url: "https://github.com/login/oauth/authorize", params: { scope: "read:user user:email" } },
-      token: "https://github.com/login/oauth/access_token",
+      authorization: { url: `${site}/login/oauth/authorize`, params: { scope: "read:user user:email" } },
+      token: `${site}/login/oauth/access_token`,
       userinfo: {
-        url: "https://api.github.com/user",
+        url: `${api}/user`,
         // A hidden email is absent from /user; the primary verified one is in /user/emails.
         async request({ tokens, url, fetch }) {
           const headers = { Authorization: `Bearer ${tokens.access_token ?? ""}`, "User-Agent": "auth-core" }
-          const profile = (await (await fetch(url ?? "https://api.github.com/user", { headers })).json()) as GitHubProfile
+          const profile = (await (await fetch(url ?? `${api}/user`, { headers })).json()) as GitHubProfile
           if (profile.email === null) {
-            const response = await fetch("https://api.github.com/user/emails", { headers })
+            const response = await fetch(`${api}/user/emails`, { headers })
             if (response.ok) {
               const emails = (await response.json()) as GitHubEmail[]
               profile.email = emails.find((entry) => entry.primary && entry.verified)?.email ?? null

@@ -8,7 +8,7 @@
  * @module gitlab
  */
 import { oauthProvider } from "@portcullis/core/oauth"
-import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
+import { baseUrlOption, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The user record of `GET https://gitlab.com/api/v4/user`. */
@@ -41,16 +41,24 @@ export interface GitLabProfile {
   [claim: string]: unknown
 }
 
+/** GitLab's own option. */
+export interface GitLabOptions {
+  /** A self-managed GitLab's URL, e.g. `https://gitlab.acme.example`. Default `https://gitlab.com`. */
+  baseUrl?: URL | string
+}
+
 /** GitLab sign-in. */
-export default function GitLab(config: OAuthUserConfig<GitLabProfile> = {}): OAuth2Config<GitLabProfile> {
+export default function GitLab(options: OAuthUserConfig<GitLabProfile> & GitLabOptions = {}): OAuth2Config<GitLabProfile> {
+  const { baseUrl, ...config } = options
+  const site = baseUrlOption("gitlab", "baseUrl", baseUrl) ?? "https://gitlab.com"
   return oauthProvider<OAuth2Config<GitLabProfile>>(
     {
       id: "gitlab",
       name: "GitLab",
       type: "oauth",
-      authorization: { url: "https://gitlab.com/oauth/authorize", params: { scope: "read_user" } },
-      token: "https://gitlab.com/oauth/token",
-      userinfo: "https://gitlab.com/api/v4/user",
+      authorization: { url: `${site}/oauth/authorize`, params: { scope: "read_user" } },
+      token: `${site}/oauth/token`,
+      userinfo: `${site}/api/v4/user`,
       profile: (profile) => ({
         id: String(profile.id),
         name: profile.name || profile.username,

@@ -20,4 +20,8 @@ describe("Loops()", () => {
   it("names `transactionalId` when it is missing", () => {
     expect(() => Loops({ apiKey: "k", transactionalId: "" })).toThrow(/set `transactionalId`/)
   })
+
+  it("names `transactionalId` at start when it is left out, as Auth.js's type allows", () => {
+    expect(() => Loops({ apiKey: "k" })).toThrow(/set `transactionalId`/)
+  })
 })

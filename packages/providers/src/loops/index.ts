@@ -8,7 +8,7 @@
  * @module loops
  */
 import { emailProvider } from "@portcullis/core/email"
-import { emailApiOptions, sendEmailApiRequest, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@portcullis/core/providers"
+import { emailApiOptions, sendEmailApiRequest, type Awaitable, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@portcullis/core/providers"
 import { Configuration } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
@@ -21,8 +21,20 @@ export interface LoopsConfig extends EmailConfig {
   transactionalId: string
 }
 
-/** What `Loops()` takes: `transactionalId`, and optionally the key (else `AUTH_LOOPS_KEY`) and any email provider option. */
-export type LoopsOptions = EmailUserConfig & { transactionalId: string; apiKey?: string; apiUrl?: string }
+/**
+ * What `Loops()` takes: `transactionalId` (optional in the type as in Auth.js's, but named at start
+ * when missing), and optionally the key (else `AUTH_LOOPS_KEY`) and any email provider option.
+ */
+export type LoopsOptions = Omit<EmailUserConfig, "sendVerificationRequest"> & {
+  transactionalId?: string
+  apiKey?: string
+  apiUrl?: string
+  /**
+   * Sends the link yourself; `provider` is this provider's configuration. A method, so that a
+   * sender written for Auth.js's `LoopsConfig` fits too.
+   */
+  sendVerificationRequest?(params: SendVerificationRequestParams): Awaitable<void>
+}
 
 /** `POST /api/v1/transactional` with the key as a bearer token and the link as the `url` data variable. */
 async function sendVerificationRequest({ identifier, url, provider }: SendVerificationRequestParams): Promise<void> {
@@ -46,8 +58,9 @@ async function sendVerificationRequest({ identifier, url, provider }: SendVerifi
  */
 export default function Loops(config: LoopsOptions): LoopsConfig {
   const api = emailApiOptions("loops", "Loops", config, "https://app.loops.so")
-  if (typeof config.transactionalId !== "string" || config.transactionalId === "") {
+  const { transactionalId } = config
+  if (typeof transactionalId !== "string" || transactionalId === "") {
     throw new Configuration("Loops: set `transactionalId` to the id of a published transactional email with a `url` data variable.")
   }
-  return emailProvider({ id: "loops", name: "Loops" }, { ...config, ...api, style: { logo, brandColor: "#FC5200", ...config.style }, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest })
+  return emailProvider({ id: "loops", name: "Loops" }, { ...config, ...api, transactionalId, style: { logo, brandColor: "#FC5200", ...config.style }, sendVerificationRequest: config.sendVerificationRequest === undefined ? sendVerificationRequest : (params) => config.sendVerificationRequest?.(params) })
 }

@@ -24,6 +24,20 @@ describe("Mailgun()", () => {
     expect(Mailgun({ ...options, region: "eu" }).apiUrl).toBe("https://api.eu.mailgun.net")
   })
 
+  it("takes Auth.js's region spelling, \"US\" or \"EU\"", () => {
+    expect(Mailgun({ ...options, region: "EU" }).apiUrl).toBe("https://api.eu.mailgun.net")
+    expect(Mailgun({ ...options, region: "US" }).apiUrl).toBe("https://api.mailgun.net")
+  })
+
+  it("sends from the domain of `from` when `domain` is not set, as Auth.js does", () => {
+    expect(Mailgun({ apiKey: "k", from: fixture.from }).domain).toBe("mg.acme.example")
+    expect(Mailgun({ apiKey: "k", from: "no-reply@mg.acme.example" }).domain).toBe("mg.acme.example")
+  })
+
+  it("names `from` at start when it is missing", () => {
+    expect(() => Mailgun({ apiKey: "k" })).toThrow(/set `from`/)
+  })
+
   it("names `domain` and `region` when they are wrong", () => {
     expect(() => Mailgun({ ...options, domain: "" })).toThrow(/set `domain`/)
     expect(() => Mailgun({ ...options, domain: "mg.acme.example/../../v4" })).toThrow(/set `domain`/)

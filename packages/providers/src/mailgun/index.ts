@@ -22,8 +22,13 @@ export interface MailgunConfig extends EmailConfig {
   from: string
 }
 
-/** What `Mailgun()` takes: `from` and `domain`, and optionally the key (else `AUTH_MAILGUN_KEY`), the region and any email provider option. */
-export type MailgunOptions = EmailUserConfig & { from: string; domain: string; region?: "us" | "eu"; apiKey?: string; apiUrl?: string }
+/**
+ * What `Mailgun()` takes: `from` (optional in the type as in Auth.js's, but named at start when
+ * missing), and optionally the sending `domain` (default: `from`'s, as Auth.js takes it), the key
+ * (else `AUTH_MAILGUN_KEY`), the region (Auth.js's `"US"` / `"EU"`, or `"us"` / `"eu"`) and any
+ * email provider option.
+ */
+export type MailgunOptions = EmailUserConfig & { from?: string; domain?: string; region?: "US" | "EU" | "us" | "eu"; apiKey?: string; apiUrl?: string }
 
 /** `POST /v3/<domain>/messages` as a form, with HTTP Basic auth `api:<key>`. */
 async function sendVerificationRequest({ identifier, url, provider, theme }: SendVerificationRequestParams): Promise<void> {
@@ -42,17 +47,26 @@ async function sendVerificationRequest({ identifier, url, provider, theme }: Sen
 /**
  * An email provider sending through Mailgun.
  *
- * @throws {Configuration} when there is no API key, `domain` or `from`, or `region` is not "us" or "eu".
+ * @throws {Configuration} when there is no API key or `from`, no sending domain (`domain`, or `from`'s), or `region` is not "US" or "EU".
  * @example
  * ```ts
  * Mailgun({ from: "Acme <no-reply@mg.acme.example>", domain: "mg.acme.example", region: "eu" }) // reads AUTH_MAILGUN_KEY
  * ```
  */
 export default function Mailgun(config: MailgunOptions): MailgunConfig {
-  const region: unknown = config.region ?? "us"
-  if (region !== "us" && region !== "eu") throw new Configuration('Mailgun: `region` must be "us" or "eu".')
+  const given: unknown = config.region ?? "us"
+  const region = typeof given === "string" ? given.toLowerCase() : given
+  if (region !== "us" && region !== "eu") throw new Configuration('Mailgun: `region` must be "US" or "EU".')
   const api = emailApiOptions("mailgun", "Mailgun", config, region === "eu" ? "https://api.eu.mailgun.net" : "https://api.mailgun.net")
-  if (typeof config.domain !== "string" || !/^[a-z0-9.-]+$/i.test(config.domain)) throw new Configuration("Mailgun: set `domain` to your sending domain, such as mg.acme.example.")
-  if (typeof config.from !== "string" || config.from === "") throw new Configuration('Mailgun: set `from` to the sender, such as "Acme <no-reply@mg.acme.example>".')
-  return emailProvider({ id: "mailgun", name: "Mailgun" }, { ...config, ...api, style: { logo, brandColor: "#F06B66", ...config.style }, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest })
+  const { from } = config
+  if (typeof from !== "string" || from === "") throw new Configuration('Mailgun: set `from` to the sender, such as "Acme <no-reply@mg.acme.example>".')
+  // Auth.js sends from the domain of the sender's address; `domain` names another one.
+  const domain = config.domain ?? /@([^@>\s]+)>?\s*$/.exec(from)?.[1]
+  if (typeof domain !== "string" || !/^[a-z0-9.-]+$/i.test(domain)) {
+    throw new Configuration("Mailgun: set `domain` to your sending domain, such as mg.acme.example (or a `from` address at that domain).")
+  }
+  return emailProvider(
+    { id: "mailgun", name: "Mailgun" },
+    { ...config, ...api, from, domain, style: { logo, brandColor: "#F06B66", ...config.style }, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest },
+  )
 }

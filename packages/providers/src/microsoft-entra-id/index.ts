@@ -9,6 +9,7 @@
  */
 import { oauthProvider } from "@portcullis/core/oauth"
 import { tenantIssuer, userFromClaims, type OIDCConfig, type OIDCUserConfig } from "@portcullis/core/providers"
+import { graphPhoto, photoSize, type ProfilePhotoSize } from "./photo.js"
 
 /** The claims of a Microsoft identity platform v2.0 ID token. */
 export interface MicrosoftEntraIDProfile {
@@ -40,8 +41,11 @@ export interface MicrosoftEntraIDProfile {
  * Without `issuer` (or `AUTH_MICROSOFT_ENTRA_ID_ISSUER`) it is left out of sign-in, and `Auth()` logs what to set.
  */
 export default function MicrosoftEntraID(
-  config: OIDCUserConfig<MicrosoftEntraIDProfile> = {},
+  options: OIDCUserConfig<MicrosoftEntraIDProfile> & { profilePhotoSize?: ProfilePhotoSize } = {},
 ): OIDCConfig<MicrosoftEntraIDProfile> {
+  const { profilePhotoSize, ...config } = options
+  // Graph photos at a size, as Auth.js fetches them; without the option the ID token's claims only.
+  const size = photoSize("microsoft-entra-id", profilePhotoSize)
   const issuer = tenantIssuer(
     "microsoft-entra-id",
     config,
@@ -53,8 +57,11 @@ export default function MicrosoftEntraID(
       name: "Microsoft Entra ID",
       type: "oidc",
       issuer,
-      authorization: { params: { scope: "openid profile email" } },
-      profile: (profile) => userFromClaims(profile),
+      authorization: { params: { scope: size === undefined ? "openid profile email" : "openid profile email User.Read" } },
+      profile:
+        size === undefined
+          ? (profile) => userFromClaims(profile)
+          : async (profile, tokens) => ({ ...userFromClaims(profile), image: await graphPhoto(size, tokens.access_token) }),
       style: { brandColor: "#0078d4" },
     },
     config,

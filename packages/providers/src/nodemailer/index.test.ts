@@ -6,6 +6,7 @@ import { SMTPServer } from "smtp-server"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { Browser, ORIGIN, SECRET, location } from "../../test/browser.js"
 import fixture from "./fixture.json" with { type: "json" }
+import Email from "../email/index.js"
 import Nodemailer from "./index.js"
 
 describe("Nodemailer()", () => {
@@ -142,6 +143,19 @@ describe("Nodemailer() against a real SMTP server on 127.0.0.1", () => {
     expect(landed.redirects.slice(1), "the confirmation redirects straight to the callbackUrl").toEqual([`${ORIGIN}/dashboard`])
     expect(await browser.session()).toMatchObject({ user: { email: fixture.identifier } })
     expect((await adapter.getUserByEmail(fixture.identifier))?.emailVerified).toBeInstanceOf(Date)
+  })
+
+  it("sends Auth.js's Email({ server, from }) over the same SMTP server, under the id email", async () => {
+    const { config } = setup()
+    const emailConfig = { ...config, providers: [Email({ server: url, from: fixture.from })] }
+    const response = await new Browser(emailConfig).post("/api/auth/signin/email", { email: fixture.identifier, callbackUrl: "/" })
+    expect(location(response).pathname).toBe("/api/auth/verify-request")
+    expect(received.map((mail) => mail.to)).toEqual([[fixture.identifier]])
+    const link = /http:\/\/\S+/.exec(plainText(received[0]?.raw ?? ""))?.[0] ?? ""
+    expect(new URL(link).pathname).toBe("/api/auth/callback/email")
+    const browser = new Browser(emailConfig)
+    await browser.followSignInLink(link)
+    expect(await browser.session()).toMatchObject({ user: { email: fixture.identifier } })
   })
 
   it("mails nothing for a list of addresses", async () => {

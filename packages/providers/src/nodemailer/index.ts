@@ -24,14 +24,17 @@ export interface NodemailerServerOptions {
 
 /** An email provider that sends through an SMTP server. */
 export interface NodemailerConfig extends EmailConfig {
-  /** An `smtp://` or `smtps://` URL, or SMTP transport options. */
-  server: string | NodemailerServerOptions
+  /** An `smtp://` or `smtps://` URL, or nodemailer's transport options (`NodemailerServerOptions` for SMTP). */
+  server: string | object
   /** The sender, e.g. `"Acme <no-reply@acme.example>"`. */
   from: string
 }
 
-/** What `Nodemailer()` takes: `server` and `from`, and optionally any email provider option. */
-export type NodemailerOptions = EmailUserConfig & Pick<NodemailerConfig, "server" | "from">
+/**
+ * What `Nodemailer()` takes: any email provider option. `server` and `from` are optional in the
+ * type, as in Auth.js's, but genuinely needed: without either the factory names it at start.
+ */
+export type NodemailerOptions = EmailUserConfig & Partial<Pick<NodemailerConfig, "server" | "from">>
 
 /**
  * Checks what a caller without types may have got wrong.
@@ -79,5 +82,6 @@ async function sendVerificationRequest(params: SendVerificationRequestParams): P
  */
 export default function Nodemailer(config: NodemailerOptions): NodemailerConfig {
   checkOptions(config.server, config.from)
-  return emailProvider({ id: "nodemailer", name: "Email" }, { ...config, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest })
+  const { server, from } = config as NodemailerConfig
+  return emailProvider({ id: "nodemailer", name: "Email" }, { ...config, server, from, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest })
 }

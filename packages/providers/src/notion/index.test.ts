@@ -35,7 +35,7 @@ describe("notion quirks", () => {
     }
     const profile = await userinfo.request({
       tokens: { access_token: "at" },
-      provider: provider as never,
+      provider: provider,
       url: userinfo.url,
       fetch,
     })
@@ -51,5 +51,15 @@ describe("notion quirks", () => {
       Response.json({ access_token: "at", token_type: "bearer", refresh_token: null, bot_id: "b1" }),
     )
     expect(await conformed?.json()).toEqual({ access_token: "at", token_type: "bearer", bot_id: "b1" })
+  })
+})
+
+describe("Notion redirectUri", () => {
+  it("accepts the app's own callback URL, which core sends", () => {
+    expect(Notion({ redirectUri: "https://app.example.com/api/auth/callback/notion" })).not.toHaveProperty("redirectUri")
+  })
+
+  it("refuses another URL at start, naming the option (core always sends its own callback URL)", () => {
+    expect(() => Notion({ redirectUri: "https://app.example.com/elsewhere" })).toThrow(/`redirectUri`/)
   })
 })

@@ -8,7 +8,7 @@
  * @module notion
  */
 import { oauthProvider } from "@portcullis/core/oauth"
-import { conformTokenResponse, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
+import { Configuration, conformTokenResponse, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 const API = "https://api.notion.com/v1"
@@ -29,8 +29,22 @@ interface NotionBotUser {
   bot?: { owner?: { type: string; user?: NotionProfile } }
 }
 
+/** Notion's own option. */
+export interface NotionOptions {
+  /**
+   * The redirect URI registered with the integration. Core always sends its own callback URL,
+   * `{AUTH_URL}{basePath}/callback/notion`, in both the authorization request and the code
+   * exchange (the two must agree), so this must be that URL: another is refused at start.
+   */
+  redirectUri?: string
+}
+
 /** Notion sign-in. */
-export default function Notion(config: OAuthUserConfig<NotionProfile> = {}): OAuth2Config<NotionProfile> {
+export default function Notion(options: OAuthUserConfig<NotionProfile> & NotionOptions = {}): OAuth2Config<NotionProfile> {
+  const { redirectUri, ...config } = options
+  if (redirectUri !== undefined && !(URL.canParse(redirectUri) && new URL(redirectUri).pathname.endsWith("/callback/notion"))) {
+    throw new Configuration('Provider "notion": `redirectUri` must be this app\'s callback URL, {AUTH_URL}{basePath}/callback/notion, which is what core sends.')
+  }
   return oauthProvider<OAuth2Config<NotionProfile>>(
     {
       id: "notion",

@@ -21,8 +21,8 @@ export interface PostmarkConfig extends EmailConfig {
   messageStream: string
 }
 
-/** What `Postmark()` takes: `from`, and optionally the key (else `AUTH_POSTMARK_KEY`), the stream and any email provider option. */
-export type PostmarkOptions = EmailUserConfig & { from: string; apiKey?: string; apiUrl?: string; messageStream?: string }
+/** What `Postmark()` takes: `from` (optional in the type as in Auth.js's, but named at start when missing), and optionally the key (else `AUTH_POSTMARK_KEY`), the stream and any email provider option. */
+export type PostmarkOptions = EmailUserConfig & { from?: string; apiKey?: string; apiUrl?: string; messageStream?: string }
 
 /** `POST /email` with the server token in `X-Postmark-Server-Token`. */
 async function sendVerificationRequest({ identifier, url, provider, theme }: SendVerificationRequestParams): Promise<void> {
@@ -51,9 +51,10 @@ async function sendVerificationRequest({ identifier, url, provider, theme }: Sen
  */
 export default function Postmark(config: PostmarkOptions): PostmarkConfig {
   const api = emailApiOptions("postmark", "Postmark", config, "https://api.postmarkapp.com")
-  if (typeof config.from !== "string" || config.from === "") throw new Configuration('Postmark: set `from` to a sender signature, such as "Acme <no-reply@acme.example>".')
+  const { from } = config
+  if (typeof from !== "string" || from === "") throw new Configuration('Postmark: set `from` to a sender signature, such as "Acme <no-reply@acme.example>".')
   return emailProvider(
     { id: "postmark", name: "Postmark" },
-    { ...config, ...api, style: { brandColor: "#FFDE00", ...config.style }, messageStream: config.messageStream ?? "outbound", sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest },
+    { ...config, ...api, from, style: { brandColor: "#FFDE00", ...config.style }, messageStream: config.messageStream ?? "outbound", sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest },
   )
 }

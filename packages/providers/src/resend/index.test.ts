@@ -19,5 +19,6 @@ testEmailApiProvider(Resend, {
 describe("Resend()", () => {
   it("names `from` when it is missing", () => {
     expect(() => Resend({ apiKey: "k", from: "" })).toThrow(/set `from`/)
+    expect(() => Resend({ apiKey: "k" })).toThrow(/set `from`/)
   })
 })

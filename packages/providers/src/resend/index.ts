@@ -19,8 +19,8 @@ export interface ResendConfig extends EmailConfig {
   from: string
 }
 
-/** What `Resend()` takes: `from`, and optionally the key (else `AUTH_RESEND_KEY`) and any email provider option. */
-export type ResendOptions = EmailUserConfig & { from: string; apiKey?: string; apiUrl?: string }
+/** What `Resend()` takes: `from` (optional in the type as in Auth.js's, but named at start when missing), and optionally the key (else `AUTH_RESEND_KEY`) and any email provider option. */
+export type ResendOptions = EmailUserConfig & { from?: string; apiKey?: string; apiUrl?: string }
 
 /** `POST /emails` with the key as a bearer token. */
 async function sendVerificationRequest({ identifier, url, provider, theme }: SendVerificationRequestParams): Promise<void> {
@@ -45,6 +45,7 @@ async function sendVerificationRequest({ identifier, url, provider, theme }: Sen
  */
 export default function Resend(config: ResendOptions): ResendConfig {
   const api = emailApiOptions("resend", "Resend", config, "https://api.resend.com")
-  if (typeof config.from !== "string" || config.from === "") throw new Configuration('Resend: set `from` to the sender, such as "Acme <no-reply@acme.example>".')
-  return emailProvider({ id: "resend", name: "Resend" }, { ...config, ...api, style: { logo, brandColor: "#000000", ...config.style }, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest })
+  const { from } = config
+  if (typeof from !== "string" || from === "") throw new Configuration('Resend: set `from` to the sender, such as "Acme <no-reply@acme.example>".')
+  return emailProvider({ id: "resend", name: "Resend" }, { ...config, ...api, from, style: { logo, brandColor: "#000000", ...config.style }, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest })
 }

@@ -18,8 +18,8 @@ export interface SendGridConfig extends EmailConfig {
   from: string
 }
 
-/** What `SendGrid()` takes: `from`, and optionally the key (else `AUTH_SENDGRID_KEY`) and any email provider option. */
-export type SendGridOptions = EmailUserConfig & { from: string; apiKey?: string; apiUrl?: string }
+/** What `SendGrid()` takes: `from` (optional in the type as in Auth.js's, but named at start when missing), and optionally the key (else `AUTH_SENDGRID_KEY`) and any email provider option. */
+export type SendGridOptions = EmailUserConfig & { from?: string; apiKey?: string; apiUrl?: string }
 
 /** `"Acme <no-reply@acme.example>"` as SendGrid's `{ email, name }`. */
 function address(from: string): { email: string; name?: string } {
@@ -61,6 +61,7 @@ async function sendVerificationRequest({ identifier, url, provider, theme }: Sen
  */
 export default function SendGrid(config: SendGridOptions): SendGridConfig {
   const api = emailApiOptions("sendgrid", "SendGrid", config, "https://api.sendgrid.com")
-  if (typeof config.from !== "string" || config.from === "") throw new Configuration('SendGrid: set `from` to a verified sender, such as "Acme <no-reply@acme.example>".')
-  return emailProvider({ id: "sendgrid", name: "SendGrid" }, { ...config, ...api, style: { brandColor: "#1A82E2", ...config.style }, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest })
+  const { from } = config
+  if (typeof from !== "string" || from === "") throw new Configuration('SendGrid: set `from` to a verified sender, such as "Acme <no-reply@acme.example>".')
+  return emailProvider({ id: "sendgrid", name: "SendGrid" }, { ...config, ...api, from, style: { brandColor: "#1A82E2", ...config.style }, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest })
 }

@@ -8,7 +8,7 @@
  * @module webex
  */
 import { oauthProvider } from "@portcullis/core/oauth"
-import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
+import { baseUrlOption, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The record of `GET https://webexapis.com/v1/people/me`. */
@@ -30,16 +30,24 @@ export interface WebexProfile {
   [claim: string]: unknown
 }
 
+/** Webex's own option. */
+export interface WebexOptions {
+  /** The API's base URL, for another Webex environment. Default `https://webexapis.com/v1`. */
+  apiBaseUrl?: string
+}
+
 /** Webex sign-in. */
-export default function Webex(config: OAuthUserConfig<WebexProfile> = {}): OAuth2Config<WebexProfile> {
+export default function Webex(options: OAuthUserConfig<WebexProfile> & WebexOptions = {}): OAuth2Config<WebexProfile> {
+  const { apiBaseUrl, ...config } = options
+  const api = baseUrlOption("webex", "apiBaseUrl", apiBaseUrl) ?? "https://webexapis.com/v1"
   return oauthProvider<OAuth2Config<WebexProfile>>(
     {
       id: "webex",
       name: "Webex",
       type: "oauth",
-      authorization: { url: "https://webexapis.com/v1/authorize", params: { scope: "spark:kms spark:people_read" } },
-      token: "https://webexapis.com/v1/access_token",
-      userinfo: "https://webexapis.com/v1/people/me",
+      authorization: { url: `${api}/authorize`, params: { scope: "spark:kms spark:people_read" } },
+      token: `${api}/access_token`,
+      userinfo: `${api}/people/me`,
       client: { token_endpoint_auth_method: "client_secret_post" },
       profile: (profile) => ({
         id: profile.id,

@@ -7,7 +7,7 @@
  * @module wechat
  */
 import { oauthProvider } from "@portcullis/core/oauth"
-import type { OAuth2Config, OAuthUserConfig } from "@portcullis/core/providers"
+import { Configuration, type OAuth2Config, type OAuthUserConfig } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
 /** The answer of `GET https://api.weixin.qq.com/sns/userinfo`. */
@@ -27,16 +27,33 @@ export interface WeChatProfile {
   [claim: string]: unknown
 }
 
+/** WeChat's own option. */
+export interface WeChatOptions {
+  /**
+   * Where the sign-in happens: `"WebsiteApp"` (a QR code on a website, scope `snsapi_login`), the
+   * default here, or `"OfficialAccount"` (inside WeChat, through an official account, scope
+   * `snsapi_userinfo`), Auth.js's default.
+   */
+  platformType?: "OfficialAccount" | "WebsiteApp"
+}
+
 /** WeChat sign-in. */
-export default function WeChat(config: OAuthUserConfig<WeChatProfile> = {}): OAuth2Config<WeChatProfile> {
+export default function WeChat(options: OAuthUserConfig<WeChatProfile> & WeChatOptions = {}): OAuth2Config<WeChatProfile> {
+  const { platformType = "WebsiteApp", ...config } = options
+  // A caller without types may pass anything.
+  const platform: unknown = platformType
+  if (platform !== "WebsiteApp" && platform !== "OfficialAccount") {
+    throw new Configuration('Provider "wechat": `platformType` must be "WebsiteApp" or "OfficialAccount".')
+  }
+  const inWeChat = platformType === "OfficialAccount"
   return oauthProvider<OAuth2Config<WeChatProfile>>(
     {
       id: "wechat",
       name: "WeChat",
       type: "oauth",
       authorization: {
-        url: "https://open.weixin.qq.com/connect/qrconnect",
-        params: { scope: "snsapi_login", appid: config.clientId },
+        url: inWeChat ? "https://open.weixin.qq.com/connect/oauth2/authorize" : "https://open.weixin.qq.com/connect/qrconnect",
+        params: { scope: inWeChat ? "snsapi_userinfo" : "snsapi_login", appid: config.clientId },
       },
       token: {
         url: "https://api.weixin.qq.com/sns/oauth2/access_token",

@@ -1,8 +1,9 @@
 /**
  * WorkOS SSO (OAuth 2.0 over each customer's SAML or OIDC connection). Add the redirect URI
  * `{origin}/api/auth/callback/workos` in the WorkOS dashboard, use the environment's client id and API key
- * as `clientId` / `clientSecret`, and name the target with an `organization`, `connection` or `provider`
- * authorization parameter, e.g. `authorization: { params: { organization: "org_..." } }`.
+ * as `clientId` / `clientSecret`, and name the target with the `connection` option (Auth.js's) or an
+ * `organization`, `connection` or `provider` authorization parameter, e.g.
+ * `authorization: { params: { organization: "org_..." } }`.
  *
  * @see https://workos.com/docs/reference/sso
  * @module workos
@@ -28,14 +29,22 @@ export interface WorkOSProfile {
   [claim: string]: unknown
 }
 
+/** What `WorkOS()` takes: the OAuth options, and the SSO connection to sign in through. */
+export type WorkOSOptions = OAuthUserConfig<WorkOSProfile> & {
+  /** The connection id (`conn_...`), sent as the `connection` authorization parameter. */
+  connection?: string
+}
+
 /** WorkOS sign-in. */
-export default function WorkOS(config: OAuthUserConfig<WorkOSProfile> = {}): OAuth2Config<WorkOSProfile> {
+export default function WorkOS(options: WorkOSOptions = {}): OAuth2Config<WorkOSProfile> {
+  const { connection, ...config } = options
   return oauthProvider<OAuth2Config<WorkOSProfile>>(
     {
       id: "workos",
       name: "WorkOS",
       type: "oauth",
-      authorization: "https://api.workos.com/sso/authorize",
+      // An empty connection (an unset environment variable) names no target, as in Auth.js.
+      authorization: { url: "https://api.workos.com/sso/authorize", params: connection ? { connection } : {} },
       token: "https://api.workos.com/sso/token",
       userinfo: "https://api.workos.com/sso/profile",
       checks: ["state"],
