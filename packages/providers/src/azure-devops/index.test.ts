@@ -30,7 +30,7 @@ describe("azure-devops token exchange", () => {
     }
     const { tokens } = await token.request({
       params: { code: "the-code", redirect_uri: "https://app.example.com/api/auth/callback/azure-devops" },
-      provider: provider as never,
+      provider: provider,
       url: token.url,
       fetch,
     })
@@ -46,7 +46,7 @@ describe("azure-devops token exchange", () => {
     if (typeof token !== "object" || token.request === undefined) throw new Error("expected a custom token request")
     const fetch = () => Promise.resolve(Response.json({ error: "invalid_grant" }, { status: 400 }))
     await expect(
-      token.request({ params: { code: "c", redirect_uri: "https://app.example.com/cb" }, provider: provider as never, url: token.url, fetch }),
+      token.request({ params: { code: "c", redirect_uri: "https://app.example.com/cb" }, provider: provider, url: token.url, fetch }),
     ).rejects.toThrow(/HTTP 400.*invalid_grant/)
   })
 })

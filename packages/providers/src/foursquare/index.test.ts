@@ -30,7 +30,7 @@ describe("Foursquare apiVersion", () => {
     }
     const { userinfo } = Foursquare({ apiVersion: "20230131" })
     const request = typeof userinfo === "object" ? userinfo.request : undefined
-    await request?.({ tokens: { access_token: "t" }, url: "https://api.foursquare.com/v2/users/self", fetch, provider: Foursquare() as never })
+    await request?.({ tokens: { access_token: "t" }, url: "https://api.foursquare.com/v2/users/self", fetch, provider: Foursquare() })
     expect(new URL(seen[0] ?? "").searchParams.get("v")).toBe("20230131")
   })
 

@@ -41,7 +41,7 @@ describe("GitHub enterprise", () => {
     }
     const { userinfo } = GitHub({ enterprise: { baseUrl: "https://github.acme.example" } })
     const request = typeof userinfo === "object" ? userinfo.request : undefined
-    const profile = await request?.({ tokens: { access_token: "t" }, url: undefined, fetch, provider: GitHub() as never })
+    const profile = await request?.({ tokens: { access_token: "t" }, url: undefined, fetch, provider: GitHub() })
     expect(profile).toMatchObject({ email: "octocat@github.acme.example" })
     expect(seen).toEqual(["https://github.acme.example/api/v3/user", "https://github.acme.example/api/v3/user/emails"])
   })

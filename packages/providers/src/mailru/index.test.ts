@@ -25,7 +25,7 @@ describe("mailru userinfo request", () => {
     }
     const profile = await userinfo.request({
       tokens: { access_token: "at 1" },
-      provider: provider as never,
+      provider: provider,
       url: userinfo.url,
       fetch,
     })

@@ -35,7 +35,7 @@ describe("notion quirks", () => {
     }
     const profile = await userinfo.request({
       tokens: { access_token: "at" },
-      provider: provider as never,
+      provider: provider,
       url: userinfo.url,
       fetch,
     })

@@ -25,7 +25,7 @@ describe("trakt userinfo request", () => {
     }
     const profile = await userinfo.request({
       tokens: { access_token: "at" },
-      provider: provider as never,
+      provider: provider,
       url: userinfo.url,
       fetch,
     })

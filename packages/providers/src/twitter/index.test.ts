@@ -57,7 +57,7 @@ describe("Twitter userinfo request", () => {
     const userinfo = provider.userinfo as UserinfoEndpointHandler
     const profile = await userinfo.request?.({
       tokens: { access_token: "x-access-token" },
-      provider: provider as OAuthConfig,
+      provider: provider,
       url: userinfo.url,
       fetch,
     })

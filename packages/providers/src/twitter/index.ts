@@ -99,6 +99,11 @@ const oauth1 = lazyFlow({
 
 const USERINFO = "https://api.x.com/2/users/me"
 
+/** A parameter's value when it is text: params may now hold numbers and lists too (Auth.js's). */
+function textParam(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined
+}
+
 function fieldList(value: string | null | undefined): string[] {
   return (value ?? "").split(",").map((field) => field.trim()).filter((field) => field !== "")
 }
@@ -159,8 +164,8 @@ function Twitter(config: TwitterUserConfig | TwitterLegacyUserConfig = {}): OAut
           const fields = new Set([
             "profile_image_url",
             ...fieldList(target.searchParams.get("user.fields")),
-            ...fieldList(typeof authorization === "object" ? authorization.params?.["user.fields"] : undefined),
-            ...fieldList(typeof userinfo === "object" ? userinfo.params?.["user.fields"] : undefined),
+            ...fieldList(typeof authorization === "object" ? textParam(authorization.params?.["user.fields"]) : undefined),
+            ...fieldList(typeof userinfo === "object" ? textParam(userinfo.params?.["user.fields"]) : undefined),
           ])
           target.searchParams.set("user.fields", [...fields].join(","))
           const response = await fetch(target, { headers: { Authorization: `Bearer ${tokens.access_token ?? ""}` } })

@@ -1,4 +1,4 @@
-import type { OAuthConfig, UserinfoEndpointHandler } from "@portcullis/core/providers"
+import type { UserinfoEndpointHandler } from "@portcullis/core/providers"
 import { describe, expect, it } from "vitest"
 import { testProvider } from "../testing.js"
 import fixture from "./fixture.json" with { type: "json" }
@@ -79,7 +79,7 @@ describe("Yandex userinfo request", () => {
     const calls: { url: string; authorization: string | null }[] = []
     const profile = await userinfo.request?.({
       tokens: { access_token: "y0_AgAAAAB" },
-      provider: provider as OAuthConfig,
+      provider: provider,
       url: userinfo.url,
       fetch: (input, init) => {
         calls.push({ url: String(input), authorization: new Headers(init?.headers).get("authorization") })
