@@ -1,15 +1,16 @@
 /**
- * The end-to-end tests' plumbing: copy a fixture app, run the built `portcullis-migrate` on it,
- * install the workspace's packages it now depends on, start it, and stop it.
+ * The end-to-end tests' plumbing: copy a fixture app out of the workspace, run the built
+ * `portcullis-migrate` on it, install it with npm and our packed packages, start it, and stop it.
  */
 import { execFile } from "node:child_process"
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { dirname, join } from "node:path"
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { startDevIdp, type DevIdp } from "@portcullis/dev-idp"
 import { spawnServer, type SpawnedServer } from "@portcullis/test-kit/system"
-import { linkWorkspacePackages } from "@portcullis/test-kit/workspace"
+import { installPackedWithNpm } from "@portcullis/test-kit/workspace"
 
 const PACKAGE_DIR = fileURLToPath(new URL("..", import.meta.url))
 /** The codemod as `npx @portcullis/migrate` runs it: the built bin. */
@@ -37,31 +38,34 @@ export async function runBin(args: readonly string[]): Promise<BinRun> {
 }
 
 /**
- * Copies `test/fixtures/<fixture>` to a fresh folder inside this package (so `next`, `react` and
- * `express` resolve from this package's node_modules, as from an app's) and returns its path.
+ * Copies `test/fixtures/<fixture>` to `<scratch>/app`, in a fresh folder outside this workspace so
+ * that nothing resolves from the workspace's node_modules: the app gets only what its own install
+ * brings. Returns the scratch folder (remove it when done) and the app's folder.
  */
-export function copyFixture(fixture: string): string {
-  const dir = join(PACKAGE_DIR, "test", ".apps", `${fixture}-${String(process.pid)}`)
-  rmSync(dir, { recursive: true, force: true })
-  mkdirSync(dirname(dir), { recursive: true })
+export function copyFixtureOutside(fixture: string): { scratch: string; dir: string } {
+  const scratch = mkdtempSync(join(tmpdir(), `portcullis-migrate-${fixture}-`))
+  const dir = join(scratch, "app")
   cpSync(join(PACKAGE_DIR, "test", "fixtures", fixture), dir, { recursive: true })
-  return dir
+  return { scratch, dir }
+}
+
+/**
+ * Installs a migrated app as its user would after the codemod: a plain `npm install` with npm's
+ * defaults, our packages from the tarballs `pnpm pack` makes of this workspace's builds (in
+ * `<scratch>/tarballs`). Returns the seconds it took.
+ *
+ * @throws Error with npm's output when the install fails (an `ERESOLVE` from a peer range included).
+ */
+export async function installPacked(scratch: string, dir: string): Promise<number> {
+  const started = performance.now()
+  await installPackedWithNpm(dir, { tarballs: join(scratch, "tarballs") })
+  return (performance.now() - started) / 1000
 }
 
 /** The dependencies of an app's package.json. */
 export function dependenciesOf(dir: string): Record<string, string> {
   const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { dependencies?: Record<string, string> }
   return manifest.dependencies ?? {}
-}
-
-/**
- * Installs the `@portcullis/*` packages the app's package.json names from this workspace, as a
- * registry install would put them in its node_modules.
- *
- * @throws Error when the package.json names one the workspace does not have.
- */
-export function installWorkspacePackages(dir: string): string[] {
-  return linkWorkspacePackages(dir, Object.keys(dependenciesOf(dir)))
 }
 
 /** A server the test started, at `url`. */

@@ -1,8 +1,11 @@
 /**
- * An Express app on Auth.js's @auth/express written as its docs show (test/fixtures/express-app,
- * JavaScript, its config in a module of its own), migrated by the built bin, run with node and
- * signed in with Credentials and through the local identity provider (@portcullis/dev-idp) with
- * its generic OpenID Connect provider, in the cookie-jar browser of @portcullis/dev-idp.
+ * An Express app on Auth.js's @auth/express laid out as its example (test/fixtures/express-app:
+ * TypeScript, its config in a module of its own with 21 providers configured from
+ * `AUTH_<PROVIDER>_*` variables, `WorkOS({ connection })` among them), migrated by the built bin,
+ * installed with a plain `npm install` of our packed tarballs, compiled with the app's own `tsc`,
+ * run with node with only some providers' variables set, and signed in with Credentials and
+ * through the local identity provider (@portcullis/dev-idp) with its generic OpenID Connect
+ * provider, in the cookie-jar browser of @portcullis/test-kit.
  */
 import { readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
@@ -11,58 +14,101 @@ import { encode } from "authjs-core/jwt"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import type { DevIdp } from "@portcullis/dev-idp"
 import { freePort } from "@portcullis/test-kit/system"
-import { copyFixture, dependenciesOf, installWorkspacePackages, runBin, startApp, startSsoIdp, type BinRun, type StartedApp } from "./apps.js"
 import { scaled } from "@portcullis/test-time"
+import { copyFixtureOutside, dependenciesOf, installPacked, runBin, runFile, startApp, startSsoIdp, type BinRun, type StartedApp } from "./apps.js"
 
 const SECRET = "a-migrated-express-app-secret-of-32-chars"
 
 let dir: string
 let migration: BinRun
-let app: StartedApp
+/** What the app's `tsc` printed: empty when it compiled cleanly. */
+let compiled: string
+let started: StartedApp | undefined
+/** Why the app did not start, when it did not: each test that needs it fails with this. */
+let startError: unknown
 /** What afterAll cleans up, set as soon as it exists (a failed beforeAll leaves some unset). */
-const cleanup: { dir?: string; app?: StartedApp; idp?: DevIdp } = {}
+const cleanup: { scratch?: string; app?: StartedApp; idp?: DevIdp } = {}
 let issuer: string
 let before: number
 const browser = new TestBrowser()
 
 beforeAll(async () => {
-  dir = cleanup.dir = copyFixture("express-app")
+  const copy = copyFixtureOutside("express-app")
+  cleanup.scratch = copy.scratch
+  dir = copy.dir
   before = Date.now()
   migration = await runBin([dir])
-  installWorkspacePackages(dir)
   const port = await freePort()
-  const sso = await startSsoIdp(dir, "src/config/auth.config.js", `http://127.0.0.1:${String(port)}`, "/auth/callback/sso")
+  const [install, sso] = await Promise.all([installPacked(copy.scratch, dir), startSsoIdp(dir, "src/config/auth.config.ts", `http://127.0.0.1:${String(port)}`, "/auth/callback/sso")])
   cleanup.idp = sso.idp
   issuer = sso.idp.issuer
-  // No AUTH_URL: with trustHost and Express's "trust proxy", a request forwarded as https is https.
-  app = cleanup.app = await startApp(dir, { port, args: ["server.js"], env: { AUTH_SECRET: SECRET, AUTH_GITHUB_ID: "github-client-id", AUTH_GITHUB_SECRET: "github-client-secret", ...sso.env } })
-}, scaled(60_000))
+  const compileStarted = performance.now()
+  // tsc emits even when it reports errors: the test on `compiled` says what they were.
+  compiled = await runFile(process.execPath, [join(dir, "node_modules", "typescript", "bin", "tsc"), "-p", dir], { encoding: "utf8" }).then(
+    () => "",
+    (error: unknown) => (error as { stdout?: string }).stdout ?? String(error),
+  )
+  console.info(`Express example: npm install ${install.toFixed(1)} s, tsc ${((performance.now() - compileStarted) / 1000).toFixed(1)} s`)
+  // Only some providers' variables set, as in a deployment that offers a few of the 21. No
+  // AUTH_URL: with trustHost and Express's "trust proxy", a request forwarded as https is https.
+  started = cleanup.app = await startApp(dir, {
+    port,
+    args: ["dist/server.js"],
+    env: { AUTH_SECRET: SECRET, AUTH_GITHUB_ID: "github-client-id", AUTH_GITHUB_SECRET: "github-client-secret", AUTH_GOOGLE_ID: "google-client-id", AUTH_GOOGLE_SECRET: "google-client-secret", ...sso.env },
+  }).catch((error: unknown) => {
+    // The migration and compile tests still report on their own.
+    startError = error
+    return undefined
+  })
+}, scaled(180_000))
+
+/** The running app; throws why it did not start. */
+const app = {
+  get url(): string {
+    if (started === undefined) throw startError instanceof Error ? startError : new Error("the app did not start")
+    return started.url
+  },
+}
 
 afterAll(async () => {
   await cleanup.app?.server.stop()
   await cleanup.idp?.close()
-  if (cleanup.dir !== undefined) rmSync(cleanup.dir, { recursive: true, force: true })
+  if (cleanup.scratch !== undefined) rmSync(cleanup.scratch, { recursive: true, force: true })
 })
 
 it("migrates the app, and sets the cookie window from the config's own session maxAge in its own module", () => {
   expect(migration.code).toBe(0)
-  expect(migration.stdout).toContain("Changed 4 file(s):\n  package.json\n  src/app.js\n  src/config/auth.config.js\n  src/middleware/auth.middleware.js\n")
+  expect(migration.stdout).toContain("Changed 5 file(s):\n  package.json\n  src/app.ts\n  src/config/auth.config.ts\n  src/middleware/auth.middleware.ts\n  types/express/index.d.ts\n")
   expect(migration.stdout).toContain("No manual step left.")
-  const config = readFileSync(join(dir, "src/config/auth.config.js"), "utf8")
+  const config = readFileSync(join(dir, "src/config/auth.config.ts"), "utf8")
   expect(config).toContain('import Credentials from "@portcullis/express/providers/credentials"')
+  expect(config).toContain('import WorkOS from "@portcullis/express/providers/workos"')
   const until = /legacySessionCookies: \{ until: "([^"]+)" \}/u.exec(config)?.[1]
   const week = 7 * 24 * 60 * 60 * 1000
   expect(Date.parse(until ?? "")).toBeGreaterThanOrEqual(before + week)
   // Written to the second, rounded up.
   expect(Date.parse(until ?? "")).toBeLessThanOrEqual(Date.now() + week + 1000)
-  expect(migration.stdout).toContain(`until ${until ?? ""} (today + its session.maxAge, 7 days): legacySessionCookies set in src/config/auth.config.js:8`)
+  expect(migration.stdout).toMatch(new RegExp(`until ${(until ?? "").replaceAll(".", "\\.")} \\(today \\+ its session\\.maxAge, 7 days\\): legacySessionCookies set in src/config/auth\\.config\\.ts:\\d+`, "u"))
   expect(Object.keys(dependenciesOf(dir)).sort()).toEqual(["@portcullis/core", "@portcullis/express", "@portcullis/providers", "express"])
 })
 
-it("sends a signed-out visitor from the protected page to sign in", async () => {
-  const response = await browser.request(`${app.url}/protected`)
-  expect(response.status).toBe(302)
-  expect(response.headers.get("location")).toBe("/auth/signin")
+it("compiles with the app's own tsc --strict against our packages: WorkOS({ connection }) and the Locals augmentation included", () => {
+  expect(compiled).toBe("")
+})
+
+it("lists the providers whose variables are set, and leaves out those configured without them", async () => {
+  const response = await fetch(`${app.url}/auth/providers`)
+  expect(response.status).toBe(200)
+  const ids = Object.keys((await response.json()) as Record<string, unknown>)
+  expect(ids).toEqual(expect.arrayContaining(["github", "google", "sso", "credentials"]))
+  // Tenant providers without their issuer: Auth0, Azure AD B2C, BoxyHQ SAML, Cognito, Keycloak, Okta, Passage.
+  for (const id of ["auth0", "azure-ad-b2c", "boxyhq-saml", "cognito", "keycloak", "okta", "passage"]) expect(ids).not.toContain(id)
+})
+
+it("sends a signed-out visitor from the protected API to a 401", async () => {
+  const response = await browser.request(`${app.url}/api/protected`)
+  expect(response.status).toBe(401)
+  expect(await response.json()).toEqual({ message: "Not Authenticated" })
 })
 
 it("starts a GitHub sign-in from the migrated provider import, with the app's callback URL", async () => {
@@ -83,6 +129,9 @@ it("signs in with Credentials on the sign-in page, and getSession in the app's m
   expect(signedIn.body).toContain('<p id="status">Signed in as erin@example.com</p>')
   const protectedPage = await browser.navigate(`${app.url}/protected`)
   expect(protectedPage.body).toContain('<p id="protected">Protected page of Erin</p>')
+  const api = await browser.request(`${app.url}/api/protected`)
+  expect(api.status).toBe(200)
+  expect(((await api.json()) as { user?: { email?: string } }).user?.email).toBe("erin@example.com")
 })
 
 it("signs in with the generic OpenID Connect provider through the local identity provider", async () => {

@@ -15,16 +15,23 @@
  *
  * @module react
  */
-import { configureClient, getSession, type ClientSession } from "@portcullis/core/client"
+import { configureClient, getSession, updateSession, type ClientSession } from "@portcullis/core/client"
 import { createContext, createElement, useCallback, useContext, useEffect, useMemo, useState, type ReactElement, type ReactNode } from "react"
 
 export { getCsrfToken, getProviders, getSession, signIn, signOut } from "@portcullis/core/client"
 export type { ClientOptions, ClientSession, NavigationResult, SignInOptions } from "@portcullis/core/client"
 
+/**
+ * `useSession()`'s `update`: without `data`, re-reads the session; with it, sends it to the server
+ * (`POST /session`, as next-auth's `update(data)`), where the `jwt` callback gets it as `session`
+ * with `trigger: "update"`. Resolves to the session as it is now, `null` when signed out or failed.
+ */
+export type UpdateSession = (data?: unknown) => Promise<ClientSession | null>
+
 /** What `useSession()` returns. */
 export type SessionContextValue =
-  | { data: ClientSession; status: "authenticated"; update: () => Promise<ClientSession | null> }
-  | { data: null; status: "unauthenticated" | "loading"; update: () => Promise<ClientSession | null> }
+  | { data: ClientSession; status: "authenticated"; update: UpdateSession }
+  | { data: null; status: "unauthenticated" | "loading"; update: UpdateSession }
 
 const SessionContext = createContext<SessionContextValue | undefined>(undefined)
 
@@ -61,8 +68,9 @@ export function SessionProvider({ children, session: initial, basePath, refetchI
     signInBase = basePath.replace(/\/+$/, "")
   }
   const [session, setSession] = useState<ClientSession | null | undefined>(initial)
-  const update = useCallback(async () => {
-    const fresh = await getSession(basePath === undefined ? undefined : { basePath }).catch(() => null)
+  const update = useCallback(async (data?: unknown) => {
+    const options = basePath === undefined ? undefined : { basePath }
+    const fresh = await (data === undefined ? getSession(options) : updateSession(data, options)).catch(() => null)
     setSession(fresh)
     return fresh
   }, [basePath])

@@ -1,7 +1,8 @@
 /**
  * A test app in a folder of its own gets this workspace's `@portcullis/*` packages as a registry
  * install would: linked in with their `dist` ({@link linkWorkspacePackages}), or packed and
- * installed by pnpm as a user's app installs them ({@link installPackedWorkspacePackages}).
+ * installed as a user's app installs them: by pnpm ({@link installPackedWorkspacePackages}) or by a
+ * plain `npm install` ({@link installPackedWithNpm}).
  *
  * @module
  */
@@ -60,6 +61,27 @@ function installedVersion(name: string, from: string): string {
   }
 }
 
+/**
+ * Packs each `@portcullis/*` package of `names` (others are left out) with `pnpm pack` into
+ * `destination`, as `pnpm publish` would upload it: only its `files`, its `workspace:` ranges
+ * replaced. Returns the tarballs by package name.
+ *
+ * @throws Error naming `dependent` when a name is one the workspace does not have, and with pnpm's
+ * output when packing fails.
+ */
+export async function packWorkspacePackages(dependent: string, names: Iterable<string>, destination: string): Promise<Map<string, string>> {
+  const ours = [...names].filter((name) => name.startsWith("@portcullis/"))
+  for (const name of ours) workspacePackage(dependent, name)
+  if (ours.length === 0) return new Map()
+  const packed = await pnpm(["--recursive", ...ours.flatMap((name) => ["--filter", name]), "pack", "--pack-destination", destination, "--json"], WORKSPACE_ROOT)
+  return new Map(
+    [JSON.parse(packed) as unknown].flat().map((entry) => {
+      const { name, filename } = entry as { name: string; filename: string }
+      return [name, filename]
+    }),
+  )
+}
+
 /** Options of {@link installPackedWorkspacePackages}. */
 export interface PackedInstallOptions {
   /** A scratch folder for the tarballs. */
@@ -94,18 +116,7 @@ export async function installPackedWorkspacePackages(dir: string, options: Packe
     devDependencies?: Record<string, string>
   }
   const names = [manifest.dependencies, manifest.devDependencies].flatMap((field) => Object.keys(field ?? {}))
-  const ours = names.filter((name) => name.startsWith("@portcullis/"))
-  for (const name of ours) workspacePackage(dir, name)
-  const [packed, store] = await Promise.all([
-    ours.length === 0
-      ? "[]"
-      : pnpm(["--recursive", ...ours.flatMap((name) => ["--filter", name]), "pack", "--pack-destination", options.tarballs, "--json"], WORKSPACE_ROOT),
-    pnpm(["store", "path"], WORKSPACE_ROOT),
-  ])
-  const tarballs = new Map([JSON.parse(packed) as unknown].flat().map((entry) => {
-    const { name, filename } = entry as { name: string; filename: string }
-    return [name, filename]
-  }))
+  const [tarballs, store] = await Promise.all([packWorkspacePackages(dir, names, options.tarballs), pnpm(["store", "path"], WORKSPACE_ROOT)])
   const pinned = (field: Record<string, string> | undefined): Record<string, string> | undefined =>
     field &&
     Object.fromEntries(
@@ -118,5 +129,44 @@ export async function installPackedWorkspacePackages(dir: string, options: Packe
   // No lockfile to freeze (CI makes that pnpm's default); third-party metadata from pnpm's cache
   // when it has it, the registry otherwise.
   await pnpm(["install", "--ignore-workspace", "--no-frozen-lockfile", "--prefer-offline", "--store-dir", store.trim(), "--reporter", "append-only"], dir)
+  return tarballs
+}
+
+/**
+ * The environment of a child npm with npm's own defaults: no `npm_config_*` that the pnpm running
+ * the tests set, and no `NODE_ENV` (vitest's "test"; "production" would leave out devDependencies).
+ */
+function npmEnvironment(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith("npm_config_") && name !== "NODE_ENV"))
+}
+
+/**
+ * Installs the app in `dir` (outside this workspace) as a user's plain `npm install` would, with
+ * npm's defaults (peer dependencies installed and checked, no `--legacy-peer-deps`, no `--force`):
+ * each `@portcullis/*` dependency from the tarball {@link packWorkspacePackages} makes of it,
+ * every other dependency at the range the app's package.json gives, from the registry through
+ * npm's cache (`--prefer-offline`). A peer range of ours that refuses the app's framework fails
+ * here with npm's `ERESOLVE`, as it would fail the user. Rewrites `dir/package.json` to name the
+ * tarballs and returns them by package name.
+ *
+ * @throws Error with npm's output when packing or installing fails.
+ */
+export async function installPackedWithNpm(dir: string, options: { tarballs: string }): Promise<Map<string, string>> {
+  const manifestPath = join(dir, "package.json")
+  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as Record<string, unknown> & {
+    dependencies?: Record<string, string>
+    devDependencies?: Record<string, string>
+  }
+  const names = [manifest.dependencies, manifest.devDependencies].flatMap((field) => Object.keys(field ?? {}))
+  const tarballs = await packWorkspacePackages(dir, names, options.tarballs)
+  const pointed = (field: Record<string, string> | undefined): Record<string, string> | undefined =>
+    field && Object.fromEntries(Object.entries(field).map(([name, range]) => [name, tarballs.has(name) ? `file:${tarballs.get(name) ?? ""}` : range]))
+  writeFileSync(manifestPath, `${JSON.stringify({ ...manifest, dependencies: pointed(manifest.dependencies), devDependencies: pointed(manifest.devDependencies) }, null, 2)}\n`)
+  await new Promise<void>((resolve, reject) => {
+    execFile("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund"], { cwd: dir, env: npmEnvironment(), maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error === null) resolve()
+      else reject(new Error(`\`npm install\` in ${dir} failed (${String(error.code)}):\n${stdout}\n${stderr}`))
+    })
+  })
   return tarballs
 }
