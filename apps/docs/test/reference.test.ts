@@ -6,7 +6,7 @@
 import { readdirSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { ROOT, generatePages } from "../src/generate.js"
+import { ROOT } from "../src/generate.js"
 import { readOptions, renderOptions, undocumentedOptions } from "../src/options.js"
 import { readProviders } from "../src/providers.js"
 import { ROUTE_DOCS } from "../src/route-docs.js"
@@ -68,10 +68,5 @@ describe("the provider catalogue", () => {
     const folders = readdirSync(join(ROOT, "packages", "providers", "src"), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name)
     expect(providers.map((provider) => provider.id).sort()).toEqual(folders.sort())
     expect(providers.find((provider) => provider.id === "github")?.summary).toMatch(/^GitHub \(OAuth 2\.0\)\. Create an OAuth app/)
-  })
-
-  it("is generated with the other pages", async () => {
-    const pages = await generatePages()
-    expect(pages.map((page) => page.path)).toEqual(["reference/options.md", "reference/routes.md", "reference/providers.md"])
   })
 })
