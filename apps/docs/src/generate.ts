@@ -31,6 +31,7 @@ export async function generatePages(root: string = ROOT): Promise<GeneratedPage[
     ...undocumentedOptions(options).map((path) => `option \`${path}\` has no TSDoc: document it in packages/core/src (on the option or its type)`),
     ...routeDrift(routes).undocumented.map((route) => `route \`${route}\` has no description: add it to apps/docs/src/route-docs.ts`),
     ...routeDrift(routes).stale.map((route) => `apps/docs/src/route-docs.ts describes \`${route}\`, which core no longer declares`),
+    ...routeDrift(routes).wrongLimit.map((route) => `apps/docs/src/route-docs.ts gives \`${route}\` another per-client limit than its flow's \`clientLimit\``),
   ]
   if (problems.length > 0) throw new Error(`The reference cannot be generated:\n- ${problems.join("\n- ")}`)
   return [
