@@ -116,7 +116,7 @@ export function renderRoutes(routes: readonly RouteKey[], docs: Record<string, r
   return [
     generatedNotice("the GET and POST tables of packages/core/src/index.ts and each flow's `routes`"),
     "# Route table",
-    "Every route `Auth()` answers, under `basePath` (`/api/auth` unless you set it; SvelteKit's default is `/auth`). `:id` is a provider's id. The routes come from core's source and the descriptions are kept next to this page's generator: a route added to core without a description fails the docs build.",
+    "Every route `Auth()` answers, under `basePath` (`/api/auth` unless you set it; SvelteKit's default is `/auth`). `:id` is a provider's id; a `GET` route answers `HEAD` too, and another method gets `405` with `Allow`. The routes come from core's source and the descriptions are kept next to this page's generator: a route added to core without a description fails the docs build.",
     "A route that changes state takes a `POST` with the CSRF token from `GET /csrf` (the built-in pages and the client functions send it). The per-client limits apply when the client's address is known: see [Limits](/concepts/limits).",
     "## Routes of every app",
     table((route) => route.source === "index.ts"),
