@@ -174,11 +174,15 @@ export interface CallbacksOptions {
 
 /** Handlers called after things happen; they cannot change the outcome, and a throw is only logged. */
 export interface EventCallbacks {
+  /** A user signed in (`isNewUser` when the sign-in created them). */
   signIn?: (message: { user: User; account: Account | null; profile?: Profile; isNewUser?: boolean }) => Awaitable<void>
   /** Database sessions pass the deleted `session`; JWT sessions the `token` that was in the cookie. */
   signOut?: (message: { session: AdapterSession | null } | { token: JWT | null }) => Awaitable<void>
+  /** The adapter created a user (a first sign-in). */
   createUser?: (message: { user: User }) => Awaitable<void>
+  /** The adapter updated a user (an email address verified by a sign-in link). */
   updateUser?: (message: { user: User }) => Awaitable<void>
+  /** An account at a provider was linked to a user. */
   linkAccount?: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>
   /**
    * The signed-in user unlinked one of their accounts (`POST /accounts/unlink`, or the server's
@@ -186,6 +190,7 @@ export interface EventCallbacks {
    * at the provider by then when it sets `revokeTokensOnSignOut`).
    */
   unlinkAccount?: (message: { user: AdapterUser; account: AdapterAccount }) => Awaitable<void>
+  /** The session was read (`GET /session`). */
   session?: (message: { session: Session; token: JWT }) => Awaitable<void>
   /** `getAccessToken` refreshed an account's tokens and stored them: `account` is the stored account, new tokens included. */
   refreshToken?: (message: { account: AdapterAccount }) => Awaitable<void>
@@ -205,15 +210,21 @@ export type SessionRevocationReason = "signOut" | "backchannelLogout" | "revoked
 
 /** The app's own pages, used instead of the built-in ones. */
 export interface PagesOptions {
+  /** The app's sign-in page, instead of `{basePath}/signin`; it is sent `callbackUrl` and, after a failure, `error`. */
   signIn?: string
+  /** The app's sign-out page, instead of `{basePath}/signout`. */
   signOut?: string
+  /** The app's error page, instead of `{basePath}/error`; it is sent the error code as `error`. */
   error?: string
+  /** The app's "check your email" page, shown after a sign-in link was sent. */
   verifyRequest?: string
+  /** Where a user's first sign-in lands (sent the `callbackUrl` to go on to). */
   newUser?: string
 }
 
 /** The configuration of `Auth()`. */
 export interface AuthConfig {
+  /** The ways to sign in: OAuth and OpenID Connect providers, email links, credentials, passkeys. */
   providers: Provider[]
   /** Seals sessions and checks; an array rotates: the first seals, all are tried to open. Default: `AUTH_SECRET`. */
   secret?: string | string[]
@@ -244,14 +255,18 @@ export interface AuthConfig {
   callbacks?: CallbacksOptions
   events?: EventCallbacks
   pages?: PagesOptions
+  /** Overrides a cookie's name or options, per cookie (`sessionToken`, `csrfToken`...): the defaults are `__Host-` / `__Secure-` on https. */
   cookies?: Partial<{ [K in keyof CookiesOptions]: Partial<CookiesOptions[K]> }>
   /** Default: true when the origin is `https:`. */
   useSecureCookies?: boolean
   /** A stable URL that forwards OAuth callbacks to preview deployments. */
   redirectProxyUrl?: string
+  /** Where errors, warnings and debug lines go, instead of the console; secrets are redacted first. */
   logger?: Partial<LoggerInstance>
+  /** Logs the debug lines too. Default false. */
   debug?: boolean
   theme?: Theme
+  /** Where users, accounts, database sessions, verification tokens and passkeys are stored (any Auth.js adapter fits). */
   adapter?: Adapter
   /**
    * How long one call into a store (each `adapter` method, each `rateLimit.store` call) may take,
@@ -261,7 +276,10 @@ export interface AuthConfig {
    */
   storeTimeout?: number
   /** Auth.js's feature flags. `enableWebAuthn` is accepted and not needed: passkeys work once `Passkey()` is configured. */
-  experimental?: { enableWebAuthn?: boolean }
+  experimental?: {
+    /** Accepted for Auth.js's sake; it changes nothing. */
+    enableWebAuthn?: boolean
+  }
   /**
    * Keeps users signed in across a move from Auth.js: until `until`, a request that carries no
    * session cookie of ours but one under Auth.js's name (`__Secure-authjs.session-token` on
@@ -319,8 +337,20 @@ export interface LegacySessionCookiesOptions {
 export interface RateLimitOptions {
   /** Where the counters live. Default: in this process. */
   store?: RateLimitStore
-  mailPerAddress?: { limit?: number; window?: number }
-  credentials?: { failures?: number; lockout?: number }
+  /** Sign-in mails (email links, passkey sign-up links) per address. */
+  mailPerAddress?: {
+    /** Mails per window. Default 3. */
+    limit?: number
+    /** The window in seconds. Default 900 (15 minutes). */
+    window?: number
+  }
+  /** Failed password attempts per account. */
+  credentials?: {
+    /** Failures before the account's password sign-in pauses. Default 10. */
+    failures?: number
+    /** Seconds the pause lasts. Default 900 (15 minutes). */
+    lockout?: number
+  }
   /** Requests per client address and route group; `false` turns every per-client limit off. */
   perClient?: false | PerClientRateLimits
 }

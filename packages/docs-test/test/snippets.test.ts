@@ -1,5 +1,5 @@
 /**
- * The README's apps, run exactly as written: each framework's marked blocks (`<!-- snippet: ... -->`)
+ * The README's apps (and the documentation site's getting-started pages, which show the same), run exactly as written: each framework's marked blocks (`<!-- snippet: ... -->`)
  * become a project in a temporary folder, with this package's node_modules linked in: it holds
  * what the install lines name, the workspace's packages built as they are published. Each is type-checked with the
  * `tsconfig.json` shown, built and started with the `package.json` scripts shown (`.env` loaded by
@@ -23,7 +23,8 @@ import { TestBrowser, type Page } from "@portcullis/test-kit/browser"
 import { freePort, spawnServer, type SpawnedServer } from "@portcullis/test-kit/system"
 import { linkWorkspacePackages } from "@portcullis/test-kit/workspace"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { asFilledIn, importedPackages, installedPackages, projectFiles, readSnippets, type Snippet } from "./snippets.js"
+import { asFilledIn, importedPackages, installedPackages, mergeSnippets, projectFiles, readSnippets, type Snippet } from "./snippets.js"
+import { README_FILES, SITE_PAGES } from "./sources.js"
 
 const HERE = dirname(import.meta.dirname)
 const ROOT = join(HERE, "..", "..")
@@ -37,7 +38,8 @@ const CREATE_NEXT_APP = join(HERE, "test", "fixtures", "create-next-app")
 const APPS = join(HERE, "test", ".apps")
 const ALICE = DEFAULT_ACCOUNTS[0] ?? expect.unreachable("the dev IdP has no default account")
 
-const snippets: Snippet[] = [...readSnippets(join(ROOT, "README.md")), ...readSnippets(join(ROOT, "packages", "nextjs", "README.md"))]
+// The apps as the READMEs and the site's getting-started pages show them (the same text where both do: site-pages.test.ts).
+const snippets: Snippet[] = mergeSnippets([...README_FILES, ...SITE_PAGES].map(readSnippets))
 const self = JSON.parse(readFileSync(join(HERE, "package.json"), "utf8")) as { devDependencies: Record<string, string> }
 
 /** The start script's environment: the process's, PATH with this package's bins, and `overrides`. */

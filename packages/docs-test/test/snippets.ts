@@ -45,6 +45,41 @@ export function readSnippets(path: string): Snippet[] {
 }
 
 /**
+ * One list of snippets from several files (the READMEs, the site's pages): a file marked in more
+ * than one is kept once, from the first.
+ *
+ * @throws Error naming both places when two of them mark the same file with different text.
+ */
+export function mergeSnippets(sources: readonly (readonly Snippet[])[]): Snippet[] {
+  const merged = new Map<string, Snippet>()
+  for (const snippet of sources.flat()) {
+    const name = `${snippet.framework}/${snippet.file}`
+    const kept = merged.get(name)
+    if (kept === undefined) merged.set(name, snippet)
+    else if (kept.text !== snippet.text) throw new Error(`${name} differs: ${kept.where} and ${snippet.where} must show the same text`)
+  }
+  return [...merged.values()]
+}
+
+/**
+ * The fenced blocks of `path` that no snippet marker names, by `path:line`: a code block the test
+ * never runs. Shell blocks (commands to type) are left out.
+ */
+export function unmarkedBlocks(path: string): string[] {
+  const lines = readFileSync(path, "utf8").split("\n")
+  const unmarked: string[] = []
+  for (let index = 0; index < lines.length; index++) {
+    const fence = /^(```+)(\w*)/.exec(lines[index] ?? "")
+    if (fence === null) continue
+    const [, ticks = "", language = ""] = fence
+    if (!MARKER.test(lines[index - 1] ?? "") && !["sh", "bash", "shell"].includes(language)) unmarked.push(`${path}:${String(index + 1)}`)
+    const end = lines.findIndex((candidate, at) => at > index && candidate === ticks)
+    index = end === -1 ? lines.length : end
+  }
+  return unmarked
+}
+
+/**
  * The files of `framework`'s project: the shared ones (unless `shared` is false: a Next.js app is
  * create-next-app's, not the README's node project), then its own (which win), install lines excluded.
  */

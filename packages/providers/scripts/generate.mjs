@@ -60,6 +60,11 @@ function describeProvider(id) {
   return { id, name: JSON.parse(`"${name}"`), type, docs }
 }
 
+/** Every provider as the tables show it: `{ id, name, type, docs }` (the docs site's catalogue reads it too). */
+export function describeProviders() {
+  return providerIds().map(describeProvider)
+}
+
 function packageJson(ids) {
   const path = join(packageDir, "package.json")
   const pkg = JSON.parse(readFileSync(path, "utf8"))

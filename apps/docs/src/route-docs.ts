@@ -1,0 +1,42 @@
+/**
+ * What each route does, keyed as the source declares it (`"<METHOD> <action or flow route>"`).
+ * One action may serve several paths (`POST signin` is the page's form and a provider's sign-in),
+ * so each key holds one row per path. `routes.ts` fails when a declared route has no row here or
+ * a row names a route the source no longer has.
+ */
+
+/** One path of a route and what it does. */
+export interface RouteDoc {
+  path: string
+  does: string
+  /** The `rateLimit.perClient` rule its requests count against. */
+  limit?: string
+}
+
+export const ROUTE_DOCS: Record<string, readonly RouteDoc[]> = {
+  "GET providers": [{ path: "/providers", does: "The configured providers as JSON: id, name, type, sign-in and callback URLs (no secrets)." }],
+  "GET csrf": [{ path: "/csrf", does: "A CSRF token as JSON (`{ csrfToken }`), and the cookie it is checked against." }],
+  "GET signin": [{ path: "/signin", does: "The built-in sign-in page (or a redirect to `pages.signIn`): a button or form per provider, the error of a failed attempt." }],
+  "POST signin": [
+    { path: "/signin", does: "The sign-in page again (a form without a provider)." },
+    { path: "/signin/:id", does: "Starts a sign-in with a provider: the redirect to an OAuth or OpenID provider, or the sign-in mail. CSRF-checked.", limit: "signIn" },
+  ],
+  "GET callback": [{ path: "/callback/:id", does: "Where a provider sends the browser back (OAuth code, email link token): checks it and starts the session.", limit: "callback" }],
+  "POST callback": [{ path: "/callback/:id", does: "A provider that posts its callback (`form_post`, Apple), a credentials form or a passkey's answer.", limit: "callback" }],
+  "GET session": [{ path: "/session", does: "The session as JSON (`null` when signed out), shaped by the `session` callback; renews a sliding session's cookie." }],
+  "POST session": [{ path: "/session", does: "Updates the session with data from the browser (`update()`): runs the `jwt` callback with `trigger: \"update\"`. CSRF-checked.", limit: "sessionUpdate" }],
+  "GET sessions": [{ path: "/sessions", does: "The signed-in user's sessions (devices) as JSON: browser, address, created and last seen, which one is this one. Needs an adapter that keeps session records." }],
+  "POST sessions": [{ path: "/sessions/revoke", does: "Ends one of the user's sessions, every other one, or all of them (sign out everywhere). CSRF-checked." }],
+  "GET signout": [{ path: "/signout", does: "The built-in sign-out page (or a redirect to `pages.signOut`): a button that posts the sign-out." }],
+  "POST signout": [{ path: "/signout", does: "Ends the session (and, per provider options, the provider's session or tokens). CSRF-checked." }],
+  "GET signout-callback": [{ path: "/signout/callback/:id", does: "Where an OpenID provider's own sign-out (`endSessionOnSignOut`) sends the browser back; goes on to the app's `callbackUrl`." }],
+  "GET error": [{ path: "/error", does: "The built-in error page for an error code (or a redirect to `pages.error`)." }],
+  "GET verify-request": [{ path: "/verify-request", does: "The \"check your email\" page shown after a sign-in link was sent (or `pages.verifyRequest`)." }],
+  "GET accounts": [{ path: "/accounts", does: "The signed-in user's linked accounts as JSON (provider and account id, never tokens)." }],
+  "POST accounts": [{ path: "/accounts/unlink", does: "Unlinks one of the user's accounts, never the last way in; revokes its tokens with `revokeTokensOnSignOut`. CSRF-checked." }],
+  "POST backchannel-logout": [{ path: "/backchannel-logout/:id", does: "OpenID Connect Back-Channel Logout: the provider posts a signed logout token and the user's sessions end on every instance (`backchannelLogout: true`)." }],
+  "GET webauthn-options": [{ path: "/webauthn-options/:id", does: "A passkey challenge (authentication or registration options) for the browser's WebAuthn call.", limit: "passkeyOptions" }],
+  "GET webauthn-credentials": [{ path: "/webauthn-credentials/:id", does: "The signed-in user's passkeys as JSON: name, created, last used." }],
+  "POST webauthn-credentials": [{ path: "/webauthn-credentials/:id", does: "Renames or deletes one of the user's passkeys (never the last way in). CSRF-checked." }],
+  "GET webauthn-script": [{ path: "/webauthn-script/:id", does: "The sign-in page's passkey script, served by `Auth()` itself (no CDN; the page's CSP admits only it)." }],
+}
