@@ -227,9 +227,8 @@ function measure(page: Page): Promise<Measure> {
       themeLogoWidth: document.querySelector(".brand-logo")?.getBoundingClientRect().width ?? 0,
       title: document.title,
       home: ((link) => (link === null ? undefined : { href: link.href, text: link.textContent, width: link.getBoundingClientRect().width }))(document.querySelector<HTMLAnchorElement>("main > a.brand")),
-      signedIn: ((notice) => (notice === null ? undefined : { text: notice.querySelector("p")?.textContent ?? "", links: [...notice.querySelectorAll("a")].map((a) => a.textContent) }))(
-        document.querySelector(".signed-in"),
-      ),
+      signedIn: ((notice: Element | null) =>
+        notice === null ? undefined : { text: notice.querySelector("p")?.textContent ?? "", links: [...notice.querySelectorAll("a")].map((a) => a.textContent) })(document.querySelector(".signed-in")),
       alertForm: alert === null ? undefined : (alert.closest("form")?.action ?? ""),
       notice:
         notice === null
