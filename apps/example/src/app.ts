@@ -287,8 +287,8 @@ export async function startExample(options: ExampleOptions): Promise<RunningExam
       ...selection.providers,
       ...(email.provider === undefined ? [] : [email.provider]),
       // Passkeys need nothing set up: they live in the adapter (memory, or PostgreSQL with DATABASE_URL).
-      // Its own label, saying what the address is for: only creating a passkey needs it (signing in with one does not), and the email form above has "Email".
-      Passkey({ formFields: { email: { label: "Email (only to create a passkey)", required: true, autocomplete: "username webauthn" } } }),
+      // Its own label: the address is only for a new passkey (core's hint under it says so), and the email form above has "Email".
+      Passkey({ formFields: { email: { label: "Email for a new passkey", required: true, autocomplete: "username webauthn" } } }),
       demoUserProvider(createDemoUserCheck(demoPassword.password, database?.demoUser)),
     ],
     secret,

@@ -330,7 +330,7 @@ describe("passkeys in the example", () => {
 
     await page.goto(`${example.url}/protected`)
     await page.waitForURL(`${example.url}/api/auth/signin?callbackUrl=%2Fprotected`)
-    await page.getByLabel("Email (only to create a passkey)").fill("dora@example.net")
+    await page.getByLabel("Email for a new passkey").fill("dora@example.net")
     await page.getByRole("button", { name: "Create a passkey" }).click()
     await page.waitForURL(`${example.url}/api/auth/verify-request?provider=email&type=email`)
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Check your email")

@@ -135,6 +135,7 @@ form{margin:0 0 .75rem}
 :focus-visible{outline:3px solid var(--text);outline-offset:2px}
 label{display:block;text-align:left;font-size:.875rem;font-weight:500;margin:0 0 .25rem}
 input{width:100%;min-height:2.75rem;padding:.5rem .75rem;margin:0 0 .75rem;border:1px solid var(--input-border);border-radius:8px;font:inherit;background:var(--card);color:var(--text)}
+.hint{text-align:left;font-size:.875rem;margin:-.25rem 0 .75rem}
 .or{display:flex;align-items:center;gap:.75rem;margin:1.25rem 0;color:var(--muted);font-size:.875rem}
 .or::before,.or::after{content:"";flex:1;border-top:1px solid var(--border)}
 .error{padding:.75rem 1rem;border:1px solid var(--error-border);border-radius:8px;background:var(--error-bg);color:var(--error-text);text-align:left}
