@@ -18,7 +18,7 @@ import { openDatabase } from "./database.js"
 import { DEMO_PROVIDER_ID, startDemoIdp } from "./demo-idp.js"
 import { createDemoUserCheck, DEMO_USERNAME, demoUserProvider } from "./demo-user.js"
 import { printSignInLink, selectEmailProvider, type EmailDelivery, type SignInLinkSink } from "./email.js"
-import { FAVICON, pagePolicy, renderCheckEmail, renderDevices, renderHome, renderNotFound, renderProtected, renderServerError, renderToken, STYLESHEET, type HomeView, type SessionStore } from "./pages.js"
+import { FAVICON, pagePolicy, renderCheckEmail, renderDevices, renderHome, renderNotFound, renderNoToken, renderProtected, renderServerError, renderToken, STYLESHEET, type HomeView, type SessionStore } from "./pages.js"
 import { selectProviders, type ProviderStatus } from "./providers.js"
 import { readSession } from "./session.js"
 import { readSessionStrategy, readVariable, resolveDemoPassword, resolveSecret, SettingsError, type Env } from "./settings.js"
@@ -143,6 +143,8 @@ export function createApp(options: AppOptions): Hono {
     const setCookies: string[] = []
     const token = await getAccessToken(c.req.raw, auth, DEMO_PROVIDER_ID, (cookie) => setCookies.push(cookie))
     if (token === null) {
+      // Signed in another way: the page says why it has no token, rather than a silent trip to sign-in.
+      if ((await readSession(c.req.raw, auth)).session !== null) return page(renderNoToken(), 200, setCookies)
       const signIn = `${AUTH_BASE_PATH}/signin?${new URLSearchParams({ callbackUrl: "/token" }).toString()}`
       return new Response(null, { status: 302, headers: { location: signIn, "cache-control": "private, no-store" } })
     }
@@ -285,8 +287,8 @@ export async function startExample(options: ExampleOptions): Promise<RunningExam
       ...selection.providers,
       ...(email.provider === undefined ? [] : [email.provider]),
       // Passkeys need nothing set up: they live in the adapter (memory, or PostgreSQL with DATABASE_URL).
-      // Its own label: the email sign-in form above has the "Email" field.
-      Passkey({ formFields: { email: { label: "Address for your passkey", required: true, autocomplete: "username webauthn" } } }),
+      // Its own label: the address is only for a new passkey (core's hint under it says so), and the email form above has "Email".
+      Passkey({ formFields: { email: { label: "Email for a new passkey", required: true, autocomplete: "username webauthn" } } }),
       demoUserProvider(createDemoUserCheck(demoPassword.password, database?.demoUser)),
     ],
     secret,

@@ -41,7 +41,8 @@ export function createAuthConfig(options: AuthOptions): AuthConfig {
     url: options.url,
     allowedOrigins: options.allowedOrigins ?? [],
     trustHost: true,
-    theme: { colorScheme: "auto", brandColor: "#2f5bd3" },
+    // The name its own pages carry, on core's pages too, linked back to its home page.
+    theme: { colorScheme: "auto", brandColor: "#2f5bd3", brandName: "Auth example", homeUrl: "/" },
     ...(options.logger === undefined ? {} : { logger: options.logger }),
   }
 }

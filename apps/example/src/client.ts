@@ -2,7 +2,8 @@
  * The browser script of the home page and the devices page, bundled with esbuild and served as
  * `/assets/client.js`: every `<button data-sign-in="<provider id>">` starts a sign-in, every
  * `<button data-revoke-session="<id>">` ends that session and `<button data-revoke-others>` every
- * other one, with `@portcullis/core/client`.
+ * other one, with `@portcullis/core/client`; every `<time data-local-time>` is shown in the
+ * browser's time zone.
  */
 import { revokeOtherSessions, revokeSession, signIn } from "@portcullis/core/client"
 
@@ -50,3 +51,10 @@ for (const button of document.querySelectorAll<HTMLButtonElement>("button[data-r
   if (id !== undefined && id !== "") revokeOnClick(button, () => revokeSession(id))
 }
 for (const button of document.querySelectorAll<HTMLButtonElement>("button[data-revoke-others]")) revokeOnClick(button, () => revokeOtherSessions())
+
+// Times are rendered on the server in UTC; here each is shown in the browser's own time zone and language.
+const localTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" })
+for (const time of document.querySelectorAll<HTMLTimeElement>("time[data-local-time]")) {
+  const date = new Date(time.dateTime)
+  if (!Number.isNaN(date.getTime())) time.textContent = localTime.format(date)
+}

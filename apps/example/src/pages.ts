@@ -52,7 +52,7 @@ ul.providers,ul.devices{list-style:none;padding:0;margin:.5rem 0 0}
 ul.providers li,ul.devices li{padding:.35rem 0;border-bottom:1px solid var(--border)}
 ul.providers li:last-child{border-bottom:0}
 code,pre{font:.9em ui-monospace,monospace}
-pre{background:var(--bg);border-radius:8px;padding:1rem;white-space:pre;overflow-wrap:normal;overflow-x:auto;max-width:100%}
+pre{background:var(--bg);border-radius:8px;padding:1rem;white-space:pre-wrap;overflow-wrap:anywhere;max-width:100%}
 [role=status]:empty{display:none}
 [role=status]{color:var(--alert)}
 `
@@ -236,9 +236,12 @@ export interface DeviceView {
   provider: { id: string; name: string | null } | null
 }
 
-/** A time as people read it, in UTC (the server renders it for every visitor alike). */
+/**
+ * A time as people read it: `/assets/client.js` rewrites it in the browser's own time zone and
+ * language; the server's text, in UTC, is what shows without the script.
+ */
 function when(iso: string): string {
-  return `${iso.slice(0, 16).replace("T", " ")} UTC`
+  return `<time datetime="${escapeHtml(iso)}" data-local-time>${escapeHtml(`${iso.slice(0, 16).replace("T", " ")} UTC`)}</time>`
 }
 
 /**
@@ -249,12 +252,14 @@ function when(iso: string): string {
 export function renderDevices(devices: readonly DeviceView[]): string {
   const rows = devices
     .map((device) => {
-      const how = device.provider === null ? "" : ` · signed in with ${escapeHtml(device.provider.name ?? device.provider.id)}`
-      const from = device.clientAddress === null ? "" : ` · from <code>${escapeHtml(device.clientAddress)}</code>`
+      // What tells two "Chrome on Linux" apart: this one, where and how each signed in, and when.
+      const how = device.provider === null ? "Signed in" : `Signed in with ${escapeHtml(device.provider.name ?? device.provider.id)}`
+      const from = device.clientAddress === null ? "" : ` from <code>${escapeHtml(device.clientAddress)}</code>`
+      const seen = device.current ? "Active now" : `Last active ${when(device.lastSeenAt)}`
       const action = device.current
-        ? `<span class="badge on">this device</span>`
+        ? `<span class="badge on">This device</span>`
         : `<button type="button" class="button" data-revoke-session="${escapeHtml(device.id)}" disabled>Sign out this device</button>`
-      return `<li data-testid="device"${device.current ? ` data-current="true"` : ""}><strong>${escapeHtml(device.device)}</strong> ${action}<br><span class="muted">Since ${escapeHtml(when(device.createdAt))} · last seen ${escapeHtml(when(device.lastSeenAt))}${how}${from}</span></li>`
+      return `<li data-testid="device"${device.current ? ` data-current="true"` : ""}><strong>${escapeHtml(device.device)}</strong> ${action}<br><span class="muted">${how}${from} on ${when(device.createdAt)} · ${seen}</span></li>`
     })
     .join("\n")
   const others = devices.some((device) => !device.current)
@@ -288,6 +293,22 @@ export function renderToken(token: AccessToken): string {
 <dt>Scope</dt><dd>${escapeHtml(token.scope ?? "not said")}</dd>
 <dt>Token</dt><dd><code data-testid="token-fingerprint">${escapeHtml(token.accessToken.slice(0, 6))}…</code> <span class="muted">(its first characters: the token itself is a secret)</span></dd>
 </dl>
+</section>`,
+  )
+}
+
+/**
+ * The provider token page of a user who did not sign in with the Demo IdP: the app holds no
+ * Demo IdP token for them, and the page says so and how to get one, instead of sending them to sign in.
+ */
+export function renderNoToken(): string {
+  return layout(
+    { title: "Provider token", signedIn: true },
+    `<section class="card" data-testid="no-token">
+<h1>Provider token</h1>
+<p>This page shows the access token the Demo IdP issued when you signed in with it. You signed in another way, so the app holds no Demo IdP token for you.</p>
+<p class="muted">Signing in with the Demo IdP while you are signed in here adds it to your account; this page then shows its token.</p>
+<div class="actions"><a class="button primary" href="${AUTH_BASE_PATH}/signin?callbackUrl=%2Ftoken">Sign in with the Demo IdP too</a><a class="button" href="/">Back home</a></div>
 </section>`,
   )
 }

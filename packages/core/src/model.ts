@@ -124,4 +124,8 @@ export interface Theme {
   brandColor?: string
   /** The text color on `brandColor` buttons. Default: white or dark, whichever reads. */
   buttonText?: string
+  /** The app's name (this project's addition): above each page's card, linked to `homeUrl`, and in each page's `<title>` ("Sign in · Acme"). Default: the home page's host. */
+  brandName?: string
+  /** Where the app's name and logo link to (this project's addition): a path such as `"/"`, or an absolute URL on `url`'s origin or one of `allowedOrigins`. Default: the app's origin. */
+  homeUrl?: string
 }

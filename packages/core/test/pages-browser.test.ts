@@ -23,7 +23,7 @@ import xLogo from "@portcullis/providers/twitter/logo.js"
 import { Auth } from "../src/index.js"
 import type { AuthConfig } from "../src/types.js"
 import { launchChromium } from "@portcullis/test-kit/chromium"
-import { acmeProvider, passwordProvider, SECRET } from "./helpers.js"
+import { acmeProvider, PASSWORD, passwordProvider, SECRET } from "./helpers.js"
 import { scaled } from "@portcullis/test-time"
 
 /** Set `PAGES_SCREENSHOTS=1` to keep a screenshot of every page and mode; a failing page is always kept. */
@@ -41,6 +41,9 @@ const BRANDED = [
 const BRANDED_IDS = BRANDED.map((provider) => provider.id)
 
 /** A small violet square: the app's own logo from `theme.logo`, as a data URL the page's policy allows. */
+/** The branded app's name: markup in it must reach the page as text. */
+const BRAND = "Acme <Tools>"
+
 const THEME_LOGO = `data:image/svg+xml;base64,${Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><rect width="8" height="8" rx="2" fill="#7c3aed"/></svg>').toString("base64")}`
 
 function config(basePath: string, theme: AuthConfig["theme"]): AuthConfig {
@@ -67,6 +70,8 @@ const APPS: Record<string, AuthConfig> = {
   "/api/auth": config("/api/auth", undefined),
   "/themed/auth": config("/themed/auth", { brandColor: "#7c3aed", buttonText: "#ffffff", logo: THEME_LOGO, colorScheme: "auto" }),
   "/dark/auth": config("/dark/auth", { colorScheme: "dark" }),
+  // The app's name and home link; JWT sessions, so the password form signs in without a stored user.
+  "/branded/auth": { ...config("/branded/auth", { brandName: BRAND, homeUrl: "/start", logo: THEME_LOGO }), session: { strategy: "jwt" } },
 }
 
 interface PageCase {
@@ -81,6 +86,10 @@ interface PageCase {
   refusedIn?: string
   /** The page says something neutral (role=status, in the text color): nothing went wrong. */
   neutral?: boolean
+  /** The page is the branded app's: its title ends with the app's name, which links to `/start`. */
+  brand?: boolean
+  /** Visited signed in (with the password form of the branded app): the page says who. */
+  signedIn?: boolean
 }
 
 const LINK = "token=0123456789abcdef&email=ada%40example.com&callbackUrl=%2Fwelcome"
@@ -99,9 +108,17 @@ const PAGES: PageCase[] = [
   { name: "themed-sign-in", path: "/themed/auth/signin", branded: BRANDED_IDS, themeLogo: true },
   { name: "themed-sign-out", path: "/themed/auth/signout", themeLogo: true },
   { name: "forced-dark-sign-in", path: "/dark/auth/signin", branded: BRANDED_IDS },
+  { name: "branded-sign-in", path: "/branded/auth/signin", branded: BRANDED_IDS, themeLogo: true, brand: true },
+  { name: "branded-error", path: "/branded/auth/error?error=Verification", status: 403, themeLogo: true, brand: true },
+  { name: "branded-verify-request", path: "/branded/auth/verify-request", themeLogo: true, brand: true },
+  { name: "branded-email-confirmation", path: `/branded/auth/callback/email?${LINK}`, themeLogo: true, brand: true },
+  { name: "branded-not-found", path: "/branded/auth/no-such-page", status: 404, themeLogo: true, brand: true },
   // Opened on 127.0.0.1 while the app's `url` says localhost (LOCAL, added once the port is known).
   { name: "sign-in-other-loopback-name", path: `${LOCAL}/signin?callbackUrl=%2Fme`, branded: BRANDED_IDS },
   { name: "sign-in-after-other-loopback-name", path: `${LOCAL}/signin?error=MissingCSRF&openedAt=http%3A%2F%2F127.0.0.1%3A3000`, branded: BRANDED_IDS },
+  // Signed in (the last cases: the password form signs in before the first of them).
+  { name: "branded-sign-in-signed-in", path: "/branded/auth/signin?callbackUrl=%2Fme", branded: BRANDED_IDS, themeLogo: true, brand: true, signedIn: true },
+  { name: "branded-sign-out", path: "/branded/auth/signout", themeLogo: true, brand: true, signedIn: true },
 ]
 
 /** axe-core runs once per page and color scheme (on the phone): what it checks does not change with the width. */
@@ -166,6 +183,11 @@ interface Measure {
   alertForm: string | undefined
   /** The `role=status` element's text and background colors, with the page's, if there is one. */
   notice: { color: string; background: string; text: string; card: string } | undefined
+  title: string
+  /** The link above the card to the app's home page: where it goes, what it says, its width. */
+  home: { href: string; text: string; width: number } | undefined
+  /** The "you are signed in" notice's text and link names, if there is one. */
+  signedIn: { text: string; links: string[] } | undefined
 }
 
 function measure(page: Page): Promise<Measure> {
@@ -203,6 +225,10 @@ function measure(page: Page): Promise<Measure> {
             },
       buttons,
       themeLogoWidth: document.querySelector(".brand-logo")?.getBoundingClientRect().width ?? 0,
+      title: document.title,
+      home: ((link) => (link === null ? undefined : { href: link.href, text: link.textContent, width: link.getBoundingClientRect().width }))(document.querySelector<HTMLAnchorElement>("main > a.brand")),
+      signedIn: ((notice: Element | null) =>
+        notice === null ? undefined : { text: notice.querySelector("p")?.textContent ?? "", links: [...notice.querySelectorAll("a")].map((a) => a.textContent) })(document.querySelector(".signed-in")),
       alertForm: alert === null ? undefined : (alert.closest("form")?.action ?? ""),
       notice:
         notice === null
@@ -256,6 +282,13 @@ describe("the default pages in Chromium", () => {
         try {
           for (const pageCase of PAGES) {
             const label = `${pageCase.name} (${viewport.name}, ${scheme})`
+            if (pageCase.signedIn === true && !(await context.cookies()).some((cookie) => cookie.name.endsWith("session-token"))) {
+              await page.goto(`${origin}/branded/auth/signin`)
+              await page.getByLabel("Username").fill("ada")
+              await page.getByLabel("Password").fill(PASSWORD)
+              await page.getByRole("button", { name: "Sign in with Password" }).click()
+              await page.waitForURL((url) => !url.pathname.includes("/signin"))
+            }
             const response = await page.goto(`${origin}${pageCase.path}`)
             expect(response?.status(), label).toBe(pageCase.status ?? 200)
             expect(response?.headers()["content-type"], label).toMatch(/^text\/html/)
@@ -276,6 +309,23 @@ describe("the default pages in Chromium", () => {
               expect(button.logoColor, `${label}: the ${button.id} logo is drawn in the button's text color`).toBe(button.text)
             }
             if (pageCase.themeLogo === true) expect(seen.themeLogoWidth, `${label}: shows theme.logo`).toBeGreaterThan(0)
+            // Every page names the app (theme.brandName, else its host) above the card, as a way back to it.
+            expect(seen.home?.width, `${label}: a link to the app's home page`).toBeGreaterThan(0)
+            if (pageCase.brand === true) {
+              expect(seen.title, `${label}: the title ends with the app's name`).toMatch(/ · Acme <Tools>$/)
+              expect(seen.home, `${label}: the app's name links to theme.homeUrl`).toMatchObject({ href: `${origin}/start`, text: BRAND })
+            } else {
+              // The app's origin (`url`'s for LOCAL); a page drawn before the origin is known links to "/".
+              const app = pageCase.path.startsWith(LOCAL) && !pageCase.name.includes("not-found") ? `http://localhost:${new URL(origin).port}` : origin
+              expect(seen.home?.href, `${label}: without a homeUrl, the app's origin`).toBe(`${app}/`)
+              expect(seen.home?.text, `${label}: without a brandName, the app's host`).toBe(pageCase.name.includes("not-found") ? "Home page" : new URL(app).host)
+              expect(seen.title, `${label}: without a brandName, the page's own title`).not.toContain("·")
+            }
+            if (pageCase.signedIn === true && pageCase.name.includes("sign-in")) {
+              expect(seen.signedIn, `${label}: says who is signed in, with the way on and out`).toEqual({ text: "You are signed in as Ada Lovelace (ada@example.com).", links: ["Continue to /me", "Sign out"] })
+            } else {
+              expect(seen.signedIn, `${label}: says nothing of a session`).toBeUndefined()
+            }
             if (pageCase.refusedIn !== undefined) expect(seen.alertForm, `${label}: the refusal is in the form it refers to`).toMatch(new RegExp(`/callback/${pageCase.refusedIn}$`))
             if (pageCase.neutral === true) {
               expect(seen.alertForm, `${label}: no alert`).toBeUndefined()

@@ -16,7 +16,7 @@ function whiteContrast(hex: string): number {
 
 function signInWithLogo(logo: string): string {
   const provider: PageProvider = { id: "acme", name: "Acme", kind: "button", action: "/api/auth/signin/acme", style: { logo, brandColor: "#24292f" } }
-  return renderSignIn({ theme: {}, providers: [provider], csrfToken: "t", callbackUrl: undefined, error: undefined })
+  return renderSignIn({ theme: {}, homeUrl: "https://app.example", providers: [provider], csrfToken: "t", callbackUrl: undefined, error: undefined })
 }
 
 describe("provider logos", () => {
@@ -45,7 +45,7 @@ describe("provider logos", () => {
   })
 
   it("keeps the theme's logo out of the page when it is not an image URL or an SVG", () => {
-    expect(layout({ logo: '"><script>alert(1)</script>' }, "t", "")).not.toContain("alert")
+    expect(layout({ logo: '"><script>alert(1)</script>' }, "t", "", "https://app.example")).not.toContain("alert")
   })
 })
 
@@ -66,7 +66,7 @@ describe("button colors", () => {
   })
 
   it("honours theme.buttonText over the computed text color", () => {
-    const page = renderSignIn({ theme: { brandColor: "#4285f4", buttonText: "#000000" }, providers: [{ id: "email", name: "Email", kind: "email", action: "/e", style: {} }], csrfToken: "t", callbackUrl: undefined, error: undefined })
+    const page = renderSignIn({ theme: { brandColor: "#4285f4", buttonText: "#000000" }, homeUrl: "https://app.example", providers: [{ id: "email", name: "Email", kind: "email", action: "/e", style: {} }], csrfToken: "t", callbackUrl: undefined, error: undefined })
     expect(page).toContain("color:#000000")
   })
 })
@@ -100,5 +100,44 @@ describe("credentials fields with Auth.js's input attributes", () => {
     const response = await Auth(new Request(`${ORIGIN}/api/auth/signin`), config)
     expect(response.status).toBe(503)
     expect(errors.join("\n")).toContain('providers["credentials"].credentials.username.minLength')
+  })
+})
+
+describe("the app's name and home link (theme.brandName, theme.homeUrl)", () => {
+  const email: PageProvider = { id: "email", name: "Email", kind: "email", action: "/e", style: {} }
+  const signIn = (theme: Parameters<typeof renderSignIn>[0]["theme"], extra: Partial<Parameters<typeof renderSignIn>[0]> = {}) =>
+    renderSignIn({ theme, homeUrl: "https://app.example", providers: [email], csrfToken: "t", callbackUrl: undefined, error: undefined, ...extra })
+
+  it("titles the page with the app's name and links the name to theme.homeUrl, taken on the app's origin", () => {
+    const page = signIn({ brandName: "Acme", homeUrl: "/start" })
+    expect(page).toContain("<title>Sign in · Acme</title>")
+    expect(page).toContain('<a class="brand" href="https://app.example/start"><span>Acme</span></a>')
+  })
+
+  it("without a brandName keeps the title and names the home page by its host", () => {
+    const page = signIn({})
+    expect(page).toContain("<title>Sign in</title>")
+    expect(page).toContain('<a class="brand" href="https://app.example"><span>app.example</span></a>')
+  })
+
+  it("escapes the app's name in the title and the link", () => {
+    const page = signIn({ brandName: '<img src=x onerror="alert(1)">' })
+    expect(page).not.toContain("<img src=x")
+    expect(page).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;")
+  })
+
+  it("says who is signed in, escaped, with the way on to callbackUrl and a sign-out link, and keeps every form (linking another account)", () => {
+    const page = signIn(
+      {},
+      { callbackUrl: "https://app.example/protected?tab=1", signedIn: { user: { name: "Ada <b>Lovelace</b>", email: "ada@example.com" }, signOutUrl: "https://app.example/api/auth/signout?callbackUrl=x" } },
+    )
+    expect(page).toContain("You are signed in as <strong>Ada &lt;b&gt;Lovelace&lt;/b&gt;</strong> (ada@example.com).")
+    expect(page).toContain('<a href="https://app.example/protected?tab=1">Continue to /protected?tab=1</a>')
+    expect(page).toContain('<a href="https://app.example/api/auth/signout?callbackUrl=x">Sign out</a>')
+    expect(page).toContain('action="/e"')
+  })
+
+  it("says nothing about a session when nobody is signed in", () => {
+    expect(signIn({})).not.toContain("signed in as")
   })
 })

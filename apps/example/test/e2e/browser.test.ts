@@ -298,7 +298,7 @@ describe("the example's own sign-in forms, with database sessions", () => {
     const { example } = run
     await page.goto(`${example.url}/protected`)
     await page.waitForURL(`${example.url}/api/auth/signin?callbackUrl=%2Fprotected`)
-    await page.getByLabel("Email").fill(" Carol@Example.org ")
+    await page.getByLabel("Email", { exact: true }).fill(" Carol@Example.org ")
     await page.getByRole("button", { name: "Sign in with Email" }).click()
     await page.waitForURL(`${example.url}/api/auth/verify-request?provider=email&type=email`)
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Check your email")
@@ -336,7 +336,7 @@ describe("passkeys in the example", () => {
 
     await page.goto(`${example.url}/protected`)
     await page.waitForURL(`${example.url}/api/auth/signin?callbackUrl=%2Fprotected`)
-    await page.getByLabel("Address for your passkey").fill("dora@example.net")
+    await page.getByLabel("Email for a new passkey").fill("dora@example.net")
     await page.getByRole("button", { name: "Create a passkey" }).click()
     await page.waitForURL(`${example.url}/api/auth/verify-request?provider=email&type=email`)
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Check your email")
@@ -451,11 +451,11 @@ describe("the signed-in devices page", () => {
       expect(await devices.count()).toBe(2)
       expect(await page.locator(`[data-testid="device"][data-current="true"]`).textContent()).toContain("Chrome on Linux")
       const phoneRow = devices.filter({ hasText: "Safari on iPhone" })
-      expect(await phoneRow.textContent()).toContain("signed in with Demo user")
+      expect(await phoneRow.textContent()).toContain("Signed in with Demo user")
 
       await phoneRow.getByRole("button", { name: "Sign out this device" }).click()
       await page.waitForFunction(() => document.querySelectorAll('[data-testid="device"]').length === 1)
-      expect(await page.getByTestId("device").textContent()).toContain("this device")
+      expect(await page.getByTestId("device").textContent()).toContain("This device")
       expect(await page.getByText("No other device is signed in.").count()).toBe(1)
 
       // The phone's next page finds no session and sends it to sign in.
@@ -472,6 +472,40 @@ describe("the signed-in devices page", () => {
       throw error
     } finally {
       await Promise.all([here.close(), phone.close()])
+    }
+  })
+
+  it("tells two Chrome on Linux sessions apart: this device, active now; the other, when it was last active, in the browser's time zone", async () => {
+    const { example } = run
+    browser ??= launchChromium()
+    // Not UTC, with half an hour in the offset: a time left in UTC cannot pass for local.
+    const here = await (await browser).newContext({ timezoneId: "Asia/Kolkata", locale: "en-GB" })
+    const there = await (await browser).newContext()
+    for (const context of [here, there]) context.setDefaultTimeout(scaled(10_000))
+    const page = await here.newPage()
+    try {
+      // The earlier tests' sessions end first: the page then lists these two browsers only.
+      await signInDemoUser(page, example)
+      if ((await page.locator("button[data-revoke-others]").count()) > 0) {
+        await page.locator("button[data-revoke-others]:enabled").click()
+        await page.getByText("No other device is signed in.").waitFor()
+      }
+      await signInDemoUser(await there.newPage(), example)
+      await page.reload()
+      const rows = page.getByTestId("device")
+      expect(await rows.count()).toBe(2)
+      const texts = await rows.allInnerTexts()
+      expect(texts.every((text) => text.startsWith("Chrome on Linux"))).toBe(true)
+      expect(new Set(texts).size, "the two rows read differently").toBe(2)
+      expect(await page.locator('[data-testid="device"][data-current="true"]').innerText()).toMatch(/This device[\s\S]*Signed in with Demo user on .* · Active now$/)
+      expect(await page.locator('[data-testid="device"]:not([data-current])').innerText()).toMatch(/Sign out this device[\s\S]*Last active /)
+      const local = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "Asia/Kolkata" })
+      const times = await page.locator("time[data-local-time]").evaluateAll((elements) => elements.map((element) => ({ datetime: element.getAttribute("datetime") ?? "", text: element.textContent })))
+      expect(times).toHaveLength(3)
+      for (const time of times) expect(time.text, time.datetime).toBe(local.format(new Date(time.datetime)))
+      expect(run.errors).toEqual([])
+    } finally {
+      await Promise.all([here.close(), there.close()])
     }
   })
 

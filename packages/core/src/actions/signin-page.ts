@@ -10,6 +10,7 @@ import type { FlowProvider, RequestContext } from "../internal.js"
 import { otherLoopbackOrigin } from "../http/other-loopback.js"
 import type { PageProvider, SignInOrigins } from "../pages/index.js"
 import { callbackUrl, signInPageUrl, signInUrl } from "../http/routes.js"
+import { readSession } from "../session/index.js"
 
 /** Where a provider's sign-in form posts: its callback when the form is the sign-in (credentials), else `/signin/:id`. */
 function formAction(context: RequestContext, provider: FlowProvider): string {
@@ -48,9 +49,15 @@ export async function signInPage(context: RequestContext): Promise<Response> {
     const entry = await provider.flow.draw?.(context, provider, { refused: shown === "CredentialsSignin" })
     if (entry !== undefined) drawn.push({ ...entry, id: provider.id, name: provider.name, action: formAction(context, provider), style: provider.style })
   }
+  // Someone signed in may be here to link another account: the forms stay, the page says who it is.
+  const current = await readSession(context)
+  const signedIn = current === null ? undefined : { user: current.session.user ?? {}, signOutUrl: `${context.authUrl}/signout?${new URLSearchParams({ callbackUrl: signInPageUrl(context, { callbackUrl: target }) }).toString()}` }
   // The default pages are fetched when one is served: an app on its own pages never loads them.
   const { renderSignIn } = await import("../pages/index.js")
-  let response = html(context, renderSignIn({ theme, providers: drawn, csrfToken: token, callbackUrl: target, error: shown, origins: otherOrigin(context, shown, target) }))
+  let response = html(
+    context,
+    renderSignIn({ theme, homeUrl: context.origin, providers: drawn, csrfToken: token, callbackUrl: target, error: shown, origins: otherOrigin(context, shown, target), signedIn }),
+  )
   for (const provider of providers) {
     if (provider.flow.page) response = await provider.flow.page(context, provider, response, { csrfToken: token, callbackUrl: target })
   }

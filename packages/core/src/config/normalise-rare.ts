@@ -9,7 +9,7 @@ import { Configuration } from "../errors/errors.js"
 import type { InternalConfig } from "../internal.js"
 import type { Theme } from "../model.js"
 import { compileOriginPattern } from "../http/origin-patterns.js"
-import type { OriginPattern } from "../http/origins.js"
+import { isAllowedOrigin, type OriginPattern, type OriginPolicy } from "../http/origins.js"
 import { httpUrl, isRecord, safeColor, type RareOptions } from "./read.js"
 import type { RateLimitStore } from "../limits/rate-limit-store.js"
 import type { AuthConfig, PagesOptions } from "../types.js"
@@ -33,13 +33,13 @@ export interface RareNormalised {
  *
  * @throws {Configuration} naming the first option that is not usable.
  */
-export function normaliseRare(rare: RareOptions, env: Env, rateLimitDefaults: NonNullable<InternalConfig["rateLimit"]>): RareNormalised {
+export function normaliseRare(rare: RareOptions, env: Env, rateLimitDefaults: NonNullable<InternalConfig["rateLimit"]>, authUrl?: URL): RareNormalised {
   const redirectProxyUrl = normalizeUrl(rare.redirectProxyUrl, "redirectProxyUrl")
   const rateLimit = normalizeRateLimit(rare.rateLimit, rateLimitDefaults)
   const allowedOrigins = normalizeAllowedOrigins(rare.allowedOrigins, env)
   const pages = normalizePages(rare.pages)
   checkCookies(rare.cookies)
-  const theme = normalizeTheme(rare.theme)
+  const theme = normalizeTheme(rare.theme, { canonical: authUrl, trustHost: false, allowed: allowedOrigins })
   return { redirectProxyUrl, rateLimit, allowedOrigins, pages, theme, legacySessionCookies: normalizeLegacySessionCookies(rare.legacySessionCookies) }
 }
 
@@ -92,10 +92,10 @@ export function normalizePages(pages: unknown): PagesOptions {
  *
  * @throws {Configuration} naming the theme option that is not usable.
  */
-export function normalizeTheme(theme: unknown): Theme {
+export function normalizeTheme(theme: unknown, origins: OriginPolicy = { canonical: undefined, trustHost: false, allowed: [] }): Theme {
   if (theme === undefined) return {}
   if (!isRecord(theme)) throw new Configuration("`theme` must be an object.")
-  const { colorScheme, brandColor, buttonText, logo } = theme
+  const { colorScheme, brandColor, buttonText, logo, brandName, homeUrl } = theme
   if (colorScheme !== undefined && colorScheme !== "auto" && colorScheme !== "light" && colorScheme !== "dark") {
     throw new Configuration('`theme.colorScheme` must be "auto", "light" or "dark".')
   }
@@ -105,7 +105,35 @@ export function normalizeTheme(theme: unknown): Theme {
     }
   }
   if (logo !== undefined && (typeof logo !== "string" || logo === "")) throw new Configuration("`theme.logo` must be an https or data: image URL.")
+  // eslint-disable-next-line no-control-regex
+  if (brandName !== undefined && (typeof brandName !== "string" || brandName.trim() === "" || brandName.length > 100 || /[\u0000-\u001f\u007f]/.test(brandName))) {
+    throw new Configuration("`theme.brandName` must be the app's name: text of 1 to 100 characters, such as \"Acme\".")
+  }
+  checkHomeUrl(homeUrl, origins)
   return { ...theme }
+}
+
+/**
+ * `theme.homeUrl`, checked as a `callbackUrl` is: every page links to it, so a URL on an origin
+ * the app does not admit would send its users elsewhere from the sign-in page itself.
+ *
+ * @throws {Configuration} when it is not a path or a URL on `url`'s origin or one of `allowedOrigins`.
+ */
+function checkHomeUrl(homeUrl: unknown, origins: OriginPolicy): void {
+  if (homeUrl === undefined) return
+  const message = "`theme.homeUrl` must be a path such as \"/\" or an absolute http(s) URL on `url`'s origin or one of `allowedOrigins`"
+  // Control characters and backslashes are how `/\evil.example`-style values slip past parsers.
+  // eslint-disable-next-line no-control-regex
+  if (typeof homeUrl !== "string" || homeUrl.length > 2048 || /[\u0000-\u001f\u007f\\]/.test(homeUrl)) throw new Configuration(`${message}.`)
+  if (homeUrl.startsWith("/") && !homeUrl.startsWith("//")) return
+  let url: URL
+  try {
+    url = new URL(homeUrl)
+  } catch (cause) {
+    throw new Configuration(`${message}.`, { cause })
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw new Configuration(`${message}.`)
+  if (!isAllowedOrigin(origins, url.origin)) throw new Configuration(`${message}: ${url.origin} is neither.`)
 }
 
 const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/

@@ -65,7 +65,7 @@ async function normaliseRare(read: ReadOptions, env: Env): Promise<RareNormalise
   const { rare } = read
   const given = [rare.rateLimit, rare.allowedOrigins, env.AUTH_ALLOWED_ORIGINS, rare.redirectProxyUrl, rare.pages, rare.theme, rare.cookies, rare.legacySessionCookies]
   if (given.every((value) => value === undefined)) return undefined
-  return (await import("./normalise-rare.js")).normaliseRare(rare, env, defaultRateLimit())
+  return (await import("./normalise-rare.js")).normaliseRare(rare, env, defaultRateLimit(), read.authUrl)
 }
 
 /**

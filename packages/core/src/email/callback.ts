@@ -56,6 +56,7 @@ export async function confirmationPage(context: RequestContext, provider: Intern
   const link = readLink(context.url.searchParams)
   const page = renderConfirmSignIn({
     theme: context.config.theme,
+    homeUrl: context.origin,
     action: callbackRoute(context, provider.id),
     csrfToken: await csrfToken(context),
     email: link.email,

@@ -7,7 +7,7 @@ import type { AuthErrorCode } from "../errors/error-codes.js"
 import { errorMessages, signInPageMessages } from "../errors/error-messages.js"
 import type { PageEntry } from "../internal.js"
 import type { ProviderButtonStyles, Theme } from "../model.js"
-import { brandButtonStyle, escapeHtml, hiddenInput, layout, logoMarkup, themeButtonStyle } from "./layout.js"
+import { brandButtonStyle, escapeHtml, hiddenInput, homePage, layout, logoMarkup, themeButtonStyle } from "./layout.js"
 
 /** A provider as the sign-in page lists it: what its flow draws (`kind`), and `action`, where its form posts. */
 export interface PageProvider extends PageEntry {
@@ -99,6 +99,29 @@ function originsNotice(origins: SignInOrigins): string {
   return `<p class="error" role="alert">${escapeHtml(`This app's address is ${origins.app}, but the page was opened at ${origins.openedAt}, so its form could not be checked. You are now at ${origins.app}: sign in again here.`)}</p>`
 }
 
+/** Who is signed in, for the sign-in page of someone who already is. */
+export interface SignedInNotice {
+  /** The session's user (from the session, so escaped where shown). */
+  user: { name?: string | null; email?: string | null }
+  signOutUrl: string
+}
+
+/**
+ * "You are signed in as …", with the way on to `callbackUrl` when there is one (its path on the
+ * app's own origin) and the way out: signing in below then links or switches accounts knowingly.
+ */
+function signedInNotice(signedIn: SignedInNotice, callbackUrl: string | undefined, origin: string): string {
+  const { name, email } = signedIn.user
+  const who = typeof name === "string" && name !== "" ? `<strong>${escapeHtml(name)}</strong>${typeof email === "string" && email !== "" ? ` (${escapeHtml(email)})` : ""}` : typeof email === "string" && email !== "" ? `<strong>${escapeHtml(email)}</strong>` : undefined
+  let onward = ""
+  if (callbackUrl !== undefined) {
+    const target = new URL(callbackUrl)
+    const label = target.origin === origin ? `${target.pathname}${target.search}${target.hash}` : target.href
+    onward = `<a href="${escapeHtml(target.href)}">Continue to ${escapeHtml(label)}</a>`
+  }
+  return `<div class="notice signed-in"><p>${who === undefined ? "You are signed in." : `You are signed in as ${who}.`}</p><p class="links">${onward}<a href="${escapeHtml(signedIn.signOutUrl)}">Sign out</a></p></div>`
+}
+
 /**
  * The sign-in page: one form (CSRF token, callback URL) per provider; OAuth buttons first,
  * then the email and credentials forms with their inputs, each group set apart by "or".
@@ -107,12 +130,16 @@ function originsNotice(origins: SignInOrigins): string {
  */
 export function renderSignIn(params: {
   theme: Theme
+  /** The app's origin. */
+  homeUrl: string
   providers: PageProvider[]
   csrfToken: string
   callbackUrl: string | undefined
   error: AuthErrorCode | undefined
   /** Another loopback name than the app's, seen on this page or the form before it. */
   origins?: SignInOrigins | undefined
+  /** Who is signed in already, and where their sign-out page is (back to this page after). */
+  signedIn?: SignedInNotice | undefined
 }): string {
   const { origins } = params
   // The other name explains a MissingCSRF better than "open for too long", which it replaces.
@@ -126,7 +153,7 @@ export function renderSignIn(params: {
   // The refusal names no provider in its URL: the form whose typed values came back when known, else the first.
   const refused = params.error === "CredentialsSignin" ? (forms.find((provider) => provider.values !== undefined) ?? forms[0]) : undefined
   const refusal = (provider: PageProvider) => (provider === refused ? { alert, values: provider.values ?? new Map<string, string>() } : undefined)
-  const top = originsAlert + (notice === undefined ? (refused === undefined ? alert : "") : `<p class="notice" role="status">${escapeHtml(notice)}</p>`)
+  const top = originsAlert + (params.signedIn === undefined ? "" : signedInNotice(params.signedIn, params.callbackUrl, params.homeUrl)) + (notice === undefined ? (refused === undefined ? alert : "") : `<p class="notice" role="status">${escapeHtml(notice)}</p>`)
   // A browser posting across loopback names sends `Origin: null`: the form says where it was opened, to explain a refusal.
   const hidden = `${hiddenInput("csrfToken", params.csrfToken)}${hiddenInput("callbackUrl", params.callbackUrl)}${hiddenInput("openedAt", origins?.here === true ? origins.openedAt : undefined)}`
   const groups = [
@@ -136,7 +163,7 @@ export function renderSignIn(params: {
   ]
     .filter((group) => group.length > 0)
     .map((group) => group.map((provider) => providerForm(provider, hidden, params.theme, refusal(provider))).join("\n"))
-  return layout(params.theme, "Sign in", `<h1>Sign in</h1>${top}${groups.join('\n<p class="or">or</p>\n')}`)
+  return layout(params.theme, "Sign in", `<h1>Sign in</h1>${top}${groups.join('\n<p class="or">or</p>\n')}`, params.homeUrl)
 }
 
 /** The sign-out confirmation page, with a way back for a person who changed their mind. */
@@ -144,13 +171,14 @@ export function renderSignOut(params: { theme: Theme; action: string; csrfToken:
   return layout(
     params.theme,
     "Sign out",
-    `<h1>Sign out</h1><p>Are you sure you want to sign out?</p><form method="post" action="${escapeHtml(params.action)}">${hiddenInput("csrfToken", params.csrfToken)}${hiddenInput("callbackUrl", params.callbackUrl)}<button type="submit" class="button primary"${themeButtonStyle(params.theme)}>Sign out</button></form><p class="links"><a href="${escapeHtml(params.callbackUrl ?? params.homeUrl)}">Stay signed in</a></p>`,
+    `<h1>Sign out</h1><p>Are you sure you want to sign out?</p><form method="post" action="${escapeHtml(params.action)}">${hiddenInput("csrfToken", params.csrfToken)}${hiddenInput("callbackUrl", params.callbackUrl)}<button type="submit" class="button primary"${themeButtonStyle(params.theme)}>Sign out</button></form><p class="links"><a href="${escapeHtml(params.callbackUrl ?? homePage(params.theme, params.homeUrl))}">Stay signed in</a></p>`,
+    params.homeUrl,
   )
 }
 
 /** The links under a failure: start the sign-in again, or leave. */
-function wayBack(signinUrl: string, homeUrl: string): string {
-  return `<p class="links"><a href="${escapeHtml(signinUrl)}">Try signing in again</a><a href="${escapeHtml(homeUrl)}">Go to the home page</a></p>`
+function wayBack(signinUrl: string, home: string): string {
+  return `<p class="links"><a href="${escapeHtml(signinUrl)}">Try signing in again</a><a href="${escapeHtml(home)}">Go to the home page</a></p>`
 }
 
 /**
@@ -164,7 +192,8 @@ export function renderError(params: { theme: Theme; code: AuthErrorCode | undefi
   return layout(
     params.theme,
     "Sign-in problem",
-    `<h1>We could not sign you in</h1><p class="error" role="alert">${escapeHtml(message)}</p>${owner}${wayBack(params.signinUrl, params.homeUrl)}`,
+    `<h1>We could not sign you in</h1><p class="error" role="alert">${escapeHtml(message)}</p>${owner}${wayBack(params.signinUrl, homePage(params.theme, params.homeUrl))}`,
+    params.homeUrl,
   )
 }
 
@@ -173,6 +202,7 @@ export function renderNotFound(params: { theme: Theme; homeUrl: string; signinUr
   return layout(
     params.theme,
     "Page not found",
-    `<h1>Page not found</h1><p>${escapeHtml(errorMessages.UnknownAction)}</p><p class="links"><a href="${escapeHtml(params.signinUrl)}">Go to the sign-in page</a><a href="${escapeHtml(params.homeUrl)}">Go to the home page</a></p>`,
+    `<h1>Page not found</h1><p>${escapeHtml(errorMessages.UnknownAction)}</p><p class="links"><a href="${escapeHtml(params.signinUrl)}">Go to the sign-in page</a><a href="${escapeHtml(homePage(params.theme, params.homeUrl))}">Go to the home page</a></p>`,
+    params.homeUrl,
   )
 }

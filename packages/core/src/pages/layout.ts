@@ -119,8 +119,10 @@ function palette(scheme: Theme["colorScheme"]): string {
 const STYLES = `*,*::before,*::after{box-sizing:border-box}
 body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;padding:1.5rem 1rem;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:var(--bg);color:var(--text)}
 main{width:100%;max-width:24rem}
-.brand-logo{display:block;max-height:64px;max-width:12rem;margin:0 auto 1.25rem;color:var(--text)}
-svg.brand-logo{width:64px;height:64px}
+.brand{display:flex;flex-direction:column;align-items:center;gap:.5rem;width:fit-content;max-width:100%;margin:0 auto 1.25rem;color:var(--text);font-weight:600;font-size:1.125rem;text-decoration:none;overflow-wrap:anywhere;text-align:center}
+.brand:hover span{text-decoration:underline}
+.brand-logo{display:block;max-height:64px;max-width:12rem}
+svg.brand-logo{width:64px;height:64px;fill:currentColor}
 .card{background:var(--card);border:1px solid var(--border);border-radius:12px;box-shadow:0 1px 3px rgb(0 0 0/.08);padding:2rem 1.5rem;text-align:center;overflow-wrap:anywhere}
 h1{font-size:1.375rem;line-height:1.3;margin:0 0 1rem}
 p{margin:0 0 1rem}
@@ -133,10 +135,12 @@ form{margin:0 0 .75rem}
 :focus-visible{outline:3px solid var(--text);outline-offset:2px}
 label{display:block;text-align:left;font-size:.875rem;font-weight:500;margin:0 0 .25rem}
 input{width:100%;min-height:2.75rem;padding:.5rem .75rem;margin:0 0 .75rem;border:1px solid var(--input-border);border-radius:8px;font:inherit;background:var(--card);color:var(--text)}
+.hint{text-align:left;font-size:.875rem;margin:-.25rem 0 .75rem}
 .or{display:flex;align-items:center;gap:.75rem;margin:1.25rem 0;color:var(--muted);font-size:.875rem}
 .or::before,.or::after{content:"";flex:1;border-top:1px solid var(--border)}
 .error{padding:.75rem 1rem;border:1px solid var(--error-border);border-radius:8px;background:var(--error-bg);color:var(--error-text);text-align:left}
 .notice{padding:.75rem 1rem;border:1px solid var(--border);border-radius:8px;background:var(--bg);text-align:left}
+.signed-in{margin:0 0 1.25rem}.signed-in p{margin:0}.signed-in .links{justify-content:flex-start;margin:.5rem 0 0}
 .button+.button{margin-top:.625rem}
 .links{display:flex;flex-wrap:wrap;justify-content:center;gap:.5rem 1.25rem;margin:1rem 0 0}
 a{color:var(--link);text-underline-offset:2px}`
@@ -146,15 +150,45 @@ export function themeButtonStyle(theme: Theme): string {
   return brandButtonStyle(theme.brandColor ?? "#346df1", theme.buttonText)
 }
 
-/** A whole page: the theme's logo above one card holding `body`. */
-export function layout(theme: Theme, title: string, body: string): string {
+/**
+ * The app's home page: `theme.homeUrl` (checked at start; a path taken on `origin`), else
+ * `origin`, the app's origin, or `"/"` on a page drawn before the origin is known.
+ */
+export function homePage(theme: Theme, origin: string): string {
+  if (theme.homeUrl === undefined) return origin
+  try {
+    return new URL(theme.homeUrl, origin).href
+  } catch {
+    return theme.homeUrl
+  }
+}
+
+/** The link above every card: the logo and the app's name (else the home page's host), to the home page. */
+function brandLink(theme: Theme, home: string): string {
+  let name = theme.brandName
+  if (name === undefined) {
+    try {
+      name = new URL(home).host
+    } catch {
+      name = "Home page"
+    }
+  }
+  return `<a class="brand" href="${escapeHtml(home)}">${logoMarkup(theme.logo, "brand-logo")}<span>${escapeHtml(name)}</span></a>`
+}
+
+/**
+ * A whole page: the app's logo and name, linked to its home page, above one card holding `body`;
+ * titled "`title` · `brandName`". `origin` is the app's origin (`"/"` when not known).
+ */
+export function layout(theme: Theme, title: string, body: string, origin: string): string {
   const scheme = theme.colorScheme === "dark" || theme.colorScheme === "light" ? theme.colorScheme : "light dark"
+  const fullTitle = theme.brandName === undefined ? title : `${title} · ${theme.brandName}`
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="${scheme}"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title>
+<meta name="color-scheme" content="${scheme}"><meta name="robots" content="noindex"><title>${escapeHtml(fullTitle)}</title>
 <style>
 ${palette(theme.colorScheme)}
 ${STYLES}
 </style></head>
-<body><main>${logoMarkup(theme.logo, "brand-logo")}<div class="card">${body}</div></main></body></html>`
+<body><main>${brandLink(theme, homePage(theme, origin))}<div class="card">${body}</div></main></body></html>`
 }

@@ -35,7 +35,8 @@ function passkeyControl(context: RequestContext, provider: FlowProvider<WebAuthn
   const field =
     email === undefined
       ? ""
-      : `<label for="${escapeHtml(inputId)}">${escapeHtml(email.label ?? "Email")}</label><input id="${escapeHtml(inputId)}" name="email" type="email" autocomplete="${escapeHtml(email.autocomplete ?? "username webauthn")}" placeholder="${escapeHtml(email.placeholder ?? "you@example.com")}" data-passkey-email>`
+      : // The field's one use is a new passkey's account address: the hint says so, in plain words, since the sign-in button beside it ignores it.
+        `<label for="${escapeHtml(inputId)}">${escapeHtml(email.label ?? "Email")}</label><input id="${escapeHtml(inputId)}" name="email" type="email" autocomplete="${escapeHtml(email.autocomplete ?? "username webauthn")}" placeholder="${escapeHtml(email.placeholder ?? "you@example.com")}" aria-describedby="${escapeHtml(inputId)}-hint" data-passkey-email><p class="muted hint" id="${escapeHtml(inputId)}-hint">Only needed to create a passkey. To sign in with one, press the button: your browser offers your passkeys.</p>`
   const data =
     attribute("data-passkey-provider", provider.id) +
     attribute("data-base-path", context.config.basePath) +

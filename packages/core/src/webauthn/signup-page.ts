@@ -8,6 +8,8 @@ import type { Theme } from "../model.js"
 /** What the sign-up confirmation page shows and posts back. */
 export interface SignUpPageParams {
   theme: Theme
+  /** The app's origin. */
+  homeUrl: string
   /** Where the form posts: the provider's callback route with the link's `pending` registration. */
   action: string
   csrfToken: string
@@ -30,7 +32,7 @@ export interface SignUpPageParams {
  *
  * @example
  * ```ts
- * html(context, renderConfirmSignUp({ theme, action, csrfToken, email, name: undefined, existing: false, token, callbackUrl, signInUrl }))
+ * html(context, renderConfirmSignUp({ theme, homeUrl, action, csrfToken, email, name: undefined, existing: false, token, callbackUrl, signInUrl }))
  * ```
  */
 export function renderConfirmSignUp(params: SignUpPageParams): string {
@@ -43,5 +45,6 @@ export function renderConfirmSignUp(params: SignUpPageParams): string {
     params.theme,
     title,
     `<h1>${title}</h1>${text}<p class="muted">From now on, the passkey you just made signs you in on this device.</p><form method="post" action="${escapeHtml(params.action)}">${fields}<button type="submit" class="button primary"${themeButtonStyle(params.theme)}>${button}</button></form><p class="links"><a href="${escapeHtml(params.signInUrl)}">Back to sign in</a></p>`,
+    params.homeUrl,
   )
 }

@@ -291,6 +291,7 @@ export async function signUpLink(context: RequestContext, provider: Provider): P
     const callbackUrl = link.callbackUrl === null ? undefined : target
     const page = renderConfirmSignUp({
       theme: context.config.theme,
+      homeUrl: context.origin,
       action: action.href,
       csrfToken: await csrfToken(context),
       email: link.email,

@@ -48,6 +48,24 @@ describe("configuration", () => {
     expect((await resolveConfig(testConfig({ theme: { colorScheme: "dark", brandColor: "#346df1", buttonText: "white" } }))).theme).toEqual({ colorScheme: "dark", brandColor: "#346df1", buttonText: "white" })
   })
 
+  it("refuses a theme.homeUrl that would send the pages' users off the app, as a callbackUrl is (ASVS V3.5.1 open redirect)", async () => {
+    for (const homeUrl of ["https://evil.example/", "//evil.example", "/\\evil.example", "javascript:alert(1)", "home", 42]) {
+      expect(await configError(testConfig({ url: "https://app.example", theme: { homeUrl: homeUrl as string } })), String(homeUrl)).toMatch(/^Configuration: `theme.homeUrl` must be a path/)
+    }
+    expect(await configError(testConfig({ theme: { homeUrl: "https://app.example/" } }))).toMatch(/https:\/\/app\.example is neither/)
+    for (const homeUrl of ["/", "/start?from=signin", "https://app.example/home", "https://www.app.example/"]) {
+      const config = testConfig({ url: "https://app.example", allowedOrigins: ["https://www.app.example"], theme: { homeUrl } })
+      expect((await resolveConfig(config)).theme.homeUrl).toBe(homeUrl)
+    }
+  })
+
+  it("names a theme.brandName that is not a short name", async () => {
+    for (const brandName of ["", "  ", "a".repeat(101), "Acme\nInc", 7]) {
+      expect(await configError(testConfig({ theme: { brandName: brandName as string } })), JSON.stringify(brandName)).toMatch(/^Configuration: `theme.brandName` must be the app's name/)
+    }
+    expect((await resolveConfig(testConfig({ theme: { brandName: "Acme <Tools>" } }))).theme.brandName).toBe("Acme <Tools>")
+  })
+
   it("names a bad url or allowedOrigins entry", async () => {
     expect(await configError(testConfig({ url: "not a url" }))).toMatch(/^Configuration: `url` must be an absolute http\(s\) URL/)
     expect(await configError(testConfig({ allowedOrigins: ["https://*.com"] }))).toMatch(/allowedOrigins\[0\]/)

@@ -102,6 +102,8 @@ describe("passkey sign-up and sign-in", () => {
     expect(csp).not.toMatch(/https:\/\/|unsafe-inline'[^;]*script|unsafe-eval/)
     expect(page).toContain('data-callback-url="http://localhost:3000/account"')
     expect(page).toContain('autocomplete="username webauthn"')
+    // The email field says what it is for: creating a passkey, not signing in with one.
+    expect(page).toContain('aria-describedby="passkey-email-hint" data-passkey-email><p class="muted hint" id="passkey-email-hint">Only needed to create a passkey.')
     const served = await call(ctx.config, new Jar(), script?.[1] ?? "")
     const body = new Uint8Array(await served.arrayBuffer())
     const digest = Buffer.from(await crypto.subtle.digest("SHA-256", body)).toString("base64")
