@@ -21,6 +21,7 @@ const sidebar = [
       { text: "Adapters", link: "/concepts/adapters" },
       { text: "Limits", link: "/concepts/limits" },
       { text: "Security model", link: "/concepts/security" },
+      { text: "Security protections and their tests", link: "/concepts/security-tests" },
     ],
   },
   {
@@ -32,6 +33,7 @@ const sidebar = [
       { text: "Passkeys", link: "/guides/passkeys" },
       { text: "Provider tokens and logout", link: "/guides/provider-tokens" },
       { text: "Devices and sessions", link: "/guides/devices" },
+      { text: "Versions and upgrades", link: "/guides/versions" },
     ],
   },
   {
