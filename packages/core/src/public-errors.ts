@@ -11,4 +11,5 @@
  * @module errors
  */
 export * from "./errors/errors.js"
+export * from "./errors/flow-errors.js"
 export { errorMessages, isAuthErrorCode, signInPageMessages } from "./errors/error-messages.js"

@@ -16,7 +16,7 @@
  * @module types
  */
 import type { Adapter, AdapterAccount, AdapterSession, AdapterUser } from "./adapters.js"
-import type { RefreshTokenError } from "./errors/errors.js"
+import type { RefreshTokenError } from "./errors/flow-errors.js"
 import type { RateLimitStore } from "./limits/rate-limit-store.js"
 import type { Account, Awaitable, CookiesOptions, LoggerInstance, Profile, Theme, User } from "./model.js"
 import type { Provider } from "./providers/types.js"

@@ -19,7 +19,6 @@ import { AuthError, Configuration } from "../errors/errors.js"
 import type { InternalConfig } from "../internal.js"
 import type { AuthConfig } from "../types.js"
 import { sameSecrets } from "../crypto/crypto.js"
-import { logOnce } from "../errors/logger.js"
 import { checkConfig } from "./check.js"
 import { readEnv } from "./env.js"
 import { normaliseConfig } from "./normalise.js"
@@ -77,7 +76,11 @@ async function readConfig(config: AuthConfig): Promise<Resolved> {
     const internal = await normaliseConfig(read, env, logSecrets)
     checkConfig(internal)
     // Once per process, not per reading: an app that builds its configuration per request reads one per request.
-    for (const error of internal.unavailable.values()) logOnce(internal.logger, error)
+    if (internal.unavailable.size > 0) {
+      // The once-per-process bookkeeping loads only for an app with a provider left out.
+      const { logOnce } = await import("../errors/log-once.js")
+      for (const error of internal.unavailable.values()) logOnce(internal.logger, error)
+    }
     const resolved = { internal, fromEnv, logSecrets }
     cache.set(config, resolved)
     return resolved

@@ -3,7 +3,7 @@
  * once and of bounded size), then the app's `authorize` asked. No value is ever put in a log
  * message: errors name fields, never their contents.
  */
-import { CallbackRouteError, CredentialsSignin } from "../errors/errors.js"
+import { CallbackRouteError, CredentialsSignin } from "../errors/flow-errors.js"
 import type { User } from "../model.js"
 import { RESERVED_FIELDS, type InternalCredentialsProvider } from "./provider.js"
 

@@ -1,7 +1,8 @@
 /**
  * The `crypto/` room: the cryptography of sessions and checks (this module, its engines `crypto-
- * engine.ts` and `crypto-web.ts`), the rules a `secret` must meet (`secret-strength.ts`) and the
- * one bounded cache every module-level cache uses (`caches.ts`). A leaf room: it imports no other
+ * engine.ts` and `crypto-web.ts`, and `sealed.ts` for the values a browser hands back), the rules
+ * a `secret` must meet (`secret-strength.ts`) and the one bounded cache every module-level cache
+ * uses (`caches.ts`). A leaf room: it imports no other
  * folder.
  *
  * The cryptography of sessions and checks: key derivation (cached per secret and purpose, bounded),
@@ -14,7 +15,6 @@ import { aadBits, concat, sameBytes, type CbcHmacKey, type CryptoEngine, type Se
 export type { CbcHmacKey, CryptoEngine, Sealed, SecretKey } from "./crypto-engine.js"
 
 const encoder = new TextEncoder()
-const decoder = new TextDecoder()
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 const DECODE = new Int16Array(128).fill(-1)
@@ -41,11 +41,6 @@ export function base64url(bytes: Uint8Array): string {
     out += char(n >> 18) + char((n >> 12) & 63) + char((n >> 6) & 63)
   }
   return out
-}
-
-/** The SHA-256 of `value` (UTF-8), as unpadded base64url: a short, fixed-size key that holds no copy of a secret. */
-export async function sha256Base64url(value: string): Promise<string> {
-  return base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value))))
 }
 
 /** Decodes unpadded base64url; returns `undefined` for anything that is not. */
@@ -332,53 +327,6 @@ export function splitCompactJwe(token: string): CompactJwe | undefined {
 /** Joins a compact JWE with `alg: dir` from its protected header (base64url) and sealed parts. */
 export function joinCompactJwe(header: string, iv: Uint8Array, { ciphertext, tag }: Sealed): string {
   return `${header}..${base64url(iv)}.${base64url(ciphertext)}.${base64url(tag)}`
-}
-
-const JWE_HEADER = base64url(encoder.encode(JSON.stringify({ alg: "dir", enc: "A256GCM" })))
-const JWE_AAD = encoder.encode(JWE_HEADER)
-
-/**
- * Seals a JSON value as a compact JWE (`alg: dir`, `enc: A256GCM`).
- *
- * @see https://www.rfc-editor.org/rfc/rfc7516#section-7.1 JWE Compact Serialization
- */
-export async function sealJwe(payload: unknown, key: SecretKey, using: CryptoEngine = engine): Promise<string> {
-  const iv = randomBytes(12)
-  return joinCompactJwe(JWE_HEADER, iv, await using.encrypt(key, iv, JWE_AAD, encoder.encode(JSON.stringify(payload))))
-}
-
-/**
- * Opens a compact JWE sealed by {@link sealJwe} with any of `keys`; `undefined` when it is
- * malformed, tampered with, or sealed with another key.
- */
-export async function openJwe(token: string, keys: readonly SecretKey[], using: CryptoEngine = engine): Promise<unknown> {
-  const jwe = splitCompactJwe(token)
-  if (jwe?.header !== JWE_HEADER) return undefined
-  const plain = await openGcm(jwe, JWE_AAD, keys, using)
-  return plain === undefined ? undefined : parseJson(plain)
-}
-
-/**
- * The plaintext of an `A256GCM` compact JWE under the first of `keys` that authenticates it;
- * `undefined` when none does.
- */
-export async function openGcm(jwe: CompactJwe, aad: Uint8Array<ArrayBuffer>, keys: readonly SecretKey[], using: CryptoEngine = engine): Promise<Uint8Array | undefined> {
-  const { iv, ciphertext, tag } = jwe
-  if (iv.length !== 12 || tag.length !== 16) return undefined
-  for (const key of keys) {
-    const plain = await using.decrypt(key, iv, aad, { ciphertext, tag })
-    if (plain !== undefined) return plain
-  }
-  return undefined
-}
-
-/** UTF-8 JSON bytes as a value; `undefined` when they are not JSON. */
-export function parseJson(bytes: Uint8Array): unknown {
-  try {
-    return JSON.parse(decoder.decode(bytes)) as unknown
-  } catch {
-    return undefined
-  }
 }
 
 /** HMAC-SHA-256 of `value`, base64url. */

@@ -51,20 +51,3 @@ export async function resolveCallbackUrl(context: RequestContext, requested: str
   }
   return resolved.href
 }
-
-/** The `callbackUrl` remembered in its cookie across the provider round trip. */
-export function rememberedCallbackUrl(context: RequestContext): string | undefined {
-  const value = context.jar.get(context.cookies.callbackUrl.name)
-  if (value === undefined) return undefined
-  try {
-    return decodeURIComponent(value)
-  } catch {
-    return undefined
-  }
-}
-
-/** Remembers a resolved `callbackUrl` for the callback. */
-export function rememberCallbackUrl(context: RequestContext, url: string): void {
-  const cookie = context.cookies.callbackUrl
-  context.setCookies.push({ name: cookie.name, value: encodeURIComponent(url), options: cookie.options })
-}

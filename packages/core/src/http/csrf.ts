@@ -6,7 +6,7 @@
  */
 import type { RequestContext } from "../internal.js"
 import { deriveKeys, hmac, randomString, verifyHmac, type SecretKey } from "../crypto/crypto.js"
-import type { MissingCSRF } from "../errors/errors.js"
+import type { MissingCSRF } from "../errors/flow-errors.js"
 import type { CsrfFailure } from "./other-loopback.js"
 
 const SALT = "authjs.csrf"

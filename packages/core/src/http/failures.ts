@@ -6,9 +6,12 @@
  * fetched with the first failure: an app's ordinary requests never load it.
  */
 import { html, json, redirect } from "./context.js"
-import { AuthError, Configuration, httpStatus, MissingCSRF, UnknownAction, type AuthErrorCode } from "../errors/errors.js"
+import { AuthError, Configuration, UnknownAction, type AuthErrorCode } from "../errors/errors.js"
+import { MissingCSRF } from "../errors/flow-errors.js"
+import { httpStatus } from "../errors/errors.js"
 import type { InternalConfig, RequestContext } from "../internal.js"
-import { createLogger, loggedOnce, sanitizeError } from "../errors/logger.js"
+import { loggedOnce } from "../errors/log-once.js"
+import { createLogger, sanitizeError } from "../errors/logger.js"
 import { errorPageUrl, signInPageUrl, type Action } from "./routes.js"
 import type { AuthConfig } from "../types.js"
 

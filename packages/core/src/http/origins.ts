@@ -4,7 +4,7 @@
  * only ever pick among origins the app configured: `url` / `AUTH_URL`, `allowedOrigins` /
  * `AUTH_ALLOWED_ORIGINS`, or a loopback address during development.
  */
-import { Configuration, UntrustedHost } from "../errors/errors.js"
+import { UntrustedHost } from "../errors/errors.js"
 import { isLoopbackHost } from "./loopback.js"
 
 /** One entry of `allowedOrigins`, compiled: an exact origin or a pattern with `*` in its first label. */
@@ -26,16 +26,6 @@ export interface OriginPolicy {
 /** Whether an origin is on this machine. */
 export function isLoopbackOrigin(origin: string): boolean {
   return isLoopbackHost(new URL(origin).hostname)
-}
-
-/**
- * Whether `origin` is a loopback origin on the request URL's own host: a development server,
- * which gets outbound URLs without configuration. A loopback host named only by
- * `X-Forwarded-Host` (or any header) is not one: anyone can send `X-Forwarded-Host: localhost`.
- */
-export function isLocalOrigin(origin: string, requestUrl: URL): boolean {
-  const { hostname, host } = new URL(origin)
-  return host === requestUrl.host && isLoopbackHost(hostname)
 }
 
 /** Whether the app admits `origin` besides its canonical one. */
@@ -93,18 +83,4 @@ export function resolveOrigin(policy: OriginPolicy, request: Request, url: URL):
     throw new UntrustedHost(`The origin ${origin} is not one of \`allowedOrigins\`.`)
   }
   return origin
-}
-
-/**
- * The origin a URL that leaves the server may be built from: the request's origin when the app
- * configured it (or it is a loopback address on the request URL's own host, see
- * {@link isLocalOrigin}), never one taken from headers alone.
- *
- * @throws {Configuration} when the app configured no origin at all and this one is not local.
- */
-export function publicOrigin(policy: OriginPolicy, origin: string, requestUrl: URL, purpose: string): string {
-  if (isAllowedOrigin(policy, origin) || isLocalOrigin(origin, requestUrl)) return origin
-  throw new Configuration(
-    `${purpose} needs the app's origin: set AUTH_URL (or \`url\`) to the app's URL, or list the origins it is served on in \`allowedOrigins\` (AUTH_ALLOWED_ORIGINS). A URL built from the request's Host header could point anywhere.`,
-  )
 }

@@ -4,7 +4,7 @@
  * the refusal that says so. Only a failed CSRF check and the default sign-in page ask, so this
  * module is fetched then: an app's ordinary requests never load it.
  */
-import { MissingCSRF } from "../errors/errors.js"
+import { MissingCSRF } from "../errors/flow-errors.js"
 import type { RequestContext } from "../internal.js"
 import { isLoopbackOrigin, type OriginPolicy } from "./origins.js"
 

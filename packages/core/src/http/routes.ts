@@ -4,7 +4,6 @@
  */
 import type { RequestContext } from "../internal.js"
 import { isPublicCode, type AuthErrorCode } from "../errors/errors.js"
-import { publicOrigin } from "./origins.js"
 
 /**
  * The actions `Auth()` serves; `flow` is a route a provider's flow adds (see `SignInFlow.routes`).
@@ -88,15 +87,4 @@ export function signInUrl(context: RequestContext, providerId: string): string {
 /** The callback route of a provider on the request's origin: where a credentials form posts. */
 export function callbackUrl(context: RequestContext, providerId: string): string {
   return `${context.authUrl}/callback/${encodeURIComponent(providerId)}`
-}
-
-/**
- * The callback route on an origin the app configured, for URLs that leave the server: an OAuth
- * `redirect_uri` (or the redirect proxy's, when one is used) and an emailed sign-in link.
- *
- * @throws {Configuration} when the app configured no origin and the request URL is not on loopback.
- */
-export function outboundCallbackUrl(context: RequestContext, providerId: string, purpose: string, proxy?: URL): string {
-  const base = proxy === undefined ? `${publicOrigin(context.config.origins, context.origin, context.url, purpose)}${context.config.basePath}` : proxy.href.replace(/\/+$/, "")
-  return `${base}/callback/${encodeURIComponent(providerId)}`
 }

@@ -13,7 +13,8 @@
 import type { ClientLimits } from "./client-limit-rules.js"
 import { base64url } from "../crypto/crypto.js"
 import type { InternalConfig } from "../internal.js"
-import { memoryRateLimitStore, type RateLimitStore } from "./rate-limit-store.js"
+import { memoryCounters } from "./memory-store.js"
+import type { RateLimitStore } from "./rate-limit-store.js"
 
 
 /** The limits and their store, as the flows use them. */
@@ -36,7 +37,7 @@ export function rateLimitsOf(config: InternalConfig): RateLimits | undefined {
   if (limits === undefined) return undefined
   let store = limits.store
   if (store === undefined) {
-    store = defaultStores.get(limits) ?? memoryRateLimitStore()
+    store = defaultStores.get(limits) ?? memoryCounters()
     defaultStores.set(limits, store)
   }
   return { ...limits, store }

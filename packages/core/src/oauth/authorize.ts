@@ -4,7 +4,7 @@
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.1 Authorization Request
  */
 import type { SetCookie } from "../http/cookies.js"
-import { OAuthSignInError } from "../errors/errors.js"
+import { OAuthSignInError } from "../errors/flow-errors.js"
 import type { CookiesOptions } from "../model.js"
 import type { FlowBinding } from "../internal.js"
 import { createChecks } from "./checks.js"

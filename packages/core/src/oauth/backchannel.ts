@@ -10,7 +10,8 @@
  */
 import type { AdapterSessionRecord } from "../adapters.js"
 import { readForm } from "../http/context.js"
-import { Configuration, InvalidLogoutToken, InvalidProvider } from "../errors/errors.js"
+import { Configuration, InvalidProvider } from "../errors/errors.js"
+import { InvalidLogoutToken } from "../errors/flow-errors.js"
 import type { FlowProvider, RequestContext } from "../internal.js"
 import { keepsSessionRecords } from "../adapters.js"
 import { endUnrecordedPreSwitchSessions, isPreSwitchRecord, revokeRecords } from "../session/records.js"

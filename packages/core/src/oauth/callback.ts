@@ -8,7 +8,9 @@
  */
 import * as o from "oauth4webapi"
 import { fetchWithin, withDeadline, withRequestTimeout } from "../outbound/deadline.js"
-import { AccessDenied, AuthError, OAuthCallbackError } from "../errors/errors.js"
+import { AuthError } from "../errors/errors.js"
+import { AccessDenied } from "../errors/flow-errors.js"
+import { OAuthCallbackError } from "../errors/errors.js"
 import type { Account, Profile, TokenSet, User } from "../model.js"
 import type { CookiesOptions } from "../model.js"
 import { checkedUser } from "../sign-in/sign-in.js"

@@ -8,8 +8,9 @@
  */
 import * as o from "oauth4webapi"
 import { clearCookie, type SetCookie } from "../http/cookies.js"
-import { deriveKey, openJwe, sealJwe, type SecretKey } from "../crypto/crypto.js"
-import { InvalidCheck } from "../errors/errors.js"
+import { deriveKey, type SecretKey } from "../crypto/crypto.js"
+import { openJwe, sealJwe } from "../crypto/sealed.js"
+import { InvalidCheck } from "../errors/flow-errors.js"
 import type { FlowBinding } from "../internal.js"
 import type { CookiesOptions } from "../model.js"
 

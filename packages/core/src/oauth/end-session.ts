@@ -10,10 +10,12 @@
  */
 import { clearChunked, readChunked, writeChunked } from "../http/cookies.js"
 import { redirect } from "../http/context.js"
-import { deriveKeys, openJwe, randomString, sealJwe, type SecretKey } from "../crypto/crypto.js"
-import { AuthError, InvalidCheck, OAuthSignInError } from "../errors/errors.js"
+import { deriveKeys, randomString, type SecretKey } from "../crypto/crypto.js"
+import { openJwe, sealJwe } from "../crypto/sealed.js"
+import { AuthError } from "../errors/errors.js"
+import { InvalidCheck, OAuthSignInError } from "../errors/flow-errors.js"
 import type { FlowProvider, RequestContext } from "../internal.js"
-import { publicOrigin } from "../http/origins.js"
+import { publicOrigin } from "../http/outbound-urls.js"
 import type { InternalOAuthProvider } from "./provider.js"
 import { authorizationServer } from "./server.js"
 

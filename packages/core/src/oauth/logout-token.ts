@@ -11,9 +11,10 @@
  * @see https://openid.net/specs/openid-connect-backchannel-1_0.html#Validation
  */
 import type * as o from "oauth4webapi"
-import { fromBase64url, parseJson } from "../crypto/crypto.js"
+import { fromBase64url } from "../crypto/crypto.js"
+import { parseJson } from "../crypto/sealed.js"
 import { fetchWithin, withRequestTimeout } from "../outbound/deadline.js"
-import { InvalidLogoutToken } from "../errors/errors.js"
+import { InvalidLogoutToken } from "../errors/flow-errors.js"
 import { cachedKeys, claimForcedRefetch, keySetOf, storeKeys, type KeySet } from "./key-set.js"
 import type { InternalOAuthProvider } from "./provider.js"
 import { authorizationServer, freshServer } from "./server.js"

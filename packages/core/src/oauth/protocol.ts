@@ -8,14 +8,17 @@
  * @see https://www.rfc-editor.org/rfc/rfc6749 OAuth 2.0
  * @see https://openid.net/specs/openid-connect-core-1_0.html
  */
-import { rememberCallbackUrl, rememberedCallbackUrl, resolveCallbackUrl } from "../http/callback-url.js"
+import { resolveCallbackUrl } from "../http/callback-url.js"
+import { rememberCallbackUrl, rememberedCallbackUrl } from "../http/outbound-urls.js"
 import { readForm, redirect } from "../http/context.js"
 import { serializeCookie } from "../http/cookies.js"
 import { browserBinding } from "../http/csrf.js"
-import { InvalidCheck } from "../errors/errors.js"
+import { InvalidCheck } from "../errors/flow-errors.js"
 import type { FlowProvider, RequestContext } from "../internal.js"
-import { isAllowedOrigin, isLocalOrigin, isLoopbackOrigin, publicOrigin } from "../http/origins.js"
-import { callbackUrl, outboundCallbackUrl } from "../http/routes.js"
+import { isAllowedOrigin, isLoopbackOrigin } from "../http/origins.js"
+import { isLocalOrigin, publicOrigin } from "../http/outbound-urls.js"
+import { callbackUrl } from "../http/routes.js"
+import { outboundCallbackUrl } from "../http/outbound-urls.js"
 import { readSession } from "../session/index.js"
 import { signInAccount } from "../sign-in/sign-in.js"
 import { createAuthorizationUrl } from "./authorize.js"

@@ -6,7 +6,7 @@
  * @see https://openid.net/specs/openid-connect-core-1_0.html#RefreshTokens
  */
 import * as o from "oauth4webapi"
-import { RefreshTokenError } from "../errors/errors.js"
+import { RefreshTokenError } from "../errors/flow-errors.js"
 import type { InternalOAuthProvider } from "./provider.js"
 import { withRequestTimeout } from "../outbound/deadline.js"
 import { authorizationServer, clientAuthOf, clientOf, httpOptions, verifyIdTokenSignature } from "./server.js"

@@ -7,17 +7,20 @@
  * @see https://docs.x.com/fundamentals/authentication/oauth-1-0a/obtaining-user-access-tokens
  * @module oauth1
  */
-import { rememberCallbackUrl, rememberedCallbackUrl, resolveCallbackUrl } from "../http/callback-url.js"
+import { resolveCallbackUrl } from "../http/callback-url.js"
+import { rememberCallbackUrl, rememberedCallbackUrl } from "../http/outbound-urls.js"
 import { withDeadline, withRequestTimeout } from "../outbound/deadline.js"
 import { ACCOUNT_SIGN_IN_METHODS } from "../adapters.js"
 import { checkedUser, signInAccount } from "../sign-in/sign-in.js"
 import { readForm, redirect } from "../http/context.js"
 import type { RequestContext } from "../internal.js"
 import { browserBinding } from "../http/csrf.js"
-import { AccessDenied, AuthError, InvalidCheck, OAuthCallbackError, OAuthSignInError } from "../errors/errors.js"
+import { AuthError } from "../errors/errors.js"
+import { AccessDenied, InvalidCheck, OAuthSignInError } from "../errors/flow-errors.js"
+import { OAuthCallbackError } from "../errors/errors.js"
 import type { FlowProvider, SignInFlow } from "../internal.js"
 import type { Account } from "../model.js"
-import { outboundCallbackUrl } from "../http/routes.js"
+import { outboundCallbackUrl } from "../http/outbound-urls.js"
 import { readSession } from "../session/index.js"
 import { configureOAuth1, type OAuth1Options } from "./provider.js"
 import { describeFailure, requestCredentials, requestProfile } from "./requests.js"

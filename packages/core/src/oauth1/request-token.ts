@@ -8,8 +8,9 @@
  */
 import { clearCookie, type SetCookie } from "../http/cookies.js"
 import type { RequestContext } from "../internal.js"
-import { deriveKeys, openJwe, sealJwe, type SecretKey } from "../crypto/crypto.js"
-import { InvalidCheck } from "../errors/errors.js"
+import { deriveKeys, type SecretKey } from "../crypto/crypto.js"
+import { openJwe, sealJwe } from "../crypto/sealed.js"
+import { InvalidCheck } from "../errors/flow-errors.js"
 import type { FlowBinding } from "../internal.js"
 
 /** Seconds a sign-in may take between the request token and the callback. */

@@ -5,7 +5,8 @@
  * so an app without one bundles none of it.
  */
 import type { Adapter } from "../adapters.js"
-import { AdapterError, AuthError } from "../errors/errors.js"
+import { AuthError } from "../errors/errors.js"
+import { AdapterError } from "../errors/flow-errors.js"
 import type { RateLimitStore } from "../limits/rate-limit-store.js"
 
 /**

@@ -8,7 +8,8 @@
  * naming the method, never an unhandled throw.
  */
 import type { Adapter, AdapterUser } from "../adapters.js"
-import { AdapterError, Configuration } from "../errors/errors.js"
+import { Configuration } from "../errors/errors.js"
+import { AdapterError } from "../errors/flow-errors.js"
 
 type Method = keyof Adapter
 type Fn<M extends Method> = NonNullable<Adapter[M]>

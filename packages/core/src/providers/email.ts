@@ -1,5 +1,6 @@
 import { envName, readEnv } from "../config/env.js"
-import { Configuration, EmailSignInError } from "../errors/errors.js"
+import { Configuration } from "../errors/errors.js"
+import { EmailSignInError } from "../errors/errors.js"
 import { isLoopbackAddress } from "../http/loopback.js"
 import type { Theme } from "../model.js"
 import type { EmailConfig, EmailUserConfig } from "./types.js"

@@ -4,7 +4,8 @@
  * earlier releases of this package sealed. Loaded when such a token first arrives: a token we
  * sealed opens without it.
  */
-import { cachedPerSecrets, deriveKeys, engine, fromBase64url, hkdfSha256, importGcmKey, openGcm, parseJson, type CompactJwe, type SecretKey } from "../crypto/crypto.js"
+import { cachedPerSecrets, deriveKeys, engine, fromBase64url, hkdfSha256, importGcmKey, type CompactJwe, type SecretKey } from "../crypto/crypto.js"
+import { openGcm, parseJson } from "../crypto/sealed.js"
 import { SessionTokenError } from "../errors/errors.js"
 import { ALTERED, ENC, keyInfo, thumbprint, type SessionKey, type SessionKeys } from "./jwt-keys.js"
 

@@ -4,7 +4,8 @@
  * never load it.
  */
 import { keepsSessionRecords } from "../adapters.js"
-import { AccessDenied, SessionTokenError } from "../errors/errors.js"
+import { SessionTokenError } from "../errors/errors.js"
+import { AccessDenied } from "../errors/flow-errors.js"
 import type { RequestContext } from "../internal.js"
 import type { JWT } from "../types.js"
 import { loadDatabaseSessions, sealToken, sessionRecords, withSessionId, writeTokenCookie } from "./index.js"

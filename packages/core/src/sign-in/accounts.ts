@@ -6,7 +6,7 @@
  */
 import type { Adapter, AdapterAccount, AdapterUser, NewAdapterUser } from "../adapters.js"
 import type { InternalConfig, RequestContext } from "../internal.js"
-import { AdapterError, OAuthAccountNotLinked } from "../errors/errors.js"
+import { AdapterError, OAuthAccountNotLinked } from "../errors/flow-errors.js"
 import { emit } from "./events.js"
 import type { Account, Profile, User } from "../model.js"
 import { callAdapter, storedUser } from "../outbound/store.js"

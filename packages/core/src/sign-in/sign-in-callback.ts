@@ -3,7 +3,7 @@
  * account-linking rules (`accounts.ts`), which only an app with an adapter loads.
  */
 import { resolveCallbackUrl } from "../http/callback-url.js"
-import { AccessDenied, CallbackRouteError } from "../errors/errors.js"
+import { AccessDenied, CallbackRouteError } from "../errors/flow-errors.js"
 import type { RequestContext } from "../internal.js"
 import type { CallbacksOptions } from "../types.js"
 

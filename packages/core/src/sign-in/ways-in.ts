@@ -16,7 +16,7 @@
  * first sign-in cut off before its account was linked), counts both, to be sure.
  */
 import type { Adapter, AdapterAccount, AdapterUser } from "../adapters.js"
-import { AdapterError } from "../errors/errors.js"
+import { AdapterError } from "../errors/flow-errors.js"
 import type { RequestContext, WayIn } from "../internal.js"
 import { callAdapter, storedUser } from "../outbound/store.js"
 

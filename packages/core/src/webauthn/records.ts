@@ -5,7 +5,7 @@
  */
 import type { Adapter, AdapterAuthenticator, AdapterUser } from "../adapters.js"
 import type { RequestContext } from "../internal.js"
-import { WebAuthnVerificationError } from "../errors/errors.js"
+import { WebAuthnVerificationError } from "../errors/flow-errors.js"
 import { callAdapter } from "../outbound/store.js"
 
 /**

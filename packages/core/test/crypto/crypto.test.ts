@@ -1,18 +1,7 @@
 import { compactDecrypt, CompactEncrypt } from "jose"
 import { describe, expect, it } from "vitest"
-import {
-  base64url,
-  deriveKey,
-  engine,
-  fromBase64url,
-  hmac,
-  nodeEngine,
-  openJwe,
-  randomBytes,
-  sealJwe,
-  verifyHmac,
-  type CryptoEngine,
-} from "../../src/crypto/crypto.js"
+import { base64url, deriveKey, engine, fromBase64url, hmac, nodeEngine, randomBytes, verifyHmac, type CryptoEngine } from "../../src/crypto/crypto.js"
+import { openJwe, sealJwe } from "../../src/crypto/sealed.js"
 import { webEngine } from "../../src/crypto/crypto-web.js"
 
 describe("base64url", () => {
