@@ -298,17 +298,17 @@ export function renderToken(token: AccessToken): string {
 }
 
 /**
- * The provider token page of a user who did not sign in with the Demo IdP: the app holds no
- * Demo IdP token for them, and the page says so and how to get one, instead of sending them to sign in.
+ * The provider token page of a user who did not sign in with the Dev IdP: the app holds no
+ * Dev IdP token for them, and the page says so and how to get one, instead of sending them to sign in.
  */
 export function renderNoToken(): string {
   return layout(
     { title: "Provider token", signedIn: true },
     `<section class="card" data-testid="no-token">
 <h1>Provider token</h1>
-<p>This page shows the access token the Demo IdP issued when you signed in with it. You signed in another way, so the app holds no Demo IdP token for you.</p>
-<p class="muted">Signing in with the Demo IdP while you are signed in here adds it to your account; this page then shows its token.</p>
-<div class="actions"><a class="button primary" href="${AUTH_BASE_PATH}/signin?callbackUrl=%2Ftoken">Sign in with the Demo IdP too</a><a class="button" href="/">Back home</a></div>
+<p>This page shows the access token the Dev IdP issued when you signed in with it. You signed in another way, so the app holds no Dev IdP token for you.</p>
+<p class="muted">Signing in with the Dev IdP while you are signed in here adds it to your account; this page then shows its token.</p>
+<div class="actions"><a class="button primary" href="${AUTH_BASE_PATH}/signin?callbackUrl=%2Ftoken">Sign in with the Dev IdP too</a><a class="button" href="/">Back home</a></div>
 </section>`,
   )
 }

@@ -21,6 +21,7 @@ const DOCS = [
   join(ROOT, "README.md"),
   ...["packages", "apps"].flatMap((parent) => readdirSync(join(ROOT, parent)).map((name) => join(ROOT, parent, name, "README.md"))),
   ...markdownUnder(join(ROOT, "docs")),
+  ...markdownUnder(join(ROOT, "apps", "docs", "site")),
 ].filter((file) => existsSync(file))
 
 /** The text of each `providers: [...]` array in `text`, with its strings and comments blanked. */

@@ -224,11 +224,11 @@ describe("the example's pages in Chromium", () => {
           expect(await json.evaluate((element) => element.scrollWidth <= element.clientWidth), "nothing past the box's right edge").toBe(true)
           expect(await json.evaluate((element) => element.getBoundingClientRect().right <= window.innerWidth)).toBe(true)
           expect(await json.innerText()).toContain('\n  "user": {\n    "name": "Demo User",')
-          // Signed in with the password form, not the Demo IdP: the token page says so instead of sending the user to sign in.
+          // Signed in with the password form, not the Dev IdP: the token page says so instead of sending the user to sign in.
           const tokenPage = await page.goto(`${example.url}/token`)
           expect(tokenPage?.status()).toBe(200)
           expect(new URL(page.url()).pathname).toBe("/token")
-          expect(await page.getByTestId("no-token").innerText()).toContain("You signed in another way, so the app holds no Demo IdP token for you.")
+          expect(await page.getByTestId("no-token").innerText()).toContain("You signed in another way, so the app holds no Dev IdP token for you.")
           await check("token-signed-in-another-way")
           // The demo user has no picture: the avatar says who it is instead of an empty circle.
           await page.goto(`${example.url}/`)
