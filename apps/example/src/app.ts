@@ -1,6 +1,6 @@
 /**
  * The example app: `createApp` builds the Hono app from options (no I/O), `startExample` starts
- * it with its Demo IdP on any ports, for `src/server.ts` and the tests alike.
+ * it with its Dev IdP on any ports, for `src/server.ts` and the tests alike.
  */
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -30,7 +30,7 @@ export interface AppOptions {
   sessionStrategy: SessionStrategy
   /** The bundled browser script served as `/assets/client.js`. */
   clientScript: string
-  /** The Demo IdP's issuer: linked from the home page, and allowed as an image source (avatars). */
+  /** The Dev IdP's issuer: linked from the home page, and allowed as an image source (avatars). */
   demoIdpUrl: string
   /** The optional providers the home page lists as on or off. */
   providers: ProviderStatus[]
@@ -138,7 +138,7 @@ export function createApp(options: AppOptions): Hono {
     }
     return page(renderDevices(devices), 200, setCookies)
   })
-  // The signed-in user's access token at the Demo IdP, refreshed by core when it is due.
+  // The signed-in user's access token at the Dev IdP, refreshed by core when it is due.
   app.get("/token", async (c) => {
     const setCookies: string[] = []
     const token = await getAccessToken(c.req.raw, auth, DEMO_PROVIDER_ID, (cookie) => setCookies.push(cookie))
@@ -165,9 +165,9 @@ export interface ExampleOptions {
   env: Env
   /** The app's port. Default 3000; `0` takes a free one. */
   port?: number
-  /** The port the Demo IdP tries first. Default 4000; `0` takes a free one. */
+  /** The port the Dev IdP tries first. Default 4400, as `npx @portcullis/dev-idp`; `0` takes a free one. */
   idpPort?: number
-  /** Seconds a Demo IdP access token lives. Default 5 minutes. */
+  /** Seconds a Dev IdP access token lives. Default 5 minutes. */
   idpAccessTokenTtl?: number
   /** Where start-up warnings go. Default `console.warn`. */
   warn?: (message: string) => void
@@ -191,7 +191,7 @@ export interface RunningExample {
   demoUser: { username: string; password: string; passwordGenerated: boolean }
   /** How sign-in links are delivered. */
   emailDelivery: EmailDelivery
-  /** Stops the app and the Demo IdP, and closes the database. */
+  /** Stops the app and the Dev IdP, and closes the database. */
   close(): Promise<void>
 }
 
@@ -225,7 +225,7 @@ function closeServer(server: Server): Promise<void> {
 }
 
 /**
- * Starts the app and its Demo IdP: reads the settings, listens, starts the IdP with the app's
+ * Starts the app and its Dev IdP: reads the settings, listens, starts the IdP with the app's
  * callback URL registered, then serves.
  *
  * @throws {SettingsError} for an unusable setting or a taken app port, naming what to change.
@@ -271,7 +271,7 @@ export async function startExample(options: ExampleOptions): Promise<RunningExam
   try {
     // Both names of the loopback host, so opening http://127.0.0.1:<port> also signs in.
     demo = await startDemoIdp({
-      port: options.idpPort ?? 4000,
+      port: options.idpPort ?? 4400,
       appOrigins: [url, `http://127.0.0.1:${port}`],
       ...(options.idpAccessTokenTtl === undefined ? {} : { accessTokenTtl: options.idpAccessTokenTtl }),
     })

@@ -1,5 +1,5 @@
 /**
- * The Demo IdP: a real OpenID Provider on 127.0.0.1 (`@portcullis/dev-idp`), started next to the app
+ * The Dev IdP: a real OpenID Provider on 127.0.0.1 (`@portcullis/dev-idp`), started next to the app
  * so that signing in works offline, with no OAuth app registered anywhere.
  */
 import { randomBytes } from "node:crypto"
@@ -12,7 +12,7 @@ import { AUTH_BASE_PATH } from "./auth.js"
 /** The provider id: the callback URL is `<app>/api/auth/callback/demo`. */
 export const DEMO_PROVIDER_ID = "demo"
 
-/** A started Demo IdP and the provider that signs in with it. */
+/** A started Dev IdP and the provider that signs in with it. */
 export interface DemoIdp {
   idp: DevIdp
   provider: OIDCConfig
@@ -27,7 +27,7 @@ export interface DemoIdpOptions {
   /** The app origins the IdP may send the browser back to. */
   appOrigins: string[]
   /**
-   * Seconds an access token of the Demo IdP lives. Default 5 minutes: short, so the "Provider
+   * Seconds an access token of the Dev IdP lives. Default 5 minutes: short, so the "Provider
    * token" page shows a refresh within minutes (core refreshes within 60 seconds of expiry).
    */
   accessTokenTtl?: number
@@ -38,7 +38,7 @@ function isAddressInUse(error: unknown): boolean {
 }
 
 /**
- * Starts the Demo IdP on `port`, or on a free port when that one is taken (the app learns the
+ * Starts the Dev IdP on `port`, or on a free port when that one is taken (the app learns the
  * issuer at start, so any port works; a fixed one only makes the URL easier to recognise).
  *
  * @throws Error when the IdP cannot start for another reason than a taken port.
@@ -71,14 +71,14 @@ export async function startDemoIdp(options: DemoIdpOptions): Promise<DemoIdp> {
   } catch (error) {
     if (!isAddressInUse(error) || options.port === 0) throw error
     idp = await start(0)
-    warning = `Port ${options.port} is taken, so the Demo IdP listens on ${idp.issuer} instead (set DEMO_IDP_PORT to choose another).`
+    warning = `Port ${options.port} is taken, so the Dev IdP listens on ${idp.issuer} instead (set DEV_IDP_PORT to choose another).`
   }
   return {
     idp,
     warning,
     provider: {
       id: DEMO_PROVIDER_ID,
-      name: "Demo IdP",
+      name: "Dev IdP",
       type: "oidc",
       issuer: idp.issuer,
       clientId: client.id,

@@ -66,7 +66,7 @@ export function pagePolicy(imageSources: readonly string[]): string {
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
-    // Profile pictures: https from real providers, the Demo IdP's own http origin on loopback.
+    // Profile pictures: https from real providers, the Dev IdP's own http origin on loopback.
     `img-src ${["'self'", "https:", "data:", ...imageSources].join(" ")}`,
     "connect-src 'self'",
     "form-action 'self'",
@@ -136,7 +136,7 @@ function userCard(user: NonNullable<Session["user"]>): string {
 export interface HomeView {
   session: Session | null
   sessionStrategy: SessionStrategy
-  /** The Demo IdP's issuer URL. */
+  /** The Dev IdP's issuer URL. */
   demoIdpUrl: string
   /** The optional providers, each with whether its credentials are set. */
   providers: readonly ProviderStatus[]
@@ -149,7 +149,7 @@ export interface HomeView {
 /** Where the app keeps users and database sessions: the memory adapter, or PostgreSQL (`DATABASE_URL`). */
 export type SessionStore = "memory" | "postgres"
 
-// The Demo IdP starts with dev-idp's default accounts: the hint reads them there, so it cannot drift.
+// The Dev IdP starts with dev-idp's default accounts: the hint reads them there, so it cannot drift.
 const DEMO_IDP_ACCOUNTS = DEFAULT_ACCOUNTS.map(
   (account) => `<code>${escapeHtml(account.email)}</code> / <code>${escapeHtml(account.password)}</code>`,
 ).join(" or ")
@@ -160,7 +160,7 @@ const EMAIL_STATUS: Record<EmailDelivery, string> = {
   off: `<span class="badge off">off</span> <span class="muted">set <code>AUTH_EMAIL_SERVER</code> and <code>AUTH_EMAIL_FROM</code></span>`,
 }
 
-/** The home page: the session, the custom Demo IdP button, and which providers are on. */
+/** The home page: the session, the custom Dev IdP button, and which providers are on. */
 export function renderHome(view: HomeView): string {
   const user = view.session?.user
   const strategy = `<span class="muted">(${view.sessionStrategy === "jwt" ? "JWT session: an encrypted cookie" : `database session, in ${view.sessionStore === "postgres" ? "PostgreSQL" : "the memory adapter"}`})</span>`
@@ -169,18 +169,18 @@ export function renderHome(view: HomeView): string {
       ? `<h1>You are not signed in</h1>
 <p class="muted" data-testid="state">Signed out.</p>
 <div class="actions">
-<button type="button" class="button primary" data-sign-in="${DEMO_PROVIDER_ID}" disabled>Sign in with Demo IdP</button>
+<button type="button" class="button primary" data-sign-in="${DEMO_PROVIDER_ID}" disabled>Sign in with Dev IdP</button>
 <a class="button" href="${AUTH_BASE_PATH}/signin">All sign-in options</a>
 </div>
 <p role="status" data-sign-in-status></p>
-<p class="muted">The Demo IdP is a real OpenID Provider running on your machine at <a href="${escapeHtml(view.demoIdpUrl)}/.well-known/openid-configuration">${escapeHtml(view.demoIdpUrl)}</a>. Sign in as ${DEMO_IDP_ACCOUNTS}.</p>
+<p class="muted">The Dev IdP is a real OpenID Provider running on your machine at <a href="${escapeHtml(view.demoIdpUrl)}/.well-known/openid-configuration">${escapeHtml(view.demoIdpUrl)}</a>. Sign in as ${DEMO_IDP_ACCOUNTS}.</p>
 <p class="muted">On <a href="${AUTH_BASE_PATH}/signin">the sign-in page</a> you can also sign in as the demo user <code>${DEMO_USERNAME}</code>, with the password printed in the terminal at start (or your <code>DEMO_USER_PASSWORD</code>), ask for a sign-in link by email, or create a passkey.</p>`
       : `<h1>You are signed in</h1>
 <p class="muted" data-testid="state">Signed in ${strategy}</p>
 ${userCard(user)}
 <div class="actions">
 <a class="button primary" href="/protected">Open the protected page</a>
-<a class="button" href="/token">Demo IdP token</a>
+<a class="button" href="/token">Dev IdP token</a>
 <a class="button" href="${AUTH_BASE_PATH}/signout">Sign out</a>
 </div>`
   const providers = view.providers
@@ -198,7 +198,7 @@ ${status}
 <section class="card">
 <h2>Providers</h2>
 <ul class="providers">
-<li>Demo IdP <span class="badge on">on</span> <span class="muted">always, offline</span></li>
+<li>Dev IdP <span class="badge on">on</span> <span class="muted">always, offline</span></li>
 <li>Demo user (username and password) <span class="badge on">on</span> <span class="muted">always: <code>${DEMO_USERNAME}</code>, with the password printed at start</span></li>
 <li>Email sign-in link ${EMAIL_STATUS[view.emailDelivery]}</li>
 <li>Passkeys <span class="badge on">on</span> <span class="muted">always: create one on the sign-in page${view.emailDelivery === "off" ? "" : "; the address is confirmed by a link first"}</span></li>
@@ -279,7 +279,7 @@ ${others}
   )
 }
 
-/** The provider token page: the Demo IdP access token core keeps fresh (never the token itself). */
+/** The provider token page: the Dev IdP access token core keeps fresh (never the token itself). */
 export function renderToken(token: AccessToken): string {
   const expires = token.expiresAt === undefined ? undefined : new Date(token.expiresAt * 1000)
   const left = expires === undefined ? undefined : Math.max(0, Math.round((expires.getTime() - Date.now()) / 1000))
@@ -287,7 +287,7 @@ export function renderToken(token: AccessToken): string {
     { title: "Provider token", signedIn: true },
     `<section class="card">
 <h1>Provider token</h1>
-<p class="muted">The access token the Demo IdP issued at sign-in, as <code>getAccessToken()</code> hands it to the app for calling the provider's API. It lives 5 minutes; within 60 seconds of its expiry core refreshes it (one refresh per account, even with many requests at once) and stores the new one. Reload to watch it change.</p>
+<p class="muted">The access token the Dev IdP issued at sign-in, as <code>getAccessToken()</code> hands it to the app for calling the provider's API. It lives 5 minutes; within 60 seconds of its expiry core refreshes it (one refresh per account, even with many requests at once) and stores the new one. Reload to watch it change.</p>
 <dl>
 <dt>Expires</dt><dd data-testid="token-expires" data-expires-at="${escapeHtml(String(token.expiresAt ?? ""))}">${expires === undefined ? "not said" : `${escapeHtml(expires.toISOString())} (in ${String(left)} s)`}</dd>
 <dt>Scope</dt><dd>${escapeHtml(token.scope ?? "not said")}</dd>
@@ -298,17 +298,17 @@ export function renderToken(token: AccessToken): string {
 }
 
 /**
- * The provider token page of a user who did not sign in with the Demo IdP: the app holds no
- * Demo IdP token for them, and the page says so and how to get one, instead of sending them to sign in.
+ * The provider token page of a user who did not sign in with the Dev IdP: the app holds no
+ * Dev IdP token for them, and the page says so and how to get one, instead of sending them to sign in.
  */
 export function renderNoToken(): string {
   return layout(
     { title: "Provider token", signedIn: true },
     `<section class="card" data-testid="no-token">
 <h1>Provider token</h1>
-<p>This page shows the access token the Demo IdP issued when you signed in with it. You signed in another way, so the app holds no Demo IdP token for you.</p>
-<p class="muted">Signing in with the Demo IdP while you are signed in here adds it to your account; this page then shows its token.</p>
-<div class="actions"><a class="button primary" href="${AUTH_BASE_PATH}/signin?callbackUrl=%2Ftoken">Sign in with the Demo IdP too</a><a class="button" href="/">Back home</a></div>
+<p>This page shows the access token the Dev IdP issued when you signed in with it. You signed in another way, so the app holds no Dev IdP token for you.</p>
+<p class="muted">Signing in with the Dev IdP while you are signed in here adds it to your account; this page then shows its token.</p>
+<div class="actions"><a class="button primary" href="${AUTH_BASE_PATH}/signin?callbackUrl=%2Ftoken">Sign in with the Dev IdP too</a><a class="button" href="/">Back home</a></div>
 </section>`,
   )
 }

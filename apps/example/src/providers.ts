@@ -1,5 +1,5 @@
 /**
- * The real providers the example offers next to its Demo IdP: each one switches on when both of
+ * The real providers the example offers next to its Dev IdP: each one switches on when both of
  * its `AUTH_<ID>_ID` and `AUTH_<ID>_SECRET` variables are set.
  */
 import type { Provider } from "@portcullis/core"

@@ -1,5 +1,5 @@
 /**
- * `pnpm dev`: loads `.env`, starts the app on http://localhost:3000 with its Demo IdP, and
+ * `pnpm dev`: loads `.env`, starts the app on http://localhost:3000 with its Dev IdP, and
  * prints where to go and how to sign in.
  */
 import { fileURLToPath } from "node:url"
@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   const example = await startExample({
     env: process.env,
     port: readPort(process.env, "PORT", 3000),
-    idpPort: readPort(process.env, "DEMO_IDP_PORT", 4000),
+    idpPort: readPort(process.env, "DEV_IDP_PORT", 4400),
   })
   const { username, password, passwordGenerated } = example.demoUser
   const accounts = example.idp.accounts.map((account) => `${account.email} / ${account.password}`).join(" or ")
@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   console.log(`
   Auth example is running at ${example.url}
 
-  Demo IdP (a local OpenID Provider): ${example.idp.issuer}
+  Dev IdP (a local OpenID Provider): ${example.idp.issuer}
   Sign in as ${accounts}.
 
   Demo user, on the sign-in page: ${username} / ${passwordGenerated ? `${password}  (new at each start; set DEMO_USER_PASSWORD to keep one)` : "the password in DEMO_USER_PASSWORD"}

@@ -16,7 +16,7 @@ const DAY = 24 * 60 * 60 * 1000
 // Never contacted: these tests stop before any request to the provider.
 const demo: OIDCConfig = {
   id: "demo",
-  name: "Demo IdP",
+  name: "Dev IdP",
   type: "oidc",
   issuer: "http://127.0.0.1:9",
   clientId: "example-app",
@@ -144,12 +144,12 @@ describe("the assets", () => {
 describe("the auth routes", () => {
   it("hands /api/auth/* to Auth()", async () => {
     const response = await app().hono.request(`${APP}/api/auth/providers`)
-    expect(await response.json()).toMatchObject({ demo: { id: "demo", name: "Demo IdP", type: "oidc" } })
+    expect(await response.json()).toMatchObject({ demo: { id: "demo", name: "Dev IdP", type: "oidc" } })
   })
 
-  it("serves core's default sign-in page with the Demo IdP button", async () => {
+  it("serves core's default sign-in page with the Dev IdP button", async () => {
     const page = await (await app().hono.request(`${APP}/api/auth/signin?callbackUrl=%2Fprotected`)).text()
-    expect(page).toContain("Sign in with Demo IdP</span></button>")
+    expect(page).toContain("Sign in with Dev IdP</span></button>")
     expect(page).toContain('name="callbackUrl" value="http://localhost:3000/protected"')
   })
 })

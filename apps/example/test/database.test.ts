@@ -108,7 +108,7 @@ describe("the example with DATABASE_URL", () => {
     expect(errors).toEqual([])
   })
 
-  it("stores the user and the account of a Demo IdP sign-in", async () => {
+  it("stores the user and the account of a Dev IdP sign-in", async () => {
     const example = await start()
     const browser = new TestBrowser()
     let page = await browser.navigate(`${example.url}/api/auth/signin/demo`, {

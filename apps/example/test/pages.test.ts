@@ -9,7 +9,7 @@ function home(session: Session | null, overrides: Partial<HomeView> = {}): strin
   return renderHome({
     session,
     sessionStrategy: "database",
-    demoIdpUrl: "http://127.0.0.1:4000",
+    demoIdpUrl: "http://127.0.0.1:4400",
     providers: [{ id: "github", name: "GitHub", enabled: false, variables: ["AUTH_GITHUB_ID", "AUTH_GITHUB_SECRET"] }],
     emailDelivery: "terminal",
     ...overrides,
@@ -21,10 +21,10 @@ function session(user: NonNullable<Session["user"]>): Session {
 }
 
 describe("renderHome", () => {
-  it("shows the signed-out state with the custom Demo IdP button, disabled until the script runs", () => {
+  it("shows the signed-out state with the custom Dev IdP button, disabled until the script runs", () => {
     const page = home(null)
     expect(page).toContain("You are not signed in")
-    expect(page).toContain('<button type="button" class="button primary" data-sign-in="demo" disabled>Sign in with Demo IdP</button>')
+    expect(page).toContain('<button type="button" class="button primary" data-sign-in="demo" disabled>Sign in with Dev IdP</button>')
     expect(page).toContain('<script type="module" src="/assets/client.js"></script>')
     expect(page).toContain("<code>AUTH_GITHUB_ID</code> and <code>AUTH_GITHUB_SECRET</code>")
   })
@@ -45,11 +45,11 @@ describe("renderHome", () => {
   })
 
   it("shows the session's name, email and image when signed in", () => {
-    const page = home(session({ name: "Alice Example", email: "alice@example.com", image: "http://127.0.0.1:4000/avatars/alice.svg" }))
+    const page = home(session({ name: "Alice Example", email: "alice@example.com", image: "http://127.0.0.1:4400/avatars/alice.svg" }))
     expect(page).toContain("You are signed in")
     expect(page).toContain(">Alice Example</p>")
     expect(page).toContain(">alice@example.com</p>")
-    expect(page).toContain('<img class="avatar" src="http://127.0.0.1:4000/avatars/alice.svg"')
+    expect(page).toContain('<img class="avatar" src="http://127.0.0.1:4400/avatars/alice.svg"')
     expect(page).not.toContain("<script")
   })
 
@@ -101,10 +101,10 @@ describe("escapeHtml", () => {
 
 describe("pagePolicy", () => {
   it("allows no inline script and images from https and the given origins only", () => {
-    const policy = pagePolicy(["http://127.0.0.1:4000"])
+    const policy = pagePolicy(["http://127.0.0.1:4400"])
     expect(policy).toContain("script-src 'self'")
     expect(policy).not.toContain("unsafe-inline")
-    expect(policy).toContain("img-src 'self' https: data: http://127.0.0.1:4000")
+    expect(policy).toContain("img-src 'self' https: data: http://127.0.0.1:4400")
   })
 })
 

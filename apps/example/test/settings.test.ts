@@ -67,7 +67,7 @@ describe("readPort", () => {
   })
 
   it.each(["abc", "70000", "-1", "30.5"])("rejects %s, naming the variable", (value) => {
-    expect(() => readPort({ DEMO_IDP_PORT: value }, "DEMO_IDP_PORT", 4000)).toThrow(/^DEMO_IDP_PORT must be a port number/)
+    expect(() => readPort({ DEV_IDP_PORT: value }, "DEV_IDP_PORT", 4400)).toThrow(/^DEV_IDP_PORT must be a port number/)
   })
 })
 

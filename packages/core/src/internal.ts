@@ -50,6 +50,8 @@ export interface InternalConfig {
   redirectProxyUrl: URL | undefined
   logger: LoggerInstance
   debug: boolean
+  /** `NODE_ENV` is `"production"`: the leniency kept for development (a quiet loopback) is off. */
+  production: boolean
   theme: Theme
   adapter: Adapter | undefined
   /** Until when Auth.js's session cookie names are still read (see `AuthConfig.legacySessionCookies`). */

@@ -4,7 +4,7 @@ import { resolveConfig } from "../src/config/config.js"
 import { callAdapter } from "../src/outbound/store.js"
 import type { AuthConfig } from "../src/types.js"
 
-const SECRET = "a-store-timeout-secret-of-at-least-32-characters"
+const SECRET = "p2X0FMaDmh_AI5gaku6ac4EB7zfYQ7TqQhuIWoElIHs"
 
 describe("isDate", () => {
   it("accepts the ISO date-times Dates become in JSON, with or without milliseconds and with an offset", () => {

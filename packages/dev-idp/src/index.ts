@@ -82,7 +82,7 @@ export interface DevIdpOptions {
   accounts?: DemoAccount[]
   /** The loopback port to listen on; `0` (the default) picks a free one. */
   port?: number
-  /** Page title and brand name on the login and consent pages. Defaults to `"Demo IdP"`. */
+  /** Page title and brand name on the login and consent pages. Defaults to `"Dev IdP"`. */
   title?: string
   /**
    * `"prompt"` (the default) shows an Allow / Deny page after login; `"auto"` grants every
@@ -696,7 +696,7 @@ function readOptions(options: DevIdpOptions): Settings {
     clients: structuredClone(options.clients),
     accounts,
     port,
-    title: options.title ?? "Demo IdP",
+    title: options.title ?? "Dev IdP",
     consent,
     signingAlgs,
     claimsInIdToken: options.claimsInIdToken ?? true,

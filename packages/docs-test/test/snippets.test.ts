@@ -319,6 +319,18 @@ describe.each(FRAMEWORKS)("the README's %s app", (framework) => {
       const signOutPage = await browser.navigate(`${app}/api/auth/signout`)
       await browser.submitForm(signOutPage)
       expect(new URL((await browser.navigate(`${app}/me`)).url).pathname).toBe("/api/auth/signin")
+
+      // Core knows who is asking (the per-client limits count the client), so no ClientAddressUnknown
+      // waits for the app once it leaves loopback: the 31st sign-in start of a minute is refused.
+      const starts: number[] = []
+      for (let i = 0; i < 31; i++) {
+        const csrf = await fetch(`${app}/api/auth/csrf`)
+        const { csrfToken } = (await csrf.json()) as { csrfToken: string }
+        const cookie = csrf.headers.getSetCookie().map((header) => header.split(";")[0]).join("; ")
+        const body = new URLSearchParams({ csrfToken })
+        starts.push((await fetch(`${app}/api/auth/signin/dev-idp`, { method: "POST", body, headers: { cookie, origin: app }, redirect: "manual" })).status)
+      }
+      expect(starts.at(-1), String(starts)).toBe(429)
       // Nothing logged: core logs every failure it handles.
       expect(server.output()).not.toMatch(/error/i)
     } finally {

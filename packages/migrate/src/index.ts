@@ -6,6 +6,7 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, extname, join, posix, relative, sep } from "node:path"
+import { clientAddressSteps } from "./client-address.js"
 import { applyEdits, type TextEdit } from "./edits.js"
 import { httpIssuerSteps } from "./http-issuers.js"
 import { addLegacySessionCookies, type LegacyCookieWindow } from "./legacy-cookies.js"
@@ -178,7 +179,7 @@ export function migrate(options: MigrateOptions): MigrationReport {
     const cookies = addLegacySessionCookies(parsed, options.now ?? new Date())
     for (const [code, added] of cookies.edits) edits.get(code.file)?.push(...added)
     report.legacySessionCookies = cookies.windows
-    report.manual.push(...cookies.manual, ...parsed.flatMap(httpIssuerSteps))
+    report.manual.push(...cookies.manual, ...parsed.flatMap(httpIssuerSteps), ...clientAddressSteps(parsed))
   }
 
   for (const [file, fileEdits] of edits) {

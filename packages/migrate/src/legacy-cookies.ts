@@ -28,8 +28,11 @@ export interface LegacyCookieWindow {
   maxAgeFrom: "config" | "default"
 }
 
+/** The integrations an auth config is handed to. */
+export type Family = "nextjs" | "express" | "sveltekit" | "core"
+
 /** The module families whose functions take an auth config, by specifier (Auth.js's and ours). */
-const FAMILIES: Record<string, "nextjs" | "express" | "sveltekit" | "core"> = {
+const FAMILIES: Record<string, Family> = {
   "next-auth": "nextjs",
   "@portcullis/nextjs": "nextjs",
   "@auth/express": "express",
@@ -98,6 +101,8 @@ function bindingsOf(source: ts.SourceFile): Map<string, Binding> {
 interface Located {
   code: CodeFile
   literal: ts.ObjectLiteralExpression
+  /** The integration it is passed to, when found through a call. */
+  family?: Family
 }
 
 /** Resolves `import ... from "./auth.config"` to a file of the app, as bundlers and Node do. */
@@ -215,7 +220,7 @@ function passedConfigs(finder: ConfigFinder, code: CodeFile, unresolved: ManualS
       const argument = index === undefined ? undefined : node.arguments[index]
       if (argument !== undefined) {
         const literals = finder.literals(argument, code)
-        found.push(...literals)
+        found.push(...literals.map((located) => ({ ...located, family })))
         if (literals.length === 0) {
           unresolved.push({ file: code.file, ...positionOf(code.source, argument), step: `the auth config passed here could not be followed to its object literal: add ${OPTION}: { until: "<today + session maxAge, ISO date>" } to it by hand so Auth.js's session cookies keep their users signed in` })
         }
@@ -225,6 +230,12 @@ function passedConfigs(finder: ConfigFinder, code: CodeFile, unresolved: ManualS
   }
   visit(code.source)
   return found
+}
+
+/** The config object literals the app passes to an integration's functions, each with the integration. */
+export function configsPassed(files: readonly CodeFile[]): Required<Located>[] {
+  const finder = new ConfigFinder(files)
+  return files.flatMap((code) => passedConfigs(finder, code, [])).filter((located): located is Required<Located> => located.family !== undefined)
 }
 
 /** Config literals declared with a config type: `const c: NextAuthConfig = {...}`, `{...} satisfies AuthConfig`. */

@@ -196,7 +196,10 @@ describe("manual steps", () => {
 
   it("lists a pages-router [...nextauth] handler", () => {
     const listed = steps({ "pages/api/auth/[...nextauth].ts": `import NextAuth from "next-auth"\nimport GitHub from "next-auth/providers/github"\nexport const authOptions = { providers: [GitHub] }\nexport default NextAuth(authOptions)\n` })
-    expect(listed).toEqual([expect.stringMatching(/^pages\/api\/auth\/\[\.\.\.nextauth\]\.ts:4 next-auth v4's pages-router handler: call NextAuth\(config\) once in auth\.ts/)])
+    expect(listed).toEqual([
+      expect.stringMatching(/^pages\/api\/auth\/\[\.\.\.nextauth\]\.ts:3 Portcullis limits sign-in attempts per client address/),
+      expect.stringMatching(/^pages\/api\/auth\/\[\.\.\.nextauth\]\.ts:4 next-auth v4's pages-router handler: call NextAuth\(config\) once in auth\.ts/),
+    ])
   })
 
   it("lists a name our module does not export", () => {

@@ -7,7 +7,7 @@ import { acmeOAuthProvider } from "@portcullis/test-kit/fixtures"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import NextAuth from "../src/index.js"
 
-const SECRET = "a-unit-test-secret-of-at-least-32-chars"
+const SECRET = "KcxOXYgYO4L6uWCFTZ4o-KYt0_yaIXkzV8TcAtiQMVE"
 const COOKIE = "authjs.session-token"
 
 const next = vi.hoisted(() => ({

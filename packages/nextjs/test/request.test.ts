@@ -66,9 +66,11 @@ describe("setCookies", () => {
 })
 
 describe("auth as middleware", () => {
+  const warnings: string[] = []
   const { auth } = NextAuth({
+    logger: { error: () => undefined, warn: (code) => warnings.push(code) },
     providers: [],
-    secret: "a-unit-test-secret-of-at-least-32-chars",
+    secret: "KcxOXYgYO4L6uWCFTZ4o-KYt0_yaIXkzV8TcAtiQMVE",
     url: "http://app.test",
     callbacks: { authorized: ({ auth: session }) => session !== null },
   })
@@ -93,6 +95,7 @@ describe("auth as middleware", () => {
     const response = await auth(new NextRequest("http://app.test/dashboard", { headers: { cookie: "authjs.session-token=forged" } }))
     expect(response.status).toBe(307)
     expect(response.headers.getSetCookie().join()).toMatch(/^authjs\.session-token=; Max-Age=0/)
+    expect(warnings).toEqual(["SessionTokenError"])
   })
 
   it("hands request.auth to a wrapped route handler", async () => {

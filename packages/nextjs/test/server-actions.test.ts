@@ -46,8 +46,12 @@ vi.mock("next/navigation", () => ({
 
 const PASSWORD = "carol-password"
 
+/** What core logged, by code: a server action has no client address, a refused password is an error. */
+const logged: string[] = []
+
 const { signIn, signOut, unstable_update } = NextAuth({
-  secret: "a-unit-test-secret-of-at-least-32-chars",
+  logger: { error: (error) => logged.push(error.code), warn: (code) => logged.push(code) },
+  secret: "KcxOXYgYO4L6uWCFTZ4o-KYt0_yaIXkzV8TcAtiQMVE",
   url: "http://app.test",
   providers: [
     acmeOAuthProvider(),
@@ -97,10 +101,14 @@ describe("a server-action sign-in makes one call to core", () => {
     expect(next.coreCalls).toEqual(["signIn"])
     expect(next.redirects).toEqual(["http://app.test/dashboard"])
     expect([...next.cookies.keys()]).toContain("authjs.session-token")
+    // Next.js gives an action no client address: core goes without the per-client limits and says so once.
+    expect(logged).toEqual(["ClientAddressUnknown"])
   })
 
   it("sends a refused password to the sign-in page's error in the same one call", async () => {
+    logged.length = 0
     await signIn("password", passwordForm("wrong"))
+    expect(logged).toEqual(["CredentialsSignin"])
     expect(next.coreCalls).toEqual(["signIn"])
     const target = new URL(next.redirects[0] ?? "")
     expect(target.pathname).toBe("/api/auth/signin")

@@ -6,7 +6,7 @@ import { acmeOAuthProvider } from "@portcullis/test-kit/fixtures"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { SvelteKitAuth } from "../src/index.js"
 
-const SECRET = "a-unit-test-secret-of-at-least-32-chars"
+const SECRET = "ey1EvHi5oi8su5T4uWnnLVGtdXFM0NpLkufQ0Wa7Gv0"
 const COOKIE = "authjs.session-token"
 
 const { handle } = SvelteKitAuth({

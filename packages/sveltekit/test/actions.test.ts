@@ -27,10 +27,13 @@ vi.mock("@portcullis/core", async (importOriginal) => {
   return wrapped
 })
 
+/** What core warned about: the fake events carry no client address. */
+const warnings: string[] = []
+
 const { signIn, signOut } = SvelteKitAuth({
-  secret: "a-unit-test-secret-of-at-least-32-chars",
+  secret: "ey1EvHi5oi8su5T4uWnnLVGtdXFM0NpLkufQ0Wa7Gv0",
   url: "http://app.test",
-  logger: { error: () => undefined },
+  logger: { error: () => undefined, warn: (code) => warnings.push(code) },
   providers: [
     acmeOAuthProvider(),
     {
@@ -76,6 +79,8 @@ describe("a form-action sign-in makes one call to core", () => {
     expect(await redirected(() => signIn(posted))).toBe("http://app.test/dashboard")
     expect(counted.coreCalls).toEqual(["signIn"])
     expect([...set.keys()]).toContain("authjs.session-token")
+    // An event without getClientAddress: core goes without the per-client limits and says so once.
+    expect(warnings).toEqual(["ClientAddressUnknown"])
   })
 
   it("starts an OAuth sign-in with the form's authorization parameters in one signIn", async () => {

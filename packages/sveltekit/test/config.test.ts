@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest"
 import { basePathOf, withEnvDefaults, type SvelteKitAuthConfig } from "../src/config.js"
 
 const variables = {
-  AUTH_SECRET: "a-secret-only-in-sveltekit-env-of-32-chars",
+  AUTH_SECRET: "mGXcjjumwzL3FE0rlJvWynreWymVhB5dsflkaTIfSj0",
   AUTH_URL: "https://app.example",
   AUTH_ACME_ID: "acme-id-from-env",
   AUTH_ACME_SECRET: "acme-secret-from-env",

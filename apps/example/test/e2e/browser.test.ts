@@ -1,5 +1,5 @@
 /**
- * The example in a real browser: the app and its Demo IdP on free loopback ports, Chromium
+ * The example in a real browser: the app and its Dev IdP on free loopback ports, Chromium
  * clicking through sign-in, consent and sign-out as a new user would, through the demo user's
  * password form and an email sign-in link, and through a passkey sign-up confirmed by email.
  */
@@ -13,7 +13,7 @@ import type { SignInLink } from "../../src/email.js"
 import { launchChromium, screenshot } from "./chromium.js"
 import { scaled } from "@portcullis/test-time"
 
-/** The Demo IdP account the tests sign in with: dev-idp's first default account, whose email is verified. */
+/** The Dev IdP account the tests sign in with: dev-idp's first default account, whose email is verified. */
 const ALICE = DEFAULT_ACCOUNTS[0] ?? expect.unreachable("@portcullis/dev-idp has no default account to sign in with")
 const SECRET = "an-e2e-secret-for-the-example-app-32+"
 
@@ -73,7 +73,7 @@ function browserTest(name: string, body: (page: Page) => Promise<void>): void {
     page.on("pageerror", (error) => pageErrors.push(error.message))
     page.on("console", (message) => {
       const source = message.location().url
-      // The Demo IdP serves no icon; Chromium's request for one is not the example's failure.
+      // The Dev IdP serves no icon; Chromium's request for one is not the example's failure.
       if (message.type() !== "error" || started.some(({ example }) => source === `${example.idp.issuer}/favicon.ico`)) return
       pageErrors.push(`${message.text()} (${source})`)
     })
@@ -91,7 +91,7 @@ function browserTest(name: string, body: (page: Page) => Promise<void>): void {
 }
 
 /**
- * Logs in at the Demo IdP and allows the app on the consent page, which is always shown: the
+ * Logs in at the Dev IdP and allows the app on the consent page, which is always shown: the
  * IdP asks for consent by default and a fresh browser context holds no earlier grant. Ends back
  * at the app.
  */
@@ -116,14 +116,14 @@ describe("the example with database sessions", () => {
     run = await start()
   })
 
-  browserTest("signs in through the protected page and the Demo IdP, then signs out", async (page) => {
+  browserTest("signs in through the protected page and the Dev IdP, then signs out", async (page) => {
     const { example } = run
     await page.goto(`${example.url}/`)
     expect(await page.getByTestId("state").textContent()).toContain("Signed out")
 
     await page.getByRole("link", { name: "Protected page" }).click()
     await page.waitForURL(`${example.url}/api/auth/signin?callbackUrl=%2Fprotected`)
-    await page.getByRole("button", { name: "Sign in with Demo IdP" }).click()
+    await page.getByRole("button", { name: "Sign in with Dev IdP" }).click()
 
     await logInAtIdp(page, example)
     await page.waitForURL(`${example.url}/protected`)
@@ -175,11 +175,11 @@ describe("the provider token page", () => {
     run = await start({}, 62)
   })
 
-  browserTest("shows the Demo IdP token and a refreshed one once it is due", async (page) => {
+  browserTest("shows the Dev IdP token and a refreshed one once it is due", async (page) => {
     const { example } = run
     await page.goto(`${example.url}/token`)
     await page.waitForURL(/\/api\/auth\/signin\?callbackUrl=%2Ftoken$/)
-    await page.getByRole("button", { name: "Sign in with Demo IdP" }).click()
+    await page.getByRole("button", { name: "Sign in with Dev IdP" }).click()
     await logInAtIdp(page, example)
     await page.waitForURL(`${example.url}/token`)
     const first = Number(await page.getByTestId("token-expires").getAttribute("data-expires-at"))
@@ -200,23 +200,23 @@ describe("the provider token page", () => {
   })
 })
 
-describe("the Demo IdP as a person uses it", () => {
+describe("the Dev IdP as a person uses it", () => {
   let run: Started
   beforeAll(async () => {
     run = await start()
   })
 
-  browserTest("says the sign-in was cancelled when the person presses Cancel at the Demo IdP, and lets them try again", async (page) => {
+  browserTest("says the sign-in was cancelled when the person presses Cancel at the Dev IdP, and lets them try again", async (page) => {
     const { example } = run
     await page.goto(`${example.url}/api/auth/signin`)
-    await page.getByRole("button", { name: "Sign in with Demo IdP" }).click()
+    await page.getByRole("button", { name: "Sign in with Dev IdP" }).click()
     await page.waitForURL((url) => url.origin === example.idp.issuer)
     await page.getByRole("button", { name: "Cancel" }).click()
     await page.waitForURL((url) => url.pathname === "/api/auth/signin" && url.searchParams.get("error") === "AccessDenied")
     expect(await page.getByRole("status").textContent()).toContain("You cancelled the sign-in")
     expect(await page.locator("body").textContent()).not.toContain("permission")
 
-    await page.getByRole("button", { name: "Sign in with Demo IdP" }).click()
+    await page.getByRole("button", { name: "Sign in with Dev IdP" }).click()
     await logInAtIdp(page, example)
     await page.waitForURL(`${example.url}/`)
     expect(await page.getByTestId("user-email").textContent()).toBe(ALICE.email)
@@ -225,11 +225,11 @@ describe("the Demo IdP as a person uses it", () => {
     run.errors.length = 0
   })
 
-  browserTest("ends the Demo IdP's session on sign-out, so the next sign-in asks which account to use", async (page) => {
+  browserTest("ends the Dev IdP's session on sign-out, so the next sign-in asks which account to use", async (page) => {
     const { example } = run
     const bob = DEFAULT_ACCOUNTS[1] ?? expect.unreachable("@portcullis/dev-idp has no second default account")
     await page.goto(`${example.url}/api/auth/signin`)
-    await page.getByRole("button", { name: "Sign in with Demo IdP" }).click()
+    await page.getByRole("button", { name: "Sign in with Dev IdP" }).click()
     await logInAtIdp(page, example)
     expect(await page.getByTestId("user-email").textContent()).toBe(ALICE.email)
 
@@ -238,7 +238,7 @@ describe("the Demo IdP as a person uses it", () => {
     await page.waitForURL(`${example.url}/`)
 
     await page.goto(`${example.url}/api/auth/signin`)
-    await page.getByRole("button", { name: "Sign in with Demo IdP" }).click()
+    await page.getByRole("button", { name: "Sign in with Dev IdP" }).click()
     // The sign-out ended Alice's session at the IdP too (endSessionOnSignOut): it asks again.
     await page.waitForURL((url) => url.origin === example.idp.issuer && url.pathname.startsWith("/interaction/"))
     await page.getByLabel("Email").fill(bob.email)
@@ -388,7 +388,7 @@ describe("the example with AUTH_SESSION_STRATEGY=jwt", () => {
   browserTest("keeps the session in an encrypted cookie and reads it back", async (page) => {
     const { example } = run
     await page.goto(`${example.url}/protected`)
-    await page.getByRole("button", { name: "Sign in with Demo IdP" }).click()
+    await page.getByRole("button", { name: "Sign in with Dev IdP" }).click()
     await logInAtIdp(page, example)
     await page.waitForURL(`${example.url}/protected`)
 

@@ -1,7 +1,7 @@
 /**
  * The example's pages as a person sees them: on a 390×844 phone and a 1280×800 desktop, in
  * light and dark, each page fits the screen, keeps its header on one line, shows where its cards
- * end and passes axe-core with no violation, and so do the Demo IdP's login and consent pages;
+ * end and passes axe-core with no violation, and so do the Dev IdP's login and consent pages;
  * the passkey buttons do not touch, a refused password keeps the username beside its own form,
  * "check your email" names the address, a cancelled sign-in is not an error, the session JSON
  * keeps its indentation, and signed in without a picture, the avatar shows initials. Set
@@ -66,7 +66,7 @@ function contrast(a: string, b: string): number {
 
 /**
  * Fails unless the loaded page fits, keeps its header's links on one line, shows its card edges
- * (the Demo IdP's pages have no card: `card: false`) and (when asked) passes axe-core.
+ * (the Dev IdP's pages have no card: `card: false`) and (when asked) passes axe-core.
  */
 async function checkPage(page: Page, label: string, axe: boolean, expected: { card?: boolean } = {}): Promise<void> {
   const seen = await page.evaluate(() => {
@@ -118,7 +118,7 @@ async function verticalGap(page: Page, first: string, second: string): Promise<n
   return (b?.y ?? 0) - ((a?.y ?? 0) + (a?.height ?? 0))
 }
 
-/** The Demo IdP account the pages sign in with. */
+/** The Dev IdP account the pages sign in with. */
 const ALICE = DEFAULT_ACCOUNTS[0] ?? expect.unreachable("@portcullis/dev-idp has no default account")
 
 describe("the example's pages in Chromium", () => {
@@ -162,7 +162,7 @@ describe("the example's pages in Chromium", () => {
         }
         const toDemoIdp = async () => {
           await page.goto(`${example.url}/api/auth/signin`)
-          await page.getByRole("button", { name: "Sign in with Demo IdP" }).click()
+          await page.getByRole("button", { name: "Sign in with Dev IdP" }).click()
           await page.waitForURL((url) => url.origin === example.idp.issuer && url.pathname.startsWith("/interaction/"))
         }
         try {
@@ -179,7 +179,7 @@ describe("the example's pages in Chromium", () => {
           expect(await page.locator("[data-testid=check-email] strong").count(), "only the address is in bold").toBe(1)
           await check("check-email-sent")
 
-          // The Demo IdP's own pages, and coming back from it without signing in.
+          // The Dev IdP's own pages, and coming back from it without signing in.
           await toDemoIdp()
           await check("idp-login", { card: false })
           await page.getByRole("button", { name: "Cancel" }).click()
@@ -224,11 +224,11 @@ describe("the example's pages in Chromium", () => {
           expect(await json.evaluate((element) => element.scrollWidth <= element.clientWidth), "nothing past the box's right edge").toBe(true)
           expect(await json.evaluate((element) => element.getBoundingClientRect().right <= window.innerWidth)).toBe(true)
           expect(await json.innerText()).toContain('\n  "user": {\n    "name": "Demo User",')
-          // Signed in with the password form, not the Demo IdP: the token page says so instead of sending the user to sign in.
+          // Signed in with the password form, not the Dev IdP: the token page says so instead of sending the user to sign in.
           const tokenPage = await page.goto(`${example.url}/token`)
           expect(tokenPage?.status()).toBe(200)
           expect(new URL(page.url()).pathname).toBe("/token")
-          expect(await page.getByTestId("no-token").innerText()).toContain("You signed in another way, so the app holds no Demo IdP token for you.")
+          expect(await page.getByTestId("no-token").innerText()).toContain("You signed in another way, so the app holds no Dev IdP token for you.")
           await check("token-signed-in-another-way")
           // The demo user has no picture: the avatar says who it is instead of an empty circle.
           await page.goto(`${example.url}/`)

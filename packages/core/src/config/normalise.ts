@@ -52,6 +52,7 @@ export async function normaliseConfig(read: ReadOptions, env: Env, logSecrets: s
     redirectProxyUrl,
     logger: read.logger,
     debug: read.debug,
+    production: env.NODE_ENV === "production",
     theme: rare?.theme ?? {},
     adapter: adapter === undefined ? undefined : stores?.adapterWithStoreTimeout(adapter, storeTimeout),
     legacySessionCookies: rare?.legacySessionCookies,

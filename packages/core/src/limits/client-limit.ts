@@ -10,6 +10,7 @@ import { CLIENT_DEFAULTS, type ClientRule } from "./client-limit-rules.js"
 import type { RequestContext } from "../internal.js"
 import { rateLimitsOf, targetKey } from "./rate-limit.js"
 import type { Route } from "../http/routes.js"
+import { isLoopbackHost } from "../http/loopback.js"
 
 /** The rule that counts this request, if any: routes a script floods to make us (or a provider, or an inbox) work. */
 function ruleOf(context: RequestContext, route: Route): ClientRule | undefined {
@@ -52,7 +53,8 @@ function tooMany(request: Request, resetAt: Date): Response {
 /**
  * Counts the request in its client's window and answers `429` once the client is over the
  * rule's limit. Without an address source it warns once per configuration (recorded in `warned`)
- * and lets the request through: one shared counter would let one client lock everyone out.
+ * and lets the request through: one shared counter would let one client lock everyone out. The
+ * warning waits while the app runs in development on loopback, where no proxy is to be named.
  *
  * @throws {Configuration} when the app's `clientAddress` hook throws.
  */
@@ -64,6 +66,8 @@ export async function countClient(context: RequestContext, route: Route, warned:
   const window = limits.perClient?.[rule] ?? CLIENT_DEFAULTS[rule]
   if (window === false) return undefined
   if (config.clientAddress === undefined && recordedClientAddress(context.request) === undefined) {
+    // An app in development on this machine has no proxy to name, and nothing to change yet.
+    if (!config.production && isLoopbackHost(context.url.hostname)) return undefined
     if (config.rateLimit !== undefined && !warned.has(config.rateLimit)) {
       warned.add(config.rateLimit)
       config.logger.warn(

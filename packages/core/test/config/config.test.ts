@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from "vitest"
+import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest"
 import { resolveConfig } from "../../src/config/config.js"
 import type { FlowProvider } from "../../src/internal.js"
 import type { InternalOAuthProvider } from "../../src/oauth/provider.js"
@@ -180,12 +180,21 @@ describe("configuration", () => {
   })
 
   it("answers a broken configuration with a typed error, not an exception or a 500", async () => {
+    // No configuration to take a logger from: core's default logger says what is wrong.
+    const printed: string[] = []
+    const spy = vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
+      printed.push(args.map(String).join(" "))
+    })
+    onTestFinished(() => {
+      spy.mockRestore()
+    })
     const response = await Auth(new Request("http://localhost:3000/api/auth/session"), { providers: "nope", secret: SECRET } as never)
     expect(response.status).toBe(503)
     expect(await response.json()).toMatchObject({ error: "Configuration" })
     const page = await Auth(new Request("http://localhost:3000/api/auth/signin", { headers: { accept: "text/html" } }), null as never)
     expect(page.status).toBe(503)
     expect(await page.text()).not.toMatch(/at \w+ \(|node_modules|\.ts:/)
+    expect(printed).toEqual([expect.stringContaining("`providers` must be an array"), expect.stringContaining("needs a configuration object")])
   })
 })
 

@@ -164,7 +164,9 @@ describe("secrets in logs", () => {
   it("the default console logger prints the same redacted text", async () => {
     const printed: string[] = []
     const original = console.error
+    const originalWarn = console.warn
     console.error = (...args: unknown[]) => printed.push(args.map(String).join(" "))
+    console.warn = (...args: unknown[]) => printed.push(args.map(String).join(" "))
     try {
       const tokens: string[] = []
       const config = e2eConfig([idpProvider(idp())])
@@ -176,6 +178,7 @@ describe("secrets in logs", () => {
       expect(decodeJwt(tokens.find((token) => token.startsWith("eyJ")) ?? "").iss).toBe(idp().issuer)
     } finally {
       console.error = original
+      console.warn = originalWarn
     }
   })
 })

@@ -1,6 +1,6 @@
 // Per-client limits (issue 28): each client address gets an allowance per route group, over it a
 // 429 with Retry-After; only when the address is known, which no request header decides by default.
-import { describe, expect, it, vi } from "vitest"
+import { describe, expect, it, onTestFinished, vi } from "vitest"
 import { forwardedFor, withClientAddress } from "../../src/client-address.js"
 import { Auth } from "../../src/index.js"
 import { signIn } from "../../src/server/server.js"
@@ -156,7 +156,33 @@ describe("whose allowance", () => {
 })
 
 describe("without a client address", () => {
+  it("stays quiet in development for an app on loopback (localhost, 127.0.0.1, [::1]), where no proxy stands in front", async () => {
+    vi.stubEnv("NODE_ENV", "development")
+    onTestFinished(() => void vi.unstubAllEnvs())
+    const warnings: string[] = []
+    const config = testConfig({ logger: { error: () => undefined, warn: (code) => warnings.push(code) } })
+    for (const origin of ["http://localhost:3000", "http://127.0.0.1:3000", "http://[::1]:3000"]) {
+      const response = await Auth(new Request(`${origin}/api/auth/signin/acme`, { method: "POST" }), config)
+      expect(response.status).toBe(302)
+    }
+    expect(warnings).toEqual([])
+    // The same app on a public host has a proxy in front of it or soon will: it is told.
+    await Auth(new Request("https://app.example.com/api/auth/signin/acme", { method: "POST" }), config)
+    expect(warnings).toEqual(["ClientAddressUnknown"])
+  })
+
+  it("warns on loopback under NODE_ENV=production: a proxy may forward to localhost", async () => {
+    vi.stubEnv("NODE_ENV", "production")
+    onTestFinished(() => void vi.unstubAllEnvs())
+    const warnings: string[] = []
+    const config = testConfig({ logger: { error: () => undefined, warn: (code) => warnings.push(code) } })
+    await Auth(new Request("http://127.0.0.1:3000/api/auth/signin/acme", { method: "POST" }), config)
+    expect(warnings).toEqual(["ClientAddressUnknown"])
+  })
+
   it("limits nothing and warns once per configuration how to supply the address", async () => {
+    vi.stubEnv("NODE_ENV", "production")
+    onTestFinished(() => void vi.unstubAllEnvs())
     const warnings: string[] = []
     const config = testConfig({ rateLimit: { perClient: { signIn: { limit: 1 } } }, logger: { error: () => undefined, warn: (code) => warnings.push(code) } })
     // A route no rule covers does not warn.
