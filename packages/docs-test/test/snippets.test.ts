@@ -109,10 +109,8 @@ async function startDevIdpBin(args: string[]): Promise<DevIdpBin> {
 
 let idp: DevIdpBin
 let projects = ""
-/** The Next.js app's folder, once made: removed even when its build failed. */
-let nextApp = ""
-/** The SvelteKit app's folder, likewise. */
-let svelteKitApp = ""
+/** The Next.js and SvelteKit apps' folders, once made: removed even when their build failed. */
+const frameworkApps: string[] = []
 const ports = new Map<string, number>()
 /** Each framework's project, written and built once, in parallel (tsc takes seconds each). */
 const built = new Map<string, Promise<string>>()
@@ -139,32 +137,34 @@ beforeAll(async () => {
     built.set(framework, project)
   }
   ports.set("nextjs", await freePort())
-  const nextjs = buildNextApp()
+  const nextjs = buildFrameworkApp("nextjs", CREATE_NEXT_APP)
   nextjs.catch(() => undefined)
   built.set("nextjs", nextjs)
   ports.set("sveltekit", await freePort())
-  const sveltekit = buildSvelteKitApp()
+  const sveltekit = buildFrameworkApp("sveltekit", SV_CREATE)
   sveltekit.catch(() => undefined)
   built.set("sveltekit", sveltekit)
 })
 
 /**
- * `sv create`'s app, then the site's SvelteKit files over it, what the page's install line names
- * added to its package.json and linked in from the workspace (SvelteKit, Svelte and Vite resolve
- * from this package's node_modules above it), then the `build` script: `vite build`.
+ * A framework's app as its generator writes it (`fixture`), then the docs' files of `framework`
+ * over it, then what `npm install` of the docs' install line does (package.json names the
+ * packages, node_modules holds the workspace's; the framework itself resolves from this package's
+ * node_modules above it), then the `build` script (`next build`, `vite build`).
  */
-async function buildSvelteKitApp(): Promise<string> {
+async function buildFrameworkApp(framework: "nextjs" | "sveltekit", fixture: string): Promise<string> {
   await mkdir(APPS, { recursive: true })
-  const dir = (svelteKitApp = await mkdtemp(join(APPS, "sveltekit-")))
-  await cp(SV_CREATE, dir, { recursive: true })
-  for (const [file, text] of projectFiles(snippets, "sveltekit", { shared: false })) {
+  const dir = await mkdtemp(join(APPS, `${framework}-`))
+  frameworkApps.push(dir)
+  await cp(fixture, dir, { recursive: true })
+  for (const [file, text] of projectFiles(snippets, framework, { shared: false })) {
     await mkdir(dirname(join(dir, file)), { recursive: true })
     await writeFile(join(dir, file), asFilledIn(file, text))
   }
-  const install = snippets.find((snippet) => snippet.framework === "sveltekit" && snippet.file === "install") ?? expect.unreachable("no <!-- snippet: sveltekit/install --> block")
+  const install = snippets.find((snippet) => snippet.framework === framework && snippet.file === "install") ?? expect.unreachable(`no <!-- snippet: ${framework}/install --> block`)
   const manifest = JSON.parse(await readFile(join(dir, "package.json"), "utf8")) as { dependencies?: Record<string, string> }
   const { dependencies } = installedPackages(install)
-  manifest.dependencies = {}
+  manifest.dependencies ??= {}
   for (const name of dependencies) {
     const { version } = JSON.parse(await readFile(join(ROOT, "packages", name.replace("@portcullis/", ""), "package.json"), "utf8")) as { version: string }
     manifest.dependencies[name] = `^${version}`
@@ -173,43 +173,14 @@ async function buildSvelteKitApp(): Promise<string> {
   linkWorkspacePackages(dir, dependencies)
   const started = performance.now()
   await runScript(dir, "build")
-  console.info(`vite build of the site's SvelteKit app took ${((performance.now() - started) / 1000).toFixed(1)} s`)
-  return dir
-}
-
-/**
- * create-next-app's app, then the README's Next.js files over it, then what `npm install` of the
- * README's install line does (package.json names the packages, node_modules holds the
- * workspace's), then the `build` script: `next build`.
- */
-async function buildNextApp(): Promise<string> {
-  await mkdir(APPS, { recursive: true })
-  const dir = (nextApp = await mkdtemp(join(APPS, "nextjs-")))
-  await cp(CREATE_NEXT_APP, dir, { recursive: true })
-  for (const [file, text] of projectFiles(snippets, "nextjs", { shared: false })) {
-    await mkdir(dirname(join(dir, file)), { recursive: true })
-    await writeFile(join(dir, file), asFilledIn(file, text))
-  }
-  const install = snippets.find((snippet) => snippet.framework === "nextjs" && snippet.file === "install") ?? expect.unreachable("README.md: no <!-- snippet: nextjs/install --> block")
-  const manifest = JSON.parse(await readFile(join(dir, "package.json"), "utf8")) as { dependencies: Record<string, string> }
-  const { dependencies } = installedPackages(install)
-  for (const name of dependencies) {
-    const { version } = JSON.parse(await readFile(join(ROOT, "packages", name.replace("@portcullis/", ""), "package.json"), "utf8")) as { version: string }
-    manifest.dependencies[name] = `^${version}`
-  }
-  await writeFile(join(dir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`)
-  linkWorkspacePackages(dir, dependencies)
-  const started = performance.now()
-  await runScript(dir, "build")
-  console.info(`next build of the README's Next.js app took ${((performance.now() - started) / 1000).toFixed(1)} s`)
+  console.info(`building the docs' ${framework} app took ${((performance.now() - started) / 1000).toFixed(1)} s`)
   return dir
 }
 
 afterAll(async () => {
   await idp.server.stop()
   if (projects !== "") await rm(projects, { recursive: true, force: true })
-  if (nextApp !== "") await rm(nextApp, { recursive: true, force: true })
-  if (svelteKitApp !== "") await rm(svelteKitApp, { recursive: true, force: true })
+  for (const dir of frameworkApps) await rm(dir, { recursive: true, force: true })
 })
 
 describe("the dev IdP's bin", () => {
