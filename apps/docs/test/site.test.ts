@@ -9,6 +9,7 @@ import { readFile } from "node:fs/promises"
 import { extname, join, normalize } from "node:path"
 import type { Browser } from "playwright-core"
 import { launchChromium } from "@portcullis/test-kit/chromium"
+import { scaled } from "@portcullis/test-time"
 import { serveHandler, type ServedHandler } from "@portcullis/test-kit/serve"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DOCS_DIR } from "../src/generate.js"
@@ -89,15 +90,21 @@ describe("the built site", () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
     const page = await context.newPage()
     await page.goto(`${served.origin}/`, { waitUntil: "load" })
-    await page.getByRole("button", { name: "Search" }).click()
-    await page.locator("#localsearch-input").fill("revocationCheckInterval")
-    const first = page.locator(".results .result").first()
-    await first.waitFor()
-    const titles = await page.locator(".results .result").allInnerTexts()
-    expect(titles.join("\n")).toContain("session.revocationCheckInterval")
-    await page.locator(".results .result", { hasText: "session.revocationCheckInterval" }).first().click()
+    // The search button does nothing until the page has hydrated: press it until the box opens.
+    const input = page.locator("#localsearch-input")
+    await expect
+      .poll(async () => {
+        if (!(await input.isVisible())) await page.getByRole("button", { name: "Search" }).click()
+        return input.isVisible()
+      }, { timeout: scaled(15_000) })
+      .toBe(true)
+    await input.fill("revocationCheckInterval")
+    // Results come after a debounce and may first show an earlier query's: wait for the one sought.
+    const result = page.locator(".results .result", { hasText: "session.revocationCheckInterval" }).first()
+    await result.waitFor({ timeout: scaled(15_000) })
+    await result.click()
     await page.waitForURL(/\/reference\/options\.html#session-revocationcheckinterval$/)
-    await expect(page.locator("h3#session-revocationcheckinterval").isVisible()).resolves.toBe(true)
+    await page.locator("h3#session-revocationcheckinterval").waitFor({ state: "visible", timeout: scaled(15_000) })
     await context.close()
   })
 })

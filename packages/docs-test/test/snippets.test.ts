@@ -34,6 +34,8 @@ const NODE_MODULES = join(HERE, "node_modules")
 const FRAMEWORKS = ["node-http", "express", "hono"] as const
 /** The files `npx create-next-app@16 my-app --ts --app --no-tailwind --no-eslint --no-src-dir --yes` writes, page and assets left out. */
 const CREATE_NEXT_APP = join(HERE, "test", "fixtures", "create-next-app")
+/** The files `npx sv create my-app --template minimal --types ts` writes with adapter-node chosen, and a start script that loads `.env` as adapter-node's docs show. */
+const SV_CREATE = join(HERE, "test", "fixtures", "sv-create")
 /** The Next.js app is built inside this package, as migrate's apps are: Turbopack resolves no package outside the workspace's root. */
 const APPS = join(HERE, "test", ".apps")
 const ALICE = DEFAULT_ACCOUNTS[0] ?? expect.unreachable("the dev IdP has no default account")
@@ -107,8 +109,8 @@ async function startDevIdpBin(args: string[]): Promise<DevIdpBin> {
 
 let idp: DevIdpBin
 let projects = ""
-/** The Next.js app's folder, once made: removed even when its build failed. */
-let nextApp = ""
+/** The Next.js and SvelteKit apps' folders, once made: removed even when their build failed. */
+const frameworkApps: string[] = []
 const ports = new Map<string, number>()
 /** Each framework's project, written and built once, in parallel (tsc takes seconds each). */
 const built = new Map<string, Promise<string>>()
@@ -135,27 +137,34 @@ beforeAll(async () => {
     built.set(framework, project)
   }
   ports.set("nextjs", await freePort())
-  const nextjs = buildNextApp()
+  const nextjs = buildFrameworkApp("nextjs", CREATE_NEXT_APP)
   nextjs.catch(() => undefined)
   built.set("nextjs", nextjs)
+  ports.set("sveltekit", await freePort())
+  const sveltekit = buildFrameworkApp("sveltekit", SV_CREATE)
+  sveltekit.catch(() => undefined)
+  built.set("sveltekit", sveltekit)
 })
 
 /**
- * create-next-app's app, then the README's Next.js files over it, then what `npm install` of the
- * README's install line does (package.json names the packages, node_modules holds the
- * workspace's), then the `build` script: `next build`.
+ * A framework's app as its generator writes it (`fixture`), then the docs' files of `framework`
+ * over it, then what `npm install` of the docs' install line does (package.json names the
+ * packages, node_modules holds the workspace's; the framework itself resolves from this package's
+ * node_modules above it), then the `build` script (`next build`, `vite build`).
  */
-async function buildNextApp(): Promise<string> {
+async function buildFrameworkApp(framework: "nextjs" | "sveltekit", fixture: string): Promise<string> {
   await mkdir(APPS, { recursive: true })
-  const dir = (nextApp = await mkdtemp(join(APPS, "nextjs-")))
-  await cp(CREATE_NEXT_APP, dir, { recursive: true })
-  for (const [file, text] of projectFiles(snippets, "nextjs", { shared: false })) {
+  const dir = await mkdtemp(join(APPS, `${framework}-`))
+  frameworkApps.push(dir)
+  await cp(fixture, dir, { recursive: true })
+  for (const [file, text] of projectFiles(snippets, framework, { shared: false })) {
     await mkdir(dirname(join(dir, file)), { recursive: true })
     await writeFile(join(dir, file), asFilledIn(file, text))
   }
-  const install = snippets.find((snippet) => snippet.framework === "nextjs" && snippet.file === "install") ?? expect.unreachable("README.md: no <!-- snippet: nextjs/install --> block")
-  const manifest = JSON.parse(await readFile(join(dir, "package.json"), "utf8")) as { dependencies: Record<string, string> }
+  const install = snippets.find((snippet) => snippet.framework === framework && snippet.file === "install") ?? expect.unreachable(`no <!-- snippet: ${framework}/install --> block`)
+  const manifest = JSON.parse(await readFile(join(dir, "package.json"), "utf8")) as { dependencies?: Record<string, string> }
   const { dependencies } = installedPackages(install)
+  manifest.dependencies ??= {}
   for (const name of dependencies) {
     const { version } = JSON.parse(await readFile(join(ROOT, "packages", name.replace("@portcullis/", ""), "package.json"), "utf8")) as { version: string }
     manifest.dependencies[name] = `^${version}`
@@ -164,14 +173,14 @@ async function buildNextApp(): Promise<string> {
   linkWorkspacePackages(dir, dependencies)
   const started = performance.now()
   await runScript(dir, "build")
-  console.info(`next build of the README's Next.js app took ${((performance.now() - started) / 1000).toFixed(1)} s`)
+  console.info(`building the docs' ${framework} app took ${((performance.now() - started) / 1000).toFixed(1)} s`)
   return dir
 }
 
 afterAll(async () => {
   await idp.server.stop()
   if (projects !== "") await rm(projects, { recursive: true, force: true })
-  if (nextApp !== "") await rm(nextApp, { recursive: true, force: true })
+  for (const dir of frameworkApps) await rm(dir, { recursive: true, force: true })
 })
 
 describe("the dev IdP's bin", () => {
@@ -265,6 +274,57 @@ describe("the README's Next.js app", () => {
       })
       // Nothing logged: core logs every failure it handles, Next.js every render error (⨯).
       expect(server.output()).not.toMatch(/error|⨯|warn/i)
+    } finally {
+      await server.stop()
+    }
+  })
+})
+
+describe("the site's SvelteKit app", () => {
+  const files = projectFiles(snippets, "sveltekit", { shared: false })
+
+  it("is the install line, hooks, routes and .env the getting-started page shows, the install line naming what they import", () => {
+    expect([...files.keys()].sort()).toEqual([".env", "src/auth.ts", "src/hooks.server.ts", "src/routes/+layout.server.ts", "src/routes/+page.svelte", "src/routes/signin/+page.server.ts"])
+    const install = snippets.find((snippet) => snippet.framework === "sveltekit" && snippet.file === "install") ?? expect.unreachable()
+    const { dependencies } = installedPackages(install)
+    const sources = [...files].filter(([file]) => /\.(ts|svelte)$/.test(file)).map(([, text]) => text)
+    // `$app/*` and `./$types` are SvelteKit's own modules, not packages.
+    for (const name of sources.flatMap(importedPackages).filter((name) => !name.startsWith("$"))) expect(dependencies, `the SvelteKit app imports ${name}`).toContain(name)
+    for (const name of dependencies) expect(Object.keys(self.devDependencies), `add ${name} to packages/docs-test`).toContain(name)
+  })
+
+  it("builds with vite build on adapter-node, and its server answers GET /auth/providers, the page signed out, and its sign-in form up to GitHub", { timeout: 120_000 }, async () => {
+    const dir = await (built.get("sveltekit") ?? expect.unreachable())
+    const port = ports.get("sveltekit") ?? expect.unreachable()
+    const app = `http://127.0.0.1:${String(port)}`
+    // `node --env-file` keeps what the environment sets: only the origin differs from the page's .env.
+    const server = spawnServer("sh", ["-c", script(dir, "start")], {
+      cwd: dir,
+      // ORIGIN: adapter-node cannot tell http from https on its own, and SvelteKit checks form posts against it.
+      env: projectEnv({ PORT: String(port), HOST: "127.0.0.1", ORIGIN: app, AUTH_URL: app }),
+      stopSignal: "SIGTERM",
+      killSignal: "SIGKILL",
+      outputLimit: 20_000,
+      cleanup: () => undefined,
+    })
+    try {
+      await waitFor(async () => (await fetch(`${app}/auth/providers`)).ok, 30_000, () => `the SvelteKit app did not answer:\n${server.output()}`)
+      const providers = (await (await fetch(`${app}/auth/providers`)).json()) as Record<string, unknown>
+      expect(providers).toEqual({
+        github: { id: "github", name: "GitHub", type: "oauth", signinUrl: `${app}/auth/signin/github`, callbackUrl: `${app}/auth/callback/github` },
+      })
+      const home = await fetch(`${app}/`)
+      expect(home.status).toBe(200)
+      const body = await home.text()
+      expect(body).not.toContain("Signed in as")
+      // The SignIn component: a form posting to the page's signin action, naming the provider.
+      expect(body).toMatch(/<form method="POST" action="\.\/signin"[^>]*><input type="hidden" name="providerId" value="github"\/>/)
+      // Submitting it, as a browser without JavaScript does, starts the sign-in at GitHub (never reached).
+      const started = await fetch(`${app}/signin`, { method: "POST", body: new URLSearchParams({ providerId: "github" }), headers: { origin: app, accept: "text/html" }, redirect: "manual" })
+      const authorize = new URL(started.headers.get("location") ?? expect.unreachable(`the signin action answered ${String(started.status)}`))
+      expect(`${authorize.origin}${authorize.pathname}`).toBe("https://github.com/login/oauth/authorize")
+      expect(authorize.searchParams.get("redirect_uri")).toBe(`${app}/auth/callback/github`)
+      expect(server.output()).not.toMatch(/error/i)
     } finally {
       await server.stop()
     }

@@ -1,6 +1,6 @@
 /**
  * Where the framework apps are written: the READMEs, and the documentation site's getting-started
- * pages (SvelteKit's page is not among them yet: its blocks need a SvelteKit project to run).
+ * pages.
  */
 import { join } from "node:path"
 
@@ -8,4 +8,4 @@ const ROOT = join(import.meta.dirname, "..", "..", "..")
 
 export const README_FILES = [join(ROOT, "README.md"), join(ROOT, "packages", "nextjs", "README.md")]
 
-export const SITE_PAGES = ["index", "node-http", "express", "hono", "nextjs"].map((page) => join(ROOT, "apps", "docs", "site", "getting-started", `${page}.md`))
+export const SITE_PAGES = ["index", "node-http", "express", "hono", "nextjs", "sveltekit"].map((page) => join(ROOT, "apps", "docs", "site", "getting-started", `${page}.md`))

@@ -21,7 +21,7 @@ const secret = inject("authSecret")
 /** The pages that read the session, and so must never be served from a build-time render. */
 const SESSION_PAGES = { classic: ["/", "/protected"], cacheComponents: ["/", "/protected", "/use-cache", "/use-cache-private"] } as const
 
-/** What Next.js answers `auth()` in a plain `"use cache"` function with, as the READMEs quote it. */
+/** What Next.js answers `auth()` in a plain `"use cache"` function with, as the Next.js guide (apps/docs/site/guides/nextjs.md) quotes it. */
 const USE_CACHE_REFUSAL = '`headers()` can\'t be read inside `"use cache"`'
 
 const SESSION_COOKIE = "authjs.session-token"
@@ -40,12 +40,14 @@ function snippets(markdown: string, path: string): string[] {
   return [...markdown.matchAll(/^```tsx?\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? "").filter((code) => code.startsWith(`// ${path}\n`))
 }
 
-it("builds the README's page exactly as the README shows it", () => {
+it("builds the getting-started page's app/page.tsx exactly as the documentation site shows it", () => {
   const page = readFileSync(fileURLToPath(new URL("./app/app/page.tsx", import.meta.url)), "utf8")
-  const readme = readFileSync(fileURLToPath(new URL("../README.md", import.meta.url)), "utf8")
-  const rootReadme = readFileSync(fileURLToPath(new URL("../../../README.md", import.meta.url)), "utf8")
-  expect(snippets(readme, "app/page.tsx")).toEqual([page])
-  for (const shown of snippets(rootReadme, "app/page.tsx")) expect(shown).toBe(page)
+  const site = readFileSync(fileURLToPath(new URL("../../../apps/docs/site/getting-started/nextjs.md", import.meta.url)), "utf8")
+  expect(snippets(site, "app/page.tsx")).toEqual([page])
+  // Any other page that shows it (a README, a guide) shows the same.
+  for (const other of ["../README.md", "../../../README.md", "../../../apps/docs/site/guides/nextjs.md"]) {
+    for (const shown of snippets(readFileSync(fileURLToPath(new URL(other, import.meta.url)), "utf8"), "app/page.tsx")) expect(shown).toBe(page)
+  }
 })
 
 describe.each(Object.keys(apps) as Variant[])("the %s build", (variant) => {

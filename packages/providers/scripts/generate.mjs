@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Derives everything that lists the providers from the `src/<id>/` folders themselves, so adding
 // a folder is the only step: the `exports` map, the provider id unions (`OAuthProviderType` for
-// OAuth and OpenID Connect, one per other type), the tsup entries, the README tables and each
+// OAuth and OpenID Connect, one per other type), the tsup entries, the package README's table and each
 // brand's `src/<id>/logo.ts` (from the Simple Icons dev dependency, so the logo ships inside the
 // provider's own entry and no page ever fetches it). `--check` writes nothing and fails when a file is out of date (CI/lint).
 import console from "node:console"
@@ -203,7 +203,6 @@ export function generatedFiles() {
     packageJson(ids),
     indexTs(providers),
     tsupConfig(ids),
-    readmeWithTable(join(repoDir, "README.md"), providers, "packages/providers/src/"),
     readmeWithTable(join(packageDir, "README.md"), providers, "src/"),
   ]
 }

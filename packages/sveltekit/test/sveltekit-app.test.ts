@@ -90,9 +90,9 @@ async function signOutHere(): Promise<void> {
   expect(await response.json()).toEqual({ session: null })
 }
 
-/** The last fenced block of the README that starts with `// <path>`. */
-function readmeBlock(path: string): string | undefined {
-  const readme = readFileSync(fileURLToPath(new URL("../README.md", import.meta.url)), "utf8")
+/** The last fenced block of the documentation site's SvelteKit guide that starts with `// <path>`. */
+function guideBlock(path: string): string | undefined {
+  const readme = readFileSync(fileURLToPath(new URL("../../../apps/docs/site/guides/sveltekit.md", import.meta.url)), "utf8")
   return [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? "").findLast((code) => code.startsWith(`// ${path}\n`))
 }
 
@@ -103,10 +103,10 @@ async function endIdpSessions(sub: string): Promise<{ clientId: string; sub: str
   return (await response.json()) as { clientId: string; sub: string; error?: string }[]
 }
 
-it("builds the README's hook, load and form actions exactly as the README shows them", () => {
+it("builds the guide's hook, load and form actions exactly as the SvelteKit guide shows them", () => {
   for (const path of ["src/hooks.server.ts", "src/routes/+layout.server.ts", "src/routes/signin/+page.server.ts", "src/routes/signout/+page.server.ts"]) {
     const file = readFileSync(fileURLToPath(new URL(`./app/${path}`, import.meta.url)), "utf8")
-    expect(`// ${path}\n${file}`, path).toBe(readmeBlock(path))
+    expect(`// ${path}\n${file}`, path).toBe(guideBlock(path))
   }
 })
 

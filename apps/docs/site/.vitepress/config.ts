@@ -33,6 +33,8 @@ const sidebar = [
       { text: "Passkeys", link: "/guides/passkeys" },
       { text: "Provider tokens and logout", link: "/guides/provider-tokens" },
       { text: "Devices and sessions", link: "/guides/devices" },
+      { text: "Next.js in depth", link: "/guides/nextjs" },
+      { text: "SvelteKit in depth", link: "/guides/sveltekit" },
       { text: "Versions and upgrades", link: "/guides/versions" },
     ],
   },
