@@ -38,6 +38,11 @@ describe.each(published.map((pkg) => [pkg.manifest.name, pkg] as [string, Worksp
     expect(files.some((file) => file.startsWith("dist/"))).toBe(true)
   })
 
+  it("packs its CHANGELOG.md, so users read what each release changed", async () => {
+    const files = (await packedFiles.get(name)) ?? []
+    expect(files, `run \`pnpm changeset version\` and list "CHANGELOG.md" in ${name}'s files`).toContain("CHANGELOG.md")
+  })
+
   it("peer-depends on other published packages with an explicit range up to the next major", () => {
     for (const [peer, range] of Object.entries(manifest.peerDependencies ?? {})) {
       if (!names.has(peer)) continue

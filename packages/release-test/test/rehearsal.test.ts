@@ -159,12 +159,17 @@ describe("release rehearsal", () => {
     for (const [name, version] of Object.entries(first ?? {})) expect(await published(name), name).toEqual([version])
   })
 
-  it("versions a core minor alone: providers and adapters keep their version and their peer range accepts it", async () => {
+  it("versions a core minor alone: providers and adapters keep their version and their peer range accepts it; core's changelog gains the entry above the previous release", async () => {
     const before = await versions(scratch)
     await addChangeset(scratch, "core-minor", { "@portcullis/core": "minor" }, "A new core option.")
     await changeset("version")
     const after = await versions(scratch)
     expect(after["@portcullis/core"]).toBe(semver.inc(before["@portcullis/core"] ?? "", "minor"))
+    const changelog = readFileSync(join(scratch, "packages", "core", "CHANGELOG.md"), "utf8")
+    const [added, previous] = [`## ${after["@portcullis/core"] ?? ""}\n`, `## ${before["@portcullis/core"] ?? ""}\n`].map((heading) => changelog.indexOf(heading))
+    expect(added, changelog.slice(0, 400)).toBeGreaterThanOrEqual(0)
+    expect(changelog.indexOf("A new core option."), changelog.slice(0, 400)).toBeGreaterThan(added ?? 0)
+    expect(previous, "the previous release's entries stay, below the new one").toBeGreaterThan(changelog.indexOf("A new core option."))
     expect({ ...after, "@portcullis/core": undefined }).toEqual({ ...before, "@portcullis/core": undefined })
     await expectSatisfiablePeers(scratch)
   })

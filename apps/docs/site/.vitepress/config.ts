@@ -21,6 +21,7 @@ const sidebar = [
       { text: "Adapters", link: "/concepts/adapters" },
       { text: "Limits", link: "/concepts/limits" },
       { text: "Security model", link: "/concepts/security" },
+      { text: "Security protections and their tests", link: "/concepts/security-tests" },
     ],
   },
   {
@@ -34,6 +35,7 @@ const sidebar = [
       { text: "Devices and sessions", link: "/guides/devices" },
       { text: "Next.js in depth", link: "/guides/nextjs" },
       { text: "SvelteKit in depth", link: "/guides/sveltekit" },
+      { text: "Versions and upgrades", link: "/guides/versions" },
     ],
   },
   {
