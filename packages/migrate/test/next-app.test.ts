@@ -28,7 +28,7 @@ it("migrates the app: exit 0, every file that names next-auth, the footer's vers
   expect(migration.stdout).toContain('To check (1):\n  components/footer.tsx:1:25: "next-auth/package.json" now reads @portcullis/nextjs\'s package.json')
   expect(migration.stdout).toMatch(/Auth\.js's session cookies stay accepted until \d{4}-\d\d-\d\dT[\d:.]+Z \(today \+ (Auth\.js's default session maxAge|its session\.maxAge), 30 days\): legacySessionCookies set in auth\.ts:\d+/)
   // Next.js hands a route no socket address, and only the owner knows how many proxies to trust: listed, never written.
-  expect(migration.stdout).toMatch(/Manual steps left \(1\):\n  auth\.ts:\d+:\d+: Portcullis limits sign-in attempts per client address, and Next\.js gives a route handler no socket address: set clientAddress/)
+  expect(migration.stdout).toMatch(/Manual steps left \(1\):\n {2}auth\.ts:\d+:\d+: Portcullis limits sign-in attempts per client address, and Next\.js gives a route handler no socket address: set clientAddress/)
   const auth = readFileSync(join(dir, "auth.ts"), "utf8")
   expect(auth).toContain('declare module "@portcullis/nextjs" {')
   expect(auth).toContain('declare module "@portcullis/core/jwt" {')
