@@ -68,6 +68,8 @@ interface FlowRow {
   signIn: (config: AuthConfig, jar: Jar, tamper?: Tamper) => Promise<Response>
   /** The email of the user the sign-in ends with. */
   email: string
+  /** The session's assurance after the sign-in: its level and the way in's methods (issue 37). */
+  assurance: { level: 1 | 2; methods: string[] }
   /** A change to the callback request, and the error it must end on. */
   tamper: { change: Tamper; error: AuthErrorCode }
 }
@@ -139,6 +141,7 @@ const oauthRow: FlowRow = {
     return send(config, jar, { url: callback.href }, tamper)
   },
   email: "alice@example.com",
+  assurance: { level: 1, methods: ["fed"] },
   tamper: { change: ({ url }) => ({ url: withParam(url, "state", "forged-state") }), error: "InvalidCheck" },
 }
 
@@ -176,6 +179,7 @@ const emailRow: FlowRow = {
     return send(config, jar, { url: confirm.action, form }, tamper)
   },
   email: "ada@example.com",
+  assurance: { level: 1, methods: ["email"] },
   tamper: { change: ({ url, form }) => ({ url, form: withField(form, "token", "forged-token-forged-token-forged-token-for") }), error: "Verification" },
 }
 
@@ -195,6 +199,7 @@ const credentialsRow: FlowRow = {
   // The page's form is the sign-in.
   signIn: async (config, jar, tamper) => send(config, jar, await pageForm(config, jar, { username: "ada", password: PASSWORD }), tamper),
   email: "ada@example.com",
+  assurance: { level: 1, methods: ["pwd"] },
   tamper: { change: ({ url, form }) => ({ url, form: withField(form, "password", `${PASSWORD}!`) }), error: "CredentialsSignin" },
 }
 
@@ -252,6 +257,7 @@ const oauth1Row: FlowRow = {
     return send(config, jar, { url: callback }, tamper)
   },
   email: x.profile.email,
+  assurance: { level: 1, methods: ["fed"] },
   tamper: { change: ({ url }) => ({ url: withParam(url, "oauth_token", "forged-request-token") }), error: "InvalidCheck" },
 }
 
@@ -312,6 +318,8 @@ const webauthnRow: FlowRow = {
     return send(config, jar, { url: `/api/auth/callback/${providerOf(config).id}`, form }, tamper)
   },
   email: PASSKEY_EMAIL,
+  // userVerification "required": the authenticator verified the user (WebAuthn §6.2.3), so one passkey is two factors.
+  assurance: { level: 2, methods: ["hwk", "user"] },
   tamper: {
     // One bit of the assertion's signature flipped.
     change: ({ url, form }) => {
@@ -449,7 +457,7 @@ describe.each(cases)("$name", ({ row, variant }) => {
     expect(response.status).toBe(302)
     expect(location(response).origin).toBe(ORIGIN)
     expect(location(response).searchParams.get("error")).toBeNull()
-    expect(await (await call(config, jar, "/api/auth/session")).json()).toMatchObject({ user: { email: row.email } })
+    expect(await (await call(config, jar, "/api/auth/session")).json()).toMatchObject({ user: { email: row.email }, assurance: row.assurance })
     expect(config.signIns.length - before).toBe(1)
     expect(config.signIns.at(-1)).toMatchObject({ user: { email: row.email } })
     expect(config.errors).toEqual([])

@@ -47,6 +47,8 @@ export interface AccountSignIn {
   emailVerified: boolean
   /** The user signed in when the flow started (from its sealed, browser-bound state). */
   startedBy: string | undefined
+  /** How the user authenticated (`SignedIn.methods`): `["fed"]` for a provider account. */
+  methods: string[]
 }
 
 /**
@@ -87,7 +89,7 @@ export async function signInAccount(context: RequestContext, result: AccountSign
   }
 
   const target = context.returnTo ?? (await resolveCallbackUrl(context, undefined))
-  return finishSignIn(context, { user, account: result.account, profile: result.profile, isNewUser }, target)
+  return finishSignIn(context, { user, account: result.account, profile: result.profile, isNewUser, methods: result.methods }, target)
 }
 
 const STRINGIFIED_NOTHING = new Set(["undefined", "null", "NaN", "[object Object]"])
