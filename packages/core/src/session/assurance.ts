@@ -1,11 +1,16 @@
 /**
  * A session's assurance (`session.assurance`): how its user authenticated, how strongly, when last,
  * and since when the session runs; kept by core where no callback reaches it, for both strategies.
- * A JWT session carries it in its `assurance` claim, restored after every `jwt` callback; a
- * database session on its session record. A session that predates it gets the lowest one, its
- * sign-in time the moment of its first read after the upgrade.
+ * A JWT session carries it in its `assurance` claim, restored after every `jwt` callback and
+ * tagged with a MAC under a key derived from the secret: before the upgrade, an app's callback
+ * written `{ ...token, ...session }` sealed whatever `update()` posted, so an untagged claim is
+ * one core never wrote. A database session keeps it on its session record. A session that
+ * predates it gets the lowest one, its sign-in time the moment of its first read after the upgrade.
  */
 import { DEFAULT_REAUTH_AGE } from "../config/read.js"
+import { boundedCache } from "../crypto/caches.js"
+import { deriveKeys, hmac, verifyHmac, type SecretKey } from "../crypto/crypto.js"
+import { MissingSecret } from "../errors/errors.js"
 import type { SessionAssurance } from "../model.js"
 import type { JWT, Session } from "../types.js"
 import { SESSION_ID_CLAIM } from "./source.js"
@@ -68,9 +73,60 @@ export function readAssurance(value: unknown): SessionAssurance | undefined {
   return { level: levelOf(methods), methods: [...methods], authTime, signedInAt }
 }
 
-/** A copy, for what an app's code is handed: changing it changes nothing core keeps. */
+/** A copy, for what an app's code is handed: changing it changes nothing core keeps (and shows no tag). */
 export function copyAssurance(assurance: SessionAssurance): SessionAssurance {
-  return { ...assurance, methods: [...assurance.methods] }
+  return { level: assurance.level, methods: [...assurance.methods], authTime: assurance.authTime, signedInAt: assurance.signedInAt }
+}
+
+/** The `assurance` claim of a JWT session: the assurance, and the MAC that tells it is core's. */
+export interface AssuranceClaim extends SessionAssurance {
+  tag: string
+}
+
+/** Tags checked on this instance, each answering only to the keys that checked it. */
+const checkedTags = boundedCache<string, readonly SecretKey[]>("assurance tags", 1024)
+
+function tagKeys(secrets: readonly string[]): Promise<SecretKey[]> {
+  return deriveKeys(secrets, "@portcullis/core session assurance", "hmac")
+}
+
+/** What a tag covers: everything but the level, which is recomputed from the methods on every read. */
+function tagged(assurance: SessionAssurance): string {
+  return JSON.stringify([assurance.methods, assurance.authTime, assurance.signedInAt])
+}
+
+/**
+ * The claim a JWT session carries for `assurance`, tagged with the first secret's key.
+ *
+ * @throws {MissingSecret} when there is no secret.
+ */
+export async function assuranceClaim(secrets: readonly string[], assurance: SessionAssurance): Promise<AssuranceClaim> {
+  const keys = await tagKeys(secrets)
+  const [first] = keys
+  if (first === undefined) throw new MissingSecret("No secret to tag the session's assurance with.")
+  const message = tagged(assurance)
+  const tag = await hmac(message, first)
+  checkedTags.set(`${message}\u0000${tag}`, keys)
+  return { ...copyAssurance(assurance), tag }
+}
+
+/**
+ * The assurance claim of a JWT session, when core wrote it: well formed, and its tag checks
+ * under one of the secrets' keys (a tag once checked here is not checked again). `undefined`
+ * otherwise: the session is then treated as predating the assurance.
+ */
+export async function openAssuranceClaim(secrets: readonly string[], value: unknown): Promise<AssuranceClaim | undefined> {
+  const assurance = readAssurance(value)
+  const tag = (value as { tag?: unknown } | undefined)?.tag
+  if (assurance === undefined || typeof tag !== "string") return undefined
+  const keys = await tagKeys(secrets)
+  const message = tagged(assurance)
+  const key = `${message}\u0000${tag}`
+  if (checkedTags.get(key) !== keys) {
+    if (!(await verifyHmac(message, tag, keys))) return undefined
+    checkedTags.set(key, keys)
+  }
+  return { ...assurance, tag }
 }
 
 /**
@@ -79,9 +135,9 @@ export function copyAssurance(assurance: SessionAssurance): SessionAssurance {
  * on what `update()` posted, so no callback or client can point a session at another record, make it
  * unrevocable, or raise its assurance.
  */
-export function withReservedClaims(token: JWT, reserved: { sessionId: unknown; assurance: SessionAssurance }): JWT {
+export function withReservedClaims(token: JWT, reserved: { sessionId: unknown; assurance: AssuranceClaim }): JWT {
   const { [SESSION_ID_CLAIM]: _id, [ASSURANCE_CLAIM]: _assurance, ...claims } = token
-  const kept: JWT = { ...claims, [ASSURANCE_CLAIM]: copyAssurance(reserved.assurance) }
+  const kept: JWT = { ...claims, [ASSURANCE_CLAIM]: { ...copyAssurance(reserved.assurance), tag: reserved.assurance.tag } }
   if (reserved.sessionId !== undefined) kept[SESSION_ID_CLAIM] = reserved.sessionId
   return kept
 }

@@ -11,7 +11,7 @@ import type { CallbacksOptions, JWT, Session } from "../types.js"
 import { decode, encode } from "./jwt.js"
 import { clearSessionCookie, clearUnopened, expireLegacy, SESSION_ID_CLAIM, sessionSource, sessionUser, type CurrentSession, type EndedSession, type SessionUpdate } from "./source.js"
 import { keepsSessionRecords } from "../adapters.js"
-import { ASSURANCE_CLAIM, copyAssurance, preUpgradeAssurance, readAssurance, withAssurance, withReservedClaims } from "./assurance.js"
+import { ASSURANCE_CLAIM, assuranceClaim, copyAssurance, openAssuranceClaim, preUpgradeAssurance, withAssurance, withReservedClaims } from "./assurance.js"
 
 let loadedRecords: typeof import("./records.js") | undefined
 
@@ -98,8 +98,8 @@ async function readJwtSession(context: RequestContext, update: SessionUpdate | u
   }
   const now = Math.floor(Date.now() / 1000)
   // A session sealed before the assurance existed gets the lowest one, its sign-in time now, sealed at once.
-  const kept = readAssurance(token[ASSURANCE_CLAIM])
-  const assurance = kept ?? preUpgradeAssurance(now)
+  const kept = await openAssuranceClaim(config.secrets, token[ASSURANCE_CLAIM])
+  const assurance = kept ?? (await assuranceClaim(config.secrets, preUpgradeAssurance(now)))
   const reserved = { sessionId: token[SESSION_ID_CLAIM], assurance }
   token = withReservedClaims(token, reserved)
   let changed = kept === undefined
@@ -147,7 +147,7 @@ async function readJwtSession(context: RequestContext, update: SessionUpdate | u
     }
   }
   await emit(config, "session", { session, token })
-  return { session, token, userId: typeof token.sub === "string" ? token.sub : undefined, assurance }
+  return { session, token, userId: typeof token.sub === "string" ? token.sub : undefined, assurance: copyAssurance(assurance) }
 }
 
 /**

@@ -9,7 +9,7 @@ import { AccessDenied } from "../errors/flow-errors.js"
 import type { RequestContext } from "../internal.js"
 import type { SessionAssurance } from "../model.js"
 import type { JWT } from "../types.js"
-import { ASSURANCE_CLAIM, copyAssurance, newAssurance, raisedAssurance, withReservedClaims } from "./assurance.js"
+import { ASSURANCE_CLAIM, assuranceClaim, copyAssurance, newAssurance, raisedAssurance, withReservedClaims } from "./assurance.js"
 import { loadDatabaseSessions, readSession, resealSession, sealToken, sessionRecords, writeTokenCookie } from "./index.js"
 import { SESSION_ID_CLAIM, type SignedIn } from "./source.js"
 
@@ -59,7 +59,7 @@ export async function startSession(context: RequestContext, signedIn: SignedIn):
     sessionToken: null,
     expires: new Date(Date.now() + config.jwt.maxAge * 1000),
   })
-  token = withReservedClaims(token, { sessionId: recorded, assurance })
+  token = withReservedClaims(token, { sessionId: recorded, assurance: await assuranceClaim(config.secrets, assurance) })
   writeTokenCookie(context, await sealToken(context, token), config.jwt.maxAge)
 }
 
@@ -80,7 +80,8 @@ export async function raiseAssurance(context: RequestContext, raise: { add: read
     if (current.sessionToken === undefined) return null
     await (await loadDatabaseSessions()).storeAssurance(context, current.sessionToken, current.userId, assurance)
   } else if (current.token !== undefined) {
-    await resealSession(context, withReservedClaims(current.token, { sessionId: current.token[SESSION_ID_CLAIM], assurance }))
+    const claim = await assuranceClaim(context.config.secrets, assurance)
+    await resealSession(context, withReservedClaims(current.token, { sessionId: current.token[SESSION_ID_CLAIM], assurance: claim }))
   }
   return copyAssurance(assurance)
 }

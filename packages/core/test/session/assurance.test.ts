@@ -23,6 +23,8 @@ const ADA = { id: "user-ada", name: "Ada Lovelace", email: "ada@example.com", em
 const T0 = Date.UTC(2026, 10, 2, 9, 0, 0)
 const seconds = (ms: number): number => Math.floor(ms / 1000)
 const HOUR = 3_600_000
+/** A claim's tag: some MAC (its checking is tested by the attacks on it). */
+const TAGGED: unknown = expect.any(String)
 
 afterEach(() => {
   vi.useRealTimers()
@@ -126,8 +128,8 @@ describe("session.assurance on a JWT session", () => {
     expect((await sessionOf(config, jar))?.assurance).toEqual(expected)
     expect((await getSession(requestWith(jar), config))?.assurance).toEqual(expected)
     expect(seen).toEqual([expected, expected])
-    // The claim the cookie carries, which Auth.js's own decode opens too.
-    expect((await authjsDecode({ token: jar.cookies.get(NAME), secret: SECRET, salt: NAME }))?.assurance).toEqual(expected)
+    // The claim the cookie carries, which Auth.js's own decode opens too, tagged by core.
+    expect((await authjsDecode({ token: jar.cookies.get(NAME), secret: SECRET, salt: NAME }))?.assurance).toEqual({ ...expected, tag: TAGGED })
   })
 
   it("attack: update() posting { assurance: { level: 2, authTime: now } } through `{ ...token, ...session }` callbacks gets nothing (reserved claims, ASVS V7.2.4)", async () => {
@@ -140,7 +142,7 @@ describe("session.assurance on a JWT session", () => {
     expect(answered?.assurance).toEqual(expected)
     expect((await sessionOf(config, jar))?.assurance).toEqual(expected)
     const after = await claims(jar)
-    expect(after.assurance).toEqual(expected)
+    expect(after.assurance).toEqual({ ...expected, tag: (before.assurance as { tag: string }).tag })
     expect(after.sessionId).toBe(before.sessionId)
   })
 
@@ -158,7 +160,7 @@ describe("session.assurance on a JWT session", () => {
       },
     })
     const jar = await signIn(config)
-    expect((await claims(jar)).assurance).toEqual({ level: 1, methods: ["pwd"], authTime: seconds(T0), signedInAt: seconds(T0) })
+    expect((await claims(jar)).assurance).toMatchObject({ level: 1, methods: ["pwd"], authTime: seconds(T0), signedInAt: seconds(T0) })
     expect((await sessionOf(config, jar))?.assurance).toMatchObject({ level: 1, methods: ["pwd"] })
     expect(typeof (await claims(jar)).sessionId).toBe("string")
     // Still revocable: the record the cookie names is the one the sign-in made.
@@ -175,7 +177,7 @@ describe("session.assurance on a JWT session", () => {
     expect((await sessionOf(config, jar))?.assurance).toEqual({ level: 1, methods: ["pwd"], authTime: seconds(T0), signedInAt: seconds(T0) })
     expect(jar.cookies.get(NAME)).not.toBe(sealed)
     await update(config, jar, { theme: "dark" })
-    expect((await claims(jar)).assurance).toEqual({ level: 1, methods: ["pwd"], authTime: seconds(T0), signedInAt: seconds(T0) })
+    expect((await claims(jar)).assurance).toMatchObject({ level: 1, methods: ["pwd"], authTime: seconds(T0), signedInAt: seconds(T0) })
   })
 })
 
@@ -194,6 +196,23 @@ describe("a session that predates the assurance", () => {
     expect((await sessionOf(config, jar))?.assurance).toEqual(first)
   })
 
+  it("attack: an assurance claim sealed before the upgrade (as a `{ ...token, ...session }` callback sealed what update() posted) counts for nothing", async () => {
+    const config = testConfig({ providers: [passwordProvider()] })
+    const jar = new Jar()
+    clockAt(T0)
+    const planted = { level: 2, methods: ["pwd", "otp", "mfa"], authTime: seconds(T0), signedInAt: seconds(T0) - 60, tag: "forged" }
+    for (const assurance of [planted, { level: 2, methods: ["mfa"], authTime: seconds(T0), signedInAt: 1 }]) {
+      jar.cookies.set(NAME, await authjsEncode({ token: { sub: ADA.id, assurance }, secret: SECRET, salt: NAME }))
+      expect((await sessionOf(config, jar))?.assurance).toEqual({ level: 1, methods: [], authTime: 0, signedInAt: seconds(T0) })
+    }
+    // A tag made under another secret does not check either.
+    const other = testConfig({ secret: "QW5vdGhlciBzZWNyZXQgb2YgdGhpcnR5LXR3byBieXRlcyE=", providers: [passwordProvider()] })
+    const elsewhere = await signIn(other)
+    const foreign = await decode({ token: elsewhere.cookies.get(NAME), secret: "QW5vdGhlciBzZWNyZXQgb2YgdGhpcnR5LXR3byBieXRlcyE=", salt: NAME })
+    jar.cookies.set(NAME, await authjsEncode({ token: { sub: ADA.id, assurance: foreign?.assurance }, secret: SECRET, salt: NAME }))
+    expect((await sessionOf(config, jar))?.assurance).toMatchObject({ methods: [], authTime: 0 })
+  })
+
   it("sealed by this package before the change (a sessionId, no assurance) keeps its record and gets the same", async () => {
     const adapter = MemoryAdapter()
     const config = testConfig({ adapter, session: { strategy: "jwt", revocationCheckInterval: 0 }, providers: [passwordProvider()] })
@@ -205,7 +224,7 @@ describe("a session that predates the assurance", () => {
     clockAt(T0 + HOUR)
     expect((await sessionOf(config, jar))?.assurance).toEqual({ level: 1, methods: [], authTime: 0, signedInAt: seconds(T0 + HOUR) })
     expect((await claims(jar)).sessionId).toBe(older.sessionId)
-    expect((await claims(jar)).assurance).toMatchObject({ signedInAt: seconds(T0 + HOUR) })
+    expect((await claims(jar)).assurance).toMatchObject({ signedInAt: seconds(T0 + HOUR), tag: TAGGED })
   })
 
   it("an Auth.js database row gets a record holding signedInAt its first read (level 1, no methods), which later reads keep", async () => {
@@ -267,7 +286,7 @@ describe("raiseAssurance", () => {
     const raised: SessionAssurance = { level: 2, methods: ["pwd", "otp", "mfa"], authTime: seconds(T0 + HOUR), signedInAt: seconds(T0) }
     expect(await raise(config, jar, ["otp", "mfa"])).toEqual(raised)
     expect((await sessionOf(config, jar))?.assurance).toEqual(raised)
-    expect(await claims(jar)).toMatchObject({ sessionId, assurance: raised })
+    expect(await claims(jar)).toMatchObject({ sessionId, assurance: { ...raised, tag: TAGGED } })
     expect(isRecentAuth(raised, { maxAge: 600, level: 2 }, seconds(T0 + HOUR) + 600)).toBe(true)
   })
 
