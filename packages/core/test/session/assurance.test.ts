@@ -268,6 +268,22 @@ describe("session.assurance on a database session", () => {
     expect((await getSession(requestWith(jar), config))?.assurance).toEqual(expected)
   })
 
+  it("adds no store call to a read: after the first, each read within revocationCheckInterval calls getSessionAndUser alone", async () => {
+    clockAt(T0)
+    const memory = MemoryAdapter({ users: [ADA] })
+    const calls: string[] = []
+    const counted = Object.fromEntries(
+      Object.entries(memory).map(([name, method]) => [name, (...args: unknown[]) => (calls.push(name), (method as (...a: unknown[]) => unknown)(...args))]),
+    ) as typeof memory
+    const config = testConfig({ adapter: counted, session: { strategy: "database" }, providers: [passwordProvider()] })
+    const jar = await signIn(config)
+    await sessionOf(config, jar)
+    calls.length = 0
+    clockAt(T0 + 20_000)
+    for (let read = 0; read < 3; read++) expect((await sessionOf(config, jar))?.assurance).toMatchObject({ methods: ["pwd"] })
+    expect(calls).toEqual(["getSessionAndUser", "getSessionAndUser", "getSessionAndUser"])
+  })
+
   it("with an adapter that keeps no session records: the lowest, its times unknown (0)", async () => {
     const { createSessionRecord: _c, getSessionRecord: _g, listSessionRecords: _l, updateSessionRecord: _u, useOnce: _o, ...plain } = MemoryAdapter({ users: [ADA] })
     const config = testConfig({ adapter: plain, session: { strategy: "database" }, providers: [passwordProvider()] })
