@@ -86,8 +86,13 @@ export interface AssuranceClaim extends SessionAssurance {
 /** Tags checked on this instance, each answering only to the keys that checked it. */
 const checkedTags = boundedCache<string, readonly SecretKey[]>("assurance tags", 1024)
 
-function tagKeys(secrets: readonly string[]): Promise<SecretKey[]> {
-  return deriveKeys(secrets, "@portcullis/core session assurance", "hmac")
+/** The tag keys last derived, by secrets list: a read that finds its tag checked already needs no `await`. */
+let lastKeys: { secrets: readonly string[]; keys: SecretKey[] } | undefined
+
+async function tagKeys(secrets: readonly string[]): Promise<SecretKey[]> {
+  const keys = await deriveKeys(secrets, "@portcullis/core session assurance", "hmac")
+  lastKeys = { secrets, keys }
+  return keys
 }
 
 /** What a tag covers: everything but the level, which is recomputed from the methods on every read. */
@@ -112,21 +117,30 @@ export async function assuranceClaim(secrets: readonly string[], assurance: Sess
 
 /**
  * The assurance claim of a JWT session, when core wrote it: well formed, and its tag checks
- * under one of the secrets' keys (a tag once checked here is not checked again). `undefined`
- * otherwise: the session is then treated as predating the assurance.
+ * under one of the secrets' keys. `undefined` otherwise: the session is then treated as predating
+ * the assurance. A tag once checked on this instance is answered without a promise: this runs on
+ * every read of a JWT session.
  */
-export async function openAssuranceClaim(secrets: readonly string[], value: unknown): Promise<AssuranceClaim | undefined> {
+export function openAssuranceClaim(secrets: readonly string[], value: unknown): AssuranceClaim | undefined | Promise<AssuranceClaim | undefined> {
   const assurance = readAssurance(value)
-  const tag = (value as { tag?: unknown } | undefined)?.tag
-  if (assurance === undefined || typeof tag !== "string") return undefined
-  const keys = await tagKeys(secrets)
+  if (assurance === undefined) return undefined
+  // Exactly what core writes, as a read keeps the claim as it is: no other field, the level its methods make.
+  const { tag, level } = value as Partial<AssuranceClaim>
+  if (typeof tag !== "string" || level !== assurance.level || Object.keys(value as object).length !== 5) return undefined
   const message = tagged(assurance)
   const key = `${message}\u0000${tag}`
+  const checked = checkedTags.get(key)
+  if (checked !== undefined && lastKeys?.secrets === secrets && checked === lastKeys.keys) return { ...assurance, tag }
+  return checkTag(secrets, key, message, { ...assurance, tag })
+}
+
+async function checkTag(secrets: readonly string[], key: string, message: string, claim: AssuranceClaim): Promise<AssuranceClaim | undefined> {
+  const keys = await tagKeys(secrets)
   if (checkedTags.get(key) !== keys) {
-    if (!(await verifyHmac(message, tag, keys))) return undefined
+    if (!(await verifyHmac(message, claim.tag, keys))) return undefined
     checkedTags.set(key, keys)
   }
-  return { ...assurance, tag }
+  return claim
 }
 
 /**

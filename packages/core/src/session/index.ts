@@ -98,10 +98,13 @@ async function readJwtSession(context: RequestContext, update: SessionUpdate | u
   }
   const now = Math.floor(Date.now() / 1000)
   // A session sealed before the assurance existed gets the lowest one, its sign-in time now, sealed at once.
-  const kept = await openAssuranceClaim(config.secrets, token[ASSURANCE_CLAIM])
+  const opened = openAssuranceClaim(config.secrets, token[ASSURANCE_CLAIM])
+  const kept = opened instanceof Promise ? await opened : opened
   const assurance = kept ?? (await assuranceClaim(config.secrets, preUpgradeAssurance(now)))
   const reserved = { sessionId: token[SESSION_ID_CLAIM], assurance }
-  token = withReservedClaims(token, reserved)
+  // A claim core wrote is in place already; an old session's is rebuilt, and so is the token a
+  // `jwt` callback is compared with, which gets the reserved claims back in this same order.
+  if (kept === undefined || config.callbacks.jwt !== undefined) token = withReservedClaims(token, reserved)
   let changed = kept === undefined
   if (config.callbacks.jwt !== undefined) {
     const before = token

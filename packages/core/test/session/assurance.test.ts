@@ -205,6 +205,12 @@ describe("a session that predates the assurance", () => {
       jar.cookies.set(NAME, await authjsEncode({ token: { sub: ADA.id, assurance }, secret: SECRET, salt: NAME }))
       expect((await sessionOf(config, jar))?.assurance).toEqual({ level: 1, methods: [], authTime: 0, signedInAt: seconds(T0) })
     }
+    // A tag core made, on a claim changed beside it (a level its methods do not make, an added field), does not check.
+    const genuine = (await claims(await signIn(config))).assurance as Record<string, unknown>
+    for (const changed of [{ ...genuine, level: 2 }, { ...genuine, extra: true }]) {
+      jar.cookies.set(NAME, await authjsEncode({ token: { sub: ADA.id, assurance: changed }, secret: SECRET, salt: NAME }))
+      expect((await sessionOf(config, jar))?.assurance).toEqual({ level: 1, methods: [], authTime: 0, signedInAt: seconds(T0) })
+    }
     // A tag made under another secret does not check either.
     const other = testConfig({ secret: "QW5vdGhlciBzZWNyZXQgb2YgdGhpcnR5LXR3byBieXRlcyE=", providers: [passwordProvider()] })
     const elsewhere = await signIn(other)
