@@ -12,7 +12,7 @@
  */
 import { listSessionsOf, revokeSessionsOf, revokeTarget, type RevokeResult, type RevokeTarget, type SessionInfo } from "./actions/sessions.js"
 import { keepsSessionRecords } from "./adapters.js"
-import { auditFailure, auditWithoutRequest } from "./audit/audit.js"
+import { auditFailure, auditWithoutRequest } from "./audit/trail.js"
 import { resolveConfig } from "./config/config.js"
 import { createContext } from "./http/context.js"
 import { serializeCookie } from "./http/cookies.js"

@@ -9,7 +9,8 @@
  * passkeys) all get the same answer, so the route tells nothing about other users' accounts.
  */
 import type { Adapter, AdapterAccount, AdapterMethod } from "../adapters.js"
-import { auditAs, auditSuccess, auditUser } from "../audit/audit.js"
+import { auditAs, auditSuccess } from "../audit/audit.js"
+import { auditUser } from "../audit/trail.js"
 import { json, readForm } from "../http/context.js"
 import { methodNotAllowed } from "../http/failures.js"
 import { verifyCsrf } from "../http/csrf.js"

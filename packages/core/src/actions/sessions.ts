@@ -7,7 +7,8 @@
  * first request to these routes only, and by the `@portcullis/core/sessions` server functions.
  */
 import { keepsSessionRecords, SESSION_RECORD_METHODS, type Adapter, type AdapterSessionRecord, type SessionRecordMethods } from "../adapters.js"
-import { auditAs, auditFailure, auditSuccess } from "../audit/audit.js"
+import { auditAs, auditSuccess } from "../audit/audit.js"
+import { auditFailure } from "../audit/trail.js"
 import { resolveCallbackUrl } from "../http/callback-url.js"
 import { json, readFields } from "../http/context.js"
 import { verifyCsrf } from "../http/csrf.js"

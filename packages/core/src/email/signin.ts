@@ -3,7 +3,8 @@
  * stored (as its HMAC), and the link handed to the provider's `sendVerificationRequest`.
  */
 import type { Adapter } from "../adapters.js"
-import { auditFailure, auditSuccess, auditUser, withAuditReason } from "../audit/audit.js"
+import { auditSuccess } from "../audit/audit.js"
+import { auditFailure, auditUser, withAuditReason } from "../audit/trail.js"
 import type { RequestContext } from "../internal.js"
 import { AuthError, Configuration } from "../errors/errors.js"
 import { EmailSignInError } from "../errors/errors.js"

@@ -6,7 +6,7 @@
  * calls (`signIn`, `signOut`, `updateSession`) answer every failure here, so they answer alike.
  * It is fetched with the first failure: an app's ordinary requests never load it.
  */
-import { auditFailure, taggedAuditReason } from "../audit/audit.js"
+import { auditFailure, taggedAuditReason } from "../audit/trail.js"
 import { html, json, redirect } from "./context.js"
 import { AuthError, Configuration, UnknownAction, type AuthErrorCode } from "../errors/errors.js"
 import { MissingCSRF } from "../errors/flow-errors.js"

@@ -28,7 +28,8 @@ export async function clientAddressOf(context: RequestContext): Promise<string |
 /** The longest user agent kept: enough to describe a device, too short to carry much else. */
 const MAX_USER_AGENT = 256
 
-/** The request's `User-Agent`, cut to 256 characters; `undefined` when it sends none. */
+/** The request's `User-Agent`, cut to 256 characters; `undefined` when it sends none (or an empty one). */
 export function userAgentOf(request: Request): string | undefined {
-  return request.headers.get("user-agent")?.slice(0, MAX_USER_AGENT)
+  const agent = request.headers.get("user-agent")
+  return agent === null || agent === "" ? undefined : agent.slice(0, MAX_USER_AGENT)
 }

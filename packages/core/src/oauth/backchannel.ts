@@ -9,7 +9,8 @@
  * @see https://openid.net/specs/openid-connect-backchannel-1_0.html#BCRequest
  */
 import type { AdapterSessionRecord } from "../adapters.js"
-import { auditAs, auditSuccess, withAuditReason } from "../audit/audit.js"
+import { auditAs, auditSuccess } from "../audit/audit.js"
+import { withAuditReason } from "../audit/trail.js"
 import { readForm } from "../http/context.js"
 import { Configuration, InvalidProvider } from "../errors/errors.js"
 import { InvalidLogoutToken } from "../errors/flow-errors.js"

@@ -5,7 +5,7 @@
  * its address's user) live in `email/accounts.ts`, loaded only with that flow.
  */
 import type { Adapter, AdapterAccount, AdapterUser, NewAdapterUser } from "../adapters.js"
-import { auditStep } from "../audit/audit.js"
+import { auditStep } from "../audit/trail.js"
 import type { InternalConfig, RequestContext } from "../internal.js"
 import { AdapterError, OAuthAccountNotLinked } from "../errors/flow-errors.js"
 import { emit } from "./events.js"

@@ -2,7 +2,7 @@
  * The app's `signIn` callback, which every flow asks before a sign-in goes on. Apart from the
  * account-linking rules (`accounts.ts`), which only an app with an adapter loads.
  */
-import { auditFailure } from "../audit/audit.js"
+import { auditFailure } from "../audit/trail.js"
 import { resolveCallbackUrl } from "../http/callback-url.js"
 import { AccessDenied, CallbackRouteError } from "../errors/flow-errors.js"
 import type { RequestContext } from "../internal.js"

@@ -14,7 +14,8 @@ import {
   type RegistrationResponseJSON,
 } from "@simplewebauthn/server"
 import { askSignIn } from "../sign-in/sign-in-callback.js"
-import { auditAs, auditFailure, auditSuccess, auditUser, withAuditReason } from "../audit/audit.js"
+import { auditAs, auditSuccess } from "../audit/audit.js"
+import { auditFailure, auditUser, withAuditReason } from "../audit/trail.js"
 import type { Adapter, AdapterAuthenticator } from "../adapters.js"
 import { finishSignIn } from "../sign-in/sign-in.js"
 import { resolveCallbackUrl } from "../http/callback-url.js"

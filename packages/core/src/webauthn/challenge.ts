@@ -20,7 +20,7 @@
  *
  * @see https://www.w3.org/TR/webauthn-3/#sctn-cryptographic-challenges
  */
-import { withAuditReason } from "../audit/audit.js"
+import { withAuditReason } from "../audit/trail.js"
 import type { Adapter } from "../adapters.js"
 import { boundedCache } from "../crypto/caches.js"
 import type { RequestContext } from "../internal.js"

@@ -5,7 +5,8 @@
  * last way a user has to sign in is never deleted.
  */
 import type { Adapter, AdapterAuthenticator } from "../adapters.js"
-import { auditAs, auditFailure, auditSuccess, auditUser, withAuditReason } from "../audit/audit.js"
+import { auditAs, auditSuccess } from "../audit/audit.js"
+import { auditFailure, auditUser, withAuditReason } from "../audit/trail.js"
 import { json, readForm } from "../http/context.js"
 import type { RequestContext } from "../internal.js"
 import { verifyCsrf } from "../http/csrf.js"
