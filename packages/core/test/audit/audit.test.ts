@@ -143,6 +143,24 @@ describe("refusals a route answers itself (ASVS V16.3.1, V16.3.3)", () => {
   })
 })
 
+describe("a failure answered where every failure is answered (ASVS V16.3.1)", () => {
+  it("sends the failure of the operation the route starts: a forged CSRF token on the email form is an emailLinkRequest's, on a password form a signIn's", async () => {
+    const email = { id: "email", name: "Email", type: "email" as const, sendVerificationRequest: () => undefined }
+    const config = audited({ providers: [email, passwordProvider()] })
+    const jar = new Jar()
+    await csrfToken(config, jar)
+    await call(config, jar, "/api/auth/signin/email", { form: { email: "ada@example.com", csrfToken: "forged" } })
+    await call(config, jar, "/api/auth/callback/credentials", { form: { username: "ada", password: PASSWORD, csrfToken: "forged" } })
+    await call(config, jar, "/api/auth/callback/no-such-provider", { form: { csrfToken: "forged" } })
+    expect(config.audits.map(({ type, outcome, reason, provider }) => ({ type, outcome, reason, provider }))).toEqual([
+      { type: "emailLinkRequest", outcome: "failure", reason: "invalidRequest", provider: "email" },
+      { type: "signIn", outcome: "failure", reason: "invalidRequest", provider: "credentials" },
+      // A provider id no configuration has is not repeated into the trail.
+      { type: "signIn", outcome: "failure", reason: "invalidRequest", provider: undefined },
+    ])
+  })
+})
+
 describe("passkeys added and removed (ASVS V16.3.1)", () => {
   it("sends passkeyAdd (then the signIn of the session it starts), passkeyRemove, and lastSignInMethod for the last one", async () => {
     const config = audited({ providers: [passkeyProvider() as never] })
