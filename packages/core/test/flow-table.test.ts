@@ -472,7 +472,7 @@ describe.each(cases)("$name", ({ row, variant }) => {
     }
   })
 
-  it("signs in over HTTP to a session, sending the signIn event once", async () => {
+  it("signs in over HTTP to a session, sending the signIn event and its audit event once (ASVS V16.3.1)", async () => {
     const config = tableConfig(row, variant.build())
     await row.prepare?.(config)
     const before = config.signIns.length
@@ -494,7 +494,7 @@ describe.each(cases)("$name", ({ row, variant }) => {
     expect(events.at(-1)).toEqual({ type: "signIn", outcome: "success", userId: session.user.id, provider: providerOf(config).id, at: expect.any(Number) as number })
   })
 
-  it("refuses a tampered callback with a redirect to an error page, never a 500", async () => {
+  it("refuses a tampered callback with a redirect to an error page, never a 500, audited as a failure (ASVS V16.3.1)", async () => {
     const config = tableConfig(row, variant.build())
     await row.prepare?.(config)
     const before = config.signIns.length
