@@ -50,9 +50,13 @@ const LAYERS = [
   { rooms: ["errors", "crypto"] },
   {
     rooms: ["http"],
-    also: [{ room: "http", to: ["pages"], why: "a failed request is answered with the default error page, fetched when one is shown" }],
+    also: [
+      { room: "http", to: ["pages"], why: "a failed request is answered with the default error page, fetched when one is shown" },
+      { room: "http", to: ["audit"], why: "a failed request is the failure of the operation under way, sent to the audit trail where it is answered (the one place that maps codes to reasons)" },
+    ],
   },
   { rooms: ["limits"] },
+  { rooms: ["audit"] },
   { rooms: ["outbound"] },
   {
     rooms: ["config"],

@@ -12,7 +12,7 @@ import type { OriginPolicy } from "./http/origins.js"
 import type { RateLimitStore } from "./limits/rate-limit-store.js"
 import type { ClientLimits, ClientRule } from "./limits/client-limit-rules.js"
 import type { Account, CookiesOptions, LoggerInstance, ProviderButtonStyles, ProviderType, Theme } from "./model.js"
-import type { CallbacksOptions, EventCallbacks, JWT, JWTOptions, PagesOptions, SessionStrategy } from "./types.js"
+import type { AuditType, CallbacksOptions, EventCallbacks, JWT, JWTOptions, PagesOptions, SessionStrategy } from "./types.js"
 
 /** The configuration as the routes use it. */
 export interface InternalConfig {
@@ -97,6 +97,18 @@ export interface RequestContext {
    * request `Auth()` serves.
    */
   serverCall?: true
+  /**
+   * The authentication operation this request performs, while it is under way, for its audit
+   * event (`audit/audit.ts`): set only when the app has `events.audit`, cleared once its event is sent.
+   */
+  audit?: AuditedOperation
+}
+
+/** An operation under way, as its audit event will name it. */
+export interface AuditedOperation {
+  type: AuditType
+  provider?: string | undefined
+  userId?: string | undefined
 }
 
 /** A configured provider as the routes use it: what it declared, and the flow that serves it. */
@@ -205,6 +217,11 @@ export interface SignInFlow<Options = unknown> {
    * sign-in: the default) or `"callback"` (the form itself is the sign-in, as for credentials).
    */
   postsTo?: "signin" | "callback"
+  /**
+   * What `POST /signin/:id` starts, as the audit trail (`events.audit`) names it: `"signIn"` (the
+   * default: a sign-in, finished at the callback) or `"emailLinkRequest"` (a sign-in link is sent).
+   */
+  startsAs?: Extract<AuditType, "signIn" | "emailLinkRequest">
   /** What the built-in sign-in page draws for this provider; nothing when absent (see `page`). */
   draw?: (context: RequestContext, provider: FlowProvider<Options>, page: { refused: boolean }) => PageEntry | Promise<PageEntry | undefined> | undefined
   /** `POST /signin/:id`, after the CSRF check: starts a sign-in. `query` holds the route's other query parameters. */

@@ -203,6 +203,102 @@ export interface EventCallbacks {
    * everywhere" (`"signOutEverywhere"`), or by the app's `revokeUserSessions` (`"admin"`).
    */
   sessionRevoked?: (message: { userId: string; sessionId: string; reason: SessionRevocationReason }) => Awaitable<void>
+  /**
+   * The audit trail: one {@link AuditEvent} per authentication operation, failures included (each
+   * way in, sign-out, session revocations, account linking and unlinking, passkeys added and
+   * removed). The event carries no token, code, password, secret or cookie value. An app without
+   * this handler pays nothing for it: no event is built. See the core README, "Audit events".
+   *
+   * @example
+   * ```ts
+   * events: { audit: (event) => auditLog.write(event) } // e.g. { type: "signIn", outcome: "failure", reason: "invalidCredentials", provider: "credentials", at: 1767225600000 }
+   * ```
+   */
+  audit?: (event: AuditEvent) => Awaitable<void>
+}
+
+/**
+ * What an audit event records, a closed list (an exhaustive `switch` over it is safe until a release
+ * adds a member, which its changeset says):
+ *
+ * - `signIn`: a sign-in through any way in (OAuth 2.0 / OpenID Connect, OAuth 1.0a, a followed
+ *   email link, credentials, a passkey, a passkey sign-up): `success` once the session starts,
+ *   `failure` when any step refuses it (its start, the provider's callback, the link, the form,
+ *   the ceremony).
+ * - `emailLinkRequest`: a sign-in link asked for (an email provider's form, or a passkey sign-up
+ *   confirming its address): `success` once sent, `failure` when not, `rateLimited` included,
+ *   where the browser is told it was sent.
+ * - `signOut`: `POST /signout` or the server's `signOut()`.
+ * - `sessionRevoke`: sessions ended otherwise; its `reason` on success says how (`revoked`,
+ *   `signOutEverywhere`, `backchannelLogout`, `admin`).
+ * - `accountLink`: a provider's account linked to an existing user (while signed in, or by a
+ *   verified email); its failures are the sign-in's.
+ * - `accountUnlink`: `POST /accounts/unlink` or the server's `unlinkAccount()`.
+ * - `passkeyAdd`, `passkeyRemove`: a signed-in user registers or deletes a passkey.
+ */
+export type AuditType = "signIn" | "emailLinkRequest" | "signOut" | "sessionRevoke" | "accountLink" | "accountUnlink" | "passkeyAdd" | "passkeyRemove"
+
+/** How an audited operation ended. */
+export type AuditOutcome = "success" | "failure"
+
+/**
+ * Why an audited operation failed (or, for a `sessionRevoke` success, how the sessions ended), a
+ * closed list:
+ *
+ * - `denied`: refused by the user at the provider, or by the app (`signIn` callback, `jwt` callback).
+ * - `invalidCredentials`: a password form `authorize` refused, a passkey that did not verify or is unknown.
+ * - `invalidCode`: a sign-in link whose token is unknown, used or expired.
+ * - `expired`, `replayed`: a passkey challenge that expired or was used already; a back-channel logout token seen before.
+ * - `rateLimited`: an account's password sign-in paused (`rateLimit.credentials`), an address's mail allowance spent (`rateLimit.mailPerAddress`).
+ * - `accountNotLinked`: the account-linking rules refused the account.
+ * - `invalidRequest`: the request itself was wrong: CSRF, state, PKCE, nonce, callback URL, an unknown provider, malformed input.
+ * - `providerError`: the provider answered with an error or did not validate, or the email could not be sent.
+ * - `signInRequired`: the operation needs a signed-in user and the request has none.
+ * - `wrongUser`: another user is signed in than the one who started the operation.
+ * - `lastSignInMethod`: refused to remove the user's last way to sign in.
+ * - `configuration`: the app's set-up or its own code failed (a callback or `authorize` that threw).
+ * - `storeError`: the adapter failed.
+ * - On a `sessionRevoke` success: `revoked` (one, or every other, from the user's list of sessions),
+ *   `signOutEverywhere`, `backchannelLogout`, `admin` (`revokeUserSessions`).
+ */
+export type AuditReason =
+  | "denied"
+  | "invalidCredentials"
+  | "invalidCode"
+  | "expired"
+  | "replayed"
+  | "rateLimited"
+  | "accountNotLinked"
+  | "invalidRequest"
+  | "providerError"
+  | "signInRequired"
+  | "wrongUser"
+  | "lastSignInMethod"
+  | "configuration"
+  | "storeError"
+  | Exclude<SessionRevocationReason, "signOut">
+
+/**
+ * One authentication operation, as `events.audit` receives it. Fields are present only where known;
+ * none carries a token, code, password, secret, cookie value or a callback URL.
+ */
+export interface AuditEvent {
+  type: AuditType
+  outcome: AuditOutcome
+  /** Why it failed; on a `sessionRevoke` success, how the sessions ended. */
+  reason?: AuditReason
+  /** The user it concerns, once known (not for a refused sign-in of an unknown user). */
+  userId?: string
+  /** The provider's id (`"github"`, `"credentials"`, `"passkey"`...). */
+  provider?: string
+  /** The ways the user proved who they are (a sign-in's methods, as on `session.assurance`). */
+  methods?: string[]
+  /** The client's address as the per-client limits key it (an IPv6 client by its /64), only when the app's `clientAddress` or its integration names one. */
+  clientAddress?: string
+  /** The request's `User-Agent`, cut to 256 characters as session records keep it. */
+  userAgent?: string
+  /** When, in milliseconds since the epoch. */
+  at: number
 }
 
 /** Why a session was revoked: see the `sessionRevoked` event. */

@@ -22,6 +22,7 @@ export const email = {
   needsAdapter: "to store its single-use verification tokens",
   secrets: ({ source, secret }) => [source.apiKey, secret, serverPassword(source.server)].filter((value): value is string => typeof value === "string" && value !== ""),
   draw: () => ({ kind: "email" }),
+  startsAs: "emailLinkRequest",
   signIn: async (context, provider, request) => {
     const { sendSignInLink } = await import("./signin.js")
     return redirect(context, await sendSignInLink(context, provider.options, request))
