@@ -33,7 +33,7 @@ beforeAll(async () => {
   const dir = join(scratch, "app")
   const self = JSON.parse(await readFile(join(HERE, "..", "package.json"), "utf8")) as { devDependencies: Record<string, string> }
   const ours = ["@portcullis/core", "@portcullis/providers", "@portcullis/hono", "@portcullis/adapter-memory"]
-  const dependencies = Object.fromEntries([...ours.map((name) => [name, "*"]), ...["hono", "@hono/node-server"].map((name) => [name, self.devDependencies[name] ?? ""])])
+  const dependencies: Record<string, string> = Object.fromEntries([...ours.map((name): [string, string] => [name, "*"]), ...["hono", "@hono/node-server"].map((name): [string, string] => [name, self.devDependencies[name] ?? ""])])
   await rm(dir, { recursive: true, force: true })
   await mkdir(dir, { recursive: true })
   await writeFile(join(dir, "package.json"), JSON.stringify({ name: "hono-app", private: true, type: "module", dependencies }, null, 2))
@@ -64,7 +64,7 @@ beforeAll(async () => {
     cleanup: () => undefined,
   })
   const deadline = performance.now() + scaled(20_000)
-  while (!(server.output().includes("listening") as boolean)) {
+  while (!server.output().includes("listening")) {
     if (server.exited() || performance.now() > deadline) throw new Error(`the app did not start:\n${server.output()}`)
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
@@ -80,18 +80,24 @@ afterAll(async () => {
   if (scratch !== "") await rm(scratch, { recursive: true, force: true })
 }, scaled(30_000))
 
-const status = () => page.locator("#status").textContent()
-
-/** Clicks a button of the app's page and waits until the browser is back on it. */
-async function clickHome(id: string, url = `${app}/`): Promise<void> {
-  await page.goto(url)
-  await page.click(`#${id}`)
-  await page.waitForURL(`${app}/`, { timeout: scaled(20_000) })
+/** The app page's status line, or "" while the browser is elsewhere. */
+async function status(): Promise<string> {
+  if (!page.url().startsWith(`${app}/`) || new URL(page.url()).pathname !== "/") return ""
+  return (await page.locator("#status").textContent({ timeout: 1000 }).catch(() => "")) ?? ""
 }
 
-async function signOut(): Promise<void> {
-  await clickHome("signout")
-  await expect.poll(status).toBe("Signed out")
+/** Waits until the browser is back on the app's page showing `expected`. */
+async function expectStatus(expected: string): Promise<void> {
+  await expect.poll(status, { timeout: scaled(20_000) }).toBe(expected)
+}
+
+/** Clicks a button of the app's page and waits until the page shows `expected`. */
+async function click(id: string, expected: string): Promise<void> {
+  await page.goto(`${app}/`)
+  // This page's line no longer counts: only the page the click leads to.
+  await page.evaluate(() => document.getElementById("status")?.removeAttribute("id"))
+  await page.click(`#${id}`)
+  await expectStatus(expected)
 }
 
 describe("an npm-installed Hono app in Chromium", () => {
@@ -102,9 +108,9 @@ describe("an npm-installed Hono app in Chromium", () => {
     await page.waitForURL((url) => url.origin !== app, { timeout: scaled(20_000) })
     await page.fill("input[name=login]", ALICE.email)
     await page.fill("input[name=password]", ALICE.password)
-    await Promise.all([page.waitForURL(`${app}/`, { timeout: scaled(20_000) }), page.click("button[type=submit]")])
-    expect(await status()).toBe(`Signed in as ${ALICE.email}`)
-    await signOut()
+    await page.click("button[type=submit]")
+    await expectStatus(`Signed in as ${ALICE.email}`)
+    await click("signout", "Signed out")
   })
 
   it("signs in with an email link, adds a passkey, signs out and back in with the passkey", async () => {
@@ -113,20 +119,19 @@ describe("an npm-installed Hono app in Chromium", () => {
     await page.waitForURL((url) => url.pathname === "/api/auth/verify-request", { timeout: scaled(20_000) })
     const link = /EMAIL_LINK pat@example\.com (\S+)/.exec(server?.output() ?? "")?.[1] ?? expect.unreachable(`no link printed:\n${server?.output() ?? ""}`)
     await page.goto(link)
-    await page.waitForURL(`${app}/`)
-    expect(await status()).toBe("Signed in as pat@example.com")
+    // Core asks for a click before it uses the link up, so a mail scanner's GET signs nobody in.
+    if (new URL(page.url()).pathname !== "/") await page.click("button[type=submit]")
+    await expectStatus("Signed in as pat@example.com")
 
-    await clickHome("add-passkey")
-    await signOut()
-    await clickHome("passkey")
-    expect(await status()).toBe("Signed in as pat@example.com")
-    await signOut()
+    await click("add-passkey", "Signed in as pat@example.com")
+    await click("signout", "Signed out")
+    await click("passkey", "Signed in as pat@example.com")
+    await click("signout", "Signed out")
   })
 
   it("signs in with a password (credentials) and out, and Hono's csrf() still refuses a cross-site post to the app", async () => {
-    await clickHome("password")
-    expect(await status()).toBe("Signed in as ada@example.com")
-    await signOut()
+    await click("password", "Signed in as ada@example.com")
+    await click("signout", "Signed out")
     const forged = await fetch(`${app.replace("localhost", "127.0.0.1")}/profile`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://evil.example" }, body: "name=x" })
     expect(forged.status).toBe(403)
     expect(server?.output()).not.toMatch(/error/i)
