@@ -41,11 +41,14 @@ beforeAll(async () => {
   const port = await freePort()
   // localhost, not 127.0.0.1: an IP address cannot be a WebAuthn relying party id.
   app = `http://localhost:${String(port)}`
-  const [started] = await Promise.all([
+  // The browser and the IdP start while npm installs.
+  const [started, launched] = await Promise.all([
     startDevIdp({ consent: "auto", clients: [{ client_id: CLIENT.id, client_secret: CLIENT.secret, redirect_uris: [`${app}/api/auth/callback/dev-idp`] }] }),
+    launchChromium(),
     installPackedWithNpm(dir, { tarballs: join(scratch, "tarballs") }),
   ])
   idp = started
+  browser = launched
   server = spawnServer(process.execPath, ["server.mjs"], {
     cwd: dir,
     env: {
@@ -68,8 +71,7 @@ beforeAll(async () => {
     if (server.exited() || performance.now() > deadline) throw new Error(`the app did not start:\n${server.output()}`)
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
-  browser = await launchChromium()
-  page = await (await browser.newContext()).newPage()
+  page = await (await launched.newContext()).newPage()
   await addVirtualAuthenticator(await enableVirtualAuthenticators(page))
 }, scaled(240_000))
 

@@ -111,6 +111,14 @@ describe("authHandler", () => {
     expect(authConfig.errors).toEqual([])
   })
 
+  it("takes the base path a mount with a parameter matched (/:tenant/auth/*), each tenant its own", async () => {
+    const app = new Hono().use("/:tenant/auth/*", authHandler(config()))
+    for (const tenant of ["acme", "globex"]) {
+      const providers = (await (await app.request(`${APP}/${tenant}/auth/providers`)).json()) as Record<string, { callbackUrl: string }>
+      expect(providers.idp?.callbackUrl).toBe(`${APP}/${tenant}/auth/callback/idp`)
+    }
+  })
+
   it("signs in with credentials after a middleware read the form body through Hono (c.req.parseBody())", async () => {
     const authConfig = config({ session: { strategy: "jwt" } })
     const app = new Hono<AuthEnv>()
