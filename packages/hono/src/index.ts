@@ -121,14 +121,17 @@ function cookieSink(c: Context): (setCookie: string) => void {
 }
 
 /**
- * Resolves the configuration for each request (a function of the context is called once per
- * request: read secrets from `c.env` there) and sets `c.var.authConfig` and `c.var.auth()`, the
- * session read on first call. A renewed session cookie (a slid expiry) found while the request is
- * served is added to the response, whichever way the handler built it.
+ * Resolves the configuration for each request and sets `c.var.authConfig` and `c.var.auth()`,
+ * the session read on first call. A function of the context is called once per request (read
+ * secrets from `c.env` there): return the same object each time, since core keeps what it
+ * resolved, and the in-memory limits, per config object. A renewed session cookie (a slid
+ * expiry) found while the request is served is added to the response, whichever way the handler
+ * built it.
  *
  * @example
  * ```ts
- * app.use(initAuthConfig((c) => ({ secret: c.env.AUTH_SECRET, providers: [GitHub] })))
+ * let config: HonoAuthConfig | undefined
+ * app.use(initAuthConfig((c) => (config ??= { secret: c.env.AUTH_SECRET, providers: [GitHub()] })))
  * app.get("/", async (c) => c.text((await c.var.auth())?.user?.name ?? "Signed out"))
  * ```
  */

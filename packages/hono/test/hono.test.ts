@@ -161,6 +161,18 @@ describe("reading the session: c.var.auth(), verifyAuth(), the server functions"
     expect(authConfig.errors).toEqual([])
   })
 
+  it("takes the config as a function of the context, to read secrets from c.env as Workers give them", async () => {
+    let built: HonoAuthConfig | undefined
+    const app = new Hono<{ Bindings: { AUTH_SECRET: string } } & AuthEnv>()
+    app.use(initAuthConfig((c) => (built ??= config({ secret: (c.env as { AUTH_SECRET: string }).AUTH_SECRET }))))
+    app.use("/api/auth/*", authHandler())
+    app.get("/", async (c) => c.text((await c.var.auth())?.user?.email ?? "signed out"))
+    const env = { AUTH_SECRET: "a-secret-from-the-workers-env-of-32-chars" }
+    expect(await (await app.request(`${APP}/`, {}, env)).text()).toBe("signed out")
+    expect((await app.request(`${APP}/api/auth/providers`, {}, env)).status).toBe(200)
+    expect(built?.secret).toBe(env.AUTH_SECRET)
+  })
+
   it("adds a renewed session cookie to the response, also one the handler built with new Response()", async () => {
     const browser = browserFor(honoApp(config({ session: { strategy: "jwt", updateAge: 0 } })))
     await signIn(browser)
