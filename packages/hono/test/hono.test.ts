@@ -211,7 +211,7 @@ describe("Hono's csrf() left on (OWASP ASVS V3.5.1)", () => {
     expect(await own.text()).toBe("saved")
   })
 
-  it("lets the provider's response_mode=form_post callback (a cross-site POST) reach core, which checks state and PKCE", async () => {
+  it("lets the provider's response_mode=form_post callback (a cross-site POST) reach core, which checks state and PKCE (ASVS 10.2.1)", async () => {
     const authConfig = config()
     const browser = browserFor(honoApp(authConfig))
     expect((await signIn(browser, "idp-post")).url).toBe(`${APP}/`)
