@@ -60,7 +60,8 @@ describe("answerRoute: the JSON conventions of every new route", () => {
   })
 
   it("never cached: every form of the answer carries no-store", async () => {
-    for (const headers of [{ accept: BROWSER_ACCEPT }, { accept: "application/json" }, { "x-auth-return-redirect": "1" }]) {
+    const variants: Record<string, string>[] = [{ accept: BROWSER_ACCEPT }, { accept: "application/json" }, { "x-auth-return-redirect": "1" }]
+    for (const headers of variants) {
       expect(answerRoute(await contextFor(headers), { url: DONE }).headers.get("cache-control")).toContain("no-store")
     }
   })
