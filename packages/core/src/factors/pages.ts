@@ -172,7 +172,7 @@ export function backupCodesPage(context: FactorPageContext, params: { codes: rea
   return layout(
     context.config.theme,
     "Your backup codes",
-    `<h1>Save your backup codes</h1><p>If you lose your phone, a backup code signs you in instead of the app. Each code works once.</p><p class="notice" role="status">This is the only time you will see these codes. Save them now, in a password manager or on paper somewhere safe.</p><ul class="codes" aria-label="Backup codes">${list}</ul><a class="button" href="${escapeHtml(download)}" download="${escapeHtml(fileName)}">Download the codes</a><p class="muted hint">Or select the codes and copy them.</p><a class="button primary" href="${escapeHtml(safeLink(params.continueUrl, context))}"${themeButtonStyle(context.config.theme)}>I have saved my codes</a>`,
+    `<h1>Save your backup codes</h1><p>If you lose your phone, a backup code signs you in instead of the app. Each code works once.</p><p class="notice" role="status">This is the only time you will see these codes. Save them now, in a password manager or on paper somewhere safe.</p><ul class="codes" aria-label="Backup codes">${list}</ul><p class="muted">Select the codes to copy them, or download them as a file.</p><a class="button" href="${escapeHtml(download)}" download="${escapeHtml(fileName)}">Download the codes</a><a class="button primary" href="${escapeHtml(safeLink(params.continueUrl, context))}"${themeButtonStyle(context.config.theme)}>I have saved my codes</a>`,
     context.origin,
     STYLES,
   )
