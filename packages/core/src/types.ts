@@ -19,7 +19,7 @@ import type { Adapter, AdapterAccount, AdapterSession, AdapterUser } from "./ada
 import type { RefreshTokenError } from "./errors/flow-errors.js"
 import type { RateLimitStore } from "./limits/rate-limit-store.js"
 import type { Account, Awaitable, CookiesOptions, LoggerInstance, Profile, Theme, User } from "./model.js"
-import type { Provider } from "./providers/types.js"
+import type { EmailMessage, Provider } from "./providers/types.js"
 
 export type { Adapter, AdapterAccount, AdapterSession, AdapterUser } from "./adapters.js"
 export type { Account, Awaitable, CookieOption, CookiesOptions, LoggerInstance, Profile, ProviderType, Theme, TokenSet, User } from "./model.js"
@@ -318,6 +318,32 @@ export interface PagesOptions {
   newUser?: string
 }
 
+/**
+ * Why core sends a mail that is not a sign-in link: a notice of something done to the account
+ * (a second factor locked, added or removed), a second-factor code, or a link to confirm a new
+ * address, an address for a password account, or a password reset.
+ */
+export type MailKind = "notice" | "mfaCode" | "emailChange" | "passwordVerify" | "passwordReset"
+
+/** One mail core asks the app to send (see `AuthConfig.mail`): the message and why it is sent. */
+export interface MailMessage extends EmailMessage {
+  kind: MailKind
+  /** The link the mail carries (a confirmation or reset link), for an app that writes its own body. Never log it. */
+  url?: string
+  /** The one-time code the mail carries (`mfaCode`), for an app that writes its own body. Never log it. */
+  code?: string
+}
+
+/** `AuthConfig.mail`: how core's mails other than sign-in links go out. */
+export interface MailOptions {
+  /**
+   * Sends one mail (a throw or a rejection counts as not sent: it is logged with the link and
+   * code redacted, and the feature that asked decides what the user is told). Default: through
+   * the transport of the configured email provider (`Resend`, `Nodemailer`, `Sendgrid`...).
+   */
+  send?: (message: MailMessage) => Awaitable<void>
+}
+
 /** The configuration of `Auth()`. */
 export interface AuthConfig {
   /** The ways to sign in: OAuth and OpenID Connect providers, email links, credentials, passkeys. */
@@ -351,6 +377,19 @@ export interface AuthConfig {
   callbacks?: CallbacksOptions
   events?: EventCallbacks
   pages?: PagesOptions
+  /**
+   * The one hook for every mail core sends that is not a sign-in link (second-factor codes and
+   * notices, address changes, password accounts): a Portcullis addition. Without `send`, such
+   * mail goes through the configured email provider's transport; an app whose email provider
+   * has only its own `sendVerificationRequest` gets one warning naming this option, and the mail
+   * is not sent.
+   *
+   * @example
+   * ```ts
+   * mail: { send: ({ to, subject, text, html }) => mailer.send({ from: "Acme <no-reply@acme.example>", to, subject, text, html }) }
+   * ```
+   */
+  mail?: MailOptions
   /** Overrides a cookie's name or options, per cookie (`sessionToken`, `csrfToken`...): the defaults are `__Host-` / `__Secure-` on https. */
   cookies?: Partial<{ [K in keyof CookiesOptions]: Partial<CookiesOptions[K]> }>
   /** Default: true when the origin is `https:`. */
