@@ -123,8 +123,10 @@ export async function startApp(runtime: RuntimeName, env: AppEnv): Promise<AppPr
         cwd: PACKAGE_DIR,
         env: { ...offline, DENO_NO_UPDATE_CHECK: "1" },
         // --node-modules-dir=manual and --cached-only: npm packages come from the installed
-        // node_modules, and nothing is fetched from a registry.
-        command: [binary, "run", "--node-modules-dir=manual", "--cached-only", "--no-lock", "--allow-env", "--allow-net", "--allow-read", "--allow-sys"],
+        // node_modules, and nothing is fetched from a registry. --allow-env names only the app's
+        // variables, as Deno advises: reading any other throws (NotCapable), which core must take
+        // for "unset".
+        command: [binary, "run", "--node-modules-dir=manual", "--cached-only", "--no-lock", `--allow-env=${Object.keys(env).join(",")}`, "--allow-net", "--allow-read", "--allow-sys"],
         readyTimeout,
       })
     case "workerd":
