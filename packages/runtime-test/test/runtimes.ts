@@ -123,10 +123,11 @@ export async function startApp(runtime: RuntimeName, env: AppEnv): Promise<AppPr
         cwd: PACKAGE_DIR,
         env: { ...offline, DENO_NO_UPDATE_CHECK: "1" },
         // --node-modules-dir=manual and --cached-only: npm packages come from the installed
-        // node_modules, and nothing is fetched from a registry. --allow-env names only the app's
-        // variables, as Deno advises: reading any other throws (NotCapable), which core must take
-        // for "unset".
-        command: [binary, "run", "--node-modules-dir=manual", "--cached-only", "--no-lock", `--allow-env=${Object.keys(env).join(",")}`, "--allow-net", "--allow-read", "--allow-sys"],
+        // node_modules, and nothing is fetched from a registry. The least permissions an app is
+        // advised to run with: the network of its own address (the dev IdP is there too), and
+        // env access to the app's variables only: reading any other throws (NotCapable), which
+        // core must take for "unset". No file system or system access.
+        command: [binary, "run", "--node-modules-dir=manual", "--cached-only", "--no-lock", `--allow-env=${Object.keys(env).join(",")}`, "--allow-net=127.0.0.1"],
         readyTimeout,
       })
     case "workerd":
