@@ -12,6 +12,7 @@
 import { startDevIdp, type DevIdp } from "@portcullis/dev-idp"
 import type { AppProcess } from "@portcullis/test-kit/app-process"
 import { TestBrowser, type Page } from "@portcullis/test-kit/browser"
+import { scaled } from "@portcullis/test-time"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startApp, type RuntimeName } from "./runtimes.js"
 
@@ -149,8 +150,11 @@ export function runtimeSignIn(runtime: RuntimeName): void {
       expect(idp.refreshGrants - before).toBe(2)
       expect(first?.accessToken).toEqual(expect.any(String))
       expect(second?.accessToken).not.toBe(first?.accessToken)
-      // Two requests at once share one refresh; on workerd the second awaits I/O the first started.
+      // Two requests at once share one refresh; on workerd the second awaits I/O the first
+      // started. The token endpoint stalls so that the second surely arrives while it runs.
+      idp.delay("token", scaled(300))
       const together = await Promise.all([1, 2].map(() => json<{ accessToken: string } | null>(browser, "/test/access-token?session=database")))
+      idp.delay("token", 0)
       expect(idp.refreshGrants - before).toBe(3)
       expect(together[1]?.accessToken).toBe(together[0]?.accessToken)
     })
@@ -166,10 +170,10 @@ export function runtimeSignIn(runtime: RuntimeName): void {
 
     it(`${runtime}: an email link is refused once expired, the clock having moved between requests`, async () => {
       const browser = browserFor(current())
-      const mailedAt = Date.now()
       await post(browser, "/api/auth", "/signin/email", { email: "erin@example.com" })
-      // The link lives a second (app/app.mjs); time itself must pass here, not a fake clock.
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, mailedAt + 1_500 - Date.now())))
+      // The link, made before the answer came, lives a second (app/app.mjs): time itself must
+      // pass here, not a fake clock.
+      await new Promise((resolve) => setTimeout(resolve, 1_100))
       const refused = await openMailedLink(browser, "erin@example.com")
       expect(new URL(refused.url).searchParams.get("error")).toBe("Verification")
       expect(await json<SessionBody | null>(browser, "/test/session")).toBeNull()
