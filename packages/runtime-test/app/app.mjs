@@ -2,7 +2,7 @@
 // adapter, imported from node_modules as an app would. The same sign-ins run under a JWT session
 // (/api/auth) and a database session (/db/auth), each with its own store. Routes under /test/
 // exist for the driver only: the last link mailed to an address, the provider's access token,
-// the runtime's clock, and the timers a response left behind.
+// the runtime's clock, the timers a response left behind, and which runtime this is.
 import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { Auth, getAccessToken, getSession } from "@portcullis/core"
 import Credentials from "@portcullis/providers/credentials"
@@ -44,6 +44,14 @@ function trackTimers() {
     clear(id)
   }
   return pending
+}
+
+/** Which runtime serves the app, and its version where it tells it. */
+function runtimeInfo() {
+  if (globalThis.Bun !== undefined) return { name: "bun", version: Bun.version }
+  if (globalThis.Deno !== undefined) return { name: "deno", version: Deno.version.deno }
+  if (globalThis.navigator?.userAgent === "Cloudflare-Workers") return { name: "workerd", version: null }
+  return { name: "node", version: process.versions.node }
 }
 
 /**
@@ -100,6 +108,7 @@ export function createApp(env, { envRead }) {
     if (pathname === "/test/access-token") return Response.json(await getAccessToken(request, config, "idp"))
     if (pathname === "/test/mail") return Response.json({ url: mailbox.get(searchParams.get("to")) ?? null })
     if (pathname === "/test/timers") return Response.json({ left: leftTimers })
+    if (pathname === "/test/runtime") return Response.json(runtimeInfo())
     if (pathname === "/test/clock") {
       // Burns CPU without I/O (counted: on workerd performance.now() stands still too), then does
       // I/O: on workerd only the second moves the clock.

@@ -14,7 +14,7 @@ import type { AppProcess } from "@portcullis/test-kit/app-process"
 import { TestBrowser, type Page } from "@portcullis/test-kit/browser"
 import { scaled } from "@portcullis/test-time"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startApp, type RuntimeName } from "./runtimes.js"
+import { isThisNode, PACKAGES, startApp, type RuntimeName } from "./runtimes.js"
 
 const APP = "http://localhost:3000"
 const CLIENT = { id: "runtime-test", secret: "runtime-test-client-secret" }
@@ -125,6 +125,12 @@ export function runtimeSignIn(runtime: RuntimeName): void {
     afterAll(async () => {
       await run?.app.stop()
       await run?.idp.close()
+    })
+
+    it(`${runtime}: the app runs on ${runtime}, at the pinned version`, async () => {
+      const { name, version } = PACKAGES[runtime]
+      const expected = isThisNode(runtime) ? process.versions.node : name === "workerd" ? null : version
+      expect(await json(browserFor(current()), "/test/runtime")).toEqual({ name: name === "workerd" ? "workerd" : runtime.replace(/-\d+$/u, ""), version: expected })
     })
 
     it(`${runtime}: two OpenID Connect sign-ins at once, the app's first requests, to JWT sessions`, async () => {
