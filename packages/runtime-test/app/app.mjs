@@ -1,13 +1,16 @@
-// The app every runtime serves: core, two providers from @portcullis/providers and the memory
+// The app every runtime serves: core, three providers from @portcullis/providers and the memory
 // adapter, imported from node_modules as an app would. The same sign-ins run under a JWT session
-// (/api/auth) and a database session (/db/auth), each with its own store. Routes under /test/
+// (/api/auth) and a database session (/db/auth), each with its own store, and through
+// @portcullis/hono's middleware (/hono, a JWT session). Routes under /test/
 // exist for the driver only: the last link mailed to an address, the provider's access token,
 // the runtime's clock, the timers a response left behind, and which runtime this is.
 import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { Auth, getAccessToken, getSession } from "@portcullis/core"
+import { authHandler, initAuthConfig, verifyAuth } from "@portcullis/hono"
 import Credentials from "@portcullis/providers/credentials"
 import Email from "@portcullis/providers/email"
 import Keycloak from "@portcullis/providers/keycloak"
+import { Hono } from "hono"
 
 /** What the driver passes: as environment variables, or a worker's bindings. */
 /** @typedef {{ IDP_ISSUER: string, IDP_CLIENT_ID: string, IDP_CLIENT_SECRET: string, AUTH_SECRET?: string, AUTH_URL?: string }} AppEnv */
@@ -95,7 +98,13 @@ export function createApp(env, { envRead }) {
         : []),
     ],
   })
-  const configs = { jwt: configFor("/api/auth", "jwt"), database: configFor("/db/auth", "database") }
+  const configs = { jwt: configFor("/api/auth", "jwt"), database: configFor("/db/auth", "database"), hono: configFor("/hono/auth", "jwt") }
+
+  const hono = new Hono()
+  hono.use(initAuthConfig(configs.hono))
+  hono.use("/hono/auth/*", authHandler())
+  hono.use("/hono/me", verifyAuth())
+  hono.get("/hono/me", (c) => c.json(c.var.authUser.session))
 
   /** @param {Request} request */
   const route = async (request) => {
@@ -103,6 +112,7 @@ export function createApp(env, { envRead }) {
     const { pathname, searchParams } = url
     if (pathname.startsWith("/api/auth/")) return Auth(request, configs.jwt)
     if (pathname.startsWith("/db/auth/")) return Auth(request, configs.database)
+    if (pathname.startsWith("/hono/")) return hono.fetch(request)
     const config = searchParams.get("session") === "database" ? configs.database : configs.jwt
     if (pathname === "/test/session") return Response.json(await getSession(request, config))
     if (pathname === "/test/access-token") return Response.json(await getAccessToken(request, config, "idp"))

@@ -102,7 +102,7 @@ export function runtimeSignIn(runtime: RuntimeName): void {
           {
             client_id: CLIENT.id,
             client_secret: CLIENT.secret,
-            redirect_uris: [`${APP}/api/auth/callback/idp`, `${APP}/db/auth/callback/idp`],
+            redirect_uris: [`${APP}/api/auth/callback/idp`, `${APP}/db/auth/callback/idp`, `${APP}/hono/auth/callback/idp`],
             grant_types: ["authorization_code", "refresh_token"],
           },
         ],
@@ -163,6 +163,13 @@ export function runtimeSignIn(runtime: RuntimeName): void {
       idp.delay("token", 0)
       expect(idp.refreshGrants - before).toBe(3)
       expect(together[1]?.accessToken).toBe(together[0]?.accessToken)
+    })
+
+    it(`${runtime}: Hono (@portcullis/hono): OpenID Connect sign-in through authHandler(), then verifyAuth() lets the session through`, async () => {
+      const browser = browserFor(current())
+      expect((await browser.request(`${APP}/hono/me`)).status).toBe(401)
+      expect((await signInWithIdp(browser, "/hono/auth")).url).toBe(`${APP}/dashboard`)
+      expect(await json<SessionBody>(browser, "/hono/me")).toMatchObject({ user: { email: ALICE.login } })
     })
 
     it(`${runtime}: email link sign-in to a database session`, async () => {
