@@ -4,7 +4,7 @@ import type { Adapter, AdapterUser } from "../../src/adapters.js"
 import { resolveConfig } from "../../src/config/config.js"
 import { Auth } from "../../src/index.js"
 import type { AuthConfig, MfaOptions } from "../../src/types.js"
-import { ORIGIN, testConfig } from "../helpers.js"
+import { configError, ORIGIN, testConfig } from "../helpers.js"
 
 const ADA: AdapterUser = { id: "u1", email: "ada@example.com", emailVerified: null }
 
@@ -21,15 +21,6 @@ function adapterWithout(methods: readonly string[]): Adapter {
 
 function mfaConfig(mfa: unknown, overrides: Partial<AuthConfig> = {}): AuthConfig {
   return testConfig({ adapter: MemoryAdapter(), mfa: mfa as MfaOptions, ...overrides })
-}
-
-async function configError(config: AuthConfig): Promise<string> {
-  try {
-    await resolveConfig(config)
-  } catch (error) {
-    return `${(error as { code: string }).code}: ${(error as Error).message}`
-  }
-  throw new Error("expected a configuration error")
 }
 
 describe("the mfa option", () => {
