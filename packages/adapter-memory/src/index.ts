@@ -69,10 +69,12 @@ const SWEEP_FLOOR = 1024
  * `createUserWithAccount` / `linkAccount` /
  * `createSession` / `createAuthenticator` when the key exists or the user does not, from
  * `createVerificationToken` when the identifier already has this token, from `updateUser` when
- * no user has the id, and from `updateAuthenticatorCounter` when no credential has the id.
+ * no user has the id, from `updateAuthenticatorCounter` when no credential has the id, and from
+ * `createAuthFactor` / `replaceAuthFactors` when a factor's id exists (or, for the latter, a factor
+ * is of another user or type: then nothing changes).
  * @throws {TypeError} When a field the store indexes or checks is missing or of the wrong type
- * (an id or token that is not a string, an `expires` that is not a valid Date, a `counter` that
- * is not a non-negative integer).
+ * (an id or token that is not a string, an `expires` that is not a valid Date, a `counter` or a
+ * TOTP `step` that is not a non-negative integer).
  *
  * @example
  * ```ts

@@ -78,6 +78,8 @@ const DEFAULT_QUERY_TIMEOUT_MS = 5_000
  * `MissingSchema` when tables are missing (run `migrate(pool)`), `NotFound` from `updateUser` and
  * `updateAuthenticatorCounter` for an unknown id. Other database errors (a statement past
  * `queryTimeout` among them) are thrown as they are.
+ * @throws {TypeError} from `useAuthFactorStep` for a step that is not a non-negative integer, and
+ * from `replaceAuthFactors` for a factor of another user or type, before the database sees either.
  *
  * @example
  * ```ts
