@@ -46,6 +46,7 @@ export async function normaliseConfig(read: ReadOptions, env: Env, logSecrets: s
     jwt: { ...read.jwt },
     callbacks: { ...read.callbacks },
     events: { ...read.events },
+    mail: { ...read.mail },
     pages: rare?.pages ?? {},
     cookies: { secure: defaultCookies(true, read.rare.cookies), insecure: defaultCookies(false, read.rare.cookies) },
     useSecureCookies: read.useSecureCookies,
