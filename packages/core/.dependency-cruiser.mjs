@@ -104,7 +104,7 @@ const layerRules = LAYERS.flatMap((layer, index) => {
  */
 const CONFIG_STAGES = [
   { stage: "read", files: ["env", "flow-key", "read"] },
-  { stage: "normalise", files: ["flows", "normalise-rare", "normalise"] },
+  { stage: "normalise", files: ["flows", "normalise-rare", "mfa", "normalise"] },
   { stage: "check", files: ["check"] },
   { stage: "resolve", files: ["config"] },
 ]

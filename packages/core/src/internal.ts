@@ -13,7 +13,7 @@ import type { RateLimitStore } from "./limits/rate-limit-store.js"
 import type { ClientLimits, ClientRule } from "./limits/client-limit-rules.js"
 import type { Account, Awaitable, CookiesOptions, LoggerInstance, ProviderButtonStyles, ProviderType, Theme } from "./model.js"
 import type { EmailMessage } from "./providers/types.js"
-import type { AuditType, CallbacksOptions, EventCallbacks, JWT, JWTOptions, MailOptions, PagesOptions, SessionStrategy } from "./types.js"
+import type { AuditType, CallbacksOptions, EventCallbacks, JWT, JWTOptions, MailOptions, MfaFactor, PagesOptions, SessionStrategy } from "./types.js"
 
 /** The configuration as the routes use it. */
 export interface InternalConfig {
@@ -57,6 +57,8 @@ export interface InternalConfig {
   production: boolean
   theme: Theme
   adapter: Adapter | undefined
+  /** Second factors (see `AuthConfig.mfa`), read and checked against the adapter; `undefined` when not configured. */
+  mfa: InternalMfa | undefined
   /** Until when Auth.js's session cookie names are still read (see `AuthConfig.legacySessionCookies`). */
   legacySessionCookies: { until: Date } | undefined
   /** The abuse limits (see `AuthConfig.rateLimit`); `undefined` with `rateLimit: false`. The store is made on first use when none is configured. */
@@ -71,6 +73,18 @@ export interface InternalConfig {
     | undefined
   /** The app's `clientAddress` hook, which wins over the address an integration recorded. */
   clientAddress: ((request: Request) => unknown) | undefined
+}
+
+/** `AuthConfig.mfa` in its internal form. */
+export interface InternalMfa {
+  /** The factors offered, in the app's order, each once. */
+  factors: readonly MfaFactor[]
+  /**
+   * Whether `user` must have a second factor (`mfa.required`, as a function whatever the app gave).
+   *
+   * @throws {Configuration} when the app's function answers anything but a boolean.
+   */
+  required: (user: AdapterUser) => Promise<boolean>
 }
 
 /** What every route gets. */

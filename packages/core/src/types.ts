@@ -404,6 +404,20 @@ export interface AuthConfig {
   /** Where users, accounts, database sessions, verification tokens and passkeys are stored (any Auth.js adapter fits). */
   adapter?: Adapter
   /**
+   * Second factors: a Portcullis addition (Auth.js has none). Which factors users may enrol
+   * (`factors`, default `["totp"]`) and who must have one (`required`, default `false`). Needs an
+   * `adapter` with the second-factor and session-record methods (`@portcullis/adapter-pg` and
+   * `@portcullis/adapter-memory` have them; an Auth.js adapter gains them from
+   * `@portcullis/adapter-pg` on the same database): `Auth()` refuses `mfa` at start otherwise,
+   * naming what is missing. See the core README's "Second factors".
+   *
+   * @example
+   * ```ts
+   * mfa: { factors: ["totp"], required: (user) => user.role === "admin" }
+   * ```
+   */
+  mfa?: MfaOptions
+  /**
    * How long one call into a store (each `adapter` method, each `rateLimit.store` call) may take,
    * in milliseconds, 1 to 120000. A call still pending then fails as the store failing does: the
    * request is answered `503` or with the error page (`AdapterError`), and a limit fails closed.
@@ -466,6 +480,26 @@ export interface AuthConfig {
 export interface LegacySessionCookiesOptions {
   /** A `Date`, or an ISO 8601 date (`"2026-03-31"`, UTC) or date-time with its offset (`"2026-03-31T00:00:00Z"`). */
   until: Date | string
+}
+
+/**
+ * A second factor a user may enrol: `"totp"`, an authenticator app's six-digit codes (RFC 6238);
+ * `"passkey"`, any of the user's passkeys; `"email"`, a code sent by mail (weaker: NIST SP 800-63B
+ * does not accept email as an out-of-band authenticator).
+ */
+export type MfaFactor = "totp" | "passkey" | "email"
+
+/** `AuthConfig.mfa`: which second factors users may enrol, and who must have one. */
+export interface MfaOptions {
+  /** The factors offered, each at most once. Default `["totp"]`. */
+  factors?: MfaFactor[]
+  /**
+   * Who must have a second factor: `true` for every user, or a function answering `true` or
+   * `false` for one user (called as they sign in; an answer that is not a boolean fails the
+   * sign-in as a `Configuration` error). A user with an enrolled factor always owes it, whatever
+   * this says. Default `false`.
+   */
+  required?: boolean | ((user: AdapterUser) => Awaitable<boolean>)
 }
 
 /** `AuthConfig.rateLimit`: the limits and where their counters live. */

@@ -131,6 +131,8 @@ export interface ReadOptions {
   adapter: Record<string, unknown> | undefined
   storeTimeout: number
   clientAddress: ((request: Request) => unknown) | undefined
+  /** `mfa` as given: `config/mfa.ts` reads it, loaded only when it is set. */
+  mfa: unknown
   rare: RareOptions
 }
 
@@ -205,6 +207,7 @@ export async function readOptions(config: AuthConfig, env: Env, logSecrets: stri
     adapter,
     storeTimeout,
     clientAddress: optionalFunction(config.clientAddress, "clientAddress"),
+    mfa: config.mfa,
     rare: {
       rateLimit: config.rateLimit,
       allowedOrigins: config.allowedOrigins,
