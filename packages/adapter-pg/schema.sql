@@ -176,3 +176,9 @@ END
 $$;
 -- The client's address at sign-in, when the app resolves one: shown in the user's list of sessions.
 ALTER TABLE session_records ADD COLUMN IF NOT EXISTS "clientAddress" TEXT;
+-- A database session's assurance (issue 37), on its record: when it began (never moves), when
+-- its user last authenticated, and how ("fed", "pwd", "otp", "mfa"...). NULL on records written
+-- before: core fills them on the session's first read after the upgrade.
+ALTER TABLE session_records ADD COLUMN IF NOT EXISTS "signedInAt" TIMESTAMPTZ;
+ALTER TABLE session_records ADD COLUMN IF NOT EXISTS "authTime" TIMESTAMPTZ;
+ALTER TABLE session_records ADD COLUMN IF NOT EXISTS "authMethods" TEXT[];

@@ -411,6 +411,12 @@ export function MemoryAdapter(initial: MemoryAdapterState = {}): Required<Strict
         if (value !== undefined) record[name] = requireDateValue(value, name, "updateSessionRecord()")
       }
       if (patch.revokedAt !== undefined) record.revokedAt = patch.revokedAt === null ? null : requireDateValue(patch.revokedAt, "revokedAt", "updateSessionRecord()")
+      // A database session's assurance: written when given, never cleared by a patch that leaves it out.
+      for (const name of ["signedInAt", "authTime"] as const) {
+        const value = patch[name]
+        if (value != null) record[name] = requireDateValue(value, name, "updateSessionRecord()")
+      }
+      if (patch.authMethods != null) record.authMethods = requireStrings(patch.authMethods, "authMethods", "updateSessionRecord()")
       return copy(record)
     },
 
@@ -602,8 +608,15 @@ function checkSessionRecord(record: object, where: string): AdapterSessionRecord
   for (const name of ["id", "userId"]) requireString(record, name, where)
   for (const name of ["createdAt", "lastSeenAt", "expires"]) requireDate(record, name, where)
   const fields = record as Fields
-  for (const name of ["sessionToken", "provider", "providerSid", "userAgent", "clientAddress", "revokedAt"]) fields[name] ??= null
+  for (const name of ["sessionToken", "provider", "providerSid", "userAgent", "clientAddress", "revokedAt", "signedInAt", "authTime", "authMethods"]) fields[name] ??= null
+  for (const name of ["signedInAt", "authTime"]) if (fields[name] !== null) requireDate(record, name, where)
+  if (fields.authMethods !== null) requireStrings(fields.authMethods, "authMethods", where)
   return record as AdapterSessionRecord
+}
+
+function requireStrings(value: unknown, name: string, where: string): string[] {
+  if (!Array.isArray(value) || !value.every((item) => typeof item === "string")) throw new TypeError(`MemoryAdapter: ${where}: ${name} must be an array of strings`)
+  return [...value]
 }
 
 function checkAuthFactor(record: object, where: string): AdapterAuthFactor {

@@ -453,12 +453,15 @@ export function PostgresAdapter(pool: PostgresPool, options: PostgresAdapterOpti
         record.userAgent ?? null,
         record.revokedAt ?? null,
         record.clientAddress ?? null,
+        record.signedInAt ?? null,
+        record.authTime ?? null,
+        record.authMethods ?? null,
       ]
       // No foreign key to users: a credentials sign-in the store does not keep gets a record too.
       const [row] = await run(
         pool,
         "createSessionRecord",
-        `INSERT INTO session_records (${SESSION_RECORD_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${SESSION_RECORD_COLUMNS}`,
+        `INSERT INTO session_records (${SESSION_RECORD_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING ${SESSION_RECORD_COLUMNS}`,
         values,
         "a session record with this id exists",
       )
@@ -477,13 +480,14 @@ export function PostgresAdapter(pool: PostgresPool, options: PostgresAdapterOpti
       return rows.map(toSessionRecord)
     },
 
-    async updateSessionRecord({ id, lastSeenAt, expires, revokedAt }) {
-      // Only these three columns; a field left out keeps its value, and revokedAt: null un-revokes.
+    async updateSessionRecord({ id, lastSeenAt, expires, revokedAt, signedInAt, authTime, authMethods }) {
+      // Only these columns; a field left out keeps its value, and revokedAt: null un-revokes.
       const [row] = await find(
         "updateSessionRecord",
         `UPDATE session_records SET "lastSeenAt" = COALESCE($2, "lastSeenAt"), expires = COALESCE($3, expires),
-         "revokedAt" = CASE WHEN $4 THEN $5 ELSE "revokedAt" END WHERE id = $1 RETURNING ${SESSION_RECORD_COLUMNS}`,
-        [id, lastSeenAt ?? null, expires ?? null, revokedAt !== undefined, revokedAt ?? null],
+         "revokedAt" = CASE WHEN $4 THEN $5 ELSE "revokedAt" END, "signedInAt" = COALESCE($6, "signedInAt"),
+         "authTime" = COALESCE($7, "authTime"), "authMethods" = COALESCE($8::text[], "authMethods") WHERE id = $1 RETURNING ${SESSION_RECORD_COLUMNS}`,
+        [id, lastSeenAt ?? null, expires ?? null, revokedAt !== undefined, revokedAt ?? null, signedInAt ?? null, authTime ?? null, authMethods ?? null],
       )
       return row ? toSessionRecord(row) : null
     },

@@ -30,7 +30,7 @@ export const USER_FIELDS = ["name", "email", "emailVerified", "image"] as const
 export const USER_COLUMNS = userColumns()
 export const ACCOUNT_COLUMNS = `"userId", provider, "providerAccountId", ${ACCOUNT_FIELDS.join(", ")}`
 export const SESSION_COLUMNS = `"sessionToken", "userId", expires`
-export const SESSION_RECORD_COLUMNS = `id, "userId", "createdAt", "lastSeenAt", expires, "sessionToken", provider, "providerSid", "userAgent", "revokedAt", "clientAddress"`
+export const SESSION_RECORD_COLUMNS = `id, "userId", "createdAt", "lastSeenAt", expires, "sessionToken", provider, "providerSid", "userAgent", "revokedAt", "clientAddress", "signedInAt", "authTime", "authMethods"`
 export const AUTHENTICATOR_COLUMNS = `"credentialID", "userId", "providerAccountId", "credentialPublicKey", counter, "credentialDeviceType", "credentialBackedUp", transports, name, aaguid, "createdAt", "lastUsedAt"`
 
 export const AUTH_FACTOR_COLUMNS = `id, "userId", type, secret, "createdAt", "confirmedAt", "lastUsedStep", failures, "lockedAt"`
@@ -116,6 +116,9 @@ export function toSessionRecord(row: Row): AdapterSessionRecord {
     userAgent: (row.userAgent as string | null) ?? null,
     clientAddress: (row.clientAddress as string | null) ?? null,
     revokedAt: (row.revokedAt as Date | null) ?? null,
+    signedInAt: (row.signedInAt as Date | null) ?? null,
+    authTime: (row.authTime as Date | null) ?? null,
+    authMethods: (row.authMethods as string[] | null) ?? null,
   }
 }
 

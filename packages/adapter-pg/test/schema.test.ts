@@ -172,6 +172,33 @@ describe("migrate on a database whose rows repeat an email", () => {
   })
 })
 
+describe("migrate on a database of the previous release's schema (session records without the assurance)", () => {
+  const pool = useDatabase("schema_previous", async (created) => {
+    await migrate(created)
+    // The previous release's schema: this one without the columns the assurance added.
+    await created.query(`ALTER TABLE session_records DROP COLUMN "signedInAt", DROP COLUMN "authTime", DROP COLUMN "authMethods"`)
+    await created.query(
+      `INSERT INTO session_records (id, "userId", "createdAt", "lastSeenAt", expires, "sessionToken") VALUES ('old-record', 'user-ada', now(), now(), now() + interval '1 day', 'old-session')`,
+    )
+  })
+
+  it("adds signedInAt, authTime and authMethods, keeping the records, which read with them null until core fills them", async () => {
+    await migrate(pool())
+    const { rows } = await pool().query<{ name: string; type: string }>(
+      `SELECT attname AS name, format_type(atttypid, atttypmod) AS type FROM pg_attribute WHERE attrelid = 'session_records'::regclass AND attname IN ('signedInAt', 'authTime', 'authMethods') ORDER BY attname`,
+    )
+    expect(rows).toEqual([
+      { name: "authMethods", type: "text[]" },
+      { name: "authTime", type: "timestamp with time zone" },
+      { name: "signedInAt", type: "timestamp with time zone" },
+    ])
+    const adapter = PostgresAdapter(pool())
+    expect(await adapter.getSessionRecord("old-record")).toMatchObject({ sessionToken: "old-session", signedInAt: null, authTime: null, authMethods: null })
+    const signedInAt = new Date()
+    expect(await adapter.updateSessionRecord({ id: "old-record", signedInAt, authMethods: [] })).toMatchObject({ signedInAt, authTime: null, authMethods: [] })
+  })
+})
+
 describe("a database without the adapter's tables", () => {
   const pool = useDatabase("schema_missing")
 

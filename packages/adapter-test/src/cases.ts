@@ -180,6 +180,9 @@ function newSessionRecord(userId: string, fields: Partial<AdapterSessionRecord> 
     userAgent: "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0",
     clientAddress: "203.0.113.7",
     revokedAt: null,
+    signedInAt: fromNow(-HOUR),
+    authTime: fromNow(-HOUR),
+    authMethods: ["fed"],
     ...fields,
   }
 }
@@ -1081,7 +1084,7 @@ const sessionRecords = group("session records", {
     const user = await adapter.createUser(newUser())
     const { id, userId, createdAt, lastSeenAt, expires } = newSessionRecord(user.id)
     const record = { id, userId, createdAt, lastSeenAt, expires }
-    const nulls = { sessionToken: null, provider: null, providerSid: null, userAgent: null, clientAddress: null, revokedAt: null }
+    const nulls = { sessionToken: null, provider: null, providerSid: null, userAgent: null, clientAddress: null, revokedAt: null, signedInAt: null, authTime: null, authMethods: null }
     assertRecord(await adapter.createSessionRecord(record), { ...record, ...nulls }, "createSessionRecord() of the required fields")
     assertRecord(await adapter.getSessionRecord(id), { ...record, ...nulls }, "getSessionRecord() of the required fields")
   },
@@ -1166,6 +1169,21 @@ const sessionRecords = group("session records", {
     assertRecord(await adapter.updateSessionRecord(forged), revoked, "updateSessionRecord() of fields it must not write")
     assertRecord(await adapter.getSessionRecord(record.id), revoked, "getSessionRecord() after the updates")
     assertRecord(await adapter.getSessionRecord(untouched.id), untouched, "another record after the updates")
+  },
+
+  async "updateSessionRecord writes a database session's assurance (signedInAt, authTime, authMethods), and a patch without it keeps it"(adapter) {
+    const user = await adapter.createUser(newUser())
+    // Written before the assurance existed: core fills it on the session's first read.
+    const record = newSessionRecord(user.id, { signedInAt: null, authTime: null, authMethods: null })
+    await adapter.createSessionRecord(record)
+    const upgraded = { ...record, signedInAt: fromNow(0), authMethods: [] }
+    assertRecord(await adapter.updateSessionRecord({ id: record.id, signedInAt: upgraded.signedInAt, authMethods: [] }), upgraded, "updateSessionRecord({ signedInAt, authMethods: [] })")
+    const raised = { ...upgraded, authTime: fromNow(0), authMethods: ["pwd", "otp", "mfa"] }
+    assertRecord(await adapter.updateSessionRecord({ id: record.id, authTime: raised.authTime, authMethods: raised.authMethods }), raised, "updateSessionRecord({ authTime, authMethods })")
+    const seen = { ...raised, lastSeenAt: fromNow(0) }
+    assertRecord(await adapter.updateSessionRecord({ id: record.id, lastSeenAt: seen.lastSeenAt }), seen, "updateSessionRecord({ lastSeenAt }) after the assurance")
+    assertRecord(await adapter.getSessionRecord(record.id), seen, "getSessionRecord() after the assurance was written")
+    assertListed(await adapter.listSessionRecords({ userId: user.id }), [seen], "listSessionRecords() after the assurance was written")
   },
 
   async "updateSessionRecord with revokedAt null un-revokes the record"(adapter) {

@@ -177,19 +177,22 @@ function referenceAdapter(store: Store): Required<StrictAdapter> {
     createSessionRecord(record) {
       // A record may belong to a user the store does not keep (a credentials sign-in).
       if (findRecord(record.id)) throw new Error("record id taken")
-      const stored = { sessionToken: null, provider: null, providerSid: null, userAgent: null, clientAddress: null, revokedAt: null, ...copy(record) }
+      const stored = { sessionToken: null, provider: null, providerSid: null, userAgent: null, clientAddress: null, revokedAt: null, signedInAt: null, authTime: null, authMethods: null, ...copy(record) }
       store.records.push(stored)
       return copy(stored)
     },
     getSessionRecord: (id) => copy(findRecord(id) ?? null),
     listSessionRecords: (filter) =>
       copy(store.records.filter((record) => ("userId" in filter ? record.userId === filter.userId : record.provider === filter.provider && record.providerSid === filter.providerSid))),
-    updateSessionRecord({ id, lastSeenAt, expires, revokedAt }) {
+    updateSessionRecord({ id, lastSeenAt, expires, revokedAt, signedInAt, authTime, authMethods }) {
       const record = findRecord(id)
       if (!record) return null
       if (lastSeenAt !== undefined) record.lastSeenAt = copy(lastSeenAt)
       if (expires !== undefined) record.expires = copy(expires)
       if (revokedAt !== undefined) record.revokedAt = copy(revokedAt)
+      if (signedInAt != null) record.signedInAt = copy(signedInAt)
+      if (authTime != null) record.authTime = copy(authTime)
+      if (authMethods != null) record.authMethods = copy(authMethods)
       return copy(record)
     },
     useOnce(key, until) {
@@ -934,6 +937,11 @@ const defects: Defect[] = [
       },
     }),
     caughtBy: ["createSessionRecord stores the optional fields left out as null"],
+  },
+  {
+    defect: "updateSessionRecord drops a database session's assurance",
+    breaks: (_store, correct) => ({ updateSessionRecord: ({ id, lastSeenAt, expires, revokedAt }) => correct.updateSessionRecord({ id, lastSeenAt, expires, revokedAt }) }),
+    caughtBy: ["updateSessionRecord writes a database session's assurance (signedInAt, authTime, authMethods), and a patch without it keeps it"],
   },
   {
     defect: "getSessionRecord answers with the first record for an unknown id",

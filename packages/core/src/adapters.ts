@@ -347,7 +347,22 @@ export interface AdapterSessionRecord {
   clientAddress?: string | null
   /** When the session was revoked; a revoked session is refused from then on. */
   revokedAt?: Date | null
+  /**
+   * A database session's assurance (`session.assurance`), kept on its record: when it began, which
+   * never moves (for a session that predates the field, its first read after the upgrade). `null`
+   * for a JWT session, which carries its assurance in its cookie, and for a record written before
+   * the field existed.
+   */
+  signedInAt?: Date | null
+  /** When the user last authenticated in that session (the sign-in, or a later re-authentication); `null` when unknown. */
+  authTime?: Date | null
+  /** How the user authenticated (`session.assurance.methods`: `"fed"`, `"pwd"`, `"otp"`, `"mfa"`...), in order. */
+  authMethods?: string[] | null
 }
+
+/** What `updateSessionRecord` may write: the record's id, and any of these fields. */
+export type SessionRecordUpdate = Pick<AdapterSessionRecord, "id"> &
+  Partial<Pick<AdapterSessionRecord, "lastSeenAt" | "expires" | "revokedAt" | "signedInAt" | "authTime" | "authMethods">>
 
 /** Which session records to list: a user's, or those started in one provider session. */
 export type SessionRecordFilter = { userId: string } | { provider: string; providerSid: string }
@@ -369,8 +384,12 @@ export interface SessionRecordMethods {
    * keep gets one too, so a user id matches by value, without a foreign key.
    */
   listSessionRecords(filter: SessionRecordFilter): Awaitable<AdapterSessionRecord[]>
-  /** Writes the fields given (`lastSeenAt`, `expires`, `revokedAt`); answers the record, or `null` when no record has the id. */
-  updateSessionRecord(record: Pick<AdapterSessionRecord, "id"> & Partial<Pick<AdapterSessionRecord, "lastSeenAt" | "expires" | "revokedAt">>): Awaitable<AdapterSessionRecord | null>
+  /**
+   * Writes the fields given (`lastSeenAt`, `expires`, `revokedAt`, and a database session's
+   * assurance: `signedInAt`, `authTime`, `authMethods`), leaving the others as they are; answers
+   * the record, or `null` when no record has the id.
+   */
+  updateSessionRecord(record: SessionRecordUpdate): Awaitable<AdapterSessionRecord | null>
   /**
    * Stores `key` until `expires` if no unexpired one is stored, atomically across instances;
    * answers `true` when it was stored now, `false` when it was already there. The replay check of

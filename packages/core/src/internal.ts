@@ -40,6 +40,8 @@ export interface InternalConfig {
     generateSessionToken: () => string
     /** Seconds between two looks at a JWT session's record (see `SessionOptions.revocationCheckInterval`). */
     revocationCheckInterval: number
+    /** Seconds an authentication counts as recent (see `SessionOptions.reauthAge`). */
+    reauthAge: number
   }
   jwt: { maxAge: number; encode: JWTOptions["encode"]; decode: JWTOptions["decode"] }
   callbacks: CallbacksOptions

@@ -129,3 +129,27 @@ export interface Theme {
   /** Where the app's name and logo link to (this project's addition): a path such as `"/"`, or an absolute URL on `url`'s origin or one of `allowedOrigins`. Default: the app's origin. */
   homeUrl?: string
 }
+
+/**
+ * How strongly a session's user is authenticated, and since when: on every session (`GET /session`,
+ * `getSession()`, the `session` callback), JWT and database alike. Core keeps it where no `jwt` or
+ * `session` callback, and no `update()`, can change it; every check reads core's own copy.
+ */
+export interface SessionAssurance {
+  /** `2` when the sign-in took two factors (`methods` holds `"mfa"`), or a passkey with user verification (`"hwk"` and `"user"`); else `1`. */
+  level: 1 | 2
+  /**
+   * How the user authenticated, as RFC 8176 `amr` values where one fits: `"fed"` (OAuth 2.0,
+   * OpenID Connect, OAuth 1.0a), `"email"` (an email link; a Portcullis value), `"pwd"`
+   * (credentials), `"hwk"` (a passkey) with `"user"` when the authenticator verified the user.
+   * A second factor adds its own (`"otp"`, `"kba"`, `"hwk"`, `"email"`) and `"mfa"`. Empty for a
+   * session that predates these fields.
+   *
+   * @see https://www.rfc-editor.org/rfc/rfc8176#section-2 Authentication Method Reference Values
+   */
+  methods: string[]
+  /** When the user last authenticated (epoch seconds): the sign-in, or a later re-authentication. `0` when unknown (a session that predates it). */
+  authTime: number
+  /** When the session began (epoch seconds); it never moves. For a session that predates it: its first read after the upgrade. */
+  signedInAt: number
+}

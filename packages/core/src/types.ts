@@ -18,11 +18,11 @@
 import type { Adapter, AdapterAccount, AdapterSession, AdapterUser } from "./adapters.js"
 import type { RefreshTokenError } from "./errors/flow-errors.js"
 import type { RateLimitStore } from "./limits/rate-limit-store.js"
-import type { Account, Awaitable, CookiesOptions, LoggerInstance, Profile, Theme, User } from "./model.js"
+import type { Account, Awaitable, CookiesOptions, LoggerInstance, Profile, SessionAssurance, Theme, User } from "./model.js"
 import type { EmailMessage, Provider } from "./providers/types.js"
 
 export type { Adapter, AdapterAccount, AdapterSession, AdapterUser } from "./adapters.js"
-export type { Account, Awaitable, CookieOption, CookiesOptions, LoggerInstance, Profile, ProviderType, Theme, TokenSet, User } from "./model.js"
+export type { Account, Awaitable, CookieOption, CookiesOptions, LoggerInstance, Profile, ProviderType, SessionAssurance, Theme, TokenSet, User } from "./model.js"
 export type { Provider } from "./providers/types.js"
 
 /** The claims every session JWT may carry; the registered ones are set by `encode`. */
@@ -47,6 +47,11 @@ export interface DefaultSession {
   user?: User
   /** ISO 8601 date after which the session is no longer honoured. */
   expires: string
+  /**
+   * How strongly the user is authenticated, and since when (this project's addition). Always set
+   * on the sessions core answers; what a `session` callback returns here is replaced by core's own.
+   */
+  assurance?: SessionAssurance
   [field: string]: unknown
 }
 
@@ -83,9 +88,17 @@ export interface SessionOptions {
    * Seconds a JWT session may still be used on an instance after its session record was revoked
    * elsewhere (a back-channel logout): each instance looks at a session's record at most once per
    * interval. `0` looks on every read. Default 30. Only with an adapter that keeps session
-   * records; database sessions end at once (their rows are deleted).
+   * records; database sessions end at once (their rows are deleted), and their record, which
+   * holds their `assurance`, is read again after this interval, so a re-authentication on one
+   * instance shows on the others.
    */
   revocationCheckInterval?: number
+  /**
+   * Seconds after the user last authenticated (`session.assurance.authTime`) during which the
+   * session counts as recently authenticated, for what asks for a fresh sign-in (changing a second
+   * factor, an email, a password). Default 600 (10 minutes).
+   */
+  reauthAge?: number
 }
 
 /** Arguments of `jwt.encode`. */

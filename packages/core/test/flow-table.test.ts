@@ -69,6 +69,8 @@ interface FlowRow {
   signIn: (config: AuthConfig, jar: Jar, tamper?: Tamper) => Promise<Response>
   /** The email of the user the sign-in ends with. */
   email: string
+  /** The session's assurance after the sign-in: its level and the way in's methods (issue 37). */
+  assurance: { level: 1 | 2; methods: string[] }
   /** A change to the callback request, the error it must end on, and the audit reason of that failure. */
   tamper: { change: Tamper; error: AuthErrorCode; reason: AuditReason }
   /** The audit events a sign-in sends before its `signIn` (the email flow's link request). */
@@ -160,6 +162,7 @@ const oauthRow: FlowRow = {
     return send(config, jar, { url: callback.href }, tamper)
   },
   email: "alice@example.com",
+  assurance: { level: 1, methods: ["fed"] },
   tamper: { change: ({ url }) => ({ url: withParam(url, "state", "forged-state") }), error: "InvalidCheck", reason: "invalidRequest" },
 }
 
@@ -199,6 +202,7 @@ const emailRow: FlowRow = {
     return send(config, jar, { url: confirm.action, form }, tamper)
   },
   email: "ada@example.com",
+  assurance: { level: 1, methods: ["email"] },
   tamper: { change: ({ url, form }) => ({ url, form: withField(form, "token", "forged-token-forged-token-forged-token-for") }), error: "Verification", reason: "invalidCode" },
   before: ["emailLinkRequest"],
 }
@@ -219,6 +223,7 @@ const credentialsRow: FlowRow = {
   // The page's form is the sign-in.
   signIn: async (config, jar, tamper) => send(config, jar, await pageForm(config, jar, { username: "ada", password: PASSWORD }), tamper),
   email: "ada@example.com",
+  assurance: { level: 1, methods: ["pwd"] },
   tamper: { change: ({ url, form }) => ({ url, form: withField(form, "password", `${PASSWORD}!`) }), error: "CredentialsSignin", reason: "invalidCredentials" },
 }
 
@@ -276,6 +281,7 @@ const oauth1Row: FlowRow = {
     return send(config, jar, { url: callback }, tamper)
   },
   email: x.profile.email,
+  assurance: { level: 1, methods: ["fed"] },
   tamper: { change: ({ url }) => ({ url: withParam(url, "oauth_token", "forged-request-token") }), error: "InvalidCheck", reason: "invalidRequest" },
 }
 
@@ -336,6 +342,8 @@ const webauthnRow: FlowRow = {
     return send(config, jar, { url: `/api/auth/callback/${providerOf(config).id}`, form }, tamper)
   },
   email: PASSKEY_EMAIL,
+  // userVerification "required": the authenticator verified the user (WebAuthn §6.2.3), so one passkey is two factors.
+  assurance: { level: 2, methods: ["hwk", "user"] },
   tamper: {
     // One bit of the assertion's signature flipped.
     change: ({ url, form }) => {
@@ -483,15 +491,15 @@ describe.each(cases)("$name", ({ row, variant }) => {
     expect(response.status).toBe(302)
     expect(location(response).origin).toBe(ORIGIN)
     expect(location(response).searchParams.get("error")).toBeNull()
-    expect(await (await call(config, jar, "/api/auth/session")).json()).toMatchObject({ user: { email: row.email } })
+    expect(await (await call(config, jar, "/api/auth/session")).json()).toMatchObject({ user: { email: row.email }, assurance: row.assurance })
     expect(config.signIns.length - before).toBe(1)
     expect(config.signIns.at(-1)).toMatchObject({ user: { email: row.email } })
     expect(config.errors).toEqual([])
-    // The one audit event of each operation: the sign-in's success, naming its user and provider (ASVS V16.3.1, V16.2.1).
+    // The one audit event of each operation: the sign-in's success, naming its user, provider and methods (ASVS V16.3.1, V16.2.1).
     const events = config.audits.slice(auditedBefore)
     expect(events.map((event) => [event.type, event.outcome])).toEqual([...(row.before ?? []).map((type) => [type, "success"]), ["signIn", "success"]])
     const session = (await (await call(config, jar, "/api/auth/session")).json()) as { user: { id: string } }
-    expect(events.at(-1)).toEqual({ type: "signIn", outcome: "success", userId: session.user.id, provider: providerOf(config).id, at: expect.any(Number) as number })
+    expect(events.at(-1)).toEqual({ type: "signIn", outcome: "success", userId: session.user.id, provider: providerOf(config).id, methods: row.assurance.methods, at: expect.any(Number) as number })
   })
 
   it("refuses a tampered callback with a redirect to an error page, never a 500, audited as a failure (ASVS V16.3.1)", async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi, afterEach } from "vitest"
 import { encode } from "../src/session/jwt.js"
+import { assuranceClaim } from "../src/session/assurance.js"
 import { Auth } from "../src/index.js"
 import type { AuthConfig } from "../src/types.js"
 import { Jar, SECRET, call, testConfig } from "./helpers.js"
@@ -28,7 +29,10 @@ describe("JWT sessions", () => {
   })
 
   it("reads a session without re-sealing the cookie while updateAge has not passed", async () => {
-    const jar = withCookie(await sessionCookie({ sub: "u1", name: "Ada", email: "ada@example.com", picture: "https://img.example/a.png" }))
+    // A cookie sealed since sessions carry their assurance: one without it is re-sealed on its first read.
+    const now = Math.floor(Date.now() / 1000)
+    const assurance = await assuranceClaim([SECRET], { level: 1, methods: ["pwd"], authTime: now, signedInAt: now })
+    const jar = withCookie(await sessionCookie({ sub: "u1", name: "Ada", email: "ada@example.com", picture: "https://img.example/a.png", assurance }))
     const response = await call(testConfig(), jar, "/api/auth/session")
     const session = (await response.json()) as { user: unknown; expires: string }
     expect(session.user).toEqual({ id: "u1", name: "Ada", email: "ada@example.com", image: "https://img.example/a.png" })

@@ -75,6 +75,8 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 5_000
 export const DEFAULT_CALLBACK_TIMEOUT_MS = 15_000
 /** A store (the adapter, `rateLimit.store`) that stops answering holds a request this long per call at most (`storeTimeout`). */
 export const DEFAULT_STORE_TIMEOUT_MS = 5_000
+/** An authentication counts as recent this long (`session.reauthAge`): ten minutes, as OWASP's re-authentication guidance suggests for sensitive changes. */
+export const DEFAULT_REAUTH_AGE = 600
 
 /**
  * A duration option in milliseconds, up to two minutes; `fallback` when unset.
@@ -119,6 +121,7 @@ export interface ReadOptions {
     updateAge: number
     generateSessionToken: (() => string) | undefined
     revocationCheckInterval: number
+    reauthAge: number
   }
   jwt: { maxAge: number; encode: JWTOptions["encode"]; decode: JWTOptions["decode"] }
   callbacks: NonNullable<AuthConfig["callbacks"]>
@@ -193,6 +196,7 @@ export async function readOptions(config: AuthConfig, env: Env, logSecrets: stri
       updateAge,
       generateSessionToken,
       revocationCheckInterval: positiveSeconds(session.revocationCheckInterval, "session.revocationCheckInterval", 30, true),
+      reauthAge: positiveSeconds(session.reauthAge, "session.reauthAge", DEFAULT_REAUTH_AGE),
     },
     jwt: {
       maxAge: positiveSeconds(jwt.maxAge, "jwt.maxAge", maxAge),

@@ -103,5 +103,5 @@ export async function credentialsCallback(context: RequestContext, provider: Int
   const account: Account = { provider: provider.id, type: "credentials", providerAccountId: user.id, userId: user.id }
   const redirectTo = await askSignIn(context, { user, account, credentials })
   if (redirectTo !== undefined) return redirect(context, redirectTo)
-  return finishSignIn(context, { user, account, isNewUser: false }, target)
+  return finishSignIn(context, { user, account, isNewUser: false, methods: ["pwd"] }, target)
 }

@@ -104,5 +104,5 @@ export async function emailCallback(context: RequestContext, provider: InternalE
   const { existing, account, redirectTo } = await askEmailSignIn(context, { adapter, providerId: provider.id, identifier })
   if (redirectTo !== undefined) return redirect(context, redirectTo)
   const { user, isNewUser } = await resolveEmailUser(config, adapter, identifier, existing, provider.allowDangerousEmailAccountLinking)
-  return finishSignIn(context, { user, account: { ...account, userId: user.id }, isNewUser }, await resolveCallbackUrl(context, requested))
+  return finishSignIn(context, { user, account: { ...account, userId: user.id }, isNewUser, methods: ["email"] }, await resolveCallbackUrl(context, requested))
 }

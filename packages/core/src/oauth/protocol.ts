@@ -105,7 +105,7 @@ export async function callback(context: RequestContext, { options: provider }: P
     sensitive: context.sensitive,
   })
 
-  const response = await signInAccount(context, result, provider.allowDangerousEmailAccountLinking)
+  const response = await signInAccount(context, { ...result, methods: ["fed"] }, provider.allowDangerousEmailAccountLinking)
   if (provider.endSessionOnSignOut) {
     // Kept for the sign-out at the provider: only once the sign-in succeeded, on its own answer.
     const queued = context.setCookies.length

@@ -127,7 +127,7 @@ async function callback(context: RequestContext, provider: Provider): Promise<Re
   const { callbackTimeout } = provider.options
   const expired = new OAuthCallbackError(`Provider "${provider.id}" did not complete the sign-in within ${callbackTimeout} ms (\`callbackTimeout\`).`)
   const result = await withDeadline(callbackTimeout, expired, (deadline) => completeSignIn(context, provider, started, verifier, deadline))
-  return signInAccount(context, { ...result, startedBy: started.userId }, provider.options.allowDangerousEmailAccountLinking)
+  return signInAccount(context, { ...result, startedBy: started.userId, methods: ["fed"] }, provider.options.allowDangerousEmailAccountLinking)
 }
 
 /**

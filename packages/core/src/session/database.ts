@@ -5,12 +5,14 @@
  */
 import { keepsSessionRecords, type Adapter, type AdapterSession, type AdapterUser } from "../adapters.js"
 import type { RequestContext } from "../internal.js"
-import { SessionTokenError } from "../errors/errors.js"
+import { Configuration, SessionTokenError } from "../errors/errors.js"
 import { emit } from "../sign-in/events.js"
 import { callAdapter, storedUser } from "../outbound/store.js"
 import type { CallbacksOptions, Session } from "../types.js"
 import type { SessionSource } from "./legacy.js"
-import { databaseSessionRecord, recordSignIn, revokeRecords, touchRecord } from "./records.js"
+import type { SessionAssurance } from "../model.js"
+import { copyAssurance, untrackedAssurance, withAssurance } from "./assurance.js"
+import { databaseSessionRecord, recordSignIn, revokeRecords, storeRecordAssurance, touchRecord } from "./records.js"
 import { clearUnopened, expireLegacy, sessionSource, sessionUser, type CurrentSession, type EndedSession, type SessionUpdate, type SignedIn } from "./source.js"
 
 type SessionCallbackParams = Parameters<NonNullable<CallbacksOptions["session"]>>[0]
@@ -55,11 +57,14 @@ export async function readDatabaseSession(context: RequestContext, update: Sessi
   }
   // The row's record: a revoked one refuses it (its delete may have failed), and a row Auth.js
   // wrote before the switch gets one now, or is refused once `until` has passed.
-  const recordId = keepsSessionRecords(adapter) ? await databaseSessionRecord(context, { sessionToken, userId: found.user.id, expires }) : undefined
-  if (keepsSessionRecords(adapter) && recordId === undefined) {
+  const record = keepsSessionRecords(adapter) ? await databaseSessionRecord(context, { sessionToken, userId: found.user.id, expires }) : undefined
+  if (keepsSessionRecords(adapter) && record === undefined) {
     clearUnopened(context, source)
     return null
   }
+  const recordId = record?.id
+  // Without session records there is nowhere to keep it: the lowest, its times unknown.
+  const assurance = record?.assurance ?? untrackedAssurance()
   const { maxAge, updateAge } = config.session
   const slide = expires.getTime() - maxAge * 1000 + updateAge * 1000 <= now
   if (slide) {
@@ -75,21 +80,34 @@ export async function readDatabaseSession(context: RequestContext, update: Sessi
   const user = found.user
   let session: Session
   if (config.callbacks.session === undefined) {
-    session = { user: sessionUser(user), expires: expires.toISOString() }
+    session = { user: sessionUser(user), expires: expires.toISOString(), assurance: copyAssurance(assurance) }
   } else {
     // As Auth.js passes it: the session row with the user in it, but never its token, which
     // a callback returning `session` would otherwise hand to every script on the page.
     const { sessionToken: _token, ...row } = found.session
-    const base = { session: { ...row, user: { ...user }, expires: expires.toISOString() }, user }
+    const base = { session: { ...row, user: { ...user }, expires: expires.toISOString(), assurance: copyAssurance(assurance) }, user }
     const params: Omit<SessionCallbackParams, "token"> = update === undefined ? { ...base, newSession: undefined } : { ...base, trigger: "update", newSession: update.data }
     try {
-      session = await config.callbacks.session(params as SessionCallbackParams)
+      session = withAssurance(await config.callbacks.session(params as SessionCallbackParams), assurance)
     } catch (cause) {
       throw new SessionTokenError("The `session` callback threw.", { cause })
     }
   }
   await emit(config, "session", { session, token: {} })
-  return { session, user, userId: user.id, sessionToken }
+  return { session, user, userId: user.id, sessionToken, assurance }
+}
+
+/**
+ * Keeps a database session's raised assurance on its record.
+ *
+ * @throws {Configuration} when the adapter keeps no session records: there is nowhere to keep it.
+ * @throws {AdapterError} when the store fails.
+ */
+export async function storeAssurance(context: RequestContext, sessionToken: string, userId: string | undefined, assurance: SessionAssurance): Promise<void> {
+  const { config } = context
+  if (!keepsSessionRecords(config.adapter)) throw new Configuration("A database session keeps its assurance on its session record: the adapter needs the session-record methods.")
+  const record = userId === undefined ? undefined : await databaseSessionRecord(context, { sessionToken, userId, expires: new Date() })
+  if (record !== undefined) await storeRecordAssurance(config, sessionToken, record.id, assurance)
 }
 
 /**
@@ -98,7 +116,7 @@ export async function readDatabaseSession(context: RequestContext, update: Sessi
  * @throws {SessionTokenError} when there is no adapter.
  * @throws {AdapterError} when the adapter fails.
  */
-export async function startDatabaseSession(context: RequestContext, signedIn: SignedIn): Promise<void> {
+export async function startDatabaseSession(context: RequestContext, signedIn: SignedIn, assurance: SessionAssurance): Promise<void> {
   const { config } = context
   const userId = signedIn.user.id
   const adapter = config.adapter
@@ -106,7 +124,7 @@ export async function startDatabaseSession(context: RequestContext, signedIn: Si
   const sessionToken = config.session.generateSessionToken()
   const expires = new Date(Date.now() + config.session.maxAge * 1000)
   await callAdapter(adapter, "createSession", { sessionToken, userId, expires })
-  await recordSignIn(context, { userId, provider: signedIn.account?.provider, profile: signedIn.profile, sessionToken, expires })
+  await recordSignIn(context, { userId, provider: signedIn.account?.provider, profile: signedIn.profile, sessionToken, expires, assurance })
   const cookie = context.cookies.sessionToken
   context.setCookies.push({ name: cookie.name, value: sessionToken, options: { ...cookie.options, expires } })
 }

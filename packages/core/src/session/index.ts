@@ -11,6 +11,7 @@ import type { CallbacksOptions, JWT, Session } from "../types.js"
 import { decode, encode } from "./jwt.js"
 import { clearSessionCookie, clearUnopened, expireLegacy, SESSION_ID_CLAIM, sessionSource, sessionUser, type CurrentSession, type EndedSession, type SessionUpdate } from "./source.js"
 import { keepsSessionRecords } from "../adapters.js"
+import { ASSURANCE_CLAIM, assuranceClaim, copyAssurance, openAssuranceClaim, preUpgradeAssurance, withAssurance, withReservedClaims } from "./assurance.js"
 
 let loadedRecords: typeof import("./records.js") | undefined
 
@@ -80,16 +81,6 @@ function sameJson(a: unknown, b: unknown): boolean {
   return a === b || JSON.stringify(a) === JSON.stringify(b)
 }
 
-/**
- * `token` naming record `id` (or none): the claim is the server's alone, whatever a `jwt` callback
- * returned (one written `{ ...token, ...session }` passes on what `update()` posted), so no
- * callback or client can make a session unrevocable or point it at another session's record.
- */
-export function withSessionId(token: JWT, id: unknown): JWT {
-  const { [SESSION_ID_CLAIM]: _claimed, ...claims } = token
-  return id === undefined ? claims : { ...claims, [SESSION_ID_CLAIM]: id }
-}
-
 async function readJwtSession(context: RequestContext, update: SessionUpdate | undefined): Promise<CurrentSession | null> {
   const { config } = context
   const source = await sessionSource(context)
@@ -105,7 +96,16 @@ async function readJwtSession(context: RequestContext, update: SessionUpdate | u
     clearUnopened(context, source)
     return null
   }
-  let changed = false
+  const now = Math.floor(Date.now() / 1000)
+  // A session sealed before the assurance existed gets the lowest one, its sign-in time now, sealed at once.
+  const opened = openAssuranceClaim(config.secrets, token[ASSURANCE_CLAIM])
+  const kept = opened instanceof Promise ? await opened : opened
+  const assurance = kept ?? (await assuranceClaim(config.secrets, preUpgradeAssurance(now)))
+  const reserved = { sessionId: token[SESSION_ID_CLAIM], assurance }
+  // A claim core wrote is in place already; an old session's is rebuilt, and so is the token a
+  // `jwt` callback is compared with, which gets the reserved claims back in this same order.
+  if (kept === undefined || config.callbacks.jwt !== undefined) token = withReservedClaims(token, reserved)
+  let changed = kept === undefined
   if (config.callbacks.jwt !== undefined) {
     const before = token
     let after: JWT | null
@@ -120,10 +120,9 @@ async function readJwtSession(context: RequestContext, update: SessionUpdate | u
       clearUnopened(context, source)
       return null
     }
-    token = withSessionId(after, before[SESSION_ID_CLAIM])
-    changed = !sameJson(before, token)
+    token = withReservedClaims(after, reserved)
+    changed ||= !sameJson(before, token)
   }
-  const now = Math.floor(Date.now() / 1000)
   const issuedAt = typeof token.iat === "number" ? token.iat : 0
   // Re-sealing on every read costs an encryption and a Set-Cookie; sliding once per updateAge is enough.
   // A legacy cookie is re-sealed under our name and salt at once, and a pre-switch session with the record it just got.
@@ -140,18 +139,18 @@ async function readJwtSession(context: RequestContext, update: SessionUpdate | u
     }
   }
   const expires = new Date((typeof token.exp === "number" ? token.exp : now + config.jwt.maxAge) * 1000).toISOString()
-  let session: Session = { user: sessionUser(token), expires }
+  let session: Session = { user: sessionUser(token), expires, assurance: copyAssurance(assurance) }
   if (config.callbacks.session !== undefined) {
     try {
       // A copy: what the callback does to it is not what the session names.
       const params = update === undefined ? { session, token: { ...token } } : { session, token: { ...token }, trigger: "update", newSession: update.data }
-      session = await config.callbacks.session(params as SessionCallbackParams)
+      session = withAssurance(await config.callbacks.session(params as SessionCallbackParams), assurance)
     } catch (cause) {
       throw new SessionTokenError("The `session` callback threw.", { cause })
     }
   }
   await emit(config, "session", { session, token })
-  return { session, token, userId: typeof token.sub === "string" ? token.sub : undefined }
+  return { session, token, userId: typeof token.sub === "string" ? token.sub : undefined, assurance: copyAssurance(assurance) }
 }
 
 /**

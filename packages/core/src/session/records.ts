@@ -17,11 +17,12 @@ import { clientAddressOf, userAgentOf } from "../limits/client-address-of.js"
 import { deriveKeys, hmac, randomString } from "../crypto/crypto.js"
 import { emit } from "../sign-in/events.js"
 import type { InternalConfig, RequestContext } from "../internal.js"
-import type { Profile } from "../model.js"
+import type { Profile, SessionAssurance } from "../model.js"
 import { MissingSecret } from "../errors/errors.js"
 import { callAdapter } from "../outbound/store.js"
 import type { JWT, SessionRevocationReason } from "../types.js"
 import { SESSION_ID_CLAIM } from "./source.js"
+import { preUpgradeAssurance, readAssurance } from "./assurance.js"
 
 
 /** What a new record says beyond the request's device and address. */
@@ -32,12 +33,34 @@ interface RecordFields {
   sessionToken: string | null
   provider: string | null
   providerSid: string | null
+  /** A database session's assurance; a JWT session carries its own in its cookie. */
+  assurance?: SessionAssurance
 }
 
-async function newRecord(context: RequestContext, fields: RecordFields): Promise<AdapterSessionRecord> {
+/** A database session's assurance as its record keeps it. */
+function assuranceFields(assurance: SessionAssurance): Pick<AdapterSessionRecord, "signedInAt" | "authTime" | "authMethods"> {
+  return {
+    signedInAt: new Date(assurance.signedInAt * 1000),
+    authTime: assurance.authTime === 0 ? null : new Date(assurance.authTime * 1000),
+    authMethods: [...assurance.methods],
+  }
+}
+
+function epochSeconds(value: unknown): number | undefined {
+  const time = value instanceof Date || typeof value === "string" ? new Date(value).getTime() : NaN
+  return Number.isNaN(time) ? undefined : Math.floor(time / 1000)
+}
+
+/** The assurance a record keeps, or `undefined` for one written before the fields existed. */
+function recordAssurance(record: AdapterSessionRecord): SessionAssurance | undefined {
+  return readAssurance({ methods: record.authMethods ?? undefined, authTime: record.authTime == null ? 0 : epochSeconds(record.authTime), signedInAt: epochSeconds(record.signedInAt) })
+}
+
+async function newRecord(context: RequestContext, { assurance, ...fields }: RecordFields): Promise<AdapterSessionRecord> {
   const now = new Date()
   return {
     ...fields,
+    ...(assurance === undefined ? {} : assuranceFields(assurance)),
     createdAt: now,
     lastSeenAt: now,
     userAgent: userAgentOf(context.request) ?? null,
@@ -55,7 +78,7 @@ async function newRecord(context: RequestContext, fields: RecordFields): Promise
  */
 export async function recordSignIn(
   context: RequestContext,
-  signIn: { userId: string; provider: string | undefined; profile: Profile | undefined; sessionToken: string | null; expires: Date },
+  signIn: { userId: string; provider: string | undefined; profile: Profile | undefined; sessionToken: string | null; expires: Date; assurance?: SessionAssurance },
 ): Promise<string | undefined> {
   const adapter = context.config.adapter
   if (!keepsSessionRecords(adapter)) return undefined
@@ -69,6 +92,7 @@ export async function recordSignIn(
     sessionToken: signIn.sessionToken,
     provider: signIn.provider ?? null,
     providerSid: typeof sid === "string" && sid !== "" ? sid : null,
+    ...(signIn.assurance === undefined ? {} : { assurance: signIn.assurance }),
   })
   await callAdapter(adapter, "createSessionRecord", record)
   return record.id
@@ -140,6 +164,8 @@ export async function adoptPreSwitchSession(
     // Auth.js's sessions do not say which provider they came from, nor its session id.
     provider: null,
     providerSid: null,
+    // A database session's assurance lives here, and begins now; a JWT session's in its cookie.
+    ...(session.kind === "database" ? { assurance: preUpgradeAssurance(Math.floor(Date.now() / 1000)) } : {}),
   })
   const stored = await createOnce(adapter, record)
   if (stored.userId !== session.userId) return undefined
@@ -225,34 +251,81 @@ export async function endUnrecordedPreSwitchSessions(config: InternalConfig, use
 /** How many stores the caches below have met: it names each cache. */
 let stores = 0
 
-/** Per store: which record names a database session's token (fixed for the row's life). */
-const rowRecords = new WeakMap<Adapter, BoundedCache<string, string>>()
+/** A database session's record as a read needs it: its id, its assurance, and when it was looked at (ms). */
+interface RowRecord {
+  id: string
+  assurance: SessionAssurance
+  at: number
+}
 
-/**
- * The id of the record naming database session `row`, its pre-switch record made on its first
- * read when it has none; `undefined` when its record is revoked, or it has none and may not get
- * one: the row is then refused. Looked up once per row and instance: a revocation deletes the
- * row, which every read looks up anyway.
- *
- * @throws {AdapterError} when the store fails.
- */
-export async function databaseSessionRecord(context: RequestContext, row: { sessionToken: string; userId: string; expires: Date }): Promise<string | undefined> {
-  const adapter = context.config.adapter
-  if (!keepsSessionRecords(adapter)) return undefined
+/** Per store: the record naming each database session's token (fixed for the row's life), as last looked at. */
+const rowRecords = new WeakMap<Adapter, BoundedCache<string, RowRecord>>()
+
+function rowRecordsOf(adapter: Adapter): BoundedCache<string, RowRecord> {
   let known = rowRecords.get(adapter)
   if (known === undefined) {
     known = boundedCache(`database session records of store ${String(++stores)}`, 10_000)
     rowRecords.set(adapter, known)
   }
+  return known
+}
+
+/**
+ * The record naming database session `row` and the session's assurance, its pre-switch record made
+ * on its first read when it has none; `undefined` when its record is revoked, or it has none and
+ * may not get one: the row is then refused. A record written before the assurance existed gets one
+ * now (its sign-in time this read). Looked up once per row and instance, and again after
+ * `session.revocationCheckInterval`, so a re-authentication on another instance shows here: a
+ * revocation deletes the row, which every read looks up anyway.
+ *
+ * @throws {AdapterError} when the store fails.
+ */
+export async function databaseSessionRecord(
+  context: RequestContext,
+  row: { sessionToken: string; userId: string; expires: Date },
+): Promise<{ id: string; assurance: SessionAssurance } | undefined> {
+  const { config } = context
+  const adapter = config.adapter
+  if (!keepsSessionRecords(adapter)) return undefined
+  const known = rowRecordsOf(adapter)
+  const now = Date.now()
   const cached = known.get(row.sessionToken)
-  if (cached !== undefined) return cached
-  const records = await callAdapter(adapter, "listSessionRecords", { userId: row.userId })
-  const record =
-    records.find((candidate) => candidate.sessionToken === row.sessionToken && candidate.userId === row.userId) ??
-    (await adoptPreSwitchSession(context, { kind: "database", token: row.sessionToken, userId: row.userId, expires: row.expires, sessionToken: row.sessionToken }))
-  if (record === undefined || (record.revokedAt ?? null) !== null) return undefined
-  known.set(row.sessionToken, record.id)
-  return record.id
+  if (cached !== undefined && now - cached.at < config.session.revocationCheckInterval * 1000) return cached
+  let record: AdapterSessionRecord | null | undefined
+  if (cached !== undefined) {
+    record = await callAdapter(adapter, "getSessionRecord", cached.id)
+  } else {
+    const records = await callAdapter(adapter, "listSessionRecords", { userId: row.userId })
+    record =
+      records.find((candidate) => candidate.sessionToken === row.sessionToken && candidate.userId === row.userId) ??
+      (await adoptPreSwitchSession(context, { kind: "database", token: row.sessionToken, userId: row.userId, expires: row.expires, sessionToken: row.sessionToken }))
+  }
+  if (record == null || (record.revokedAt ?? null) !== null || record.userId !== row.userId) {
+    known.delete(row.sessionToken)
+    return undefined
+  }
+  let assurance = recordAssurance(record)
+  if (assurance === undefined) {
+    // Recorded before the assurance existed: the lowest one, its sign-in time now, stored at once.
+    assurance = preUpgradeAssurance(Math.floor(now / 1000))
+    await callAdapter(adapter, "updateSessionRecord", { id: record.id, ...assuranceFields(assurance) })
+  }
+  const found = { id: record.id, assurance, at: now }
+  known.set(row.sessionToken, found)
+  return found
+}
+
+/**
+ * Stores a database session's raised assurance on its record (`id`), and remembers it here.
+ *
+ * @throws {AdapterError} when the store fails.
+ */
+export async function storeRecordAssurance(config: InternalConfig, sessionToken: string, id: string, assurance: SessionAssurance): Promise<void> {
+  const adapter = config.adapter
+  if (!keepsSessionRecords(adapter)) return
+  const { authTime, authMethods } = assuranceFields(assurance)
+  await callAdapter(adapter, "updateSessionRecord", { id, authTime, authMethods })
+  rowRecordsOf(adapter).set(sessionToken, { id, assurance, at: Date.now() })
 }
 
 /** Per store, per record: whether it was live when last looked at, and when that was (ms). */

@@ -7,7 +7,7 @@
 import type { AdapterUser } from "../adapters.js"
 import type { RequestContext } from "../internal.js"
 import { clearChunked } from "../http/cookies.js"
-import type { Account, Profile, User } from "../model.js"
+import type { Account, Profile, SessionAssurance, User } from "../model.js"
 import type { JWT, Session } from "../types.js"
 import type { SessionSource } from "./legacy.js"
 
@@ -20,6 +20,8 @@ export interface CurrentSession {
   user?: AdapterUser
   /** A database session's token (the row it names). */
   sessionToken?: string
+  /** The session's assurance as core keeps it: what every check reads, never what a callback returned. */
+  assurance: SessionAssurance
 }
 
 /** An update the client asked for (`POST /session`): what the `jwt` / `session` callbacks get as `session` / `newSession`. */
@@ -73,6 +75,18 @@ export interface SignedIn {
   account: Account | null
   profile?: Profile
   isNewUser: boolean
+  /**
+   * How the user authenticated on the way in (see `SessionAssurance.methods`): each flow passes
+   * its own (`["fed"]`, `["email"]`, `["pwd"]`, `["hwk", "user"]` or `["hwk"]`), and a second
+   * factor adds to them.
+   */
+  methods: string[]
+  /**
+   * The assurance of the signed-in session this one replaces, kept as it is: set where the way
+   * through was no authentication (adding a passkey to the signed-in user), so neither its level
+   * nor its times move.
+   */
+  continues?: SessionAssurance
 }
 
 /** The claim of a JWT session that names its session record (see `session/records.ts`). */

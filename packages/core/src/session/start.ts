@@ -7,9 +7,11 @@ import { keepsSessionRecords } from "../adapters.js"
 import { SessionTokenError } from "../errors/errors.js"
 import { AccessDenied } from "../errors/flow-errors.js"
 import type { RequestContext } from "../internal.js"
+import type { SessionAssurance } from "../model.js"
 import type { JWT } from "../types.js"
-import { loadDatabaseSessions, sealToken, sessionRecords, withSessionId, writeTokenCookie } from "./index.js"
-import type { SignedIn } from "./source.js"
+import { ASSURANCE_CLAIM, assuranceClaim, copyAssurance, newAssurance, raisedAssurance, withReservedClaims } from "./assurance.js"
+import { loadDatabaseSessions, readSession, resealSession, sealToken, sessionRecords, writeTokenCookie } from "./index.js"
+import { SESSION_ID_CLAIM, type SignedIn } from "./source.js"
 
 /**
  * Starts the session of a user who just signed in.
@@ -22,12 +24,13 @@ export async function startSession(context: RequestContext, signedIn: SignedIn):
   // A read of the previous session earlier in this request may have queued its own cookie.
   const name = context.cookies.sessionToken.name
   context.setCookies = context.setCookies.filter((cookie) => cookie.name !== name && !cookie.name.startsWith(`${name}.`))
+  const assurance = signedIn.continues === undefined ? newAssurance(signedIn.methods, Math.floor(Date.now() / 1000)) : copyAssurance(signedIn.continues)
   if (config.session.strategy === "database") {
-    await (await loadDatabaseSessions()).startDatabaseSession(context, signedIn)
+    await (await loadDatabaseSessions()).startDatabaseSession(context, signedIn, assurance)
     return
   }
   const { user } = signedIn
-  let token: JWT | null = { name: user.name ?? null, email: user.email ?? null, picture: user.image ?? null, sub: user.id }
+  let token: JWT | null = { name: user.name ?? null, email: user.email ?? null, picture: user.image ?? null, sub: user.id, [ASSURANCE_CLAIM]: copyAssurance(assurance) }
   if (config.callbacks.jwt !== undefined) {
     try {
       token = await config.callbacks.jwt({
@@ -56,6 +59,29 @@ export async function startSession(context: RequestContext, signedIn: SignedIn):
     sessionToken: null,
     expires: new Date(Date.now() + config.jwt.maxAge * 1000),
   })
-  token = withSessionId(token, recorded)
+  token = withReservedClaims(token, { sessionId: recorded, assurance: await assuranceClaim(config.secrets, assurance) })
   writeTokenCookie(context, await sealToken(context, token), config.jwt.maxAge)
+}
+
+/**
+ * Raises the request's session after the user authenticated again (a re-authentication, a second
+ * factor): `add` joins its methods, its level is recomputed and `authTime` moves to now, while
+ * `signedInAt` and the session (its id, its record) stay. A JWT session is re-sealed; a database
+ * session's record is updated. Answers the new assurance, or `null` when the request has no session.
+ *
+ * @throws {SessionTokenError} when a callback throws or the token cannot be sealed.
+ * @throws {AdapterError} when the store fails.
+ */
+export async function raiseAssurance(context: RequestContext, raise: { add: readonly string[] }): Promise<SessionAssurance | null> {
+  const current = await readSession(context)
+  if (current === null) return null
+  const assurance = raisedAssurance(current.assurance, raise.add, Math.floor(Date.now() / 1000))
+  if (context.config.session.strategy === "database") {
+    if (current.sessionToken === undefined) return null
+    await (await loadDatabaseSessions()).storeAssurance(context, current.sessionToken, current.userId, assurance)
+  } else if (current.token !== undefined) {
+    const claim = await assuranceClaim(context.config.secrets, assurance)
+    await resealSession(context, withReservedClaims(current.token, { sessionId: current.token[SESSION_ID_CLAIM], assurance: claim }))
+  }
+  return copyAssurance(assurance)
 }

@@ -34,7 +34,7 @@ export async function finishSignIn(context: RequestContext, signedIn: SignedIn, 
   auditAs(context, "signIn", signedIn.account?.provider)
   await startSession(context, signedIn)
   await emit(config, "signIn", { user: signedIn.user, account: signedIn.account, profile: signedIn.profile, isNewUser: signedIn.isNewUser })
-  await auditSuccess(context, signedIn.user.id)
+  await auditSuccess(context, signedIn.user.id, undefined, signedIn.methods)
   if (context.jar.has(context.cookies.callbackUrl.name)) context.setCookies.push(clearCookie(context.cookies.callbackUrl))
   if (signedIn.isNewUser && config.pages.newUser !== undefined) {
     return redirect(context, await resolveCallbackUrl(context, `${config.pages.newUser}${config.pages.newUser.includes("?") ? "&" : "?"}callbackUrl=${encodeURIComponent(target)}`))
@@ -51,6 +51,8 @@ export interface AccountSignIn {
   emailVerified: boolean
   /** The user signed in when the flow started (from its sealed, browser-bound state). */
   startedBy: string | undefined
+  /** How the user authenticated (`SignedIn.methods`): `["fed"]` for a provider account. */
+  methods: string[]
 }
 
 /**
@@ -91,7 +93,7 @@ export async function signInAccount(context: RequestContext, result: AccountSign
   }
 
   const target = context.returnTo ?? (await resolveCallbackUrl(context, undefined))
-  return finishSignIn(context, { user, account: result.account, profile: result.profile, isNewUser }, target)
+  return finishSignIn(context, { user, account: result.account, profile: result.profile, isNewUser, methods: result.methods }, target)
 }
 
 const STRINGIFIED_NOTHING = new Set(["undefined", "null", "NaN", "[object Object]"])

@@ -33,7 +33,7 @@ import { aaguidName } from "./aaguid.js"
 import { credentialIdForOptions, findAuthenticator, isAuthjsPasskey, storedBytes } from "./authjs-rows.js"
 import { consumeChallenge, issueChallenge, spendChallenge, type Ceremony, type OpenedChallenge } from "./challenge.js"
 import { requestInfo, resolveRelyingParty, type WebAuthnOptions } from "./options.js"
-import { adapterOf, asUser, attachPasskey } from "./records.js"
+import { adapterOf, asUser, attachPasskey, passkeyMethods } from "./records.js"
 import { isWaitingHere, signUp, signUpLink, type NewPasskey } from "./signup.js"
 
 type Provider = FlowProvider<WebAuthnOptions>
@@ -305,7 +305,7 @@ async function authenticate(context: RequestContext, provider: Provider, respons
   const account: Account = { provider: provider.id, type: "webauthn", providerAccountId: authenticator.providerAccountId, userId: user.id }
   const redirectTo = await askSignIn(context, { user, account })
   if (redirectTo !== undefined) return redirect(context, redirectTo)
-  return finishSignIn(context, { user, account, isNewUser: false }, target)
+  return finishSignIn(context, { user, account, isNewUser: false, methods: passkeyMethods(verified.authenticationInfo.userVerified) }, target)
 }
 
 async function register(context: RequestContext, provider: Provider, ceremony: Ceremony, response: RegistrationResponseJSON, challenge: string, target: string): Promise<Response> {
@@ -363,9 +363,10 @@ async function register(context: RequestContext, provider: Provider, ceremony: C
     if (user === undefined) throw new WebAuthnVerificationError("The signed-in user no longer exists.")
     await attachPasskey(adapter, user, { ...passkey, userId: user.id }, providerId)
     await auditSuccess(context, user.id)
-    return finishSignIn(context, { user, account: { ...account, userId: user.id }, isNewUser: false }, target)
+    // Adding a passkey authenticates nobody (the key is new): the session goes on as it was.
+    return finishSignIn(context, { user, account: { ...account, userId: user.id }, isNewUser: false, methods: session.assurance.methods, continues: session.assurance }, target)
   }
 
   const { email, name: userName } = ceremony
-  return signUp(context, provider, { ...(email === undefined ? {} : { email }), ...(userName === undefined ? {} : { name: userName }), passkey }, target)
+  return signUp(context, provider, { ...(email === undefined ? {} : { email }), ...(userName === undefined ? {} : { name: userName }), passkey, userVerified: info.userVerified }, target)
 }

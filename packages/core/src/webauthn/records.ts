@@ -9,6 +9,17 @@ import { WebAuthnVerificationError } from "../errors/flow-errors.js"
 import { callAdapter } from "../outbound/store.js"
 
 /**
+ * How a passkey authenticated the user (`SessionAssurance.methods`): a hardware-bound key, and
+ * the user verified by the authenticator (a PIN, a fingerprint) when its UV flag says so.
+ *
+ * @see https://www.w3.org/TR/webauthn-3/#concept-user-verification WebAuthn §6.2.3 user verification
+ * @see https://www.rfc-editor.org/rfc/rfc8176#section-2 RFC 8176 `hwk`, `user`
+ */
+export function passkeyMethods(userVerified: boolean): string[] {
+  return userVerified ? ["hwk", "user"] : ["hwk"]
+}
+
+/**
  * The configured adapter.
  *
  * @throws {WebAuthnVerificationError} when the app configured none (the configuration is refused

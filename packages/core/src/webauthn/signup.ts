@@ -52,7 +52,7 @@ import { callAdapter } from "../outbound/store.js"
 import { aaguidName } from "./aaguid.js"
 import { requireBrowser } from "./challenge.js"
 import type { WebAuthnOptions } from "./options.js"
-import { adapterOf, asUser, attachPasskey, storeAuthenticator } from "./records.js"
+import { adapterOf, asUser, attachPasskey, passkeyMethods, storeAuthenticator } from "./records.js"
 import { renderConfirmSignUp } from "./signup-page.js"
 
 type Provider = FlowProvider<WebAuthnOptions>
@@ -65,6 +65,8 @@ export interface SignUp {
   email?: string
   name?: string
   passkey: NewPasskey
+  /** Whether the authenticator verified the user when it made the passkey (its UV flag). */
+  userVerified?: boolean
 }
 
 const SALT = "authjs.webauthn-pending"
@@ -168,7 +170,7 @@ export async function signUp(context: RequestContext, provider: Provider, who: S
   if (email !== undefined && (await callAdapter(adapter, "getUserByEmail", email)) != null) {
     throw new WebAuthnVerificationError("A passkey for an email that has an account is added by signing in as that account first.")
   }
-  return createPasskeyUser(context, provider, { email: email ?? null, name: name ?? null, emailVerified: null }, passkey, target)
+  return createPasskeyUser(context, provider, { email: email ?? null, name: name ?? null, emailVerified: null }, { passkey, methods: passkeyMethods(who.userVerified === true) }, target)
 }
 
 /**
@@ -318,7 +320,8 @@ export async function signUpLink(context: RequestContext, provider: Provider): P
   if ((await callAdapter(adapter, "getAuthenticator", waiting.passkey.credentialID)) != null) throw new WebAuthnVerificationError("This passkey was registered already.")
   const existing = await findUserByEmail(adapter, waiting.email)
   if (existing !== null) return addToAccount(context, provider, mailer, { ...waiting, existing }, target)
-  return createPasskeyUser(context, provider, { email: waiting.email, name: waiting.name ?? null, emailVerified: new Date() }, waiting.passkey, target)
+  // The link proved the address; the passkey, made before it, proved nobody yet.
+  return createPasskeyUser(context, provider, { email: waiting.email, name: waiting.name ?? null, emailVerified: new Date() }, { passkey: waiting.passkey, methods: ["email"] }, target)
 }
 
 /**
@@ -339,7 +342,7 @@ async function addToAccount(
   if (redirectTo !== undefined) return redirect(context, redirectTo)
   const { user } = await resolveEmailUser(context.config, adapter, email, existing, mailer.allowDangerousEmailAccountLinking)
   await attachPasskey(adapter, user, { ...passkey, userId: user.id }, provider.id)
-  return finishSignIn(context, { user, account: { ...account, userId: user.id }, isNewUser: false }, target)
+  return finishSignIn(context, { user, account: { ...account, userId: user.id }, isNewUser: false, methods: ["email"] }, target)
 }
 
 /**
@@ -351,7 +354,7 @@ async function createPasskeyUser(
   context: RequestContext,
   provider: Provider,
   fields: { email: string | null; name: string | null; emailVerified: Date | null },
-  passkey: NewPasskey,
+  { passkey, methods }: { passkey: NewPasskey; methods: string[] },
   target: string,
 ): Promise<Response> {
   const adapter = adapterOf(context)
@@ -371,5 +374,5 @@ async function createPasskeyUser(
   }
   await emit(context.config, "createUser", { user })
   await emit(context.config, "linkAccount", { user, account: { ...account, userId: user.id }, profile: user })
-  return finishSignIn(context, { user, account: { ...account, userId: user.id }, isNewUser: true }, target)
+  return finishSignIn(context, { user, account: { ...account, userId: user.id }, isNewUser: true, methods }, target)
 }

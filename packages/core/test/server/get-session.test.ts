@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { getSession, getSessionForResponse } from "../../src/index.js"
 import { encode } from "../../src/session/jwt.js"
+import { assuranceClaim } from "../../src/session/assurance.js"
 import type { AuthConfig } from "../../src/types.js"
 import { ORIGIN, SECRET, call, Jar, testConfig, storeSession } from "../helpers.js"
 
@@ -50,7 +51,10 @@ describe("getSession", () => {
   })
 
   it("hands nothing to the sink while updateAge has not passed", async () => {
-    const cookie = `${NAME}=${await sealed({ sub: "u1" })}`
+    // Sealed since sessions carry their assurance: one without it is re-sealed on its first read.
+    const now = Math.floor(Date.now() / 1000)
+    const assurance = await assuranceClaim([SECRET], { level: 1, methods: ["pwd"], authTime: now, signedInAt: now })
+    const cookie = `${NAME}=${await sealed({ sub: "u1", assurance })}`
     const { session, cookies } = await read(pageRequest(cookie), testConfig())
     expect(session).toMatchObject({ user: { id: "u1" } })
     expect(cookies).toEqual([])

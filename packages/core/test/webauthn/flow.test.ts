@@ -2,7 +2,7 @@
  * Passkeys end to end through `Auth()`, with a software authenticator: sign-up, sign-in, more
  * passkeys, management, and every refusal named for the attack it stops.
  */
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { Auth } from "../../src/index.js"
 import { Jar, ORIGIN, call, csrfToken, testConfig } from "../helpers.js"
 import { FLAGS, SoftAuthenticator, b64url } from "./authenticator.js"
@@ -65,6 +65,27 @@ describe("passkey sign-up and sign-in", () => {
     // The deleted passkey no longer signs in.
     const refused = await signInResponse(ctx)
     await expectRefused(refused.response, ctx.config, refused.jar)
+  })
+
+  it("gives the session its assurance: level 2 with user verification, level 1 without (WebAuthn §6.2.3, RFC 8176 hwk/user), and adding a passkey keeps the session's", async () => {
+    const ctx = await signedUp(setup({}, passkeyProvider({ userVerification: "preferred" })))
+    const signedUpAs = (await session(ctx.config, ctx.signedInJar))?.assurance
+    expect(signedUpAs).toMatchObject({ level: 2, methods: ["hwk", "user"] })
+    const verified = await signInResponse(ctx)
+    expect((await session(ctx.config, verified.jar))?.assurance).toMatchObject({ level: 2, methods: ["hwk", "user"] })
+    const unverified = await signInResponse(ctx, { flags: FLAGS.UP | FLAGS.BE | FLAGS.BS })
+    expect(unverified.response.headers.get("location")).toBe(`${ORIGIN}/account`)
+    expect((await session(ctx.config, unverified.jar))?.assurance).toMatchObject({ level: 1, methods: ["hwk"] })
+    // A new passkey proves nobody: the session that added it goes on with its own assurance.
+    const before = (await session(ctx.config, unverified.jar))?.assurance
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 60_000 })
+    try {
+      const { options: creation } = await options(ctx.config, unverified.jar)
+      await post(ctx.config, unverified.jar, "register", await ctx.device.create(creation))
+      expect((await session(ctx.config, unverified.jar))?.assurance).toEqual(before)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it("accepts ES256 signatures with short components (the 1 in 128 the old SimpleWebAuthn refused)", async () => {

@@ -5,7 +5,7 @@
 import { expect } from "vitest"
 import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { FLOW } from "../../src/providers/index.js"
-import type { AuthConfig } from "../../src/types.js"
+import type { AuthConfig, SessionAssurance } from "../../src/types.js"
 import { webauthn } from "../../src/webauthn/index.js"
 import { Jar, ORIGIN, call, csrfToken, testConfig } from "../helpers.js"
 
@@ -57,8 +57,8 @@ export function challengeCookieName(jar: Jar): string | undefined {
   return [...jar.cookies.keys()].find((name) => name.endsWith("authjs.challenge"))
 }
 
-export async function session(config: AuthConfig, jar: Jar): Promise<{ user?: { id?: string; email?: string | null } } | null> {
-  return (await (await call(config, jar, "/api/auth/session")).json()) as { user?: { id?: string; email?: string | null } } | null
+export async function session(config: AuthConfig, jar: Jar): Promise<{ user?: { id?: string; email?: string | null }; assurance?: SessionAssurance } | null> {
+  return (await (await call(config, jar, "/api/auth/session")).json()) as { user?: { id?: string; email?: string | null }; assurance?: SessionAssurance } | null
 }
 
 /** Asserts a refused ceremony: back to the sign-in page with the passkey error, no session, never a 5xx. */
