@@ -1,6 +1,6 @@
 -- @portcullis/adapter-pg: the tables of Auth.js's PostgreSQL adapter, plus what it lacks
 -- (OAuth 1.0a tokens on accounts, WebAuthn authenticators, session records and single-use keys,
--- the unique keys that make concurrent first sign-ins safe).
+-- second factors, the unique keys that make concurrent first sign-ins safe).
 --
 -- Idempotent: apply it to an empty database, again, or to a database made from Auth.js's
 -- documented schema (its SERIAL integer ids, or UUID ids): only what is missing is added.
@@ -107,6 +107,25 @@ CREATE TABLE IF NOT EXISTS used_keys (
   key TEXT PRIMARY KEY,
   expires TIMESTAMPTZ NOT NULL
 );
+
+-- Second factors (`mfa`): a TOTP authenticator or one backup code per row. Not an Auth.js table.
+-- "userId" is text without a foreign key, as for session records (a credentials user the store
+-- does not keep may enrol too). `secret` holds what core hands over already sealed (a TOTP
+-- secret) or hashed (a backup code): never a value in the clear. "lastUsedStep" and failures
+-- change in single statements, so a TOTP step counts once and every wrong code is counted,
+-- whichever instance sees it.
+CREATE TABLE IF NOT EXISTS auth_factors (
+  id TEXT PRIMARY KEY,
+  "userId" TEXT NOT NULL,
+  type TEXT NOT NULL,
+  secret TEXT NOT NULL,
+  "createdAt" TIMESTAMPTZ NOT NULL,
+  "confirmedAt" TIMESTAMPTZ,
+  "lastUsedStep" BIGINT,
+  failures INTEGER NOT NULL DEFAULT 0,
+  "lockedAt" TIMESTAMPTZ
+);
+CREATE INDEX IF NOT EXISTS auth_factors_user_id_idx ON auth_factors ("userId", type);
 
 -- One user per email and one link per provider account, even when two instances handle the
 -- same person's first sign-in at once: the loser's insert fails instead of duplicating.

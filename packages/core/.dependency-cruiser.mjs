@@ -39,8 +39,10 @@ const flowFolders = `^src/(${FLOWS.join("|")})/`
  * The rooms below the routes, in layers, lowest first (issue 34). A room imports only rooms of
  * the layers below its own and the root's entry points and types-only modules, plus the few
  * imports listed under `also`, each with the reason; rooms of one layer import neither the other.
- * The flows, `session/`, `pages/`, `providers/` and the routes above them are not layered here:
- * the flow rules above and the route rule below bound them.
+ * The flows, `session/`, `pages/`, `providers/`, the features (`factors/`: its routes and pages
+ * sit beside the flows, on `sign-in/` and `pages/`) and the routes above them are not layered
+ * here: the flow rules above and the route rule below bound them, and `test/bundle.test.ts` that
+ * a feature loads only by `import()`.
  *
  * @type {{ rooms: string[], also?: { room: string, to: string[], why: string }[] }[]}
  */
@@ -48,9 +50,13 @@ const LAYERS = [
   { rooms: ["errors", "crypto"] },
   {
     rooms: ["http"],
-    also: [{ room: "http", to: ["pages"], why: "a failed request is answered with the default error page, fetched when one is shown" }],
+    also: [
+      { room: "http", to: ["pages"], why: "a failed request is answered with the default error page, fetched when one is shown" },
+      { room: "http", to: ["audit"], why: "a failed request is the failure of the operation under way, sent to the audit trail where it is answered (the one place that maps codes to reasons)" },
+    ],
   },
   { rooms: ["limits"] },
+  { rooms: ["audit"] },
   { rooms: ["outbound"] },
   {
     rooms: ["config"],
@@ -98,7 +104,7 @@ const layerRules = LAYERS.flatMap((layer, index) => {
  */
 const CONFIG_STAGES = [
   { stage: "read", files: ["env", "flow-key", "read"] },
-  { stage: "normalise", files: ["flows", "normalise-rare", "normalise"] },
+  { stage: "normalise", files: ["flows", "normalise-rare", "mfa", "normalise"] },
   { stage: "check", files: ["check"] },
   { stage: "resolve", files: ["config"] },
 ]

@@ -8,6 +8,7 @@
 import type {
   AdapterAccount,
   AdapterAccountKey,
+  AdapterAuthFactor,
   AdapterAuthenticator,
   AdapterSession,
   AdapterSessionRecord,
@@ -29,6 +30,8 @@ export interface MemoryAdapterState {
    * session without a record (one from before the switch from Auth.js gets it on its first read).
    */
   sessionRecords?: readonly AdapterSessionRecord[]
+  /** Second factors (`createAuthFactor`): TOTP authenticators and backup codes, kept whatever the user id. */
+  authFactors?: readonly AdapterAuthFactor[]
 }
 
 type Fields = Record<string, unknown>
@@ -66,10 +69,12 @@ const SWEEP_FLOOR = 1024
  * `createUserWithAccount` / `linkAccount` /
  * `createSession` / `createAuthenticator` when the key exists or the user does not, from
  * `createVerificationToken` when the identifier already has this token, from `updateUser` when
- * no user has the id, and from `updateAuthenticatorCounter` when no credential has the id.
+ * no user has the id, from `updateAuthenticatorCounter` when no credential has the id, and from
+ * `createAuthFactor` / `replaceAuthFactors` when a factor's id exists (or, for the latter, a factor
+ * is of another user or type: then nothing changes).
  * @throws {TypeError} When a field the store indexes or checks is missing or of the wrong type
- * (an id or token that is not a string, an `expires` that is not a valid Date, a `counter` that
- * is not a non-negative integer).
+ * (an id or token that is not a string, an `expires` that is not a valid Date, a `counter` or a
+ * TOTP `step` that is not a non-negative integer).
  *
  * @example
  * ```ts
@@ -98,6 +103,7 @@ export function MemoryAdapter(initial: MemoryAdapterState = {}): Required<Strict
   const sessionRecords = new Map<string, AdapterSessionRecord>()
   /** Single-use keys (`useOnce`) and until when each is kept. */
   const usedKeys = new Map<string, Date>()
+  const authFactors = new Map<string, AdapterAuthFactor>()
   const sweepSessionRecords = sweeper(sessionRecords, (record) => record.expires)
   const sweepUsedKeys = sweeper(usedKeys, (expires) => expires)
   const sweepSessions = sweeper(sessions, (session) => session.expires)
@@ -157,6 +163,14 @@ export function MemoryAdapter(initial: MemoryAdapterState = {}): Required<Strict
     return stored
   }
 
+  // No user check either: factors follow session records, kept by user id without a foreign key.
+  function insertAuthFactor(record: object, where: string): AdapterAuthFactor {
+    const factor = checkAuthFactor(record, where)
+    if (authFactors.has(factor.id)) throw new Error(`MemoryAdapter: ${where}: a factor with this id exists`)
+    authFactors.set(factor.id, factor)
+    return factor
+  }
+
   function requireUser(userId: string, where: string): void {
     if (!users.has(userId)) throw new Error(`MemoryAdapter: ${where}: no user has the id in userId`)
   }
@@ -171,6 +185,7 @@ export function MemoryAdapter(initial: MemoryAdapterState = {}): Required<Strict
     insertAuthenticator(copy(authenticator), `initial.authenticators[${i}]`)
   })
   initial.sessionRecords?.forEach((record, i) => insertSessionRecord(copy(record), `initial.sessionRecords[${i}]`))
+  initial.authFactors?.forEach((factor, i) => insertAuthFactor(copy(factor), `initial.authFactors[${i}]`))
 
   return {
     createUser(user) {
@@ -232,6 +247,7 @@ export function MemoryAdapter(initial: MemoryAdapterState = {}): Required<Strict
       for (const [token, session] of sessions) if (session.userId === userId) sessions.delete(token)
       for (const [id, authenticator] of authenticators) if (authenticator.userId === userId) authenticators.delete(id)
       for (const [id, record] of sessionRecords) if (record.userId === userId) sessionRecords.delete(id)
+      for (const [id, factor] of authFactors) if (factor.userId === userId) authFactors.delete(id)
       // Removed records are handed over as they are: the store no longer holds them.
       return user
     },
@@ -406,6 +422,61 @@ export function MemoryAdapter(initial: MemoryAdapterState = {}): Required<Strict
       usedKeys.set(key, new Date(until.getTime()))
       return true
     },
+
+    createAuthFactor(factor) {
+      return copy(insertAuthFactor(copy(factor), "createAuthFactor()"))
+    },
+
+    listAuthFactors(userId) {
+      // Scanned like deleteUser's cascade: read once per sign-in of a user with `mfa`, a user has a dozen.
+      return [...authFactors.values()].filter((factor) => factor.userId === userId).map(copy)
+    },
+
+    updateAuthFactor(patch) {
+      const factor = authFactors.get(patch.id)
+      if (factor === undefined) return null
+      for (const name of ["confirmedAt", "lockedAt"] as const) {
+        const value = patch[name]
+        if (value !== undefined) factor[name] = value === null ? null : requireDateValue(value, name, "updateAuthFactor()")
+      }
+      return copy(factor)
+    },
+
+    deleteAuthFactor(id) {
+      return authFactors.delete(id)
+    },
+
+    // Each of the atomic methods below reads and writes with no await between: one caller at a time.
+    useAuthFactorStep(id, step) {
+      requireStep(step, "useAuthFactorStep()")
+      const factor = authFactors.get(id)
+      if (factor === undefined || (factor.lastUsedStep != null && step <= factor.lastUsedStep)) return false
+      factor.lastUsedStep = step
+      factor.failures = 0
+      return true
+    },
+
+    countAuthFactorFailure(id) {
+      const factor = authFactors.get(id)
+      if (factor === undefined) return 0
+      factor.failures = (factor.failures ?? 0) + 1
+      return factor.failures
+    },
+
+    replaceAuthFactors(userId, type, factors) {
+      const where = "replaceAuthFactors()"
+      // Every factor is checked before any is removed or stored: all, or nothing.
+      const replaced = new Set([...authFactors.values()].filter((factor) => factor.userId === userId && factor.type === type).map((factor) => factor.id))
+      const incoming = factors.map((factor) => checkAuthFactor(copy(factor), where))
+      const ids = new Set<string>()
+      for (const factor of incoming) {
+        if (factor.userId !== userId || factor.type !== type) throw new Error(`MemoryAdapter: ${where}: every factor must be of user ${userId} and type ${type}`)
+        if (ids.has(factor.id) || (authFactors.has(factor.id) && !replaced.has(factor.id))) throw new Error(`MemoryAdapter: ${where}: a factor with this id exists`)
+        ids.add(factor.id)
+      }
+      for (const id of replaced) authFactors.delete(id)
+      for (const factor of incoming) authFactors.set(factor.id, factor)
+    },
   }
 }
 
@@ -533,6 +604,26 @@ function checkSessionRecord(record: object, where: string): AdapterSessionRecord
   const fields = record as Fields
   for (const name of ["sessionToken", "provider", "providerSid", "userAgent", "clientAddress", "revokedAt"]) fields[name] ??= null
   return record as AdapterSessionRecord
+}
+
+function checkAuthFactor(record: object, where: string): AdapterAuthFactor {
+  for (const name of ["id", "userId", "type", "secret"]) requireString(record, name, where)
+  requireDate(record, "createdAt", where)
+  const fields = record as Fields
+  for (const name of ["confirmedAt", "lockedAt"]) {
+    fields[name] ??= null
+    if (fields[name] !== null) requireDate(record, name, where)
+  }
+  fields.lastUsedStep ??= null
+  if (fields.lastUsedStep !== null) requireStep(fields.lastUsedStep, where)
+  fields.failures ??= 0
+  if (!Number.isSafeInteger(fields.failures) || (fields.failures as number) < 0) throw new TypeError(`MemoryAdapter: ${where}: failures must be a non-negative integer`)
+  return record as AdapterAuthFactor
+}
+
+/** A TOTP time step: what `useAuthFactorStep` compares, so never a fraction, a negative or a string. */
+function requireStep(step: unknown, where: string): asserts step is number {
+  if (!Number.isSafeInteger(step) || (step as number) < 0) throw new TypeError(`MemoryAdapter: ${where}: step must be a non-negative integer`)
 }
 
 function requireDateValue(value: unknown, name: string, where: string): Date {

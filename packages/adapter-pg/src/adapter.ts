@@ -3,18 +3,20 @@
  *
  * @module adapter
  */
-import type { AdapterAccount, StrictAdapter } from "@portcullis/core/adapters"
+import type { AdapterAccount, AdapterAuthFactor, StrictAdapter } from "@portcullis/core/adapters"
 import type { Pool, PoolClient, QueryConfig, QueryResultRow } from "pg"
 import { PostgresAdapterError, explain, isUnmatchable } from "./errors.js"
 import {
   ACCOUNT_COLUMNS,
   ACCOUNT_FIELDS,
+  AUTH_FACTOR_COLUMNS,
   AUTHENTICATOR_COLUMNS,
   SESSION_COLUMNS,
   SESSION_RECORD_COLUMNS,
   USER_COLUMNS,
   USER_FIELDS,
   toAccount,
+  toAuthFactor,
   toAuthenticator,
   toSession,
   toSessionRecord,
@@ -28,6 +30,9 @@ import {
 const ACCOUNT_LOCK = 0x72656672
 
 export type PostgresPool = Pick<Pool, "query" | "connect">
+
+/** The first key of the per-user advisory lock `replaceAuthFactors` takes ("mfa!"). */
+const AUTH_FACTOR_LOCK = 0x6d666121
 
 /** How often, at most, `useOnce` deletes expired keys (each instance on its own). */
 const USED_KEYS_SWEEP_INTERVAL = 60_000
@@ -52,9 +57,9 @@ const DEFAULT_QUERY_TIMEOUT_MS = 5_000
 
 /**
  * An Adapter that keeps users, accounts, sessions, verification tokens, WebAuthn
- * authenticators, session records and single-use keys in PostgreSQL, in the tables of Auth.js's
+ * authenticators, session records, single-use keys and second factors in PostgreSQL, in the tables of Auth.js's
  * PostgreSQL adapter (`users`, `accounts`, `sessions`, `verification_token`) plus
- * `authenticators`, `session_records` and `used_keys`: an Auth.js database switches to it after
+ * `authenticators`, `session_records`, `used_keys` and `auth_factors`: an Auth.js database switches to it after
  * {@link migrate} adds what is new.
  *
  * Several instances may share one database: every write is a single statement or a
@@ -73,6 +78,8 @@ const DEFAULT_QUERY_TIMEOUT_MS = 5_000
  * `MissingSchema` when tables are missing (run `migrate(pool)`), `NotFound` from `updateUser` and
  * `updateAuthenticatorCounter` for an unknown id. Other database errors (a statement past
  * `queryTimeout` among them) are thrown as they are.
+ * @throws {TypeError} from `useAuthFactorStep` for a step that is not a non-negative integer, and
+ * from `replaceAuthFactors` for a factor of another user or type, before the database sees either.
  *
  * @example
  * ```ts
@@ -222,7 +229,7 @@ export function PostgresAdapter(pool: PostgresPool, options: PostgresAdapterOpti
       try {
         return await transaction("deleteUser", async (client) => {
           // Databases made from Auth.js's schema have no foreign keys to cascade along.
-          for (const table of ["accounts", "sessions", "authenticators", "session_records"]) {
+          for (const table of ["accounts", "sessions", "authenticators", "session_records", "auth_factors"]) {
             await run(client, "deleteUser", `DELETE FROM ${table} WHERE "userId" = $1`, [userId])
           }
           const [row] = await run(client, "deleteUser", `DELETE FROM users WHERE id = $1 RETURNING ${USER_COLUMNS}`, [userId])
@@ -505,7 +512,98 @@ export function PostgresAdapter(pool: PostgresPool, options: PostgresAdapterOpti
       }
       return rows.length === 1
     },
+
+    async createAuthFactor(factor) {
+      // No foreign key to users, as for session records: a credentials user the store does not keep may enrol too.
+      const [row] = await run(
+        pool,
+        "createAuthFactor",
+        `INSERT INTO auth_factors (${AUTH_FACTOR_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${AUTH_FACTOR_COLUMNS}`,
+        authFactorValues(factor, "createAuthFactor"),
+        "a factor with this id exists",
+      )
+      return toAuthFactor(required(row, "createAuthFactor"))
+    },
+
+    async listAuthFactors(userId) {
+      const rows = await find("listAuthFactors", `SELECT ${AUTH_FACTOR_COLUMNS} FROM auth_factors WHERE "userId" = $1 ORDER BY "createdAt", id`, [userId])
+      return rows.map(toAuthFactor)
+    },
+
+    async updateAuthFactor({ id, confirmedAt, lockedAt }) {
+      // Only these two columns; a field left out keeps its value, and null clears it.
+      const [row] = await find(
+        "updateAuthFactor",
+        `UPDATE auth_factors SET "confirmedAt" = CASE WHEN $2 THEN $3 ELSE "confirmedAt" END, "lockedAt" = CASE WHEN $4 THEN $5 ELSE "lockedAt" END
+         WHERE id = $1 RETURNING ${AUTH_FACTOR_COLUMNS}`,
+        [id, confirmedAt !== undefined, confirmedAt ?? null, lockedAt !== undefined, lockedAt ?? null],
+      )
+      return row ? toAuthFactor(row) : null
+    },
+
+    async deleteAuthFactor(id) {
+      // DELETE ... RETURNING: of concurrent deletes, only the one that removed the row gets it back.
+      const rows = await find("deleteAuthFactor", `DELETE FROM auth_factors WHERE id = $1 RETURNING id`, [id])
+      return rows.length === 1
+    },
+
+    async useAuthFactorStep(id, step) {
+      requireStep(step, "useAuthFactorStep")
+      // One statement: concurrent callers queue on the row, and each re-reads "lastUsedStep" once
+      // the one before it committed, so a step is accepted once and never after a later one.
+      const rows = await find(
+        "useAuthFactorStep",
+        `UPDATE auth_factors SET "lastUsedStep" = $2, failures = 0 WHERE id = $1 AND ("lastUsedStep" IS NULL OR "lastUsedStep" < $2) RETURNING id`,
+        [id, step],
+      )
+      return rows.length === 1
+    },
+
+    async countAuthFactorFailure(id) {
+      const [row] = await find("countAuthFactorFailure", `UPDATE auth_factors SET failures = failures + 1 WHERE id = $1 RETURNING failures`, [id])
+      return row ? Number(row.failures) : 0
+    },
+
+    async replaceAuthFactors(userId, type, factors) {
+      const values = factors.map((factor) => {
+        if (factor.userId !== userId || factor.type !== type) {
+          throw new TypeError(`PostgresAdapter: replaceAuthFactors(): every factor must be of the user and type replaced (${type})`)
+        }
+        return authFactorValues(factor, "replaceAuthFactors")
+      })
+      await transaction("replaceAuthFactors", async (client) => {
+        // Concurrent replaces of one user's factors take turns, so each DELETE sees the rows the
+        // one before it stored and exactly one call's factors remain.
+        await run(client, "replaceAuthFactors", "SELECT pg_advisory_xact_lock($1, hashtext($2))", [AUTH_FACTOR_LOCK, userId])
+        await run(client, "replaceAuthFactors", `DELETE FROM auth_factors WHERE "userId" = $1 AND type = $2`, [userId, type])
+        if (values.length === 0) return
+        const width = values[0]?.length ?? 0
+        const tuples = values.map((_, row) => `(${Array.from({ length: width }, (_, column) => `$${row * width + column + 1}`).join(", ")})`)
+        await run(client, "replaceAuthFactors", `INSERT INTO auth_factors (${AUTH_FACTOR_COLUMNS}) VALUES ${tuples.join(", ")}`, values.flat(), "a factor with this id exists")
+      })
+    },
   }
+}
+
+/** A factor's values in {@link AUTH_FACTOR_COLUMNS}' order, its optional fields as their defaults. */
+function authFactorValues(factor: AdapterAuthFactor, method: string): unknown[] {
+  if (factor.lastUsedStep != null) requireStep(factor.lastUsedStep, method)
+  return [
+    factor.id,
+    factor.userId,
+    factor.type,
+    factor.secret,
+    factor.createdAt,
+    factor.confirmedAt ?? null,
+    factor.lastUsedStep ?? null,
+    factor.failures ?? 0,
+    factor.lockedAt ?? null,
+  ]
+}
+
+/** A TOTP time step, checked before the database sees it: never a fraction, a negative or a string. */
+function requireStep(step: unknown, method: string): void {
+  if (!Number.isSafeInteger(step) || (step as number) < 0) throw new TypeError(`PostgresAdapter: ${method}(): step must be a non-negative integer`)
 }
 
 function hasExpired(expires: Date): boolean {

@@ -5,7 +5,7 @@
  *
  * @module rows
  */
-import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterSessionRecord, AdapterUser, VerificationToken } from "@portcullis/core/adapters"
+import type { AdapterAccount, AdapterAuthFactor, AdapterAuthenticator, AdapterSession, AdapterSessionRecord, AdapterUser, VerificationToken } from "@portcullis/core/adapters"
 
 type Row = Record<string, unknown>
 
@@ -32,6 +32,8 @@ export const ACCOUNT_COLUMNS = `"userId", provider, "providerAccountId", ${ACCOU
 export const SESSION_COLUMNS = `"sessionToken", "userId", expires`
 export const SESSION_RECORD_COLUMNS = `id, "userId", "createdAt", "lastSeenAt", expires, "sessionToken", provider, "providerSid", "userAgent", "revokedAt", "clientAddress"`
 export const AUTHENTICATOR_COLUMNS = `"credentialID", "userId", "providerAccountId", "credentialPublicKey", counter, "credentialDeviceType", "credentialBackedUp", transports, name, aaguid, "createdAt", "lastUsedAt"`
+
+export const AUTH_FACTOR_COLUMNS = `id, "userId", type, secret, "createdAt", "confirmedAt", "lastUsedStep", failures, "lockedAt"`
 
 /** The user columns, each prefixed with a table alias for joins (`userColumns("u.")`). */
 export function userColumns(alias = ""): string {
@@ -114,5 +116,19 @@ export function toSessionRecord(row: Row): AdapterSessionRecord {
     userAgent: (row.userAgent as string | null) ?? null,
     clientAddress: (row.clientAddress as string | null) ?? null,
     revokedAt: (row.revokedAt as Date | null) ?? null,
+  }
+}
+
+export function toAuthFactor(row: Row): AdapterAuthFactor {
+  return {
+    id: row.id as string,
+    userId: row.userId as string,
+    type: row.type as AdapterAuthFactor["type"],
+    secret: row.secret as string,
+    createdAt: row.createdAt as Date,
+    confirmedAt: (row.confirmedAt as Date | null) ?? null,
+    lastUsedStep: row.lastUsedStep === null || row.lastUsedStep === undefined ? null : integer(row.lastUsedStep),
+    failures: integer(row.failures),
+    lockedAt: (row.lockedAt as Date | null) ?? null,
   }
 }

@@ -107,4 +107,20 @@ describe("concurrent first sign-ins of one person, through separate pools (insta
     await second.updateSessionRecord({ id: "rec-1", revokedAt: now })
     expect(await first.getSessionRecord("rec-1")).toMatchObject({ revokedAt: now })
   })
+
+  it("a second factor's TOTP step, backup code and wrong codes count once each across instances (RFC 6238 §5.2)", async () => {
+    const adapters = instances.map((instance) => PostgresAdapter(instance))
+    const on = (i: number): Required<StrictAdapter> => adapters[i % adapters.length] as Required<StrictAdapter>
+    const createdAt = new Date()
+    await on(0).createAuthFactor({ id: "totp-1", userId: "u-mfa", type: "totp", secret: "sealed", createdAt, lastUsedStep: 1000 })
+    await on(1).createAuthFactor({ id: "code-1", userId: "u-mfa", type: "backup", secret: "hashed", createdAt })
+    const steps = await Promise.all(Array.from({ length: 20 }, async (_, i) => on(i).useAuthFactorStep("totp-1", 1000 + (i % 3))))
+    expect(steps.filter((accepted, i) => accepted && i % 3 === 2)).toHaveLength(1)
+    expect(steps.filter((accepted, i) => accepted && i % 3 === 0)).toHaveLength(0)
+    const spent = await Promise.all(Array.from({ length: 20 }, async (_, i) => on(i).deleteAuthFactor("code-1")))
+    expect(spent.filter((answer) => answer)).toHaveLength(1)
+    const counts = await Promise.all(Array.from({ length: 20 }, async (_, i) => on(i).countAuthFactorFailure("totp-1")))
+    expect([...counts].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1))
+    expect(await on(1).listAuthFactors("u-mfa")).toEqual([expect.objectContaining({ id: "totp-1", lastUsedStep: 1002, failures: 20 })])
+  })
 })

@@ -25,7 +25,7 @@ describe("migrate", () => {
     await migrate(pool())
     expect(await describeSchema(pool())).toEqual(first)
     const tables = new Set(first.map((row) => (row as { name: string }).name))
-    expect([...tables].sort()).toEqual(["accounts", "authenticators", "rate_limits", "session_records", "sessions", "used_keys", "users", "verification_token"])
+    expect([...tables].sort()).toEqual(["accounts", "auth_factors", "authenticators", "rate_limits", "session_records", "sessions", "used_keys", "users", "verification_token"])
   })
 
   it("runs from several instances at once", async () => {
@@ -114,6 +114,47 @@ describe("migrate on a database made from Auth.js's PostgreSQL adapter schema", 
     await adapter.deleteUser(user.id)
     const { rows } = await pool().query(`SELECT (SELECT count(*) FROM accounts) AS accounts, (SELECT count(*) FROM sessions) AS sessions`)
     expect(rows[0]).toEqual({ accounts: "0", sessions: "0" })
+  })
+})
+
+describe("migrate on a database the previous version (0.1.0) migrated", () => {
+  const pool = useDatabase("schema_upgrade", async (created) => {
+    await created.query(await readFile(new URL("./fixtures/schema-0.1.0.sql", import.meta.url), "utf8"))
+    await created.query(`INSERT INTO users (name, email) VALUES ('Ada', 'ada@example.com')`)
+    await created.query(`INSERT INTO session_records (id, "userId", "createdAt", "lastSeenAt", expires) VALUES ('r1', '1', now(), now(), now() + interval '1 hour')`)
+  })
+
+  it("adds auth_factors, with text user ids, no foreign key and the index listAuthFactors reads, and keeps the data", async () => {
+    await migrate(pool())
+    const { rows } = await pool().query<{ name: string; type: string; nullable: string }>(
+      `SELECT column_name AS name, data_type AS type, is_nullable AS nullable FROM information_schema.columns WHERE table_name = 'auth_factors' ORDER BY ordinal_position`,
+    )
+    expect(rows).toEqual([
+      { name: "id", type: "text", nullable: "NO" },
+      { name: "userId", type: "text", nullable: "NO" },
+      { name: "type", type: "text", nullable: "NO" },
+      { name: "secret", type: "text", nullable: "NO" },
+      { name: "createdAt", type: "timestamp with time zone", nullable: "NO" },
+      { name: "confirmedAt", type: "timestamp with time zone", nullable: "YES" },
+      { name: "lastUsedStep", type: "bigint", nullable: "YES" },
+      { name: "failures", type: "integer", nullable: "NO" },
+      { name: "lockedAt", type: "timestamp with time zone", nullable: "YES" },
+    ])
+    const keys = await pool().query(`SELECT conname FROM pg_constraint WHERE conrelid = 'auth_factors'::regclass AND contype = 'f'`)
+    expect(keys.rows).toEqual([])
+    const indexes = await pool().query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE tablename = 'auth_factors'`)
+    expect(indexes.rows.map((row) => row.indexdef)).toContainEqual(expect.stringContaining(`("userId", type)`))
+
+    const adapter = PostgresAdapter(pool())
+    const ada = await adapter.getUserByEmail("ada@example.com")
+    expect(ada).toMatchObject({ name: "Ada" })
+    expect(await adapter.getSessionRecord("r1")).toMatchObject({ userId: "1" })
+    const factor = { id: "f1", userId: ada?.id ?? "", type: "totp" as const, secret: "sealed", createdAt: new Date(Math.floor(Date.now() / 1000) * 1000) }
+    expect(await adapter.createAuthFactor(factor)).toEqual({ ...factor, confirmedAt: null, lastUsedStep: null, failures: 0, lockedAt: null })
+    await migrate(pool())
+    expect(await adapter.listAuthFactors(factor.userId)).toEqual([expect.objectContaining({ id: "f1" })])
+    await adapter.deleteUser(factor.userId)
+    expect(await adapter.listAuthFactors(factor.userId)).toEqual([])
   })
 })
 
@@ -224,6 +265,11 @@ describe("keys no row can hold", () => {
     expect(await adapter.useOnce(hostile, new Date(Date.now() + HOUR))).toBe(false)
     expect(await adapter.updateSessionRecord({ id: hostile, revokedAt: new Date() })).toBeNull()
     expect(await adapter.listSessionRecords({ provider: "idp", providerSid: hostile })).toEqual([])
+    expect(await adapter.listAuthFactors(hostile)).toEqual([])
+    expect(await adapter.deleteAuthFactor(hostile)).toBe(false)
+    expect(await adapter.useAuthFactorStep(hostile, 1)).toBe(false)
+    expect(await adapter.countAuthFactorFailure(hostile)).toBe(0)
+    expect(await adapter.updateAuthFactor({ id: hostile, lockedAt: new Date() })).toBeNull()
     expect(await adapter.getUserByAccount({ provider: "idp", providerAccountId: hostile })).toBeNull()
   })
 

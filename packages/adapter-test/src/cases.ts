@@ -20,6 +20,7 @@ function emailOf(user: { email: string | null }): string {
 import type {
   Adapter,
   AdapterAccount,
+  AdapterAuthFactor,
   AdapterAuthenticator,
   AdapterSession,
   AdapterSessionRecord,
@@ -65,6 +66,7 @@ export type AdapterTestGroup =
   | "account refresh"
   | "session records"
   | "single-use keys"
+  | "auth factors"
 
 /** One conformance check: resolves when the adapter conforms, rejects with the reason otherwise. */
 export interface AdapterTestCase {
@@ -1245,6 +1247,313 @@ const singleUseKeys = group("single-use keys", {
   },
 })
 
+/** A confirmed TOTP factor of `userId`, with every field set; `secret` shaped as core seals one. */
+function newAuthFactor(userId: string, fields: Partial<AdapterAuthFactor> = {}): AdapterAuthFactor {
+  return {
+    id: unique(),
+    userId,
+    type: "totp",
+    secret: `v1.k${unique()}.${"A-_z09".repeat(24)}`,
+    createdAt: fromNow(-DAY),
+    confirmedAt: fromNow(-HOUR),
+    lastUsedStep: 59_000_000,
+    failures: 3,
+    lockedAt: null,
+    ...fields,
+  }
+}
+
+/** `count` backup codes of `userId`, each stored as a keyed hash. */
+function newBackupCodes(userId: string, count = 10): AdapterAuthFactor[] {
+  return Array.from({ length: count }, () => ({ id: unique(), userId, type: "backup" as const, secret: `h1.${unique()}`, createdAt: fromNow(-MINUTE) }))
+}
+
+/** The optional fields of a factor created without them. */
+const FACTOR_DEFAULTS = { confirmedAt: null, lastUsedStep: null, failures: 0, lockedAt: null }
+
+/** Checks a listing of factors: an array holding exactly `expected` (by id), each with its fields. */
+function assertFactors(actual: unknown, expected: readonly AdapterAuthFactor[], what: string): void {
+  assert.ok(Array.isArray(actual), `${what} returns an array`)
+  const listed = actual as AdapterAuthFactor[]
+  assert.deepEqual(listed.map((factor) => factor.id).sort(), expected.map((factor) => factor.id).sort(), `${what} lists these factors`)
+  for (const factor of expected) assertRecord(listed.find((found) => found.id === factor.id), factor, `${what}: factor ${factor.id}`)
+}
+
+/** The one factor of `id` among the user's, as the store now has it. */
+async function storedFactor(adapter: Required<StrictAdapter>, userId: string, id: string): Promise<AdapterAuthFactor | undefined> {
+  return (await adapter.listAuthFactors(userId)).find((factor) => factor.id === id)
+}
+
+/**
+ * Second factors (`AuthFactorMethods`): this project's addition, which `mfa` needs; skip the group
+ * for a store without them (Auth.js's adapters). The atomic cases race {@link RACERS} callers.
+ */
+const authFactors = group("auth factors", {
+  async "createAuthFactor stores every field, and listAuthFactors returns it with its Dates"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const factor = newAuthFactor(user.id, { lockedAt: fromNow(-MINUTE) })
+    assertRecord(await adapter.createAuthFactor({ ...factor }), factor, "createAuthFactor()")
+    assertFactors(await adapter.listAuthFactors(user.id), [factor], "listAuthFactors()")
+  },
+
+  async "createAuthFactor stores the optional fields left out as null, and failures as 0"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const { id, userId, type, secret, createdAt } = newAuthFactor(user.id)
+    const factor = { id, userId, type, secret, createdAt }
+    assertRecord(await adapter.createAuthFactor(factor), { ...factor, ...FACTOR_DEFAULTS }, "createAuthFactor() of the required fields")
+    assertFactors(await adapter.listAuthFactors(user.id), [{ ...factor, ...FACTOR_DEFAULTS }], "listAuthFactors() of the required fields")
+  },
+
+  async "createAuthFactor keeps the secret exactly as given"(adapter) {
+    const user = await adapter.createUser(newUser())
+    // What core hands the store: a sealed value, a tagged keyed hash, long and punctuated.
+    const secrets = [`v1.${"a".repeat(400)}`, "h1.k7:Zm9v-YmFy_YmF6.==", " leading and trailing spaces ", "ÄÖÜ ünïcödé €"]
+    const factors = secrets.map((secret) => newAuthFactor(user.id, { secret, type: "backup" }))
+    for (const factor of factors) await adapter.createAuthFactor(factor)
+    assertFactors(await adapter.listAuthFactors(user.id), factors, "listAuthFactors() of odd secrets")
+  },
+
+  async "createAuthFactor throws for an id that exists, and keeps the first factor"(adapter) {
+    const owner = await adapter.createUser(newUser())
+    const intruder = await adapter.createUser(newUser())
+    const factor = newAuthFactor(owner.id)
+    await adapter.createAuthFactor(factor)
+    await assert.rejects(async () => adapter.createAuthFactor(newAuthFactor(intruder.id, { id: factor.id })), "createAuthFactor() with a taken id")
+    assertFactors(await adapter.listAuthFactors(owner.id), [factor], "the owner's factors")
+    assertFactors(await adapter.listAuthFactors(intruder.id), [], "the intruder's factors")
+  },
+
+  async "createAuthFactor stores a factor for a user id the store does not keep, listed by that id"(adapter) {
+    // A credentials sign-in's user comes from the app's `authorize`, with an id of any shape.
+    for (const userId of [`credentials-${unique()}`, String(Date.now()), crypto.randomUUID()]) {
+      const factor = newAuthFactor(userId)
+      assertRecord(await adapter.createAuthFactor(factor), factor, `createAuthFactor() of user id ${userId}`)
+      assertFactors(await adapter.listAuthFactors(userId), [factor], `listAuthFactors() of user id ${userId}`)
+    }
+  },
+
+  async "listAuthFactors lists the user's factors of every type, and no one else's"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const other = await adapter.createUser(newUser())
+    const mine = [newAuthFactor(user.id), ...newBackupCodes(user.id, 3)]
+    const theirs = [newAuthFactor(other.id), ...newBackupCodes(other.id, 2)]
+    for (const factor of [...mine, ...theirs]) await adapter.createAuthFactor(factor)
+    assertFactors(await adapter.listAuthFactors(user.id), mine, "listAuthFactors() of the user")
+    const what = "listAuthFactors() of an unknown user"
+    assertFactors(await mustAnswer(() => adapter.listAuthFactors(unique()), what), [], what)
+  },
+
+  async "updateAuthFactor writes confirmedAt and lockedAt, null clears them, and nothing else changes"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const other = await adapter.createUser(newUser())
+    const factor = newAuthFactor(user.id, { confirmedAt: null })
+    const untouched = newAuthFactor(user.id)
+    await adapter.createAuthFactor(factor)
+    await adapter.createAuthFactor(untouched)
+    const confirmed = { ...factor, confirmedAt: fromNow(0) }
+    assertRecord(await adapter.updateAuthFactor({ id: factor.id, confirmedAt: confirmed.confirmedAt }), confirmed, "updateAuthFactor({ confirmedAt })")
+    const locked = { ...confirmed, lockedAt: fromNow(0) }
+    assertRecord(await adapter.updateAuthFactor({ id: factor.id, lockedAt: locked.lockedAt }), locked, "updateAuthFactor({ lockedAt })")
+    const unlocked = { ...locked, lockedAt: null }
+    assertRecord(await adapter.updateAuthFactor({ id: factor.id, lockedAt: null }), unlocked, "updateAuthFactor({ lockedAt: null })")
+    // Fields the contract does not let an update write, as a careless caller might pass them.
+    const forged = { id: factor.id, userId: other.id, type: "backup", secret: "forged", createdAt: fromNow(-2 * DAY), lastUsedStep: 1, failures: 99 }
+    assertRecord(await adapter.updateAuthFactor(forged), unlocked, "updateAuthFactor() of fields it must not write")
+    assertFactors(await adapter.listAuthFactors(user.id), [unlocked, untouched], "listAuthFactors() after the updates")
+    assertFactors(await adapter.listAuthFactors(other.id), [], "the other user's factors after the updates")
+  },
+
+  async "updateAuthFactor returns null for an unknown id, and creates nothing"(adapter) {
+    const what = "updateAuthFactor() of an unknown id"
+    const userId = unique()
+    assert.equal(await mustAnswer(() => adapter.updateAuthFactor({ id: unique(), confirmedAt: fromNow(0), lockedAt: null }), what), null, what)
+    assertFactors(await adapter.listAuthFactors(userId), [], "listAuthFactors() after the update")
+  },
+
+  async "deleteAuthFactor answers true once, then false, and deletes that factor only"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const [doomed, ...kept] = newBackupCodes(user.id, 3)
+    for (const factor of [doomed, ...kept]) if (factor) await adapter.createAuthFactor(factor)
+    if (!doomed) throw new Error("newBackupCodes() made none")
+    assert.equal(await adapter.deleteAuthFactor(doomed.id), true, "deleteAuthFactor() of a stored factor")
+    assert.equal(await adapter.deleteAuthFactor(doomed.id), false, "deleteAuthFactor() of it again")
+    const what = "deleteAuthFactor() of an unknown id"
+    assert.equal(await mustAnswer(() => adapter.deleteAuthFactor(unique()), what), false, what)
+    assertFactors(await adapter.listAuthFactors(user.id), kept, "listAuthFactors() after the delete")
+  },
+
+  async "deleteAuthFactor is atomic: of concurrent deletes of one factor, exactly one answers true (a backup code spent once)"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const [code] = newBackupCodes(user.id, 1)
+    if (!code) throw new Error("newBackupCodes() made none")
+    await adapter.createAuthFactor(code)
+    const answers = await within(10_000, `${RACERS} concurrent deleteAuthFactor()`, Promise.all(Array.from({ length: RACERS }, async () => adapter.deleteAuthFactor(code.id))))
+    assert.equal(answers.filter((answer) => answer).length, 1, `of ${RACERS} concurrent deletes, the ones that answered true`)
+    assertFactors(await adapter.listAuthFactors(user.id), [], "listAuthFactors() after the race")
+  },
+
+  async "useAuthFactorStep accepts a later step once, never the same or an earlier one, and resets failures (RFC 6238 §5.2)"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const fresh = newAuthFactor(user.id, { lastUsedStep: null, failures: 4 })
+    await adapter.createAuthFactor(fresh)
+    assert.equal(await adapter.useAuthFactorStep(fresh.id, 100), true, "useAuthFactorStep() of a factor without a used step")
+    assertRecord(await storedFactor(adapter, user.id, fresh.id), { lastUsedStep: 100, failures: 0 }, "the factor after its first step")
+    await adapter.countAuthFactorFailure(fresh.id)
+    assert.equal(await adapter.useAuthFactorStep(fresh.id, 100), false, "useAuthFactorStep() of the same step")
+    assert.equal(await adapter.useAuthFactorStep(fresh.id, 99), false, "useAuthFactorStep() of an earlier step")
+    assertRecord(await storedFactor(adapter, user.id, fresh.id), { lastUsedStep: 100, failures: 1 }, "the factor after refused steps")
+    assert.equal(await adapter.useAuthFactorStep(fresh.id, 101), true, "useAuthFactorStep() of the next step")
+    assertRecord(await storedFactor(adapter, user.id, fresh.id), { lastUsedStep: 101, failures: 0 }, "the factor after the next step")
+    assert.equal(await adapter.useAuthFactorStep(fresh.id, 0), false, "useAuthFactorStep() of step 0")
+    const what = "useAuthFactorStep() of an unknown id"
+    assert.equal(await mustAnswer(() => adapter.useAuthFactorStep(unique(), 100), what), false, what)
+  },
+
+  async "useAuthFactorStep keeps each factor's steps apart"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const first = newAuthFactor(user.id, { lastUsedStep: 500 })
+    const second = newAuthFactor(user.id, { lastUsedStep: 500 })
+    await adapter.createAuthFactor(first)
+    await adapter.createAuthFactor(second)
+    assert.equal(await adapter.useAuthFactorStep(first.id, 501), true, "step 501 of the first factor")
+    assert.equal(await adapter.useAuthFactorStep(second.id, 501), true, "step 501 of the second factor")
+  },
+
+  async "useAuthFactorStep refuses a step that is not a non-negative integer"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const factor = newAuthFactor(user.id)
+    await adapter.createAuthFactor(factor)
+    for (const step of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, "600" as unknown as number]) {
+      await assert.rejects(async () => adapter.useAuthFactorStep(factor.id, step), TypeError, `useAuthFactorStep() of ${String(step)}`)
+    }
+    assertRecord(await storedFactor(adapter, user.id, factor.id), { lastUsedStep: factor.lastUsedStep }, "the factor after refused steps")
+  },
+
+  async "useAuthFactorStep is atomic: of concurrent uses of one step, exactly one answers true"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const factor = newAuthFactor(user.id)
+    await adapter.createAuthFactor(factor)
+    const step = (factor.lastUsedStep ?? 0) + 1
+    const answers = await within(10_000, `${RACERS} concurrent useAuthFactorStep()`, Promise.all(Array.from({ length: RACERS }, async () => adapter.useAuthFactorStep(factor.id, step))))
+    assert.equal(answers.filter((answer) => answer).length, 1, `of ${RACERS} concurrent uses of step ${step}, the ones that answered true`)
+    assertRecord(await storedFactor(adapter, user.id, factor.id), { lastUsedStep: step }, "the factor after the race")
+  },
+
+  async "useAuthFactorStep is atomic: of concurrent earlier and later steps, none is accepted after a later one"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const factor = newAuthFactor(user.id)
+    await adapter.createAuthFactor(factor)
+    const base = (factor.lastUsedStep ?? 0) + 1
+    // Each step twice, interleaved: the previous, current and next steps of a TOTP window.
+    const steps = Array.from({ length: RACERS }, (_, i) => base + ((i * 7) % 3))
+    const answers = await within(10_000, `${RACERS} concurrent useAuthFactorStep()`, Promise.all(steps.map(async (step) => adapter.useAuthFactorStep(factor.id, step))))
+    const accepted = steps.filter((_, i) => answers[i])
+    assert.equal(new Set(accepted).size, accepted.length, `each step accepted at most once (accepted: ${accepted.join(", ")})`)
+    assert.ok(accepted.includes(base + 2), `the latest step is accepted (accepted: ${accepted.join(", ")})`)
+    assertRecord(await storedFactor(adapter, user.id, factor.id), { lastUsedStep: base + 2 }, "the factor after the race")
+    for (const step of [base, base + 1, base + 2]) assert.equal(await adapter.useAuthFactorStep(factor.id, step), false, `useAuthFactorStep() of step ${step} after the race`)
+  },
+
+  async "countAuthFactorFailure adds one and answers the new count"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const factor = newAuthFactor(user.id, { failures: 0 })
+    const other = newAuthFactor(user.id, { failures: 0 })
+    await adapter.createAuthFactor(factor)
+    await adapter.createAuthFactor(other)
+    assert.equal(await adapter.countAuthFactorFailure(factor.id), 1, "the first failure")
+    assert.equal(await adapter.countAuthFactorFailure(factor.id), 2, "the second failure")
+    assertRecord(await storedFactor(adapter, user.id, factor.id), { failures: 2 }, "the factor after two failures")
+    assertRecord(await storedFactor(adapter, user.id, other.id), { failures: 0 }, "another factor")
+    const what = "countAuthFactorFailure() of an unknown id"
+    assert.equal(await mustAnswer(() => adapter.countAuthFactorFailure(unique()), what), 0, what)
+  },
+
+  async "countAuthFactorFailure is atomic: concurrent failures each count, each answering its own count"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const factor = newAuthFactor(user.id, { failures: 0 })
+    await adapter.createAuthFactor(factor)
+    const counts = await within(10_000, `${RACERS} concurrent countAuthFactorFailure()`, Promise.all(Array.from({ length: RACERS }, async () => adapter.countAuthFactorFailure(factor.id))))
+    assert.deepEqual([...counts].sort((a, b) => a - b), Array.from({ length: RACERS }, (_, i) => i + 1), `the counts ${RACERS} concurrent failures answered`)
+    assertRecord(await storedFactor(adapter, user.id, factor.id), { failures: RACERS }, "the factor after the race")
+  },
+
+  async "replaceAuthFactors replaces the user's factors of that type only"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const other = await adapter.createUser(newUser())
+    const totp = newAuthFactor(user.id)
+    const old = newBackupCodes(user.id)
+    const theirs = newBackupCodes(other.id, 2)
+    for (const factor of [totp, ...old, ...theirs]) await adapter.createAuthFactor(factor)
+    const fresh = newBackupCodes(user.id)
+    await adapter.replaceAuthFactors(user.id, "backup", fresh.map((factor) => ({ ...factor })))
+    assertFactors(await adapter.listAuthFactors(user.id), [totp, ...fresh.map((factor) => ({ ...factor, ...FACTOR_DEFAULTS }))], "listAuthFactors() after the replace")
+    assertFactors(await adapter.listAuthFactors(other.id), theirs, "another user's factors")
+    await adapter.replaceAuthFactors(user.id, "backup", [])
+    assertFactors(await adapter.listAuthFactors(user.id), [totp], "listAuthFactors() after replacing with none")
+  },
+
+  async "replaceAuthFactors is all or nothing: a taken id leaves the user's factors as they were"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const other = await adapter.createUser(newUser())
+    const old = newBackupCodes(user.id, 3)
+    const theirs = newAuthFactor(other.id)
+    for (const factor of [...old, theirs]) await adapter.createAuthFactor(factor)
+    const clash = [...newBackupCodes(user.id, 3), ...newBackupCodes(user.id, 1).map((factor) => ({ ...factor, id: theirs.id }))]
+    await assert.rejects(async () => adapter.replaceAuthFactors(user.id, "backup", clash), "replaceAuthFactors() with an id another factor has")
+    assertFactors(await adapter.listAuthFactors(user.id), old, "the user's factors after the failed replace")
+    assertFactors(await adapter.listAuthFactors(other.id), [theirs], "the other user's factor after the failed replace")
+  },
+
+  async "replaceAuthFactors refuses factors of another user or type, and changes nothing"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const old = newBackupCodes(user.id, 2)
+    for (const factor of old) await adapter.createAuthFactor(factor)
+    const strangers = [...newBackupCodes(user.id, 1), ...newBackupCodes(unique(), 1)]
+    await assert.rejects(async () => adapter.replaceAuthFactors(user.id, "backup", strangers), "replaceAuthFactors() with another user's factor")
+    await assert.rejects(async () => adapter.replaceAuthFactors(user.id, "backup", [newAuthFactor(user.id)]), "replaceAuthFactors() with a factor of another type")
+    assertFactors(await adapter.listAuthFactors(user.id), old, "the user's factors after the refusals")
+  },
+
+  async "replaceAuthFactors is atomic: of concurrent replaces, exactly one's factors remain"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const totp = newAuthFactor(user.id)
+    for (const factor of [totp, ...newBackupCodes(user.id)]) await adapter.createAuthFactor(factor)
+    const sets = Array.from({ length: 4 }, () => newBackupCodes(user.id))
+    await within(10_000, "concurrent replaceAuthFactors()", Promise.all(sets.map(async (set) => adapter.replaceAuthFactors(user.id, "backup", set))))
+    const backups = (await adapter.listAuthFactors(user.id)).filter((factor) => factor.type === "backup")
+    const winner = sets.find((set) => set.some((factor) => factor.id === backups[0]?.id))
+    assert.ok(winner !== undefined, "the remaining backup codes are one call's")
+    assertFactors(backups, winner, "the backup codes after the race")
+    assertRecord(await storedFactor(adapter, user.id, totp.id), totp, "the TOTP factor after the race")
+  },
+
+  async "deleteUser deletes the user's factors"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const kept = await adapter.createUser(newUser())
+    for (const factor of [newAuthFactor(user.id), ...newBackupCodes(user.id, 2)]) await adapter.createAuthFactor(factor)
+    const other = newAuthFactor(kept.id)
+    await adapter.createAuthFactor(other)
+    await adapter.deleteUser(user.id)
+    assertFactors(await adapter.listAuthFactors(user.id), [], "listAuthFactors() after deleteUser()")
+    assertFactors(await adapter.listAuthFactors(kept.id), [other], "another user's factors")
+  },
+
+  async "changing a factor passed in or returned does not change the store"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const input = newAuthFactor(user.id, { lockedAt: fromNow(-MINUTE) })
+    const expected = structuredClone(input)
+    tamper(await adapter.createAuthFactor(input))
+    tamper(input)
+    for (const listed of await adapter.listAuthFactors(user.id)) tamper(listed)
+    tamper(await adapter.updateAuthFactor({ id: expected.id }))
+    const codes = newBackupCodes(user.id, 2)
+    const stored = structuredClone(codes)
+    await adapter.replaceAuthFactors(user.id, "backup", codes)
+    for (const code of codes) tamper(code)
+    assertFactors(await adapter.listAuthFactors(user.id), [expected, ...stored], "the stored factors")
+  },
+})
+
 /** Every conformance case, in order, grouped by the part of the contract it checks. */
 export const cases: readonly AdapterTestCase[] = [
   ...users,
@@ -1261,4 +1570,5 @@ export const cases: readonly AdapterTestCase[] = [
   ...accountRefresh,
   ...sessionRecords,
   ...singleUseKeys,
+  ...authFactors,
 ]

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict"
 import type {
   AdapterAccount,
+  AdapterAuthFactor,
   AdapterAuthenticator,
   AdapterSession,
   AdapterSessionRecord,
@@ -9,7 +10,7 @@ import type {
   VerificationToken,
 } from "@portcullis/core/adapters"
 import { describe, expect, it } from "vitest"
-import { cases, runAdapterTests, type AdapterTestDb } from "../src/index.js"
+import { cases, runAdapterTests, type AdapterTestDb, type AdapterTestGroup } from "../src/index.js"
 
 interface Store {
   users: AdapterUser[]
@@ -20,6 +21,7 @@ interface Store {
   records: AdapterSessionRecord[]
   /** useOnce's keys and until when each is kept. */
   usedKeys: Map<string, Date>
+  factors: AdapterAuthFactor[]
 }
 
 type AccountKey = Pick<AdapterAccount, "provider" | "providerAccountId">
@@ -27,7 +29,7 @@ type AccountKey = Pick<AdapterAccount, "provider" | "providerAccountId">
 /** `Omit<AdapterUser, "id">` keeps only the index signature, so the new user is typed here. */
 const withId = (user: Omit<AdapterUser, "id">, id: string): AdapterUser => ({ ...user, id }) as AdapterUser
 
-const emptyStore = (): Store => ({ users: [], accounts: [], sessions: [], tokens: [], authenticators: [], records: [], usedKeys: new Map() })
+const emptyStore = (): Store => ({ users: [], accounts: [], sessions: [], tokens: [], authenticators: [], records: [], usedKeys: new Map(), factors: [] })
 const copy = <T>(value: T): T => structuredClone(value)
 const expired = (date: Date): boolean => date.getTime() <= Date.now()
 const sameAccount = (a: AccountKey, b: AccountKey): boolean =>
@@ -46,6 +48,7 @@ function referenceAdapter(store: Store): Required<StrictAdapter> {
   const findSession = (token: string) => store.sessions.find((session) => session.sessionToken === token)
   const findAuthenticator = (id: string) => store.authenticators.find((authenticator) => authenticator.credentialID === id)
   const findRecord = (id: string) => store.records.find((record) => record.id === id)
+  const findFactor = (id: string) => store.factors.find((factor) => factor.id === id)
   const emailTaken = (email: string | null, by?: string) =>
     email !== null && store.users.some((user) => user.email === email && user.id !== by)
   return {
@@ -81,6 +84,7 @@ function referenceAdapter(store: Store): Required<StrictAdapter> {
       store.sessions = store.sessions.filter((session) => session.userId !== id)
       store.authenticators = store.authenticators.filter((authenticator) => authenticator.userId !== id)
       store.records = store.records.filter((record) => record.userId !== id)
+      store.factors = store.factors.filter((factor) => factor.userId !== id)
       return copy(user ?? null)
     },
     linkAccount(account) {
@@ -194,6 +198,44 @@ function referenceAdapter(store: Store): Required<StrictAdapter> {
       store.usedKeys.set(key, copy(until))
       return true
     },
+    createAuthFactor(factor) {
+      // A factor may belong to a user the store does not keep, as a session record may.
+      if (findFactor(factor.id)) throw new Error("factor id taken")
+      const stored = { confirmedAt: null, lastUsedStep: null, failures: 0, lockedAt: null, ...copy(factor) }
+      store.factors.push(stored)
+      return copy(stored)
+    },
+    listAuthFactors: (userId) => copy(store.factors.filter((factor) => factor.userId === userId)),
+    updateAuthFactor({ id, confirmedAt, lockedAt }) {
+      const factor = findFactor(id)
+      if (!factor) return null
+      if (confirmedAt !== undefined) factor.confirmedAt = copy(confirmedAt)
+      if (lockedAt !== undefined) factor.lockedAt = copy(lockedAt)
+      return copy(factor)
+    },
+    deleteAuthFactor: (id) => remove(store.factors, findFactor(id)) !== undefined,
+    useAuthFactorStep(id, step) {
+      if (!Number.isSafeInteger(step) || step < 0) throw new TypeError("step must be a non-negative integer")
+      const factor = findFactor(id)
+      if (!factor || (factor.lastUsedStep != null && step <= factor.lastUsedStep)) return false
+      factor.lastUsedStep = step
+      factor.failures = 0
+      return true
+    },
+    countAuthFactorFailure(id) {
+      const factor = findFactor(id)
+      if (!factor) return 0
+      factor.failures = (factor.failures ?? 0) + 1
+      return factor.failures
+    },
+    replaceAuthFactors(userId, type, factors) {
+      const kept = store.factors.filter((factor) => factor.userId !== userId || factor.type !== type)
+      for (const factor of factors) {
+        if (factor.userId !== userId || factor.type !== type) throw new Error("a factor of another user or type")
+        if ([...kept, ...factors].filter((other) => other.id === factor.id).length > 1) throw new Error("factor id taken")
+      }
+      store.factors = [...kept, ...factors.map((factor) => ({ confirmedAt: null, lastUsedStep: null, failures: 0, lockedAt: null, ...copy(factor) }))]
+    },
   }
 }
 
@@ -214,6 +256,11 @@ interface Defect {
   breaks(store: Store, correct: Required<StrictAdapter>): StrictAdapter
   /** Cases that must fail against it. */
   caughtBy: string[]
+  /**
+   * The only groups whose cases call what the defect breaks, when that is one group: the others
+   * (the lock cases wait for real) then do not run against it for nothing.
+   */
+  only?: AdapterTestGroup[]
 }
 
 const defects: Defect[] = [
@@ -1027,6 +1074,285 @@ const defects: Defect[] = [
     caughtBy: cases.filter((testCase) => testCase.group === "session records" || testCase.group === "single-use keys").map((testCase) => testCase.name),
   },
   {
+    defect: "listAuthFactors returns dates as strings",
+    only: ["auth factors"],
+    breaks: (_store, correct) => ({ listAuthFactors: async (userId) => JSON.parse(JSON.stringify(await correct.listAuthFactors(userId))) as AdapterAuthFactor[] }),
+    caughtBy: ["createAuthFactor stores every field, and listAuthFactors returns it with its Dates"],
+  },
+  {
+    defect: "createAuthFactor leaves the optional fields out instead of null",
+    only: ["auth factors"],
+    breaks: (store) => ({
+      createAuthFactor(factor) {
+        store.factors.push(copy(factor))
+        return copy(factor)
+      },
+    }),
+    caughtBy: ["createAuthFactor stores the optional fields left out as null, and failures as 0"],
+  },
+  {
+    defect: "createAuthFactor trims the secret",
+    only: ["auth factors"],
+    breaks: (_store, correct) => ({ createAuthFactor: (factor) => correct.createAuthFactor({ ...factor, secret: factor.secret.trim() }) }),
+    caughtBy: ["createAuthFactor keeps the secret exactly as given"],
+  },
+  {
+    defect: "createAuthFactor replaces a factor with the same id",
+    only: ["auth factors"],
+    breaks: (store, correct) => ({
+      createAuthFactor(factor) {
+        store.factors = store.factors.filter((stored) => stored.id !== factor.id)
+        return correct.createAuthFactor(factor)
+      },
+    }),
+    caughtBy: ["createAuthFactor throws for an id that exists, and keeps the first factor"],
+  },
+  {
+    defect: "createAuthFactor drops a factor of a user the store does not keep",
+    only: ["auth factors"],
+    breaks: (_store, correct) => ({
+      async createAuthFactor(factor) {
+        if (!(await correct.getUser(factor.userId))) return copy(factor)
+        return correct.createAuthFactor(factor)
+      },
+    }),
+    caughtBy: ["createAuthFactor stores a factor for a user id the store does not keep, listed by that id"],
+  },
+  {
+    defect: "listAuthFactors lists every user's factors",
+    only: ["auth factors"],
+    breaks: (store) => ({ listAuthFactors: () => copy(store.factors) }),
+    caughtBy: ["listAuthFactors lists the user's factors of every type, and no one else's"],
+  },
+  {
+    defect: "updateAuthFactor writes every field it is given",
+    only: ["auth factors"],
+    breaks: (store, correct) => ({
+      updateAuthFactor(patch) {
+        const factor = store.factors.find((candidate) => candidate.id === patch.id)
+        if (factor) Object.assign(factor, copy(patch))
+        return correct.updateAuthFactor({ id: patch.id })
+      },
+    }),
+    caughtBy: ["updateAuthFactor writes confirmedAt and lockedAt, null clears them, and nothing else changes"],
+  },
+  {
+    defect: "updateAuthFactor ignores lockedAt null",
+    only: ["auth factors"],
+    breaks: (_store, correct) => ({ updateAuthFactor: (patch) => correct.updateAuthFactor(patch.lockedAt === null ? { ...patch, lockedAt: undefined } : patch) }),
+    caughtBy: ["updateAuthFactor writes confirmedAt and lockedAt, null clears them, and nothing else changes"],
+  },
+  {
+    defect: "updateAuthFactor throws for an unknown id",
+    only: ["auth factors"],
+    breaks: (_store, correct) => ({
+      async updateAuthFactor(patch) {
+        const factor = await correct.updateAuthFactor(patch)
+        if (!factor) throw new Error("no such factor")
+        return factor
+      },
+    }),
+    caughtBy: ["updateAuthFactor returns null for an unknown id, and creates nothing"],
+  },
+  {
+    defect: "deleteAuthFactor always answers true",
+    only: ["auth factors"],
+    breaks: (_store, correct) => ({
+      async deleteAuthFactor(id) {
+        await correct.deleteAuthFactor(id)
+        return true
+      },
+    }),
+    caughtBy: ["deleteAuthFactor answers true once, then false, and deletes that factor only", "deleteAuthFactor is atomic: of concurrent deletes of one factor, exactly one answers true (a backup code spent once)"],
+  },
+  {
+    defect: "deleteAuthFactor finds and deletes in two steps (a read, then a write)",
+    only: ["auth factors"],
+    breaks: (store) => ({
+      async deleteAuthFactor(id) {
+        const found = store.factors.some((factor) => factor.id === id)
+        await new Promise((resolve) => setTimeout(resolve, 1))
+        store.factors = store.factors.filter((factor) => factor.id !== id)
+        return found
+      },
+    }),
+    caughtBy: ["deleteAuthFactor is atomic: of concurrent deletes of one factor, exactly one answers true (a backup code spent once)"],
+  },
+  {
+    defect: "useAuthFactorStep accepts the same step again",
+    only: ["auth factors"],
+    breaks: (store) => ({
+      useAuthFactorStep(id, step) {
+        const factor = store.factors.find((candidate) => candidate.id === id)
+        if (!factor || (factor.lastUsedStep != null && step < factor.lastUsedStep)) return false
+        factor.lastUsedStep = step
+        factor.failures = 0
+        return true
+      },
+    }),
+    caughtBy: ["useAuthFactorStep accepts a later step once, never the same or an earlier one, and resets failures (RFC 6238 §5.2)", "useAuthFactorStep is atomic: of concurrent uses of one step, exactly one answers true"],
+  },
+  {
+    defect: "useAuthFactorStep keeps its count of failures",
+    only: ["auth factors"],
+    breaks: (store, correct) => ({
+      async useAuthFactorStep(id, step) {
+        const failures = store.factors.find((factor) => factor.id === id)?.failures
+        const accepted = await correct.useAuthFactorStep(id, step)
+        const factor = store.factors.find((candidate) => candidate.id === id)
+        if (factor) factor.failures = failures
+        return accepted
+      },
+    }),
+    caughtBy: ["useAuthFactorStep accepts a later step once, never the same or an earlier one, and resets failures (RFC 6238 §5.2)"],
+  },
+  {
+    defect: "useAuthFactorStep keeps one last step for every factor",
+    only: ["auth factors"],
+    breaks: (_store, correct) => {
+      let last: number | undefined
+      return {
+        async useAuthFactorStep(id, step) {
+          if (last !== undefined && step <= last) return false
+          const accepted = await correct.useAuthFactorStep(id, step)
+          if (accepted) last = step
+          return accepted
+        },
+      }
+    },
+    caughtBy: ["useAuthFactorStep keeps each factor's steps apart"],
+  },
+  {
+    defect: "useAuthFactorStep takes any step",
+    only: ["auth factors"],
+    breaks: (store) => ({
+      useAuthFactorStep(id, step) {
+        const factor = store.factors.find((candidate) => candidate.id === id)
+        if (!factor || (factor.lastUsedStep != null && step <= factor.lastUsedStep)) return false
+        factor.lastUsedStep = step
+        return true
+      },
+    }),
+    caughtBy: ["useAuthFactorStep refuses a step that is not a non-negative integer"],
+  },
+  {
+    defect: "useAuthFactorStep checks and stores in two steps (a read, then a write)",
+    only: ["auth factors"],
+    breaks: (store) => ({
+      async useAuthFactorStep(id, step) {
+        const last = store.factors.find((factor) => factor.id === id)?.lastUsedStep
+        await new Promise((resolve) => setTimeout(resolve, 1))
+        const factor = store.factors.find((candidate) => candidate.id === id)
+        if (!factor || (last != null && step <= last)) return false
+        factor.lastUsedStep = step
+        factor.failures = 0
+        return true
+      },
+    }),
+    caughtBy: [
+      "useAuthFactorStep is atomic: of concurrent uses of one step, exactly one answers true",
+      "useAuthFactorStep is atomic: of concurrent earlier and later steps, none is accepted after a later one",
+    ],
+  },
+  {
+    defect: "countAuthFactorFailure answers the count before it",
+    only: ["auth factors"],
+    breaks: (_store, correct) => ({ countAuthFactorFailure: async (id) => (await correct.countAuthFactorFailure(id)) - 1 }),
+    caughtBy: ["countAuthFactorFailure adds one and answers the new count", "countAuthFactorFailure is atomic: concurrent failures each count, each answering its own count"],
+  },
+  {
+    defect: "countAuthFactorFailure reads, then writes (a lost update)",
+    only: ["auth factors"],
+    breaks: (store) => ({
+      async countAuthFactorFailure(id) {
+        const failures = store.factors.find((factor) => factor.id === id)?.failures ?? 0
+        await new Promise((resolve) => setTimeout(resolve, 1))
+        const factor = store.factors.find((candidate) => candidate.id === id)
+        if (!factor) return 0
+        factor.failures = failures + 1
+        return factor.failures
+      },
+    }),
+    caughtBy: ["countAuthFactorFailure is atomic: concurrent failures each count, each answering its own count"],
+  },
+  {
+    defect: "replaceAuthFactors removes the user's factors of every type",
+    only: ["auth factors"],
+    breaks: (store, correct) => ({
+      replaceAuthFactors(userId, type, factors) {
+        store.factors = store.factors.filter((factor) => factor.userId !== userId)
+        return correct.replaceAuthFactors(userId, type, factors)
+      },
+    }),
+    caughtBy: ["replaceAuthFactors replaces the user's factors of that type only"],
+  },
+  {
+    defect: "replaceAuthFactors deletes, then stores one by one (no transaction)",
+    only: ["auth factors"],
+    breaks: (store, correct) => ({
+      async replaceAuthFactors(userId, type, factors) {
+        store.factors = store.factors.filter((factor) => factor.userId !== userId || factor.type !== type)
+        for (const factor of factors) await correct.createAuthFactor(factor)
+      },
+    }),
+    caughtBy: ["replaceAuthFactors is all or nothing: a taken id leaves the user's factors as they were"],
+  },
+  {
+    defect: "replaceAuthFactors stores factors of any user and type",
+    only: ["auth factors"],
+    breaks: (store) => ({
+      replaceAuthFactors(userId, type, factors) {
+        store.factors = [...store.factors.filter((factor) => factor.userId !== userId || factor.type !== type), ...copy(factors)]
+      },
+    }),
+    caughtBy: ["replaceAuthFactors refuses factors of another user or type, and changes nothing"],
+  },
+  {
+    defect: "replaceAuthFactors deletes, waits, then stores (two concurrent calls both land)",
+    only: ["auth factors"],
+    breaks: (store, correct) => ({
+      async replaceAuthFactors(userId, type, factors) {
+        await correct.replaceAuthFactors(userId, type, [])
+        await new Promise((resolve) => setTimeout(resolve, 1))
+        store.factors.push(...factors.map((factor) => ({ confirmedAt: null, lastUsedStep: null, failures: 0, lockedAt: null, ...copy(factor) })))
+      },
+    }),
+    caughtBy: ["replaceAuthFactors is atomic: of concurrent replaces, exactly one's factors remain"],
+  },
+  {
+    defect: "deleteUser leaves the user's factors",
+    only: ["auth factors"],
+    breaks: (store, correct) => ({
+      async deleteUser(id) {
+        const factors = store.factors
+        const user = await correct.deleteUser(id)
+        store.factors = factors
+        return user
+      },
+    }),
+    caughtBy: ["deleteUser deletes the user's factors"],
+  },
+  {
+    defect: "listAuthFactors returns the stored factors, not copies",
+    only: ["auth factors"],
+    breaks: (store) => ({ listAuthFactors: (userId) => store.factors.filter((factor) => factor.userId === userId) }),
+    caughtBy: ["changing a factor passed in or returned does not change the store"],
+  },
+  {
+    defect: "the adapter has no second-factor methods",
+    only: ["auth factors"],
+    breaks: () => ({
+      createAuthFactor: undefined,
+      listAuthFactors: undefined,
+      updateAuthFactor: undefined,
+      deleteAuthFactor: undefined,
+      useAuthFactorStep: undefined,
+      countAuthFactorFailure: undefined,
+      replaceAuthFactors: undefined,
+    }),
+    caughtBy: cases.filter((testCase) => testCase.group === "auth factors").map((testCase) => testCase.name),
+  },
+  {
     defect: "the adapter has no verification token methods",
     breaks: () => ({ createVerificationToken: undefined, useVerificationToken: undefined }),
     caughtBy: cases.filter((testCase) => testCase.group === "verification tokens").map((testCase) => testCase.name),
@@ -1036,7 +1362,7 @@ const defects: Defect[] = [
 /** Runs every case against a fresh broken adapter; returns the failures by case name. */
 async function failures(defect: Defect, withDb: boolean): Promise<Map<string, unknown>> {
   const failed = new Map<string, unknown>()
-  for (const testCase of cases) {
+  for (const testCase of cases.filter(({ group }) => defect.only?.includes(group) ?? true)) {
     const store = emptyStore()
     const correct = referenceAdapter(store)
     const adapter = { ...correct, ...defect.breaks(store, correct) }
@@ -1075,6 +1401,20 @@ describe("an adapter without verification tokens, skipping that group", () => {
 describe("an adapter without session records (as Auth.js's adapters), skipping those groups", () => {
   const { createSessionRecord: _create, getSessionRecord: _get, listSessionRecords: _list, updateSessionRecord: _update, useOnce: _use, ...adapter } = referenceAdapter(emptyStore())
   runAdapterTests({ adapter, skip: ["session records", "single-use keys"] })
+})
+
+describe("an adapter without second factors (as Auth.js's adapters), skipping that group", () => {
+  const {
+    createAuthFactor: _create,
+    listAuthFactors: _list,
+    updateAuthFactor: _update,
+    deleteAuthFactor: _delete,
+    useAuthFactorStep: _step,
+    countAuthFactorFailure: _count,
+    replaceAuthFactors: _replace,
+    ...adapter
+  } = referenceAdapter(emptyStore())
+  runAdapterTests({ adapter, skip: ["auth factors"] })
 })
 
 describe("the cases", () => {

@@ -33,6 +33,9 @@ const PG_LACKS = [
   // Auth() refuses backchannelLogout with such an adapter at start, naming what is missing.
   "session records",
   "single-use keys",
+  // No second-factor methods (this project's addition): Auth() refuses `mfa` with such an adapter
+  // at start, naming them; an app adds them from @portcullis/adapter-pg (test/composed-factors.test.ts).
+  "auth factors",
   // No createUserWithAccount (this project's optional addition): core creates the user, then
   // links the account, and a later verified sign-in finishes a user left without it
   // (packages/adapter-pg/test/killed-sign-in.test.ts).
@@ -96,6 +99,8 @@ describe("@auth/unstorage-adapter on Redis", () => {
       // No session records or useOnce (see PG_LACKS).
       "session records",
       "single-use keys",
+      // No second-factor methods (see PG_LACKS).
+      "auth factors",
       // No createUserWithAccount (see PG_LACKS).
       "user with account",
       // updateUser keeps the old email's index key: getUserByEmail(old) still finds the user.
@@ -117,7 +122,7 @@ describe("@auth/unstorage-adapter on Redis", () => {
 /**
  * What the ORM adapters lack alike: this project's additions to the contract (renaming and
  * removing passkeys with their name, AAGUID and dates; listing a user's accounts; session
- * records and single-use keys; a user and account written together), columns for
+ * records, single-use keys and second factors; a user and account written together), columns for
  * OAuth 1.0a tokens, which Auth.js never supported, and expiry checks, which core makes itself.
  */
 const ORMS_LACK = [
@@ -131,6 +136,8 @@ const ORMS_LACK = [
   // No session records or useOnce (see PG_LACKS).
   "session records",
   "single-use keys",
+  // No second-factor methods (see PG_LACKS).
+  "auth factors",
   // No createUserWithAccount (see PG_LACKS).
   "user with account",
   // The guides' account tables have no oauth_token / oauth_token_secret columns.

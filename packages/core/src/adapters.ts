@@ -269,6 +269,13 @@ export interface Adapter {
   listSessionRecords?: SessionRecordMethods["listSessionRecords"]
   updateSessionRecord?: SessionRecordMethods["updateSessionRecord"]
   useOnce?: SessionRecordMethods["useOnce"]
+  createAuthFactor?: AuthFactorMethods["createAuthFactor"]
+  listAuthFactors?: AuthFactorMethods["listAuthFactors"]
+  updateAuthFactor?: AuthFactorMethods["updateAuthFactor"]
+  deleteAuthFactor?: AuthFactorMethods["deleteAuthFactor"]
+  useAuthFactorStep?: AuthFactorMethods["useAuthFactorStep"]
+  countAuthFactorFailure?: AuthFactorMethods["countAuthFactorFailure"]
+  replaceAuthFactors?: AuthFactorMethods["replaceAuthFactors"]
 }
 
 /**
@@ -370,6 +377,90 @@ export interface SessionRecordMethods {
    * single-use values (a logout token's `jti`).
    */
   useOnce(key: string, expires: Date): Awaitable<boolean>
+}
+
+/**
+ * A user's second factor as the store keeps it (see {@link AuthFactorMethods}): a TOTP
+ * authenticator, or one backup code.
+ */
+export interface AdapterAuthFactor {
+  /** Random and opaque, chosen by core. */
+  id: string
+  /** Matched by value, without a foreign key to users (as session records are). */
+  userId: string
+  /** `"totp"`: an RFC 6238 authenticator app; `"backup"`: one single-use backup code. */
+  type: "totp" | "backup"
+  /**
+   * Opaque to the store: a TOTP secret sealed by core, or a backup code's keyed hash. Core never
+   * hands the store either in the clear; the store keeps the string exactly as given.
+   */
+  secret: string
+  createdAt: Date
+  /** When the user confirmed the factor with a first code; a TOTP factor gates sign-in only once confirmed. `null` until then. */
+  confirmedAt?: Date | null
+  /** TOTP: the last RFC 6238 time step accepted, so that no step is accepted twice. `null` before the first. */
+  lastUsedStep?: number | null
+  /** Wrong codes since the last accepted one. `0` for a new factor. */
+  failures?: number
+  /** When the factor was locked after too many wrong codes; `null` when it is not. */
+  lockedAt?: Date | null
+}
+
+/**
+ * What core keeps in the adapter's store for second factors (`AuthConfig.mfa`): TOTP
+ * authenticators and backup codes, with the counters that make each code count once across
+ * instances. Optional, and this project's extension (Auth.js's adapters have none): `Auth()`
+ * refuses `mfa` at start with an adapter that lacks any of them (or the
+ * {@link SessionRecordMethods}), naming the missing ones. An app on an Auth.js adapter adds them
+ * from `@portcullis/adapter-pg` on the same database (see the core README's "Second factors").
+ *
+ * The atomic methods (`deleteAuthFactor`, `useAuthFactorStep`, `countAuthFactorFailure`,
+ * `replaceAuthFactors`) must hold across every instance sharing the store: of concurrent callers,
+ * each answer is what one caller alone would have got, one after the other.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc6238#section-5.2 (a time step is accepted once)
+ */
+export interface AuthFactorMethods {
+  /**
+   * Stores a new factor: the optional fields left out as `null` (`failures` as `0`). Answers it;
+   * throws when a factor with its `id` exists.
+   */
+  createAuthFactor(factor: AdapterAuthFactor): Awaitable<AdapterAuthFactor>
+  /** The user's factors of every type, in any order (an empty array for none, or for an unknown user). */
+  listAuthFactors(userId: string): Awaitable<AdapterAuthFactor[]>
+  /**
+   * Writes the fields given (`confirmedAt`, `lockedAt`; `null` clears one) and nothing else;
+   * answers the factor, or `null` when no factor has the id.
+   */
+  updateAuthFactor(patch: Pick<AdapterAuthFactor, "id"> & Partial<Pick<AdapterAuthFactor, "confirmedAt" | "lockedAt">>): Awaitable<AdapterAuthFactor | null>
+  /**
+   * Deletes the factor; answers `true` only to the one call that removed it (`false` for an
+   * unknown id, or when another call removed it first): consuming a backup code once, whichever
+   * instance asks first.
+   */
+  deleteAuthFactor(id: string): Awaitable<boolean>
+  /**
+   * Atomically: when `step` is greater than the factor's `lastUsedStep` (or it has none), stores
+   * `step` as its `lastUsedStep`, sets `failures` to `0` and answers `true`; otherwise (an equal or
+   * lower step, an unknown id) changes nothing and answers `false`. So of concurrent calls with
+   * one step, one answers `true`, and a step is never accepted after a later one.
+   *
+   * @throws {TypeError} when `step` is not a non-negative integer.
+   */
+  useAuthFactorStep(id: string, step: number): Awaitable<boolean>
+  /**
+   * Atomically adds one to the factor's `failures` and answers the new count (`0` for an unknown
+   * id): of concurrent calls, each counts, and each answers a different count.
+   */
+  countAuthFactorFailure(id: string): Awaitable<number>
+  /**
+   * In one transaction: deletes the user's factors of `type` and stores `factors` (regenerating
+   * backup codes). All or nothing: when any write fails (a taken id), the user's factors stay as
+   * they were; of concurrent calls for one user and type, the factors of exactly one remain.
+   *
+   * @throws {Error} when a factor of `factors` is of another user or type, or its id is taken.
+   */
+  replaceAuthFactors(userId: string, type: AdapterAuthFactor["type"], factors: AdapterAuthFactor[]): Awaitable<void>
 }
 
 /** Names of the adapter's methods. */

@@ -11,8 +11,9 @@ import type { SetCookie } from "./http/cookies.js"
 import type { OriginPolicy } from "./http/origins.js"
 import type { RateLimitStore } from "./limits/rate-limit-store.js"
 import type { ClientLimits, ClientRule } from "./limits/client-limit-rules.js"
-import type { Account, CookiesOptions, LoggerInstance, ProviderButtonStyles, ProviderType, Theme } from "./model.js"
-import type { CallbacksOptions, EventCallbacks, JWT, JWTOptions, PagesOptions, SessionStrategy } from "./types.js"
+import type { Account, Awaitable, CookiesOptions, LoggerInstance, ProviderButtonStyles, ProviderType, Theme } from "./model.js"
+import type { EmailMessage } from "./providers/types.js"
+import type { AuditType, CallbacksOptions, EventCallbacks, JWT, JWTOptions, MailOptions, MfaFactor, PagesOptions, SessionStrategy } from "./types.js"
 
 /** The configuration as the routes use it. */
 export interface InternalConfig {
@@ -43,6 +44,8 @@ export interface InternalConfig {
   jwt: { maxAge: number; encode: JWTOptions["encode"]; decode: JWTOptions["decode"] }
   callbacks: CallbacksOptions
   events: EventCallbacks
+  /** `mail.send`: the app's hook for core's mails that are not sign-in links (see `outbound/mail.ts`). */
+  mail: { send: MailOptions["send"] }
   pages: PagesOptions
   /** Cookies for an https origin and for a plain one; `useSecureCookies` pins one. */
   cookies: { secure: CookiesOptions; insecure: CookiesOptions }
@@ -54,6 +57,8 @@ export interface InternalConfig {
   production: boolean
   theme: Theme
   adapter: Adapter | undefined
+  /** Second factors (see `AuthConfig.mfa`), read and checked against the adapter; `undefined` when not configured. */
+  mfa: InternalMfa | undefined
   /** Until when Auth.js's session cookie names are still read (see `AuthConfig.legacySessionCookies`). */
   legacySessionCookies: { until: Date } | undefined
   /** The abuse limits (see `AuthConfig.rateLimit`); `undefined` with `rateLimit: false`. The store is made on first use when none is configured. */
@@ -68,6 +73,18 @@ export interface InternalConfig {
     | undefined
   /** The app's `clientAddress` hook, which wins over the address an integration recorded. */
   clientAddress: ((request: Request) => unknown) | undefined
+}
+
+/** `AuthConfig.mfa` in its internal form. */
+export interface InternalMfa {
+  /** The factors offered, in the app's order, each once. */
+  factors: readonly MfaFactor[]
+  /**
+   * Whether `user` must have a second factor (`mfa.required`, as a function whatever the app gave).
+   *
+   * @throws {Configuration} when the app's function answers anything but a boolean.
+   */
+  required: (user: AdapterUser) => Promise<boolean>
 }
 
 /** What every route gets. */
@@ -97,6 +114,18 @@ export interface RequestContext {
    * request `Auth()` serves.
    */
   serverCall?: true
+  /**
+   * The authentication operation this request performs, while it is under way, for its audit
+   * event (`audit/audit.ts`): set only when the app has `events.audit`, cleared once its event is sent.
+   */
+  audit?: AuditedOperation
+}
+
+/** An operation under way, as its audit event will name it. */
+export interface AuditedOperation {
+  type: AuditType
+  provider?: string | undefined
+  userId?: string | undefined
 }
 
 /** A configured provider as the routes use it: what it declared, and the flow that serves it. */
@@ -205,6 +234,11 @@ export interface SignInFlow<Options = unknown> {
    * sign-in: the default) or `"callback"` (the form itself is the sign-in, as for credentials).
    */
   postsTo?: "signin" | "callback"
+  /**
+   * What `POST /signin/:id` starts, as the audit trail (`events.audit`) names it: `"signIn"` (the
+   * default: a sign-in, finished at the callback) or `"emailLinkRequest"` (a sign-in link is sent).
+   */
+  startsAs?: Extract<AuditType, "signIn" | "emailLinkRequest">
   /** What the built-in sign-in page draws for this provider; nothing when absent (see `page`). */
   draw?: (context: RequestContext, provider: FlowProvider<Options>, page: { refused: boolean }) => PageEntry | Promise<PageEntry | undefined> | undefined
   /** `POST /signin/:id`, after the CSRF check: starts a sign-in. `query` holds the route's other query parameters. */
@@ -249,6 +283,12 @@ export interface SignInFlow<Options = unknown> {
    * credentials never count.
    */
   waysIn?: (context: RequestContext, provider: FlowProvider<Options>, user: AdapterUser) => Promise<readonly WayIn[]>
+  /**
+   * For a flow that sends mail (email links): how core's other mails go out through this
+   * provider (see `outbound/mail.ts`): its transport, or `undefined` when the provider sends
+   * only its sign-in links (a custom `sendVerificationRequest` and no `sendMail`).
+   */
+  mailTransport?: (options: Options) => ((message: EmailMessage) => Awaitable<void>) | undefined
   /** What a sign-in through this provider adds to a JWT session token when there is no adapter (OAuth 2.0's `tokensInCookie`). */
   sessionToken?: (options: Options, token: JWT, account: Account) => JWT | Promise<JWT>
 }

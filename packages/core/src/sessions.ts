@@ -12,6 +12,7 @@
  */
 import { listSessionsOf, revokeSessionsOf, revokeTarget, type RevokeResult, type RevokeTarget, type SessionInfo } from "./actions/sessions.js"
 import { keepsSessionRecords } from "./adapters.js"
+import { auditFailure, auditWithoutRequest } from "./audit/trail.js"
 import { resolveConfig } from "./config/config.js"
 import { createContext } from "./http/context.js"
 import { serializeCookie } from "./http/cookies.js"
@@ -26,18 +27,21 @@ export type { RevokeResult, RevokeTarget, SessionInfo } from "./actions/sessions
 
 /**
  * Runs `work` on a context for `request` and hands its cookies to `setCookie`; a failure caused
- * by the request (an untrusted host) is logged and answers `null`, one of the server's own is thrown.
+ * by the request (an untrusted host) is logged and answers `null`, one of the server's own is
+ * thrown. Either is the failure of the operation under way in the audit trail, as `Auth()` sends it.
  */
 async function forRequest<T>(request: Request, config: AuthConfig, setCookie: SetCookieSink | undefined, work: (context: RequestContext) => Promise<T | null>): Promise<T | null> {
   const internal = await resolveConfig(config)
+  let context: RequestContext | undefined
   try {
-    const context = createContext(internal, request, new URL(request.url))
+    context = createContext(internal, request, new URL(request.url))
     context.serverCall = true
     const answer = await work(context)
     if (setCookie !== undefined) for (const cookie of context.setCookies) setCookie(serializeCookie(cookie))
     return answer
   } catch (thrown) {
     const error = thrown instanceof AuthError ? thrown : new Configuration("An unexpected error occurred while reading the sessions.", { cause: thrown })
+    if (context?.audit !== undefined) await auditFailure(context, (await import("./http/failures.js")).auditReasonOf(error))
     if (httpStatus(error.code) >= 500) throw error
     internal.logger.error(error)
     return null
@@ -90,8 +94,9 @@ export async function revokeSessions(request: Request, config: AuthConfig, targe
  * Ends every session of user `userId`, from anywhere (an admin page, account deletion): database
  * sessions at once, JWT sessions within `session.revocationCheckInterval` on every instance, and
  * (while `legacySessionCookies` is read) the sessions from before the switch that have not been
- * read since. Each recorded one sends `sessionRevoked` with reason `"admin"`. Answers how many
- * live recorded sessions it ended.
+ * read since. Each recorded one sends `sessionRevoked` with reason `"admin"`, and the whole one
+ * `sessionRevoke` audit event (reason `"admin"`, or the failure's). Answers how many live
+ * recorded sessions it ended.
  *
  * @throws {Configuration} when the adapter keeps no session records.
  * @throws {AdapterError} when the store fails.
@@ -105,7 +110,15 @@ export async function revokeUserSessions(config: AuthConfig, userId: string): Pr
   const adapter = internal.adapter
   if (!keepsSessionRecords(adapter)) throw new Configuration("revokeUserSessions needs an adapter that keeps session records (@portcullis/adapter-memory and @portcullis/adapter-pg have them).")
   if (typeof userId !== "string" || userId === "") return 0
-  await endUnrecordedPreSwitchSessions(internal, userId)
-  const records = (await callAdapter(adapter, "listSessionRecords", { userId })).filter((record) => record.userId === userId)
-  return revokeRecords(internal, records, "admin")
+  let revoked: number
+  try {
+    await endUnrecordedPreSwitchSessions(internal, userId)
+    const records = (await callAdapter(adapter, "listSessionRecords", { userId })).filter((record) => record.userId === userId)
+    revoked = await revokeRecords(internal, records, "admin")
+  } catch (error) {
+    await auditWithoutRequest(internal, "sessionRevoke", "failure", error instanceof AuthError ? (await import("./http/failures.js")).auditReasonOf(error) : "storeError", userId)
+    throw error
+  }
+  await auditWithoutRequest(internal, "sessionRevoke", "success", "admin", userId)
+  return revoked
 }

@@ -19,7 +19,7 @@ import type { Adapter, AdapterAccount, AdapterSession, AdapterUser } from "./ada
 import type { RefreshTokenError } from "./errors/flow-errors.js"
 import type { RateLimitStore } from "./limits/rate-limit-store.js"
 import type { Account, Awaitable, CookiesOptions, LoggerInstance, Profile, Theme, User } from "./model.js"
-import type { Provider } from "./providers/types.js"
+import type { EmailMessage, Provider } from "./providers/types.js"
 
 export type { Adapter, AdapterAccount, AdapterSession, AdapterUser } from "./adapters.js"
 export type { Account, Awaitable, CookieOption, CookiesOptions, LoggerInstance, Profile, ProviderType, Theme, TokenSet, User } from "./model.js"
@@ -203,6 +203,102 @@ export interface EventCallbacks {
    * everywhere" (`"signOutEverywhere"`), or by the app's `revokeUserSessions` (`"admin"`).
    */
   sessionRevoked?: (message: { userId: string; sessionId: string; reason: SessionRevocationReason }) => Awaitable<void>
+  /**
+   * The audit trail: one {@link AuditEvent} per authentication operation, failures included (each
+   * way in, sign-out, session revocations, account linking and unlinking, passkeys added and
+   * removed). The event carries no token, code, password, secret or cookie value. An app without
+   * this handler pays nothing for it: no event is built. See the core README, "Audit events".
+   *
+   * @example
+   * ```ts
+   * events: { audit: (event) => auditLog.write(event) } // e.g. { type: "signIn", outcome: "failure", reason: "invalidCredentials", provider: "credentials", at: 1767225600000 }
+   * ```
+   */
+  audit?: (event: AuditEvent) => Awaitable<void>
+}
+
+/**
+ * What an audit event records, a closed list (an exhaustive `switch` over it is safe until a release
+ * adds a member, which its changeset says):
+ *
+ * - `signIn`: a sign-in through any way in (OAuth 2.0 / OpenID Connect, OAuth 1.0a, a followed
+ *   email link, credentials, a passkey, a passkey sign-up): `success` once the session starts,
+ *   `failure` when any step refuses it (its start, the provider's callback, the link, the form,
+ *   the ceremony).
+ * - `emailLinkRequest`: a sign-in link asked for (an email provider's form, or a passkey sign-up
+ *   confirming its address): `success` once sent, `failure` when not, `rateLimited` included,
+ *   where the browser is told it was sent.
+ * - `signOut`: `POST /signout` or the server's `signOut()`.
+ * - `sessionRevoke`: sessions ended otherwise; its `reason` on success says how (`revoked`,
+ *   `signOutEverywhere`, `backchannelLogout`, `admin`).
+ * - `accountLink`: a provider's account linked to an existing user (while signed in, or by a
+ *   verified email); its failures are the sign-in's.
+ * - `accountUnlink`: `POST /accounts/unlink` or the server's `unlinkAccount()`.
+ * - `passkeyAdd`, `passkeyRemove`: a signed-in user registers or deletes a passkey.
+ */
+export type AuditType = "signIn" | "emailLinkRequest" | "signOut" | "sessionRevoke" | "accountLink" | "accountUnlink" | "passkeyAdd" | "passkeyRemove"
+
+/** How an audited operation ended. */
+export type AuditOutcome = "success" | "failure"
+
+/**
+ * Why an audited operation failed (or, for a `sessionRevoke` success, how the sessions ended), a
+ * closed list:
+ *
+ * - `denied`: refused by the user at the provider, or by the app (`signIn` callback, `jwt` callback).
+ * - `invalidCredentials`: a password form `authorize` refused, a passkey that did not verify or is unknown.
+ * - `invalidCode`: a sign-in link whose token is unknown, used or expired.
+ * - `expired`, `replayed`: a passkey challenge that expired or was used already; a back-channel logout token seen before.
+ * - `rateLimited`: an account's password sign-in paused (`rateLimit.credentials`), an address's mail allowance spent (`rateLimit.mailPerAddress`).
+ * - `accountNotLinked`: the account-linking rules refused the account.
+ * - `invalidRequest`: the request itself was wrong: CSRF, state, PKCE, nonce, callback URL, an unknown provider, malformed input.
+ * - `providerError`: the provider answered with an error or did not validate, or the email could not be sent.
+ * - `signInRequired`: the operation needs a signed-in user and the request has none.
+ * - `wrongUser`: another user is signed in than the one who started the operation.
+ * - `lastSignInMethod`: refused to remove the user's last way to sign in.
+ * - `configuration`: the app's set-up or its own code failed (a callback or `authorize` that threw).
+ * - `storeError`: the adapter failed.
+ * - On a `sessionRevoke` success: `revoked` (one, or every other, from the user's list of sessions),
+ *   `signOutEverywhere`, `backchannelLogout`, `admin` (`revokeUserSessions`).
+ */
+export type AuditReason =
+  | "denied"
+  | "invalidCredentials"
+  | "invalidCode"
+  | "expired"
+  | "replayed"
+  | "rateLimited"
+  | "accountNotLinked"
+  | "invalidRequest"
+  | "providerError"
+  | "signInRequired"
+  | "wrongUser"
+  | "lastSignInMethod"
+  | "configuration"
+  | "storeError"
+  | Exclude<SessionRevocationReason, "signOut">
+
+/**
+ * One authentication operation, as `events.audit` receives it. Fields are present only where known;
+ * none carries a token, code, password, secret, cookie value or a callback URL.
+ */
+export interface AuditEvent {
+  type: AuditType
+  outcome: AuditOutcome
+  /** Why it failed; on a `sessionRevoke` success, how the sessions ended. */
+  reason?: AuditReason
+  /** The user it concerns, once known (not for a refused sign-in of an unknown user). */
+  userId?: string
+  /** The provider's id (`"github"`, `"credentials"`, `"passkey"`...). */
+  provider?: string
+  /** The ways the user proved who they are (a sign-in's methods, as on `session.assurance`). */
+  methods?: string[]
+  /** The client's address as the per-client limits key it (an IPv6 client by its /64), only when the app's `clientAddress` or its integration names one. */
+  clientAddress?: string
+  /** The request's `User-Agent`, cut to 256 characters as session records keep it. */
+  userAgent?: string
+  /** When, in milliseconds since the epoch. */
+  at: number
 }
 
 /** Why a session was revoked: see the `sessionRevoked` event. */
@@ -220,6 +316,32 @@ export interface PagesOptions {
   verifyRequest?: string
   /** Where a user's first sign-in lands (sent the `callbackUrl` to go on to). */
   newUser?: string
+}
+
+/**
+ * Why core sends a mail that is not a sign-in link: a notice of something done to the account
+ * (a second factor locked, added or removed), a second-factor code, or a link to confirm a new
+ * address, an address for a password account, or a password reset.
+ */
+export type MailKind = "notice" | "mfaCode" | "emailChange" | "passwordVerify" | "passwordReset"
+
+/** One mail core asks the app to send (see `AuthConfig.mail`): the message and why it is sent. */
+export interface MailMessage extends EmailMessage {
+  kind: MailKind
+  /** The link the mail carries (a confirmation or reset link), for an app that writes its own body. Never log it. */
+  url?: string
+  /** The one-time code the mail carries (`mfaCode`), for an app that writes its own body. Never log it. */
+  code?: string
+}
+
+/** `AuthConfig.mail`: how core's mails other than sign-in links go out. */
+export interface MailOptions {
+  /**
+   * Sends one mail (a throw or a rejection counts as not sent: it is logged with the link and
+   * code redacted, and the feature that asked decides what the user is told). Default: through
+   * the transport of the configured email provider (`Resend`, `Nodemailer`, `Sendgrid`...).
+   */
+  send?: (message: MailMessage) => Awaitable<void>
 }
 
 /** The configuration of `Auth()`. */
@@ -255,6 +377,19 @@ export interface AuthConfig {
   callbacks?: CallbacksOptions
   events?: EventCallbacks
   pages?: PagesOptions
+  /**
+   * The one hook for every mail core sends that is not a sign-in link (second-factor codes and
+   * notices, address changes, password accounts): a Portcullis addition. Without `send`, such
+   * mail goes through the configured email provider's transport; an app whose email provider
+   * has only its own `sendVerificationRequest` gets one warning naming this option, and the mail
+   * is not sent.
+   *
+   * @example
+   * ```ts
+   * mail: { send: ({ to, subject, text, html }) => mailer.send({ from: "Acme <no-reply@acme.example>", to, subject, text, html }) }
+   * ```
+   */
+  mail?: MailOptions
   /** Overrides a cookie's name or options, per cookie (`sessionToken`, `csrfToken`...): the defaults are `__Host-` / `__Secure-` on https. */
   cookies?: Partial<{ [K in keyof CookiesOptions]: Partial<CookiesOptions[K]> }>
   /** Default: true when the origin is `https:`. */
@@ -268,6 +403,20 @@ export interface AuthConfig {
   theme?: Theme
   /** Where users, accounts, database sessions, verification tokens and passkeys are stored (any Auth.js adapter fits). */
   adapter?: Adapter
+  /**
+   * Second factors: a Portcullis addition (Auth.js has none). Which factors users may enrol
+   * (`factors`, default `["totp"]`) and who must have one (`required`, default `false`). Needs an
+   * `adapter` with the second-factor and session-record methods (`@portcullis/adapter-pg` and
+   * `@portcullis/adapter-memory` have them; an Auth.js adapter gains them from
+   * `@portcullis/adapter-pg` on the same database): `Auth()` refuses `mfa` at start otherwise,
+   * naming what is missing. See the core README's "Second factors".
+   *
+   * @example
+   * ```ts
+   * mfa: { factors: ["totp"], required: (user) => user.role === "admin" }
+   * ```
+   */
+  mfa?: MfaOptions
   /**
    * How long one call into a store (each `adapter` method, each `rateLimit.store` call) may take,
    * in milliseconds, 1 to 120000. A call still pending then fails as the store failing does: the
@@ -331,6 +480,26 @@ export interface AuthConfig {
 export interface LegacySessionCookiesOptions {
   /** A `Date`, or an ISO 8601 date (`"2026-03-31"`, UTC) or date-time with its offset (`"2026-03-31T00:00:00Z"`). */
   until: Date | string
+}
+
+/**
+ * A second factor a user may enrol: `"totp"`, an authenticator app's six-digit codes (RFC 6238);
+ * `"passkey"`, any of the user's passkeys; `"email"`, a code sent by mail (weaker: NIST SP 800-63B
+ * does not accept email as an out-of-band authenticator).
+ */
+export type MfaFactor = "totp" | "passkey" | "email"
+
+/** `AuthConfig.mfa`: which second factors users may enrol, and who must have one. */
+export interface MfaOptions {
+  /** The factors offered, each at most once. Default `["totp"]`. */
+  factors?: MfaFactor[]
+  /**
+   * Who must have a second factor: `true` for every user, or a function answering `true` or
+   * `false` for one user (called as they sign in; an answer that is not a boolean fails the
+   * sign-in as a `Configuration` error). A user with an enrolled factor always owes it, whatever
+   * this says. Default `false`.
+   */
+  required?: boolean | ((user: AdapterUser) => Awaitable<boolean>)
 }
 
 /** `AuthConfig.rateLimit`: the limits and where their counters live. */

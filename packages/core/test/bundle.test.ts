@@ -58,7 +58,7 @@ async function loadedWith(app: string): Promise<{ inputs: string[]; code: string
 }
 
 /** Flows and options an app loads only when it uses them. */
-const LAZY = /^(email\/|credentials\/|oauth\/rare-options\.ts|pages\/email\.ts|session\/(legacy|cookie-tokens|database|jwt-foreign)\.ts|http\/redirect-warning\.ts|oauth1\/|webauthn\/|oauth\/access-token\.ts|oauth\/refresh\.ts|crypto\/crypto-web\.ts|pages\/|session\/records\.ts|oauth\/backchannel\.ts|oauth\/logout-token\.ts|oauth\/end-session\.ts|sign-in\/accounts\.ts|actions\/accounts\.ts|sign-in\/ways-in\.ts|errors\/error-messages\.ts|config\/normalise-rare\.ts|outbound\/store-timeout\.ts|outbound\/deadline\.ts|http\/origin-patterns\.ts|limits\/rate-limit\.ts|limits\/client-limit\.ts|limits\/client-limit-rules\.ts|limits\/ip-address\.ts|client-address\.ts|actions\/error\.ts|actions\/verify-request\.ts|actions\/sessions\.ts|session\/device\.ts|sessions\.ts|http\/failures\.ts|http\/other-loopback\.ts|actions\/signin-page\.ts|crypto\/secret-refusals\.ts|outbound\/store\.ts|actions\/signout-page\.ts|session\/start\.ts|limits\/memory-store\.ts|crypto\/sealed\.ts|errors\/log-once\.ts|errors\/flow-errors\.ts|http\/outbound-urls\.ts)/
+const LAZY = /^(email\/|credentials\/|oauth\/rare-options\.ts|pages\/email\.ts|session\/(legacy|cookie-tokens|database|jwt-foreign)\.ts|http\/redirect-warning\.ts|oauth1\/|webauthn\/|oauth\/access-token\.ts|oauth\/refresh\.ts|crypto\/crypto-web\.ts|pages\/|session\/records\.ts|oauth\/backchannel\.ts|oauth\/logout-token\.ts|oauth\/end-session\.ts|sign-in\/accounts\.ts|actions\/accounts\.ts|sign-in\/ways-in\.ts|errors\/error-messages\.ts|config\/normalise-rare\.ts|config\/mfa\.ts|outbound\/store-timeout\.ts|outbound\/deadline\.ts|http\/origin-patterns\.ts|limits\/rate-limit\.ts|limits\/client-limit\.ts|limits\/client-limit-rules\.ts|limits\/ip-address\.ts|client-address\.ts|actions\/error\.ts|actions\/verify-request\.ts|actions\/sessions\.ts|session\/device\.ts|sessions\.ts|http\/failures\.ts|http\/other-loopback\.ts|actions\/signin-page\.ts|crypto\/secret-refusals\.ts|outbound\/store\.ts|actions\/signout-page\.ts|session\/start\.ts|limits\/memory-store\.ts|crypto\/sealed\.ts|errors\/log-once\.ts|errors\/flow-errors\.ts|http\/outbound-urls\.ts|factors\/|audit\/event\.ts|outbound\/mail\.ts)/
 
 describe("what an app loads with Auth", () => {
   it("holds no flow at all for Auth alone: a provider brings its flow, or the registry fetches it", async () => {
@@ -107,6 +107,9 @@ describe("what an app loads with Auth", () => {
     // The checks of options an app seldom sets load when one is set.
     expect(code).not.toContain("may use `*` only in the first label")
     expect(code).not.toContain("theme.colorScheme")
+    // So do second factors' (`mfa`): their options and the adapter methods they need.
+    expect(code).not.toContain("mfa.factors")
+    expect(code).not.toContain("createAuthFactor")
     // The per-client limiter loads when a client address is known (or once, to warn that none is).
     expect(code).not.toContain("TooManyRequests")
     expect(code).not.toContain("ClientAddressUnknown")
@@ -132,6 +135,8 @@ describe("what an app loads with Auth", () => {
     expect(code).not.toContain("OAuthAccountNotLinked")
     // The URLs that leave the server (a `redirect_uri`, the remembered callbackUrl) load with a sign-in.
     expect(code).not.toContain("needs the app's origin")
+    // The audit trail loads its check for `events.audit` only: the event is built by code fetched when the app listens.
+    expect(code).not.toContain("The `events.audit` handler threw.")
   })
 
   it("leaves the refresh grant out of an app that imports getAccessToken until a refresh is due", async () => {

@@ -5,7 +5,8 @@
  * built the way an app builds them, and the same assertions for every row: a broken
  * configuration is refused naming the option, the adapter the flow needs is checked at start,
  * the provider is listed and drawn, a sign-in over HTTP through `Auth()` ends in a session, and a
- * tampered callback ends on an error page.
+ * tampered callback ends on an error page; each sends its one audit event, and no audit event of
+ * the whole table carries a secret value the table used.
  */
 import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { simulateOAuth1Provider, type SimulatedOAuth1Provider } from "@portcullis/providers/testing-oauth1.js"
@@ -19,10 +20,10 @@ import { credentials } from "../src/credentials/index.js"
 import { emailProvider } from "../src/email/index.js"
 import { oauthProvider as oauthFactory } from "../src/oauth/index.js"
 import { FLOW, lazyFlow, type ProviderConfig, type SendVerificationRequestParams, type SignInFlow } from "../src/providers/index.js"
-import type { AuthConfig, SessionStrategy } from "../src/types.js"
+import type { AuditEvent, AuditReason, AuthConfig, SessionStrategy } from "../src/types.js"
 import { webauthnFlow } from "../src/webauthn/index.js"
 import { APP, CLIENT, Harness, e2eConfig, idpProvider, oauthProvider, useIdp } from "./e2e/harness.js"
-import { Jar, ORIGIN, PASSWORD, call, csrfToken, location, passwordProvider } from "./helpers.js"
+import { Jar, ORIGIN, PASSWORD, SECRET, call, csrfToken, location, passwordProvider } from "./helpers.js"
 import { SoftAuthenticator, b64url, fromB64url } from "./webauthn/authenticator.js"
 import { options, post } from "./webauthn/harness.js"
 
@@ -68,8 +69,27 @@ interface FlowRow {
   signIn: (config: AuthConfig, jar: Jar, tamper?: Tamper) => Promise<Response>
   /** The email of the user the sign-in ends with. */
   email: string
-  /** A change to the callback request, and the error it must end on. */
-  tamper: { change: Tamper; error: AuthErrorCode }
+  /** A change to the callback request, the error it must end on, and the audit reason of that failure. */
+  tamper: { change: Tamper; error: AuthErrorCode; reason: AuditReason }
+  /** The audit events a sign-in sends before its `signIn` (the email flow's link request). */
+  before?: AuditEvent["type"][]
+}
+
+/** Every audit event any configuration of the table sent, for the scan for secrets at the end. */
+const audited: AuditEvent[] = []
+/**
+ * Every value the table sent or was sent that an audit event must never carry: the secrets it
+ * configured, each callback URL's query values and form fields, and every cookie value the
+ * browser held. Collected as the requests are sent.
+ */
+const used = new Set<string>([SECRET, CLIENT.secret, PASSWORD])
+
+/** Keeps the values of a request and of the cookies the browser holds, for the scan. */
+function keepUsed(jar: Jar, callback: CallbackRequest): void {
+  for (const value of new URL(callback.url, ORIGIN).searchParams.values()) used.add(value)
+  used.add(new URL(callback.url, ORIGIN).search)
+  for (const value of callback.form?.values() ?? []) used.add(value)
+  for (const value of jar.cookies.values()) used.add(value)
 }
 
 /** The adapter methods database sessions call, whatever the flow. */
@@ -85,6 +105,7 @@ function providerOf(config: AuthConfig): { id: string; name: string; type: strin
 /** Sends the callback request, changed by `tamper` when given. */
 function send(config: AuthConfig, jar: Jar, callback: CallbackRequest, tamper?: Tamper): Promise<Response> {
   const sent = tamper === undefined ? callback : tamper(callback)
+  keepUsed(jar, sent)
   return call(config, jar, sent.url, sent.form === undefined ? {} : { form: sent.form })
 }
 
@@ -139,7 +160,7 @@ const oauthRow: FlowRow = {
     return send(config, jar, { url: callback.href }, tamper)
   },
   email: "alice@example.com",
-  tamper: { change: ({ url }) => ({ url: withParam(url, "state", "forged-state") }), error: "InvalidCheck" },
+  tamper: { change: ({ url }) => ({ url: withParam(url, "state", "forged-state") }), error: "InvalidCheck", reason: "invalidRequest" },
 }
 
 // --- Email: the link captured from sendVerificationRequest ---------------------------------------
@@ -168,6 +189,8 @@ const emailRow: FlowRow = {
     await send(config, jar, await pageForm(config, jar, { email: "ada@example.com" }))
     const [sent] = outbox
     if (sent === undefined) throw new Error("no sign-in link was sent")
+    used.add(sent.token)
+    keepUsed(jar, { url: sent.url })
     // The link opens a confirmation page, whose button (a POST) signs in.
     const [confirm] = parseForms(await (await call(config, jar, sent.url)).text())
     if (confirm?.action === undefined) throw new Error("the link opened no confirmation form")
@@ -176,7 +199,8 @@ const emailRow: FlowRow = {
     return send(config, jar, { url: confirm.action, form }, tamper)
   },
   email: "ada@example.com",
-  tamper: { change: ({ url, form }) => ({ url, form: withField(form, "token", "forged-token-forged-token-forged-token-for") }), error: "Verification" },
+  tamper: { change: ({ url, form }) => ({ url, form: withField(form, "token", "forged-token-forged-token-forged-token-for") }), error: "Verification", reason: "invalidCode" },
+  before: ["emailLinkRequest"],
 }
 
 // --- Credentials ---------------------------------------------------------------------------------
@@ -195,7 +219,7 @@ const credentialsRow: FlowRow = {
   // The page's form is the sign-in.
   signIn: async (config, jar, tamper) => send(config, jar, await pageForm(config, jar, { username: "ada", password: PASSWORD }), tamper),
   email: "ada@example.com",
-  tamper: { change: ({ url, form }) => ({ url, form: withField(form, "password", `${PASSWORD}!`) }), error: "CredentialsSignin" },
+  tamper: { change: ({ url, form }) => ({ url, form: withField(form, "password", `${PASSWORD}!`) }), error: "CredentialsSignin", reason: "invalidCredentials" },
 }
 
 // --- OAuth 1.0a: the simulated provider, reached through a stubbed fetch --------------------------
@@ -252,7 +276,7 @@ const oauth1Row: FlowRow = {
     return send(config, jar, { url: callback }, tamper)
   },
   email: x.profile.email,
-  tamper: { change: ({ url }) => ({ url: withParam(url, "oauth_token", "forged-request-token") }), error: "InvalidCheck" },
+  tamper: { change: ({ url }) => ({ url: withParam(url, "oauth_token", "forged-request-token") }), error: "InvalidCheck", reason: "invalidRequest" },
 }
 
 // --- WebAuthn: the software authenticator --------------------------------------------------------
@@ -322,6 +346,7 @@ const webauthnRow: FlowRow = {
       return { url, form: withField(form, "data", JSON.stringify(data)) }
     },
     error: "WebAuthnVerificationError",
+    reason: "invalidCredentials",
   },
 }
 
@@ -334,20 +359,27 @@ interface TableConfig extends AuthConfig {
   errors: string[]
   /** Every `signIn` event. */
   signIns: { user: { email?: string | null } }[]
+  /** Every audit event. */
+  audits: AuditEvent[]
 }
 
 function tableConfig(row: FlowRow, provider: ProviderConfig, overrides: Partial<AuthConfig> = {}): TableConfig {
   const signIns: TableConfig["signIns"] = []
+  const audits: AuditEvent[] = []
   const config = e2eConfig([provider], {
     ...(row.adapter.needed ? { adapter: MemoryAdapter() } : {}),
     events: {
       signIn: (message) => {
         signIns.push(message)
       },
+      audit: (event) => {
+        audits.push(event)
+        audited.push(event)
+      },
     },
     ...overrides,
   })
-  return { ...config, signIns }
+  return { ...config, signIns, audits }
 }
 
 /** An adapter with only `methods`. */
@@ -440,12 +472,14 @@ describe.each(cases)("$name", ({ row, variant }) => {
     }
   })
 
-  it("signs in over HTTP to a session, sending the signIn event once", async () => {
+  it("signs in over HTTP to a session, sending the signIn event and its audit event once (ASVS V16.3.1)", async () => {
     const config = tableConfig(row, variant.build())
     await row.prepare?.(config)
     const before = config.signIns.length
+    const auditedBefore = config.audits.length
     const jar = new Jar()
     const response = await row.signIn(config, jar)
+    keepUsed(jar, { url: "/" })
     expect(response.status).toBe(302)
     expect(location(response).origin).toBe(ORIGIN)
     expect(location(response).searchParams.get("error")).toBeNull()
@@ -453,14 +487,21 @@ describe.each(cases)("$name", ({ row, variant }) => {
     expect(config.signIns.length - before).toBe(1)
     expect(config.signIns.at(-1)).toMatchObject({ user: { email: row.email } })
     expect(config.errors).toEqual([])
+    // The one audit event of each operation: the sign-in's success, naming its user and provider (ASVS V16.3.1, V16.2.1).
+    const events = config.audits.slice(auditedBefore)
+    expect(events.map((event) => [event.type, event.outcome])).toEqual([...(row.before ?? []).map((type) => [type, "success"]), ["signIn", "success"]])
+    const session = (await (await call(config, jar, "/api/auth/session")).json()) as { user: { id: string } }
+    expect(events.at(-1)).toEqual({ type: "signIn", outcome: "success", userId: session.user.id, provider: providerOf(config).id, at: expect.any(Number) as number })
   })
 
-  it("refuses a tampered callback with a redirect to an error page, never a 500", async () => {
+  it("refuses a tampered callback with a redirect to an error page, never a 500, audited as a failure (ASVS V16.3.1)", async () => {
     const config = tableConfig(row, variant.build())
     await row.prepare?.(config)
     const before = config.signIns.length
+    const auditedBefore = config.audits.length
     const jar = new Jar()
     const response = await row.signIn(config, jar, row.tamper.change)
+    keepUsed(jar, { url: "/" })
     expect(response.status).toBe(302)
     const to = location(response)
     expect(to.origin).toBe(ORIGIN)
@@ -468,5 +509,26 @@ describe.each(cases)("$name", ({ row, variant }) => {
     expect(to.searchParams.get("error")).toBe(row.tamper.error)
     expect(await (await call(config, jar, "/api/auth/session")).json()).toBeNull()
     expect(config.signIns.length).toBe(before)
+    // A failure is audited too, once, with the reason its error's code maps to (ASVS V16.3.1).
+    const events = config.audits.slice(auditedBefore)
+    expect(events.map((event) => [event.type, event.outcome])).toEqual([...(row.before ?? []).map((type) => [type, "success"]), ["signIn", "failure"]])
+    expect(events.at(-1)).toEqual({ type: "signIn", outcome: "failure", reason: row.tamper.reason, provider: providerOf(config).id, at: expect.any(Number) as number })
+  })
+})
+
+describe("the audit trail of the whole table", () => {
+  it("carries no token, code, state, password, secret, cookie value or callback query in any event (ASVS V16.2.5)", () => {
+    // The table ran every way in, to success and to failure: each sent its events above.
+    expect(new Set(audited.map((event) => `${event.type} ${event.outcome}`))).toEqual(
+      new Set(["signIn success", "signIn failure", "emailLinkRequest success"]),
+    )
+    used.add(x.client.consumerSecret)
+    const secrets = [...used].filter((value) => value.length >= 8)
+    // The table did use what it scans for: codes, tokens, cookies.
+    expect(secrets.length).toBeGreaterThan(50)
+    for (const event of audited) {
+      const text = JSON.stringify(event)
+      for (const secret of secrets) expect(text, `${event.type} ${event.outcome}`).not.toContain(secret)
+    }
   })
 })

@@ -1,4 +1,5 @@
 /** Shared test set-up: a configuration factory and a small cookie-carrying client for `Auth()`. */
+import { resolveConfig } from "../src/config/config.js"
 import { Auth } from "../src/index.js"
 import type { Adapter, AdapterSession } from "../src/adapters.js"
 import type { CredentialsConfig } from "../src/providers/index.js"
@@ -45,6 +46,16 @@ export function passwordProvider(overrides: Partial<CredentialsConfig<typeof pas
 
 export function testConfig(overrides: Partial<AuthConfig> = {}): AuthConfig {
   return { secret: SECRET, trustHost: true, providers: [acmeProvider()], logger: { error: () => undefined, warn: () => undefined }, ...overrides }
+}
+
+/** The error `config` is refused with, as `code: message`; fails the test when it is accepted. */
+export async function configError(config: AuthConfig): Promise<string> {
+  try {
+    await resolveConfig(config)
+  } catch (error) {
+    return `${(error as { code: string }).code}: ${(error as Error).message}`
+  }
+  throw new Error("expected a configuration error")
 }
 
 /**

@@ -23,6 +23,9 @@ import xLogo from "@portcullis/providers/twitter/logo.js"
 import { Auth } from "../src/index.js"
 import type { AuthConfig } from "../src/types.js"
 import { launchChromium } from "@portcullis/test-kit/chromium"
+import type jsQRModule from "jsqr"
+import { backupCodesPage, mfaChallengePage, totpSetupPage } from "../src/factors/pages.js"
+import { html } from "../src/http/context.js"
 import { acmeProvider, PASSWORD, passwordProvider, SECRET } from "./helpers.js"
 import { scaled } from "@portcullis/test-time"
 
@@ -74,6 +77,34 @@ const APPS: Record<string, AuthConfig> = {
   "/branded/auth": { ...config("/branded/auth", { brandName: BRAND, homeUrl: "/start", logo: THEME_LOGO }), session: { strategy: "jwt" } },
 }
 
+/**
+ * The second-factor pages (`src/factors/pages.ts`) under `/factors/`, served as their routes
+ * will serve them, through `html()` and its policy; `/factors/branded/` with the branded app's theme.
+ */
+const FACTORS = "/factors"
+const TOTP_URI = "otpauth://totp/Acme%20Tools:ada%40example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Acme%20Tools&algorithm=SHA1&digits=6&period=30"
+const BACKUP_CODES = ["k7mq-x2pd-4hwz", "9tfn-c3vr-8gbe", "p4zs-m6xk-2dqa", "w8hc-t5nj-7rfu", "b2ev-y9qp-3mkx", "f6ra-d4wt-9ncs", "h3xu-q8gm-5vbz", "n7pd-e2ky-6tcw", "s5jb-r9fh-4xme", "u2ct-w7qn-8dka"]
+
+function factorPage(url: URL, origin: string): Response {
+  const branded = url.pathname.startsWith(`${FACTORS}/branded/`)
+  const context = { origin, authUrl: `${origin}/api/auth`, config: { theme: (branded ? APPS["/branded/auth"]?.theme : undefined) ?? {} } }
+  const query = (name: string) => url.searchParams.get(name) ?? undefined
+  switch (url.pathname.replace(/^.*\//, "")) {
+    case "challenge":
+      return html(undefined, mfaChallengePage(context, { factors: ["totp", "passkey", "backup"], csrfToken: "csrf-token", error: query("error"), factor: query("factor") }))
+    case "totp-setup":
+      return html(undefined, totpSetupPage(context, { secret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP", uri: TOTP_URI, csrfToken: "csrf-token", error: query("error") }))
+    case "backup-codes":
+      return html(undefined, backupCodesPage(context, { codes: BACKUP_CODES, continueUrl: "/settings" }))
+    default:
+      return new Response("not here", { status: 404 })
+  }
+}
+
+/** jsQR, a QR decoder, as a script for a blank page (a UMD bundle: it defines `window.jsQR`). */
+const JSQR_SOURCE = readFileSync(createRequire(import.meta.url).resolve("jsqr"), "utf8")
+type JsQR = typeof jsQRModule.default
+
 interface PageCase {
   name: string
   path: string
@@ -119,6 +150,12 @@ const PAGES: PageCase[] = [
   // Signed in (the last cases: the password form signs in before the first of them).
   { name: "branded-sign-in-signed-in", path: "/branded/auth/signin?callbackUrl=%2Fme", branded: BRANDED_IDS, themeLogo: true, brand: true, signedIn: true },
   { name: "branded-sign-out", path: "/branded/auth/signout", themeLogo: true, brand: true, signedIn: true },
+  // The second-factor pages.
+  { name: "mfa-challenge", path: `${FACTORS}/challenge` },
+  { name: "mfa-totp-setup", path: `${FACTORS}/totp-setup` },
+  { name: "mfa-backup-codes", path: `${FACTORS}/backup-codes`, neutral: true },
+  { name: "branded-mfa-challenge-refused", path: `${FACTORS}/branded/challenge?error=invalidCode&factor=backup`, themeLogo: true, brand: true },
+  { name: "branded-mfa-backup-codes", path: `${FACTORS}/branded/backup-codes`, themeLogo: true, brand: true, neutral: true },
 ]
 
 /** axe-core runs once per page and color scheme (on the phone): what it checks does not change with the width. */
@@ -139,7 +176,8 @@ async function serve(): Promise<{ server: Server; origin: string }> {
       const chunks: Buffer[] = []
       for await (const chunk of incoming) chunks.push(chunk as Buffer)
       const body = incoming.method === "POST" ? Buffer.concat(chunks) : undefined
-      const response = app === undefined ? new Response("not here", { status: 404 }) : await Auth(new Request(url, { method: incoming.method ?? "GET", headers, body }), APPS[app] as AuthConfig)
+      const factors = url.pathname.startsWith(`${FACTORS}/`) ? factorPage(url, url.origin) : undefined
+      const response = factors ?? (app === undefined ? new Response("not here", { status: 404 }) : await Auth(new Request(url, { method: incoming.method ?? "GET", headers, body }), APPS[app] as AuthConfig))
       const head: Record<string, string | string[]> = {}
       response.headers.forEach((value, name) => {
         if (name !== "set-cookie") head[name] = value
@@ -392,6 +430,56 @@ describe("the default pages in Chromium", () => {
       expect(authorize[0]?.searchParams.get("redirect_uri")).toBe(`${local}${LOCAL}/callback/github`)
       const kept = (await context.cookies(local)).find((cookie) => cookie.name === "authjs.callback-url")
       expect(decodeURIComponent(kept?.value ?? "")).toBe(`${local}/me`)
+    } finally {
+      await context.close()
+    }
+  })
+
+  it("draws the TOTP setup's QR code so that it decodes to the otpauth URI (ISO/IEC 18004), at 390 and 1280 px, light and dark", async () => {
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    // The screenshot as the camera of a phone would see it, decoded by jsQR in a blank page of the browser.
+    const reader = await context.newPage()
+    await reader.addScriptTag({ content: JSQR_SOURCE })
+    try {
+      for (const viewport of VIEWPORTS) {
+        for (const scheme of SCHEMES) {
+          await page.setViewportSize({ width: viewport.width, height: viewport.height })
+          await page.emulateMedia({ colorScheme: scheme })
+          await page.goto(`${origin}${FACTORS}/totp-setup`)
+          const shot = await page.locator("svg.qr").screenshot()
+          const { width, data } = await reader.evaluate(async (png) => {
+            const image = new Image()
+            image.src = `data:image/png;base64,${png}`
+            await image.decode()
+            const canvas = document.createElement("canvas")
+            canvas.width = image.width
+            canvas.height = image.height
+            const drawing = canvas.getContext("2d") as CanvasRenderingContext2D
+            drawing.drawImage(image, 0, 0)
+            const decode = (window as unknown as { jsQR: JsQR }).jsQR
+            return { width: image.width, data: decode(drawing.getImageData(0, 0, image.width, image.height).data, image.width, image.height)?.data }
+          }, shot.toString("base64"))
+          expect(width, `${viewport.name}, ${scheme}: the code is at least 180 px wide`).toBeGreaterThanOrEqual(180)
+          expect(data, `${viewport.name}, ${scheme}`).toBe(TOTP_URI)
+        }
+      }
+    } finally {
+      await context.close()
+    }
+  })
+
+  it("downloads the backup codes as a text file without any script, and the continue link goes on", async () => {
+    const context = await browser.newContext({ acceptDownloads: true, javaScriptEnabled: false })
+    const page = await context.newPage()
+    try {
+      await page.goto(`${origin}${FACTORS}/branded/backup-codes`)
+      expect(await page.getByRole("list", { name: "Backup codes" }).getByRole("listitem").allTextContents()).toEqual(BACKUP_CODES)
+      const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download the codes" }).click()])
+      expect(download.suggestedFilename()).toBe("acme-tools-backup-codes.txt")
+      const text = readFileSync(await download.path(), "utf8")
+      for (const code of BACKUP_CODES) expect(text).toContain(`${code}\n`)
+      expect(await page.getByRole("link", { name: "I have saved my codes" }).getAttribute("href")).toBe(`${origin}/settings`)
     } finally {
       await context.close()
     }

@@ -34,6 +34,8 @@ export interface EmailApiCase {
   link(body: Record<string, unknown>, recipient: string): string
   /** A vendor error answer that echoes what it was sent (as some APIs do). */
   error: { status: number; body: (request: ApiRequest) => unknown }
+  /** `false` for an API that sends only its own templates (Loops): the provider has no `sendMail` for core's other mails. */
+  sendsMail?: false
 }
 
 const KEY = "test-api-key"
@@ -136,6 +138,34 @@ export function testEmailApiProvider(factory: (config: never) => EmailConfig, te
         failing = false
       }
     })
+
+    if (testCase.sendsMail === false) {
+      it("has no transport for core's other mails (`sendMail`): those need `mail.send`", () => {
+        expect(make({ ...testCase.config, apiKey: KEY }).sendMail).toBeUndefined()
+      })
+    } else {
+      it("sends core's other mails through the same API (`sendMail`), a refusal an EmailSignInError without the key", async () => {
+        received.length = 0
+        const provider = make({ ...testCase.config, apiKey: KEY, apiUrl })
+        const message = { to: RECIPIENT, subject: "Your sign-in code", text: "Your code is 731904.", html: "<p>Your code is <b>731904</b>.</p>" }
+        await provider.sendMail?.(message, provider)
+        expect(received).toHaveLength(1)
+        const [sent] = received
+        expect(sent?.path).toBe(testCase.path)
+        expect(sent?.headers[testCase.auth[0]]).toBe(testCase.auth[1])
+        const body = JSON.stringify(sent?.body)
+        for (const part of [RECIPIENT, message.subject, message.text, message.html]) expect(body).toContain(JSON.stringify(part).slice(1, -1))
+        failing = true
+        try {
+          const refused = await Promise.resolve(provider.sendMail?.(message, provider)).then(() => undefined, (error: unknown) => error)
+          expect(refused).toBeInstanceOf(Error)
+          expect((refused as Error).message).toMatch(/refused the email: HTTP/)
+          expect((refused as Error).message).not.toContain(KEY)
+        } finally {
+          failing = false
+        }
+      })
+    }
 
     it(`reads the key from ${testCase.keyVariable}, and names \`apiKey\` when there is none`, () => {
       vi.stubEnv(testCase.keyVariable, "key-from-env")

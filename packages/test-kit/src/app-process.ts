@@ -24,6 +24,11 @@ export interface AppProcess {
 export interface AppProcessOptions {
   /** The working directory, where `tsx` resolves (a package that has it as a devDependency). */
   cwd: string
+  /**
+   * The program and the arguments that come before `script`: another runtime (`["bun", "run"]`)
+   * or a server whose port comes on a control stream. Default: this Node.js with `--import tsx`.
+   */
+  command?: readonly [string, ...string[]]
   /** Added to this process's environment. */
   env?: Record<string, string>
   /** How long to wait for it to listen, in ms (default 20 s; pass `scaled(20_000)`). */
@@ -42,8 +47,9 @@ function portIn(line: string): number | undefined {
 }
 
 /**
- * Runs `script` with `node --import tsx` and resolves once it prints `{"port":N}` on a line of
- * its own, which the script does once it listens on 127.0.0.1.
+ * Runs `script` with `node --import tsx` (or `options.command`) and resolves once it prints a JSON
+ * object with a numeric `port` (`{"port":N}`) on a line of its own, which the script does once it
+ * listens on 127.0.0.1.
  *
  * @throws {Error} when it exits or stays silent past `readyTimeout`, with what it printed.
  *
@@ -55,7 +61,8 @@ function portIn(line: string): number | undefined {
  * ```
  */
 export function startAppProcess(script: string, options: AppProcessOptions): Promise<AppProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", script], {
+  const [program, ...args] = options.command ?? [process.execPath, "--import", "tsx"]
+  const child = spawn(program, [...args, script], {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -9,6 +9,8 @@
  * passkeys) all get the same answer, so the route tells nothing about other users' accounts.
  */
 import type { Adapter, AdapterAccount, AdapterMethod } from "../adapters.js"
+import { auditAs, auditSuccess } from "../audit/audit.js"
+import { auditUser } from "../audit/trail.js"
 import { json, readForm } from "../http/context.js"
 import { methodNotAllowed } from "../http/failures.js"
 import { verifyCsrf } from "../http/csrf.js"
@@ -112,10 +114,13 @@ function refuseLastWayIn(provider: FlowProvider): LastSignInMethod {
  * @throws {LastSignInMethod} when it is the user's last way to sign in.
  */
 export async function unlinkAccount(context: RequestContext, request: UnlinkRequest): Promise<Response> {
+  auditAs(context, "accountUnlink")
   const adapter = unlinkingAdapter(context)
   const userId = (await readSession(context))?.userId
   if (userId === undefined) throw new SignInRequired("Unlinking an account needs a signed-in user.")
+  auditUser(context, userId)
   const { provider, account } = await findAccount(context, adapter, userId, request)
+  auditUser(context, userId, provider.id)
   const key = { provider: account.provider, providerAccountId: account.providerAccountId }
   const removed = { kind: "account", account: key } as const
   const vouched = request.otherSignInMethod === true
@@ -130,6 +135,7 @@ export async function unlinkAccount(context: RequestContext, request: UnlinkRequ
   await provider.flow.accounts?.unlinked?.(context, provider, unlinked)
   const user = storedUser(await callAdapter(adapter, "getUser", userId))
   if (user !== undefined) await emit(context.config, "unlinkAccount", { user, account: unlinked })
+  await auditSuccess(context, userId)
   const answer: UnlinkAnswer = { unlinked: key }
   return json(context, answer)
 }
@@ -169,6 +175,7 @@ export async function accountsRoute(context: RequestContext, action: string | un
   if (action === undefined) return post ? methodNotAllowed(context, true, false) : listAccounts(context)
   if (action !== "unlink") throw new UnknownAction(`Nothing is served at /accounts/${action}: \`POST /accounts/unlink\` unlinks an account.`)
   if (!post) return methodNotAllowed(context, false, true)
+  auditAs(context, "accountUnlink")
   // Checked before the body is read: a set-up that cannot unlink says so to every caller alike.
   unlinkingAdapter(context)
   const form = await readForm(context.request)

@@ -1,3 +1,4 @@
+import { auditAs } from "../audit/audit.js"
 import { InvalidProvider } from "../errors/errors.js"
 import type { RequestContext } from "../internal.js"
 
@@ -11,6 +12,8 @@ import type { RequestContext } from "../internal.js"
  */
 export async function callback(context: RequestContext, providerId: string): Promise<Response> {
   const provider = context.config.providersById.get(providerId)
+  // Only a configured provider's id: the path's may be anything.
+  auditAs(context, "signIn", provider?.id)
   if (provider === undefined) throw context.config.unavailable.get(providerId) ?? new InvalidProvider(`No provider has the id "${providerId}".`)
   return provider.flow.callback(context, provider)
 }

@@ -7,6 +7,8 @@
  * first request to these routes only, and by the `@portcullis/core/sessions` server functions.
  */
 import { keepsSessionRecords, SESSION_RECORD_METHODS, type Adapter, type AdapterSessionRecord, type SessionRecordMethods } from "../adapters.js"
+import { auditAs, auditSuccess } from "../audit/audit.js"
+import { auditFailure } from "../audit/trail.js"
 import { resolveCallbackUrl } from "../http/callback-url.js"
 import { json, readFields } from "../http/context.js"
 import { verifyCsrf } from "../http/csrf.js"
@@ -113,7 +115,8 @@ export async function listSessionsOf(context: RequestContext): Promise<SessionIn
  * that is not one of the user's live sessions (unknown, another user's, already ended) ends
  * nothing and answers `revoked: 0`, as an unknown one does. Ending the asking session, by its id
  * or with `all`, clears its cookie; `all` then signs out as `POST /signout` does (the providers'
- * `revokeTokensOnSignOut` and own sign-out included), to `callbackUrl`.
+ * `revokeTokensOnSignOut` and own sign-out included), to `callbackUrl`. One `sessionRevoke`
+ * audit event tells the outcome (`revoked` or `signOutEverywhere` on success).
  *
  * @returns `null` when the request has no session.
  * @throws {Configuration} when the adapter keeps no session records.
@@ -121,23 +124,37 @@ export async function listSessionsOf(context: RequestContext): Promise<SessionIn
  */
 export async function revokeSessionsOf(context: RequestContext, target: RevokeTarget, callbackUrl?: string | null): Promise<RevokeResult | null> {
   const { config } = context
+  auditAs(context, "sessionRevoke")
   const adapter = recordKeeping(config)
   const me = await signedIn(context)
-  if (me === null) return null
+  if (me === null) {
+    await auditFailure(context, "signInRequired")
+    return null
+  }
   if ("id" in target) {
     const record = await callAdapter(adapter, "getSessionRecord", target.id)
-    if (record?.userId !== me.userId || record.id !== target.id || !isLiveRecord(record, Date.now())) return { revoked: 0 }
+    // Not one of the user's live sessions: nothing to end, which is what was asked.
+    if (record?.userId !== me.userId || record.id !== target.id || !isLiveRecord(record, Date.now())) {
+      await auditSuccess(context, me.userId, "revoked")
+      return { revoked: 0 }
+    }
     const revoked = await revokeRecords(config, [record], "revoked")
     if (me.isCurrent(record)) clearSessionCookie(context)
+    await auditSuccess(context, me.userId, "revoked")
     return { revoked }
   }
   // Pre-switch sessions no read has recorded yet are among the others too.
   await endUnrecordedPreSwitchSessions(config, me.userId)
   const records = await liveRecords(adapter, me.userId)
   const others = records.filter((record) => !me.isCurrent(record))
-  if ("others" in target) return { revoked: await revokeRecords(config, others, "revoked") }
+  if ("others" in target) {
+    const revoked = await revokeRecords(config, others, "revoked")
+    await auditSuccess(context, me.userId, "revoked")
+    return { revoked }
+  }
   let revoked = await revokeRecords(config, others, "signOutEverywhere")
   if (records.length > others.length) revoked++
+  await auditSuccess(context, me.userId, "signOutEverywhere")
   // The asking session last, as a sign-out: no live session is left, so the provider's tokens go too.
   const answer = await completeSignOut(context, await resolveCallbackUrl(context, callbackUrl))
   return { revoked, url: await locationOf(answer) }
@@ -209,6 +226,7 @@ export async function sessionsRoute(context: RequestContext, method: "GET" | "PO
     if (sessions === null) throw new SignInRequired("GET /sessions needs a signed-in session.")
     return json(context, sessions)
   }
+  auditAs(context, "sessionRevoke")
   const { csrfToken, target, callbackUrl } = await readRevocation(context.request)
   await verifyCsrf(context, csrfToken)
   const result = await revokeSessionsOf(context, target, callbackUrl)

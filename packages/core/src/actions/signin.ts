@@ -1,3 +1,4 @@
+import { auditAs } from "../audit/audit.js"
 import { resolveCallbackUrl } from "../http/callback-url.js"
 import { readForm } from "../http/context.js"
 import { verifyCsrf } from "../http/csrf.js"
@@ -15,6 +16,8 @@ import type { RequestContext } from "../internal.js"
  */
 export async function signIn(context: RequestContext, providerId: string): Promise<Response> {
   const provider = context.config.providersById.get(providerId)
+  // Only a configured provider's id: the path's may be anything.
+  auditAs(context, provider?.flow.startsAs ?? "signIn", provider?.id)
   if (provider === undefined) throw context.config.unavailable.get(providerId) ?? new InvalidProvider(`No provider has the id "${providerId}".`)
   const form = await readForm(context.request)
   const query = new URLSearchParams(context.url.searchParams)

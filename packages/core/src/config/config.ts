@@ -5,9 +5,9 @@
  * 1. read (`env.ts`, `flow-key.ts`, `read.ts`): the environment and each option copied out of
  *    the app's object and typed (the secrets' strength with them); nothing later looks at that
  *    object again;
- * 2. normalise (`flows.ts`, `normalise-rare.ts`, `normalise.ts`): each option in its internal
- *    form, the providers configured by their flows, the seldom set options checked by a module
- *    loaded only when one is set;
+ * 2. normalise (`flows.ts`, `normalise-rare.ts`, `mfa.ts`, `normalise.ts`): each option in its
+ *    internal form, the providers configured by their flows, the seldom set options and `mfa`
+ *    checked by modules loaded only when one is set;
  * 3. check (`check.ts`): what only the whole shows (the adapter the session strategy and the
  *    providers need).
  * This file is the door: {@link resolveConfig} runs the stages once per config object (cached),

@@ -46,6 +46,7 @@ export async function normaliseConfig(read: ReadOptions, env: Env, logSecrets: s
     jwt: { ...read.jwt },
     callbacks: { ...read.callbacks },
     events: { ...read.events },
+    mail: { ...read.mail },
     pages: rare?.pages ?? {},
     cookies: { secure: defaultCookies(true, read.rare.cookies), insecure: defaultCookies(false, read.rare.cookies) },
     useSecureCookies: read.useSecureCookies,
@@ -55,6 +56,8 @@ export async function normaliseConfig(read: ReadOptions, env: Env, logSecrets: s
     production: env.NODE_ENV === "production",
     theme: rare?.theme ?? {},
     adapter: adapter === undefined ? undefined : stores?.adapterWithStoreTimeout(adapter, storeTimeout),
+    // Loaded only by an app that sets `mfa`: its reading and checks add nothing to the others.
+    mfa: read.mfa === undefined ? undefined : (await import("./mfa.js")).normaliseMfa(read.mfa, adapter),
     legacySessionCookies: rare?.legacySessionCookies,
     rateLimit: rateLimit?.store === undefined ? rateLimit : { ...rateLimit, store: stores?.rateLimitStoreWithTimeout(rateLimit.store, storeTimeout) },
     clientAddress: read.clientAddress,

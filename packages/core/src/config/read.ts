@@ -8,7 +8,7 @@ import { isPlaceholderSecret, secretWeakness } from "../crypto/secret-strength.j
 import { Configuration, MissingSecret } from "../errors/errors.js"
 import { createLogger } from "../errors/logger.js"
 import type { LoggerInstance } from "../model.js"
-import type { AuthConfig, JWTOptions, SessionStrategy } from "../types.js"
+import type { AuthConfig, JWTOptions, MailOptions, SessionStrategy } from "../types.js"
 import type { Env } from "./env.js"
 
 /** A plain object (not null, not an array). */
@@ -123,12 +123,16 @@ export interface ReadOptions {
   jwt: { maxAge: number; encode: JWTOptions["encode"]; decode: JWTOptions["decode"] }
   callbacks: NonNullable<AuthConfig["callbacks"]>
   events: NonNullable<AuthConfig["events"]>
+  /** `mail.send`, the app's hook for core's mails that are not sign-in links. */
+  mail: { send: MailOptions["send"] }
   /** Each provider object (a provider function called), with its checked, unique `id`. */
   providers: { config: Record<string, unknown>; id: string }[]
   useSecureCookies: boolean | undefined
   adapter: Record<string, unknown> | undefined
   storeTimeout: number
   clientAddress: ((request: Request) => unknown) | undefined
+  /** `mfa` as given: `config/mfa.ts` reads it, loaded only when it is set. */
+  mfa: unknown
   rare: RareOptions
 }
 
@@ -165,6 +169,7 @@ export async function readOptions(config: AuthConfig, env: Env, logSecrets: stri
   for (const name of ["signIn", "redirect", "session", "jwt"] as const) optionalFunction(callbacks[name], `callbacks.${name}`)
   const events = isRecord(config.events) ? config.events : {}
   for (const [name, handler] of Object.entries(events)) optionalFunction(handler, `events.${name}`)
+  const mail = readMail(config.mail)
 
   const providers = readProviders(config.providers)
   const useSecureCookies = config.useSecureCookies
@@ -196,11 +201,13 @@ export async function readOptions(config: AuthConfig, env: Env, logSecrets: stri
     },
     callbacks,
     events,
+    mail,
     providers,
     useSecureCookies,
     adapter,
     storeTimeout,
     clientAddress: optionalFunction(config.clientAddress, "clientAddress"),
+    mfa: config.mfa,
     rare: {
       rateLimit: config.rateLimit,
       allowedOrigins: config.allowedOrigins,
@@ -248,6 +255,16 @@ function secretList(secret: unknown, env: Env): string[] {
     if (typeof item !== "string" || item === "") throw new Configuration("`secret` must be a non-empty string or an array of them.")
   }
   return [...list] as string[]
+}
+
+/**
+ * `mail`, copied: `send` when set.
+ *
+ * @throws {Configuration} when `mail` is not an object or `mail.send` not a function.
+ */
+function readMail(mail: unknown): ReadOptions["mail"] {
+  if (mail !== undefined && !isRecord(mail)) throw new Configuration("`mail` must be an object such as `{ send: (message) => ... }`.")
+  return { send: optionalFunction<MailOptions["send"]>(mail?.send, "mail.send") }
 }
 
 function readBasePath(value: unknown, authUrl: URL | undefined): string {

@@ -10,6 +10,7 @@ import { readForm, redirect } from "../http/context.js"
 import type { RequestContext } from "../internal.js"
 import { verifyCsrf } from "../http/csrf.js"
 import type { Adapter, AdapterUser } from "../adapters.js"
+import { withAuditReason } from "../audit/trail.js"
 import { InvalidProvider } from "../errors/errors.js"
 import { CallbackRouteError, CredentialsSignin } from "../errors/flow-errors.js"
 import type { Account, User } from "../model.js"
@@ -81,7 +82,11 @@ export async function credentialsCallback(context: RequestContext, provider: Int
     // cannot all pass a check made before any of them was counted. A success forgets the count.
     // A paused account is refused as a wrong password would be, and `authorize` is not asked.
     if (attempts !== undefined && (await attempts.store.hit(attempts.key, attempts.windowSeconds)).count > attempts.failures) {
-      throw new CredentialsSignin(`The password sign-in of an account of provider "${provider.id}" is paused after ${String(attempts.failures)} failed attempts (\`rateLimit.credentials\`).`)
+      // The browser cannot tell it from a wrong password; the audit trail can.
+      throw withAuditReason(
+        new CredentialsSignin(`The password sign-in of an account of provider "${provider.id}" is paused after ${String(attempts.failures)} failed attempts (\`rateLimit.credentials\`).`),
+        "rateLimited",
+      )
     }
     user = await authorize(provider, credentials, context.request)
   } catch (error) {

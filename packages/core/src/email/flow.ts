@@ -22,11 +22,16 @@ export const email = {
   needsAdapter: "to store its single-use verification tokens",
   secrets: ({ source, secret }) => [source.apiKey, secret, serverPassword(source.server)].filter((value): value is string => typeof value === "string" && value !== ""),
   draw: () => ({ kind: "email" }),
+  startsAs: "emailLinkRequest",
   signIn: async (context, provider, request) => {
     const { sendSignInLink } = await import("./signin.js")
     return redirect(context, await sendSignInLink(context, provider.options, request))
   },
   callback: async (context, provider: FlowProvider<InternalEmailProvider>) => (await import("./callback.js")).emailCallback(context, provider.options),
+  mailTransport: ({ source }) => {
+    const { sendMail } = source
+    return sendMail === undefined ? undefined : (message) => sendMail(message, source)
+  },
   // A link is sent only into an account whose address was verified (see `resolveEmailUser`).
   waysIn: (_context, provider, user) => Promise.resolve(user.email != null && user.emailVerified != null ? [{ kind: "email" as const, provider: provider.id }] : []),
 } satisfies SignInFlow<InternalEmailProvider>

@@ -41,6 +41,7 @@ export function normalizeEmailProvider(config: EmailConfig): InternalEmailProvid
     throw new Configuration(`\`${at("sendVerificationRequest")}\` must be a function that sends the sign-in link.`)
   }
   optionalString(config.from, at("from"))
+  optionalFunction(config.sendMail, at("sendMail"))
   const secret = optionalString(config.secret, at("secret"))
   if (secret === "") throw new Configuration(`\`${at("secret")}\` must not be empty: leave it out to use the app's \`secret\`.`)
   optionalString(config.apiKey, at("apiKey"))

@@ -3,6 +3,8 @@
  * stored (as its HMAC), and the link handed to the provider's `sendVerificationRequest`.
  */
 import type { Adapter } from "../adapters.js"
+import { auditSuccess } from "../audit/audit.js"
+import { auditFailure, auditUser, withAuditReason } from "../audit/trail.js"
 import type { RequestContext } from "../internal.js"
 import { AuthError, Configuration } from "../errors/errors.js"
 import { EmailSignInError } from "../errors/errors.js"
@@ -38,8 +40,9 @@ export async function sendSignInLink(
 ): Promise<string> {
   const adapter = emailAdapter(context, provider)
   const identifier = readIdentifier(provider, params.form.getAll("email"))
-  const { redirectTo } = await askEmailSignIn(context, { adapter, providerId: provider.id, identifier, verificationRequest: true })
+  const { existing, redirectTo } = await askEmailSignIn(context, { adapter, providerId: provider.id, identifier, verificationRequest: true })
   if (redirectTo !== undefined) return redirectTo
+  auditUser(context, existing?.id)
 
   // Checked before a token exists: a link to an origin taken from a forged Host header would
   // hand the victim's token to whoever named that host.
@@ -52,8 +55,9 @@ export async function sendSignInLink(
  * Stores a verification token for `identifier` and hands the provider's
  * `sendVerificationRequest` the link `makeUrl` builds around it; the token of a link that was
  * not sent is removed. At most `rateLimit.mailPerAddress` mails go to one address in a window:
- * past it, nothing is stored or sent, and the caller answers as usual. Build the link's origin
- * with `outboundCallbackUrl` before calling.
+ * past it, nothing is stored or sent, and the caller answers as usual. Ends the operation under
+ * way (an `emailLinkRequest`) in the audit trail: sent, or refused as `rateLimited`. Build the
+ * link's origin with `outboundCallbackUrl` before calling.
  *
  * @throws {EmailSignInError} when building or sending the link failed.
  * @throws {AdapterError} when the store fails.
@@ -78,6 +82,7 @@ export async function sendVerificationLink(
     const { count } = await limits.store.hit(await targetKey("mail", mailboxKey(identifier)), limits.mail.windowSeconds)
     if (count > limits.mail.limit) {
       config.logger.warn("MailLimit", `Provider "${provider.id}": an address was sent ${String(limits.mail.limit)} sign-in mails within ${String(limits.mail.windowSeconds)} s; no more is sent until then (\`rateLimit.mailPerAddress\`).`)
+      await auditFailure(context, "rateLimited")
       return
     }
   }
@@ -99,6 +104,7 @@ export async function sendVerificationLink(
     await useToken(config, adapter, provider, identifier, token).catch((error: unknown) => {
       config.logger.error(error instanceof AuthError ? error : new EmailSignInError("The unsent token could not be removed.", { cause: error }))
     })
-    throw new EmailSignInError(`The \`sendVerificationRequest\` of provider "${provider.id}" failed.`, { cause })
+    throw withAuditReason(new EmailSignInError(`The \`sendVerificationRequest\` of provider "${provider.id}" failed.`, { cause }), "providerError")
   }
+  await auditSuccess(context)
 }

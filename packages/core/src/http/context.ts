@@ -163,13 +163,53 @@ export function html(context: RequestContext | undefined, body: string, status =
   return new Response(body, { status, headers })
 }
 
+/** The client asked with `X-Auth-Return-Redirect: 1` (the fetch-based client): it navigates itself to a `url` it is given. */
+function wantsUrl(request: Request): boolean {
+  return request.headers.get("x-auth-return-redirect") === "1"
+}
+
 /**
  * A redirect; or, when the client asked with `X-Auth-Return-Redirect: 1` (the fetch-based
  * client), the same target as JSON `{ url }` so it can navigate itself.
  */
-export function redirect(context: RequestContext, location: string): Response {
-  if (context.request.headers.get("x-auth-return-redirect") === "1") return json(context, { url: location })
+export function redirect(context: RequestContext, location: string, status: 302 | 303 = 302): Response {
+  if (wantsUrl(context.request)) return json(context, { url: location })
   const headers = baseHeaders(context)
   headers.set("location", location)
-  return new Response(null, { status: 302, headers })
+  return new Response(null, { status, headers })
+}
+
+/**
+ * What a route that answers by the shared conventions ends with: where the browser goes next,
+ * and for a refusal its error code (a public code such as `"invalidCode"`, never a detail) and
+ * HTTP status (default 400).
+ */
+export type RouteOutcome = { url: string; error?: undefined } | { url: string; error: string; status?: number }
+
+/**
+ * The answer of a route by the conventions every route since the second factors follows, so a
+ * form, the fetch-based client and a script each get what they can use:
+ * - `X-Auth-Return-Redirect: 1`: `200 { url }`, or `200 { url, error }` for a refusal;
+ * - `Accept: application/json` (without `text/html`): `200 { url }`, or the status with `{ error }`;
+ * - otherwise (a form post): `303 See Other` to `url`, which for a refusal carries `?error=`.
+ *
+ * A refusal's `url` is the page to show it on (the challenge page after a wrong code); the
+ * `error` query parameter is added to it for the two answers a browser navigates with.
+ *
+ * @see RFC 9110 §15.4.4 (303 See Other: a GET of the page after a POST)
+ * @example
+ * ```ts
+ * return answerRoute(context, ok ? { url: callbackUrl } : { url: `${context.authUrl}/mfa`, error: "invalidCode" })
+ * ```
+ */
+export function answerRoute(context: RequestContext, outcome: RouteOutcome): Response {
+  const { request } = context
+  const accept = request.headers.get("accept") ?? ""
+  if (!wantsUrl(request) && accept.includes("application/json") && !accept.includes("text/html")) {
+    return outcome.error === undefined ? json(context, { url: outcome.url }) : json(context, { error: outcome.error }, outcome.status ?? 400)
+  }
+  if (outcome.error === undefined) return redirect(context, outcome.url, 303)
+  const target = new URL(outcome.url, context.origin)
+  target.searchParams.set("error", outcome.error)
+  return wantsUrl(request) ? json(context, { url: target.href, error: outcome.error }) : redirect(context, target.href, 303)
 }

@@ -1,10 +1,12 @@
 /**
  * How a failed request is answered: logged with its cause (this request's secrets redacted),
- * then a redirect to the sign-in or error page, a JSON error for the routes scripts call, or a
- * page in place when there is no origin to redirect to. `Auth()` and the server-side calls
- * (`signIn`, `signOut`, `updateSession`) answer every failure here, so they answer alike. It is
- * fetched with the first failure: an app's ordinary requests never load it.
+ * sent to the audit trail as the failure of the operation under way (with the reason its code
+ * maps to), then a redirect to the sign-in or error page, a JSON error for the routes scripts
+ * call, or a page in place when there is no origin to redirect to. `Auth()` and the server-side
+ * calls (`signIn`, `signOut`, `updateSession`) answer every failure here, so they answer alike.
+ * It is fetched with the first failure: an app's ordinary requests never load it.
  */
+import { auditFailure, taggedAuditReason } from "../audit/trail.js"
 import { html, json, redirect } from "./context.js"
 import { AuthError, Configuration, UnknownAction, type AuthErrorCode } from "../errors/errors.js"
 import { MissingCSRF } from "../errors/flow-errors.js"
@@ -13,7 +15,44 @@ import type { InternalConfig, RequestContext } from "../internal.js"
 import { loggedOnce } from "../errors/log-once.js"
 import { createLogger, sanitizeError } from "../errors/logger.js"
 import { errorPageUrl, signInPageUrl, type Action } from "./routes.js"
-import type { AuthConfig } from "../types.js"
+import type { AuditReason, AuthConfig } from "../types.js"
+
+/**
+ * The audit reason of each failure, by its code: the one table, so that no throw names a reason
+ * (a throw whose code is too coarse tags a finer one with `withAuditReason`).
+ */
+const AUDIT_REASONS: Record<AuthErrorCode, AuditReason> = {
+  Configuration: "configuration",
+  MissingSecret: "configuration",
+  UntrustedHost: "configuration",
+  SessionTokenError: "configuration",
+  CallbackRouteError: "configuration",
+  EventError: "configuration",
+  AdapterError: "storeError",
+  UnknownAction: "invalidRequest",
+  InvalidProvider: "invalidRequest",
+  MissingCSRF: "invalidRequest",
+  InvalidCheck: "invalidRequest",
+  InvalidCallbackUrl: "invalidRequest",
+  EmailSignInError: "invalidRequest",
+  InvalidLogoutToken: "invalidRequest",
+  UnknownAccount: "invalidRequest",
+  OAuthSignInError: "providerError",
+  OAuthCallbackError: "providerError",
+  RefreshTokenError: "providerError",
+  OAuthAccountNotLinked: "accountNotLinked",
+  CredentialsSignin: "invalidCredentials",
+  WebAuthnVerificationError: "invalidCredentials",
+  AccessDenied: "denied",
+  Verification: "invalidCode",
+  SignInRequired: "signInRequired",
+  LastSignInMethod: "lastSignInMethod",
+}
+
+/** Why `error` failed an operation, as the audit trail says it. */
+export function auditReasonOf(error: AuthError): AuditReason {
+  return taggedAuditReason(error) ?? AUDIT_REASONS[error.code]
+}
 
 /** Routes whose answer is data for scripts: failures answer JSON, not a page. */
 const JSON_ACTIONS = new Set<Action>(["providers", "csrf", "session", "sessions", "flow", "accounts"])
@@ -91,6 +130,7 @@ export async function answerFailure(thrown: unknown, at: FailedRequest): Promise
   const logger = internal?.logger ?? fallbackLogger(config)
   if (loggedOnce(error)) logger.debug(`${error.code}: ${error.message}`)
   else logger.error(context === undefined ? error : sanitizeError(error, context.sensitive))
+  if (context?.audit !== undefined) await auditFailure(context, auditReasonOf(error))
   try {
     return await failure(error, request, context, action)
   } catch (cause) {

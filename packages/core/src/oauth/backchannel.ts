@@ -9,6 +9,8 @@
  * @see https://openid.net/specs/openid-connect-backchannel-1_0.html#BCRequest
  */
 import type { AdapterSessionRecord } from "../adapters.js"
+import { auditAs, auditSuccess } from "../audit/audit.js"
+import { withAuditReason } from "../audit/trail.js"
 import { readForm } from "../http/context.js"
 import { Configuration, InvalidProvider } from "../errors/errors.js"
 import { InvalidLogoutToken } from "../errors/flow-errors.js"
@@ -28,6 +30,7 @@ import type { InternalOAuthProvider } from "./provider.js"
  * @throws {AdapterError} when the store fails.
  */
 export async function backchannelLogout(context: RequestContext, { id, options: provider }: FlowProvider<InternalOAuthProvider>): Promise<Response> {
+  auditAs(context, "sessionRevoke", id)
   if (!provider.backchannelLogout) throw new InvalidProvider(`Provider "${id}" does not take back-channel logout (\`backchannelLogout\`).`)
   const { config } = context
   const adapter = config.adapter
@@ -37,7 +40,7 @@ export async function backchannelLogout(context: RequestContext, { id, options: 
   if (tokens.length !== 1) throw new InvalidLogoutToken("A back-channel logout request carries exactly one `logout_token`.")
   const claims = await verifyLogoutToken(provider, tokens[0] ?? "")
   if (!(await callAdapter(adapter, "useOnce", `backchannel-logout ${id} ${claims.jti}`, new Date(claims.exp * 1000)))) {
-    throw new InvalidLogoutToken(`The logout token's \`jti\` was already used: a replay of provider "${id}"'s logout.`)
+    throw withAuditReason(new InvalidLogoutToken(`The logout token's \`jti\` was already used: a replay of provider "${id}"'s logout.`), "replayed")
   }
   const user = claims.sub === undefined ? null : await callAdapter(adapter, "getUserByAccount", { provider: id, providerAccountId: claims.sub })
   let records: AdapterSessionRecord[]
@@ -56,6 +59,8 @@ export async function backchannelLogout(context: RequestContext, { id, options: 
     await endUnrecordedPreSwitchSessions(config, user.id)
   }
   const ended = await revokeRecords(config, records, "backchannelLogout")
+  // A `sid` alone names one user's provider session: that user, when it had any session here.
+  await auditSuccess(context, user?.id ?? records[0]?.userId, "backchannelLogout")
   config.logger.debug(`Back-channel logout of provider "${id}" ended ${String(ended)} session(s).`)
   return new Response(null, { status: 200, headers: { "cache-control": "no-store" } })
 }

@@ -178,9 +178,10 @@ function brandLink(theme: Theme, home: string): string {
 
 /**
  * A whole page: the app's logo and name, linked to its home page, above one card holding `body`;
- * titled "`title` · `brandName`". `origin` is the app's origin (`"/"` when not known).
+ * titled "`title` · `brandName`". `origin` is the app's origin (`"/"` when not known). `styles`
+ * adds the rules of what only this page draws (a feature's pages), after the shared ones.
  */
-export function layout(theme: Theme, title: string, body: string, origin: string): string {
+export function layout(theme: Theme, title: string, body: string, origin: string, styles = ""): string {
   const scheme = theme.colorScheme === "dark" || theme.colorScheme === "light" ? theme.colorScheme : "light dark"
   const fullTitle = theme.brandName === undefined ? title : `${title} · ${theme.brandName}`
   return `<!doctype html>
@@ -188,7 +189,7 @@ export function layout(theme: Theme, title: string, body: string, origin: string
 <meta name="color-scheme" content="${scheme}"><meta name="robots" content="noindex"><title>${escapeHtml(fullTitle)}</title>
 <style>
 ${palette(theme.colorScheme)}
-${STYLES}
+${STYLES}${styles === "" ? "" : `\n${styles}`}
 </style></head>
 <body><main>${brandLink(theme, homePage(theme, origin))}<div class="card">${body}</div></main></body></html>`
 }

@@ -106,11 +106,12 @@ const EMAIL_API_TIMEOUT_MS = 10_000
 /**
  * Sends one request to an email API and checks its answer: any non-2xx status becomes an
  * {@link EmailSignInError} that names the vendor, the status and the vendor's own message (cut
- * short), with `hide` (the API key, the link) removed from it.
+ * short), with `hide` (the API key, the link) removed from it. `what` names the message in that
+ * error: the sign-in email unless said otherwise (a provider's `sendMail` says `"the email"`).
  *
  * @throws {EmailSignInError} when the API cannot be reached, times out, or refuses the message.
  */
-export async function sendEmailApiRequest(brand: string, url: string, init: RequestInit, hide: readonly string[]): Promise<void> {
+export async function sendEmailApiRequest(brand: string, url: string, init: RequestInit, hide: readonly string[], what = "the sign-in email"): Promise<void> {
   const scrub = (text: string): string => hide.reduce((out, secret) => (secret === "" ? out : out.split(secret).join("[redacted]")), text)
   let response: Response
   try {
@@ -132,7 +133,7 @@ export async function sendEmailApiRequest(brand: string, url: string, init: Requ
     // Not JSON: the text itself, cut short below.
   }
   detail = scrub(detail).replace(/\s+/g, " ").trim().slice(0, 200)
-  throw new EmailSignInError(`${brand} refused the sign-in email: HTTP ${response.status}${detail === "" ? "" : ` (${detail})`}.`)
+  throw new EmailSignInError(`${brand} refused ${what}: HTTP ${response.status}${detail === "" ? "" : ` (${detail})`}.`)
 }
 
 /** The human part of an email API's error answer: `message`, `Message`, `error`, or SendGrid's `errors[].message`. */

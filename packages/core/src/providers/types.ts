@@ -283,6 +283,17 @@ export interface SendVerificationRequestParams {
   theme: Theme
 }
 
+/** One mail as an email provider's transport sends it (see `EmailConfig.sendMail`). */
+export interface EmailMessage {
+  /** The recipient's address. */
+  to: string
+  subject: string
+  /** The plain-text body. */
+  text: string
+  /** The HTML body, every value in it escaped. */
+  html: string
+}
+
 /**
  * Passwordless sign-in by a single-use link sent to an email address (a "magic link"). Needs
  * an adapter with `createVerificationToken` and `useVerificationToken`.
@@ -295,6 +306,14 @@ export interface EmailConfig extends CommonProviderOptions {
   maxAge?: number
   /** Sends the link; a throw refuses the sign-in with `EmailSignInError`. */
   sendVerificationRequest: (params: SendVerificationRequestParams) => Awaitable<void>
+  /**
+   * Sends any other mail through the provider's own transport (its SMTP server or email API,
+   * from `from`), given the provider's configuration as `sendVerificationRequest` is: core's
+   * mails that are not sign-in links go out here unless `mail.send` is set.
+   * The built-in email providers set it; a provider with only a custom `sendVerificationRequest`
+   * has none.
+   */
+  sendMail?: (message: EmailMessage, provider: EmailConfig) => Awaitable<void>
   /**
    * The SMTP server of the SMTP senders (`Nodemailer()`, and `Email()` without a
    * `sendVerificationRequest`): an `smtp://` or `smtps://` URL, or nodemailer's transport options.

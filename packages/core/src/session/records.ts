@@ -13,7 +13,7 @@
  */
 import { keepsSessionRecords, type Adapter, type AdapterSessionRecord, type SessionRecordMethods } from "../adapters.js"
 import { boundedCache, type BoundedCache } from "../crypto/caches.js"
-import { clientAddressOf } from "../limits/client-address-of.js"
+import { clientAddressOf, userAgentOf } from "../limits/client-address-of.js"
 import { deriveKeys, hmac, randomString } from "../crypto/crypto.js"
 import { emit } from "../sign-in/events.js"
 import type { InternalConfig, RequestContext } from "../internal.js"
@@ -23,9 +23,6 @@ import { callAdapter } from "../outbound/store.js"
 import type { JWT, SessionRevocationReason } from "../types.js"
 import { SESSION_ID_CLAIM } from "./source.js"
 
-
-/** The longest user agent kept: enough to describe a device. */
-const MAX_USER_AGENT = 256
 
 /** What a new record says beyond the request's device and address. */
 interface RecordFields {
@@ -39,12 +36,11 @@ interface RecordFields {
 
 async function newRecord(context: RequestContext, fields: RecordFields): Promise<AdapterSessionRecord> {
   const now = new Date()
-  const agent = context.request.headers.get("user-agent")
   return {
     ...fields,
     createdAt: now,
     lastSeenAt: now,
-    userAgent: agent === null ? null : agent.slice(0, MAX_USER_AGENT),
+    userAgent: userAgentOf(context.request) ?? null,
     // As the per-client limits see it: from the app's hook or the integration, an IPv6 client by its /64.
     clientAddress: (await clientAddressOf(context)) ?? null,
     revokedAt: null,

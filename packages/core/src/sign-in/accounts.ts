@@ -5,6 +5,7 @@
  * its address's user) live in `email/accounts.ts`, loaded only with that flow.
  */
 import type { Adapter, AdapterAccount, AdapterUser, NewAdapterUser } from "../adapters.js"
+import { auditStep } from "../audit/trail.js"
 import type { InternalConfig, RequestContext } from "../internal.js"
 import { AdapterError, OAuthAccountNotLinked } from "../errors/flow-errors.js"
 import { emit } from "./events.js"
@@ -42,9 +43,11 @@ function toAdapterAccount(account: Account, userId: string): AdapterAccount {
   return { ...account, userId, type: account.type as AdapterAccount["type"] }
 }
 
-async function link(config: InternalConfig, adapter: Adapter, user: AdapterUser, account: Account, profile: User): Promise<void> {
+/** Links `account` to an existing user: the `linkAccount` event, and the audit trail's `accountLink` inside the sign-in. */
+async function link(context: RequestContext, adapter: Adapter, user: AdapterUser, account: Account, profile: User): Promise<void> {
   await callAdapter(adapter, "linkAccount", toAdapterAccount(account, user.id))
-  await emit(config, "linkAccount", { user, account, profile })
+  await emit(context.config, "linkAccount", { user, account, profile })
+  await auditStep(context, "accountLink", user.id)
 }
 
 /** The user a sign-in signs in, and whether this sign-in created it. */
@@ -152,7 +155,7 @@ export async function resolveUser(
     }
     const current = storedUser(await callAdapter(adapter, "getUser", signedInUserId))
     if (current !== undefined) {
-      await link(config, adapter, current, account, profileUser)
+      await link(context, adapter, current, account, profileUser)
       return { user: current, isNewUser: false }
     }
     // The session points at a user that no longer exists: continue as a fresh sign-in.
@@ -182,7 +185,7 @@ export async function resolveUser(
               : `A user with this email already exists; ${account.provider} did not say it verified the email, so it is not linked.`,
         )
       }
-      await link(config, adapter, byEmail, account, profileUser)
+      await link(context, adapter, byEmail, account, profileUser)
       return { user: byEmail, isNewUser: false }
     }
   }
@@ -223,6 +226,7 @@ async function completeOrphan(context: RequestContext, adapter: Adapter, user: A
   // The first sign-in never got to tell the app about its user.
   await emit(context.config, "createUser", { user })
   await emit(context.config, "linkAccount", { user, account, profile })
+  await auditStep(context, "accountLink", user.id)
   return { user, isNewUser: true }
 }
 

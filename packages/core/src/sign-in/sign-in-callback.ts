@@ -2,6 +2,7 @@
  * The app's `signIn` callback, which every flow asks before a sign-in goes on. Apart from the
  * account-linking rules (`accounts.ts`), which only an app with an adapter loads.
  */
+import { auditFailure } from "../audit/trail.js"
 import { resolveCallbackUrl } from "../http/callback-url.js"
 import { AccessDenied, CallbackRouteError } from "../errors/flow-errors.js"
 import type { RequestContext } from "../internal.js"
@@ -9,7 +10,7 @@ import type { CallbacksOptions } from "../types.js"
 
 /**
  * Asks the app's `signIn` callback about a sign-in: `undefined` to go on, or the URL it
- * redirects to instead.
+ * redirects to instead (the operation under way then ends, `denied`, in the audit trail).
  *
  * @throws {AccessDenied} when the callback answers `false` (or anything but `true` or a URL).
  * @throws {CallbackRouteError} when the callback throws.
@@ -24,6 +25,9 @@ export async function askSignIn(context: RequestContext, params: Parameters<NonN
     throw new CallbackRouteError("The `signIn` callback threw.", { cause })
   }
   if (answer === true) return undefined
-  if (typeof answer === "string") return resolveCallbackUrl(context, answer)
+  if (typeof answer === "string") {
+    await auditFailure(context, "denied")
+    return resolveCallbackUrl(context, answer)
+  }
   throw new AccessDenied("The `signIn` callback refused this sign-in.")
 }

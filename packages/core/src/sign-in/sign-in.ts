@@ -13,6 +13,7 @@ import { resolveCallbackUrl } from "../http/callback-url.js"
 import { redirect } from "../http/context.js"
 import { clearCookie } from "../http/cookies.js"
 import { OAuthCallbackError } from "../errors/errors.js"
+import { auditAs, auditSuccess } from "../audit/audit.js"
 import { emit } from "./events.js"
 import type { RequestContext } from "../internal.js"
 import type { Account, Profile, User } from "../model.js"
@@ -21,16 +22,19 @@ import { startSession } from "../session/start.js"
 import { askSignIn } from "./sign-in-callback.js"
 
 /**
- * Starts the session, sends the `signIn` event and sends the browser to `target` (or to
- * `pages.newUser` first, for a new user).
+ * Starts the session, sends the `signIn` event (and the audit trail's `signIn` success) and sends
+ * the browser to `target` (or to `pages.newUser` first, for a new user).
  *
  * @throws {SessionTokenError} when the `jwt` callback fails.
  * @throws {AdapterError} when the store fails.
  */
 export async function finishSignIn(context: RequestContext, signedIn: SignedIn, target: string): Promise<Response> {
   const { config } = context
+  // Whatever the request did before (a passkey added), what ends here is a sign-in.
+  auditAs(context, "signIn", signedIn.account?.provider)
   await startSession(context, signedIn)
   await emit(config, "signIn", { user: signedIn.user, account: signedIn.account, profile: signedIn.profile, isNewUser: signedIn.isNewUser })
+  await auditSuccess(context, signedIn.user.id)
   if (context.jar.has(context.cookies.callbackUrl.name)) context.setCookies.push(clearCookie(context.cookies.callbackUrl))
   if (signedIn.isNewUser && config.pages.newUser !== undefined) {
     return redirect(context, await resolveCallbackUrl(context, `${config.pages.newUser}${config.pages.newUser.includes("?") ? "&" : "?"}callbackUrl=${encodeURIComponent(target)}`))

@@ -14,6 +14,8 @@ import {
   type RegistrationResponseJSON,
 } from "@simplewebauthn/server"
 import { askSignIn } from "../sign-in/sign-in-callback.js"
+import { auditAs, auditSuccess } from "../audit/audit.js"
+import { auditFailure, auditUser, withAuditReason } from "../audit/trail.js"
 import type { Adapter, AdapterAuthenticator } from "../adapters.js"
 import { finishSignIn } from "../sign-in/sign-in.js"
 import { resolveCallbackUrl } from "../http/callback-url.js"
@@ -240,9 +242,10 @@ export async function webauthnCallback(context: RequestContext, provider: Provid
  * that body makes the client tell the password manager to forget the passkey (Signal API), never
  * a `code` in a URL, which the sign-in's `callbackUrl` may carry.
  */
-function refuseUnknownCredential(context: RequestContext): Response {
+async function refuseUnknownCredential(context: RequestContext): Promise<Response> {
   const error = new WebAuthnVerificationError("No passkey has this credential id.", { publicCode: UNKNOWN_CREDENTIAL })
   context.config.logger.error(error)
+  await auditFailure(context, "invalidCredentials")
   const url = signInPageUrl(context, { error: error.code, code: UNKNOWN_CREDENTIAL, callbackUrl: context.returnTo })
   if (context.request.headers.get("x-auth-return-redirect") === "1") return json(context, { url, error: error.code, code: UNKNOWN_CREDENTIAL })
   return redirect(context, url)
@@ -308,6 +311,11 @@ async function authenticate(context: RequestContext, provider: Provider, respons
 async function register(context: RequestContext, provider: Provider, ceremony: Ceremony, response: RegistrationResponseJSON, challenge: string, target: string): Promise<Response> {
   const adapter = adapterOf(context)
   const { options, id: providerId } = provider
+  // Registering while signed in adds a passkey to that user; otherwise it is a sign-up, a sign-in.
+  if (ceremony.userId !== undefined) {
+    auditAs(context, "passkeyAdd", providerId)
+    auditUser(context, ceremony.userId)
+  }
   const rp = resolveRelyingParty(options, context, provider)
   let verified
   try {
@@ -350,10 +358,11 @@ async function register(context: RequestContext, provider: Provider, ceremony: C
   if (ceremony.userId !== undefined) {
     // Adding a passkey: only the user who asked for the challenge, still signed in.
     const session = await readSession(context)
-    if (session?.userId !== ceremony.userId) throw new WebAuthnVerificationError("Adding a passkey needs the user who started it to be signed in.")
+    if (session?.userId !== ceremony.userId) throw withAuditReason(new WebAuthnVerificationError("Adding a passkey needs the user who started it to be signed in."), "wrongUser")
     const user = asUser(await callAdapter(adapter, "getUser", ceremony.userId))
     if (user === undefined) throw new WebAuthnVerificationError("The signed-in user no longer exists.")
     await attachPasskey(adapter, user, { ...passkey, userId: user.id }, providerId)
+    await auditSuccess(context, user.id)
     return finishSignIn(context, { user, account: { ...account, userId: user.id }, isNewUser: false }, target)
   }
 

@@ -20,6 +20,7 @@
  *
  * @see https://www.w3.org/TR/webauthn-3/#sctn-cryptographic-challenges
  */
+import { withAuditReason } from "../audit/trail.js"
 import type { Adapter } from "../adapters.js"
 import { boundedCache } from "../crypto/caches.js"
 import type { RequestContext } from "../internal.js"
@@ -153,7 +154,7 @@ export async function consumeChallenge(context: RequestContext, provider: string
   const opened = bytes === undefined ? undefined : await openJwe(decoder.decode(bytes), await deriveKeys(config.secrets, SALT, "jwe")).catch(() => undefined)
   if (typeof opened !== "object" || opened === null) throw new WebAuthnVerificationError("The response signs a challenge this server did not issue.")
   const sealed = opened as Partial<Sealed>
-  if (typeof sealed.exp !== "number" || sealed.exp < Date.now() / 1000) throw new WebAuthnVerificationError("The challenge has expired.")
+  if (typeof sealed.exp !== "number" || sealed.exp < Date.now() / 1000) throw withAuditReason(new WebAuthnVerificationError("The challenge has expired."), "expired")
   if (sealed.origin !== context.origin) throw new WebAuthnVerificationError("The challenge was issued on another origin.")
   if (browser === undefined || sealed.browser !== browser) throw new WebAuthnVerificationError("The challenge was issued to another browser.")
   if (sealed.provider !== provider) throw new WebAuthnVerificationError(`The challenge was issued by another provider than "${provider}".`)
@@ -164,8 +165,8 @@ export async function consumeChallenge(context: RequestContext, provider: string
   if (sealed.action === "authenticate") await useChallengeCookie(context, { n: sealed.nonce, p: provider, b: browser })
   else {
     const stored = await callAdapter(adapterOf(context), "useVerificationToken", { identifier: identifier(browser), token: sealed.nonce })
-    if (stored == null) throw new WebAuthnVerificationError("The challenge was used already.")
-    if (new Date(stored.expires).getTime() < Date.now()) throw new WebAuthnVerificationError("The challenge has expired.")
+    if (stored == null) throw withAuditReason(new WebAuthnVerificationError("The challenge was used already."), "replayed")
+    if (new Date(stored.expires).getTime() < Date.now()) throw withAuditReason(new WebAuthnVerificationError("The challenge has expired."), "expired")
   }
   const ceremony: Ceremony = { action: sealed.action }
   for (const key of ["userId", "email", "name", "handle"] as const) {
@@ -203,7 +204,7 @@ export async function spendChallenge(context: RequestContext, opened: OpenedChal
     fresh = until === undefined || until <= Date.now()
     if (fresh) spentHere.set(opened.nonce, opened.expires.getTime())
   }
-  if (!fresh) throw new WebAuthnVerificationError("The challenge was used already: a replayed sign-in.")
+  if (!fresh) throw withAuditReason(new WebAuthnVerificationError("The challenge was used already: a replayed sign-in."), "replayed")
 }
 
 /**
@@ -222,7 +223,7 @@ async function useChallengeCookie(context: RequestContext, expected: Omit<Rememb
   const opened = value.length > MAX_COOKIE ? undefined : await openJwe(value, await deriveKeys(context.config.secrets, COOKIE_SALT, "jwe")).catch(() => undefined)
   const remembered = (typeof opened === "object" && opened !== null ? opened : {}) as Partial<Remembered>
   if (typeof remembered.exp !== "number") throw new WebAuthnVerificationError("The challenge cookie was not set by this server.")
-  if (remembered.exp < Date.now() / 1000) throw new WebAuthnVerificationError("The challenge cookie has expired.")
+  if (remembered.exp < Date.now() / 1000) throw withAuditReason(new WebAuthnVerificationError("The challenge cookie has expired."), "expired")
   if (remembered.b !== expected.b) throw new WebAuthnVerificationError("The challenge cookie was set in another browser.")
   if (remembered.p !== expected.p || remembered.n !== expected.n) {
     throw new WebAuthnVerificationError("The challenge cookie names another sign-in's challenge: it was replaced by a newer one, or used already.")

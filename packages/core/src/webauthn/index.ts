@@ -55,7 +55,7 @@ export const webauthn = {
   callback: (context, provider) => webauthnCallback(context, provider),
   routes: {
     "webauthn-options": { GET: webauthnOptions, clientLimit: "passkeyOptions" },
-    "webauthn-credentials": { GET: listPasskeys, POST: (context) => changePasskey(context) },
+    "webauthn-credentials": { GET: listPasskeys, POST: changePasskey },
     "webauthn-script": { GET: (context) => Promise.resolve(servePageScript(context)) },
   },
   page: decoratePage,

@@ -5,6 +5,8 @@
  * last way a user has to sign in is never deleted.
  */
 import type { Adapter, AdapterAuthenticator } from "../adapters.js"
+import { auditAs, auditSuccess } from "../audit/audit.js"
+import { auditFailure, auditUser, withAuditReason } from "../audit/trail.js"
 import { json, readForm } from "../http/context.js"
 import type { RequestContext } from "../internal.js"
 import { verifyCsrf } from "../http/csrf.js"
@@ -66,7 +68,8 @@ async function signedIn(context: RequestContext): Promise<{ adapter: Adapter; us
   const adapter = context.config.adapter
   if (adapter === undefined) throw new Configuration("Passkeys need an `adapter`.")
   const userId = (await readSession(context))?.userId
-  if (userId === undefined) throw new AccessDenied("Managing passkeys needs a signed-in user.")
+  if (userId === undefined) throw withAuditReason(new AccessDenied("Managing passkeys needs a signed-in user."), "signInRequired")
+  auditUser(context, userId)
   return { adapter, userId }
 }
 
@@ -74,7 +77,8 @@ async function signedIn(context: RequestContext): Promise<{ adapter: Adapter; us
 const LAST_SIGN_IN_METHOD = "last_sign_in_method"
 
 /** The answer that keeps the user's last way to sign in: a 409 saying what to do first. */
-function refuseLastWayIn(context: RequestContext, adapter: Adapter): Response {
+async function refuseLastWayIn(context: RequestContext, adapter: Adapter): Promise<Response> {
+  await auditFailure(context, "lastSignInMethod")
   const why =
     adapter.listAccountsByUserId === undefined
       ? " The adapter cannot list linked accounts (it has no `listAccountsByUserId`), so only another passkey or a verified email with an email provider counts."
@@ -102,6 +106,7 @@ async function deletePasskey(context: RequestContext, adapter: Adapter, userId: 
     await storeAuthenticator(adapter, { ...authenticator, ...deleted, userId })
     return refuseLastWayIn(context, adapter)
   }
+  await auditSuccess(context, userId)
   return json(context, { deleted: credentialIdForOptions(credentialID) })
 }
 
@@ -131,15 +136,17 @@ export async function listPasskeys(context: RequestContext, provider: FlowProvid
  * @throws {Configuration} when the adapter has no `updateAuthenticator` / `deleteAuthenticator`.
  * @returns 409 with `code: "last_sign_in_method"` instead of deleting the user's last way to sign in.
  */
-export async function changePasskey(context: RequestContext): Promise<Response> {
+export async function changePasskey(context: RequestContext, provider: FlowProvider<WebAuthnOptions>): Promise<Response> {
   const form = await readForm(context.request)
+  // A rename changes a label; a delete removes a way to sign in, which the audit trail records.
+  if (form.get("action") === "delete") auditAs(context, "passkeyRemove", provider.id)
   await verifyCsrf(context, form.get("csrfToken"))
   const { adapter, userId } = await signedIn(context)
   const credentialId = form.get("credentialId") ?? ""
-  if (credentialId === "" || credentialId.length > 1364) throw new WebAuthnVerificationError("`credentialId` is missing or too long.")
+  if (credentialId === "" || credentialId.length > 1364) throw withAuditReason(new WebAuthnVerificationError("`credentialId` is missing or too long."), "invalidRequest")
   const authenticator = await findAuthenticator(adapter, credentialId)
   const owner: unknown = authenticator?.userId
-  if (authenticator == null || String(owner) !== userId) throw new WebAuthnVerificationError("The signed-in user has no passkey with this id.")
+  if (authenticator == null || String(owner) !== userId) throw withAuditReason(new WebAuthnVerificationError("The signed-in user has no passkey with this id."), "invalidRequest")
   const action = form.get("action")
   if (action === "rename") {
     const name = (form.get("name") ?? "").trim()

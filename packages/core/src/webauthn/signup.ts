@@ -24,6 +24,7 @@
  *
  * @see https://www.w3.org/TR/webauthn-3/#sctn-registering-a-new-credential
  */
+import { auditAs } from "../audit/audit.js"
 import { findUserByEmail } from "../sign-in/accounts.js"
 import { askSignIn } from "../sign-in/sign-in-callback.js"
 import type { AdapterAuthenticator, AdapterUser } from "../adapters.js"
@@ -176,6 +177,7 @@ export async function signUp(context: RequestContext, provider: Provider, who: S
  * (`email.verificationRequest`).
  */
 async function confirmByEmail(context: RequestContext, provider: Provider, mailer: InternalEmailProvider, who: SignUp & { email: string }, target: string): Promise<Response> {
+  auditAs(context, "emailLinkRequest", provider.id)
   const adapter = adapterOf(context)
   const identifier = readIdentifier(mailer, [who.email])
   const { redirectTo } = await askEmailSignIn(context, { adapter, providerId: mailer.id, identifier, verificationRequest: true })

@@ -6,16 +6,7 @@ import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { Auth, getSession } from "../../src/index.js"
 import { decode } from "../../src/session/jwt.js"
 import type { AuthConfig } from "../../src/types.js"
-import { acmeProvider, call, csrfToken, Jar, ORIGIN, PASSWORD, passwordProvider, SECRET, testConfig } from "../helpers.js"
-
-async function configError(config: AuthConfig): Promise<string> {
-  try {
-    await resolveConfig(config)
-  } catch (error) {
-    return `${(error as { code: string }).code}: ${(error as Error).message}`
-  }
-  throw new Error("expected a configuration error")
-}
+import { acmeProvider, call, configError, csrfToken, Jar, ORIGIN, PASSWORD, passwordProvider, SECRET, testConfig } from "../helpers.js"
 
 function oauth(provider: FlowProvider | undefined): InternalOAuthProvider | undefined {
   return provider?.type === "oauth" || provider?.type === "oidc" ? (provider.options as InternalOAuthProvider) : undefined

@@ -3,7 +3,7 @@
  * (Next.js with `process.env`, SvelteKit with `$env/dynamic/private`) read variables through it.
  */
 import { afterEach, describe, expect, it, vi } from "vitest"
-import { envFlag, envName, envValue, readEnv } from "../../src/index.js"
+import { Auth, envFlag, envName, envValue, readEnv } from "../../src/index.js"
 import { emailApiOptions, tenantIssuer } from "../../src/providers/index.js"
 
 afterEach(() => {
@@ -19,6 +19,13 @@ describe("environment reading", () => {
     expect(envValue("AUTH_ENV_TEST")).toBe("second")
   })
 
+  it("lists process.env's variables as process.env does", () => {
+    vi.stubEnv("AUTH_ENV_TEST", "listed")
+    expect(Object.keys(readEnv())).toContain("AUTH_ENV_TEST")
+    expect("AUTH_ENV_TEST" in readEnv()).toBe(true)
+    expect({ ...readEnv() }.AUTH_ENV_TEST).toBe("listed")
+  })
+
   it("reads the object an integration passes, and never process.env then", () => {
     vi.stubEnv("AUTH_SECRET", "from-process")
     expect(envValue("AUTH_SECRET", { AUTH_SECRET: "from-platform" })).toBe("from-platform")
@@ -30,6 +37,36 @@ describe("environment reading", () => {
     try {
       expect(readEnv()).toEqual({})
       expect(envValue("AUTH_SECRET")).toBeUndefined()
+    } finally {
+      vi.unstubAllGlobals()
+    }
+  })
+
+  it("takes a variable the runtime refuses to show as unset (Deno with --allow-env=<names> throws NotCapable for any other)", async () => {
+    class NotCapable extends Error {}
+    const allowed: Record<string, string> = { AUTH_SECRET: "a-secret-the-runtime-shows-of-32-chars" }
+    const refuse = (name: string | symbol): void => {
+      if (typeof name === "string" && !Object.hasOwn(allowed, name)) throw new NotCapable(`Requires env access to "${name}", run again with the --allow-env flag`)
+    }
+    // As Deno's process.env: every way of asking for another variable throws, listing them too.
+    const scoped = new Proxy(allowed, {
+      get: (target, name): unknown => (refuse(name), Reflect.get(target, name)),
+      has: (target, name) => (refuse(name), Reflect.has(target, name)),
+      getOwnPropertyDescriptor: (target, name) => (refuse(name), Reflect.getOwnPropertyDescriptor(target, name)),
+      ownKeys: () => {
+        throw new NotCapable("Requires env access to all, run again with the --allow-env flag")
+      },
+    })
+    vi.stubGlobal("process", { env: scoped })
+    try {
+      expect(readEnv().AUTH_SECRET).toBe(allowed.AUTH_SECRET)
+      expect(readEnv().AUTH_URL).toBeUndefined()
+      expect(envValue("AUTH_URL")).toBeUndefined()
+      expect(envFlag("AUTH_TRUST_HOST")).toBeUndefined()
+      expect("AUTH_URL" in readEnv()).toBe(false)
+      expect(Object.keys(readEnv())).toEqual([])
+      const response = await Auth(new Request("http://localhost:3000/api/auth/csrf"), { url: "http://localhost:3000", providers: [] })
+      expect(response.status).toBe(200)
     } finally {
       vi.unstubAllGlobals()
     }

@@ -6,7 +6,7 @@ import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { Auth } from "../../src/index.js"
 import type { Adapter } from "../../src/adapters.js"
-import type { AuthConfig } from "../../src/types.js"
+import type { AuditEvent, AuthConfig } from "../../src/types.js"
 import { encode } from "../../src/session/jwt.js"
 import { APP, CLIENT, Harness, PROVIDER_IDS, SECRET, e2eConfig, idpProvider, startIdp } from "./harness.js"
 import type { DevIdp } from "@portcullis/dev-idp"
@@ -36,8 +36,8 @@ async function provider(deliver: (request: Request) => Promise<Response>): Promi
   return idp
 }
 
-function appConfig(running: DevIdp, adapter: Adapter, session: AuthConfig["session"]): AuthConfig & { errors: string[] } {
-  return e2eConfig([idpProvider(running, { backchannelLogout: true })], { adapter, session })
+function appConfig(running: DevIdp, adapter: Adapter, session: AuthConfig["session"], audits: AuditEvent[] = []): AuthConfig & { errors: string[] } {
+  return e2eConfig([idpProvider(running, { backchannelLogout: true })], { adapter, session, events: { audit: (event) => void audits.push(event) } })
 }
 
 async function post(config: AuthConfig, body: URLSearchParams): Promise<Response> {
@@ -45,10 +45,11 @@ async function post(config: AuthConfig, body: URLSearchParams): Promise<Response
 }
 
 describe("back-channel logout", () => {
-  it("ends a database session when the provider's session ends there", async () => {
+  it("ends a database session when the provider's session ends there, audited as a sessionRevoke (ASVS V16.3.1)", async () => {
     const adapter = MemoryAdapter()
     const running = await provider((request) => Auth(request, config))
-    const config = appConfig(running, adapter, { strategy: "database" })
+    const audits: AuditEvent[] = []
+    const config = appConfig(running, adapter, { strategy: "database" }, audits)
     const harness = new Harness(config)
     await harness.signIn()
     expect(await harness.session()).toMatchObject({ user: { email: "alice@example.com" } })
@@ -57,6 +58,8 @@ describe("back-channel logout", () => {
     expect(running.backchannelLogouts).toEqual([expect.objectContaining({ clientId: CLIENT.id, sub: "alice", error: undefined })])
     expect(typeof running.backchannelLogouts[0]?.sid).toBe("string")
     expect(await harness.session()).toBeNull()
+    const [signedIn, revoked] = audits
+    expect(revoked).toEqual({ type: "sessionRevoke", outcome: "success", reason: "backchannelLogout", provider: signedIn?.provider, userId: signedIn?.userId, at: expect.any(Number) as number })
   })
 
   it("ends a JWT session on both instances: at once where every read looks, within the interval where reads look every second", async () => {
@@ -84,10 +87,11 @@ describe("back-channel logout", () => {
     }
   })
 
-  it("answers 400 and ends nothing for each invalid token, and refuses a replayed jti", async () => {
+  it("answers 400 and ends nothing for each invalid token, and refuses a replayed jti, each audited (ASVS V16.3.1)", async () => {
     const adapter = MemoryAdapter()
     const running = await provider((request) => Auth(request, config))
-    const config = appConfig(running, adapter, { strategy: "database" })
+    const audits: AuditEvent[] = []
+    const config = appConfig(running, adapter, { strategy: "database" }, audits)
     const harness = new Harness(config)
     await harness.signIn()
     const now = Math.floor(Date.now() / 1000)
@@ -113,6 +117,12 @@ describe("back-channel logout", () => {
     expect((await post(config, new URLSearchParams({ logout_token: replayed }))).status).toBe(400)
     expect((await post(config, new URLSearchParams())).status).toBe(400)
     expect(await harness.session()).toMatchObject({ user: { email: "alice@example.com" } })
+    expect(audits.slice(1).map((event) => [event.type, event.outcome, event.reason, event.userId])).toEqual([
+      ...invalid.map(() => ["sessionRevoke", "failure", "invalidRequest", undefined]),
+      ["sessionRevoke", "success", "backchannelLogout", undefined],
+      ["sessionRevoke", "failure", "replayed", undefined],
+      ["sessionRevoke", "failure", "invalidRequest", undefined],
+    ])
   })
 
   it("ends only the sessions of the provider session a sid names", async () => {

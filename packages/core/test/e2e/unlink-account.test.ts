@@ -6,7 +6,7 @@ import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { describe, expect, it } from "vitest"
 import type { AdapterAccount } from "../../src/adapters.js"
 import { unlinkAccount } from "../../src/index.js"
-import type { AuthConfig } from "../../src/types.js"
+import type { AuditEvent, AuthConfig } from "../../src/types.js"
 import { APP, CLIENT, Harness, e2eConfig, idpProvider, useIdp } from "./harness.js"
 
 const idp = useIdp({ consent: "auto" })
@@ -14,20 +14,21 @@ const UNLINK = `${APP}/api/auth/accounts/unlink`
 const BOB = { login: "bob@example.net", password: "bob-password" }
 
 interface Setup {
-  config: AuthConfig & { errors: string[]; unlinked: AdapterAccount[] }
+  config: AuthConfig & { errors: string[]; unlinked: AdapterAccount[]; audits: AuditEvent[] }
   store: ReturnType<typeof MemoryAdapter>
 }
 
 /** The IdP as two providers (`idp` revokes its tokens, `idp-second` does not), with the memory store and database sessions. */
 function setup(overrides: Partial<AuthConfig> = {}, store = MemoryAdapter()): Setup {
   const unlinked: AdapterAccount[] = []
+  const audits: AuditEvent[] = []
   const config = e2eConfig([idpProvider(idp(), { revokeTokensOnSignOut: true }), idpProvider(idp(), { id: "idp-second", name: "Second" })], {
     adapter: store,
     session: { strategy: "database" },
-    events: { unlinkAccount: ({ account }) => void unlinked.push(account) },
+    events: { unlinkAccount: ({ account }) => void unlinked.push(account), audit: (event) => void audits.push(event) },
     ...overrides,
   })
-  return { config: Object.assign(config, { unlinked }), store }
+  return { config: Object.assign(config, { unlinked, audits }), store }
 }
 
 async function userIdOf(harness: Harness): Promise<string> {
@@ -79,6 +80,13 @@ describe("unlinking an account", () => {
     expect(config.unlinked).toEqual([expect.objectContaining({ provider: "idp", userId, refresh_token: refreshToken })])
     expect(await harness.session()).toMatchObject({ user: { email: "alice@example.com" } })
     expect(config.errors).toEqual([])
+    // Linking while signed in is a step of that sign-in; the unlink an operation of its own (ASVS V16.3.1).
+    expect(config.audits.map((event) => [event.type, event.outcome, event.provider, event.userId])).toEqual([
+      ["signIn", "success", "idp", userId],
+      ["accountLink", "success", "idp-second", userId],
+      ["signIn", "success", "idp-second", userId],
+      ["accountUnlink", "success", "idp", userId],
+    ])
   })
 
   it("takes JSON, and revokes nothing for a provider without revokeTokensOnSignOut", async () => {
@@ -156,6 +164,7 @@ describe("the last way in", () => {
     expect(account).toMatchObject({ provider: "idp", refresh_token: expect.any(String) as unknown })
     expect(idp().revocations).toEqual([])
     expect(config.unlinked).toEqual([])
+    expect(config.audits.at(-1)).toMatchObject({ type: "accountUnlink", outcome: "failure", reason: "lastSignInMethod", provider: "idp", userId })
   })
 
   it("counts a verified email address when an email provider is configured", async () => {

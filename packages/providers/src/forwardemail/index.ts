@@ -7,7 +7,7 @@
  * @module forwardemail
  */
 import { emailProvider } from "@portcullis/core/email"
-import { emailApiOptions, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@portcullis/core/providers"
+import { emailApiOptions, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailMessage, type EmailUserConfig, type SendVerificationRequestParams } from "@portcullis/core/providers"
 import { Configuration } from "@portcullis/core/providers"
 
 /** The Forward Email provider's configuration. */
@@ -22,15 +22,19 @@ export interface ForwardEmailConfig extends EmailConfig {
 export type ForwardEmailOptions = EmailUserConfig & { from?: string; apiKey?: string; apiUrl?: string }
 
 /** `POST /v1/emails` with HTTP Basic auth, the token as the user name and no password. */
-async function sendVerificationRequest({ identifier, url, provider, theme }: SendVerificationRequestParams): Promise<void> {
+async function send({ to, subject, text, html }: EmailMessage, provider: EmailConfig, link?: string): Promise<void> {
   const { apiKey, apiUrl, from } = provider as ForwardEmailConfig
-  const { subject, text, html } = signInMessage({ url, theme })
   await sendEmailApiRequest(
     "Forward Email",
     `${apiUrl}/v1/emails`,
-    { method: "POST", headers: { authorization: `Basic ${btoa(`${apiKey}:`)}`, "content-type": "application/json" }, body: JSON.stringify({ from, to: identifier, subject, html, text }) },
-    [apiKey, btoa(`${apiKey}:`), url],
+    { method: "POST", headers: { authorization: `Basic ${btoa(`${apiKey}:`)}`, "content-type": "application/json" }, body: JSON.stringify({ from, to, subject, html, text }) },
+    link === undefined ? [apiKey, btoa(`${apiKey}:`)] : [apiKey, btoa(`${apiKey}:`), link],
+    link === undefined ? "the email" : undefined,
   )
+}
+
+async function sendVerificationRequest({ identifier, url, provider, theme }: SendVerificationRequestParams): Promise<void> {
+  await send({ to: identifier, ...signInMessage({ url, theme }) }, provider, url)
 }
 
 /**
@@ -46,5 +50,5 @@ export default function ForwardEmail(config: ForwardEmailOptions): ForwardEmailC
   const api = emailApiOptions("forwardemail", "Forward Email", config, "https://api.forwardemail.net")
   const { from } = config
   if (typeof from !== "string" || from === "") throw new Configuration('Forward Email: set `from` to the sender, such as "Acme <no-reply@acme.example>".')
-  return emailProvider({ id: "forwardemail", name: "Forward Email" }, { ...config, ...api, from, style: { brandColor: "#20C1ED", ...config.style }, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest })
+  return emailProvider({ id: "forwardemail", name: "Forward Email" }, { ...config, ...api, from, style: { brandColor: "#20C1ED", ...config.style }, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest, sendMail: config.sendMail ?? send })
 }

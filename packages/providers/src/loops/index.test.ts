@@ -14,6 +14,7 @@ testEmailApiProvider(Loops, {
   },
   // Echoing the data variables back is what a careless API could do: the link must still not be logged.
   error: { status: 404, body: (request) => ({ ...fixture.error, message: `${fixture.error.message} ${JSON.stringify(request.body)}` }) },
+  sendsMail: false,
 })
 
 describe("Loops()", () => {

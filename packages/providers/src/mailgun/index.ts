@@ -8,7 +8,7 @@
  * @module mailgun
  */
 import { emailProvider } from "@portcullis/core/email"
-import { emailApiOptions, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@portcullis/core/providers"
+import { emailApiOptions, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailMessage, type EmailUserConfig, type SendVerificationRequestParams } from "@portcullis/core/providers"
 import { Configuration } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
@@ -31,17 +31,21 @@ export interface MailgunConfig extends EmailConfig {
 export type MailgunOptions = EmailUserConfig & { from?: string; domain?: string; region?: "US" | "EU" | "us" | "eu"; apiKey?: string; apiUrl?: string }
 
 /** `POST /v3/<domain>/messages` as a form, with HTTP Basic auth `api:<key>`. */
-async function sendVerificationRequest({ identifier, url, provider, theme }: SendVerificationRequestParams): Promise<void> {
+async function send({ to, subject, text, html }: EmailMessage, provider: EmailConfig, link?: string): Promise<void> {
   const { apiKey, apiUrl, domain, from } = provider as MailgunConfig
-  const { subject, text, html } = signInMessage({ url, theme })
   const form = new FormData()
-  for (const [name, value] of Object.entries({ from, to: identifier, subject, text, html })) form.append(name, value)
+  for (const [name, value] of Object.entries({ from, to, subject, text, html })) form.append(name, value)
   await sendEmailApiRequest(
     "Mailgun",
     `${apiUrl}/v3/${encodeURIComponent(domain)}/messages`,
     { method: "POST", headers: { authorization: `Basic ${btoa(`api:${apiKey}`)}` }, body: form },
-    [apiKey, url],
+    link === undefined ? [apiKey] : [apiKey, link],
+    link === undefined ? "the email" : undefined,
   )
+}
+
+async function sendVerificationRequest({ identifier, url, provider, theme }: SendVerificationRequestParams): Promise<void> {
+  await send({ to: identifier, ...signInMessage({ url, theme }) }, provider, url)
 }
 
 /**
@@ -67,6 +71,6 @@ export default function Mailgun(config: MailgunOptions): MailgunConfig {
   }
   return emailProvider(
     { id: "mailgun", name: "Mailgun" },
-    { ...config, ...api, from, domain, style: { logo, brandColor: "#F06B66", ...config.style }, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest },
+    { ...config, ...api, from, domain, style: { logo, brandColor: "#F06B66", ...config.style }, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest, sendMail: config.sendMail ?? send },
   )
 }

@@ -158,6 +158,15 @@ describe("Nodemailer() against a real SMTP server on 127.0.0.1", () => {
     expect(await browser.session()).toMatchObject({ user: { email: fixture.identifier } })
   })
 
+  it("sends core's other mails over the same server from `from` (`sendMail`), Email({ server }) too", async () => {
+    for (const provider of [Nodemailer({ server: url, from: fixture.from }), Email({ server: url, from: fixture.from })]) {
+      received.length = 0
+      await provider.sendMail?.({ to: fixture.identifier, subject: "Your sign-in code", text: "Your code is 731904.", html: "<p>Your code is <b>731904</b>.</p>" }, provider)
+      expect(received.map((mail) => [mail.from, mail.to, header(mail.raw, "Subject")])).toEqual([["no-reply@acme.example", [fixture.identifier], "Your sign-in code"]])
+      expect(plainText(received[0]?.raw ?? "")).toContain("Your code is 731904.")
+    }
+  })
+
   it("mails nothing for a list of addresses", async () => {
     const { config } = setup()
     const response = await new Browser(config).post("/api/auth/signin/nodemailer", { email: "a@b.c, d@e.f" })

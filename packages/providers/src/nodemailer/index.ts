@@ -9,7 +9,7 @@
  */
 import { Configuration, signInMessage } from "@portcullis/core/providers"
 import { emailProvider } from "@portcullis/core/email"
-import type { EmailConfig, EmailUserConfig, SendVerificationRequestParams } from "@portcullis/core/providers"
+import type { EmailConfig, EmailMessage, EmailUserConfig, SendVerificationRequestParams } from "@portcullis/core/providers"
 import type SMTPTransport from "nodemailer/lib/smtp-transport/index.js"
 import { importNodemailer } from "./load.js"
 
@@ -53,22 +53,26 @@ function checkOptions(server: unknown, from: unknown): void {
 }
 
 /**
- * The default sender: one message through the provider's SMTP server.
+ * The default transport: one message through the provider's SMTP server, from its `from`.
  *
  * @throws {Configuration} when the `nodemailer` package is not installed.
  * @throws {Error} when the server refuses the recipient (nodemailer fails a message no recipient
  * of which was accepted) or cannot be reached.
  */
-async function sendVerificationRequest(params: SendVerificationRequestParams): Promise<void> {
-  const { identifier, url, provider, theme } = params
+async function sendMail(message: EmailMessage, provider: EmailConfig): Promise<void> {
   const { server, from } = provider as NodemailerConfig
   const { createTransport } = await importNodemailer()
   const transport = createTransport(server as string | SMTPTransport.Options)
   try {
-    await transport.sendMail({ to: identifier, from, ...signInMessage({ url, theme }) })
+    await transport.sendMail({ ...message, from })
   } finally {
     transport.close()
   }
+}
+
+/** The default sender: the sign-in email through {@link sendMail}. */
+async function sendVerificationRequest({ identifier, url, provider, theme }: SendVerificationRequestParams): Promise<void> {
+  await sendMail({ to: identifier, ...signInMessage({ url, theme }) }, provider)
 }
 
 /**
@@ -83,5 +87,5 @@ async function sendVerificationRequest(params: SendVerificationRequestParams): P
 export default function Nodemailer(config: NodemailerOptions): NodemailerConfig {
   checkOptions(config.server, config.from)
   const { server, from } = config as NodemailerConfig
-  return emailProvider({ id: "nodemailer", name: "Email" }, { ...config, server, from, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest })
+  return emailProvider({ id: "nodemailer", name: "Email" }, { ...config, server, from, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest, sendMail: config.sendMail ?? sendMail })
 }

@@ -8,7 +8,7 @@
  * @module postmark
  */
 import { emailProvider } from "@portcullis/core/email"
-import { emailApiOptions, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@portcullis/core/providers"
+import { emailApiOptions, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailMessage, type EmailUserConfig, type SendVerificationRequestParams } from "@portcullis/core/providers"
 import { Configuration } from "@portcullis/core/providers"
 
 /** The Postmark provider's configuration. */
@@ -25,19 +25,23 @@ export interface PostmarkConfig extends EmailConfig {
 export type PostmarkOptions = EmailUserConfig & { from?: string; apiKey?: string; apiUrl?: string; messageStream?: string }
 
 /** `POST /email` with the server token in `X-Postmark-Server-Token`. */
-async function sendVerificationRequest({ identifier, url, provider, theme }: SendVerificationRequestParams): Promise<void> {
+async function send({ to, subject, text, html }: EmailMessage, provider: EmailConfig, link?: string): Promise<void> {
   const { apiKey, apiUrl, from, messageStream } = provider as PostmarkConfig
-  const { subject, text, html } = signInMessage({ url, theme })
   await sendEmailApiRequest(
     "Postmark",
     `${apiUrl}/email`,
     {
       method: "POST",
       headers: { accept: "application/json", "content-type": "application/json", "x-postmark-server-token": apiKey },
-      body: JSON.stringify({ From: from, To: identifier, Subject: subject, TextBody: text, HtmlBody: html, MessageStream: messageStream }),
+      body: JSON.stringify({ From: from, To: to, Subject: subject, TextBody: text, HtmlBody: html, MessageStream: messageStream }),
     },
-    [apiKey, url],
+    link === undefined ? [apiKey] : [apiKey, link],
+    link === undefined ? "the email" : undefined,
   )
+}
+
+async function sendVerificationRequest({ identifier, url, provider, theme }: SendVerificationRequestParams): Promise<void> {
+  await send({ to: identifier, ...signInMessage({ url, theme }) }, provider, url)
 }
 
 /**
@@ -55,6 +59,6 @@ export default function Postmark(config: PostmarkOptions): PostmarkConfig {
   if (typeof from !== "string" || from === "") throw new Configuration('Postmark: set `from` to a sender signature, such as "Acme <no-reply@acme.example>".')
   return emailProvider(
     { id: "postmark", name: "Postmark" },
-    { ...config, ...api, from, style: { brandColor: "#FFDE00", ...config.style }, messageStream: config.messageStream ?? "outbound", sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest },
+    { ...config, ...api, from, style: { brandColor: "#FFDE00", ...config.style }, messageStream: config.messageStream ?? "outbound", sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest, sendMail: config.sendMail ?? send },
   )
 }

@@ -7,7 +7,7 @@
  * @module resend
  */
 import { emailProvider } from "@portcullis/core/email"
-import { emailApiOptions, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@portcullis/core/providers"
+import { emailApiOptions, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailMessage, type EmailUserConfig, type SendVerificationRequestParams } from "@portcullis/core/providers"
 import { Configuration } from "@portcullis/core/providers"
 import logo from "./logo.js"
 
@@ -22,16 +22,20 @@ export interface ResendConfig extends EmailConfig {
 /** What `Resend()` takes: `from` (optional in the type as in Auth.js's, but named at start when missing), and optionally the key (else `AUTH_RESEND_KEY`) and any email provider option. */
 export type ResendOptions = EmailUserConfig & { from?: string; apiKey?: string; apiUrl?: string }
 
-/** `POST /emails` with the key as a bearer token. */
-async function sendVerificationRequest({ identifier, url, provider, theme }: SendVerificationRequestParams): Promise<void> {
+/** `POST /emails` with the key as a bearer token; `link` (kept out of any error) when the mail is a sign-in link. */
+async function send({ to, subject, text, html }: EmailMessage, provider: EmailConfig, link?: string): Promise<void> {
   const { apiKey, apiUrl, from } = provider as ResendConfig
-  const { subject, text, html } = signInMessage({ url, theme })
   await sendEmailApiRequest(
     "Resend",
     `${apiUrl}/emails`,
-    { method: "POST", headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }, body: JSON.stringify({ from, to: identifier, subject, html, text }) },
-    [apiKey, url],
+    { method: "POST", headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }, body: JSON.stringify({ from, to, subject, html, text }) },
+    link === undefined ? [apiKey] : [apiKey, link],
+    link === undefined ? "the email" : undefined,
   )
+}
+
+async function sendVerificationRequest({ identifier, url, provider, theme }: SendVerificationRequestParams): Promise<void> {
+  await send({ to: identifier, ...signInMessage({ url, theme }) }, provider, url)
 }
 
 /**
@@ -47,5 +51,5 @@ export default function Resend(config: ResendOptions): ResendConfig {
   const api = emailApiOptions("resend", "Resend", config, "https://api.resend.com")
   const { from } = config
   if (typeof from !== "string" || from === "") throw new Configuration('Resend: set `from` to the sender, such as "Acme <no-reply@acme.example>".')
-  return emailProvider({ id: "resend", name: "Resend" }, { ...config, ...api, from, style: { logo, brandColor: "#000000", ...config.style }, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest })
+  return emailProvider({ id: "resend", name: "Resend" }, { ...config, ...api, from, style: { logo, brandColor: "#000000", ...config.style }, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest, sendMail: config.sendMail ?? send })
 }

@@ -7,7 +7,7 @@
  * @module sendgrid
  */
 import { emailProvider } from "@portcullis/core/email"
-import { emailApiOptions, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailUserConfig, type SendVerificationRequestParams } from "@portcullis/core/providers"
+import { emailApiOptions, sendEmailApiRequest, signInMessage, type EmailConfig, type EmailMessage, type EmailUserConfig, type SendVerificationRequestParams } from "@portcullis/core/providers"
 import { Configuration } from "@portcullis/core/providers"
 
 /** The SendGrid provider's configuration. */
@@ -30,11 +30,10 @@ function address(from: string): { email: string; name?: string } {
 }
 
 /** `POST /v3/mail/send` with the key as a bearer token. */
-async function sendVerificationRequest({ identifier, url, provider, theme }: SendVerificationRequestParams): Promise<void> {
+async function send({ to, subject, text, html }: EmailMessage, provider: EmailConfig, link?: string): Promise<void> {
   const { apiKey, apiUrl, from } = provider as SendGridConfig
-  const { subject, text, html } = signInMessage({ url, theme })
   const body = {
-    personalizations: [{ to: [{ email: identifier }] }],
+    personalizations: [{ to: [{ email: to }] }],
     from: address(from),
     subject,
     content: [
@@ -46,8 +45,13 @@ async function sendVerificationRequest({ identifier, url, provider, theme }: Sen
     "SendGrid",
     `${apiUrl}/v3/mail/send`,
     { method: "POST", headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }, body: JSON.stringify(body) },
-    [apiKey, url],
+    link === undefined ? [apiKey] : [apiKey, link],
+    link === undefined ? "the email" : undefined,
   )
+}
+
+async function sendVerificationRequest({ identifier, url, provider, theme }: SendVerificationRequestParams): Promise<void> {
+  await send({ to: identifier, ...signInMessage({ url, theme }) }, provider, url)
 }
 
 /**
@@ -63,5 +67,5 @@ export default function SendGrid(config: SendGridOptions): SendGridConfig {
   const api = emailApiOptions("sendgrid", "SendGrid", config, "https://api.sendgrid.com")
   const { from } = config
   if (typeof from !== "string" || from === "") throw new Configuration('SendGrid: set `from` to a verified sender, such as "Acme <no-reply@acme.example>".')
-  return emailProvider({ id: "sendgrid", name: "SendGrid" }, { ...config, ...api, from, style: { brandColor: "#1A82E2", ...config.style }, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest })
+  return emailProvider({ id: "sendgrid", name: "SendGrid" }, { ...config, ...api, from, style: { brandColor: "#1A82E2", ...config.style }, sendVerificationRequest: config.sendVerificationRequest ?? sendVerificationRequest, sendMail: config.sendMail ?? send })
 }

@@ -1,0 +1,3 @@
+import { runtimeSignIn } from "./sign-in.js"
+
+runtimeSignIn("node-20")
