@@ -11,6 +11,8 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
+    // A test that prints [auth][error], [auth][warn] or a stack trace fails: it records and asserts them.
+    setupFiles: ["@portcullis/test-kit/console-guard"],
     globalSetup: ["test/global-setup.ts"],
     // The hooks' budget: the first run on a fresh machine installs PostgreSQL and Redis with apt-get.
     ...scaledTimeouts({ testTimeout: 20_000, hookTimeout: 180_000 }),

@@ -16,6 +16,8 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
+    // A test that prints [auth][error], [auth][warn] or a stack trace fails: it records and asserts them.
+    setupFiles: ["@portcullis/test-kit/console-guard"],
     // One SvelteKit build per run, shared by every browser test.
     globalSetup: ["test/sveltekit-app.ts"],
     ...scaledTimeouts({ testTimeout: 30_000, hookTimeout: 60_000 }),

@@ -1,34 +1,24 @@
 /**
- * `pnpm dev`: loads `.env`, starts the app on http://localhost:3000 with its Dev IdP, and
- * prints where to go and how to sign in.
+ * `pnpm dev`: loads `.env` (saving a new AUTH_SECRET there at the first start), starts the app
+ * on http://localhost:3000 with its Dev IdP, and prints where to go and how to sign in.
  */
 import { fileURLToPath } from "node:url"
 
 import { startExample } from "./app.js"
+import { readDevEnv } from "./dev-env.js"
 import { readPort, SettingsError } from "./settings.js"
 
 const envFile = fileURLToPath(new URL("../.env", import.meta.url))
 
-/**
- * Loads `path` into `process.env` with Node's own parser, which keeps variables already set in
- * the shell. Answers whether there was a file: it is optional.
- */
-function loadEnvFile(path: string): boolean {
-  try {
-    process.loadEnvFile(path)
-    return true
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false
-    throw error
-  }
-}
-
 async function main(): Promise<void> {
-  if (loadEnvFile(envFile)) console.log(`Loaded ${envFile}`)
+  const { env, loaded, secretSaved } = readDevEnv(envFile, process.env)
+  // As Node's loadEnvFile would: what the app's libraries read from process.env sees the file too.
+  Object.assign(process.env, env)
+  if (loaded) console.log(`Loaded ${envFile}`)
   const example = await startExample({
-    env: process.env,
-    port: readPort(process.env, "PORT", 3000),
-    idpPort: readPort(process.env, "DEV_IDP_PORT", 4400),
+    env,
+    port: readPort(env, "PORT", 3000),
+    idpPort: readPort(env, "DEV_IDP_PORT", 4400),
   })
   const { username, password, passwordGenerated } = example.demoUser
   const accounts = example.idp.accounts.map((account) => `${account.email} / ${account.password}`).join(" or ")
@@ -44,7 +34,7 @@ async function main(): Promise<void> {
   Sign in as ${accounts}.
 
   Demo user, on the sign-in page: ${username} / ${passwordGenerated ? `${password}  (new at each start; set DEMO_USER_PASSWORD to keep one)` : "the password in DEMO_USER_PASSWORD"}
-  Email sign-in: ${email}
+  Email sign-in: ${email}${secretSaved ? `\n  AUTH_SECRET: new, saved in ${envFile} (git-ignored), so sessions outlive a restart.` : ""}
   Press Ctrl+C to stop.
 `)
   const stop = (signal: NodeJS.Signals) => {

@@ -25,6 +25,11 @@ export function isProduction(env: Env): boolean {
   return readVariable(env, "NODE_ENV") === "production"
 }
 
+/** A new random secret for `AUTH_SECRET`: 32 bytes, base64url. */
+export function generateSecret(): string {
+  return randomBytes(32).toString("base64url")
+}
+
 /** The secret that seals sessions, and a warning to print when it was made up at start. */
 export interface ResolvedSecret {
   secret: string
@@ -32,7 +37,8 @@ export interface ResolvedSecret {
 }
 
 /**
- * `AUTH_SECRET`; in development a random one when it is unset, so the first start needs no set-up.
+ * `AUTH_SECRET`; in development a random one when it is unset (`pnpm dev` saves one in `.env` at
+ * its first start, so this is for a start from code without one).
  *
  * @throws {SettingsError} in production mode when `AUTH_SECRET` is unset.
  */
@@ -45,7 +51,7 @@ export function resolveSecret(env: Env): ResolvedSecret {
     )
   }
   return {
-    secret: randomBytes(32).toString("base64url"),
+    secret: generateSecret(),
     warning:
       "AUTH_SECRET is not set, so a random one was generated for this run: sessions end when the app restarts. Set AUTH_SECRET in apps/example/.env (`openssl rand -base64 32`) to keep them.",
   }

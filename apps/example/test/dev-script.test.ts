@@ -15,8 +15,9 @@ const BANNER = /Auth example is running at/
 const SCREEN = 25
 
 const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(npm|pnpm)_/i.test(name)))
-// Free ports, so the test runs beside a `pnpm dev` of one's own; no .env secret is needed.
-const dev = spawn("pnpm", ["dev"], { cwd: ROOT, env: { ...env, PORT: "0", DEV_IDP_PORT: "0" }, detached: true })
+// Free ports, so the test runs beside a `pnpm dev` of one's own. A secret of its own, so the first
+// start does not save one in the checkout's apps/example/.env (test/dev-env.test.ts checks that, in a temp dir).
+const dev = spawn("pnpm", ["dev"], { cwd: ROOT, env: { ...env, PORT: "0", DEV_IDP_PORT: "0", AUTH_SECRET: "5LC0Ve2Ph6i9BOe8m9A90HklY4HfB181I8lQbJ+qUQg=" }, detached: true })
 
 /** Everything printed, stdout and stderr as they came, up to and including the banner line. */
 const printed = new Promise<string>((resolve, reject) => {

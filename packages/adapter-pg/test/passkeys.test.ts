@@ -13,6 +13,8 @@ import { PostgresAdapter, migrate } from "../src/index.js"
 import { useDatabase } from "./databases.js"
 
 const ORIGIN = "http://localhost:3000"
+// Strong, as `openssl rand -base64 32` makes one: core warns of a weak secret.
+const SECRET = "3URVtZMZkseYg8hID6LWlNJg5XNyqvur3YjUWTcCncQ="
 const pool = useDatabase("passkeys", migrate)
 
 type Config = Parameters<typeof Auth>[1]
@@ -47,7 +49,7 @@ function browser(config: Config) {
 
 it("signs up, signs in, adds, renames and deletes passkeys with PostgresAdapter and database sessions", async () => {
   const config = {
-    secret: "a-passkeys-test-secret-of-32-characters-or-more",
+    secret: SECRET,
     trustHost: true,
     adapter: PostgresAdapter(pool()),
     session: { strategy: "database" as const },
@@ -99,7 +101,7 @@ it("keeps a user's last passkey on PostgreSQL, also when two servers delete the 
       },
     }
     const config = {
-      secret: "a-passkeys-test-secret-of-32-characters-or-more",
+      secret: SECRET,
       trustHost: true,
       adapter: racing,
       session: { strategy: "database" as const },

@@ -91,9 +91,9 @@ export function useSimulatedOAuth1Provider(make: () => OAuthConfig<never>, fixtu
   })
 }
 
-/** The smallest configuration that signs in with `provider`. */
+/** The smallest configuration that signs in with `provider`; a strong secret, so core warns of nothing. */
 function authConfig(provider: OAuthConfig<never>, error: (error: Error) => void): AuthConfig {
-  return { secret: "provider-kit-secret-of-at-least-32-chars", trustHost: true, providers: [provider], logger: { error } }
+  return { secret: "DVSTu9noe+hQ2cnlVL9jfLuMtpieQli90GwTZ/TKRMM=", trustHost: true, providers: [provider], logger: { error } }
 }
 
 function deepFreeze<T extends object>(value: T): T {

@@ -6,7 +6,7 @@ import type { AuthConfig } from "@portcullis/core"
 import { TestBrowser, type BrowserRequestInit, type Page } from "@portcullis/test-kit/browser"
 
 export const ORIGIN = "http://localhost:3000"
-export const SECRET = "a-providers-test-secret-of-32-characters-or-more"
+export const SECRET = "/qcNbBWDtwU+Ar1uVv3a8fAJnhCZayqcmJWeeNhqtBY="
 
 /** One browser on the app at {@link ORIGIN}. */
 export class Browser {

@@ -1,4 +1,5 @@
 import { MemoryAdapter } from "@portcullis/adapter-memory"
+import type { AuthConfig } from "@portcullis/core"
 import type { SendVerificationRequestParams } from "@portcullis/core/providers"
 import { Configuration } from "@portcullis/core/errors"
 import { describe, expect, it } from "vitest"
@@ -62,11 +63,13 @@ describe("Email() with Auth.js's options", () => {
   it("keys its links' stored HMAC with its own `secret`: a link sent under one secret does not sign in under another", async () => {
     const adapter = MemoryAdapter()
     const sent: string[] = []
-    const configWith = (secret: string) => ({
+    const logged: string[] = []
+    const configWith = (secret: string): AuthConfig => ({
       secret: SECRET,
       trustHost: true,
       adapter,
       providers: [Email({ secret, sendVerificationRequest: ({ url }) => void sent.push(url) })],
+      logger: { error: (error) => logged.push(`${error.name}: ${error.message}`) },
     })
     await new Browser(configWith("provider-secret-one-0123456789abcdef")).post("/api/auth/signin/email", { email: fixture.submitted, callbackUrl: "/" })
     await new Browser(configWith("provider-secret-one-0123456789abcdef")).post("/api/auth/signin/email", { email: fixture.submitted, callbackUrl: "/" })
@@ -74,6 +77,7 @@ describe("Email() with Auth.js's options", () => {
     const other = new Browser(configWith("provider-secret-two-0123456789abcdef"))
     await other.followSignInLink(sent[0] ?? "")
     expect(await other.session()).toBeNull()
+    expect(logged).toEqual(['Verification: The sign-in link of provider "email" is unknown, already used or expired.'])
 
     const same = new Browser(configWith("provider-secret-one-0123456789abcdef"))
     await same.followSignInLink(sent[1] ?? "")

@@ -66,7 +66,7 @@ describe("OAuth 1.0a attacks, against a simulated X", () => {
   const logged: string[] = []
   const linked: Account[] = []
   const config: AuthConfig = {
-    secret: "provider-kit-secret-of-at-least-32-chars",
+    secret: "DVSTu9noe+hQ2cnlVL9jfLuMtpieQli90GwTZ/TKRMM=",
     trustHost: true,
     debug: true,
     adapter: MemoryAdapter(),
