@@ -8,7 +8,7 @@
 import { readFile } from "node:fs/promises"
 import { join } from "node:path"
 import { DEFAULT_ACCOUNTS, startDevIdp } from "@portcullis/dev-idp"
-import { signInWithEmailLinkAndPasskey, signInWithOidc, startPackedApp, type PackedApp } from "@portcullis/test-kit/packed-app"
+import { crossSitePostStatus, signInWithEmailLinkAndPasskey, signInWithOidc, signInWithPassword, startPackedApp, type PackedApp } from "@portcullis/test-kit/packed-app"
 import { scaled } from "@portcullis/test-time"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
@@ -20,12 +20,10 @@ let app: PackedApp | undefined
 
 beforeAll(async () => {
   const self = JSON.parse(await readFile(join(HERE, "..", "package.json"), "utf8")) as { devDependencies: Record<string, string> }
-  const ours = ["@portcullis/core", "@portcullis/providers", "@portcullis/hono", "@portcullis/adapter-memory"].map((name): [string, string] => [name, "*"])
-  const theirs = ["hono", "@hono/node-server"].map((name): [string, string] => [name, self.devDependencies[name] ?? ""])
   app = await startPackedApp({
-    name: "hono-app",
+    integration: "@portcullis/hono",
     server: join(HERE, "fixtures", "app", "server.mjs"),
-    dependencies: Object.fromEntries([...ours, ...theirs]),
+    framework: Object.fromEntries(["hono", "@hono/node-server"].map((name) => [name, self.devDependencies[name] ?? ""])),
     client: CLIENT,
     startIdp: (redirectUri) => startDevIdp({ consent: "auto", clients: [{ client_id: CLIENT.id, client_secret: CLIENT.secret, redirect_uris: [redirectUri] }] }),
     scaled,
@@ -47,10 +45,8 @@ describe("an npm-installed Hono app in Chromium", () => {
 
   it("signs in with a password (credentials) and out, and Hono's csrf() still refuses a cross-site post to the app", async () => {
     const running = app ?? expect.unreachable()
-    await running.click("password", "Signed in as ada@example.com")
-    await running.click("signout", "Signed out")
-    const forged = await fetch(`${running.url.replace("localhost", "127.0.0.1")}/profile`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://evil.example" }, body: "name=x" })
-    expect(forged.status).toBe(403)
+    await signInWithPassword(running)
+    expect(await crossSitePostStatus(running, "/profile")).toBe(403)
     expect(running.server.output()).not.toMatch(/error/i)
   })
 })

@@ -32,12 +32,12 @@ export interface PackedAppIdp {
 
 /** Options of {@link startPackedApp}. */
 export interface PackedAppOptions {
-  /** The app's name, for its folder and package.json. */
-  name: string
+  /** The integration under test, `@portcullis/<framework>`: packed with core, providers and the memory adapter. */
+  integration: string
   /** The `server.mjs` to run. */
   server: string
-  /** The app's dependencies: the workspace's packages (packed) with `"*"`, others with the range to install. */
-  dependencies: Record<string, string>
+  /** The framework's packages the app imports, with the ranges to install. */
+  framework: Record<string, string>
   /** The client the app is registered as at the IdP (`AUTH_DEV_IDP_ID`, `AUTH_DEV_IDP_SECRET`). */
   client: { id: string; secret: string }
   /** Starts the IdP with this client and the app's redirect URI registered. */
@@ -73,10 +73,12 @@ async function waitUntil(check: () => Promise<boolean>, ms: number, failure: () 
  * @throws Error when npm fails or the app does not print `listening` in time.
  */
 export async function startPackedApp(options: PackedAppOptions): Promise<PackedApp> {
-  const scratch = await mkdtemp(join(tmpdir(), `portcullis-${options.name}-`))
+  const name = `${options.integration.replace(/^@portcullis\//, "")}-app`
+  const scratch = await mkdtemp(join(tmpdir(), `portcullis-${name}-`))
   const dir = join(scratch, "app")
   await mkdir(dir, { recursive: true })
-  await writeFile(join(dir, "package.json"), JSON.stringify({ name: options.name, private: true, type: "module", dependencies: options.dependencies }, null, 2))
+  const ours = Object.fromEntries(["@portcullis/core", "@portcullis/providers", "@portcullis/adapter-memory", options.integration].map((pkg) => [pkg, "*"]))
+  await writeFile(join(dir, "package.json"), JSON.stringify({ name, private: true, type: "module", dependencies: { ...ours, ...options.framework } }, null, 2))
   await copyFile(options.server, join(dir, "server.mjs"))
   await copyFile(fileURLToPath(APP_KIT), join(dir, "app-kit.mjs"))
   const port = await freePort()
@@ -175,4 +177,16 @@ export async function signInWithEmailLinkAndPasskey(app: PackedApp, scaled: (ms:
   await app.click("signout", "Signed out")
   await app.click("passkey", "Signed in as pat@example.com")
   await app.click("signout", "Signed out")
+}
+
+/** Signs in with the password of the app's credentials provider (ada), then out. */
+export async function signInWithPassword(app: PackedApp): Promise<void> {
+  await app.click("password", "Signed in as ada@example.com")
+  await app.click("signout", "Signed out")
+}
+
+/** The status of a form post to the app's `path` from another site, without any token of the app's. */
+export async function crossSitePostStatus(app: PackedApp, path: string): Promise<number> {
+  const response = await fetch(`${app.url.replace("localhost", "127.0.0.1")}${path}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://evil.example" }, body: "name=x" })
+  return response.status
 }
