@@ -31,7 +31,7 @@ const ROOT = join(HERE, "..", "..")
 const BIN_PATH = join(HERE, "node_modules", ".bin")
 /** Linked into each project, which then resolves the packages the install lines name as installed ones. */
 const NODE_MODULES = join(HERE, "node_modules")
-const FRAMEWORKS = ["node-http", "express", "hono"] as const
+const FRAMEWORKS = ["node-http", "express", "hono", "fastify"] as const
 /** The files `npx create-next-app@16 my-app --ts --app --no-tailwind --no-eslint --no-src-dir --yes` writes, page and assets left out. */
 const CREATE_NEXT_APP = join(HERE, "test", "fixtures", "create-next-app")
 /** The files `npx sv create my-app --template minimal --types ts` writes with adapter-node chosen, and a start script that loads `.env` as adapter-node's docs show. */

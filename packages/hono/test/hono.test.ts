@@ -7,6 +7,7 @@ import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { startDevIdp, type DevIdp } from "@portcullis/dev-idp"
 import Credentials from "@portcullis/providers/credentials"
 import { TestBrowser, type Page } from "@portcullis/test-kit/browser"
+import { csrfToken as kitCsrfToken, signInThroughIdp } from "@portcullis/test-kit/idp-sign-in"
 import { Hono } from "hono"
 import { csrf } from "hono/csrf"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -83,19 +84,10 @@ function browserFor(app: Hono<AuthEnv>): TestBrowser {
   return new TestBrowser({ routes: { [APP]: (request) => Promise.resolve(app.fetch(request)) } })
 }
 
-async function csrfToken(browser: TestBrowser, base = "/api/auth"): Promise<string> {
-  return ((await (await browser.request(`${APP}${base}/csrf`)).json()) as { csrfToken: string }).csrfToken
-}
+const csrfToken = (browser: TestBrowser, base?: string): Promise<string> => kitCsrfToken(browser, APP, base)
 
-/** Starts a sign-in as the built-in page's button does, logs in at the IdP; returns where the browser lands. */
-async function signIn(browser: TestBrowser, provider = "idp", base = "/api/auth"): Promise<Page> {
-  const body = new URLSearchParams({ csrfToken: await csrfToken(browser, base), callbackUrl: "/" })
-  const login = await browser.navigate(`${APP}${base}/signin/${provider}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body, initiator: `${APP}${base}/signin` })
-  if (new URL(login.url).origin === APP) return login
-  let page = await browser.submitForm(login, { values: ALICE })
-  // A form_post answer is a page whose form posts the code to the app.
-  for (let i = 0; i < 3 && new URL(page.url).origin !== APP && page.body.includes("<form"); i++) page = await browser.submitForm(page)
-  return page
+function signIn(browser: TestBrowser, provider?: string, base?: string): Promise<Page> {
+  return signInThroughIdp(browser, { app: APP, account: ALICE, provider, base })
 }
 
 describe("authHandler", () => {

@@ -9,6 +9,7 @@ const sidebar = [
       { text: "node:http", link: "/getting-started/node-http" },
       { text: "Express", link: "/getting-started/express" },
       { text: "Hono", link: "/getting-started/hono" },
+      { text: "Fastify", link: "/getting-started/fastify" },
       { text: "Next.js", link: "/getting-started/nextjs" },
       { text: "SvelteKit", link: "/getting-started/sveltekit" },
     ],

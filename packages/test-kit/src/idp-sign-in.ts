@@ -1,0 +1,36 @@
+/**
+ * A sign-in through an OpenID Provider's login form with the cookie-jar browser, as an
+ * integration's unit tests run it against the dev IdP: core's CSRF token, the built-in page's
+ * POST to `{base}/signin/{provider}`, the login form, and a `form_post` answer's auto-submitted form.
+ *
+ * @module
+ */
+import type { Page, TestBrowser } from "./browser.js"
+
+/** Where the app is and whom the IdP signs in. */
+export interface IdpSignIn {
+  /** The app's origin, `http://localhost:3000`. */
+  app: string
+  /** The login form's fields, `{ login, password }`. */
+  account: Record<string, string>
+  /** The provider's id. Default `idp`. */
+  provider?: string
+  /** Core's base path. Default `/api/auth`. */
+  base?: string
+}
+
+/** Core's CSRF token from `{base}/csrf`, its cookie kept in the browser. */
+export async function csrfToken(browser: TestBrowser, app: string, base = "/api/auth"): Promise<string> {
+  return ((await (await browser.request(`${app}${base}/csrf`)).json()) as { csrfToken: string }).csrfToken
+}
+
+/** Starts a sign-in as the built-in page's button does and logs in at the IdP; returns where the browser lands. */
+export async function signInThroughIdp(browser: TestBrowser, { app, account, provider = "idp", base = "/api/auth" }: IdpSignIn): Promise<Page> {
+  const body = new URLSearchParams({ csrfToken: await csrfToken(browser, app, base), callbackUrl: "/" })
+  const login = await browser.navigate(`${app}${base}/signin/${provider}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body, initiator: `${app}${base}/signin` })
+  if (new URL(login.url).origin === app) return login
+  let page = await browser.submitForm(login, { values: account })
+  // A form_post answer is a page whose form posts the code to the app.
+  for (let i = 0; i < 3 && new URL(page.url).origin !== app && page.body.includes("<form"); i++) page = await browser.submitForm(page)
+  return page
+}

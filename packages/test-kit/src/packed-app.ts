@@ -1,0 +1,192 @@
+/**
+ * An integration's app as a user installs it, driven by Chromium: the workspace's packages packed
+ * and installed with npm's defaults in a folder outside the workspace, the app's `server.mjs`
+ * started on Node.js, and the sign-ins every integration's app test runs from the app's own page
+ * (OIDC, an email link, a passkey through a CDP virtual authenticator, a password, sign-out).
+ *
+ * The app's page shows `#status` ("Signed out" or "Signed in as <email>"), buttons `#oidc`,
+ * `#email-link`, `#password`, `#passkey`, `#add-passkey`, `#signout`; the app prints `listening`
+ * once it listens and `EMAIL_LINK <email> <url>` for each email link. `fixtures/app-kit.mjs`, copied
+ * beside it, gives it that configuration and page.
+ *
+ * @module
+ */
+import { randomBytes } from "node:crypto"
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import type { Browser, Page } from "playwright-core"
+import { addVirtualAuthenticator, enableVirtualAuthenticators, launchChromium } from "./chromium.js"
+import { freePort, spawnServer, type SpawnedServer } from "./system.js"
+import { installPackedWithNpm } from "./workspace.js"
+
+/** The configuration and page every app shares, copied beside its `server.mjs` (from `dist/` or `src/`). */
+const APP_KIT = new URL("../fixtures/app-kit.mjs", import.meta.url)
+
+/** The identity provider the app signs in with: started by the caller (the dev IdP depends on this package). */
+export interface PackedAppIdp {
+  issuer: string
+  close(): Promise<void>
+}
+
+/** Options of {@link startPackedApp}. */
+export interface PackedAppOptions {
+  /** The integration under test, `@portcullis/<framework>`: packed with core, providers and the memory adapter. */
+  integration: string
+  /** The `server.mjs` to run. */
+  server: string
+  /** The framework's packages the app imports, with the ranges to install. */
+  framework: Record<string, string>
+  /** The client the app is registered as at the IdP (`AUTH_DEV_IDP_ID`, `AUTH_DEV_IDP_SECRET`). */
+  client: { id: string; secret: string }
+  /** Starts the IdP with this client and the app's redirect URI registered. */
+  startIdp: (redirectUri: string) => Promise<PackedAppIdp>
+  /** Multiplies every wait (a busy machine's time scale). */
+  scaled: (ms: number) => number
+}
+
+/** A running app, its browser page and its IdP. */
+export interface PackedApp {
+  /** `http://localhost:<port>` (an IP address cannot be a WebAuthn relying party id). */
+  url: string
+  page: Page
+  server: SpawnedServer
+  /** Waits until the browser is back on the app's page showing `expected`. */
+  expectStatus(expected: string): Promise<void>
+  /** Clicks a button of the app's page and waits until the page shows `expected`. */
+  click(id: string, expected: string): Promise<void>
+  close(): Promise<void>
+}
+
+async function waitUntil(check: () => Promise<boolean>, ms: number, failure: () => string): Promise<void> {
+  const deadline = performance.now() + ms
+  while (!(await check())) {
+    if (performance.now() > deadline) throw new Error(failure())
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+/**
+ * Packs and installs the app, starts it, its IdP and Chromium (the last two while npm installs).
+ *
+ * @throws Error when npm fails or the app does not print `listening` in time.
+ */
+export async function startPackedApp(options: PackedAppOptions): Promise<PackedApp> {
+  const name = `${options.integration.replace(/^@portcullis\//, "")}-app`
+  const scratch = await mkdtemp(join(tmpdir(), `portcullis-${name}-`))
+  const dir = join(scratch, "app")
+  await mkdir(dir, { recursive: true })
+  const ours = Object.fromEntries(["@portcullis/core", "@portcullis/providers", "@portcullis/adapter-memory", options.integration].map((pkg) => [pkg, "*"]))
+  await writeFile(join(dir, "package.json"), JSON.stringify({ name, private: true, type: "module", dependencies: { ...ours, ...options.framework } }, null, 2))
+  await copyFile(options.server, join(dir, "server.mjs"))
+  await copyFile(fileURLToPath(APP_KIT), join(dir, "app-kit.mjs"))
+  const port = await freePort()
+  const url = `http://localhost:${String(port)}`
+  let idp: PackedAppIdp | undefined
+  let browser: Browser | undefined
+  let server: SpawnedServer | undefined
+  const close = async (): Promise<void> => {
+    await browser?.close().catch(() => undefined)
+    await server?.stop()
+    await idp?.close()
+    await rm(scratch, { recursive: true, force: true })
+  }
+  try {
+    const [started, launched] = await Promise.all([options.startIdp(`${url}/api/auth/callback/dev-idp`), launchChromium(), installPackedWithNpm(dir, { tarballs: join(scratch, "tarballs") })])
+    idp = started
+    browser = launched
+    const spawned = spawnServer(process.execPath, ["server.mjs"], {
+      cwd: dir,
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        PORT: String(port),
+        AUTH_SECRET: randomBytes(32).toString("base64"),
+        AUTH_URL: url,
+        AUTH_DEV_IDP_ISSUER: started.issuer,
+        AUTH_DEV_IDP_ID: options.client.id,
+        AUTH_DEV_IDP_SECRET: options.client.secret,
+      },
+      stopSignal: "SIGTERM",
+      killSignal: "SIGKILL",
+      outputLimit: 50_000,
+      cleanup: () => undefined,
+    })
+    server = spawned
+    await waitUntil(() => Promise.resolve(spawned.output().includes("listening") || spawned.exited()), options.scaled(20_000), () => `the app did not start:\n${spawned.output()}`)
+    if (spawned.exited()) throw new Error(`the app did not start:\n${spawned.output()}`)
+    const page = await (await launched.newContext()).newPage()
+    await addVirtualAuthenticator(await enableVirtualAuthenticators(page))
+
+    /** The app page's status line, or "" while the browser is elsewhere. */
+    const status = async (): Promise<string> => {
+      if (!page.url().startsWith(`${url}/`) || new URL(page.url()).pathname !== "/") return ""
+      return (await page.locator("#status").textContent({ timeout: 1000 }).catch(() => "")) ?? ""
+    }
+    let last = ""
+    const expectStatus = (expected: string): Promise<void> =>
+      waitUntil(async () => (last = await status()) === expected, options.scaled(20_000), () => `the app's page shows "${last}", not "${expected}" (at ${page.url()})`)
+    return {
+      url,
+      page,
+      server: spawned,
+      expectStatus,
+      async click(id, expected) {
+        await page.goto(`${url}/`)
+        // This page's line no longer counts: only the page the click leads to.
+        await page.evaluate('document.getElementById("status")?.removeAttribute("id")')
+        await page.click(`#${id}`)
+        await expectStatus(expected)
+      },
+      close,
+    }
+  } catch (error) {
+    await close()
+    throw error
+  }
+}
+
+/** Signs in with OIDC through the dev IdP's login form as `account`, then out. */
+export async function signInWithOidc(app: PackedApp, account: { email: string; password: string }, scaled: (ms: number) => number): Promise<void> {
+  const { page } = app
+  await page.goto(`${app.url}/`)
+  await app.expectStatus("Signed out")
+  await page.click("#oidc")
+  await page.waitForURL((url) => url.origin !== app.url, { timeout: scaled(20_000) })
+  await page.fill("input[name=login]", account.email)
+  await page.fill("input[name=password]", account.password)
+  await page.click("button[type=submit]")
+  await app.expectStatus(`Signed in as ${account.email}`)
+  await app.click("signout", "Signed out")
+}
+
+/** Signs in with the email link the app prints for pat@example.com, adds a passkey, signs out and back in with it, and out. */
+export async function signInWithEmailLinkAndPasskey(app: PackedApp, scaled: (ms: number) => number): Promise<void> {
+  const { page } = app
+  await page.goto(`${app.url}/`)
+  await page.click("#email-link")
+  await page.waitForURL((url) => url.pathname === "/api/auth/verify-request", { timeout: scaled(20_000) })
+  const link = /EMAIL_LINK pat@example\.com (\S+)/.exec(app.server.output())?.[1]
+  if (link === undefined) throw new Error(`no link printed:\n${app.server.output()}`)
+  await page.goto(link)
+  // Core asks for a click before it uses the link up, so a mail scanner's GET signs nobody in.
+  if (new URL(page.url()).pathname !== "/") await page.click("button[type=submit]")
+  await app.expectStatus("Signed in as pat@example.com")
+  await app.click("add-passkey", "Signed in as pat@example.com")
+  await app.click("signout", "Signed out")
+  await app.click("passkey", "Signed in as pat@example.com")
+  await app.click("signout", "Signed out")
+}
+
+/** Signs in with the password of the app's credentials provider (ada), then out. */
+export async function signInWithPassword(app: PackedApp): Promise<void> {
+  await app.click("password", "Signed in as ada@example.com")
+  await app.click("signout", "Signed out")
+}
+
+/** The status of a form post to the app's `path` from another site, without any token of the app's. */
+export async function crossSitePostStatus(app: PackedApp, path: string): Promise<number> {
+  const response = await fetch(`${app.url.replace("localhost", "127.0.0.1")}${path}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://evil.example" }, body: "name=x" })
+  return response.status
+}
