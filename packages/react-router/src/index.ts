@@ -95,6 +95,12 @@ export interface ReactRouterAuthResult {
 /** The prefix of a form field that `signInAction` sends to the provider as an authorization parameter, as the SvelteKit package reads them. */
 const AUTHORIZATION_PARAM = "authorizationParams-"
 
+/** Ends the loader or action with `response`: React Router answers a thrown `Response` with it (a redirect followed, an error status rendered by the error boundary). */
+function answer(response: Response): never {
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- React Router's idiom, not an error.
+  throw response
+}
+
 /** A sink for core's `Set-Cookie`s: appended to `headers`, or dropped when the caller has no response to put them on. */
 function sink(headers: Headers | undefined): (setCookie: string) => void {
   return (setCookie) => headers?.append("set-cookie", setCookie)
@@ -119,7 +125,7 @@ function refuseCrossSite(request: Request): void {
       foreign = true
     }
   }
-  if (foreign) throw new Response("Cross-site request refused.", { status: 403 })
+  if (foreign) answer(new Response("Cross-site request refused.", { status: 403 }))
 }
 
 /**
@@ -128,14 +134,13 @@ function refuseCrossSite(request: Request): void {
  */
 function follow(response: Response, fallback: string, redirecting: boolean): string {
   if (response.status === 429) {
-    throw new Response("Too many sign-in requests from this client: try again later.", { status: 429, headers: { "retry-after": response.headers.get("retry-after") ?? "60" } })
+    answer(new Response("Too many sign-in requests from this client: try again later.", { status: 429, headers: { "retry-after": response.headers.get("retry-after") ?? "60" } }))
   }
   const target = response.headers.get("location") ?? fallback
   if (!redirecting) return target
   const headers = new Headers()
   for (const setCookie of response.headers.getSetCookie()) headers.append("set-cookie", setCookie)
-  // eslint-disable-next-line @typescript-eslint/only-throw-error -- React Router's idiom: a thrown redirect ends the action.
-  throw redirect(target, { status: 303, headers })
+  return answer(redirect(target, { status: 303, headers }))
 }
 
 /** The page the action was posted from, where the browser goes back to by default. */
@@ -148,7 +153,7 @@ async function readForm(request: Request): Promise<FormData> {
   try {
     return await request.formData()
   } catch {
-    throw new Response("The sign-in or sign-out form could not be read.", { status: 400 })
+    return answer(new Response("The sign-in or sign-out form could not be read.", { status: 400 }))
   }
 }
 

@@ -10,6 +10,7 @@ const sidebar = [
       { text: "Express", link: "/getting-started/express" },
       { text: "Hono", link: "/getting-started/hono" },
       { text: "Next.js", link: "/getting-started/nextjs" },
+      { text: "React Router", link: "/getting-started/react-router" },
       { text: "SvelteKit", link: "/getting-started/sveltekit" },
     ],
   },
