@@ -36,6 +36,8 @@ const FRAMEWORKS = ["node-http", "express", "hono", "fastify"] as const
 const CREATE_NEXT_APP = join(HERE, "test", "fixtures", "create-next-app")
 /** The files `npx sv create my-app --template minimal --types ts` writes with adapter-node chosen, and a start script that loads `.env` as adapter-node's docs show. */
 const SV_CREATE = join(HERE, "test", "fixtures", "sv-create")
+/** The files `npx create-react-router@7 my-app` writes that the docs' app keeps (its app/ folder comes from the docs; styles and the welcome page left out). */
+const CREATE_REACT_ROUTER = join(HERE, "test", "fixtures", "create-react-router")
 /** The Next.js app is built inside this package, as migrate's apps are: Turbopack resolves no package outside the workspace's root. */
 const APPS = join(HERE, "test", ".apps")
 const ALICE = DEFAULT_ACCOUNTS[0] ?? expect.unreachable("the dev IdP has no default account")
@@ -144,6 +146,10 @@ beforeAll(async () => {
   const sveltekit = buildFrameworkApp("sveltekit", SV_CREATE)
   sveltekit.catch(() => undefined)
   built.set("sveltekit", sveltekit)
+  ports.set("react-router", await freePort())
+  const reactRouter = buildFrameworkApp("react-router", CREATE_REACT_ROUTER)
+  reactRouter.catch(() => undefined)
+  built.set("react-router", reactRouter)
 })
 
 /**
@@ -152,7 +158,7 @@ beforeAll(async () => {
  * packages, node_modules holds the workspace's; the framework itself resolves from this package's
  * node_modules above it), then the `build` script (`next build`, `vite build`).
  */
-async function buildFrameworkApp(framework: "nextjs" | "sveltekit", fixture: string): Promise<string> {
+async function buildFrameworkApp(framework: "nextjs" | "sveltekit" | "react-router", fixture: string): Promise<string> {
   await mkdir(APPS, { recursive: true })
   const dir = await mkdtemp(join(APPS, `${framework}-`))
   frameworkApps.push(dir)
@@ -274,6 +280,59 @@ describe("the README's Next.js app", () => {
       })
       // Nothing logged: core logs every failure it handles, Next.js every render error (⨯).
       expect(server.output()).not.toMatch(/error|⨯|warn/i)
+    } finally {
+      await server.stop()
+    }
+  })
+})
+
+describe("the React Router app of the README and the site", () => {
+  const files = projectFiles(snippets, "react-router", { shared: false })
+
+  it("is the install line, the routes, root and .env the page shows, the install line naming what they import beside the framework", async () => {
+    expect([...files.keys()].sort()).toEqual([".env", "app/auth.server.ts", "app/root.tsx", "app/routes.ts", "app/routes/api.auth.$.ts", "app/routes/home.tsx", "app/routes/profile.tsx"])
+    const install = snippets.find((snippet) => snippet.framework === "react-router" && snippet.file === "install") ?? expect.unreachable()
+    const { dependencies } = installedPackages(install)
+    const generated = JSON.parse(await readFile(join(CREATE_REACT_ROUTER, "package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> }
+    const framework = [...Object.keys(generated.dependencies), ...Object.keys(generated.devDependencies)]
+    const sources = [...files].filter(([file]) => /\.tsx?$/.test(file)).map(([, text]) => text)
+    for (const name of sources.flatMap(importedPackages)) expect([...dependencies, ...framework], `the React Router app imports ${name}`).toContain(name)
+    for (const name of [...dependencies, ...framework]) expect(Object.keys(self.devDependencies), `add ${name} to packages/docs-test`).toContain(name)
+  })
+
+  it("builds with react-router build, and react-router-serve answers GET /api/auth/providers, the page signed out, /profile's redirect and its form action's sign-in up to GitHub", { timeout: 120_000 }, async () => {
+    const dir = await (built.get("react-router") ?? expect.unreachable())
+    const port = ports.get("react-router") ?? expect.unreachable()
+    const app = `http://127.0.0.1:${String(port)}`
+    // react-router-serve reads no .env: its lines go to the environment, as the page says, with this origin.
+    const dotenv = Object.fromEntries((await readFile(join(dir, ".env"), "utf8")).split("\n").filter((line) => /^\w+=/.test(line)).map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]))
+    const server = spawnServer("sh", ["-c", script(dir, "start")], {
+      cwd: dir,
+      env: projectEnv({ ...dotenv, PORT: String(port), HOST: "127.0.0.1", AUTH_URL: app, NODE_ENV: "production" }),
+      stopSignal: "SIGTERM",
+      killSignal: "SIGKILL",
+      outputLimit: 20_000,
+      cleanup: () => undefined,
+    })
+    try {
+      await waitFor(async () => (await fetch(`${app}/api/auth/providers`)).ok, 30_000, () => `the React Router app did not answer:\n${server.output()}`)
+      const providers = (await (await fetch(`${app}/api/auth/providers`)).json()) as Record<string, unknown>
+      expect(providers).toEqual({
+        github: { id: "github", name: "GitHub", type: "oauth", signinUrl: `${app}/api/auth/signin/github`, callbackUrl: `${app}/api/auth/callback/github` },
+      })
+      const home = await fetch(`${app}/`)
+      expect(home.status).toBe(200)
+      const body = await home.text()
+      expect(body).not.toContain("Signed in as")
+      expect(body).toContain('name="providerId" value="github"')
+      const profile = await fetch(`${app}/profile`, { redirect: "manual" })
+      expect(profile.headers.get("location")).toBe("/api/auth/signin?callbackUrl=/profile")
+      // The form posted as a browser without JavaScript posts it: the action starts the sign-in at GitHub (never reached).
+      const started = await fetch(`${app}/?index`, { method: "POST", body: new URLSearchParams({ providerId: "github" }), headers: { origin: app, accept: "text/html" }, redirect: "manual" })
+      const authorize = new URL(started.headers.get("location") ?? expect.unreachable(`the action answered ${String(started.status)}:\n${server.output()}`))
+      expect(`${authorize.origin}${authorize.pathname}`).toBe("https://github.com/login/oauth/authorize")
+      expect(authorize.searchParams.get("redirect_uri")).toBe(`${app}/api/auth/callback/github`)
+      expect(server.output()).not.toMatch(/error/i)
     } finally {
       await server.stop()
     }

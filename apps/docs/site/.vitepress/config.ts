@@ -11,6 +11,7 @@ const sidebar = [
       { text: "Hono", link: "/getting-started/hono" },
       { text: "Fastify", link: "/getting-started/fastify" },
       { text: "Next.js", link: "/getting-started/nextjs" },
+      { text: "React Router", link: "/getting-started/react-router" },
       { text: "SvelteKit", link: "/getting-started/sveltekit" },
     ],
   },
