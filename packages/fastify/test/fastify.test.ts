@@ -10,7 +10,7 @@ import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { startDevIdp, type DevIdp } from "@portcullis/dev-idp"
 import Credentials from "@portcullis/providers/credentials"
 import { TestBrowser, type Page } from "@portcullis/test-kit/browser"
-import { csrfToken as kitCsrfToken, signInThroughIdp } from "@portcullis/test-kit/idp-sign-in"
+import { csrfToken as kitCsrfToken, integrationTestConfig, signInThroughIdp } from "@portcullis/test-kit/idp-sign-in"
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { getAccessToken, listSessions, portcullis, revokeSessions, unlinkAccount, type FastifyAuthConfig } from "../src/index.js"
@@ -57,22 +57,8 @@ afterAll(async () => {
 })
 
 function config(overrides: Partial<FastifyAuthConfig> = {}): FastifyAuthConfig & { errors: string[] } {
-  const errors: string[] = []
-  const oidc = { type: "oidc", issuer: idp.issuer, clientId: CLIENT.id, clientSecret: CLIENT.secret, allowInsecureLoopbackRequests: true, checks: ["pkce", "state", "nonce"] as ("pkce" | "state" | "nonce")[] } as const
-  return {
-    secret: "a-fastify-test-secret-of-at-least-32-characters",
-    trustHost: true,
-    adapter: MemoryAdapter(),
-    session: { strategy: "database" },
-    providers: [
-      { ...oidc, id: "idp", name: "Dev IdP", backchannelLogout: true },
-      { ...oidc, id: "idp-post", name: "Dev IdP (form_post)", authorization: { params: { response_mode: "form_post" } } },
-      Credentials({ credentials: { username: {}, password: {} }, authorize: (input) => (input.password === "right" ? { id: "ada", email: "ada@example.com" } : null) }),
-    ],
-    logger: { error: (error) => errors.push(`${error.code}: ${error.message}`), warn: () => undefined },
-    ...overrides,
-    errors,
-  }
+  const credentials = Credentials({ credentials: { username: {}, password: {} }, authorize: (input) => (input.password === "right" ? { id: "ada", email: "ada@example.com" } : null) })
+  return integrationTestConfig<FastifyAuthConfig>({ issuer: idp.issuer, client: CLIENT, secret: "a-fastify-test-secret-of-at-least-32-characters", adapter: MemoryAdapter(), credentials, checks: ["pkce", "state", "nonce"] }, overrides)
 }
 
 /**

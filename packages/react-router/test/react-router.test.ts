@@ -8,6 +8,7 @@ import { MemoryAdapter } from "@portcullis/adapter-memory"
 import type { AuthConfig } from "@portcullis/core"
 import { startDevIdp, type DevIdp } from "@portcullis/dev-idp"
 import Credentials from "@portcullis/providers/credentials"
+import { integrationTestConfig } from "@portcullis/test-kit/idp-sign-in"
 import { TestBrowser, type Page } from "@portcullis/test-kit/browser"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ReactRouterAuth, type ReactRouterAuthResult } from "../src/index.js"
@@ -41,22 +42,8 @@ afterAll(async () => {
 })
 
 function config(overrides: Partial<AuthConfig> = {}): AuthConfig & { errors: string[] } {
-  const errors: string[] = []
-  const oidc = { type: "oidc", issuer: idp.issuer, clientId: CLIENT.id, clientSecret: CLIENT.secret, allowInsecureLoopbackRequests: true } as const
-  return {
-    secret: "a-react-router-test-secret-of-32-characters",
-    trustHost: true,
-    adapter: MemoryAdapter(),
-    session: { strategy: "database" },
-    providers: [
-      { ...oidc, id: "idp", name: "Dev IdP", backchannelLogout: true },
-      { ...oidc, id: "idp-post", name: "Dev IdP (form_post)", authorization: { params: { response_mode: "form_post" } } },
-      Credentials({ credentials: { username: {}, password: {} }, authorize: (input) => (input.password === "right" ? { id: "ada", email: "ada@example.com" } : null) }),
-    ],
-    logger: { error: (error) => errors.push(`${error.code}: ${error.message}`), warn: () => undefined },
-    ...overrides,
-    errors,
-  }
+  const credentials = Credentials({ credentials: { username: {}, password: {} }, authorize: (input) => (input.password === "right" ? { id: "ada", email: "ada@example.com" } : null) })
+  return integrationTestConfig<AuthConfig>({ issuer: idp.issuer, client: CLIENT, secret: "a-react-router-test-secret-of-32-characters", adapter: MemoryAdapter(), credentials }, overrides)
 }
 
 /**

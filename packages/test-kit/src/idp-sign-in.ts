@@ -34,3 +34,44 @@ export async function signInThroughIdp(browser: TestBrowser, { app, account, pro
   for (let i = 0; i < 3 && new URL(page.url).origin !== app && page.body.includes("<form"); i++) page = await browser.submitForm(page)
   return page
 }
+
+/** What {@link integrationTestConfig} builds a config from: the parts a test package already imports. */
+export interface IntegrationTestParts {
+  /** The dev IdP's issuer. */
+  issuer: string
+  /** The client the IdP registered for this app. */
+  client: { id: string; secret: string }
+  /** The app's secret (32 characters or more, not a placeholder). */
+  secret: string
+  /** A fresh store (`MemoryAdapter()`). */
+  adapter: unknown
+  /** A `Credentials` provider (its `authorize` the test's own). */
+  credentials: unknown
+  /** The checks the OpenID providers ask for (default: the provider's own). */
+  checks?: ("pkce" | "state" | "nonce")[]
+}
+
+/**
+ * The config every integration's unit tests start from: database sessions in the given store, the
+ * dev IdP as `idp` (with back-channel logout) and as `idp-post` (`form_post`), the credentials
+ * provider, and a logger that records errors in `errors` for the test to assert on. The parts come
+ * from the caller, which already depends on them: test-kit builds before the IdP and the adapters.
+ */
+export function integrationTestConfig<C extends object>(parts: IntegrationTestParts, overrides: Partial<C> = {}): C & { errors: string[] } {
+  const errors: string[] = []
+  const oidc = { type: "oidc", issuer: parts.issuer, clientId: parts.client.id, clientSecret: parts.client.secret, allowInsecureLoopbackRequests: true, ...(parts.checks === undefined ? {} : { checks: parts.checks }) }
+  return {
+    secret: parts.secret,
+    trustHost: true,
+    adapter: parts.adapter,
+    session: { strategy: "database" },
+    providers: [
+      { ...oidc, id: "idp", name: "Dev IdP", backchannelLogout: true },
+      { ...oidc, id: "idp-post", name: "Dev IdP (form_post)", authorization: { params: { response_mode: "form_post" } } },
+      parts.credentials,
+    ],
+    logger: { error: (error: { code?: string; message: string }) => errors.push(`${error.code}: ${error.message}`), warn: () => undefined },
+    ...overrides,
+    errors,
+  } as unknown as C & { errors: string[] }
+}
