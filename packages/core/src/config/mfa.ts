@@ -41,6 +41,22 @@ export function normaliseMfa(value: unknown, adapter: Adapter | undefined): Inte
   return mfa
 }
 
+/**
+ * `mfa` normalised and then refused: the gate that asks a signed-in user for the second factor is
+ * not in this release, and an app that set `mfa` (`required: true` above all) would otherwise
+ * believe its users have one. What is wrong with the option or the adapter is named first, so an
+ * app can be made ready now; the refusal goes once the gate lands.
+ *
+ * @throws {Configuration} always: the option's or the adapter's problem, else that second factors are not enforced yet.
+ */
+export function refuseMfaUntilEnforced(value: unknown, adapter: Adapter | undefined): never {
+  normaliseMfa(value, adapter)
+  throw new Configuration(
+    "`mfa` is checked but not enforced by this release: the sign-in gate that asks for the second factor is not in it yet, " +
+      "so Auth() refuses to start rather than let users in without one. Remove `mfa` until a release whose changelog says the gate is in.",
+  )
+}
+
 function readFactors(value: unknown): MfaFactor[] {
   if (value === undefined) return ["totp"]
   const choices = FACTORS.map((factor) => `"${factor}"`).join(", ")
