@@ -37,8 +37,8 @@ describe("the mfa option", () => {
 
   it("keeps the factors in the app's order, and required as given: true, or the app's function of the user", async () => {
     const every = normaliseMfa({ factors: ["passkey", "totp", "email"], required: true }, MemoryAdapter())
-    expect(every?.factors).toEqual(["passkey", "totp", "email"])
-    expect(await every?.required(ADA)).toBe(true)
+    expect(every.factors).toEqual(["passkey", "totp", "email"])
+    expect(await every.required(ADA)).toBe(true)
     const seen: AdapterUser[] = []
     const admins = normaliseMfa(
       {
@@ -49,8 +49,8 @@ describe("the mfa option", () => {
       },
       MemoryAdapter(),
     )
-    expect(await admins?.required(ADA)).toBe(true)
-    expect(await admins?.required({ ...ADA, email: "bob@example.com" })).toBe(false)
+    expect(await admins.required(ADA)).toBe(true)
+    expect(await admins.required({ ...ADA, email: "bob@example.com" })).toBe(false)
     expect(seen.map((user) => user.email)).toEqual(["ada@example.com", "bob@example.com"])
   })
 
@@ -86,7 +86,7 @@ describe("the mfa option", () => {
     for (const [index, [mfa, message]] of refusals.entries()) expect(await configError(mfaConfig(mfa)), `refusal ${index}`).toMatch(message)
   })
 
-  it("never changes the app's object", async () => {
+  it("never changes the app's object", () => {
     const mfa = Object.freeze({ factors: Object.freeze(["totp", "passkey"]) as MfaOptions["factors"], required: false })
     expect(normaliseMfa(mfa, MemoryAdapter()).factors).toEqual(["totp", "passkey"])
   })
