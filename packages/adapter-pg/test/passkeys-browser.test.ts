@@ -77,12 +77,15 @@ afterAll(async () => {
   await served?.close()
 }, scaled(30_000))
 
+/**
+ * The signed-in user's address, read with the browser's cookies but outside any page: a page the
+ * test left (a refused sign-in's, whose passkey autofill may still be settling) can navigate
+ * under a script evaluated in it.
+ */
 async function sessionEmail(): Promise<string | null> {
-  await page.goto(`${origin}/account`)
-  return page.evaluate(async () => {
-    const session = (await (await fetch("/api/auth/session")).json()) as { user?: { email?: string } } | null
-    return session?.user?.email ?? null
-  })
+  const response = await page.context().request.get(`${origin}/api/auth/session`)
+  const session = (await response.json()) as { user?: { email?: string } } | null
+  return session?.user?.email ?? null
 }
 
 async function signOut(): Promise<void> {
