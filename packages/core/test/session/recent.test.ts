@@ -1,0 +1,80 @@
+/**
+ * The guard of every sensitive route (issue 38): a session only when its user authenticated
+ * recently enough, at the level asked; otherwise the sign-in page or the re-authentication page,
+ * as JSON for a fetch and as a 303 for a form.
+ */
+import { afterEach, describe, expect, it, vi } from "vitest"
+import { resolveConfig } from "../../src/config/config.js"
+import { createContext } from "../../src/http/context.js"
+import { requireRecentSession, type RecentAuthOptions, type RecentSession } from "../../src/session/recent.js"
+import type { AuthConfig } from "../../src/types.js"
+import { Jar, ORIGIN, PASSWORD, call, csrfToken, passwordProvider, testConfig } from "../helpers.js"
+
+const T0 = Date.UTC(2026, 10, 2, 9, 0, 0)
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+function clockAt(at: number): void {
+  vi.useFakeTimers({ toFake: ["Date"] })
+  vi.setSystemTime(at)
+}
+
+async function signIn(config: AuthConfig): Promise<Jar> {
+  const jar = new Jar()
+  const response = await call(config, jar, "/api/auth/callback/credentials", { form: { csrfToken: await csrfToken(config, jar), username: "ada", password: PASSWORD } })
+  expect(response.status).toBe(302)
+  return jar
+}
+
+async function guard(config: AuthConfig, jar: Jar, options: RecentAuthOptions, headers: Record<string, string> = {}): Promise<RecentSession> {
+  const url = new URL("/api/auth/accounts/unlink", ORIGIN)
+  const request = new Request(url, { method: "POST", headers: { cookie: jar.header(), ...headers } })
+  return requireRecentSession(createContext(await resolveConfig(config), request, url), options)
+}
+
+describe("requireRecentSession", () => {
+  const config = testConfig({ providers: [passwordProvider()] })
+
+  it("V7.5.1: answers the session of an authentication within session.reauthAge", async () => {
+    clockAt(T0)
+    const jar = await signIn(config)
+    clockAt(T0 + 600_000)
+    const recent = await guard(config, jar, {})
+    expect(recent.ok && recent.current.userId).toBe("user-ada")
+  })
+
+  it("V7.5.1: refuses one a second older with ReauthRequired: 403 JSON with the re-authentication page for a fetch", async () => {
+    clockAt(T0)
+    const jar = await signIn(config)
+    clockAt(T0 + 601_000)
+    const refused = await guard(config, jar, { callbackUrl: `${ORIGIN}/settings` }, { accept: "application/json" })
+    expect(refused.ok).toBe(false)
+    if (refused.ok) return
+    expect(refused.response.status).toBe(403)
+    expect(await refused.response.json()).toEqual({ error: "ReauthRequired", url: `${ORIGIN}/api/auth/reauth?callbackUrl=${encodeURIComponent(`${ORIGIN}/settings`)}` })
+  })
+
+  it("V7.5.3: a form post is sent on to the re-authentication page with a 303", async () => {
+    clockAt(T0)
+    const jar = await signIn(config)
+    clockAt(T0 + 3_600_000)
+    const refused = await guard(config, jar, { maxAge: 60 })
+    expect(!refused.ok && refused.response.status).toBe(303)
+    expect(!refused.ok && refused.response.headers.get("location")).toBe(`${ORIGIN}/api/auth/reauth?callbackUrl=${encodeURIComponent(ORIGIN)}`)
+  })
+
+  it("refuses a level-1 authentication where level 2 is asked, however recent", async () => {
+    const jar = await signIn(config)
+    const refused = await guard(config, jar, { level: 2 }, { "x-auth-return-redirect": "1" })
+    expect(!refused.ok && refused.error).toBe("ReauthRequired")
+    expect(!refused.ok && refused.response.status).toBe(403)
+  })
+
+  it("sends a request without a session to the sign-in page: 401 SessionRequired", async () => {
+    const refused = await guard(config, new Jar(), {}, { accept: "application/json" })
+    expect(!refused.ok && refused.response.status).toBe(401)
+    expect(!refused.ok && (await refused.response.json())).toEqual({ error: "SessionRequired", url: `${ORIGIN}/api/auth/signin` })
+  })
+})
