@@ -41,6 +41,9 @@ const signInPage: Handler = async (context) => (await import("./actions/signin-p
 const signOutPage: Handler = async (context) => (await import("./actions/signout-page.js")).signOutPage(context)
 // The user's linked accounts (list, unlink) are seldom looked at: their routes load on first use.
 const accounts: Handler = async (context, action) => (await import("./actions/accounts.js")).accountsRoute(context, action)
+// Second factors and re-authentication: apps that configure neither load none of their code.
+const mfa = (method: "GET" | "POST"): Handler => async (context, sub) => (await import("./factors/routes.js")).mfaRoute(context, method, sub ?? "")
+const reauth = (method: "GET" | "POST"): Handler => async (context, sub) => (await import("./reauth/routes.js")).reauthRoute(context, method, sub ?? "")
 
 const GET: Partial<Record<Action, Handler>> = {
   providers: (context) => providers(context),
@@ -56,6 +59,8 @@ const GET: Partial<Record<Action, Handler>> = {
   "verify-request": async (context) => (await import("./actions/verify-request.js")).verifyRequest(context),
   flow: (context, id, name) => flowRoute(context, "GET", id ?? "", name ?? ""),
   accounts,
+  mfa: mfa("GET"),
+  reauth: reauth("GET"),
 }
 
 const POST: Partial<Record<Action, Handler>> = {
@@ -66,6 +71,8 @@ const POST: Partial<Record<Action, Handler>> = {
   sessions: sessions("POST"),
   flow: (context, id, name) => flowRoute(context, "POST", id ?? "", name ?? ""),
   accounts,
+  mfa: mfa("POST"),
+  reauth: reauth("POST"),
 }
 
 /**

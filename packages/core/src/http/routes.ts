@@ -8,10 +8,14 @@ import { isPublicCode, type AuthErrorCode } from "../errors/errors.js"
 /**
  * The actions `Auth()` serves; `flow` is a route a provider's flow adds (see `SignInFlow.routes`).
  * `accounts` is `/accounts` and `/accounts/unlink` (the segment after it is read as the route's id).
+ * `mfa` is the second factor's routes (`/mfa`, `/mfa/verify`, `/mfa/totp/setup`: the rest of the
+ * path, up to two segments, is read as the route's id); `reauth` the re-authentication page.
  */
-export type Action = "providers" | "csrf" | "signin" | "callback" | "session" | "sessions" | "signout" | "signout-callback" | "error" | "verify-request" | "flow" | "accounts"
+export type Action = "providers" | "csrf" | "signin" | "callback" | "session" | "sessions" | "signout" | "signout-callback" | "error" | "verify-request" | "flow" | "accounts" | "mfa" | "reauth"
 
-const ACTIONS = new Set<string>(["providers", "csrf", "signin", "callback", "session", "sessions", "signout", "error", "verify-request", "accounts"])
+const ACTIONS = new Set<string>(["providers", "csrf", "signin", "callback", "session", "sessions", "signout", "error", "verify-request", "accounts", "mfa", "reauth"])
+/** The actions whose id may have two segments (`/mfa/totp/setup`). */
+const NESTED = new Set<string>(["mfa"])
 const NO_FLOW_ROUTES: ReadonlySet<string> = new Set()
 
 /** What a path under `basePath` names: an action, the provider id after it, and for `flow` the route's name. */
@@ -37,7 +41,8 @@ export function parseRoute(pathname: string, basePath: string, flowRoutes: Reado
   if (!ACTIONS.has(action) && !flow) return undefined
   if (slash === -1) return flow ? undefined : { action: action as Action, providerId: undefined }
   const providerId = rest.slice(slash + 1)
-  if (providerId === "" || providerId.includes("/")) return undefined
+  const segments = providerId.split("/")
+  if (segments.includes("") || segments.length > (NESTED.has(action) ? 2 : 1)) return undefined
   let decoded: string
   try {
     decoded = decodeURIComponent(providerId)

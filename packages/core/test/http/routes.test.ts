@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
+import { parseRoute } from "../../src/http/routes.js"
 import { Jar, call, csrfToken, testConfig } from "../helpers.js"
 
 describe("routes", () => {
@@ -58,6 +59,15 @@ describe("routes", () => {
     const response = await Auth(request, config)
     expect(response.status).toBeLessThan(500)
     expect(errors).toEqual(["UnknownAction"])
+  })
+
+  it("reads up to two segments after /mfa (/mfa/totp/setup), and one after every other action", () => {
+    expect(parseRoute("/api/auth/mfa", "/api/auth")).toEqual({ action: "mfa", providerId: undefined })
+    expect(parseRoute("/api/auth/mfa/totp/setup", "/api/auth")).toEqual({ action: "mfa", providerId: "totp/setup" })
+    expect(parseRoute("/api/auth/mfa/totp/setup/x", "/api/auth")).toBeUndefined()
+    expect(parseRoute("/api/auth/mfa//setup", "/api/auth")).toBeUndefined()
+    expect(parseRoute("/api/auth/accounts/unlink/x", "/api/auth")).toBeUndefined()
+    expect(parseRoute("/api/auth/reauth", "/api/auth")).toEqual({ action: "reauth", providerId: undefined })
   })
 
   it("honours basePath", async () => {
