@@ -249,7 +249,15 @@ export interface EventCallbacks {
  * - `accountUnlink`: `POST /accounts/unlink` or the server's `unlinkAccount()`.
  * - `passkeyAdd`, `passkeyRemove`: a signed-in user registers or deletes a passkey.
  */
-export type AuditType = "signIn" | "emailLinkRequest" | "signOut" | "sessionRevoke" | "accountLink" | "accountUnlink" | "passkeyAdd" | "passkeyRemove"
+export type AuditType =
+  | "signIn"
+  | "emailLinkRequest"
+  | "signOut"
+  | "sessionRevoke"
+  | "accountLink"
+  | "accountUnlink"
+  | "passkeyAdd"
+  | "passkeyRemove"
 
 /** How an audited operation ended. */
 export type AuditOutcome = "success" | "failure"
