@@ -47,6 +47,14 @@ export interface AuthVariables {
   authUser: AuthUser
 }
 
+// What verifyAuth() sets, typed on every Hono app as `@hono/auth-js` types it, without
+// `Hono<AuthEnv>`: `c.get("authUser")` compiles in an app moved from it.
+declare module "hono" {
+  interface ContextVariableMap {
+    authUser: AuthUser
+  }
+}
+
 /** Hono's environment with {@link AuthVariables}. */
 export interface AuthEnv {
   Variables: AuthVariables
