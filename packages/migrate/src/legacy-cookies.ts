@@ -29,7 +29,7 @@ export interface LegacyCookieWindow {
 }
 
 /** The integrations an auth config is handed to. */
-export type Family = "nextjs" | "express" | "sveltekit" | "core"
+export type Family = "nextjs" | "express" | "sveltekit" | "hono" | "core"
 
 /** The module families whose functions take an auth config, by specifier (Auth.js's and ours). */
 const FAMILIES: Record<string, Family> = {
@@ -39,6 +39,8 @@ const FAMILIES: Record<string, Family> = {
   "@portcullis/express": "express",
   "@auth/sveltekit": "sveltekit",
   "@portcullis/sveltekit": "sveltekit",
+  "@hono/auth-js": "hono",
+  "@portcullis/hono": "hono",
   "@auth/core": "core",
   "@portcullis/core": "core",
 }
@@ -48,6 +50,7 @@ const CONFIG_ARGUMENT: Record<string, Record<string, number>> = {
   nextjs: { default: 0, NextAuth: 0 },
   express: { ExpressAuth: 0, getSession: 1 },
   sveltekit: { SvelteKitAuth: 0 },
+  hono: { initAuthConfig: 0, authHandler: 0 },
   core: { Auth: 1, getSession: 1, getSessionForResponse: 1 },
 }
 
@@ -56,6 +59,7 @@ const CONFIG_TYPES: Record<string, Set<string>> = {
   nextjs: new Set(["NextAuthConfig"]),
   express: new Set(["ExpressAuthConfig"]),
   sveltekit: new Set(["SvelteKitAuthConfig"]),
+  hono: new Set(["AuthConfig", "HonoAuthConfig"]),
   core: new Set(["AuthConfig"]),
 }
 
@@ -171,7 +175,10 @@ class ConfigFinder {
     const target = binding === undefined ? undefined : resolveRelative(code.file, binding.specifier, this.#files)
     if (binding === undefined || target === undefined) return []
     const exported = findExport(target.source, binding.imported)
-    return exported === undefined ? [] : this.literals(exported, target, depth + 1)
+    if (exported !== undefined) return this.literals(exported, target, depth + 1)
+    // `export function getAuthConfig(c) { return {...} }` in a module of its own, as @hono/auth-js's README writes it.
+    const declared = findDeclaration(target.source, binding.imported)
+    return declared !== undefined && ts.isFunctionDeclaration(declared) ? this.#returned(declared, target, depth + 1) : []
   }
 }
 
