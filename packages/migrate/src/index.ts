@@ -20,7 +20,7 @@ export type { ManualStep } from "./migrate-code.js"
 export type { ParseError } from "./parse.js"
 
 /** Folders never read: installed packages, build output, version control. */
-export const SKIPPED_FOLDERS: ReadonlySet<string> = new Set(["node_modules", ".next", "dist", ".git", ".turbo", ".vercel"])
+export const SKIPPED_FOLDERS: ReadonlySet<string> = new Set(["node_modules", ".next", "dist", ".git", ".turbo", ".vercel", ".astro"])
 
 /** Options of {@link migrate}. */
 export interface MigrateOptions {

@@ -29,7 +29,7 @@ export interface LegacyCookieWindow {
 }
 
 /** The integrations an auth config is handed to. */
-export type Family = "nextjs" | "express" | "sveltekit" | "core"
+export type Family = "nextjs" | "express" | "sveltekit" | "core" | "astro"
 
 /** The module families whose functions take an auth config, by specifier (Auth.js's and ours). */
 const FAMILIES: Record<string, Family> = {
@@ -41,6 +41,8 @@ const FAMILIES: Record<string, Family> = {
   "@portcullis/sveltekit": "sveltekit",
   "@auth/core": "core",
   "@portcullis/core": "core",
+  "auth-astro": "astro",
+  "@portcullis/astro": "astro",
 }
 
 /** Which argument of which function is the config. */
@@ -49,6 +51,7 @@ const CONFIG_ARGUMENT: Record<string, Record<string, number>> = {
   express: { ExpressAuth: 0, getSession: 1 },
   sveltekit: { SvelteKitAuth: 0 },
   core: { Auth: 1, getSession: 1, getSessionForResponse: 1 },
+  astro: { defineConfig: 0 },
 }
 
 /** The config types: a literal declared as one of these is a config. */
@@ -57,6 +60,7 @@ const CONFIG_TYPES: Record<string, Set<string>> = {
   express: new Set(["ExpressAuthConfig"]),
   sveltekit: new Set(["SvelteKitAuthConfig"]),
   core: new Set(["AuthConfig"]),
+  astro: new Set(["FullAuthConfig"]),
 }
 
 /** What a local name is bound to: a module's export (`"*"` for the namespace) or a relative import. */

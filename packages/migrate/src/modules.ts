@@ -1,6 +1,7 @@
 /**
  * Where each Auth.js module specifier goes: one of ours, nowhere (a manual step), or left as it is.
  */
+import { migrateAstroSpecifier } from "./astro.js"
 import { hasEntry, workspace } from "./workspace.js"
 
 /** The outcome for one module specifier; a rewrite's `note` says what the new module means differently. */
@@ -12,6 +13,7 @@ export const RENAMED_PACKAGES: Readonly<Record<string, string>> = {
   "@auth/core": "@portcullis/core",
   "@auth/express": "@portcullis/express",
   "@auth/sveltekit": "@portcullis/sveltekit",
+  "auth-astro": "@portcullis/astro",
 }
 
 /** Auth.js's guide from next-auth v4 to v5, which the manual steps for v4's API point to. */
@@ -125,6 +127,8 @@ export function migrateSpecifier(specifier: string): SpecifierMigration | undefi
   if (pkg === "@auth/core") return authCore(subpath, specifier)
   if (pkg === "@auth/express") return authExpress(subpath, specifier)
   if (pkg === "@auth/sveltekit") return authSvelteKit(subpath, specifier)
+  const astro = migrateAstroSpecifier(specifier, subpath)
+  if (astro !== undefined) return astro
   if (isAuthJsAdapter(pkg)) return undefined
   if (pkg.startsWith("@auth/")) {
     return { kind: "manual", step: `"${specifier}": Portcullis has no integration for ${pkg}; it offers @portcullis/core (any framework with Request/Response), @portcullis/express, @portcullis/nextjs and @portcullis/sveltekit` }
