@@ -38,6 +38,8 @@ const CREATE_NEXT_APP = join(HERE, "test", "fixtures", "create-next-app")
 const SV_CREATE = join(HERE, "test", "fixtures", "sv-create")
 /** The files `npx create-react-router@7 my-app` writes that the docs' app keeps (its app/ folder comes from the docs; styles and the welcome page left out). */
 const CREATE_REACT_ROUTER = join(HERE, "test", "fixtures", "create-react-router")
+/** The files `npm create astro@latest -- --template minimal` and `npx astro add node` write that the docs' app keeps (its pages come from the docs). */
+const CREATE_ASTRO = join(HERE, "test", "fixtures", "create-astro")
 /** The Next.js app is built inside this package, as migrate's apps are: Turbopack resolves no package outside the workspace's root. */
 const APPS = join(HERE, "test", ".apps")
 const ALICE = DEFAULT_ACCOUNTS[0] ?? expect.unreachable("the dev IdP has no default account")
@@ -52,7 +54,7 @@ function projectEnv(overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
   // Nothing of this test's own AUTH_* settings may reach the app: only the .env shown does.
   // Nor vitest's NODE_ENV=test: a user's shell sets none (Next.js would build in test mode).
   for (const [name, value] of Object.entries(process.env)) if (!name.startsWith("AUTH_") && !/^npm_/i.test(name) && name !== "NODE_ENV") env[name] = value
-  return { ...env, PATH: `${BIN_PATH}:${process.env.PATH ?? ""}`, NEXT_TELEMETRY_DISABLED: "1", ...overrides }
+  return { ...env, PATH: `${BIN_PATH}:${process.env.PATH ?? ""}`, NEXT_TELEMETRY_DISABLED: "1", ASTRO_TELEMETRY_DISABLED: "1", ...overrides }
 }
 
 function script(dir: string, name: string): string {
@@ -150,6 +152,10 @@ beforeAll(async () => {
   const reactRouter = buildFrameworkApp("react-router", CREATE_REACT_ROUTER)
   reactRouter.catch(() => undefined)
   built.set("react-router", reactRouter)
+  ports.set("astro", await freePort())
+  const astro = buildFrameworkApp("astro", CREATE_ASTRO)
+  astro.catch(() => undefined)
+  built.set("astro", astro)
 })
 
 /**
@@ -158,7 +164,7 @@ beforeAll(async () => {
  * packages, node_modules holds the workspace's; the framework itself resolves from this package's
  * node_modules above it), then the `build` script (`next build`, `vite build`).
  */
-async function buildFrameworkApp(framework: "nextjs" | "sveltekit" | "react-router", fixture: string): Promise<string> {
+async function buildFrameworkApp(framework: "nextjs" | "sveltekit" | "react-router" | "astro", fixture: string): Promise<string> {
   await mkdir(APPS, { recursive: true })
   const dir = await mkdtemp(join(APPS, `${framework}-`))
   frameworkApps.push(dir)
@@ -330,6 +336,67 @@ describe("the React Router app of the README and the site", () => {
       // The form posted as a browser without JavaScript posts it: the action starts the sign-in at GitHub (never reached).
       const started = await fetch(`${app}/?index`, { method: "POST", body: new URLSearchParams({ providerId: "github" }), headers: { origin: app, accept: "text/html" }, redirect: "manual" })
       const authorize = new URL(started.headers.get("location") ?? expect.unreachable(`the action answered ${String(started.status)}:\n${server.output()}`))
+      expect(`${authorize.origin}${authorize.pathname}`).toBe("https://github.com/login/oauth/authorize")
+      expect(authorize.searchParams.get("redirect_uri")).toBe(`${app}/api/auth/callback/github`)
+      expect(server.output()).not.toMatch(/error/i)
+    } finally {
+      await server.stop()
+    }
+  })
+})
+
+describe("the Astro app of the README and the site", () => {
+  const files = projectFiles(snippets, "astro", { shared: false })
+
+  it("is the install line, config, pages and .env the page shows, the install line naming what they import beside the framework", async () => {
+    expect([...files.keys()].sort()).toEqual([".env", "astro.config.mjs", "auth.config.ts", "src/pages/index.astro", "src/pages/profile.astro"])
+    const install = snippets.find((snippet) => snippet.framework === "astro" && snippet.file === "install") ?? expect.unreachable()
+    const { dependencies } = installedPackages(install)
+    const generated = JSON.parse(await readFile(join(CREATE_ASTRO, "package.json"), "utf8")) as { dependencies: Record<string, string> }
+    const framework = Object.keys(generated.dependencies)
+    // The pages' frontmatter imports too: what lies between the two fences.
+    const sources = [...files].filter(([file]) => /\.(ts|mjs|astro)$/.test(file)).map(([, text]) => text)
+    for (const name of sources.flatMap(importedPackages)) expect([...dependencies, ...framework], `the Astro app imports ${name}`).toContain(name)
+    for (const name of [...dependencies, ...framework]) expect(Object.keys(self.devDependencies), `add ${name} to packages/docs-test`).toContain(name)
+  })
+
+  it("builds with astro build, and its standalone server answers GET /api/auth/providers, the page signed out, /profile's redirect and the sign-in up to GitHub, Astro's origin check on", { timeout: 120_000 }, async () => {
+    const dir = await (built.get("astro") ?? expect.unreachable())
+    const port = ports.get("astro") ?? expect.unreachable()
+    // localhost: the host the page's astro.config.mjs lets Astro read from the Host header.
+    const app = `http://localhost:${String(port)}`
+    // The standalone server reads no .env: its lines go to the environment, as the page says, with this origin.
+    const dotenv = Object.fromEntries((await readFile(join(dir, ".env"), "utf8")).split("\n").filter((line) => /^\w+=/.test(line)).map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]))
+    const server = spawnServer(process.execPath, ["./dist/server/entry.mjs"], {
+      cwd: dir,
+      env: projectEnv({ ...dotenv, PORT: String(port), HOST: "127.0.0.1", AUTH_URL: app, NODE_ENV: "production" }),
+      stopSignal: "SIGTERM",
+      killSignal: "SIGKILL",
+      outputLimit: 20_000,
+      cleanup: () => undefined,
+    })
+    try {
+      await waitFor(async () => (await fetch(`${app}/api/auth/providers`)).ok, 30_000, () => `the Astro app did not answer:\n${server.output()}`)
+      const providers = (await (await fetch(`${app}/api/auth/providers`)).json()) as Record<string, unknown>
+      expect(providers).toEqual({
+        github: { id: "github", name: "GitHub", type: "oauth", signinUrl: `${app}/api/auth/signin/github`, callbackUrl: `${app}/api/auth/callback/github` },
+      })
+      const authorizeUrls: URL[] = []
+      const browser = new TestBrowser({
+        fetch: (request) => {
+          if (!request.url.startsWith("https://github.com/")) return fetch(request)
+          authorizeUrls.push(new URL(request.url))
+          return Promise.resolve(new Response("GitHub's sign-in page"))
+        },
+      })
+      const home = await browser.navigate(`${app}/`)
+      expect(home.body).toContain("Sign in with GitHub")
+      expect(home.body).not.toContain("Signed in as")
+      const signInPage = await browser.navigate(`${app}/profile`)
+      expect([new URL(signInPage.url).pathname, new URL(signInPage.url).searchParams.get("callbackUrl")]).toEqual(["/api/auth/signin", "/profile"])
+      // The built-in page's form posts from the app's origin, which Astro's origin check lets through.
+      await browser.submitForm(signInPage, { button: "Sign in with GitHub" })
+      const authorize = authorizeUrls.at(-1) ?? expect.unreachable(`the sign-in never reached GitHub:\n${server.output()}`)
       expect(`${authorize.origin}${authorize.pathname}`).toBe("https://github.com/login/oauth/authorize")
       expect(authorize.searchParams.get("redirect_uri")).toBe(`${app}/api/auth/callback/github`)
       expect(server.output()).not.toMatch(/error/i)
