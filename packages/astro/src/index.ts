@@ -23,6 +23,12 @@ export interface PortcullisOptions {
   configFile?: string
   /** Where the auth routes are served, core's `basePath`. Default `/api/auth`. */
   basePath?: string
+  /**
+   * For an app that turned Astro's `security.checkOrigin` off to receive a provider's `form_post`
+   * callback or back-channel logout: `true` adds a middleware doing Astro's check on every request
+   * but those two routes' posts, which core checks itself. Default `false`.
+   */
+  checkOrigin?: boolean
 }
 
 /** The module the route, the middleware and the server functions read the configuration from, served by the integration's Vite plugin. */
@@ -90,6 +96,7 @@ export default function portcullis(options: PortcullisOptions = {}): AstroIntegr
           },
         })
         injectRoute({ pattern: `${basePath}/[...auth]`, entrypoint: "@portcullis/astro/route", prerender: false })
+        if (options.checkOrigin === true) addMiddleware({ entrypoint: "@portcullis/astro/check-origin", order: "pre" })
         addMiddleware({ entrypoint: "@portcullis/astro/middleware", order: "pre" })
       },
     },
