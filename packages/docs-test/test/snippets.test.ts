@@ -189,6 +189,22 @@ async function buildFrameworkApp(framework: "nextjs" | "sveltekit" | "react-rout
   return dir
 }
 
+/**
+ * Starts a built app whose server reads no `.env` (react-router-serve, Astro's standalone server):
+ * the `.env` shown goes to its environment, as the pages say, with this run's port and origin.
+ */
+async function startReadingNoDotenv(dir: string, command: string, args: string[], port: number, app: string): Promise<SpawnedServer> {
+  const dotenv = Object.fromEntries((await readFile(join(dir, ".env"), "utf8")).split("\n").filter((line) => /^\w+=/.test(line)).map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]))
+  return spawnServer(command, args, {
+    cwd: dir,
+    env: projectEnv({ ...dotenv, PORT: String(port), HOST: "127.0.0.1", AUTH_URL: app, NODE_ENV: "production" }),
+    stopSignal: "SIGTERM",
+    killSignal: "SIGKILL",
+    outputLimit: 20_000,
+    cleanup: () => undefined,
+  })
+}
+
 afterAll(async () => {
   await idp.server.stop()
   if (projects !== "") await rm(projects, { recursive: true, force: true })
@@ -311,15 +327,7 @@ describe("the React Router app of the README and the site", () => {
     const port = ports.get("react-router") ?? expect.unreachable()
     const app = `http://127.0.0.1:${String(port)}`
     // react-router-serve reads no .env: its lines go to the environment, as the page says, with this origin.
-    const dotenv = Object.fromEntries((await readFile(join(dir, ".env"), "utf8")).split("\n").filter((line) => /^\w+=/.test(line)).map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]))
-    const server = spawnServer("sh", ["-c", script(dir, "start")], {
-      cwd: dir,
-      env: projectEnv({ ...dotenv, PORT: String(port), HOST: "127.0.0.1", AUTH_URL: app, NODE_ENV: "production" }),
-      stopSignal: "SIGTERM",
-      killSignal: "SIGKILL",
-      outputLimit: 20_000,
-      cleanup: () => undefined,
-    })
+    const server = await startReadingNoDotenv(dir, "sh", ["-c", script(dir, "start")], port, app)
     try {
       await waitFor(async () => (await fetch(`${app}/api/auth/providers`)).ok, 30_000, () => `the React Router app did not answer:\n${server.output()}`)
       const providers = (await (await fetch(`${app}/api/auth/providers`)).json()) as Record<string, unknown>
@@ -366,15 +374,7 @@ describe("the Astro app of the README and the site", () => {
     // localhost: the host the page's astro.config.mjs lets Astro read from the Host header.
     const app = `http://localhost:${String(port)}`
     // The standalone server reads no .env: its lines go to the environment, as the page says, with this origin.
-    const dotenv = Object.fromEntries((await readFile(join(dir, ".env"), "utf8")).split("\n").filter((line) => /^\w+=/.test(line)).map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]))
-    const server = spawnServer(process.execPath, ["./dist/server/entry.mjs"], {
-      cwd: dir,
-      env: projectEnv({ ...dotenv, PORT: String(port), HOST: "127.0.0.1", AUTH_URL: app, NODE_ENV: "production" }),
-      stopSignal: "SIGTERM",
-      killSignal: "SIGKILL",
-      outputLimit: 20_000,
-      cleanup: () => undefined,
-    })
+    const server = await startReadingNoDotenv(dir, process.execPath, ["./dist/server/entry.mjs"], port, app)
     try {
       await waitFor(async () => (await fetch(`${app}/api/auth/providers`)).ok, 30_000, () => `the Astro app did not answer:\n${server.output()}`)
       const providers = (await (await fetch(`${app}/api/auth/providers`)).json()) as Record<string, unknown>

@@ -15,7 +15,7 @@ import { freePort } from "@portcullis/test-kit/system"
 import { scaled } from "@portcullis/test-time"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, expect, it } from "vitest"
-import { copyFixtureOutside, dependenciesOf, installPacked, runBin, runFile, startApp, startSsoIdp, type BinRun, type StartedApp } from "./apps.js"
+import { dependenciesOf, installPacked, migratedCopy, runFile, startApp, startSsoIdp, type BinRun, type StartedApp } from "./apps.js"
 
 /** As `openssl rand -base64 32` writes one: the app runs under NODE_ENV=production, where core refuses a weak secret. */
 const SECRET = "kQ1s0bT6m2cC0n3y5rXh8wz7bJp4fLq9uV2eA6dN1gY="
@@ -27,11 +27,10 @@ let issuer: string
 const cleanup: { scratch?: string; app?: StartedApp; idp?: DevIdp; browser?: Browser } = {}
 
 beforeAll(async () => {
-  const copy = copyFixtureOutside("astro-app")
+  const copy = await migratedCopy("astro-app")
   cleanup.scratch = copy.scratch
   dir = copy.dir
-  migration = await runBin([dir])
-  if (migration.code !== 0) throw new Error(`the codemod exited with ${String(migration.code)}:\n${migration.stdout}\n${migration.stderr}`)
+  migration = copy.migration
   const port = await freePort()
   const url = `http://127.0.0.1:${String(port)}`
   const [install, sso, browser] = await Promise.all([installPacked(copy.scratch, dir), startSsoIdp(dir, "auth.config.ts", url, "/api/auth/callback/sso"), launchChromium()])
