@@ -121,7 +121,8 @@ function byPosition(a: ManualStep, b: ManualStep): number {
 
 /**
  * Migrates the app in `dir`: rewrites Auth.js module references in `.ts .tsx .mts .cts .js .jsx
- * .mjs .cjs` files and the `<script>` blocks of `.svelte` components (imports, re-exports,
+ * .mjs .cjs` files, the `<script>` blocks of `.svelte` and `.vue` components and the frontmatter
+ * and `<script>` blocks of `.astro` components (imports, re-exports,
  * `require()`, `import()`, `declare module`, `/// <reference types>`, `import("...")` types,
  * `jest.mock`/`vi.mock`) and the dependencies of every package.json, and adds
  * `legacySessionCookies` to the auth config objects. Running it again changes nothing. When a
