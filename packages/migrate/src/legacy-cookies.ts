@@ -29,7 +29,7 @@ export interface LegacyCookieWindow {
 }
 
 /** The integrations an auth config is handed to. */
-export type Family = "nextjs" | "express" | "sveltekit" | "hono" | "core"
+export type Family = "nextjs" | "express" | "sveltekit" | "hono" | "core" | "astro"
 
 /** The module families whose functions take an auth config, by specifier (Auth.js's and ours). */
 const FAMILIES: Record<string, Family> = {
@@ -43,6 +43,8 @@ const FAMILIES: Record<string, Family> = {
   "@portcullis/hono": "hono",
   "@auth/core": "core",
   "@portcullis/core": "core",
+  "auth-astro": "astro",
+  "@portcullis/astro": "astro",
 }
 
 /** Which argument of which function is the config. */
@@ -52,6 +54,7 @@ const CONFIG_ARGUMENT: Record<string, Record<string, number>> = {
   sveltekit: { SvelteKitAuth: 0 },
   hono: { initAuthConfig: 0, authHandler: 0 },
   core: { Auth: 1, getSession: 1, getSessionForResponse: 1 },
+  astro: { defineConfig: 0 },
 }
 
 /** The config types: a literal declared as one of these is a config. */
@@ -61,6 +64,7 @@ const CONFIG_TYPES: Record<string, Set<string>> = {
   sveltekit: new Set(["SvelteKitAuthConfig"]),
   hono: new Set(["AuthConfig", "HonoAuthConfig"]),
   core: new Set(["AuthConfig"]),
+  astro: new Set(["FullAuthConfig"]),
 }
 
 /** What a local name is bound to: a module's export (`"*"` for the namespace) or a relative import. */

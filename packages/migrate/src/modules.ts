@@ -2,6 +2,7 @@
  * Where each Auth.js module specifier goes: one of ours, nowhere (a manual step), or left as it is.
  */
 import { honoAuthJs } from "./hono-auth-js.js"
+import { migrateAstroSpecifier } from "./astro.js"
 import { hasEntry, workspace } from "./workspace.js"
 
 /**
@@ -17,6 +18,7 @@ export const RENAMED_PACKAGES: Readonly<Record<string, string>> = {
   "@auth/express": "@portcullis/express",
   "@auth/sveltekit": "@portcullis/sveltekit",
   "@hono/auth-js": "@portcullis/hono",
+  "auth-astro": "@portcullis/astro",
 }
 
 /** Auth.js's guide from next-auth v4 to v5, which the manual steps for v4's API point to. */
@@ -131,6 +133,8 @@ export function migrateSpecifier(specifier: string): SpecifierMigration | undefi
   if (pkg === "@auth/express") return authExpress(subpath, specifier)
   if (pkg === "@auth/sveltekit") return authSvelteKit(subpath, specifier)
   if (pkg === "@hono/auth-js") return honoAuthJs(subpath, specifier)
+  const astro = migrateAstroSpecifier(specifier, subpath)
+  if (astro !== undefined) return astro
   if (isAuthJsAdapter(pkg)) return undefined
   if (pkg.startsWith("@auth/")) {
     return { kind: "manual", step: `"${specifier}": Portcullis has no integration for ${pkg}; it offers @portcullis/core (any framework with Request/Response), @portcullis/express, @portcullis/nextjs and @portcullis/sveltekit` }

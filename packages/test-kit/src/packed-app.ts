@@ -42,6 +42,8 @@ export interface PackedAppOptions {
   files?: string
   /** The app's build, run with Node.js in the app's folder once npm has installed it: `["node_modules/vite/bin/vite.js", "build"]`. */
   build?: string[]
+  /** What the build's environment adds to this process's (`ASTRO_TELEMETRY_DISABLED`). */
+  buildEnv?: Record<string, string>
   /** The framework's packages the app imports, with the ranges to install. */
   framework: Record<string, string>
   /** The client the app is registered as at the IdP (`AUTH_DEV_IDP_ID`, `AUTH_DEV_IDP_SECRET`). */
@@ -74,11 +76,11 @@ async function waitUntil(check: () => Promise<boolean>, ms: number, failure: () 
 }
 
 /** npm's install of the packed packages, then the app's build when it has one, each timed as the other app tests print theirs. */
-async function installAndBuild(name: string, dir: string, tarballs: string, build: string[] | undefined): Promise<void> {
+async function installAndBuild(name: string, dir: string, tarballs: string, build: string[] | undefined, buildEnv: Record<string, string> = {}): Promise<void> {
   const started = performance.now()
   await installPackedWithNpm(dir, { tarballs })
   const installed = performance.now()
-  if (build !== undefined) await promisify(execFile)(process.execPath, build, { cwd: dir, env: { ...process.env, NODE_ENV: "production" }, maxBuffer: 64 * 1024 * 1024 })
+  if (build !== undefined) await promisify(execFile)(process.execPath, build, { cwd: dir, env: { ...process.env, ...buildEnv, NODE_ENV: "production" }, maxBuffer: 64 * 1024 * 1024 })
   console.info(`${name}: npm install ${((installed - started) / 1000).toFixed(1)} s${build === undefined ? "" : `, build ${((performance.now() - installed) / 1000).toFixed(1)} s`}`)
 }
 
@@ -109,7 +111,7 @@ export async function startPackedApp(options: PackedAppOptions): Promise<PackedA
     await rm(scratch, { recursive: true, force: true })
   }
   try {
-    const [started, launched] = await Promise.all([options.startIdp(`${url}/api/auth/callback/dev-idp`), launchChromium(), installAndBuild(name, dir, join(scratch, "tarballs"), options.build)])
+    const [started, launched] = await Promise.all([options.startIdp(`${url}/api/auth/callback/dev-idp`), launchChromium(), installAndBuild(name, dir, join(scratch, "tarballs"), options.build, options.buildEnv)])
     idp = started
     browser = launched
     const spawned = spawnServer(process.execPath, ["server.mjs"], {

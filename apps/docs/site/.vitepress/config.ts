@@ -13,6 +13,7 @@ const sidebar = [
       { text: "Next.js", link: "/getting-started/nextjs" },
       { text: "React Router", link: "/getting-started/react-router" },
       { text: "TanStack Start", link: "/getting-started/tanstack-start" },
+      { text: "Astro", link: "/getting-started/astro" },
       { text: "SvelteKit", link: "/getting-started/sveltekit" },
     ],
   },
