@@ -4,7 +4,7 @@
  * factor would have started, at the level the second factor adds.
  */
 import type { RequestContext } from "../internal.js"
-import { completeSignIn } from "../sign-in/sign-in.js"
+import { completeAfterGate } from "../sign-in/sign-in.js"
 import { PENDING_ATTEMPTS, clearPending, codesTried, countAttempt, openPending, takePending, type PendingSignIn } from "./gate.js"
 
 export type { PendingSignIn } from "./gate.js"
@@ -76,5 +76,5 @@ export async function completePending(context: RequestContext, pending: PendingS
   clearPending(context)
   if (!taken) return null
   const methods = [...new Set([...pending.signedIn.methods, ...add, "mfa"])]
-  return { target: await completeSignIn(context, { ...pending.signedIn, methods }, pending.target) }
+  return { target: await completeAfterGate(context, { ...pending.signedIn, methods }, pending.target) }
 }

@@ -38,7 +38,7 @@ export async function finishSignIn(context: RequestContext, signedIn: SignedIn, 
     const held = await (await import("../factors/gate.js")).holdSignIn(context, signedIn, target)
     if (held !== undefined) return held
   }
-  return redirect(context, await completeSignIn(context, signedIn, target))
+  return redirect(context, await completeAfterGate(context, signedIn, target))
 }
 
 /**
@@ -50,7 +50,7 @@ export async function finishSignIn(context: RequestContext, signedIn: SignedIn, 
  * @throws {SessionTokenError} when the `jwt` callback fails.
  * @throws {AdapterError} when the store fails.
  */
-export async function completeSignIn(context: RequestContext, signedIn: SignedIn, target: string): Promise<string> {
+export async function completeAfterGate(context: RequestContext, signedIn: SignedIn, target: string): Promise<string> {
   const { config } = context
   auditAs(context, "signIn", signedIn.account?.provider)
   await startSession(context, signedIn)
