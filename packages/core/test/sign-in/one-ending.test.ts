@@ -27,6 +27,13 @@ describe("the one sign-in ending", () => {
     expect(startersOutsideTheEnding((path) => readFileSync(src + path, "utf8"))).toEqual([])
   })
 
+  it("is passed only through the second-factor gate: completeAfterGate, which starts a session past it, is called by the pending sign-in alone (ASVS V6.3.4)", () => {
+    const callers = sources()
+      .filter((path) => !["sign-in/sign-in.ts", "factors/pending.ts"].includes(path.replaceAll("\\", "/")))
+      .filter((path) => /\bcompleteAfterGate\b/.test(readFileSync(src + path, "utf8")))
+    expect(callers).toEqual([])
+  })
+
   it("would name a flow that started a session by itself", () => {
     const planted = "credentials/callback.ts"
     const read = (path: string) => readFileSync(src + path, "utf8") + (path === planted ? "\nawait startSession(context, signedIn)\n" : "")
