@@ -248,6 +248,9 @@ export interface EventCallbacks {
  *   verified email); its failures are the sign-in's.
  * - `accountUnlink`: `POST /accounts/unlink` or the server's `unlinkAccount()`.
  * - `passkeyAdd`, `passkeyRemove`: a signed-in user registers or deletes a passkey.
+ * - `mfaEnrol`: an authenticator app confirmed with its first code (`POST /mfa/totp/confirm`).
+ * - `mfaRemove`: a second factor removed (`POST /mfa/remove`).
+ * - `backupCodesRegenerate`: new backup codes replace the old ones (`POST /mfa/backup-codes`).
  */
 export type AuditType =
   | "signIn"
@@ -258,6 +261,9 @@ export type AuditType =
   | "accountUnlink"
   | "passkeyAdd"
   | "passkeyRemove"
+  | "mfaEnrol"
+  | "mfaRemove"
+  | "backupCodesRegenerate"
 
 /** How an audited operation ended. */
 export type AuditOutcome = "success" | "failure"
