@@ -210,9 +210,11 @@ async function confirm({ context, actor, callbackUrl }: Step, code: string | nul
     return html(context, totpSetupPage(context, { secret: pending.secret, uri: pending.uri, csrfToken: await csrfToken(context), callbackUrl, error: check.reason }), 400)
   }
   if (!(await confirmTotp(context, userId, pending.factor))) {
-    // Another confirmation of this user won the race: its factor and its backup codes stand.
-    await auditFailure(context, "invalidRequest", userId)
-    return answerRoute(context, { url: setupUrl(context, callbackUrl), error: "FactorExists", status: 409 })
+    // Another confirmation of this user won the race (its factor and its backup codes stand), or a
+    // newer set-up replaced this one while its code was checked.
+    const taken = confirmedTotp(await listFactors(context, userId)) !== undefined
+    await auditFailure(context, taken ? "invalidRequest" : "expired", userId)
+    return answerRoute(context, taken ? { url: setupUrl(context, callbackUrl), error: "FactorExists", status: 409 } : { url: setupUrl(context, callbackUrl), error: "SetupExpired" })
   }
   const backupCodes = await issueBackupCodes(context, userId)
   context.sensitive.add(backupCodes.join("\n"))
