@@ -39,5 +39,6 @@ export function mfaSetupPage(
         : `<form method="post" action="${escapeHtml(`${base}/mfa/remove`)}">${csrf}${hiddenInput("factor", "totp")}<button type="submit" class="button">Turn off two-step sign-in</button></form>`)
     : `<h1>Turn on two-step sign-in</h1>${error}<p>${params.required ? "Your account needs a second step to sign in. " : ""}After your usual sign-in, you will also enter a code from an authenticator app on your phone.</p>` +
       `<form method="post" action="${escapeHtml(`${base}/mfa/totp/setup`)}">${csrf}<button type="submit" class="button primary"${button}>Set up an authenticator app</button></form>`
-  return layout(context.config.theme, "Two-step sign-in", body, context.origin)
+  const back = params.callbackUrl === undefined ? "" : `<p class="links"><a href="${escapeHtml(params.callbackUrl)}">Back</a></p>`
+  return layout(context.config.theme, "Two-step sign-in", `${body}${back}`, context.origin)
 }
