@@ -43,6 +43,14 @@ async function signIn(config: AuthConfig, jar = new Jar()): Promise<Jar> {
   return jar
 }
 
+/** Signs in with the password where the user owes a second factor: the sign-in waits, with no session. */
+async function signInPending(config: AuthConfig, jar = new Jar()): Promise<Jar> {
+  const response = await call(config, jar, "/api/auth/callback/credentials", { form: { username: "ada", password: PASSWORD, csrfToken: await csrfToken(config, jar), callbackUrl: "/after" } })
+  expect(location(response).pathname).toBe("/api/auth/mfa")
+  expect(await (await call(config, jar, "/api/auth/session")).json()).toBeNull()
+  return jar
+}
+
 async function post(config: AuthConfig, jar: Jar, sub: string, fields: Record<string, string> = {}, headers: Record<string, string> = JSON_HEADERS): Promise<Response> {
   return call(config, jar, `/api/auth/mfa/${sub}`, { form: { csrfToken: await csrfToken(config, jar), ...fields }, headers })
 }
@@ -278,8 +286,7 @@ describe("backup codes made anew and factors removed (ASVS V6.5.x, V7.5.1)", () 
 
   it("refuses to remove the last factor of a user mfa.required names (409 LastFactor)", async () => {
     const config = enrolling({ mfa: { factors: ["totp"], required: (user) => user.email === "ada@example.com" } })
-    const jar = await signIn(config)
-    // A session from before the requirement applied: it sets up its factor itself.
+    const jar = await signInPending(config)
     await enrol(config, jar)
     const refused = await post(config, jar, "remove", { factor: "totp" })
     expect(refused.status).toBe(409)
@@ -301,5 +308,42 @@ describe("backup codes made anew and factors removed (ASVS V6.5.x, V7.5.1)", () 
     ])
     const mailed = JSON.stringify(config.mails)
     for (const backupCode of backupCodes) expect(mailed).not.toContain(backupCode)
+  })
+})
+
+describe("under mfa.required, a user without a factor enrols from the waiting sign-in (ASVS V6.3.3)", () => {
+  it("sets up and confirms an authenticator with no session; confirming completes the sign-in at level 2, to its callbackUrl", async () => {
+    const config = enrolling({ mfa: { factors: ["totp"], required: true } })
+    const jar = await signInPending(config)
+    const page = await call(config, jar, "/api/auth/mfa/setup")
+    expect(page.status).toBe(200)
+    expect(await page.text()).toContain("Your account needs a second step to sign in.")
+    const { secret } = (await (await post(config, jar, "totp/setup")).json()) as { secret: string }
+    const confirmed = await post(config, jar, "totp/confirm", { code: await codeFor(secret) })
+    expect(confirmed.status).toBe(200)
+    const answer = (await confirmed.json()) as { backupCodes: string[]; url: string }
+    expect(answer.backupCodes).toHaveLength(10)
+    expect(answer.url).toBe(`${ORIGIN}/after`)
+    const session = (await (await call(config, jar, "/api/auth/session")).json()) as { user: { id: string }; assurance: { level: number; methods: string[] } }
+    expect(session.user.id).toBe("user-ada")
+    expect(session.assurance).toMatchObject({ level: 2, methods: ["pwd", "otp", "mfa"] })
+  })
+
+  it("lets a waiting sign-in do nothing else: not remove or renew codes, not enrol a user who has a factor or whom mfa.required does not name", async () => {
+    const config = enrolling({ mfa: { factors: ["totp"], required: (user) => user.name === "Ada Lovelace" } })
+    const jar = await signInPending(config)
+    for (const sub of ["backup-codes", "remove"]) expect((await post(config, jar, sub, { factor: "backup" })).status, sub).toBe(401)
+    const { secret } = (await (await post(config, jar, "totp/setup")).json()) as { secret: string }
+    await post(config, jar, "totp/confirm", { code: await codeFor(secret) })
+    // Enrolled, ada's next sign-in waits for the code, and cannot set up another authenticator instead.
+    const again = await signInPending(config, new Jar())
+    const refused = await post(config, again, "totp/setup")
+    expect(refused.status).toBe(401)
+    expect(await refused.json()).toMatchObject({ error: "SessionRequired" })
+    // Nor can a waiting sign-in of a user mfa.required does not name (ada, once her factor is removed, is not named here).
+    const optional = enrolling({ mfa: { factors: ["totp"], required: false } })
+    await optional.adapter.createAuthFactor({ id: "totp-x", userId: "user-ada", type: "backup", secret: "x", createdAt: new Date(), confirmedAt: new Date() })
+    const waiting = await signInPending(optional)
+    expect((await post(optional, waiting, "totp/setup")).status).toBe(401)
   })
 })
