@@ -248,6 +248,9 @@ export interface EventCallbacks {
  *   verified email); its failures are the sign-in's.
  * - `accountUnlink`: `POST /accounts/unlink` or the server's `unlinkAccount()`.
  * - `passkeyAdd`, `passkeyRemove`: a signed-in user registers or deletes a passkey.
+ * - `secondFactor`: a code typed to complete a pending sign-in (`POST /mfa/verify`): `success`
+ *   (its `methods` the factor's, `"otp"` or `"kba"`, followed by the `signIn` success), or
+ *   `failure` (`invalidCode`, `replayed`, `rateLimited`, `locked`, `expired`, `invalidRequest`).
  * - `mfaEnrol`: an authenticator app confirmed with its first code (`POST /mfa/totp/confirm`).
  * - `mfaRemove`: a second factor removed (`POST /mfa/remove`).
  * - `backupCodesRegenerate`: new backup codes replace the old ones (`POST /mfa/backup-codes`).
@@ -261,12 +264,16 @@ export type AuditType =
   | "accountUnlink"
   | "passkeyAdd"
   | "passkeyRemove"
+  | "secondFactor"
   | "mfaEnrol"
   | "mfaRemove"
   | "backupCodesRegenerate"
 
-/** How an audited operation ended. */
-export type AuditOutcome = "success" | "failure"
+/**
+ * How an audited operation ended; `pending` for a `signIn` whose first factor passed and whose
+ * user owes a second (no session yet: a `secondFactor` event and the `signIn` success follow).
+ */
+export type AuditOutcome = "success" | "failure" | "pending"
 
 /**
  * Why an audited operation failed (or, for a `sessionRevoke` success, how the sessions ended), a
