@@ -281,9 +281,12 @@ export type AuditOutcome = "success" | "failure" | "pending"
  *
  * - `denied`: refused by the user at the provider, or by the app (`signIn` callback, `jwt` callback).
  * - `invalidCredentials`: a password form `authorize` refused, a passkey that did not verify or is unknown.
- * - `invalidCode`: a sign-in link whose token is unknown, used or expired.
- * - `expired`, `replayed`: a passkey challenge that expired or was used already; a back-channel logout token seen before.
- * - `rateLimited`: an account's password sign-in paused (`rateLimit.credentials`), an address's mail allowance spent (`rateLimit.mailPerAddress`).
+ * - `invalidCode`: a sign-in link whose token is unknown, used or expired; a wrong second-factor code.
+ * - `expired`, `replayed`: a passkey challenge that expired or was used already; a back-channel logout token seen before;
+ *   a pending sign-in that ended (5 minutes, 5 wrong codes, completed) and a TOTP step or backup code used already.
+ * - `rateLimited`: an account's password sign-in paused (`rateLimit.credentials`), an address's mail allowance spent
+ *   (`rateLimit.mailPerAddress`), a user's 10 wrong second-factor codes in 15 minutes.
+ * - `locked`: the user's TOTP factor is locked after 100 wrong codes in a row.
  * - `accountNotLinked`: the account-linking rules refused the account.
  * - `invalidRequest`: the request itself was wrong: CSRF, state, PKCE, nonce, callback URL, an unknown provider, malformed input.
  * - `providerError`: the provider answered with an error or did not validate, or the email could not be sent.
@@ -302,6 +305,7 @@ export type AuditReason =
   | "expired"
   | "replayed"
   | "rateLimited"
+  | "locked"
   | "accountNotLinked"
   | "invalidRequest"
   | "providerError"

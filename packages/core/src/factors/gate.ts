@@ -17,7 +17,7 @@ import type { Adapter, AdapterUser } from "../adapters.js"
 import { endOperation } from "../audit/trail.js"
 import { deriveKeys, randomString, type SecretKey } from "../crypto/crypto.js"
 import { openJwe, sealJwe } from "../crypto/sealed.js"
-import { redirect } from "../http/context.js"
+import { json, redirect } from "../http/context.js"
 import { clearChunked, readChunked, writeChunked } from "../http/cookies.js"
 import { browserBinding, ensureCsrfCookie } from "../http/csrf.js"
 import type { RequestContext } from "../internal.js"
@@ -105,7 +105,8 @@ async function owesSecondFactor(context: RequestContext, signedIn: SignedIn): Pr
 /**
  * The gate: when the user owes a second factor, holds the sign-in (the store's row, the sealed
  * browser-bound cookie, the audit trail's `signIn` event with outcome `pending`) and answers the
- * redirect to `{basePath}/mfa`; otherwise `undefined`, and the sign-in goes on.
+ * redirect to `{basePath}/mfa` (for the fetch-based client, `X-Auth-Return-Redirect: 1`, `200 { url,
+ * error: "SecondFactorRequired" }`); otherwise `undefined`, and the sign-in goes on.
  *
  * @throws {AdapterError} when the store fails.
  * @throws {Configuration} when `mfa.required` answers anything but a boolean.
@@ -123,7 +124,9 @@ export async function holdSignIn(context: RequestContext, signedIn: SignedIn, ta
   const sealed: Sealed = { id, t: token, s: signedIn, g: target, exp, o: context.origin, b: browser }
   await writePending(context, sealed)
   await endOperation(context, "pending", undefined, signedIn.user.id, signedIn.methods)
-  return redirect(context, `${context.authUrl}/mfa`)
+  const url = `${context.authUrl}/mfa`
+  // The fetch-based client learns that the sign-in is not over, and where the challenge is.
+  return context.request.headers.get("x-auth-return-redirect") === "1" ? json(context, { url, error: "SecondFactorRequired" }) : redirect(context, url)
 }
 
 async function writePending(context: RequestContext, sealed: Sealed): Promise<void> {

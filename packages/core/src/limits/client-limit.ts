@@ -21,6 +21,9 @@ function ruleOf(context: RequestContext, route: Route): ClientRule | undefined {
       return post && route.providerId !== undefined ? "signIn" : undefined
     case "callback":
       return "callback"
+    // A second factor's code completes a sign-in as a provider's callback does.
+    case "mfa":
+      return post && route.providerId === "verify" ? "callback" : undefined
     case "session":
       return post ? "sessionUpdate" : undefined
     case "flow":
