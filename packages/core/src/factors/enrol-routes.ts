@@ -99,10 +99,8 @@ function accountName(user: AdapterUser): string {
   return user.email ?? (typeof user.name === "string" && user.name !== "" ? user.name : user.id)
 }
 
-/** A code check's refusal as the audit trail names it. */
-function codeReason(check: Exclude<CodeCheck, { ok: true }>): AuditReason {
-  return check.reason === "locked" ? "rateLimited" : check.reason
-}
+/** The HTTP status of a refused first code, for a JSON client (as `/mfa/verify` answers them). */
+const CODE_STATUS: Readonly<Record<Exclude<CodeCheck, { ok: true }>["reason"], number>> = { invalidCode: 400, replayed: 400, locked: 403, rateLimited: 429 }
 
 /**
  * Answers a request to `{basePath}/mfa/{sub}` for enrolment and removal: `404` as for an unknown
@@ -205,8 +203,8 @@ async function confirm({ context, actor, callbackUrl }: Step, code: string | nul
   }
   const check = await checkTotp(context, userId, code ?? "", { factorId: pending.factor.id })
   if (!check.ok) {
-    await auditFailure(context, codeReason(check), userId)
-    if (wantsData(context.request)) return answerRoute(context, { url: setupUrl(context, callbackUrl), error: check.reason, status: check.reason === "rateLimited" ? 429 : 400 })
+    await auditFailure(context, check.reason, userId)
+    if (wantsData(context.request)) return answerRoute(context, { url: setupUrl(context, callbackUrl), error: check.reason, status: CODE_STATUS[check.reason] })
     return html(context, totpSetupPage(context, { secret: pending.secret, uri: pending.uri, csrfToken: await csrfToken(context), callbackUrl, error: check.reason }), 400)
   }
   if (!(await confirmTotp(context, userId, pending.factor))) {
