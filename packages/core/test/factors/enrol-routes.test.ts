@@ -141,6 +141,16 @@ describe("setting up an authenticator app (RFC 6238, ASVS V6.5.x)", () => {
     expect(await factorsOf(config)).toEqual([])
   })
 
+  it("keeps a hostile callbackUrl off the page (the app's origin instead) and answers 405 to a GET of a POST route", async () => {
+    const config = enrolling()
+    const jar = await signIn(config)
+    const page = await (await call(config, jar, "/api/auth/mfa/setup?callbackUrl=https%3A%2F%2Fevil.example%2F")).text()
+    expect(page).not.toContain("evil.example")
+    expect(page).toContain(`<a href="${ORIGIN}">Back</a>`)
+    for (const sub of ["totp/setup", "totp/confirm", "backup-codes", "remove"]) expect((await call(config, jar, `/api/auth/mfa/${sub}`)).status, sub).toBe(405)
+    expect((await post(config, jar, "setup")).status).toBe(405)
+  })
+
   it("answers as an unknown route when mfa is not configured", async () => {
     const config = enrolling({ mfa: undefined })
     const jar = await signIn(config)
