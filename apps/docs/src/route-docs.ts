@@ -32,6 +32,17 @@ export const ROUTE_DOCS: Record<string, readonly RouteDoc[]> = {
   "GET signout-callback": [{ path: "/signout/callback/:id", does: "Where an OpenID provider's own sign-out (`endSessionOnSignOut`) sends the browser back; goes on to the app's `callbackUrl`." }],
   "GET error": [{ path: "/error", does: "The built-in error page for an error code (or a redirect to `pages.error`)." }],
   "GET verify-request": [{ path: "/verify-request", does: "The \"check your email\" page shown after a sign-in link was sent (or `pages.verifyRequest`)." }],
+  "GET mfa": [
+    { path: "/mfa", does: "The second factor's challenge of a pending sign-in (`mfa`): a code from the authenticator app or a backup code; JSON `{ factors }` for `Accept: application/json`." },
+    { path: "/mfa/setup", does: "The page that starts setting up an authenticator app (a recent sign-in, or under `mfa.required` the pending sign-in of a user with no factor)." },
+  ],
+  "POST mfa": [
+    { path: "/mfa/verify", does: "Completes a pending sign-in with a TOTP or backup code and goes to the original `callbackUrl`; 5 wrong codes end it. CSRF-checked.", limit: "callback" },
+    { path: "/mfa/totp/setup", does: "A new authenticator-app secret and its `otpauth://` URI (QR code on the page); 409 when one is set up already." },
+    { path: "/mfa/totp/confirm", does: "Confirms the authenticator app with its first code and shows the backup codes, once." },
+    { path: "/mfa/backup-codes", does: "Replaces every backup code with ten new ones (a recent sign-in at level 2)." },
+    { path: "/mfa/remove", does: "Removes a second factor (a recent sign-in at level 2; never the last one under `mfa.required`)." },
+  ],
   "GET accounts": [{ path: "/accounts", does: "The signed-in user's linked accounts as JSON (provider and account id, never tokens)." }],
   "POST accounts": [{ path: "/accounts/unlink", does: "Unlinks one of the user's accounts, never the last way in; revokes its tokens with `revokeTokensOnSignOut`. CSRF-checked." }],
   "POST backchannel-logout": [{ path: "/backchannel-logout/:id", does: "OpenID Connect Back-Channel Logout: the provider posts a signed logout token and the user's sessions end on every instance (`backchannelLogout: true`)." }],

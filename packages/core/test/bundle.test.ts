@@ -82,6 +82,25 @@ describe("what an app loads with Auth", () => {
     expect(lazy.some((input) => input.includes("oauth4webapi"))).toBe(true)
   })
 
+  it("fetches no second-factor code with the first sign-in: the gate and its routes (factors/) load only when mfa is set", async () => {
+    const result = await bundleApp(OAUTH_APP)
+    const outputs: Metafile["outputs"] = result.metafile.outputs
+    const ending = Object.keys(outputs).find((path) => Object.keys(outputs[path]?.inputs ?? {}).includes("sign-in/sign-in.ts"))
+    expect(ending).toBeDefined()
+    // What loads with the sign-in ending: its chunk and the chunks it imports statically.
+    const loaded = new Set<string>()
+    const visit = (path: string): void => {
+      if (loaded.has(path)) return
+      loaded.add(path)
+      for (const imported of outputs[path]?.imports ?? []) if (imported.kind === "import-statement" && !imported.external) visit(imported.path)
+    }
+    visit(ending ?? "")
+    const inputs = [...loaded].flatMap((path) => Object.keys(outputs[path]?.inputs ?? {}))
+    expect(inputs.filter((input) => input.startsWith("factors/"))).toEqual([])
+    // The gate is there to fetch: the ending imports it dynamically.
+    expect(Object.values(outputs).some((output) => Object.keys(output.inputs).includes("factors/gate.ts"))).toBe(true)
+  })
+
   it("holds the OAuth flow and JWT sessions, and none of the email, credentials, database-session, legacy-cookie, off-origin warning or default-page code", async () => {
     const { inputs, code } = await loadedWith(OAUTH_APP)
     expect(code).toContain(" for a public client)")

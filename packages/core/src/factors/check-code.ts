@@ -8,7 +8,8 @@
  *
  * @see https://www.rfc-editor.org/rfc/rfc6238#section-5.2 (one use per time step; throttling)
  */
-import type { AdapterAuthFactor } from "../adapters.js"
+import type { Adapter, AdapterAuthFactor } from "../adapters.js"
+import { Configuration } from "../errors/errors.js"
 import type { RequestContext } from "../internal.js"
 import { memoryCounters } from "../limits/memory-store.js"
 import { rateLimitsOf, targetKey } from "../limits/rate-limit.js"
@@ -46,10 +47,15 @@ function counters(context: RequestContext): RateLimitStore {
   return store
 }
 
-function adapterOf(context: RequestContext) {
+/**
+ * The adapter second factors use: `mfa` is refused at start without one that has their methods
+ * (`config/mfa.ts`).
+ *
+ * @throws {Configuration} when there is none (unreachable once `Auth()` started).
+ */
+export function factorAdapter(context: RequestContext): Adapter {
   const { adapter } = context.config
-  // `mfa` is refused at start without one (config/mfa.ts): reaching here without is a wiring error.
-  if (adapter === undefined) throw new TypeError("Second factors need an adapter.")
+  if (adapter === undefined) throw new Configuration("Second factors need an `adapter`: see the core README's \"Second factors\".")
   return adapter
 }
 
@@ -61,7 +67,7 @@ function adapterOf(context: RequestContext) {
  * @throws {AdapterError} when the store fails.
  */
 export async function confirmedFactors(context: RequestContext, userId: string): Promise<AdapterAuthFactor[]> {
-  const factors = await callAdapter(adapterOf(context), "listAuthFactors", userId)
+  const factors = await callAdapter(factorAdapter(context), "listAuthFactors", userId)
   return factors.filter((factor) => factor.type === "backup" || factor.confirmedAt != null)
 }
 
@@ -89,7 +95,7 @@ async function countWrong(context: RequestContext, userId: string): Promise<void
  * @see https://www.rfc-editor.org/rfc/rfc6238#section-5.2
  */
 export async function checkTotp(context: RequestContext, userId: string, code: string, options: { factorId?: string } = {}): Promise<CodeCheck> {
-  const adapter = adapterOf(context)
+  const adapter = factorAdapter(context)
   const factors = await callAdapter(adapter, "listAuthFactors", userId)
   const factor = factors.find((each) => each.type === "totp" && each.userId === userId && (options.factorId === undefined ? each.confirmedAt != null : each.id === options.factorId))
   if (factor?.lockedAt != null) return { ok: false, reason: "locked" }
@@ -118,7 +124,7 @@ export async function checkTotp(context: RequestContext, userId: string, code: s
  * @throws {AdapterError} when the store fails.
  */
 export async function checkBackupCode(context: RequestContext, userId: string, code: string): Promise<CodeCheck> {
-  const adapter = adapterOf(context)
+  const adapter = factorAdapter(context)
   if (await overLimit(context, userId)) return { ok: false, reason: "rateLimited" }
   const stored = (await callAdapter(adapter, "listAuthFactors", userId)).filter((factor) => factor.type === "backup" && factor.userId === userId)
   const index = await matchBackupCode(context.config.secrets, code, stored.map((factor) => factor.secret), userId)
@@ -137,7 +143,7 @@ export async function checkBackupCode(context: RequestContext, userId: string, c
  * tells the user by mail (once: the call that reached the count). Answers whether it is locked.
  */
 async function lockAfterFailure(context: RequestContext, factor: AdapterAuthFactor): Promise<boolean> {
-  const adapter = adapterOf(context)
+  const adapter = factorAdapter(context)
   const failures = await callAdapter(adapter, "countAuthFactorFailure", factor.id)
   if (failures < LOCK_AFTER) return false
   await callAdapter(adapter, "updateAuthFactor", { id: factor.id, lockedAt: new Date() })
@@ -146,7 +152,7 @@ async function lockAfterFailure(context: RequestContext, factor: AdapterAuthFact
 }
 
 async function sendLockNotice(context: RequestContext, userId: string): Promise<void> {
-  const adapter = adapterOf(context)
+  const adapter = factorAdapter(context)
   const user = typeof adapter.getUser === "function" ? await callAdapter(adapter, "getUser", userId) : null
   if (typeof user?.email !== "string" || user.email === "") {
     context.config.logger.warn("SecondFactorLocked", `A user's authenticator-app factor locked after ${LOCK_AFTER} wrong codes; they have no address to be told at.`)

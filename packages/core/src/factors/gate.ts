@@ -13,7 +13,7 @@
  * Verification tokens because every adapter that can keep sign-in links has them, atomic, with
  * an expiry: no new adapter method is needed for a state that lives five minutes.
  */
-import type { Adapter, AdapterUser } from "../adapters.js"
+import type { AdapterUser } from "../adapters.js"
 import { endOperation } from "../audit/trail.js"
 import { deriveKeys, randomString, type SecretKey } from "../crypto/crypto.js"
 import { openJwe, sealJwe } from "../crypto/sealed.js"
@@ -22,10 +22,11 @@ import { clearChunked, readChunked, writeChunked } from "../http/cookies.js"
 import { browserBinding, ensureCsrfCookie } from "../http/csrf.js"
 import type { RequestContext } from "../internal.js"
 import type { CookieOption } from "../model.js"
+import { MissingCSRF } from "../errors/flow-errors.js"
 import { callAdapter } from "../outbound/store.js"
 import { newAssurance } from "../session/assurance.js"
 import type { SignedIn } from "../session/source.js"
-import { confirmedFactors } from "./check-code.js"
+import { confirmedFactors, factorAdapter } from "./check-code.js"
 
 /** How long a pending sign-in lasts: 5 minutes. */
 export const PENDING_MAX_AGE = 5 * 60
@@ -66,12 +67,6 @@ export function pendingCookie(context: RequestContext): CookieOption {
   return { name: `${secure ? "__Host-" : ""}authjs.mfa-pending`, options: { httpOnly: true, sameSite: "lax", path: "/", secure, maxAge: PENDING_MAX_AGE } }
 }
 
-function adapterOf(context: RequestContext): Adapter {
-  const { adapter } = context.config
-  if (adapter === undefined) throw new TypeError("Second factors need an adapter.")
-  return adapter
-}
-
 function identifier(id: string): string {
   return `mfa-pending:${id}`
 }
@@ -110,17 +105,18 @@ async function owesSecondFactor(context: RequestContext, signedIn: SignedIn): Pr
  *
  * @throws {AdapterError} when the store fails.
  * @throws {Configuration} when `mfa.required` answers anything but a boolean.
+ * @throws {MissingCSRF} when the browser binding cannot be made (its CSRF cookie does not read back).
  */
 export async function holdSignIn(context: RequestContext, signedIn: SignedIn, target: string): Promise<Response | undefined> {
   if (!(await owesSecondFactor(context, signedIn))) return undefined
   // An email link opened in a browser that never fetched `/csrf` is bound to the cookie set now.
   await ensureCsrfCookie(context)
   const browser = await browserBinding(context)
-  if (browser === undefined) throw new TypeError("The CSRF cookie set a moment ago does not read back.")
+  if (browser === undefined) throw new MissingCSRF("The pending sign-in is bound to the CSRF cookie, which could not be set.")
   const id = randomString(24)
   const exp = Math.floor(Date.now() / 1000) + PENDING_MAX_AGE
   const token = newToken(0)
-  await callAdapter(adapterOf(context), "createVerificationToken", { identifier: identifier(id), token, expires: new Date(exp * 1000) })
+  await callAdapter(factorAdapter(context), "createVerificationToken", { identifier: identifier(id), token, expires: new Date(exp * 1000) })
   const sealed: Sealed = { id, t: token, s: signedIn, g: target, exp, o: context.origin, b: browser }
   await writePending(context, sealed)
   await endOperation(context, "pending", undefined, signedIn.user.id, signedIn.methods)
@@ -173,7 +169,7 @@ export async function openPending(context: RequestContext): Promise<PendingSignI
  * @throws {AdapterError} when the store fails.
  */
 export async function takePending(context: RequestContext, pending: PendingSignIn): Promise<boolean> {
-  const row = await callAdapter(adapterOf(context), "useVerificationToken", { identifier: identifier(pending.id), token: pending.token })
+  const row = await callAdapter(factorAdapter(context), "useVerificationToken", { identifier: identifier(pending.id), token: pending.token })
   return row != null && new Date(row.expires).getTime() > Date.now()
 }
 
@@ -191,7 +187,7 @@ export async function countAttempt(context: RequestContext, pending: PendingSign
     return null
   }
   const token = newToken(tried)
-  await callAdapter(adapterOf(context), "createVerificationToken", { identifier: identifier(pending.id), token, expires: new Date(pending.expiresAt * 1000) })
+  await callAdapter(factorAdapter(context), "createVerificationToken", { identifier: identifier(pending.id), token, expires: new Date(pending.expiresAt * 1000) })
   const browser = await browserBinding(context)
   if (browser === undefined) return null
   await writePending(context, { id: pending.id, t: token, s: pending.signedIn, g: pending.target, exp: pending.expiresAt, o: context.origin, b: browser })

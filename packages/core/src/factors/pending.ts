@@ -28,9 +28,27 @@ export function readPending(context: RequestContext): Promise<PendingSignIn | nu
  */
 export async function failPending(context: RequestContext, pending: PendingSignIn): Promise<{ ended: boolean }> {
   const next = await countAttempt(context, pending)
-  if (next !== null && codesTried(next) < PENDING_ATTEMPTS) return { ended: false }
+  if (next !== null && !lastAttempt(next)) return { ended: false }
   if (next !== null) await endPending(context, next)
   return { ended: true }
+}
+
+/**
+ * Charges one attempt to the pending sign-in before its code is checked (`/mfa/verify` does): the
+ * store's row is consumed and re-written with the count raised, so of parallel requests with one
+ * cookie only one goes on to a code check. Answers the pending sign-in to check the code against
+ * and complete (its cookie re-written), or `null` when it has ended; after a wrong code, end it at
+ * {@link PENDING_ATTEMPTS} codes tried ({@link endPending}).
+ *
+ * @throws {AdapterError} when the store fails.
+ */
+export function chargePending(context: RequestContext, pending: PendingSignIn): Promise<PendingSignIn | null> {
+  return countAttempt(context, pending)
+}
+
+/** Whether the pending sign-in has had its last try (a wrong code now ends it). */
+export function lastAttempt(pending: PendingSignIn): boolean {
+  return codesTried(pending) >= PENDING_ATTEMPTS
 }
 
 /**

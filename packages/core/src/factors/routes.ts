@@ -13,9 +13,8 @@ import { signInPageUrl } from "../http/routes.js"
 import type { RequestContext } from "../internal.js"
 import type { AuditReason } from "../types.js"
 import { checkBackupCode, checkTotp, confirmedFactors, type CodeCheck } from "./check-code.js"
-import { PENDING_ATTEMPTS, codesTried, countAttempt } from "./gate.js"
 import { mfaChallengePage, type ChallengeFactor } from "./pages.js"
-import { completePending, endPending, readPending } from "./pending.js"
+import { chargePending, completePending, endPending, lastAttempt, readPending } from "./pending.js"
 
 /** The longest code read: a backup code typed with spaces and hyphens is well under it. */
 const MAX_CODE = 64
@@ -76,7 +75,7 @@ const STATUS: Readonly<Record<Exclude<CodeCheck, { ok: true }>["reason"] | "expi
 /**
  * `POST /mfa/verify { csrfToken, factor: "totp" | "backup", code }`: completes the pending sign-in
  * with a right code and sends the browser where the first factor would have; a wrong one counts
- * against the pending sign-in (the {@link PENDING_ATTEMPTS}th ends it) and the user. Every attempt
+ * against the pending sign-in (the 5th ends it) and the user. Every attempt
  * is charged before its code is checked, so parallel guesses with one cookie are refused, not
  * each checked. Answers by the routes' conventions (`answerRoute`); audited as `secondFactor`.
  *
@@ -97,11 +96,11 @@ async function verify(context: RequestContext): Promise<Response> {
   const code = field("code")
   const page = `${context.authUrl}/mfa${factor === "backup" ? "?factor=backup" : ""}`
   if ((factor !== "totp" && factor !== "backup") || typeof code !== "string" || code.length > MAX_CODE) return refuse(context, "invalidRequest", page)
-  const charged = await countAttempt(context, pending)
+  const charged = await chargePending(context, pending)
   if (charged === null) return refuse(context, "expired", signInPageUrl(context))
   const check = factor === "totp" ? await checkTotp(context, userId, code) : await checkBackupCode(context, userId, code)
   if (!check.ok) {
-    if (codesTried(charged) < PENDING_ATTEMPTS) return refuse(context, check.reason, page)
+    if (!lastAttempt(charged)) return refuse(context, check.reason, page)
     await endPending(context, charged)
     return refuse(context, check.reason, signInPageUrl(context))
   }

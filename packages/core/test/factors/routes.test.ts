@@ -44,6 +44,12 @@ async function verify(config: AuthConfig, jar: Jar, factor: string, code: string
   return call(config, jar, "/api/auth/mfa/verify", { form: { csrfToken: await csrfToken(config, jar), factor, code }, headers })
 }
 
+function copyJar(jar: Jar): Jar {
+  const copy = new Jar()
+  for (const [name, value] of jar.cookies) copy.cookies.set(name, value)
+  return copy
+}
+
 async function wrongCode(secret: Uint8Array<ArrayBuffer>): Promise<string> {
   const near = await Promise.all([-1, 0, 1].map((offset) => totpCode(secret, totpStep() + offset)))
   return ["000000", "111111", "222222", "333333"].find((code) => !near.includes(code)) ?? ""
@@ -147,6 +153,37 @@ describe("POST /mfa/verify", () => {
     expect(await late.json()).toEqual({ error: "expired" })
     expect(await session(config, jar)).toBeNull()
     expect(audits.at(-1)).toMatchObject({ type: "secondFactor", outcome: "failure", reason: "expired" })
+  })
+
+  it("V6.3.1: a replayed pending cookie neither resets its count nor completes twice", async () => {
+    const { config, secret, codes } = await setup()
+    const jar = await pend(config)
+    const original = copyJar(jar)
+    const wrong = await wrongCode(secret)
+    await verify(config, jar, "totp", wrong)
+    await verify(config, jar, "totp", wrong)
+    // The cookie from before the wrong codes names a row that is gone: refused, even with a right code.
+    const replayed = await verify(config, original, "backup", codes[0] ?? "", { accept: "application/json" })
+    expect(await replayed.json()).toEqual({ error: "expired" })
+    const beforeSuccess = copyJar(jar)
+    expect(location(await verify(config, jar, "backup", codes[1] ?? "")).href).toBe(`${ORIGIN}/dashboard`)
+    const twice = await verify(config, beforeSuccess, "backup", codes[2] ?? "", { accept: "application/json" })
+    expect(await twice.json()).toEqual({ error: "expired" })
+    expect(await session(config, beforeSuccess)).toBeNull()
+  })
+
+  it("V6.3.1: charges an attempt before checking its code: ten wrong codes sent at once with one cookie are one guess, not ten", async () => {
+    const { config, codes } = await setup()
+    const jar = await pend(config)
+    const token = await csrfToken(config, jar)
+    const guesses = Array.from({ length: 10 }, (_, i) => `zzzzz-zzzz${String(i)}`)
+    const answers = await Promise.all(guesses.map((code) => call(config, copyJar(jar), "/api/auth/mfa/verify", { form: { csrfToken: token, factor: "backup", code }, headers: { accept: "application/json" } })))
+    const statuses = answers.map((answer) => answer.status)
+    expect(statuses.filter((status) => status === 400)).toHaveLength(1)
+    expect(statuses.filter((status) => status === 401)).toHaveLength(9)
+    // Only that one counted toward the user's 10 in 15 minutes: a new sign-in completes.
+    const again = await pend(config)
+    expect(location(await verify(config, again, "backup", codes[0] ?? "")).href).toBe(`${ORIGIN}/dashboard`)
   })
 
   it("refuses a missing CSRF token, an unknown factor and an oversized code without a 500", async () => {
