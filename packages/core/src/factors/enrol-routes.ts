@@ -17,6 +17,7 @@ import { MissingCSRF } from "../errors/flow-errors.js"
 import type { InternalMfa, RequestContext } from "../internal.js"
 import { callAdapter, storedUser } from "../outbound/store.js"
 import { homePage } from "../pages/layout.js"
+import { signInPageUrl } from "../http/routes.js"
 import { requireRecentSession } from "../session/recent.js"
 import { raiseAssurance } from "../session/start.js"
 import type { AuditReason } from "../types.js"
@@ -25,7 +26,7 @@ import { sendFactorNotice } from "./enrol-notices.js"
 import { mfaSetupPage } from "./enrol-page.js"
 import { confirmedTotp, confirmTotp, issueBackupCodes, listFactors, pendingTotp, removeFactors, startTotp } from "./enrolment.js"
 import { backupCodesPage, totpSetupPage } from "./pages.js"
-import { completePending, readPending, type PendingSignIn } from "./pending.js"
+import { chargePending, completePending, endPending, lastAttempt, readPending, type PendingSignIn } from "./pending.js"
 
 /** The routes served here, by their id under `/mfa`. */
 const ROUTES = new Set(["setup", "totp/setup", "totp/confirm", "backup-codes", "remove"])
@@ -201,9 +202,20 @@ async function confirm({ context, actor, callbackUrl }: Step, code: string | nul
     await auditFailure(context, "expired", userId)
     return answerRoute(context, { url: setupUrl(context, callbackUrl), error: "SetupExpired" })
   }
+  // A waiting sign-in's codes are charged before they are checked, as `/mfa/verify` charges them:
+  // its fifth wrong code ends it, whichever route the codes came through.
+  const waiting = actor.pending === undefined ? undefined : await chargePending(context, actor.pending)
+  if (waiting === null) {
+    await auditFailure(context, "expired", userId)
+    return answerRoute(context, { url: signInPageUrl(context), error: "expired", status: 401 })
+  }
   const check = await checkTotp(context, userId, code ?? "", { factorId: pending.factor.id })
   if (!check.ok) {
     await auditFailure(context, check.reason, userId)
+    if (waiting !== undefined && lastAttempt(waiting)) {
+      await endPending(context, waiting)
+      return answerRoute(context, { url: signInPageUrl(context), error: check.reason, status: CODE_STATUS[check.reason] })
+    }
     if (wantsData(context.request)) return answerRoute(context, { url: setupUrl(context, callbackUrl), error: check.reason, status: CODE_STATUS[check.reason] })
     return html(context, totpSetupPage(context, { secret: pending.secret, uri: pending.uri, csrfToken: await csrfToken(context), callbackUrl, error: check.reason }), 400)
   }
@@ -220,8 +232,8 @@ async function confirm({ context, actor, callbackUrl }: Step, code: string | nul
   await auditSuccess(context, userId)
   await sendFactorNotice(context, actor.user.email, "totpAdded")
   let continueUrl = callbackUrl
-  if (actor.pending !== undefined) {
-    const completed = await completePending(context, actor.pending, ["otp"])
+  if (waiting !== undefined) {
+    const completed = await completePending(context, waiting, ["otp"])
     continueUrl = completed?.target ?? continueUrl
   } else {
     await raiseAssurance(context, { add: ["otp", "mfa"] })

@@ -339,6 +339,22 @@ describe("under mfa.required, a user without a factor enrols from the waiting si
     expect(session.assurance).toMatchObject({ level: 2, methods: ["pwd", "otp", "mfa"] })
   })
 
+  it("charges the waiting sign-in for each first code: the fifth wrong one ends it, and the right code then finds no sign-in to complete", async () => {
+    const config = enrolling({ mfa: { factors: ["totp"], required: true } })
+    const jar = await signInPending(config)
+    const { secret } = (await (await post(config, jar, "totp/setup")).json()) as { secret: string }
+    const wrong = String((Number(await codeFor(secret)) + 1) % 1_000_000).padStart(6, "0")
+    const answers = []
+    for (let attempt = 0; attempt < 5; attempt++) answers.push((await post(config, jar, "totp/confirm", { code: wrong }, { "x-auth-return-redirect": "1" })).json())
+    const last = (await answers.at(-1)) as { url: string; error: string }
+    expect(last.error).toBe("invalidCode")
+    expect(new URL(last.url).pathname).toBe("/api/auth/signin")
+    const late = await post(config, jar, "totp/confirm", { code: await codeFor(secret) })
+    expect(late.status).toBe(401)
+    expect((await factorsOf(config)).some((factor) => factor.confirmedAt instanceof Date)).toBe(false)
+    expect(await (await call(config, jar, "/api/auth/session")).json()).toBeNull()
+  })
+
   it("lets a waiting sign-in do nothing else: not remove or renew codes, not enrol a user who has a factor or whom mfa.required does not name", async () => {
     const config = enrolling({ mfa: { factors: ["totp"], required: (user) => user.name === "Ada Lovelace" } })
     const jar = await signInPending(config)
