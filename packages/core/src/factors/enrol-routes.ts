@@ -21,7 +21,7 @@ import { signInPageUrl } from "../http/routes.js"
 import { requireRecentSession } from "../session/recent.js"
 import { raiseAssurance } from "../session/start.js"
 import type { AuditReason } from "../types.js"
-import { checkTotp, type CodeCheck } from "./check-code.js"
+import { checkTotp, confirmedFactors, type CodeCheck } from "./check-code.js"
 import { sendFactorNotice } from "./enrol-notices.js"
 import { mfaSetupPage } from "./enrol-page.js"
 import { confirmedTotp, confirmTotp, issueBackupCodes, listFactors, pendingTotp, removeFactors, startTotp } from "./enrolment.js"
@@ -62,9 +62,9 @@ async function userOf(context: RequestContext, id: string, named: { email?: stri
   return stored ?? { id, email: named?.email ?? null, emailVerified: null, name: named?.name ?? null }
 }
 
-/** Whether the user has a confirmed factor of any type, a locked one included: it is theirs until they remove it. */
+/** Whether the user has a factor that gates their sign-in, a locked one included: it is theirs until they remove it. */
 async function hasConfirmedFactor(context: RequestContext, userId: string): Promise<boolean> {
-  return (await listFactors(context, userId)).some((factor) => (factor.confirmedAt ?? null) !== null)
+  return (await confirmedFactors(context, userId)).length > 0
 }
 
 /**
