@@ -251,6 +251,9 @@ export interface EventCallbacks {
  * - `secondFactor`: a code typed to complete a pending sign-in (`POST /mfa/verify`): `success`
  *   (its `methods` the factor's, `"otp"` or `"kba"`, followed by the `signIn` success), or
  *   `failure` (`invalidCode`, `replayed`, `rateLimited`, `locked`, `expired`, `invalidRequest`).
+ * - `mfaEnrol`: an authenticator app confirmed with its first code (`POST /mfa/totp/confirm`).
+ * - `mfaRemove`: a second factor removed (`POST /mfa/remove`).
+ * - `backupCodesRegenerate`: new backup codes replace the old ones (`POST /mfa/backup-codes`).
  */
 export type AuditType =
   | "signIn"
@@ -262,6 +265,9 @@ export type AuditType =
   | "passkeyAdd"
   | "passkeyRemove"
   | "secondFactor"
+  | "mfaEnrol"
+  | "mfaRemove"
+  | "backupCodesRegenerate"
 
 /**
  * How an audited operation ended; `pending` for a `signIn` whose first factor passed and whose
