@@ -248,6 +248,8 @@ export interface EventCallbacks {
  *   verified email); its failures are the sign-in's.
  * - `accountUnlink`: `POST /accounts/unlink` or the server's `unlinkAccount()`.
  * - `passkeyAdd`, `passkeyRemove`: a signed-in user registers or deletes a passkey.
+ * - `reauth`: the signed-in user proved it is them again (`{basePath}/reauth`): `success` when the
+ *   session was raised; `wrongUser` when the way proved another user (the session unchanged).
  */
 export type AuditType =
   | "signIn"
@@ -258,6 +260,7 @@ export type AuditType =
   | "accountUnlink"
   | "passkeyAdd"
   | "passkeyRemove"
+  | "reauth"
 
 /** How an audited operation ended. */
 export type AuditOutcome = "success" | "failure"
