@@ -328,6 +328,6 @@ function checkIdTokenClaims(provider: InternalOAuthProvider, claims: o.IDToken):
 export function checkFreshLogin(provider: InternalOAuthProvider, authTime: number | undefined, startedAt: number): void {
   if (authTime === undefined) fail(`The ID token of provider "${provider.id}" has no \`auth_time\`: a re-authentication needs the time of a fresh login.`)
   if (authTime < startedAt - CLOCK_SKEW) {
-    fail(`The ID token of provider "${provider.id}" shows a login at ${String(authTime)}, before the re-authentication started (${String(startedAt)}): the provider did not ask the user to log in again.`)
+    fail(`The ID token of provider "${provider.id}" has \`auth_time\` ${String(authTime)}, before the re-authentication started (${String(startedAt)}): the provider did not ask the user to log in again.`)
   }
 }
