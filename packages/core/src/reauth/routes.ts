@@ -21,6 +21,7 @@ import { csrfToken, verifyCsrf } from "../http/csrf.js"
 import { auditReasonOf, methodNotAllowed, notFound } from "../http/failures.js"
 import { signInPageUrl } from "../http/routes.js"
 import type { FlowProvider, RequestContext } from "../internal.js"
+import { callAdapter, storedUser } from "../outbound/store.js"
 import { readSession } from "../session/index.js"
 import { reauthUrl } from "../session/recent.js"
 import { reauthPage } from "./page.js"
@@ -43,7 +44,7 @@ async function showPage(context: RequestContext, userId: string, callbackUrl: st
   const signInUrl = signInPageUrl(context, { callbackUrl })
   if (wantsJson(context.request)) return json(context, { methods: ways.map(described), ...(ways.length === 0 ? { url: signInUrl } : {}) })
   const { adapter } = context.config
-  const user = adapter?.getUser === undefined || !ways.some((way) => way.kind === "email") ? undefined : await adapter.getUser(userId)
+  const user = adapter === undefined || !ways.some((way) => way.kind === "email") ? undefined : storedUser(await callAdapter(adapter, "getUser", userId))
   return reauthPage(context, { ways, csrfToken: await csrfToken(context), callbackUrl, signInUrl, email: user?.email ?? undefined, error: context.url.searchParams.get("error") })
 }
 
