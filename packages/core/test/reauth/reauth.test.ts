@@ -97,8 +97,8 @@ describe("the re-authentication page", () => {
     const config = testConfig({ adapter, session: { strategy: "database" } })
     const jar = new Jar()
     const expires = new Date(Date.now() + 3_600_000)
-    await adapter.createSession?.({ sessionToken: "eve-token", userId: user.id, expires })
-    await adapter.createSessionRecord?.({ id: "record-eve", userId: user.id, createdAt: new Date(), lastSeenAt: new Date(), expires, sessionToken: "eve-token" })
+    await adapter.createSession({ sessionToken: "eve-token", userId: user.id, expires })
+    await adapter.createSessionRecord({ id: "record-eve", userId: user.id, createdAt: new Date(), lastSeenAt: new Date(), expires, sessionToken: "eve-token" })
     jar.cookies.set("authjs.session-token", "eve-token")
     const page = await call(config, jar, "/api/auth/reauth", { headers: { accept: "text/html" } })
     const body = await page.text()
@@ -154,7 +154,7 @@ describe("re-authentication with credentials", () => {
 })
 
 describe("re-authentication with a passkey", () => {
-  async function passkeyUser() {
+  function passkeyUser() {
     const adapter = MemoryAdapter()
     const audit: AuditEvent[] = []
     const config = testConfig({ adapter, providers: [passkeyProvider() as never], events: { audit: (event) => void audit.push(event) } })
@@ -175,7 +175,7 @@ describe("re-authentication with a passkey", () => {
   }
 
   it("V7.5.1: the user's own passkey (allowCredentials) with user verification raises the same session to level 2 (hwk, user)", async () => {
-    const ctx = await passkeyUser()
+    const ctx = passkeyUser()
     clockAt(T0)
     const ada = await ctx.signUp("ada@example.com")
     const before = await sessions(ctx.config, ada.jar)
@@ -190,7 +190,7 @@ describe("re-authentication with a passkey", () => {
   })
 
   it("V7.5.3: another user's passkey answering the challenge is refused as wrongUser and the session stays as it was", async () => {
-    const ctx = await passkeyUser()
+    const ctx = passkeyUser()
     clockAt(T0)
     const ada = await ctx.signUp("ada@example.com")
     const mallory = await ctx.signUp("mallory@example.com")
@@ -235,7 +235,7 @@ describe("re-authentication with an email link", () => {
     await followLink(ctx.config, jar, ctx.sent[0]?.url ?? "")
     const before = await sessions(ctx.config, jar)
     clockAt(LATER)
-    const methods = await (await call(ctx.config, jar, "/api/auth/reauth", { headers: { accept: "application/json" } })).json()
+    const methods: unknown = await (await call(ctx.config, jar, "/api/auth/reauth", { headers: { accept: "application/json" } })).json()
     expect(methods).toEqual({ methods: [{ type: "email", provider: "email", name: "Email" }] })
     // The form names no address: the link goes to the signed-in user's own.
     await call(ctx.config, jar, "/api/auth/reauth/email", { form: { csrfToken: await csrfToken(ctx.config, jar), callbackUrl: CALLBACK, email: "mallory@example.com" } })
