@@ -64,7 +64,10 @@ const LAYERS = [
   },
   {
     rooms: ["sign-in"],
-    also: [{ room: "sign-in", to: ["session"], why: "every sign-in ends by starting the session" }],
+    also: [
+      { room: "sign-in", to: ["session"], why: "every sign-in ends by starting the session" },
+      { room: "sign-in", to: ["factors"], why: "the second-factor gate plugs in once, in the one sign-in ending, fetched only when `mfa` is set" },
+    ],
   },
 ]
 

@@ -250,6 +250,9 @@ export interface EventCallbacks {
  * - `passkeyAdd`, `passkeyRemove`: a signed-in user registers or deletes a passkey.
  * - `reauth`: the signed-in user proved it is them again (`{basePath}/reauth`): `success` when the
  *   session was raised; `wrongUser` when the way proved another user (the session unchanged).
+ * - `secondFactor`: a code typed to complete a pending sign-in (`POST /mfa/verify`): `success`
+ *   (its `methods` the factor's, `"otp"` or `"kba"`, followed by the `signIn` success), or
+ *   `failure` (`invalidCode`, `replayed`, `rateLimited`, `locked`, `expired`, `invalidRequest`).
  */
 export type AuditType =
   | "signIn"
@@ -261,9 +264,13 @@ export type AuditType =
   | "passkeyAdd"
   | "passkeyRemove"
   | "reauth"
+  | "secondFactor"
 
-/** How an audited operation ended. */
-export type AuditOutcome = "success" | "failure"
+/**
+ * How an audited operation ended; `pending` for a `signIn` whose first factor passed and whose
+ * user owes a second (no session yet: a `secondFactor` event and the `signIn` success follow).
+ */
+export type AuditOutcome = "success" | "failure" | "pending"
 
 /**
  * Why an audited operation failed (or, for a `sessionRevoke` success, how the sessions ended), a
