@@ -27,6 +27,9 @@ import { reauthUrl } from "../session/recent.js"
 import { reauthPage } from "./page.js"
 import { reauthWayOf, reauthWays, type ReauthWay } from "./ways.js"
 
+// An authenticator app's code is a way only where the app configures second factors: loaded then.
+const totp = () => import("./totp.js")
+
 /** Whether the request is a script's, which wants JSON rather than a page. */
 function wantsJson(request: Request): boolean {
   const accept = request.headers.get("accept") ?? ""
@@ -40,7 +43,7 @@ function described(way: ReauthWay): { type: string; provider?: string; name?: st
 
 /** `GET /reauth`: the page, or `{ methods }` for a script; with none, the page says so and links to a fresh sign-in. */
 async function showPage(context: RequestContext, userId: string, callbackUrl: string): Promise<Response> {
-  const ways = await reauthWays(context, userId)
+  const ways = await reauthWays(context, userId, context.config.mfa === undefined ? [] : await (await totp()).totpWays(context, userId))
   const signInUrl = signInPageUrl(context, { callbackUrl })
   if (wantsJson(context.request)) return json(context, { methods: ways.map(described), ...(ways.length === 0 ? { url: signInUrl } : {}) })
   const { adapter } = context.config
@@ -117,6 +120,15 @@ export async function reauthRoute(context: RequestContext, method: "GET" | "POST
   }
   const { userId } = current
   if (sub === "") return method === "GET" ? showPage(context, userId, callbackUrl) : methodNotAllowed(context, true, false)
+  if (context.config.mfa !== undefined && !context.config.providersById.has(sub) && sub === (await totp()).TOTP_WAY) {
+    if (method !== "POST") return methodNotAllowed(context, false, true)
+    try {
+      return await (await totp()).reauthWithTotp(context, userId)
+    } catch (thrown) {
+      if (!(thrown instanceof AuthError)) throw thrown
+      return refused(context, thrown, context.returnTo ?? callbackUrl)
+    }
+  }
   const way = await reauthWayOf(context, userId, sub)
   if (way?.provider === undefined) return notFound(context.request, context.url, context.config)
   context.reauth = { userId, at: Math.floor(Date.now() / 1000) }

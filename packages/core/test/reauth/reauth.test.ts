@@ -8,7 +8,9 @@ import { parseForms } from "@portcullis/test-kit/browser"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import type { SendVerificationRequestParams } from "../../src/providers/index.js"
 import type { AuditEvent, AuthConfig, SessionAssurance } from "../../src/types.js"
-import { Jar, ORIGIN, PASSWORD, call, csrfToken, passwordProvider, testConfig } from "../helpers.js"
+import { Jar, ORIGIN, PASSWORD, SECRET, call, csrfToken, passwordProvider, testConfig } from "../helpers.js"
+import { sealFactorSecret } from "../../src/factors/sealed-secret.js"
+import { newTotpSecret, totpCode, totpStep } from "../../src/factors/totp.js"
 import { SoftAuthenticator } from "../webauthn/authenticator.js"
 import { options, passkeyProvider, post } from "../webauthn/harness.js"
 
@@ -267,5 +269,55 @@ describe("re-authentication with an email link", () => {
     expect(new URL(response.headers.get("location") ?? "").searchParams.get("error")).toBe("wrongUser")
     expect(await assurance(ctx.config, jar)).toMatchObject({ authTime: T0 / 1000 })
     expect(ctx.audit.at(-1)).toMatchObject({ type: "reauth", outcome: "failure", reason: "wrongUser" })
+  })
+})
+
+describe("re-authentication with an authenticator app's code (through the second factors' check)", () => {
+  /** Ada with a confirmed TOTP factor and a database session from T0 (signed in with a password and a code). */
+  async function totpUser() {
+    const secret = newTotpSecret()
+    const audit: AuditEvent[] = []
+    const adapter = MemoryAdapter({
+      users: [{ id: "user-ada", email: "ada@example.com", emailVerified: null }],
+      authFactors: [{ id: "totp-1", userId: "user-ada", type: "totp", secret: await sealFactorSecret([SECRET], secret, "user-ada"), createdAt: new Date(T0), confirmedAt: new Date(T0) }],
+    })
+    const config = testConfig({ adapter, mfa: {}, session: { strategy: "database" }, events: { audit: (event) => void audit.push(event) } })
+    const expires = new Date(T0 + 86_400_000)
+    await adapter.createSession({ sessionToken: "ada-token", userId: "user-ada", expires })
+    await adapter.createSessionRecord({ id: "record-ada", userId: "user-ada", createdAt: new Date(T0), lastSeenAt: new Date(T0), expires, sessionToken: "ada-token", signedInAt: new Date(T0), authTime: new Date(T0), authMethods: ["pwd"] })
+    const jar = new Jar()
+    jar.cookies.set("authjs.session-token", "ada-token")
+    return { config, jar, audit, code: () => totpCode(secret, totpStep()) }
+  }
+
+  async function postCode(config: AuthConfig, jar: Jar, code: string): Promise<Response> {
+    return call(config, jar, "/api/auth/reauth/totp", { form: { csrfToken: await csrfToken(config, jar), callbackUrl: CALLBACK, code } })
+  }
+
+  it("V7.5.1: a right code raises the same session to level 2 with a new authTime; the page offers it", async () => {
+    clockAt(LATER)
+    const ctx = await totpUser()
+    expect(await (await call(ctx.config, ctx.jar, "/api/auth/reauth", { headers: { accept: "application/json" } })).json()).toEqual({ methods: [{ type: "totp" }] })
+    const page = await (await call(ctx.config, ctx.jar, "/api/auth/reauth", { headers: { accept: "text/html" } })).text()
+    expect(page).toContain(`action="${ORIGIN}/api/auth/reauth/totp"`)
+    expect(page).toContain('autocomplete="one-time-code"')
+    const response = await postCode(ctx.config, ctx.jar, await ctx.code())
+    expect(response.headers.get("location")).toBe(CALLBACK)
+    expect(await assurance(ctx.config, ctx.jar)).toMatchObject({ level: 2, authTime: LATER / 1000, signedInAt: T0 / 1000, methods: ["pwd", "otp", "mfa"] })
+    expect((await sessions(ctx.config, ctx.jar)).map((session) => session.id)).toEqual(["record-ada"])
+    expect(ctx.audit.at(-1)).toMatchObject({ type: "reauth", outcome: "success", provider: "totp", methods: ["otp", "mfa"] })
+  })
+
+  it("RFC 6238 §5.2: a wrong code and a code used already are refused, counted, and the session stays as it was", async () => {
+    clockAt(LATER)
+    const ctx = await totpUser()
+    const code = await ctx.code()
+    const wrong = await postCode(ctx.config, ctx.jar, code === "000000" ? "111111" : "000000")
+    expect(new URL(wrong.headers.get("location") ?? "").searchParams.get("error")).toBe("invalidCode")
+    expect(await assurance(ctx.config, ctx.jar)).toMatchObject({ level: 1, authTime: T0 / 1000 })
+    await postCode(ctx.config, ctx.jar, code)
+    const replayed = await postCode(ctx.config, ctx.jar, code)
+    expect(new URL(replayed.headers.get("location") ?? "").searchParams.get("error")).toBe("replayed")
+    expect(ctx.audit.map((event) => [event.type, event.outcome, event.reason].filter(Boolean).join(" "))).toEqual(["reauth failure invalidCode", "reauth success", "reauth failure replayed"])
   })
 })
