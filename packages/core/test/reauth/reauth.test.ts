@@ -4,11 +4,10 @@
  * `authTime`), never signing anyone in; another user's proof is refused and audited.
  */
 import { MemoryAdapter } from "@portcullis/adapter-memory"
-import { parseForms } from "@portcullis/test-kit/browser"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import type { SendVerificationRequestParams } from "../../src/providers/index.js"
 import type { AuditEvent, AuthConfig, SessionAssurance } from "../../src/types.js"
-import { Jar, ORIGIN, PASSWORD, SECRET, call, csrfToken, passwordProvider, testConfig } from "../helpers.js"
+import { Jar, ORIGIN, PASSWORD, SECRET, call, csrfToken, followEmailLink, passwordProvider, testConfig } from "../helpers.js"
 import { sealFactorSecret } from "../../src/factors/sealed-secret.js"
 import { newTotpSecret, totpCode, totpStep } from "../../src/factors/totp.js"
 import { SoftAuthenticator } from "../webauthn/authenticator.js"
@@ -218,23 +217,20 @@ describe("re-authentication with an email link", () => {
     return { config, sent, audit }
   }
 
-  /** Opens a link (GET: the confirmation page) and presses its button (POST), as a person does. */
-  async function followLink(config: AuthConfig, jar: Jar, link: string): Promise<Response> {
-    const page = await call(config, jar, link)
-    expect(page.status).toBe(200)
-    const [confirm] = parseForms(await page.text())
-    if (confirm?.action === undefined) throw new Error("the link opened no confirmation form")
-    const form = new URLSearchParams()
-    for (const control of confirm.controls) if (control.type === "hidden") form.set(control.name, control.values[0] ?? "")
-    return call(config, jar, confirm.action, { form })
-  }
+  const followLink = followEmailLink
 
-  it("V7.5.1: a single-use link to the user's own verified address raises the same session; the link works once", async () => {
-    const ctx = emailSetup()
+  /** Ada, signed in at T0 by a link of her own. */
+  async function signedInByLink(ctx: ReturnType<typeof emailSetup>): Promise<Jar> {
     clockAt(T0)
     const jar = new Jar()
     await call(ctx.config, jar, "/api/auth/signin/email", { form: { csrfToken: await csrfToken(ctx.config, jar), email: "ada@example.com", callbackUrl: "/" } })
     await followLink(ctx.config, jar, ctx.sent[0]?.url ?? "")
+    return jar
+  }
+
+  it("V7.5.1: a single-use link to the user's own verified address raises the same session; the link works once", async () => {
+    const ctx = emailSetup()
+    const jar = await signedInByLink(ctx)
     const before = await sessions(ctx.config, jar)
     clockAt(LATER)
     const methods: unknown = await (await call(ctx.config, jar, "/api/auth/reauth", { headers: { accept: "application/json" } })).json()
@@ -255,10 +251,7 @@ describe("re-authentication with an email link", () => {
 
   it("V7.5.3: a link to another address, followed in this session, is refused as wrongUser", async () => {
     const ctx = emailSetup()
-    clockAt(T0)
-    const jar = new Jar()
-    await call(ctx.config, jar, "/api/auth/signin/email", { form: { csrfToken: await csrfToken(ctx.config, jar), email: "ada@example.com", callbackUrl: "/" } })
-    await followLink(ctx.config, jar, ctx.sent[0]?.url ?? "")
+    const jar = await signedInByLink(ctx)
     // Mallory's own sign-in link, taken to Ada's re-authentication route.
     const other = new Jar()
     await call(ctx.config, other, "/api/auth/signin/email", { form: { csrfToken: await csrfToken(ctx.config, other), email: "mallory@example.com", callbackUrl: "/" } })
