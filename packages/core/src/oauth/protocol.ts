@@ -19,6 +19,7 @@ import { isAllowedOrigin, isLoopbackOrigin } from "../http/origins.js"
 import { isLocalOrigin, publicOrigin } from "../http/outbound-urls.js"
 import { callbackUrl } from "../http/routes.js"
 import { outboundCallbackUrl } from "../http/outbound-urls.js"
+import { auditAs } from "../audit/audit.js"
 import { readSession } from "../session/index.js"
 import { signInAccount } from "../sign-in/sign-in.js"
 import { createAuthorizationUrl } from "./authorize.js"
@@ -115,6 +116,7 @@ export async function callback(context: RequestContext, { options: provider }: P
 
   if (result.reauthAt !== undefined && result.startedBy !== undefined) {
     // A re-authentication links, creates and remembers nothing: it proves the account's owner again.
+    auditAs(context, "reauth", provider.id)
     if (provider.reauth === "oidc") checkFreshLogin(provider, result.authTime, result.reauthAt)
     const target = context.returnTo ?? (await resolveCallbackUrl(context, undefined))
     return (await import("../reauth/ending.js")).finishReauth(context, { provider: provider.id, startedBy: result.startedBy, proves: { account: result.account }, methods: ["fed"] }, target)

@@ -100,6 +100,7 @@ describe("re-authentication at an OpenID provider", () => {
     const landed = await ctx.h.login(await startReauth(ctx.h))
     expect(new URL(landed.url).searchParams.get("error")).toBe("OAuthCallbackError")
     expect(ctx.config.errors.at(-1)).toMatch(/auth_time/)
+    expect(ctx.audits.at(-1)).toMatchObject({ type: "reauth", outcome: "failure", reason: "providerError", provider: "idp" })
     expect(await assurance(ctx.h)).toMatchObject({ authTime: Math.floor(start / 1000) })
   })
 })
