@@ -7,7 +7,7 @@ import type { Page } from "@portcullis/test-kit/browser"
 import { decodeJwt } from "jose"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import type { AuditEvent, AuthConfig, SessionAssurance } from "../../src/types.js"
-import { APP, Harness, e2eConfig, idpProvider, useIdp } from "./harness.js"
+import { APP, Harness, e2eConfig, idpProvider, oauthProvider, useIdp } from "./harness.js"
 
 const idp = useIdp({ consent: "auto" })
 const CALLBACK = `${APP}/settings`
@@ -17,9 +17,9 @@ afterEach(() => {
   vi.useRealTimers()
 })
 
-function setup(): { h: Harness; config: AuthConfig & { errors: string[] }; audits: AuditEvent[] } {
+function setup(providers: AuthConfig["providers"] = [idpProvider(idp())]): { h: Harness; config: AuthConfig & { errors: string[] }; audits: AuditEvent[] } {
   const audits: AuditEvent[] = []
-  const config = e2eConfig([idpProvider(idp())], { adapter: MemoryAdapter(), session: { strategy: "jwt" }, events: { audit: (event) => void audits.push(event) } })
+  const config = e2eConfig(providers, { adapter: MemoryAdapter(), session: { strategy: "jwt" }, events: { audit: (event) => void audits.push(event) } })
   return { h: new Harness(config), config, audits }
 }
 
@@ -37,18 +37,18 @@ async function sessionIds(h: Harness): Promise<string[]> {
 }
 
 /** Alice signed in, then 20 minutes pass (the app's and the provider's clock alike). */
-async function staleSession(ctx: ReturnType<typeof setup>): Promise<number> {
+async function staleSession(ctx: ReturnType<typeof setup>, provider = "idp"): Promise<number> {
   const start = Date.now()
   vi.useFakeTimers({ toFake: ["Date"] })
   vi.setSystemTime(start)
-  await ctx.h.signIn("idp")
+  await ctx.h.signIn(provider)
   vi.setSystemTime(start + 20 * 60_000)
   return start
 }
 
 /** Presses the page's provider button: the browser goes to the provider's login page. */
-async function startReauth(h: Harness): Promise<Page> {
-  return h.browser.navigate(`${APP}/api/auth/reauth/idp`, {
+async function startReauth(h: Harness, provider = "idp"): Promise<Page> {
+  return h.browser.navigate(`${APP}/api/auth/reauth/${provider}`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ csrfToken: await h.csrfToken(), callbackUrl: CALLBACK }),
@@ -102,5 +102,20 @@ describe("re-authentication at an OpenID provider", () => {
     expect(ctx.config.errors.at(-1)).toMatch(/auth_time/)
     expect(ctx.audits.at(-1)).toMatchObject({ type: "reauth", outcome: "failure", reason: "providerError", provider: "idp" })
     expect(await assurance(ctx.h)).toMatchObject({ authTime: Math.floor(start / 1000) })
+  })
+
+  it("offers a plain OAuth 2.0 provider only with reauth: \"prompt\" (sent prompt=login, no max_age), and no provider with reauth: false", async () => {
+    const off = setup([idpProvider(idp(), { reauth: false })])
+    await off.h.signIn("idp")
+    expect(await (await off.h.browser.request(`${APP}/api/auth/reauth`, { headers: { accept: "application/json" } })).json()).toMatchObject({ methods: [] })
+    const ctx = setup([oauthProvider(idp(), { reauth: "prompt" })])
+    const start = await staleSession(ctx, "idp-oauth")
+    expect(await (await ctx.h.browser.request(`${APP}/api/auth/reauth`, { headers: { accept: "application/json" } })).json()).toEqual({ methods: [{ type: "oidc", provider: "idp-oauth", name: "Demo OAuth" }] })
+    idp().clearRequests()
+    const landed = await ctx.h.login(await startReauth(ctx.h, "idp-oauth"))
+    const params = new URLSearchParams(idp().requests.find((request) => request.path === "/auth")?.search)
+    expect([params.get("prompt"), params.get("max_age")]).toEqual(["login", null])
+    expect(landed.url).toBe(CALLBACK)
+    expect(await assurance(ctx.h)).toMatchObject({ authTime: Math.floor(start / 1000) + 20 * 60 })
   })
 })
