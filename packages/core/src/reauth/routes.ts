@@ -25,7 +25,7 @@ import { callAdapter, storedUser } from "../outbound/store.js"
 import { readSession } from "../session/index.js"
 import { reauthUrl } from "../session/recent.js"
 import { reauthPage } from "./page.js"
-import { reauthWayOf, reauthWays, type ReauthWay } from "./ways.js"
+import { TOTP_WAY, reauthWayOf, reauthWays, type ReauthWay } from "./ways.js"
 
 // An authenticator app's code is a way only where the app configures second factors: loaded then.
 const totp = () => import("./totp.js")
@@ -118,25 +118,22 @@ export async function reauthRoute(context: RequestContext, method: "GET" | "POST
     if (sub === "" && method === "GET" && !wantsJson(context.request)) return redirect(context, url)
     return answerRoute(context, { url, error: "SessionRequired", status: 401 })
   }
-  const { userId } = current
-  if (sub === "") return method === "GET" ? showPage(context, userId, callbackUrl) : methodNotAllowed(context, true, false)
-  if (context.config.mfa !== undefined && !context.config.providersById.has(sub) && sub === (await totp()).TOTP_WAY) {
-    if (method !== "POST") return methodNotAllowed(context, false, true)
-    try {
-      return await (await totp()).reauthWithTotp(context, userId)
-    } catch (thrown) {
-      if (!(thrown instanceof AuthError)) throw thrown
-      return refused(context, thrown, context.returnTo ?? callbackUrl)
-    }
-  }
-  const way = await reauthWayOf(context, userId, sub)
-  if (way?.provider === undefined) return notFound(context.request, context.url, context.config)
-  context.reauth = { userId, at: Math.floor(Date.now() / 1000) }
   try {
-    const answer = await runWay(context, { ...way, provider: way.provider }, method)
-    return answer ?? (await methodNotAllowed(context, way.kind === "passkey" || way.kind === "email", way.kind !== "passkey"))
+    return await answerWay(context, current.userId, method, sub, callbackUrl)
   } catch (thrown) {
     if (!(thrown instanceof AuthError)) throw thrown
     return refused(context, thrown, context.returnTo ?? callbackUrl)
   }
+}
+
+/** The page, or the way `sub` names (an authenticator app's code, or a provider's flow with the marker set). */
+async function answerWay(context: RequestContext, userId: string, method: "GET" | "POST", sub: string, callbackUrl: string): Promise<Response> {
+  if (sub === "") return method === "GET" ? showPage(context, userId, callbackUrl) : methodNotAllowed(context, true, false)
+  if (sub === TOTP_WAY && context.config.mfa !== undefined && !context.config.providersById.has(sub)) {
+    return method === "POST" ? (await totp()).reauthWithTotp(context, userId) : methodNotAllowed(context, false, true)
+  }
+  const way = await reauthWayOf(context, userId, sub)
+  if (way?.provider === undefined) return notFound(context.request, context.url, context.config)
+  context.reauth = { userId, at: Math.floor(Date.now() / 1000) }
+  return (await runWay(context, { ...way, provider: way.provider }, method)) ?? methodNotAllowed(context, way.kind === "passkey" || way.kind === "email", way.kind !== "passkey")
 }

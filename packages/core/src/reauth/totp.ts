@@ -15,10 +15,7 @@ import type { RequestContext } from "../internal.js"
 import { reauthUrl } from "../session/recent.js"
 import type { AuditReason } from "../types.js"
 import { finishReauth } from "./ending.js"
-import type { ReauthWay } from "./ways.js"
-
-/** The route's name under `/reauth`, and the `provider` its audit events name. */
-export const TOTP_WAY = "totp"
+import { TOTP_WAY, type ReauthWay } from "./ways.js"
 
 /** The longest code read: six digits, with the spaces people type. */
 const MAX_CODE = 16

@@ -9,6 +9,9 @@ import type { FlowProvider, PageField, RequestContext } from "../internal.js"
 import { callAdapter, storedUser } from "../outbound/store.js"
 import { linkedAccounts } from "../sign-in/ways-in.js"
 
+/** The route of an authenticator app's code under `/reauth` (unless a provider has this id), and the `provider` its audit events name. */
+export const TOTP_WAY = "totp"
+
 /** One way to re-authenticate, as the page and its JSON name it. */
 export type ReauthKind = "passkey" | "totp" | "credentials" | "oidc" | "email"
 
