@@ -45,6 +45,13 @@ export const ROUTE_DOCS: Record<string, readonly RouteDoc[]> = {
   ],
   "GET accounts": [{ path: "/accounts", does: "The signed-in user's linked accounts as JSON (provider and account id, never tokens)." }],
   "POST accounts": [{ path: "/accounts/unlink", does: "Unlinks one of the user's accounts, never the last way in; revokes its tokens with `revokeTokensOnSignOut`. CSRF-checked." }],
+  "GET reauth": [
+    { path: "/reauth", does: "The re-authentication page: the signed-in user's ways to prove it is still them (passkey, authenticator app, password, a linked OpenID provider, an email link); JSON `{ methods }` for `Accept: application/json`." },
+    { path: "/reauth/:id", does: "A passkey's options naming only the signed-in user's passkeys; an emailed re-authentication link's confirmation page.", limit: "passkeyOptions" },
+  ],
+  "POST reauth": [
+    { path: "/reauth/:id", does: "Proves the signed-in user again through a provider (a password form, an OpenID provider's fresh login, an email link) or, at `/reauth/totp`, an authenticator app's code; raises the same session. CSRF-checked.", limit: "signIn" },
+  ],
   "POST backchannel-logout": [{ path: "/backchannel-logout/:id", does: "OpenID Connect Back-Channel Logout: the provider posts a signed logout token and the user's sessions end on every instance (`backchannelLogout: true`)." }],
   "GET webauthn-options": [{ path: "/webauthn-options/:id", does: "A passkey challenge (authentication or registration options) for the browser's WebAuthn call.", limit: "passkeyOptions" }],
   "GET webauthn-credentials": [{ path: "/webauthn-credentials/:id", does: "The signed-in user's passkeys as JSON: name, created, last used." }],

@@ -248,6 +248,8 @@ export interface EventCallbacks {
  *   verified email); its failures are the sign-in's.
  * - `accountUnlink`: `POST /accounts/unlink` or the server's `unlinkAccount()`.
  * - `passkeyAdd`, `passkeyRemove`: a signed-in user registers or deletes a passkey.
+ * - `reauth`: the signed-in user proved it is them again (`{basePath}/reauth`): `success` when the
+ *   session was raised; `wrongUser` when the way proved another user (the session unchanged).
  * - `secondFactor`: a code typed to complete a pending sign-in (`POST /mfa/verify`): `success`
  *   (its `methods` the factor's, `"otp"` or `"kba"`, followed by the `signIn` success), or
  *   `failure` (`invalidCode`, `replayed`, `rateLimited`, `locked`, `expired`, `invalidRequest`).
@@ -264,6 +266,7 @@ export type AuditType =
   | "accountUnlink"
   | "passkeyAdd"
   | "passkeyRemove"
+  | "reauth"
   | "secondFactor"
   | "mfaEnrol"
   | "mfaRemove"

@@ -128,3 +128,16 @@ export async function storeSession(adapter: Adapter, session: AdapterSession): P
   const now = new Date()
   await adapter.createSessionRecord?.({ id: `record-${session.sessionToken}`, userId: session.userId, createdAt: now, lastSeenAt: now, expires: session.expires, sessionToken: session.sessionToken })
 }
+
+/** Opens an emailed link (GET: its confirmation page) and presses the page's button (POST), as a person does. */
+export async function followEmailLink(config: AuthConfig, jar: Jar, link: string): Promise<Response> {
+  const page = await call(config, jar, link)
+  if (page.status !== 200) throw new Error(`the link answered HTTP ${String(page.status)}, not its confirmation page`)
+  // The page parser loads only for the tests that follow links.
+  const { parseForms } = await import("@portcullis/test-kit/browser")
+  const [confirm] = parseForms(await page.text())
+  if (confirm?.action === undefined) throw new Error("the link opened no confirmation form")
+  const form = new URLSearchParams()
+  for (const control of confirm.controls) if (control.type === "hidden") form.set(control.name, control.values[0] ?? "")
+  return call(config, jar, confirm.action, { form })
+}

@@ -154,6 +154,9 @@ const PAGES: PageCase[] = [
   { name: "sign-in-after-other-loopback-name", path: `${LOCAL}/signin?error=MissingCSRF&openedAt=http%3A%2F%2F127.0.0.1%3A3000`, branded: BRANDED_IDS },
   // Signed in (the last cases: the password form signs in before the first of them).
   { name: "branded-sign-in-signed-in", path: "/branded/auth/signin?callbackUrl=%2Fme", branded: BRANDED_IDS, themeLogo: true, brand: true, signedIn: true },
+  // The re-authentication page (issue 38), offering the password form, then after a refused one.
+  { name: "branded-reauth", path: "/branded/auth/reauth?callbackUrl=%2Fme", themeLogo: true, brand: true, signedIn: true },
+  { name: "branded-reauth-wrong-user", path: "/branded/auth/reauth?callbackUrl=%2Fme&error=wrongUser", themeLogo: true, brand: true, signedIn: true },
   { name: "branded-sign-out", path: "/branded/auth/signout", themeLogo: true, brand: true, signedIn: true },
   // The second-factor pages.
   { name: "mfa-challenge", path: `${FACTORS}/challenge` },

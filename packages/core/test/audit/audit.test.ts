@@ -193,6 +193,22 @@ describe("passkeys added and removed (ASVS V16.3.1)", () => {
   })
 })
 
+describe("re-authentication (ASVS V16.3.1, V7.5.1)", () => {
+  it("sends one reauth per attempt: success with the methods, invalidCredentials for a wrong password, wrongUser for another user's", async () => {
+    const config = audited({ providers: [passwordProvider({ authorize: ({ username, password }) => (password === PASSWORD ? { id: `user-${String(username)}` } : null) })] })
+    const jar = await signedIn(config)
+    const from = config.audits.length
+    const reauth = async (username: string, password: string, browser = jar) =>
+      call(config, browser, "/api/auth/reauth/credentials", { form: { username, password, csrfToken: await csrfToken(config, browser), callbackUrl: "/after" } })
+    await reauth("ada", PASSWORD)
+    await reauth("ada", "wrong password")
+    await reauth("bob", PASSWORD)
+    expect(since(config, from)).toEqual(["reauth success", "reauth failure invalidCredentials", "reauth failure wrongUser"])
+    expect(config.audits[from]).toMatchObject({ userId: "user-ada", provider: "credentials", methods: ["pwd"] })
+    expect(config.audits.at(-1)).toMatchObject({ userId: "user-ada", provider: "credentials" })
+  })
+})
+
 describe("what an event carries (ASVS V16.2.1)", () => {
   it("sends signIn pending for a first factor whose user owes a second, then secondFactor failures with their reasons: replayed, locked", async () => {
     const { sealFactorSecret } = await import("../../src/factors/sealed-secret.js")
