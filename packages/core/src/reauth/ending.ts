@@ -74,7 +74,7 @@ export async function finishReauth(context: RequestContext, proof: ReauthProof, 
     await auditFailure(context, "wrongUser", current.userId)
     return answerRoute(context, { url: reauthUrl(context, target), error: "wrongUser", status: 403 })
   }
-  const raised = await raiseAssurance(context, { add: proof.methods })
+  const raised = await raiseAssurance(context, { proved: proof.methods })
   if (raised === null) {
     await auditFailure(context, "signInRequired", current.userId)
     return answerRoute(context, { url: signInPageUrl(context, { callbackUrl: target }), error: "SessionRequired", status: 401 })

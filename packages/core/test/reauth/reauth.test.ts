@@ -296,7 +296,7 @@ describe("re-authentication with an authenticator app's code (through the second
     expect(page).toContain('autocomplete="one-time-code"')
     const response = await postCode(ctx.config, ctx.jar, await ctx.code())
     expect(response.headers.get("location")).toBe(CALLBACK)
-    expect(await assurance(ctx.config, ctx.jar)).toMatchObject({ level: 2, authTime: LATER / 1000, signedInAt: T0 / 1000, methods: ["pwd", "otp", "mfa"] })
+    expect(await assurance(ctx.config, ctx.jar)).toMatchObject({ level: 2, authTime: LATER / 1000, signedInAt: T0 / 1000, methods: ["otp", "mfa"] })
     expect((await sessions(ctx.config, ctx.jar)).map((session) => session.id)).toEqual(["record-ada"])
     expect(ctx.audit.at(-1)).toMatchObject({ type: "reauth", outcome: "success", provider: "totp", methods: ["otp", "mfa"] })
   })
