@@ -38,6 +38,8 @@ const CREATE_NEXT_APP = join(HERE, "test", "fixtures", "create-next-app")
 const SV_CREATE = join(HERE, "test", "fixtures", "sv-create")
 /** The files `npx create-react-router@7 my-app` writes that the docs' app keeps (its app/ folder comes from the docs; styles and the welcome page left out). */
 const CREATE_REACT_ROUTER = join(HERE, "test", "fixtures", "create-react-router")
+/** The files `npx nuxi@3 init my-app` writes that the docs' app keeps (its pages and server files come from the docs), and a start script loading `.env` as the page says. */
+const NUXI_INIT = join(HERE, "test", "fixtures", "nuxi-init")
 /** The Next.js app is built inside this package, as migrate's apps are: Turbopack resolves no package outside the workspace's root. */
 const APPS = join(HERE, "test", ".apps")
 const ALICE = DEFAULT_ACCOUNTS[0] ?? expect.unreachable("the dev IdP has no default account")
@@ -150,6 +152,10 @@ beforeAll(async () => {
   const reactRouter = buildFrameworkApp("react-router", CREATE_REACT_ROUTER)
   reactRouter.catch(() => undefined)
   built.set("react-router", reactRouter)
+  ports.set("nuxt", await freePort())
+  const nuxt = buildFrameworkApp("nuxt", NUXI_INIT)
+  nuxt.catch(() => undefined)
+  built.set("nuxt", nuxt)
 })
 
 /**
@@ -158,7 +164,7 @@ beforeAll(async () => {
  * packages, node_modules holds the workspace's; the framework itself resolves from this package's
  * node_modules above it), then the `build` script (`next build`, `vite build`).
  */
-async function buildFrameworkApp(framework: "nextjs" | "sveltekit" | "react-router", fixture: string): Promise<string> {
+async function buildFrameworkApp(framework: "nextjs" | "sveltekit" | "react-router" | "nuxt", fixture: string): Promise<string> {
   await mkdir(APPS, { recursive: true })
   const dir = await mkdtemp(join(APPS, `${framework}-`))
   frameworkApps.push(dir)
@@ -330,6 +336,68 @@ describe("the React Router app of the README and the site", () => {
       // The form posted as a browser without JavaScript posts it: the action starts the sign-in at GitHub (never reached).
       const started = await fetch(`${app}/?index`, { method: "POST", body: new URLSearchParams({ providerId: "github" }), headers: { origin: app, accept: "text/html" }, redirect: "manual" })
       const authorize = new URL(started.headers.get("location") ?? expect.unreachable(`the action answered ${String(started.status)}:\n${server.output()}`))
+      expect(`${authorize.origin}${authorize.pathname}`).toBe("https://github.com/login/oauth/authorize")
+      expect(authorize.searchParams.get("redirect_uri")).toBe(`${app}/api/auth/callback/github`)
+      expect(server.output()).not.toMatch(/error/i)
+    } finally {
+      await server.stop()
+    }
+  })
+})
+
+describe("the Nuxt app of the README and the site", () => {
+  const files = projectFiles(snippets, "nuxt", { shared: false })
+
+  it("is the install line, the config, pages, server files and .env the page shows, the install line naming what they import beside the framework", async () => {
+    expect([...files.keys()].sort()).toEqual([".env", "app.vue", "nuxt.config.ts", "pages/index.vue", "pages/profile.vue", "server/api/me.get.ts", "server/auth.config.ts"])
+    const install = snippets.find((snippet) => snippet.framework === "nuxt" && snippet.file === "install") ?? expect.unreachable()
+    const { dependencies } = installedPackages(install)
+    const generated = JSON.parse(await readFile(join(NUXI_INIT, "package.json"), "utf8")) as { dependencies: Record<string, string> }
+    const framework = Object.keys(generated.dependencies)
+    const sources = [...files].filter(([file]) => /\.ts$/.test(file)).map(([, text]) => text)
+    for (const name of sources.flatMap(importedPackages)) expect([...dependencies, ...framework], `the Nuxt app imports ${name}`).toContain(name)
+    for (const name of [...dependencies, ...framework]) expect(Object.keys(self.devDependencies), `add ${name} to packages/docs-test`).toContain(name)
+  })
+
+  it("builds with nuxt build, and its server answers GET /api/auth/providers, the page signed out, /profile's redirect and the sign-in page's button up to GitHub", { timeout: 120_000 }, async () => {
+    const dir = await (built.get("nuxt") ?? expect.unreachable())
+    const port = ports.get("nuxt") ?? expect.unreachable()
+    const app = `http://127.0.0.1:${String(port)}`
+    // `node --env-file` keeps what the environment sets: only the origin differs from the page's .env.
+    const server = spawnServer("sh", ["-c", script(dir, "start")], {
+      cwd: dir,
+      env: projectEnv({ PORT: String(port), HOST: "127.0.0.1", AUTH_URL: app }),
+      stopSignal: "SIGTERM",
+      killSignal: "SIGKILL",
+      outputLimit: 20_000,
+      cleanup: () => undefined,
+    })
+    try {
+      await waitFor(async () => (await fetch(`${app}/api/auth/providers`)).ok, 30_000, () => `the Nuxt app did not answer:\n${server.output()}`)
+      const providers = (await (await fetch(`${app}/api/auth/providers`)).json()) as Record<string, unknown>
+      expect(providers).toEqual({
+        github: { id: "github", name: "GitHub", type: "oauth", signinUrl: `${app}/api/auth/signin/github`, callbackUrl: `${app}/api/auth/callback/github` },
+      })
+      const home = await fetch(`${app}/`)
+      expect(home.status).toBe(200)
+      const body = await home.text()
+      expect(body).not.toContain("Signed in as")
+      expect(body).toContain("Sign in with GitHub")
+      const profile = await fetch(`${app}/profile`, { redirect: "manual" })
+      expect(profile.headers.get("location")).toBe("/api/auth/signin?callbackUrl=%2Fprofile")
+      // The sign-in page the middleware sends to, as a browser without JavaScript submits it (GitHub never reached).
+      const authorizeUrls: URL[] = []
+      const browser = new TestBrowser({
+        fetch: (request) => {
+          if (!request.url.startsWith("https://github.com/")) return fetch(request)
+          authorizeUrls.push(new URL(request.url))
+          return Promise.resolve(new Response("GitHub's sign-in page"))
+        },
+      })
+      const signInPage = await browser.navigate(`${app}/profile`)
+      expect(new URL(signInPage.url).pathname).toBe("/api/auth/signin")
+      await browser.submitForm(signInPage, { button: "Sign in with GitHub" })
+      const authorize = authorizeUrls.at(-1) ?? expect.unreachable("the sign-in never reached GitHub")
       expect(`${authorize.origin}${authorize.pathname}`).toBe("https://github.com/login/oauth/authorize")
       expect(authorize.searchParams.get("redirect_uri")).toBe(`${app}/api/auth/callback/github`)
       expect(server.output()).not.toMatch(/error/i)

@@ -12,6 +12,7 @@ const sidebar = [
       { text: "Fastify", link: "/getting-started/fastify" },
       { text: "Next.js", link: "/getting-started/nextjs" },
       { text: "React Router", link: "/getting-started/react-router" },
+      { text: "Nuxt", link: "/getting-started/nuxt" },
       { text: "SvelteKit", link: "/getting-started/sveltekit" },
     ],
   },
