@@ -8,15 +8,15 @@
  * navigation both see the session, the `auth` middleware guards a page, the server functions
  * answer in Nitro routes, and a back-channel logout ends the session.
  */
-import { randomBytes } from "node:crypto"
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
-import { tmpdir } from "node:os"
+import { readFile, rm } from "node:fs/promises"
 import { join } from "node:path"
 import { execFile } from "node:child_process"
+import { get } from "node:http"
 import { promisify } from "node:util"
 import { DEFAULT_ACCOUNTS, startDevIdp, type DevIdp } from "@portcullis/dev-idp"
-import { addVirtualAuthenticator, enableVirtualAuthenticators, launchChromium } from "@portcullis/test-kit/chromium"
-import { freePort, spawnServer, type SpawnedServer } from "@portcullis/test-kit/system"
+import { launchChromium } from "@portcullis/test-kit/chromium"
+import { homeStatus, openAppPage, startAppServer, writeAppDir } from "@portcullis/test-kit/packed-app"
+import type { SpawnedServer } from "@portcullis/test-kit/system"
 import { installPackedWithNpm } from "@portcullis/test-kit/workspace"
 import { scaled } from "@portcullis/test-time"
 import type { Browser, Page } from "playwright-core"
@@ -36,19 +36,14 @@ let browser: Browser | undefined
 let page: Page
 let app = ""
 /** What the browser reported going wrong in the app's pages. */
-const pageErrors: string[] = []
+let pageErrors: string[] = []
 
 beforeAll(async () => {
-  scratch = await mkdtemp(join(tmpdir(), "portcullis-nuxt-app-"))
-  const dir = join(scratch, "app")
   const self = JSON.parse(await readFile(join(HERE, "..", "package.json"), "utf8")) as { devDependencies: Record<string, string> }
-  const ours = ["@portcullis/core", "@portcullis/providers", "@portcullis/nuxt", "@portcullis/adapter-memory"]
-  const dependencies: Record<string, string> = Object.fromEntries([...ours.map((name): [string, string] => [name, "*"]), ...FRAMEWORK.map((name): [string, string] => [name, self.devDependencies[name] ?? ""])])
-  await cp(join(HERE, "fixtures", "app"), dir, { recursive: true })
-  await writeFile(join(dir, "package.json"), JSON.stringify({ name: "nuxt-app", private: true, type: "module", dependencies }, null, 2))
-  const port = await freePort()
-  // localhost, not 127.0.0.1: an IP address cannot be a WebAuthn relying party id.
-  app = `http://localhost:${String(port)}`
+  const written = await writeAppDir({ integration: "@portcullis/nuxt", fixture: join(HERE, "fixtures", "app"), framework: Object.fromEntries(FRAMEWORK.map((name) => [name, self.devDependencies[name] ?? ""])) })
+  const { dir, port } = written
+  scratch = written.scratch
+  app = written.url
   const seconds = { install: 0, build: 0 }
   // The browser and the IdP start while npm installs and Nuxt builds.
   const [started, launched] = await Promise.all([
@@ -69,37 +64,12 @@ beforeAll(async () => {
   console.log(`nuxt app: npm install ${seconds.install.toFixed(1)} s, nuxt build ${seconds.build.toFixed(1)} s`)
   idp = started
   browser = launched
-  server = spawnServer(process.execPath, [join(dir, ".output", "server", "index.mjs")], {
-    cwd: dir,
-    env: {
-      ...process.env,
-      ...QUIET,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      AUTH_SECRET: randomBytes(32).toString("base64"),
-      AUTH_URL: app,
-      AUTH_DEV_IDP_ISSUER: started.issuer,
-      AUTH_DEV_IDP_ID: CLIENT.id,
-      AUTH_DEV_IDP_SECRET: CLIENT.secret,
-    },
-    stopSignal: "SIGTERM",
-    killSignal: "SIGKILL",
-    outputLimit: 50_000,
-    cleanup: () => undefined,
-  })
-  const deadline = performance.now() + scaled(20_000)
-  while (!server.output().includes("Listening on")) {
-    if (server.exited() || performance.now() > deadline) throw new Error(`the app did not start:\n${server.output()}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  page = await (await launched.newContext()).newPage()
-  page.on("pageerror", (error) => pageErrors.push(error.message))
-  page.on("console", (message) => {
-    // The app's own: the dev IdP's pages (a missing favicon) are not under test.
-    if (message.type() === "error" && message.location().url.startsWith(`${app}/`)) pageErrors.push(`${message.location().url}: ${message.text()}`)
-  })
-  await addVirtualAuthenticator(await enableVirtualAuthenticators(page))
+  const spawned = startAppServer({ args: [join(dir, ".output", "server", "index.mjs")], cwd: dir, url: app, port, issuer: started.issuer, client: CLIENT, ready: "Listening on", env: { ...QUIET, HOST: "127.0.0.1" }, scaled })
+  server = spawned
+  await spawned.ready
+  const opened = await openAppPage(launched, app)
+  page = opened.page
+  pageErrors = opened.pageErrors
 }, scaled(300_000))
 
 afterAll(async () => {
@@ -110,9 +80,8 @@ afterAll(async () => {
 }, scaled(30_000))
 
 /** The home page's status line, or "" while the browser is elsewhere. */
-async function status(): Promise<string> {
-  if (!page.url().startsWith(`${app}/`) || new URL(page.url()).pathname !== "/") return ""
-  return (await page.locator("#status").textContent({ timeout: 1000 }).catch(() => "")) ?? ""
+function status(): Promise<string> {
+  return homeStatus(page, app)
 }
 
 async function expectStatus(expected: string): Promise<void> {
@@ -225,6 +194,21 @@ describe("an npm-installed, nuxt-built app in Chromium", () => {
     await click("passkey", "Signed in as pat@example.com")
     await click("signout", "Signed out")
   }, scaled(60_000))
+
+  it("answers 400, not 500, to a Host header that is not a plain host[:port] (auth(event) reads no session from it), and takes one in capitals (RFC 9110 §7.2)", async () => {
+    const answer = (host: string, path = "/api/auth/session"): Promise<number> =>
+      new Promise((resolve, reject) => {
+        get({ host: "127.0.0.1", port: new URL(app).port, path, headers: { host } }, (response) => {
+          response.resume()
+          resolve(response.statusCode ?? 0)
+        }).on("error", reject)
+      })
+    expect(await answer("evil.example/x")).toBe(400)
+    expect(await answer("localhost:99999")).toBe(400)
+    // auth(event) reads no session from such a request, and does not fail the route.
+    expect(await answer("evil.example/x", "/api/me")).toBe(200)
+    expect(await answer(`LOCALHOST:${new URL(app).port}`)).toBe(200)
+  })
 
   it("signs in with a password and out; core's CSRF token, not Nuxt, guards /api/auth against a cross-site post", async () => {
     await click("password", "Signed in as ada@example.com")

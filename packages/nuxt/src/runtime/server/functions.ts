@@ -12,6 +12,9 @@ import { withClientAddress } from "@portcullis/core/client-address"
 import type { RevokeResult, RevokeTarget, SessionInfo } from "@portcullis/core/sessions"
 import type { H3Event } from "h3"
 
+/** A `Host` header that is only a host name, IPv4 or bracketed IPv6 address, and a port (RFC 9110 §7.2). */
+const PLAIN_HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/
+
 /** The configuration with the module's `basePath`: made once, the app's own object left as it is. */
 let resolved: AuthConfig | undefined
 
@@ -25,9 +28,10 @@ export function authConfig(): AuthConfig {
  * from Node's request, its body streamed once when `withBody`. The URL's origin is the socket's
  * (its protocol, the `Host` header); forwarded headers stay for core to trust or not.
  *
- * @throws `400` (h3's error) when the `Host` header is not a plain `host[:port]`.
+ * @returns `undefined` when the `Host` header is not a plain `host[:port]`: a URL built from
+ * `evil.example/path` or `user@host` would name another origin.
  */
-export function toRequest(event: H3Event, withBody: boolean): Request {
+export function toRequest(event: H3Event, withBody: boolean): Request | undefined {
   const web = (event as { web?: { request?: Request } }).web?.request
   let request: Request
   if (web !== undefined) {
@@ -35,10 +39,11 @@ export function toRequest(event: H3Event, withBody: boolean): Request {
   } else {
     let url: URL
     try {
+      if (!PLAIN_HOST.test(event.node.req.headers.host ?? "")) return undefined
       url = getRequestURL(event, { xForwardedProto: false })
-      if (url.host !== event.node.req.headers.host) throw new TypeError("not a plain host")
     } catch {
-      throw createError({ statusCode: 400, statusMessage: "Bad Request" })
+      // A port past 65535.
+      return undefined
     }
     const method = event.method.toUpperCase()
     const body = withBody && method !== "GET" && method !== "HEAD" ? getRequestWebStream(event) : undefined
@@ -78,7 +83,7 @@ function refuseCrossSite(request: Request): void {
 
 /**
  * The session of the event's request (read once per request), or `null` when signed out (and
- * for a missing, forged or expired cookie). A renewed cookie goes onto the event's response.
+ * for a missing, forged or expired cookie, or a `Host` that is no plain `host[:port]`). A renewed cookie goes onto the event's response.
  *
  * @throws {AuthError} for the server's own faults: an invalid configuration, a failing adapter.
  * @example
@@ -89,7 +94,10 @@ function refuseCrossSite(request: Request): void {
  */
 export function auth(event: H3Event): Promise<Session | null> {
   const context = event.context as { portcullisSession?: Promise<Session | null> }
-  return (context.portcullisSession ??= getSessionForResponse(toRequest(event, false), authConfig(), sink(event)))
+  return (context.portcullisSession ??= (() => {
+    const request = toRequest(event, false)
+    return request === undefined ? Promise.resolve(null) : getSessionForResponse(request, authConfig(), sink(event))
+  })())
 }
 
 /**
@@ -99,7 +107,8 @@ export function auth(event: H3Event): Promise<Session | null> {
  * @throws {RefreshTokenError} when a due refresh fails; the session stays.
  */
 export function getAccessToken(event: H3Event, providerId: string): Promise<AccessToken | null> {
-  return coreGetAccessToken(toRequest(event, false), authConfig(), providerId, sink(event))
+  const request = toRequest(event, false)
+  return request === undefined ? Promise.resolve(null) : coreGetAccessToken(request, authConfig(), providerId, sink(event))
 }
 
 /**
@@ -108,7 +117,8 @@ export function getAccessToken(event: H3Event, providerId: string): Promise<Acce
  * @throws {AuthError} `Configuration` when the adapter keeps no session records.
  */
 export async function listSessions(event: H3Event): Promise<SessionInfo[] | null> {
-  return (await import("@portcullis/core/sessions")).listSessions(toRequest(event, false), authConfig(), sink(event))
+  const request = toRequest(event, false)
+  return request === undefined ? null : (await import("@portcullis/core/sessions")).listSessions(request, authConfig(), sink(event))
 }
 
 /**
@@ -119,6 +129,7 @@ export async function listSessions(event: H3Event): Promise<SessionInfo[] | null
  */
 export async function revokeSessions(event: H3Event, target: RevokeTarget): Promise<RevokeResult | null> {
   const request = toRequest(event, false)
+  if (request === undefined) return null
   refuseCrossSite(request)
   return (await import("@portcullis/core/sessions")).revokeSessions(request, authConfig(), target, sink(event))
 }
@@ -131,6 +142,7 @@ export async function revokeSessions(event: H3Event, target: RevokeTarget): Prom
  */
 export function unlinkAccount(event: H3Event, options: ServerUnlinkAccountOptions): Promise<Response> {
   const request = toRequest(event, false)
+  if (request === undefined) return Promise.resolve(new Response(null, { status: 400 }))
   refuseCrossSite(request)
   return coreUnlinkAccount(request, authConfig(), options)
 }
