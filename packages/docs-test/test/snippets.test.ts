@@ -42,6 +42,8 @@ const CREATE_REACT_ROUTER = join(HERE, "test", "fixtures", "create-react-router"
 const CREATE_TANSTACK_START = join(HERE, "test", "fixtures", "create-tanstack-start")
 /** The files `npm create astro@latest -- --template minimal` and `npx astro add node` write that the docs' app keeps (its pages come from the docs). */
 const CREATE_ASTRO = join(HERE, "test", "fixtures", "create-astro")
+/** The files `npx nuxi@3 init my-app` writes that the docs' app keeps (its pages and server files come from the docs), and a start script loading `.env` as the page says. */
+const NUXI_INIT = join(HERE, "test", "fixtures", "nuxi-init")
 /** The Next.js app is built inside this package, as migrate's apps are: Turbopack resolves no package outside the workspace's root. */
 const APPS = join(HERE, "test", ".apps")
 const ALICE = DEFAULT_ACCOUNTS[0] ?? expect.unreachable("the dev IdP has no default account")
@@ -162,6 +164,10 @@ beforeAll(async () => {
   const astro = buildFrameworkApp("astro", CREATE_ASTRO)
   astro.catch(() => undefined)
   built.set("astro", astro)
+  ports.set("nuxt", await freePort())
+  const nuxt = buildFrameworkApp("nuxt", NUXI_INIT)
+  nuxt.catch(() => undefined)
+  built.set("nuxt", nuxt)
 })
 
 /**
@@ -170,7 +176,7 @@ beforeAll(async () => {
  * packages, node_modules holds the workspace's; the framework itself resolves from this package's
  * node_modules above it), then the `build` script (`next build`, `vite build`).
  */
-async function buildFrameworkApp(framework: "nextjs" | "sveltekit" | "react-router" | "tanstack-start" | "astro", fixture: string): Promise<string> {
+async function buildFrameworkApp(framework: "nextjs" | "sveltekit" | "react-router" | "tanstack-start" | "astro" | "nuxt", fixture: string): Promise<string> {
   await mkdir(APPS, { recursive: true })
   const dir = await mkdtemp(join(APPS, `${framework}-`))
   frameworkApps.push(dir)
@@ -414,6 +420,54 @@ describe("the Astro app of the README and the site", () => {
     }
   })
 })
+
+describe("the Nuxt app of the README and the site", () => {
+  const files = projectFiles(snippets, "nuxt", { shared: false })
+
+  it("is the install line, the config, pages, server files and .env the page shows, the install line naming what they import beside the framework", async () => {
+    expect([...files.keys()].sort()).toEqual([".env", "app.vue", "nuxt.config.ts", "pages/index.vue", "pages/profile.vue", "server/api/me.get.ts", "server/auth.config.ts"])
+    const install = snippets.find((snippet) => snippet.framework === "nuxt" && snippet.file === "install") ?? expect.unreachable()
+    const { dependencies } = installedPackages(install)
+    const generated = JSON.parse(await readFile(join(NUXI_INIT, "package.json"), "utf8")) as { dependencies: Record<string, string> }
+    const framework = Object.keys(generated.dependencies)
+    const sources = [...files].filter(([file]) => /\.ts$/.test(file)).map(([, text]) => text)
+    for (const name of sources.flatMap(importedPackages)) expect([...dependencies, ...framework], `the Nuxt app imports ${name}`).toContain(name)
+    for (const name of [...dependencies, ...framework]) expect(Object.keys(self.devDependencies), `add ${name} to packages/docs-test`).toContain(name)
+  })
+
+  it("builds with nuxt build, and its server answers GET /api/auth/providers, the page signed out, /profile's redirect and the sign-in page's button up to GitHub", { timeout: 120_000 }, async () => {
+    // The start script's `node --env-file` keeps what the environment sets: only the origin differs from the page's .env.
+    const { app, server } = await startBuiltApp("nuxt")
+    try {
+      const home = await fetch(`${app}/`)
+      expect(home.status).toBe(200)
+      const body = await home.text()
+      expect(body).not.toContain("Signed in as")
+      expect(body).toContain("Sign in with GitHub")
+      const profile = await fetch(`${app}/profile`, { redirect: "manual" })
+      expect(profile.headers.get("location")).toBe("/api/auth/signin?callbackUrl=%2Fprofile")
+      // The sign-in page the middleware sends to, as a browser without JavaScript submits it (GitHub never reached).
+      const authorizeUrls: URL[] = []
+      const browser = new TestBrowser({
+        fetch: (request) => {
+          if (!request.url.startsWith("https://github.com/")) return fetch(request)
+          authorizeUrls.push(new URL(request.url))
+          return Promise.resolve(new Response("GitHub's sign-in page"))
+        },
+      })
+      const signInPage = await browser.navigate(`${app}/profile`)
+      expect(new URL(signInPage.url).pathname).toBe("/api/auth/signin")
+      await browser.submitForm(signInPage, { button: "Sign in with GitHub" })
+      const authorize = authorizeUrls.at(-1) ?? expect.unreachable("the sign-in never reached GitHub")
+      expect(`${authorize.origin}${authorize.pathname}`).toBe("https://github.com/login/oauth/authorize")
+      expect(authorize.searchParams.get("redirect_uri")).toBe(`${app}/api/auth/callback/github`)
+      expect(server.output()).not.toMatch(/error/i)
+    } finally {
+      await server.stop()
+    }
+  })
+})
+
 
 describe("the site's SvelteKit app", () => {
   const files = projectFiles(snippets, "sveltekit", { shared: false })

@@ -7,15 +7,14 @@
  * `@portcullis/core/client`, and sign out; the server-rendered page and a client navigation both
  * see the session. React Router's own action origin check stays on.
  */
-import { randomBytes } from "node:crypto"
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
-import { tmpdir } from "node:os"
+import { readFile, rm } from "node:fs/promises"
 import { join } from "node:path"
 import { execFile } from "node:child_process"
 import { promisify } from "node:util"
 import { DEFAULT_ACCOUNTS, startDevIdp, type DevIdp } from "@portcullis/dev-idp"
-import { addVirtualAuthenticator, enableVirtualAuthenticators, launchChromium } from "@portcullis/test-kit/chromium"
-import { freePort, spawnServer, type SpawnedServer } from "@portcullis/test-kit/system"
+import { launchChromium } from "@portcullis/test-kit/chromium"
+import { homeStatus, openAppPage, startAppServer, writeAppDir } from "@portcullis/test-kit/packed-app"
+import type { SpawnedServer } from "@portcullis/test-kit/system"
 import { installPackedWithNpm } from "@portcullis/test-kit/workspace"
 import { scaled } from "@portcullis/test-time"
 import type { Browser, Page } from "playwright-core"
@@ -33,19 +32,14 @@ let browser: Browser | undefined
 let page: Page
 let app = ""
 /** What the browser reported going wrong in the app's pages. */
-const pageErrors: string[] = []
+let pageErrors: string[] = []
 
 beforeAll(async () => {
-  scratch = await mkdtemp(join(tmpdir(), "portcullis-react-router-app-"))
-  const dir = join(scratch, "app")
   const self = JSON.parse(await readFile(join(HERE, "..", "package.json"), "utf8")) as { devDependencies: Record<string, string> }
-  const ours = ["@portcullis/core", "@portcullis/providers", "@portcullis/react-router", "@portcullis/adapter-memory"]
-  const dependencies: Record<string, string> = Object.fromEntries([...ours.map((name): [string, string] => [name, "*"]), ...FRAMEWORK.map((name): [string, string] => [name, self.devDependencies[name] ?? ""])])
-  await cp(join(HERE, "fixtures", "app"), dir, { recursive: true })
-  await writeFile(join(dir, "package.json"), JSON.stringify({ name: "react-router-app", private: true, type: "module", dependencies }, null, 2))
-  const port = await freePort()
-  // localhost, not 127.0.0.1: an IP address cannot be a WebAuthn relying party id.
-  app = `http://localhost:${String(port)}`
+  const written = await writeAppDir({ integration: "@portcullis/react-router", fixture: join(HERE, "fixtures", "app"), framework: Object.fromEntries(FRAMEWORK.map((name) => [name, self.devDependencies[name] ?? ""])) })
+  const { dir, port } = written
+  scratch = written.scratch
+  app = written.url
   // The browser and the IdP start while npm installs and React Router builds.
   const [started, launched] = await Promise.all([
     startDevIdp({ consent: "auto", clients: [{ client_id: CLIENT.id, client_secret: CLIENT.secret, redirect_uris: [`${app}/api/auth/callback/dev-idp`] }] }),
@@ -57,36 +51,12 @@ beforeAll(async () => {
   ])
   idp = started
   browser = launched
-  server = spawnServer(process.execPath, [join(dir, "node_modules", "@react-router", "serve", "bin.js"), "build/server/index.js"], {
-    cwd: dir,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      AUTH_SECRET: randomBytes(32).toString("base64"),
-      AUTH_URL: app,
-      AUTH_DEV_IDP_ISSUER: started.issuer,
-      AUTH_DEV_IDP_ID: CLIENT.id,
-      AUTH_DEV_IDP_SECRET: CLIENT.secret,
-    },
-    stopSignal: "SIGTERM",
-    killSignal: "SIGKILL",
-    outputLimit: 50_000,
-    cleanup: () => undefined,
-  })
-  const deadline = performance.now() + scaled(20_000)
-  while (!server.output().includes("[react-router-serve]")) {
-    if (server.exited() || performance.now() > deadline) throw new Error(`the app did not start:\n${server.output()}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  page = await (await launched.newContext()).newPage()
-  page.on("pageerror", (error) => pageErrors.push(error.message))
-  page.on("console", (message) => {
-    // The app's own: the dev IdP's pages (a missing favicon) are not under test.
-    if (message.type() === "error" && message.location().url.startsWith(`${app}/`)) pageErrors.push(`${message.location().url}: ${message.text()}`)
-  })
-  await addVirtualAuthenticator(await enableVirtualAuthenticators(page))
+  const spawned = startAppServer({ args: [join(dir, "node_modules", "@react-router", "serve", "bin.js"), "build/server/index.js"], cwd: dir, url: app, port, issuer: started.issuer, client: CLIENT, ready: "[react-router-serve]", env: { HOST: "127.0.0.1" }, scaled })
+  server = spawned
+  await spawned.ready
+  const opened = await openAppPage(launched, app)
+  page = opened.page
+  pageErrors = opened.pageErrors
 }, scaled(300_000))
 
 afterAll(async () => {
@@ -97,9 +67,8 @@ afterAll(async () => {
 }, scaled(30_000))
 
 /** The home page's status line, or "" while the browser is elsewhere. */
-async function status(): Promise<string> {
-  if (!page.url().startsWith(`${app}/`) || new URL(page.url()).pathname !== "/") return ""
-  return (await page.locator("#status").textContent({ timeout: 1000 }).catch(() => "")) ?? ""
+function status(): Promise<string> {
+  return homeStatus(page, app)
 }
 
 async function expectStatus(expected: string): Promise<void> {

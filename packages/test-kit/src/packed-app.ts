@@ -84,6 +84,106 @@ async function installAndBuild(name: string, dir: string, tarballs: string, buil
   console.info(`${name}: npm install ${((installed - started) / 1000).toFixed(1)} s${build === undefined ? "" : `, build ${((performance.now() - installed) / 1000).toFixed(1)} s`}`)
 }
 
+/** Options of {@link writeAppDir}. */
+export interface AppDirOptions {
+  /** The integration under test, `@portcullis/<framework>`: depended on with core, providers and the memory adapter. */
+  integration: string
+  /** The app's files, copied whole. */
+  fixture: string
+  /** The framework's packages the app depends on, with the ranges to install. */
+  framework: Record<string, string>
+}
+
+/**
+ * A scratch folder with the app in `app/` (the fixture and a package.json naming our packages
+ * and the framework's), a free port, and the app's origin on it: `http://localhost:<port>`, as an
+ * IP address cannot be a WebAuthn relying party id.
+ */
+export async function writeAppDir(options: AppDirOptions): Promise<{ scratch: string; dir: string; port: number; url: string }> {
+  const name = `${options.integration.replace(/^@portcullis\//, "")}-app`
+  const scratch = await mkdtemp(join(tmpdir(), `portcullis-${name}-`))
+  const dir = join(scratch, "app")
+  await cp(options.fixture, dir, { recursive: true })
+  const ours = Object.fromEntries(["@portcullis/core", "@portcullis/providers", "@portcullis/adapter-memory", options.integration].map((pkg) => [pkg, "*"]))
+  await writeFile(join(dir, "package.json"), JSON.stringify({ name, private: true, type: "module", dependencies: { ...ours, ...options.framework } }, null, 2))
+  const port = await freePort()
+  return { scratch, dir, port, url: `http://localhost:${String(port)}` }
+}
+
+/** Options of {@link startAppServer}. */
+export interface AppServerOptions {
+  /** Node.js's arguments: the server's script and its own. */
+  args: string[]
+  cwd: string
+  /** The app's origin (`AUTH_URL`) and the port it listens on (`PORT`). */
+  url: string
+  port: number
+  /** The dev IdP's issuer and the app's client there (`AUTH_DEV_IDP_*`). */
+  issuer: string
+  client: { id: string; secret: string }
+  /** What the server prints once it listens. */
+  ready: string
+  /** More of the server's environment (the framework's own switches). */
+  env?: Record<string, string>
+  scaled: (ms: number) => number
+}
+
+/**
+ * Starts a built app's server on Node.js in production mode with a fresh `AUTH_SECRET`, the app's
+ * origin and its dev IdP client; `ready` settles once it prints `options.ready`.
+ *
+ * @throws Error (from `ready`) when it exits or prints nothing of the kind in time, with its output.
+ */
+export function startAppServer(options: AppServerOptions): SpawnedServer & { ready: Promise<void> } {
+  const server = spawnServer(process.execPath, options.args, {
+    cwd: options.cwd,
+    env: {
+      ...process.env,
+      ...options.env,
+      NODE_ENV: "production",
+      PORT: String(options.port),
+      AUTH_SECRET: randomBytes(32).toString("base64"),
+      AUTH_URL: options.url,
+      AUTH_DEV_IDP_ISSUER: options.issuer,
+      AUTH_DEV_IDP_ID: options.client.id,
+      AUTH_DEV_IDP_SECRET: options.client.secret,
+    },
+    stopSignal: "SIGTERM",
+    killSignal: "SIGKILL",
+    outputLimit: 50_000,
+    cleanup: () => undefined,
+  })
+  const ready = (async () => {
+    await waitUntil(() => Promise.resolve(server.output().toLowerCase().includes(options.ready.toLowerCase()) || server.exited()), options.scaled(20_000), () => `the app did not start:\n${server.output()}`)
+    if (server.exited()) throw new Error(`the app did not start:\n${server.output()}`)
+  })()
+  // Awaited by the caller; a failure must not also surface as an unhandled rejection.
+  ready.catch(() => undefined)
+  return Object.assign(server, { ready })
+}
+
+/** The status line (`#status`) of the app's home page, or "" while the browser is elsewhere. */
+export async function homeStatus(page: Page, url: string): Promise<string> {
+  if (!page.url().startsWith(`${url}/`) || new URL(page.url()).pathname !== "/") return ""
+  return (await page.locator("#status").textContent({ timeout: 1000 }).catch(() => "")) ?? ""
+}
+
+/**
+ * A page of the app in a new browser context with a CDP virtual authenticator, and what the
+ * browser reports going wrong in the app's own pages (not the IdP's, whose missing favicon is not
+ * under test).
+ */
+export async function openAppPage(browser: Browser, url: string): Promise<{ page: Page; pageErrors: string[] }> {
+  const pageErrors: string[] = []
+  const page = await (await browser.newContext()).newPage()
+  page.on("pageerror", (error) => pageErrors.push(error.message))
+  page.on("console", (message) => {
+    if (message.type() === "error" && message.location().url.startsWith(`${url}/`)) pageErrors.push(`${message.location().url}: ${message.text()}`)
+  })
+  await addVirtualAuthenticator(await enableVirtualAuthenticators(page))
+  return { page, pageErrors }
+}
+
 /**
  * Packs and installs the app, starts it, its IdP and Chromium (the last two while npm installs).
  *
@@ -114,37 +214,14 @@ export async function startPackedApp(options: PackedAppOptions): Promise<PackedA
     const [started, launched] = await Promise.all([options.startIdp(`${url}/api/auth/callback/dev-idp`), launchChromium(), installAndBuild(name, dir, join(scratch, "tarballs"), options.build, options.buildEnv)])
     idp = started
     browser = launched
-    const spawned = spawnServer(process.execPath, ["server.mjs"], {
-      cwd: dir,
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        PORT: String(port),
-        AUTH_SECRET: randomBytes(32).toString("base64"),
-        AUTH_URL: url,
-        AUTH_DEV_IDP_ISSUER: started.issuer,
-        AUTH_DEV_IDP_ID: options.client.id,
-        AUTH_DEV_IDP_SECRET: options.client.secret,
-      },
-      stopSignal: "SIGTERM",
-      killSignal: "SIGKILL",
-      outputLimit: 50_000,
-      cleanup: () => undefined,
-    })
+    const spawned = startAppServer({ args: ["server.mjs"], cwd: dir, url, port, issuer: started.issuer, client: options.client, ready: "listening", scaled: options.scaled })
     server = spawned
-    await waitUntil(() => Promise.resolve(/listening/i.test(spawned.output()) || spawned.exited()), options.scaled(20_000), () => `the app did not start:\n${spawned.output()}`)
-    if (spawned.exited()) throw new Error(`the app did not start:\n${spawned.output()}`)
-    const page = await (await launched.newContext()).newPage()
-    await addVirtualAuthenticator(await enableVirtualAuthenticators(page))
+    await spawned.ready
+    const { page } = await openAppPage(launched, url)
 
-    /** The app page's status line, or "" while the browser is elsewhere. */
-    const status = async (): Promise<string> => {
-      if (!page.url().startsWith(`${url}/`) || new URL(page.url()).pathname !== "/") return ""
-      return (await page.locator("#status").textContent({ timeout: 1000 }).catch(() => "")) ?? ""
-    }
     let last = ""
     const expectStatus = (expected: string): Promise<void> =>
-      waitUntil(async () => (last = await status()) === expected, options.scaled(20_000), () => `the app's page shows "${last}", not "${expected}" (at ${page.url()})`)
+      waitUntil(async () => (last = await homeStatus(page, url)) === expected, options.scaled(20_000), () => `the app's page shows "${last}", not "${expected}" (at ${page.url()})`)
     return {
       url,
       page,

@@ -14,6 +14,7 @@ const sidebar = [
       { text: "React Router", link: "/getting-started/react-router" },
       { text: "TanStack Start", link: "/getting-started/tanstack-start" },
       { text: "Astro", link: "/getting-started/astro" },
+      { text: "Nuxt", link: "/getting-started/nuxt" },
       { text: "SvelteKit", link: "/getting-started/sveltekit" },
     ],
   },

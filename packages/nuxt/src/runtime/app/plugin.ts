@@ -1,0 +1,25 @@
+/**
+ * Reads the session once per server-side render into the state `useSession()` shares, which the
+ * payload carries to the browser; points core's client helpers at the module's `basePath`.
+ *
+ * @module
+ */
+import { defineNuxtPlugin } from "#imports"
+import { configureClient } from "@portcullis/core/client"
+import { useBasePath, useSession } from "./composables.js"
+
+export default defineNuxtPlugin({
+  name: "portcullis",
+  enforce: "pre",
+  async setup(nuxtApp) {
+    const basePath = useBasePath()
+    const { refresh } = useSession()
+    if (import.meta.server) {
+      await refresh()
+      return
+    }
+    configureClient({ basePath })
+    // A page the server did not render (`ssr: false`) has no session in its payload.
+    if (!nuxtApp.payload.serverRendered) await refresh()
+  },
+})
