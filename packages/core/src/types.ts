@@ -277,6 +277,7 @@ export type AuditOutcome = "success" | "failure"
  * - `signInRequired`: the operation needs a signed-in user and the request has none.
  * - `wrongUser`: another user is signed in than the one who started the operation.
  * - `lastSignInMethod`: refused to remove the user's last way to sign in.
+ * - `reauthRequired`: the change needs a recent authentication (`session.reauthAge`) and the session's is older.
  * - `configuration`: the app's set-up or its own code failed (a callback or `authorize` that threw).
  * - `storeError`: the adapter failed.
  * - On a `sessionRevoke` success: `revoked` (one, or every other, from the user's list of sessions),
@@ -295,6 +296,7 @@ export type AuditReason =
   | "signInRequired"
   | "wrongUser"
   | "lastSignInMethod"
+  | "reauthRequired"
   | "configuration"
   | "storeError"
   | Exclude<SessionRevocationReason, "signOut">

@@ -19,7 +19,7 @@ import { isAllowedOrigin, isLoopbackOrigin } from "../http/origins.js"
 import { isLocalOrigin, publicOrigin } from "../http/outbound-urls.js"
 import { callbackUrl } from "../http/routes.js"
 import { outboundCallbackUrl } from "../http/outbound-urls.js"
-import { readSession } from "../session/index.js"
+import { recentIfSignedIn } from "../session/recent.js"
 import { signInAccount } from "../sign-in/sign-in.js"
 import { createAuthorizationUrl } from "./authorize.js"
 import { validateCallback } from "./callback.js"
@@ -34,8 +34,11 @@ export async function signIn(context: RequestContext, { options: provider }: Pro
   const redirectUri = outboundCallbackUrl(context, provider.id, "An OAuth `redirect_uri`", provider.redirectProxyUrl)
   // The CSRF check just passed, so the browser holds a valid CSRF cookie to bind the flow to.
   const browser = (await browserBinding(context)) ?? ""
-  // Only a flow started while signed in may link its account to that user (read only when linking can happen).
-  const userId = context.config.adapter === undefined ? undefined : (await readSession(context))?.userId
+  // Only a flow started while signed in may link its account to that user (read only when linking
+  // can happen), and only one who authenticated recently: asked before the browser leaves.
+  const signedIn = context.config.adapter === undefined ? null : await recentIfSignedIn(context, { callbackUrl: request.callbackUrl })
+  if (signedIn?.ok === false) return signedIn.response
+  const userId = signedIn?.current.userId
   // A redirect proxy sends the callback back to this origin: it must be one the app configured.
   const origin = provider.redirectProxyUrl === undefined ? context.origin : publicOrigin(context.config.origins, context.origin, context.url, "A sign-in through `redirectProxyUrl`")
   const { url, cookies } = await createAuthorizationUrl(provider, {
