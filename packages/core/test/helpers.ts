@@ -123,8 +123,10 @@ export function location(response: Response): URL {
  * Stores a database session as a sign-in would: its row and the session record naming it (a row
  * without one is a pre-switch session, refused outside `legacySessionCookies`).
  */
-export async function storeSession(adapter: Adapter, session: AdapterSession): Promise<void> {
+export async function storeSession(adapter: Adapter, session: AdapterSession, signedIn?: { methods: string[] }): Promise<void> {
   await adapter.createSession?.(session)
   const now = new Date()
-  await adapter.createSessionRecord?.({ id: `record-${session.sessionToken}`, userId: session.userId, createdAt: now, lastSeenAt: now, expires: session.expires, sessionToken: session.sessionToken })
+  // `signedIn`: the user authenticated just now (a sensitive route asks for a recent authentication); else the session predates the assurance.
+  const assurance = signedIn === undefined ? {} : { signedInAt: now, authTime: now, authMethods: signedIn.methods }
+  await adapter.createSessionRecord?.({ id: `record-${session.sessionToken}`, userId: session.userId, createdAt: now, lastSeenAt: now, expires: session.expires, sessionToken: session.sessionToken, ...assurance })
 }

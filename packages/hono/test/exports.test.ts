@@ -7,7 +7,7 @@ import * as entry from "../src/index.js"
 
 describe("exports", () => {
   it("exports initAuthConfig, authHandler, verifyAuth, auth, the server functions and the error classes", () => {
-    expect(Object.keys(entry).sort()).toEqual(["AuthError", "CredentialsSignin", "RefreshTokenError", "auth", "authHandler", "getAccessToken", "initAuthConfig", "listSessions", "revokeSessions", "unlinkAccount", "verifyAuth"])
+    expect(Object.keys(entry).sort()).toEqual(["AuthError", "CredentialsSignin", "RefreshTokenError", "auth", "authHandler", "getAccessToken", "initAuthConfig", "listSessions", "requireRecentAuth", "revokeSessions", "unlinkAccount", "verifyAuth"])
   })
 
   it("serves @portcullis/hono/providers/<id> as @portcullis/providers/<id>", async () => {

@@ -10,8 +10,8 @@ import { TestBrowser, type Page } from "@portcullis/test-kit/browser"
 import { csrfToken as kitCsrfToken, integrationTestConfig, signInThroughIdp } from "@portcullis/test-kit/idp-sign-in"
 import { Hono } from "hono"
 import { csrf } from "hono/csrf"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { authHandler, getAccessToken, initAuthConfig, listSessions, revokeSessions, unlinkAccount, verifyAuth, type AuthEnv, type HonoAuthConfig } from "../src/index.js"
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
+import { authHandler, getAccessToken, initAuthConfig, listSessions, requireRecentAuth, revokeSessions, unlinkAccount, verifyAuth, type AuthEnv, type HonoAuthConfig } from "../src/index.js"
 
 const APP = "http://localhost:3000"
 const CLIENT = { id: "hono-test", secret: "hono-test-client-secret" }
@@ -59,6 +59,7 @@ function honoApp(authConfig: HonoAuthConfig, options: { csrfFirst?: boolean } = 
   app.get("/me", verifyAuth(), (c) => c.json(c.var.authUser.session))
   app.get("/token", async (c) => c.json(await getAccessToken(c, "idp")))
   app.get("/devices", async (c) => c.json(await listSessions(c)))
+  app.get("/recent", async (c) => c.json(await requireRecentAuth(c)))
   app.post("/devices/others", async (c) => c.json(await revokeSessions(c, { others: true })))
   app.post("/unlink", async (c) => unlinkAccount(c, { provider: "idp" }))
   app.post("/profile", (c) => c.text("saved"))
@@ -123,6 +124,23 @@ describe("authHandler", () => {
     }
     expect(statuses.slice(0, 30).every((status) => status === 302), String(statuses)).toBe(true)
     expect(statuses.at(-1)).toBe(429)
+  })
+})
+
+describe("requireRecentAuth", () => {
+  it("V7.5.1: answers the session after a recent sign-in, and the re-authentication page once it is stale", async () => {
+    const browser = browserFor(honoApp(config({ session: { strategy: "jwt" } })))
+    expect(await (await browser.request(`${APP}/recent`)).json()).toEqual({ ok: false, url: `${APP}/api/auth/signin?callbackUrl=${encodeURIComponent(`${APP}/recent`)}` })
+    const body = new URLSearchParams({ csrfToken: await csrfToken(browser), username: "ada", password: "right", callbackUrl: "/" })
+    await browser.navigate(`${APP}/api/auth/callback/credentials`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body, initiator: `${APP}/api/auth/signin` })
+    expect(await (await browser.request(`${APP}/recent`)).json()).toMatchObject({ ok: true, session: { user: { email: "ada@example.com" } } })
+    vi.useFakeTimers({ toFake: ["Date"] })
+    vi.setSystemTime(Date.now() + 601_000)
+    try {
+      expect(await (await browser.request(`${APP}/recent`)).json()).toEqual({ ok: false, url: `${APP}/api/auth/reauth?callbackUrl=${encodeURIComponent(`${APP}/recent`)}` })
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })
 

@@ -6,7 +6,9 @@
 import type { Adapter } from "../adapters.js"
 import type { RequestContext } from "../internal.js"
 import { callAdapter } from "../outbound/store.js"
-import { checkRecentSession } from "../session/recent.js"
+import { resolveCallbackUrl } from "../http/callback-url.js"
+import { signInPageUrl } from "../http/routes.js"
+import { checkRecentSession, reauthUrl } from "../session/recent.js"
 import type { Session } from "../types.js"
 
 /** What `requireRecentAuth` asks of the session's last authentication. */
@@ -50,10 +52,12 @@ function samePage(context: RequestContext): string {
  * @throws {AdapterError} when the adapter fails.
  */
 export async function recentAuth(context: RequestContext, options: RecentAuthCheck): Promise<RecentAuth> {
-  const check = await checkRecentSession(context, { maxAge: options.maxAge, level: options.level, callbackUrl: options.callbackUrl ?? samePage(context) })
+  const check = await checkRecentSession(context, { maxAge: options.maxAge, level: options.level })
   if (check.ok) return { ok: true, session: check.current.session }
   if (check.error === "ReauthRequired" && options.level === 2 && check.current.assurance.level < 2 && !(await hasSecondFactor(context.config.adapter, check.current.userId))) {
     return { ok: false, url: new URL(`${context.config.basePath}/mfa/setup`, context.origin).href }
   }
-  return { ok: false, url: check.url }
+  // Checked as every callback URL is (same origin, `allowedOrigins`, the `redirect` callback): an integration may pass the `Referer`.
+  const callbackUrl = await resolveCallbackUrl(context, options.callbackUrl ?? samePage(context))
+  return { ok: false, url: check.error === "SessionRequired" ? signInPageUrl(context, { callbackUrl }) : reauthUrl(context, callbackUrl) }
 }

@@ -100,6 +100,14 @@ describe("requireRecentAuth (the server's guard for an app's own pages)", () => 
     expect(await requireRecentAuth(page(jar), config, { maxAge: 300 })).toEqual({ ok: false, url: `${ORIGIN}/api/auth/reauth?callbackUrl=${encodeURIComponent(`${ORIGIN}/settings/security?tab=keys`)}` })
   })
 
+  it("checks callbackUrl as every callback URL: another site's is not where the browser returns", async () => {
+    clockAt(T0)
+    const jar = await signIn(config)
+    clockAt(T0 + 601_000)
+    const refused = await requireRecentAuth(page(jar), config, { callbackUrl: "https://evil.example/phish" })
+    expect(refused).toEqual({ ok: false, url: `${ORIGIN}/api/auth/reauth?callbackUrl=${encodeURIComponent(ORIGIN)}` })
+  })
+
   it("sends a request without a session to the sign-in page", async () => {
     expect(await requireRecentAuth(page(new Jar()), config)).toEqual({ ok: false, url: `${ORIGIN}/api/auth/signin?callbackUrl=${encodeURIComponent(`${ORIGIN}/settings/security?tab=keys`)}` })
   })
