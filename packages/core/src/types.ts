@@ -99,6 +99,24 @@ export interface SessionOptions {
    * factor, an email, a password). Default 600 (10 minutes).
    */
   reauthAge?: number
+  /**
+   * Seconds after sign-in (`session.assurance.signedInAt`) when the session ends, however often it
+   * is used, renewed or re-authenticated: the user signs in again. Default 30 days (2592000).
+   * JWT sessions, and database sessions with an adapter that keeps session records (their
+   * sign-in time lives there). A Portcullis addition: Auth.js sessions slide forever.
+   *
+   * @see https://github.com/OWASP/ASVS OWASP ASVS v5 7.3.2 (absolute session lifetime)
+   */
+  absoluteMaxAge?: number
+  /**
+   * Seconds without a read of the session after which it ends (at least 60). Off by default. A
+   * read counts where it can set a cookie (`GET {basePath}/session`, a route handler, a server
+   * action, `getSessionForResponse`); one that cannot (a server component) does not move it. A
+   * Portcullis addition.
+   *
+   * @see https://github.com/OWASP/ASVS OWASP ASVS v5 7.3.1 (inactivity timeout)
+   */
+  idleTimeout?: number
 }
 
 /** Arguments of `jwt.encode`. */
@@ -324,8 +342,11 @@ export interface AuditEvent {
   at: number
 }
 
-/** Why a session was revoked: see the `sessionRevoked` event. */
-export type SessionRevocationReason = "signOut" | "backchannelLogout" | "revoked" | "signOutEverywhere" | "admin"
+/**
+ * Why a session was revoked: see the `sessionRevoked` event. `expired`: it reached
+ * `session.absoluteMaxAge`; `idle`: it went unread for `session.idleTimeout`.
+ */
+export type SessionRevocationReason = "signOut" | "backchannelLogout" | "revoked" | "signOutEverywhere" | "admin" | "expired" | "idle"
 
 /** The app's own pages, used instead of the built-in ones. */
 export interface PagesOptions {
