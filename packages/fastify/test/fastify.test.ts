@@ -10,7 +10,7 @@ import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { startDevIdp, type DevIdp } from "@portcullis/dev-idp"
 import Credentials from "@portcullis/providers/credentials"
 import { TestBrowser, type Page } from "@portcullis/test-kit/browser"
-import { csrfToken as kitCsrfToken, integrationTestConfig, signInThroughIdp } from "@portcullis/test-kit/idp-sign-in"
+import { credentialsSignIn, csrfToken as kitCsrfToken, expectedRecentAuthWalk, integrationTestConfig, signInThroughIdp, walkRecentAuth } from "@portcullis/test-kit/idp-sign-in"
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { getAccessToken, listSessions, portcullis, requireRecentAuth, revokeSessions, unlinkAccount, type FastifyAuthConfig } from "../src/index.js"
@@ -114,17 +114,8 @@ async function appPost(browser: TestBrowser, path: string, fields: Record<string
 describe("requireRecentAuth", () => {
   it("V7.5.1: answers the session after a recent sign-in, and the re-authentication page once it is stale", async () => {
     const browser = browserFor(await fastifyApp(config({ session: { strategy: "jwt" } })))
-    expect(await (await browser.request(`${APP}/recent`)).json()).toEqual({ ok: false, url: `${APP}/api/auth/signin?callbackUrl=${encodeURIComponent(`${APP}/recent`)}` })
-    const body = new URLSearchParams({ csrfToken: await csrfToken(browser), username: "ada", password: "right", callbackUrl: "/" })
-    await browser.navigate(`${APP}/api/auth/callback/credentials`, { method: "POST", headers: FORM, body, initiator: `${APP}/api/auth/signin` })
-    expect(await (await browser.request(`${APP}/recent`)).json()).toMatchObject({ ok: true, session: { user: { email: "ada@example.com" } } })
-    vi.useFakeTimers({ toFake: ["Date"] })
-    vi.setSystemTime(Date.now() + 601_000)
-    try {
-      expect(await (await browser.request(`${APP}/recent`)).json()).toEqual({ ok: false, url: `${APP}/api/auth/reauth?callbackUrl=${encodeURIComponent(`${APP}/recent`)}` })
-    } finally {
-      vi.useRealTimers()
-    }
+    const walked = await walkRecentAuth(browser, { app: APP, signIn: () => credentialsSignIn(browser, APP, { username: "ada", password: "right" }), clock: vi })
+    expect(walked).toMatchObject(expectedRecentAuthWalk(APP, "ada@example.com"))
   })
 })
 

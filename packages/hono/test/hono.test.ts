@@ -7,7 +7,7 @@ import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { startDevIdp, type DevIdp } from "@portcullis/dev-idp"
 import Credentials from "@portcullis/providers/credentials"
 import { TestBrowser, type Page } from "@portcullis/test-kit/browser"
-import { csrfToken as kitCsrfToken, integrationTestConfig, signInThroughIdp } from "@portcullis/test-kit/idp-sign-in"
+import { credentialsSignIn, csrfToken as kitCsrfToken, expectedRecentAuthWalk, integrationTestConfig, signInThroughIdp, walkRecentAuth } from "@portcullis/test-kit/idp-sign-in"
 import { Hono } from "hono"
 import { csrf } from "hono/csrf"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
@@ -130,17 +130,8 @@ describe("authHandler", () => {
 describe("requireRecentAuth", () => {
   it("V7.5.1: answers the session after a recent sign-in, and the re-authentication page once it is stale", async () => {
     const browser = browserFor(honoApp(config({ session: { strategy: "jwt" } })))
-    expect(await (await browser.request(`${APP}/recent`)).json()).toEqual({ ok: false, url: `${APP}/api/auth/signin?callbackUrl=${encodeURIComponent(`${APP}/recent`)}` })
-    const body = new URLSearchParams({ csrfToken: await csrfToken(browser), username: "ada", password: "right", callbackUrl: "/" })
-    await browser.navigate(`${APP}/api/auth/callback/credentials`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body, initiator: `${APP}/api/auth/signin` })
-    expect(await (await browser.request(`${APP}/recent`)).json()).toMatchObject({ ok: true, session: { user: { email: "ada@example.com" } } })
-    vi.useFakeTimers({ toFake: ["Date"] })
-    vi.setSystemTime(Date.now() + 601_000)
-    try {
-      expect(await (await browser.request(`${APP}/recent`)).json()).toEqual({ ok: false, url: `${APP}/api/auth/reauth?callbackUrl=${encodeURIComponent(`${APP}/recent`)}` })
-    } finally {
-      vi.useRealTimers()
-    }
+    const walked = await walkRecentAuth(browser, { app: APP, signIn: () => credentialsSignIn(browser, APP, { username: "ada", password: "right" }), clock: vi })
+    expect(walked).toMatchObject(expectedRecentAuthWalk(APP, "ada@example.com"))
   })
 })
 

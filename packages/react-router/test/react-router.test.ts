@@ -8,7 +8,7 @@ import { MemoryAdapter } from "@portcullis/adapter-memory"
 import type { AuthConfig } from "@portcullis/core"
 import { startDevIdp, type DevIdp } from "@portcullis/dev-idp"
 import Credentials from "@portcullis/providers/credentials"
-import { integrationTestConfig } from "@portcullis/test-kit/idp-sign-in"
+import { expectedRecentAuthWalk, integrationTestConfig, walkRecentAuth } from "@portcullis/test-kit/idp-sign-in"
 import { TestBrowser, type Page } from "@portcullis/test-kit/browser"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { ReactRouterAuth, type ReactRouterAuthResult } from "../src/index.js"
@@ -102,17 +102,8 @@ async function who(browser: TestBrowser): Promise<unknown> {
 describe("requireRecentAuth", () => {
   it("V7.5.1: answers the session after a recent sign-in, and the re-authentication page once it is stale", async () => {
     const browser = browserFor(app(ReactRouterAuth(config({ session: { strategy: "jwt" } }))))
-    expect(await (await browser.request(`${APP}/recent`)).json()).toEqual({ ok: false, url: `${APP}/api/auth/signin?callbackUrl=${encodeURIComponent(`${APP}/recent`)}` })
-    const body = new URLSearchParams({ providerId: "credentials", username: "ada", password: "right", redirectTo: "/" })
-    await browser.navigate(`${APP}/signin`, { method: "POST", headers: FORM, body, initiator: `${APP}/` })
-    expect(await (await browser.request(`${APP}/recent`)).json()).toMatchObject({ ok: true, session: { user: { email: "ada@example.com" } } })
-    vi.useFakeTimers({ toFake: ["Date"] })
-    vi.setSystemTime(Date.now() + 601_000)
-    try {
-      expect(await (await browser.request(`${APP}/recent`)).json()).toEqual({ ok: false, url: `${APP}/api/auth/reauth?callbackUrl=${encodeURIComponent(`${APP}/recent`)}` })
-    } finally {
-      vi.useRealTimers()
-    }
+    const walked = await walkRecentAuth(browser, { app: APP, signIn: () => browser.navigate(`${APP}/signin`, { method: "POST", headers: FORM, body: new URLSearchParams({ providerId: "credentials", username: "ada", password: "right", redirectTo: "/" }), initiator: `${APP}/` }), clock: vi })
+    expect(walked).toMatchObject(expectedRecentAuthWalk(APP, "ada@example.com"))
   })
 })
 

@@ -8,7 +8,7 @@ import { signInPageUrl } from "../http/routes.js"
 import { serializeCookie } from "../http/cookies.js"
 import { AuthError, Configuration } from "../errors/errors.js"
 import { httpStatus } from "../errors/errors.js"
-import type { RequestContext, SetCookieSink } from "../internal.js"
+import type { InternalConfig, RequestContext, SetCookieSink } from "../internal.js"
 import type { AuthConfig, Session } from "../types.js"
 import type { RecentAuth, RecentAuthCheck } from "./recent-auth.js"
 
@@ -48,19 +48,37 @@ export type { SetCookieSink } from "../internal.js"
  * }
  * ```
  */
-export async function getSessionForResponse(request: Request, config: AuthConfig, setCookie: SetCookieSink): Promise<Session | null> {
+export function getSessionForResponse(request: Request, config: AuthConfig, setCookie: SetCookieSink): Promise<Session | null> {
+  return readForResponse(request, config, setCookie, currentSession, () => null)
+}
+
+/**
+ * Runs a session read for a server answering `request`, handing its cookies to `setCookie`; what
+ * the request carries that cannot be read (a bad host, a failing callback the request caused) is
+ * logged and answered with `unreadable`'s answer.
+ *
+ * @throws {AuthError} for the server's own faults (a `5xx` code).
+ */
+async function readForResponse<T>(
+  request: Request,
+  config: AuthConfig,
+  setCookie: SetCookieSink,
+  read: (context: RequestContext) => Promise<T>,
+  unreadable: (internal: InternalConfig, context: RequestContext | undefined) => T,
+): Promise<T> {
   const internal = await resolveConfig(config)
+  let context: RequestContext | undefined
   try {
-    const context = createContext(internal, request, new URL(request.url))
-    const session = await currentSession(context)
+    context = createContext(internal, request, new URL(request.url))
+    const answer = await read(context)
     for (const cookie of context.setCookies) setCookie(serializeCookie(cookie))
-    return session
+    return answer
   } catch (thrown) {
     const error = thrown instanceof AuthError ? thrown : new Configuration("An unexpected error occurred while reading the session.", { cause: thrown })
     // 503 is how Auth() marks the server's own fault; everything else was caused by the request.
     if (httpStatus(error.code) >= 500) throw error
     internal.logger.error(error)
-    return null
+    return unreadable(internal, context)
   }
 }
 
@@ -109,22 +127,15 @@ export function getSession(request: Request, config: AuthConfig): Promise<Sessio
  * if (!recent.ok) return Response.redirect(recent.url, 303)
  * ```
  */
-export async function requireRecentAuthForResponse(request: Request, config: AuthConfig, setCookie: SetCookieSink, options: RecentAuthCheck = {}): Promise<RecentAuth> {
-  const internal = await resolveConfig(config)
-  let context: RequestContext | undefined
-  try {
-    context = createContext(internal, request, new URL(request.url))
-    const answer = await (await import("./recent-auth.js")).recentAuth(context, options)
-    for (const cookie of context.setCookies) setCookie(serializeCookie(cookie))
-    return answer
-  } catch (thrown) {
-    const error = thrown instanceof AuthError ? thrown : new Configuration("An unexpected error occurred while reading the session.", { cause: thrown })
-    if (httpStatus(error.code) >= 500) throw error
-    internal.logger.error(error)
-    if (context !== undefined) for (const cookie of context.setCookies) setCookie(serializeCookie(cookie))
+export function requireRecentAuthForResponse(request: Request, config: AuthConfig, setCookie: SetCookieSink, options: RecentAuthCheck = {}): Promise<RecentAuth> {
+  return readForResponse(
+    request,
+    config,
+    setCookie,
+    async (context) => (await import("./recent-auth.js")).recentAuth(context, options),
     // What the request carries is unreadable (or its host untrusted): as without a session.
-    return { ok: false, url: context === undefined ? internal.pages.signIn ?? `${internal.basePath}/signin` : signInPageUrl(context, { callbackUrl: options.callbackUrl }) }
-  }
+    (internal, context) => ({ ok: false, url: context === undefined ? (internal.pages.signIn ?? `${internal.basePath}/signin`) : signInPageUrl(context, { callbackUrl: options.callbackUrl }) }),
+  )
 }
 
 /**

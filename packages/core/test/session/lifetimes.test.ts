@@ -9,8 +9,8 @@ import { resolveConfig } from "../../src/config/config.js"
 import { createContext } from "../../src/http/context.js"
 import { encode } from "../../src/session/jwt.js"
 import { raiseAssurance } from "../../src/session/start.js"
-import type { AuthConfig, Session, SessionRevocationReason } from "../../src/types.js"
-import { Jar, ORIGIN, PASSWORD, SECRET, call, configError, csrfToken, passwordProvider, testConfig } from "../helpers.js"
+import type { AuthConfig, SessionRevocationReason } from "../../src/types.js"
+import { Jar, ORIGIN, SECRET, clockAt, configError, passwordProvider, sessionOf, signInWithPassword, testConfig } from "../helpers.js"
 
 const NAME = "authjs.session-token"
 const ADA = { id: "user-ada", name: "Ada Lovelace", email: "ada@example.com", emailVerified: null }
@@ -21,21 +21,6 @@ const HOUR = 60 * MINUTE
 afterEach(() => {
   vi.useRealTimers()
 })
-
-function clockAt(at: number): void {
-  vi.useFakeTimers({ toFake: ["Date"] })
-  vi.setSystemTime(at)
-}
-
-async function signIn(config: AuthConfig, jar = new Jar()): Promise<Jar> {
-  const response = await call(config, jar, "/api/auth/callback/credentials", { form: { csrfToken: await csrfToken(config, jar), username: "ada", password: PASSWORD } })
-  expect(response.status).toBe(302)
-  return jar
-}
-
-async function sessionOf(config: AuthConfig, jar: Jar): Promise<Session | null> {
-  return (await (await call(config, jar, "/api/auth/session")).json()) as Session | null
-}
 
 /** Re-authenticates the session's user as the re-authentication page will (`raiseAssurance`), keeping its cookies. */
 async function reauthenticate(config: AuthConfig, jar: Jar): Promise<void> {
@@ -62,7 +47,7 @@ describe.each(["jwt", "jwt with records", "database"] as const)("session.absolut
   it("V7.3.2: a session used every 4 minutes, renewed and re-authenticated, is refused at absoluteMaxAge + 1 s", async () => {
     const { config, adapter, revoked } = setup(strategy, { absoluteMaxAge: HOUR / 1000, updateAge: 300 })
     clockAt(T0)
-    const jar = await signIn(config)
+    const jar = await signInWithPassword(config)
     for (let at = 4 * MINUTE; at < HOUR; at += 4 * MINUTE) {
       clockAt(T0 + at)
       expect((await sessionOf(config, jar))?.user?.email, `read at ${String(at / MINUTE)} min`).toBe("ada@example.com")
@@ -87,7 +72,7 @@ describe.each(["jwt", "database"] as const)("session.idleTimeout (%s)", (strateg
   it("V7.3.1: renews within half the timeout while read, and refuses the session once unread for idleTimeout", async () => {
     const { config, adapter, revoked } = setup(strategy, { idleTimeout: 600 })
     clockAt(T0)
-    const jar = await signIn(config)
+    const jar = await signInWithPassword(config)
     const cookie = jar.cookies.get(NAME)
     clockAt(T0 + 5 * MINUTE)
     expect(await sessionOf(config, jar)).not.toBeNull()
@@ -108,7 +93,7 @@ describe.each(["jwt", "database"] as const)("session.idleTimeout (%s)", (strateg
   it("V7.3.1: a JWT read that cannot set cookies does not count as activity (a database read moves the row)", async () => {
     const { config } = setup(strategy, { idleTimeout: 600 })
     clockAt(T0)
-    const jar = await signIn(config)
+    const jar = await signInWithPassword(config)
     const { getSession } = await import("../../src/index.js")
     for (const at of [4, 8, 9]) {
       clockAt(T0 + at * MINUTE)
