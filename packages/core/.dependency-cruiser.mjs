@@ -39,10 +39,10 @@ const flowFolders = `^src/(${FLOWS.join("|")})/`
  * The rooms below the routes, in layers, lowest first (issue 34). A room imports only rooms of
  * the layers below its own and the root's entry points and types-only modules, plus the few
  * imports listed under `also`, each with the reason; rooms of one layer import neither the other.
- * The flows, `session/`, `pages/`, `providers/`, the features (`factors/`: its routes and pages
- * sit beside the flows, on `sign-in/` and `pages/`) and the routes above them are not layered
- * here: the flow rules above and the route rule below bound them, and `test/bundle.test.ts` that
- * a feature loads only by `import()`.
+ * The flows, `session/`, `pages/`, `providers/`, the features (`factors/`, `reauth/`: their
+ * routes and pages sit beside the flows, on `sign-in/` and `pages/`) and the routes above them are
+ * not layered here: the flow rules above and the route rule below bound them, the `reauth/` rules
+ * below that room, and `test/bundle.test.ts` that a feature loads only by `import()`.
  *
  * @type {{ rooms: string[], also?: { room: string, to: string[], why: string }[] }[]}
  */
@@ -64,7 +64,10 @@ const LAYERS = [
   },
   {
     rooms: ["sign-in"],
-    also: [{ room: "sign-in", to: ["session"], why: "every sign-in ends by starting the session" }],
+    also: [
+      { room: "sign-in", to: ["session"], why: "every sign-in ends by starting the session" },
+      { room: "sign-in", to: ["factors"], why: "the second-factor gate plugs in once, in the one sign-in ending, fetched only when `mfa` is set" },
+    ],
   },
 ]
 
@@ -160,6 +163,24 @@ export default {
         },
       }
     }),
+    {
+      name: "reauth-imports-flow",
+      severity: "error",
+      comment:
+        "The re-authentication room (src/reauth/) imports a flow folder. It reaches a flow only through the provider " +
+        "that carries it (`provider.flow`, with the marker `context.reauth` set), as the actions do.",
+      from: { path: "^src/reauth/" },
+      to: { path: flowFolders },
+    },
+    {
+      name: "reauth-imported-statically",
+      severity: "error",
+      comment:
+        "A module outside src/reauth/ imports the re-authentication room statically. The route table and the flows' " +
+        "endings reach it only by `import()`, so an app that never re-authenticates loads none of it.",
+      from: { path: "^src/", pathNot: "^src/reauth/" },
+      to: { path: "^src/reauth/", dependencyTypesNot: ["dynamic-import"] },
+    },
     ...layerRules,
     ...configStageRules,
     {

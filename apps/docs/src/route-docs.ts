@@ -32,8 +32,26 @@ export const ROUTE_DOCS: Record<string, readonly RouteDoc[]> = {
   "GET signout-callback": [{ path: "/signout/callback/:id", does: "Where an OpenID provider's own sign-out (`endSessionOnSignOut`) sends the browser back; goes on to the app's `callbackUrl`." }],
   "GET error": [{ path: "/error", does: "The built-in error page for an error code (or a redirect to `pages.error`)." }],
   "GET verify-request": [{ path: "/verify-request", does: "The \"check your email\" page shown after a sign-in link was sent (or `pages.verifyRequest`)." }],
+  "GET mfa": [
+    { path: "/mfa", does: "The second factor's challenge of a pending sign-in (`mfa`): a code from the authenticator app or a backup code; JSON `{ factors }` for `Accept: application/json`." },
+    { path: "/mfa/setup", does: "The page that starts setting up an authenticator app (a recent sign-in, or under `mfa.required` the pending sign-in of a user with no factor)." },
+  ],
+  "POST mfa": [
+    { path: "/mfa/verify", does: "Completes a pending sign-in with a TOTP or backup code and goes to the original `callbackUrl`; 5 wrong codes end it. CSRF-checked.", limit: "callback" },
+    { path: "/mfa/totp/setup", does: "A new authenticator-app secret and its `otpauth://` URI (QR code on the page); 409 when one is set up already." },
+    { path: "/mfa/totp/confirm", does: "Confirms the authenticator app with its first code and shows the backup codes, once." },
+    { path: "/mfa/backup-codes", does: "Replaces every backup code with ten new ones (a recent sign-in at level 2)." },
+    { path: "/mfa/remove", does: "Removes a second factor (a recent sign-in at level 2; never the last one under `mfa.required`)." },
+  ],
   "GET accounts": [{ path: "/accounts", does: "The signed-in user's linked accounts as JSON (provider and account id, never tokens)." }],
   "POST accounts": [{ path: "/accounts/unlink", does: "Unlinks one of the user's accounts, never the last way in; revokes its tokens with `revokeTokensOnSignOut`. CSRF-checked." }],
+  "GET reauth": [
+    { path: "/reauth", does: "The re-authentication page: the signed-in user's ways to prove it is still them (passkey, authenticator app, password, a linked OpenID provider, an email link); JSON `{ methods }` for `Accept: application/json`." },
+    { path: "/reauth/:id", does: "A passkey's options naming only the signed-in user's passkeys; an emailed re-authentication link's confirmation page.", limit: "passkeyOptions" },
+  ],
+  "POST reauth": [
+    { path: "/reauth/:id", does: "Proves the signed-in user again through a provider (a password form, an OpenID provider's fresh login, an email link) or, at `/reauth/totp`, an authenticator app's code; raises the same session. CSRF-checked.", limit: "signIn" },
+  ],
   "POST backchannel-logout": [{ path: "/backchannel-logout/:id", does: "OpenID Connect Back-Channel Logout: the provider posts a signed logout token and the user's sessions end on every instance (`backchannelLogout: true`)." }],
   "GET webauthn-options": [{ path: "/webauthn-options/:id", does: "A passkey challenge (authentication or registration options) for the browser's WebAuthn call.", limit: "passkeyOptions" }],
   "GET webauthn-credentials": [{ path: "/webauthn-credentials/:id", does: "The signed-in user's passkeys as JSON: name, created, last used." }],

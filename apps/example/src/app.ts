@@ -18,7 +18,7 @@ import { openDatabase } from "./database.js"
 import { DEMO_PROVIDER_ID, startDemoIdp } from "./demo-idp.js"
 import { createDemoUserCheck, DEMO_USERNAME, demoUserProvider } from "./demo-user.js"
 import { printSignInLink, selectEmailProvider, type EmailDelivery, type SignInLinkSink } from "./email.js"
-import { FAVICON, pagePolicy, renderCheckEmail, renderDevices, renderHome, renderNotFound, renderNoToken, renderProtected, renderServerError, renderToken, STYLESHEET, type HomeView, type SessionStore } from "./pages.js"
+import { FAVICON, pagePolicy, renderCheckEmail, renderDevices, renderHome, renderNotFound, renderNoToken, renderProtected, renderServerError, renderSettings, renderToken, STYLESHEET, type HomeView, type SessionStore, type SettingsView } from "./pages.js"
 import { selectProviders, type ProviderStatus } from "./providers.js"
 import { readSession } from "./session.js"
 import { readSessionStrategy, readVariable, resolveDemoPassword, resolveSecret, SettingsError, type Env } from "./settings.js"
@@ -125,6 +125,23 @@ export function createApp(options: AppOptions): Hono {
       return new Response(null, { status: 302, headers })
     }
     return page(renderProtected(session), 200, setCookies)
+  })
+  // Two-step sign-in: whether the user has it, and the way to core's pages that turn it on or off.
+  app.get("/settings", async (c) => {
+    const { session, setCookies } = await readSession(c.req.raw, auth)
+    const userId = session?.user?.id
+    if (session === null || userId === undefined) {
+      const headers = new Headers({ location: `${AUTH_BASE_PATH}/signin?callbackUrl=%2Fsettings`, "cache-control": "private, no-store" })
+      for (const cookie of setCookies) headers.append("set-cookie", cookie)
+      return new Response(null, { status: 302, headers })
+    }
+    const factors = (await auth.adapter?.listAuthFactors?.(userId)) ?? []
+    const view: SettingsView = {
+      session,
+      authenticator: factors.some((factor) => factor.type === "totp" && factor.confirmedAt != null),
+      backupCodes: factors.filter((factor) => factor.type === "backup").length,
+    }
+    return page(renderSettings(view), 200, setCookies)
   })
   // The user's signed-in devices, each of which the page can sign out (through core's POST /sessions/revoke).
   app.get("/devices", async (c) => {

@@ -43,6 +43,9 @@ export function createAuthConfig(options: AuthOptions): AuthConfig {
     trustHost: true,
     // The name its own pages carry, on core's pages too, linked back to its home page.
     theme: { colorScheme: "auto", brandColor: "#2f5bd3", brandName: "Auth example", homeUrl: "/" },
+    // Two-step sign-in with an authenticator app, which each user turns on from the settings page:
+    // a user who did asks for a code after every way in (the adapter keeps the factors).
+    mfa: { factors: ["totp"] },
     ...(options.logger === undefined ? {} : { logger: options.logger }),
   }
 }

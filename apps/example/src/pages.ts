@@ -218,9 +218,48 @@ export function renderProtected(session: Session): string {
 <h1>Protected page</h1>
 <p class="muted">Only signed-in users see this page; without a session it sends you to sign in.</p>
 ${userCard(user)}
-<p><a href="/devices">Signed-in devices</a></p>
+<p><a href="/devices">Signed-in devices</a> · <a href="/settings">Two-step sign-in</a></p>
 <h2>The session</h2>
 <pre data-testid="session" tabindex="0">${escapeHtml(JSON.stringify(session, null, 2))}</pre>
+</section>`,
+  )
+}
+
+/** What the settings page shows. */
+export interface SettingsView {
+  session: Session
+  /** The user confirmed an authenticator app. */
+  authenticator: boolean
+  /** Backup codes the user has left. */
+  backupCodes: number
+}
+
+/** The ways the session's user proved who they are, in words. */
+const METHOD_NAMES: Record<string, string> = { fed: "an identity provider", email: "an email link", pwd: "a password", hwk: "a passkey", otp: "an authenticator code", kba: "a backup code" }
+
+/**
+ * The settings page: whether two-step sign-in is on (an authenticator app, and backup codes
+ * left), how this session signed in, and the way to core's pages that turn it on, make new
+ * backup codes or turn it off (each asks for a recent sign-in first).
+ */
+export function renderSettings(view: SettingsView): string {
+  const manage = `${AUTH_BASE_PATH}/mfa/setup?callbackUrl=%2Fsettings`
+  const methods = (view.session.assurance?.methods ?? []).filter((method) => Object.hasOwn(METHOD_NAMES, method)).map((method) => METHOD_NAMES[method] ?? method)
+  const how = methods.length === 0 ? "" : `<p class="muted" data-testid="signed-in-with">This session signed in with ${escapeHtml(methods.join(" and "))}.</p>`
+  const state = view.authenticator
+    ? `<p data-testid="two-step">Status: <span class="badge on">on</span></p>
+<p class="muted">Each sign-in asks for a code from your authenticator app after the first step. Backup codes left: <strong data-testid="backup-codes-left">${String(view.backupCodes)}</strong>.</p>
+<div class="actions"><a class="button" href="${manage}">Manage two-step sign-in</a></div>`
+    : `<p data-testid="two-step">Status: <span class="badge off">off</span></p>
+<p class="muted">Turn it on to be asked, after every sign-in, for a code from an authenticator app on your phone. You also get backup codes for when the phone is not at hand.</p>
+<div class="actions"><a class="button primary" href="${manage}">Turn on two-step sign-in</a></div>`
+  return layout(
+    { title: "Settings", signedIn: true },
+    `<section class="card">
+<h1>Settings</h1>
+<h2>Two-step sign-in</h2>
+${state}
+${how}
 </section>`,
   )
 }

@@ -13,6 +13,7 @@
  * set up the back-channel logout test; LEGACY_UNTIL (an ISO date) sets `legacySessionCookies.until`
  * for its sessions from before the switch from Auth.js. EMAIL_LINKS=1 adds an email provider (at
  * most 4 mails per address) that prints each link as a `mail-link <url>` line instead of sending it.
+ * MFA=1 turns on second factors (`mfa: {}`): a user with a TOTP factor signs in through `/mfa/verify`.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import { pathToFileURL } from "node:url"
@@ -39,6 +40,7 @@ const config = {
   secret: env("AUTH_SECRET"),
   ...(legacyUntil === undefined || legacyUntil === "" ? {} : { legacySessionCookies: { until: legacyUntil } }),
   trustHost: true,
+  ...(process.env.MFA === "1" ? { mfa: {} } : {}),
   adapter: makeAdapter(pool),
   session: {
     strategy: process.env.SESSION_STRATEGY === "jwt" ? ("jwt" as const) : ("database" as const),

@@ -3,13 +3,16 @@
  * origin (a round-robin-free "load balancer" the test steers), with a real OpenID Provider.
  */
 import { describe, expect, it } from "vitest"
-import { migrate } from "../src/index.js"
 import { useDatabase } from "./databases.js"
-import { ALICE, APP, BOB, Visitor, useTwoInstances, type Instance } from "./instances.js"
+import type { Page } from "@portcullis/test-kit/browser"
+import { sealFactorSecret } from "../../core/src/factors/sealed-secret.js"
+import { newTotpSecret, totpCode, totpStep } from "../../core/src/factors/totp.js"
+import { PostgresAdapter, migrate } from "../src/index.js"
+import { ALICE, APP, BOB, SECRET, Visitor, useTwoInstances, type Instance } from "./instances.js"
 
 describe("two app instances in separate processes, one PostgreSQL database", () => {
   const pool = useDatabase("scale_out", migrate)
-  const instances = useTwoInstances(() => ({ DATABASE_URL: String(pool().options.connectionString), EMAIL_LINKS: "1" }))
+  const instances = useTwoInstances(() => ({ DATABASE_URL: String(pool().options.connectionString), EMAIL_LINKS: "1", MFA: "1" }))
 
   async function count(sql: string, values: unknown[]): Promise<number> {
     const { rows } = await pool().query<{ n: string }>(`SELECT count(*) AS n FROM ${sql}`, values)
@@ -71,5 +74,28 @@ describe("two app instances in separate processes, one PostgreSQL database", () 
     expect(rows.map((row) => row.email).sort()).toEqual(addresses)
     const ids = new Map(rows.map((row) => [row.email, row.id]))
     expect(sessions.map((session) => session?.user?.id)).toEqual(links.map((link) => ids.get(link.searchParams.get("email") ?? "")))
+  })
+
+  it("V6.5.1, RFC 6238 §5.2: a TOTP code accepted through A is refused through B, each holding a pending sign-in of the same user", async () => {
+    const [first, second] = instances()
+    // Bob signs in without a factor (finding or making his user), then gets a TOTP factor.
+    const enrolling = new Visitor(first)
+    expect((await enrolling.signIn(BOB)).url).toBe(`${APP}/protected`)
+    const userId = (await enrolling.session())?.user?.id ?? ""
+    const secret = newTotpSecret()
+    await PostgresAdapter(pool()).createAuthFactor({ id: crypto.randomUUID(), userId, type: "totp", secret: await sealFactorSecret([SECRET], secret, userId), createdAt: new Date(), confirmedAt: new Date() })
+
+    const visitors = [new Visitor(first), new Visitor(second)]
+    const challenges = await Promise.all(visitors.map((visitor) => visitor.signIn(BOB)))
+    expect(challenges.map((page) => page.url)).toEqual([`${APP}/api/auth/mfa`, `${APP}/api/auth/mfa`])
+    expect(await Promise.all(visitors.map((visitor) => visitor.session()))).toEqual([null, null])
+    const code = await totpCode(secret, totpStep())
+    const [throughA, throughB] = visitors as [Visitor, Visitor]
+    const done = await throughA.browser.submitForm(challenges[0] as Page, { values: { code } })
+    expect(done.url).toBe(`${APP}/protected`)
+    const refused = await throughB.browser.submitForm(challenges[1] as Page, { values: { code } })
+    expect(refused.url).toBe(`${APP}/api/auth/mfa?error=replayed`)
+    expect(await throughA.session()).toMatchObject({ user: { id: userId }, assurance: { level: 2, methods: ["fed", "otp", "mfa"] } })
+    expect(await throughB.session()).toBeNull()
   })
 })

@@ -84,10 +84,9 @@ describe("@auth/drizzle-adapter with @portcullis/adapter-pg's factor and session
     const refused: string[] = []
     expect((await Auth(new Request("http://localhost:3000/api/auth/providers"), config(store().adapter, refused))).status).toBe(503)
     expect(refused.join("\n")).toMatch(/`mfa` needs adapter methods the `adapter` is missing: createAuthFactor, .*, replaceAuthFactors, createSessionRecord, .*, useOnce\./)
-    // Composed, nothing is missing: what stops the start is only that this release does not enforce mfa yet.
+    // Composed, nothing is missing: it starts.
     const composed: string[] = []
-    expect((await Auth(new Request("http://localhost:3000/api/auth/providers"), config(adapter(), composed))).status).toBe(503)
-    expect(composed.join("\n")).not.toContain("is missing")
-    expect(composed.join("\n")).toContain("`mfa` is checked but not enforced by this release")
+    expect((await Auth(new Request("http://localhost:3000/api/auth/providers"), config(adapter(), composed))).status).toBe(200)
+    expect(composed).toEqual([])
   })
 })

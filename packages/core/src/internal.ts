@@ -125,6 +125,20 @@ export interface RequestContext {
    * event (`audit/audit.ts`): set only when the app has `events.audit`, cleared once its event is sent.
    */
   audit?: AuditedOperation
+  /**
+   * Set only by the re-authentication room (`reauth/`) before it hands the request to a flow: the
+   * flow proves the signed-in user again instead of signing anyone in, and ends through that
+   * room's ending (`reauth/ending.ts`), never `finishSignIn`. Nothing a request carries sets it.
+   */
+  reauth?: ReauthMarker
+}
+
+/** A re-authentication under way: whose, and since when. */
+export interface ReauthMarker {
+  /** The signed-in user it must prove again. */
+  userId: string
+  /** When it started, in epoch seconds: an OpenID provider's `auth_time` must not be older (less the clock tolerance). */
+  at: number
 }
 
 /** An operation under way, as its audit event will name it. */
@@ -290,6 +304,19 @@ export interface SignInFlow<Options = unknown> {
    */
   waysIn?: (context: RequestContext, provider: FlowProvider<Options>, user: AdapterUser) => Promise<readonly WayIn[]>
   /**
+   * For a flow that can prove again who the signed-in user is (the re-authentication page,
+   * `reauth/`); a flow without it is never offered there.
+   */
+  reauth?: {
+    /** Whether this provider can. */
+    offers: (options: Options) => boolean
+    /**
+     * For a way that runs in the browser (passkeys): its control on the page, and the script
+     * source (`'sha256-…'`) the page's Content-Security-Policy admits for it.
+     */
+    control?: (context: RequestContext, provider: FlowProvider<Options>, page: { csrfToken: string; callbackUrl: string }) => { markup: string; script: string }
+  }
+  /**
    * For a flow that sends mail (email links): how core's other mails go out through this
    * provider (see `outbound/mail.ts`): its transport, or `undefined` when the provider sends
    * only its sign-in links (a custom `sendVerificationRequest` and no `sendMail`).
@@ -310,4 +337,6 @@ export interface FlowBinding {
   browser: string
   /** The user signed in when it started: only that user can have the new account linked. */
   userId?: string
+  /** A re-authentication of `userId` started at this time (epoch seconds): see {@link ReauthMarker}. */
+  reauthAt?: number
 }

@@ -266,6 +266,14 @@ export interface EventCallbacks {
  *   verified email); its failures are the sign-in's.
  * - `accountUnlink`: `POST /accounts/unlink` or the server's `unlinkAccount()`.
  * - `passkeyAdd`, `passkeyRemove`: a signed-in user registers or deletes a passkey.
+ * - `reauth`: the signed-in user proved it is them again (`{basePath}/reauth`): `success` when the
+ *   session was raised; `wrongUser` when the way proved another user (the session unchanged).
+ * - `secondFactor`: a code typed to complete a pending sign-in (`POST /mfa/verify`): `success`
+ *   (its `methods` the factor's, `"otp"` or `"kba"`, followed by the `signIn` success), or
+ *   `failure` (`invalidCode`, `replayed`, `rateLimited`, `locked`, `expired`, `invalidRequest`).
+ * - `mfaEnrol`: an authenticator app confirmed with its first code (`POST /mfa/totp/confirm`).
+ * - `mfaRemove`: a second factor removed (`POST /mfa/remove`).
+ * - `backupCodesRegenerate`: new backup codes replace the old ones (`POST /mfa/backup-codes`).
  */
 export type AuditType =
   | "signIn"
@@ -276,9 +284,17 @@ export type AuditType =
   | "accountUnlink"
   | "passkeyAdd"
   | "passkeyRemove"
+  | "reauth"
+  | "secondFactor"
+  | "mfaEnrol"
+  | "mfaRemove"
+  | "backupCodesRegenerate"
 
-/** How an audited operation ended. */
-export type AuditOutcome = "success" | "failure"
+/**
+ * How an audited operation ended; `pending` for a `signIn` whose first factor passed and whose
+ * user owes a second (no session yet: a `secondFactor` event and the `signIn` success follow).
+ */
+export type AuditOutcome = "success" | "failure" | "pending"
 
 /**
  * Why an audited operation failed (or, for a `sessionRevoke` success, how the sessions ended), a
@@ -286,9 +302,12 @@ export type AuditOutcome = "success" | "failure"
  *
  * - `denied`: refused by the user at the provider, or by the app (`signIn` callback, `jwt` callback).
  * - `invalidCredentials`: a password form `authorize` refused, a passkey that did not verify or is unknown.
- * - `invalidCode`: a sign-in link whose token is unknown, used or expired.
- * - `expired`, `replayed`: a passkey challenge that expired or was used already; a back-channel logout token seen before.
- * - `rateLimited`: an account's password sign-in paused (`rateLimit.credentials`), an address's mail allowance spent (`rateLimit.mailPerAddress`).
+ * - `invalidCode`: a sign-in link whose token is unknown, used or expired; a wrong second-factor code.
+ * - `expired`, `replayed`: a passkey challenge that expired or was used already; a back-channel logout token seen before;
+ *   a pending sign-in that ended (5 minutes, 5 wrong codes, completed) and a TOTP step or backup code used already.
+ * - `rateLimited`: an account's password sign-in paused (`rateLimit.credentials`), an address's mail allowance spent
+ *   (`rateLimit.mailPerAddress`), a user's 10 wrong second-factor codes in 15 minutes.
+ * - `locked`: the user's TOTP factor is locked after 100 wrong codes in a row.
  * - `accountNotLinked`: the account-linking rules refused the account.
  * - `invalidRequest`: the request itself was wrong: CSRF, state, PKCE, nonce, callback URL, an unknown provider, malformed input.
  * - `providerError`: the provider answered with an error or did not validate, or the email could not be sent.
@@ -308,6 +327,7 @@ export type AuditReason =
   | "expired"
   | "replayed"
   | "rateLimited"
+  | "locked"
   | "accountNotLinked"
   | "invalidRequest"
   | "providerError"

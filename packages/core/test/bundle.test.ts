@@ -58,7 +58,7 @@ async function loadedWith(app: string): Promise<{ inputs: string[]; code: string
 }
 
 /** Flows and options an app loads only when it uses them. */
-const LAZY = /^(email\/|credentials\/|oauth\/rare-options\.ts|pages\/email\.ts|session\/(legacy|cookie-tokens|database|jwt-foreign)\.ts|http\/redirect-warning\.ts|oauth1\/|webauthn\/|oauth\/access-token\.ts|oauth\/refresh\.ts|crypto\/crypto-web\.ts|pages\/|session\/records\.ts|oauth\/backchannel\.ts|oauth\/logout-token\.ts|oauth\/end-session\.ts|sign-in\/accounts\.ts|actions\/accounts\.ts|sign-in\/ways-in\.ts|errors\/error-messages\.ts|config\/normalise-rare\.ts|config\/mfa\.ts|outbound\/store-timeout\.ts|outbound\/deadline\.ts|http\/origin-patterns\.ts|limits\/rate-limit\.ts|limits\/client-limit\.ts|limits\/client-limit-rules\.ts|limits\/ip-address\.ts|client-address\.ts|actions\/error\.ts|actions\/verify-request\.ts|actions\/sessions\.ts|session\/device\.ts|sessions\.ts|http\/failures\.ts|http\/other-loopback\.ts|actions\/signin-page\.ts|crypto\/secret-refusals\.ts|outbound\/store\.ts|actions\/signout-page\.ts|session\/start\.ts|limits\/memory-store\.ts|crypto\/sealed\.ts|errors\/log-once\.ts|errors\/flow-errors\.ts|http\/outbound-urls\.ts|factors\/|audit\/event\.ts|outbound\/mail\.ts)/
+const LAZY = /^(email\/|credentials\/|oauth\/rare-options\.ts|pages\/email\.ts|session\/(legacy|cookie-tokens|database|jwt-foreign)\.ts|http\/redirect-warning\.ts|oauth1\/|webauthn\/|oauth\/access-token\.ts|oauth\/refresh\.ts|crypto\/crypto-web\.ts|pages\/|session\/records\.ts|oauth\/backchannel\.ts|oauth\/logout-token\.ts|oauth\/end-session\.ts|sign-in\/accounts\.ts|actions\/accounts\.ts|sign-in\/ways-in\.ts|errors\/error-messages\.ts|config\/normalise-rare\.ts|config\/mfa\.ts|outbound\/store-timeout\.ts|outbound\/deadline\.ts|http\/origin-patterns\.ts|limits\/rate-limit\.ts|limits\/client-limit\.ts|limits\/client-limit-rules\.ts|limits\/ip-address\.ts|client-address\.ts|actions\/error\.ts|actions\/verify-request\.ts|actions\/sessions\.ts|session\/device\.ts|sessions\.ts|http\/failures\.ts|http\/other-loopback\.ts|actions\/signin-page\.ts|crypto\/secret-refusals\.ts|outbound\/store\.ts|actions\/signout-page\.ts|session\/start\.ts|limits\/memory-store\.ts|crypto\/sealed\.ts|errors\/log-once\.ts|errors\/flow-errors\.ts|http\/outbound-urls\.ts|factors\/|reauth\/|audit\/event\.ts|outbound\/mail\.ts)/
 
 describe("what an app loads with Auth", () => {
   it("holds no flow at all for Auth alone: a provider brings its flow, or the registry fetches it", async () => {
@@ -80,6 +80,25 @@ describe("what an app loads with Auth", () => {
     expect(inputs.filter((input) => protocol.test(input))).toEqual([])
     expect(lazy).toEqual(expect.arrayContaining(["oauth/protocol.ts", "oauth/callback.ts", "sign-in/sign-in.ts"]))
     expect(lazy.some((input) => input.includes("oauth4webapi"))).toBe(true)
+  })
+
+  it("fetches no second-factor code with the first sign-in: the gate and its routes (factors/) load only when mfa is set", async () => {
+    const result = await bundleApp(OAUTH_APP)
+    const outputs: Metafile["outputs"] = result.metafile.outputs
+    const ending = Object.keys(outputs).find((path) => Object.keys(outputs[path]?.inputs ?? {}).includes("sign-in/sign-in.ts"))
+    expect(ending).toBeDefined()
+    // What loads with the sign-in ending: its chunk and the chunks it imports statically.
+    const loaded = new Set<string>()
+    const visit = (path: string): void => {
+      if (loaded.has(path)) return
+      loaded.add(path)
+      for (const imported of outputs[path]?.imports ?? []) if (imported.kind === "import-statement" && !imported.external) visit(imported.path)
+    }
+    visit(ending ?? "")
+    const inputs = [...loaded].flatMap((path) => Object.keys(outputs[path]?.inputs ?? {}))
+    expect(inputs.filter((input) => input.startsWith("factors/"))).toEqual([])
+    // The gate is there to fetch: the ending imports it dynamically.
+    expect(Object.values(outputs).some((output) => Object.keys(output.inputs).includes("factors/gate.ts"))).toBe(true)
   })
 
   it("holds the OAuth flow and JWT sessions, and none of the email, credentials, database-session, legacy-cookie, off-origin warning or default-page code", async () => {

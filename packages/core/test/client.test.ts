@@ -61,6 +61,22 @@ describe("@portcullis/core/client", () => {
     expect(await getSession()).toMatchObject({ user: { id: "user-ada", name: "Ada Lovelace" } })
   })
 
+  it("V6.3.3: answers SecondFactorRequired with the challenge's URL to a sign-in that pends, and getSession stays null", async () => {
+    const { sealFactorSecret } = await import("../src/factors/sealed-secret.js")
+    const { newTotpSecret } = await import("../src/factors/totp.js")
+    const adapter = MemoryAdapter({
+      users: [{ id: "user-ada", email: "ada@example.com", emailVerified: null }],
+      authFactors: [{ id: "t1", userId: "user-ada", type: "totp", secret: await sealFactorSecret([SECRET], newTotpSecret(), "user-ada"), createdAt: new Date(), confirmedAt: new Date() }],
+    })
+    stubFetch(jar, testConfig({ adapter, providers: [passwordProvider()], mfa: {} }))
+    const result = await signIn("credentials", { username: "ada", password: PASSWORD, callbackUrl: "/home", redirect: false })
+    expect(result).toEqual({ ok: false, error: "SecondFactorRequired", url: `${ORIGIN}/api/auth/mfa` })
+    expect(await getSession()).toBeNull()
+    // Navigating, it goes to the challenge.
+    await signIn("credentials", { username: "ada", password: PASSWORD, callbackUrl: "/home" })
+    expect(assigned).toEqual([`${ORIGIN}/api/auth/mfa`])
+  })
+
   it("reports a refused credentials sign-in without navigating", async () => {
     const result = await signIn("credentials", { username: "ada", password: "guess", redirect: false })
     expect(result).toMatchObject({ ok: false, error: "CredentialsSignin" })

@@ -149,3 +149,16 @@ export async function signInWithPassword(config: AuthConfig, jar = new Jar()): P
 export async function sessionOf(config: AuthConfig, jar: Jar): Promise<Session | null> {
   return (await (await call(config, jar, "/api/auth/session")).json()) as Session | null
 }
+
+/** Opens an emailed link (GET: its confirmation page) and presses the page's button (POST), as a person does. */
+export async function followEmailLink(config: AuthConfig, jar: Jar, link: string): Promise<Response> {
+  const page = await call(config, jar, link)
+  if (page.status !== 200) throw new Error(`the link answered HTTP ${String(page.status)}, not its confirmation page`)
+  // The page parser loads only for the tests that follow links.
+  const { parseForms } = await import("@portcullis/test-kit/browser")
+  const [confirm] = parseForms(await page.text())
+  if (confirm?.action === undefined) throw new Error("the link opened no confirmation form")
+  const form = new URLSearchParams()
+  for (const control of confirm.controls) if (control.type === "hidden") form.set(control.name, control.values[0] ?? "")
+  return call(config, jar, confirm.action, { form })
+}

@@ -24,6 +24,7 @@ import { Auth } from "../src/index.js"
 import type { AuthConfig } from "../src/types.js"
 import { launchChromium } from "@portcullis/test-kit/chromium"
 import type jsQRModule from "jsqr"
+import { mfaSetupPage } from "../src/factors/enrol-page.js"
 import { backupCodesPage, mfaChallengePage, totpSetupPage } from "../src/factors/pages.js"
 import { html } from "../src/http/context.js"
 import { acmeProvider, PASSWORD, passwordProvider, SECRET } from "./helpers.js"
@@ -96,6 +97,10 @@ function factorPage(url: URL, origin: string): Response {
       return html(undefined, totpSetupPage(context, { secret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP", uri: TOTP_URI, csrfToken: "csrf-token", error: query("error") }))
     case "backup-codes":
       return html(undefined, backupCodesPage(context, { codes: BACKUP_CODES, continueUrl: "/settings" }))
+    case "setup":
+      return html(undefined, mfaSetupPage(context, { enrolled: false, required: query("required") === "1", csrfToken: "csrf-token", callbackUrl: "/settings", error: query("error") }))
+    case "setup-on":
+      return html(undefined, mfaSetupPage(context, { enrolled: true, required: false, csrfToken: "csrf-token", callbackUrl: "/settings", error: query("error") }))
     default:
       return new Response("not here", { status: 404 })
   }
@@ -149,6 +154,9 @@ const PAGES: PageCase[] = [
   { name: "sign-in-after-other-loopback-name", path: `${LOCAL}/signin?error=MissingCSRF&openedAt=http%3A%2F%2F127.0.0.1%3A3000`, branded: BRANDED_IDS },
   // Signed in (the last cases: the password form signs in before the first of them).
   { name: "branded-sign-in-signed-in", path: "/branded/auth/signin?callbackUrl=%2Fme", branded: BRANDED_IDS, themeLogo: true, brand: true, signedIn: true },
+  // The re-authentication page (issue 38), offering the password form, then after a refused one.
+  { name: "branded-reauth", path: "/branded/auth/reauth?callbackUrl=%2Fme", themeLogo: true, brand: true, signedIn: true },
+  { name: "branded-reauth-wrong-user", path: "/branded/auth/reauth?callbackUrl=%2Fme&error=wrongUser", themeLogo: true, brand: true, signedIn: true },
   { name: "branded-sign-out", path: "/branded/auth/signout", themeLogo: true, brand: true, signedIn: true },
   // The second-factor pages.
   { name: "mfa-challenge", path: `${FACTORS}/challenge` },
@@ -156,6 +164,8 @@ const PAGES: PageCase[] = [
   { name: "mfa-backup-codes", path: `${FACTORS}/backup-codes`, neutral: true },
   { name: "branded-mfa-challenge-refused", path: `${FACTORS}/branded/challenge?error=invalidCode&factor=backup`, themeLogo: true, brand: true },
   { name: "branded-mfa-backup-codes", path: `${FACTORS}/branded/backup-codes`, themeLogo: true, brand: true, neutral: true },
+  { name: "mfa-setup-required", path: `${FACTORS}/setup?required=1` },
+  { name: "branded-mfa-setup-on-refused", path: `${FACTORS}/branded/setup-on?error=LastFactor`, themeLogo: true, brand: true },
 ]
 
 /** axe-core runs once per page and color scheme (on the phone): what it checks does not change with the width. */

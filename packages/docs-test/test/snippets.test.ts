@@ -38,6 +38,10 @@ const CREATE_NEXT_APP = join(HERE, "test", "fixtures", "create-next-app")
 const SV_CREATE = join(HERE, "test", "fixtures", "sv-create")
 /** The files `npx create-react-router@7 my-app` writes that the docs' app keeps (its app/ folder comes from the docs; styles and the welcome page left out). */
 const CREATE_REACT_ROUTER = join(HERE, "test", "fixtures", "create-react-router")
+/** The files a TanStack Start 1.131 app has beside its routes (vite.config.ts, tsconfig.json, src/router.tsx), as TanStack's docs lay them out: no generator is run. */
+const CREATE_TANSTACK_START = join(HERE, "test", "fixtures", "create-tanstack-start")
+/** The files `npm create astro@latest -- --template minimal` and `npx astro add node` write that the docs' app keeps (its pages come from the docs). */
+const CREATE_ASTRO = join(HERE, "test", "fixtures", "create-astro")
 /** The Next.js app is built inside this package, as migrate's apps are: Turbopack resolves no package outside the workspace's root. */
 const APPS = join(HERE, "test", ".apps")
 const ALICE = DEFAULT_ACCOUNTS[0] ?? expect.unreachable("the dev IdP has no default account")
@@ -150,6 +154,14 @@ beforeAll(async () => {
   const reactRouter = buildFrameworkApp("react-router", CREATE_REACT_ROUTER)
   reactRouter.catch(() => undefined)
   built.set("react-router", reactRouter)
+  ports.set("tanstack-start", await freePort())
+  const tanstackStart = buildFrameworkApp("tanstack-start", CREATE_TANSTACK_START)
+  tanstackStart.catch(() => undefined)
+  built.set("tanstack-start", tanstackStart)
+  ports.set("astro", await freePort())
+  const astro = buildFrameworkApp("astro", CREATE_ASTRO)
+  astro.catch(() => undefined)
+  built.set("astro", astro)
 })
 
 /**
@@ -158,7 +170,7 @@ beforeAll(async () => {
  * packages, node_modules holds the workspace's; the framework itself resolves from this package's
  * node_modules above it), then the `build` script (`next build`, `vite build`).
  */
-async function buildFrameworkApp(framework: "nextjs" | "sveltekit" | "react-router", fixture: string): Promise<string> {
+async function buildFrameworkApp(framework: "nextjs" | "sveltekit" | "react-router" | "tanstack-start" | "astro", fixture: string): Promise<string> {
   await mkdir(APPS, { recursive: true })
   const dir = await mkdtemp(join(APPS, `${framework}-`))
   frameworkApps.push(dir)
@@ -286,40 +298,60 @@ describe("the README's Next.js app", () => {
   })
 })
 
+/** Each package a framework app's files import is named by the page's install line or by the generator's package.json, and installed in this package. */
+async function expectInstalledImports(framework: string, fixture: string, files: Map<string, string>): Promise<void> {
+  const install = snippets.find((snippet) => snippet.framework === framework && snippet.file === "install") ?? expect.unreachable(`no <!-- snippet: ${framework}/install --> block`)
+  const { dependencies } = installedPackages(install)
+  const generated = JSON.parse(await readFile(join(fixture, "package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> }
+  const names = [...Object.keys(generated.dependencies), ...Object.keys(generated.devDependencies)]
+  const sources = [...files].filter(([file]) => /\.tsx?$/.test(file)).map(([, text]) => text)
+  for (const name of sources.flatMap(importedPackages)) expect([...dependencies, ...names], `the ${framework} app imports ${name}`).toContain(name)
+  for (const name of [...dependencies, ...names]) expect(Object.keys(self.devDependencies), `add ${name} to packages/docs-test`).toContain(name)
+}
+
+/**
+ * Starts a built framework app with its `start` script (or `start.command`), its `.env` lines in the environment (the
+ * servers read no `.env` file, as the pages say) with this origin, and waits until it lists
+ * exactly the GitHub provider the pages configure.
+ */
+async function startBuiltApp(framework: string, start: { host?: string; command?: [string, string[]] } = {}): Promise<{ app: string; server: SpawnedServer }> {
+  const dir = await (built.get(framework) ?? expect.unreachable())
+  const port = ports.get(framework) ?? expect.unreachable()
+  const app = `http://${start.host ?? "127.0.0.1"}:${String(port)}`
+  const dotenv = Object.fromEntries((await readFile(join(dir, ".env"), "utf8")).split("\n").filter((line) => /^\w+=/.test(line)).map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]))
+  const [command, args] = start.command ?? ["sh", ["-c", script(dir, "start")]]
+  const server = spawnServer(command, args, {
+    cwd: dir,
+    env: projectEnv({ ...dotenv, PORT: String(port), HOST: "127.0.0.1", AUTH_URL: app, NODE_ENV: "production" }),
+    stopSignal: "SIGTERM",
+    killSignal: "SIGKILL",
+    outputLimit: 20_000,
+    cleanup: () => undefined,
+  })
+  try {
+    await waitFor(async () => (await fetch(`${app}/api/auth/providers`)).ok, 30_000, () => `the ${framework} app did not answer:\n${server.output()}`)
+    const providers = (await (await fetch(`${app}/api/auth/providers`)).json()) as Record<string, unknown>
+    expect(providers).toEqual({
+      github: { id: "github", name: "GitHub", type: "oauth", signinUrl: `${app}/api/auth/signin/github`, callbackUrl: `${app}/api/auth/callback/github` },
+    })
+  } catch (error) {
+    await server.stop()
+    throw error
+  }
+  return { app, server }
+}
+
 describe("the React Router app of the README and the site", () => {
   const files = projectFiles(snippets, "react-router", { shared: false })
 
   it("is the install line, the routes, root and .env the page shows, the install line naming what they import beside the framework", async () => {
     expect([...files.keys()].sort()).toEqual([".env", "app/auth.server.ts", "app/root.tsx", "app/routes.ts", "app/routes/api.auth.$.ts", "app/routes/home.tsx", "app/routes/profile.tsx"])
-    const install = snippets.find((snippet) => snippet.framework === "react-router" && snippet.file === "install") ?? expect.unreachable()
-    const { dependencies } = installedPackages(install)
-    const generated = JSON.parse(await readFile(join(CREATE_REACT_ROUTER, "package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> }
-    const framework = [...Object.keys(generated.dependencies), ...Object.keys(generated.devDependencies)]
-    const sources = [...files].filter(([file]) => /\.tsx?$/.test(file)).map(([, text]) => text)
-    for (const name of sources.flatMap(importedPackages)) expect([...dependencies, ...framework], `the React Router app imports ${name}`).toContain(name)
-    for (const name of [...dependencies, ...framework]) expect(Object.keys(self.devDependencies), `add ${name} to packages/docs-test`).toContain(name)
+    await expectInstalledImports("react-router", CREATE_REACT_ROUTER, files)
   })
 
   it("builds with react-router build, and react-router-serve answers GET /api/auth/providers, the page signed out, /profile's redirect and its form action's sign-in up to GitHub", { timeout: 120_000 }, async () => {
-    const dir = await (built.get("react-router") ?? expect.unreachable())
-    const port = ports.get("react-router") ?? expect.unreachable()
-    const app = `http://127.0.0.1:${String(port)}`
-    // react-router-serve reads no .env: its lines go to the environment, as the page says, with this origin.
-    const dotenv = Object.fromEntries((await readFile(join(dir, ".env"), "utf8")).split("\n").filter((line) => /^\w+=/.test(line)).map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]))
-    const server = spawnServer("sh", ["-c", script(dir, "start")], {
-      cwd: dir,
-      env: projectEnv({ ...dotenv, PORT: String(port), HOST: "127.0.0.1", AUTH_URL: app, NODE_ENV: "production" }),
-      stopSignal: "SIGTERM",
-      killSignal: "SIGKILL",
-      outputLimit: 20_000,
-      cleanup: () => undefined,
-    })
+    const { app, server } = await startBuiltApp("react-router")
     try {
-      await waitFor(async () => (await fetch(`${app}/api/auth/providers`)).ok, 30_000, () => `the React Router app did not answer:\n${server.output()}`)
-      const providers = (await (await fetch(`${app}/api/auth/providers`)).json()) as Record<string, unknown>
-      expect(providers).toEqual({
-        github: { id: "github", name: "GitHub", type: "oauth", signinUrl: `${app}/api/auth/signin/github`, callbackUrl: `${app}/api/auth/callback/github` },
-      })
       const home = await fetch(`${app}/`)
       expect(home.status).toBe(200)
       const body = await home.text()
@@ -330,6 +362,50 @@ describe("the React Router app of the README and the site", () => {
       // The form posted as a browser without JavaScript posts it: the action starts the sign-in at GitHub (never reached).
       const started = await fetch(`${app}/?index`, { method: "POST", body: new URLSearchParams({ providerId: "github" }), headers: { origin: app, accept: "text/html" }, redirect: "manual" })
       const authorize = new URL(started.headers.get("location") ?? expect.unreachable(`the action answered ${String(started.status)}:\n${server.output()}`))
+      expect(`${authorize.origin}${authorize.pathname}`).toBe("https://github.com/login/oauth/authorize")
+      expect(authorize.searchParams.get("redirect_uri")).toBe(`${app}/api/auth/callback/github`)
+      expect(server.output()).not.toMatch(/error/i)
+    } finally {
+      await server.stop()
+    }
+  })
+})
+
+describe("the Astro app of the README and the site", () => {
+  const files = projectFiles(snippets, "astro", { shared: false })
+
+  it("is the install line, config, pages and .env the page shows, the install line naming what they import beside the framework", async () => {
+    expect([...files.keys()].sort()).toEqual([".env", "astro.config.mjs", "auth.config.ts", "src/pages/index.astro", "src/pages/profile.astro"])
+    const install = snippets.find((snippet) => snippet.framework === "astro" && snippet.file === "install") ?? expect.unreachable()
+    const { dependencies } = installedPackages(install)
+    const generated = JSON.parse(await readFile(join(CREATE_ASTRO, "package.json"), "utf8")) as { dependencies: Record<string, string> }
+    const framework = Object.keys(generated.dependencies)
+    // The pages' frontmatter imports too: what lies between the two fences.
+    const sources = [...files].filter(([file]) => /\.(ts|mjs|astro)$/.test(file)).map(([, text]) => text)
+    for (const name of sources.flatMap(importedPackages)) expect([...dependencies, ...framework], `the Astro app imports ${name}`).toContain(name)
+    for (const name of [...dependencies, ...framework]) expect(Object.keys(self.devDependencies), `add ${name} to packages/docs-test`).toContain(name)
+  })
+
+  it("builds with astro build, and its standalone server answers GET /api/auth/providers, the page signed out, /profile's redirect and the sign-in up to GitHub, Astro's origin check on", { timeout: 120_000 }, async () => {
+    // localhost: the host the page's astro.config.mjs lets Astro read from the Host header; the standalone server is started as the page says.
+    const { app, server } = await startBuiltApp("astro", { host: "localhost", command: [process.execPath, ["./dist/server/entry.mjs"]] })
+    try {
+      const authorizeUrls: URL[] = []
+      const browser = new TestBrowser({
+        fetch: (request) => {
+          if (!request.url.startsWith("https://github.com/")) return fetch(request)
+          authorizeUrls.push(new URL(request.url))
+          return Promise.resolve(new Response("GitHub's sign-in page"))
+        },
+      })
+      const home = await browser.navigate(`${app}/`)
+      expect(home.body).toContain("Sign in with GitHub")
+      expect(home.body).not.toContain("Signed in as")
+      const signInPage = await browser.navigate(`${app}/profile`)
+      expect([new URL(signInPage.url).pathname, new URL(signInPage.url).searchParams.get("callbackUrl")]).toEqual(["/api/auth/signin", "/profile"])
+      // The built-in page's form posts from the app's origin, which Astro's origin check lets through.
+      await browser.submitForm(signInPage, { button: "Sign in with GitHub" })
+      const authorize = authorizeUrls.at(-1) ?? expect.unreachable(`the sign-in never reached GitHub:\n${server.output()}`)
       expect(`${authorize.origin}${authorize.pathname}`).toBe("https://github.com/login/oauth/authorize")
       expect(authorize.searchParams.get("redirect_uri")).toBe(`${app}/api/auth/callback/github`)
       expect(server.output()).not.toMatch(/error/i)
@@ -451,6 +527,37 @@ describe.each(FRAMEWORKS)("the README's %s app", (framework) => {
       }
       expect(starts.at(-1), String(starts)).toBe(429)
       // Nothing logged: core logs every failure it handles.
+      expect(server.output()).not.toMatch(/error/i)
+    } finally {
+      await server.stop()
+    }
+  })
+})
+
+describe("the TanStack Start app of the README and the site", () => {
+  const files = projectFiles(snippets, "tanstack-start", { shared: false })
+
+  it("is the install line, the routes, server functions and .env the page shows, the install line naming what they import beside the framework", async () => {
+    expect([...files.keys()].sort()).toEqual([".env", "src/auth.ts", "src/routes/__root.tsx", "src/routes/api/auth/$.ts", "src/routes/index.tsx", "src/routes/profile.tsx", "src/session.ts"])
+    await expectInstalledImports("tanstack-start", CREATE_TANSTACK_START, files)
+  })
+
+  it("builds with vite build, and the built server answers GET /api/auth/providers, the page signed out, /profile's redirect and the sign-in form's server function up to GitHub", { timeout: 120_000 }, async () => {
+    const { app, server } = await startBuiltApp("tanstack-start")
+    try {
+      const body = await (await fetch(`${app}/`)).text()
+      expect(body).not.toContain("Signed in as")
+      expect(body).toContain('name="providerId" value="github"')
+      const profile = await fetch(`${app}/profile`, { redirect: "manual" })
+      expect(new URL(profile.headers.get("location") ?? "", app).href).toBe(`${app}/api/auth/signin?callbackUrl=/profile`)
+      // The form posted as a browser without JavaScript posts it: the server function starts the sign-in at GitHub (never reached).
+      const action = /<form action="([^"]+)"/.exec(body)?.[1] ?? expect.unreachable("no form on the page")
+      const form = new FormData()
+      form.set("providerId", "github")
+      const started = await fetch(`${app}${action}`, { method: "POST", body: form, headers: { origin: app }, redirect: "manual" })
+      const authorize = new URL(started.headers.get("location") ?? expect.unreachable(`the server function answered ${String(started.status)}:\n${server.output()}`))
+      expect(`${authorize.origin}${authorize.pathname}`).toBe("https://github.com/login/oauth/authorize")
+      expect(authorize.searchParams.get("redirect_uri")).toBe(`${app}/api/auth/callback/github`)
       expect(server.output()).not.toMatch(/error/i)
     } finally {
       await server.stop()

@@ -16,7 +16,7 @@ import type { GetConnInfo } from "hono/conninfo"
 import { routePath } from "hono/route"
 
 export { AuthError, CredentialsSignin, RefreshTokenError } from "@portcullis/core/errors"
-export type { AccessToken, Account, Profile, RecentAuth, RecentAuthCheck, ServerUnlinkAccountOptions, Session, User } from "@portcullis/core"
+export type { AccessToken, Account, AuthConfig, Profile, RecentAuth, RecentAuthCheck, ServerUnlinkAccountOptions, Session, User } from "@portcullis/core"
 export type { RevokeResult, RevokeTarget, SessionInfo } from "@portcullis/core/sessions"
 
 /** Core's `AuthConfig`, plus where Hono learns who is asking. Its `basePath` is taken from where `authHandler` is mounted. */
@@ -45,6 +45,14 @@ export interface AuthVariables {
   auth: () => Promise<Session | null>
   /** Set by {@link verifyAuth}: the signed-in user's session. */
   authUser: AuthUser
+}
+
+// What verifyAuth() sets, typed on every Hono app as `@hono/auth-js` types it, without
+// `Hono<AuthEnv>`: `c.get("authUser")` compiles in an app moved from it.
+declare module "hono" {
+  interface ContextVariableMap {
+    authUser: AuthUser
+  }
 }
 
 /** Hono's environment with {@link AuthVariables}. */
@@ -241,6 +249,17 @@ export function auth(c: Context, config?: ConfigHandler): Promise<Session | null
 export function requireRecentAuth(c: Context, options: RecentAuthCheck = {}, config?: ConfigHandler): Promise<RecentAuth> {
   const [request, core] = forCore(c, configOf(c, config), c.req.raw)
   return requireRecentAuthForResponse(request, core, cookieSink(c), options)
+}
+
+/**
+ * `{ session }` of a signed-in request, `null` when signed out: what `verifyAuth()` puts in
+ * `c.var.authUser`, under `@hono/auth-js`'s name. No `token` or `user` beside the session.
+ *
+ * @throws {AuthError} for the server's own faults: an invalid configuration, a failing adapter.
+ */
+export async function getAuthUser(c: Context, config?: ConfigHandler): Promise<AuthUser | null> {
+  const session = await auth(c, config)
+  return session === null ? null : { session }
 }
 
 /**

@@ -11,7 +11,7 @@ import { credentialsSignIn, csrfToken as kitCsrfToken, expectedRecentAuthWalk, i
 import { Hono } from "hono"
 import { csrf } from "hono/csrf"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
-import { authHandler, getAccessToken, initAuthConfig, listSessions, requireRecentAuth, revokeSessions, unlinkAccount, verifyAuth, type AuthEnv, type HonoAuthConfig } from "../src/index.js"
+import { authHandler, getAccessToken, getAuthUser, initAuthConfig, listSessions, requireRecentAuth, revokeSessions, unlinkAccount, verifyAuth, type AuthEnv, type HonoAuthConfig } from "../src/index.js"
 
 const APP = "http://localhost:3000"
 const CLIENT = { id: "hono-test", secret: "hono-test-client-secret" }
@@ -57,6 +57,7 @@ function honoApp(authConfig: HonoAuthConfig, options: { csrfFirst?: boolean } = 
   // A response the handler builds itself: a renewal must still reach it.
   app.get("/raw", async (c) => new Response((await c.var.auth())?.user?.email ?? "signed out"))
   app.get("/me", verifyAuth(), (c) => c.json(c.var.authUser.session))
+  app.get("/user", async (c) => c.json(await getAuthUser(c)))
   app.get("/token", async (c) => c.json(await getAccessToken(c, "idp")))
   app.get("/devices", async (c) => c.json(await listSessions(c)))
   app.get("/recent", async (c) => c.json(await requireRecentAuth(c)))
@@ -146,6 +147,13 @@ describe("reading the session: c.var.auth(), verifyAuth(), the server functions"
     expect(await (await browser.request(`${APP}/`)).text()).toBe(ALICE.login)
     expect(await (await browser.request(`${APP}/me`)).json()).toMatchObject({ user: { email: ALICE.login } })
     expect(authConfig.errors).toEqual([])
+  })
+
+  it("answers getAuthUser(c) as @hono/auth-js does: { session } when signed in, null when signed out", async () => {
+    const browser = browserFor(honoApp(config()))
+    expect(await (await browser.request(`${APP}/user`)).json()).toBeNull()
+    await signIn(browser)
+    expect(await (await browser.request(`${APP}/user`)).json()).toMatchObject({ session: { user: { email: ALICE.login } } })
   })
 
   it("takes the config as a function of the context, to read secrets from c.env as Workers give them", async () => {

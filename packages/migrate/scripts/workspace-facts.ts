@@ -11,9 +11,9 @@ import ts from "typescript"
 import type { WorkspaceFacts } from "../src/workspace.js"
 
 const require = createRequire(import.meta.url)
-const PACKAGES = ["@portcullis/core", "@portcullis/nextjs", "@portcullis/express", "@portcullis/sveltekit", "@portcullis/providers"] as const
+const PACKAGES = ["@portcullis/core", "@portcullis/nextjs", "@portcullis/express", "@portcullis/sveltekit", "@portcullis/hono", "@portcullis/astro", "@portcullis/providers"] as const
 /** Entries whose exported names are checked against what an app imports (providers: only the default). */
-const CHECKED_ENTRIES = ["@portcullis/core", "@portcullis/core/adapters", "@portcullis/core/errors", "@portcullis/core/jwt", "@portcullis/core/providers", "@portcullis/core/types", "@portcullis/nextjs", "@portcullis/nextjs/react", "@portcullis/express", "@portcullis/sveltekit", "@portcullis/sveltekit/client", "@portcullis/sveltekit/components"]
+const CHECKED_ENTRIES = ["@portcullis/core", "@portcullis/core/adapters", "@portcullis/core/errors", "@portcullis/core/jwt", "@portcullis/core/providers", "@portcullis/core/types", "@portcullis/nextjs", "@portcullis/nextjs/react", "@portcullis/express", "@portcullis/sveltekit", "@portcullis/sveltekit/client", "@portcullis/sveltekit/components", "@portcullis/hono", "@portcullis/core/client", "@portcullis/astro", "@portcullis/astro/server", "@portcullis/astro/client", "@portcullis/astro/components"]
 
 interface Manifest {
   version: string

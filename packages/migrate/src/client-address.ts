@@ -15,10 +15,11 @@ import { positionOf, type CodeFile } from "./parse.js"
 const WHY: Partial<Record<Family, string>> = {
   nextjs: "Next.js gives a route handler no socket address",
   core: "Auth(request, config) is handed only the Request",
+  hono: "@portcullis/hono learns it only from the getConnInfo you add to this config (from \"@hono/node-server/conninfo\", \"hono/bun\" or \"hono/deno\")",
 }
 
 /** The options that settle the question: an address source, or limits chosen by hand. */
-const SETTLED = new Set(["clientAddress", "rateLimit"])
+const SETTLED = new Set(["clientAddress", "rateLimit", "getConnInfo"])
 
 /**
  * Lists each config passed to next-auth or `@auth/core` that sets neither `clientAddress` nor

@@ -20,7 +20,7 @@ export type { ManualStep } from "./migrate-code.js"
 export type { ParseError } from "./parse.js"
 
 /** Folders never read: installed packages, build output, version control. */
-export const SKIPPED_FOLDERS: ReadonlySet<string> = new Set(["node_modules", ".next", "dist", ".git", ".turbo", ".vercel"])
+export const SKIPPED_FOLDERS: ReadonlySet<string> = new Set(["node_modules", ".next", "dist", ".git", ".turbo", ".vercel", ".astro"])
 
 /** Options of {@link migrate}. */
 export interface MigrateOptions {
@@ -121,7 +121,8 @@ function byPosition(a: ManualStep, b: ManualStep): number {
 
 /**
  * Migrates the app in `dir`: rewrites Auth.js module references in `.ts .tsx .mts .cts .js .jsx
- * .mjs .cjs` files and the `<script>` blocks of `.svelte` components (imports, re-exports,
+ * .mjs .cjs` files, the `<script>` blocks of `.svelte` and `.vue` components and the frontmatter
+ * and `<script>` blocks of `.astro` components (imports, re-exports,
  * `require()`, `import()`, `declare module`, `/// <reference types>`, `import("...")` types,
  * `jest.mock`/`vi.mock`) and the dependencies of every package.json, and adds
  * `legacySessionCookies` to the auth config objects. Running it again changes nothing. When a

@@ -29,7 +29,7 @@ export interface LegacyCookieWindow {
 }
 
 /** The integrations an auth config is handed to. */
-export type Family = "nextjs" | "express" | "sveltekit" | "core"
+export type Family = "nextjs" | "express" | "sveltekit" | "hono" | "core" | "astro"
 
 /** The module families whose functions take an auth config, by specifier (Auth.js's and ours). */
 const FAMILIES: Record<string, Family> = {
@@ -39,8 +39,12 @@ const FAMILIES: Record<string, Family> = {
   "@portcullis/express": "express",
   "@auth/sveltekit": "sveltekit",
   "@portcullis/sveltekit": "sveltekit",
+  "@hono/auth-js": "hono",
+  "@portcullis/hono": "hono",
   "@auth/core": "core",
   "@portcullis/core": "core",
+  "auth-astro": "astro",
+  "@portcullis/astro": "astro",
 }
 
 /** Which argument of which function is the config. */
@@ -48,7 +52,9 @@ const CONFIG_ARGUMENT: Record<string, Record<string, number>> = {
   nextjs: { default: 0, NextAuth: 0 },
   express: { ExpressAuth: 0, getSession: 1 },
   sveltekit: { SvelteKitAuth: 0 },
+  hono: { initAuthConfig: 0, authHandler: 0 },
   core: { Auth: 1, getSession: 1, getSessionForResponse: 1 },
+  astro: { defineConfig: 0 },
 }
 
 /** The config types: a literal declared as one of these is a config. */
@@ -56,7 +62,9 @@ const CONFIG_TYPES: Record<string, Set<string>> = {
   nextjs: new Set(["NextAuthConfig"]),
   express: new Set(["ExpressAuthConfig"]),
   sveltekit: new Set(["SvelteKitAuthConfig"]),
+  hono: new Set(["AuthConfig", "HonoAuthConfig"]),
   core: new Set(["AuthConfig"]),
+  astro: new Set(["FullAuthConfig"]),
 }
 
 /** What a local name is bound to: a module's export (`"*"` for the namespace) or a relative import. */
@@ -171,7 +179,10 @@ class ConfigFinder {
     const target = binding === undefined ? undefined : resolveRelative(code.file, binding.specifier, this.#files)
     if (binding === undefined || target === undefined) return []
     const exported = findExport(target.source, binding.imported)
-    return exported === undefined ? [] : this.literals(exported, target, depth + 1)
+    if (exported !== undefined) return this.literals(exported, target, depth + 1)
+    // `export function getAuthConfig(c) { return {...} }` in a module of its own, as @hono/auth-js's README writes it.
+    const declared = findDeclaration(target.source, binding.imported)
+    return declared !== undefined && ts.isFunctionDeclaration(declared) ? this.#returned(declared, target, depth + 1) : []
   }
 }
 

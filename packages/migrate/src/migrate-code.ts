@@ -112,9 +112,11 @@ export function migrateCode(code: CodeFile): CodeMigration {
     result.edits.push({ start: reference.start, end: reference.end, text: migration.to })
     if (migration.note !== undefined) result.notes.push({ file: code.file, ...position, step: migration.note })
     const known = exportsOf(migration.to)
-    if (known === undefined) continue
     for (const { name, node } of reference.names) {
-      if (known.has(name)) continue
+      const changed = migration.names?.[name]
+      // A name ours exports with another meaning is rewritten and noted; one ours lacks is a step.
+      if (changed !== undefined) (known?.has(name) === true ? result.notes : result.manual).push({ file: code.file, ...positionOf(code.source, node), step: changed })
+      if (changed !== undefined || known === undefined || known.has(name)) continue
       const step = V4_NAMES[name] ?? `"${name === "default" ? "the default export" : name}" is imported from "${specifier}", but ${migration.to} does not export it: replace it by hand`
       result.manual.push({ file: code.file, ...positionOf(code.source, node), step })
     }

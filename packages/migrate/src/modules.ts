@@ -1,10 +1,15 @@
 /**
  * Where each Auth.js module specifier goes: one of ours, nowhere (a manual step), or left as it is.
  */
+import { honoAuthJs } from "./hono-auth-js.js"
+import { migrateAstroSpecifier } from "./astro.js"
 import { hasEntry, workspace } from "./workspace.js"
 
-/** The outcome for one module specifier; a rewrite's `note` says what the new module means differently. */
-export type SpecifierMigration = { kind: "rewrite"; to: string; note?: string } | { kind: "manual"; step: string }
+/**
+ * The outcome for one module specifier; a rewrite's `note` says what the new module means
+ * differently, its `names` what becomes of a name imported from it that does not carry over as it was.
+ */
+export type SpecifierMigration = { kind: "rewrite"; to: string; note?: string; names?: Readonly<Record<string, string>> } | { kind: "manual"; step: string }
 
 /** Auth.js's packages and ours that replace them. */
 export const RENAMED_PACKAGES: Readonly<Record<string, string>> = {
@@ -12,6 +17,8 @@ export const RENAMED_PACKAGES: Readonly<Record<string, string>> = {
   "@auth/core": "@portcullis/core",
   "@auth/express": "@portcullis/express",
   "@auth/sveltekit": "@portcullis/sveltekit",
+  "@hono/auth-js": "@portcullis/hono",
+  "auth-astro": "@portcullis/astro",
 }
 
 /** Auth.js's guide from next-auth v4 to v5, which the manual steps for v4's API point to. */
@@ -125,6 +132,9 @@ export function migrateSpecifier(specifier: string): SpecifierMigration | undefi
   if (pkg === "@auth/core") return authCore(subpath, specifier)
   if (pkg === "@auth/express") return authExpress(subpath, specifier)
   if (pkg === "@auth/sveltekit") return authSvelteKit(subpath, specifier)
+  if (pkg === "@hono/auth-js") return honoAuthJs(subpath, specifier)
+  const astro = migrateAstroSpecifier(specifier, subpath)
+  if (astro !== undefined) return astro
   if (isAuthJsAdapter(pkg)) return undefined
   if (pkg.startsWith("@auth/")) {
     return { kind: "manual", step: `"${specifier}": Portcullis has no integration for ${pkg}; it offers @portcullis/core (any framework with Request/Response), @portcullis/express, @portcullis/nextjs and @portcullis/sveltekit` }

@@ -18,6 +18,8 @@ const REQUIRED_PEERS: Readonly<Record<string, readonly string[]>> = {
   "@portcullis/nextjs": ["@portcullis/core"],
   "@portcullis/express": ["@portcullis/core"],
   "@portcullis/sveltekit": ["@portcullis/core", "@portcullis/providers"],
+  "@portcullis/hono": ["@portcullis/core"],
+  "@portcullis/astro": ["@portcullis/core"],
 }
 
 /** The major version a dependency range starts from (`^15.1.0`, `~4.24`, `>=14`), when it reads as one. */

@@ -1,5 +1,6 @@
 /** Reads code with TypeScript's parser: every module reference the codemod rewrites is a node of its tree. */
 import ts from "typescript"
+import { astroScript } from "./astro.js"
 import { svelteScript } from "./svelte.js"
 
 /** The file extensions the codemod reads, with how TypeScript parses each. */
@@ -14,12 +15,13 @@ export const SCRIPT_KINDS: Readonly<Record<string, ts.ScriptKind>> = {
   ".jsx": ts.ScriptKind.JSX,
 }
 
-/** The extensions the codemod reads: scripts, and Svelte components for their `<script>` blocks. */
-export const CODE_EXTENSIONS: ReadonlySet<string> = new Set([...Object.keys(SCRIPT_KINDS), ".svelte"])
+/** The extensions the codemod reads: scripts, Svelte and Vue components for their `<script>` blocks, Astro components for their frontmatter and scripts. */
+export const CODE_EXTENSIONS: ReadonlySet<string> = new Set([...Object.keys(SCRIPT_KINDS), ".svelte", ".vue", ".astro"])
 
 /** A file's text as the parser reads it, and how: a component's script blocks in place, or the file itself. */
 function parserInput(text: string, extension: string): { code: string; kind: ts.ScriptKind | undefined } {
-  if (extension !== ".svelte") return { code: text, kind: SCRIPT_KINDS[extension] }
+  if (extension === ".astro") return { code: astroScript(text), kind: ts.ScriptKind.TS }
+  if (extension !== ".svelte" && extension !== ".vue") return { code: text, kind: SCRIPT_KINDS[extension] }
   const { code, typescript } = svelteScript(text)
   return { code, kind: typescript ? ts.ScriptKind.TS : ts.ScriptKind.JS }
 }

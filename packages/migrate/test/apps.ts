@@ -50,6 +50,19 @@ export function copyFixtureOutside(fixture: string): { scratch: string; dir: str
 }
 
 /**
+ * `test/fixtures/<fixture>` copied outside the workspace ({@link copyFixtureOutside}) and migrated
+ * by the built bin.
+ *
+ * @throws Error with what the bin printed when it exits with another code than 0.
+ */
+export async function migratedCopy(fixture: string): Promise<{ scratch: string; dir: string; migration: BinRun }> {
+  const copy = copyFixtureOutside(fixture)
+  const migration = await runBin([copy.dir])
+  if (migration.code !== 0) throw new Error(`the codemod exited with ${String(migration.code)}:\n${migration.stdout}\n${migration.stderr}`)
+  return { ...copy, migration }
+}
+
+/**
  * Installs a migrated app as its user would after the codemod: a plain `npm install` with npm's
  * defaults, our packages from the tarballs `pnpm pack` makes of this workspace's builds (in
  * `<scratch>/tarballs`). Returns the seconds it took.

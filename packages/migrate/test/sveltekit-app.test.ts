@@ -15,7 +15,7 @@ import type { Page as ChromiumPage } from "playwright-core"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import type { DevIdp } from "@portcullis/dev-idp"
 import { scaled } from "@portcullis/test-time"
-import { copyFixtureOutside, dependenciesOf, installPacked, runBin, runFile, startApp, startSsoIdp, type BinRun, type StartedApp } from "./apps.js"
+import { dependenciesOf, installPacked, migratedCopy, runFile, startApp, startSsoIdp, type BinRun, type StartedApp } from "./apps.js"
 
 /** As `openssl rand -base64 32` writes one: the app runs under NODE_ENV=production, where core refuses a weak secret. */
 const SECRET = "mWkXvVnu9wU05nq3nL/wWQzzRb2ItU31SqZ02onfSLs="
@@ -27,11 +27,10 @@ let issuer: string
 const cleanup: { scratch?: string; app?: StartedApp; idp?: DevIdp } = {}
 
 beforeAll(async () => {
-  const copy = copyFixtureOutside("sveltekit-app")
+  const copy = await migratedCopy("sveltekit-app")
   cleanup.scratch = copy.scratch
   dir = copy.dir
-  migration = await runBin([dir])
-  if (migration.code !== 0) throw new Error(`the codemod exited with ${String(migration.code)}:\n${migration.stdout}\n${migration.stderr}`)
+  migration = copy.migration
   const port = await freePort()
   const url = `http://127.0.0.1:${String(port)}`
   const [install, sso] = await Promise.all([installPacked(copy.scratch, dir), startSsoIdp(dir, "src/auth.ts", url, "/auth/callback/sso")])

@@ -12,9 +12,11 @@
  * @module
  */
 import { randomBytes } from "node:crypto"
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises"
+import { copyFile, cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { execFile } from "node:child_process"
+import { promisify } from "node:util"
 import { fileURLToPath } from "node:url"
 import type { Browser, Page } from "playwright-core"
 import { addVirtualAuthenticator, enableVirtualAuthenticators, launchChromium } from "./chromium.js"
@@ -36,6 +38,12 @@ export interface PackedAppOptions {
   integration: string
   /** The `server.mjs` to run. */
   server: string
+  /** A folder of the app's other files (routes, a bundler's config), copied into the app before `server`. */
+  files?: string
+  /** The app's build, run with Node.js in the app's folder once npm has installed it: `["node_modules/vite/bin/vite.js", "build"]`. */
+  build?: string[]
+  /** What the build's environment adds to this process's (`ASTRO_TELEMETRY_DISABLED`). */
+  buildEnv?: Record<string, string>
   /** The framework's packages the app imports, with the ranges to install. */
   framework: Record<string, string>
   /** The client the app is registered as at the IdP (`AUTH_DEV_IDP_ID`, `AUTH_DEV_IDP_SECRET`). */
@@ -67,6 +75,15 @@ async function waitUntil(check: () => Promise<boolean>, ms: number, failure: () 
   }
 }
 
+/** npm's install of the packed packages, then the app's build when it has one, each timed as the other app tests print theirs. */
+async function installAndBuild(name: string, dir: string, tarballs: string, build: string[] | undefined, buildEnv: Record<string, string> = {}): Promise<void> {
+  const started = performance.now()
+  await installPackedWithNpm(dir, { tarballs })
+  const installed = performance.now()
+  if (build !== undefined) await promisify(execFile)(process.execPath, build, { cwd: dir, env: { ...process.env, ...buildEnv, NODE_ENV: "production" }, maxBuffer: 64 * 1024 * 1024 })
+  console.info(`${name}: npm install ${((installed - started) / 1000).toFixed(1)} s${build === undefined ? "" : `, build ${((performance.now() - installed) / 1000).toFixed(1)} s`}`)
+}
+
 /**
  * Packs and installs the app, starts it, its IdP and Chromium (the last two while npm installs).
  *
@@ -77,6 +94,7 @@ export async function startPackedApp(options: PackedAppOptions): Promise<PackedA
   const scratch = await mkdtemp(join(tmpdir(), `portcullis-${name}-`))
   const dir = join(scratch, "app")
   await mkdir(dir, { recursive: true })
+  if (options.files !== undefined) await cp(options.files, dir, { recursive: true })
   const ours = Object.fromEntries(["@portcullis/core", "@portcullis/providers", "@portcullis/adapter-memory", options.integration].map((pkg) => [pkg, "*"]))
   await writeFile(join(dir, "package.json"), JSON.stringify({ name, private: true, type: "module", dependencies: { ...ours, ...options.framework } }, null, 2))
   await copyFile(options.server, join(dir, "server.mjs"))
@@ -93,7 +111,7 @@ export async function startPackedApp(options: PackedAppOptions): Promise<PackedA
     await rm(scratch, { recursive: true, force: true })
   }
   try {
-    const [started, launched] = await Promise.all([options.startIdp(`${url}/api/auth/callback/dev-idp`), launchChromium(), installPackedWithNpm(dir, { tarballs: join(scratch, "tarballs") })])
+    const [started, launched] = await Promise.all([options.startIdp(`${url}/api/auth/callback/dev-idp`), launchChromium(), installAndBuild(name, dir, join(scratch, "tarballs"), options.build, options.buildEnv)])
     idp = started
     browser = launched
     const spawned = spawnServer(process.execPath, ["server.mjs"], {
@@ -114,7 +132,7 @@ export async function startPackedApp(options: PackedAppOptions): Promise<PackedA
       cleanup: () => undefined,
     })
     server = spawned
-    await waitUntil(() => Promise.resolve(spawned.output().includes("listening") || spawned.exited()), options.scaled(20_000), () => `the app did not start:\n${spawned.output()}`)
+    await waitUntil(() => Promise.resolve(/listening/i.test(spawned.output()) || spawned.exited()), options.scaled(20_000), () => `the app did not start:\n${spawned.output()}`)
     if (spawned.exited()) throw new Error(`the app did not start:\n${spawned.output()}`)
     const page = await (await launched.newContext()).newPage()
     await addVirtualAuthenticator(await enableVirtualAuthenticators(page))

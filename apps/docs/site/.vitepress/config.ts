@@ -12,6 +12,8 @@ const sidebar = [
       { text: "Fastify", link: "/getting-started/fastify" },
       { text: "Next.js", link: "/getting-started/nextjs" },
       { text: "React Router", link: "/getting-started/react-router" },
+      { text: "TanStack Start", link: "/getting-started/tanstack-start" },
+      { text: "Astro", link: "/getting-started/astro" },
       { text: "SvelteKit", link: "/getting-started/sveltekit" },
     ],
   },

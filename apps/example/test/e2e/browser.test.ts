@@ -5,6 +5,7 @@
  */
 import { DEFAULT_ACCOUNTS } from "@portcullis/dev-idp"
 import { addVirtualAuthenticator, enableVirtualAuthenticators } from "@portcullis/test-kit/chromium"
+import { totpCodeAt, totpStepAt } from "@portcullis/test-kit/totp"
 import type { Browser, Page, Route } from "playwright-core"
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
 
@@ -164,6 +165,65 @@ describe("the example with database sessions", () => {
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("You are signed in")
     expect(await page.getByTestId("user-name").textContent()).toBe(ALICE.name)
     expect(await page.getByTestId("state").textContent()).toContain("database session")
+    expect(run.errors).toEqual([])
+  })
+})
+
+describe("two-step sign-in", () => {
+  let run: Started
+  beforeAll(async () => {
+    run = await start()
+  })
+
+  /** Signs in with the Dev IdP from a fresh browser (no cookies at the app or the IdP), starting at the settings page. */
+  async function signInFresh(page: Page): Promise<void> {
+    const { example } = run
+    await page.context().clearCookies()
+    await page.goto(`${example.url}/settings`)
+    await page.waitForURL(/\/api\/auth\/signin\?callbackUrl=%2Fsettings$/)
+    await page.getByRole("button", { name: "Sign in with Dev IdP" }).click()
+    await logInAtIdp(page, example)
+  }
+
+  browserTest("turns on an authenticator app from the settings page, then every Dev IdP sign-in asks for a code or a backup code (RFC 6238)", async (page) => {
+    const { example } = run
+    await signInFresh(page)
+    await page.waitForURL(`${example.url}/settings`)
+    expect(await page.getByTestId("two-step").textContent()).toContain("off")
+
+    await page.getByRole("link", { name: "Turn on two-step sign-in" }).click()
+    await page.getByRole("button", { name: "Set up an authenticator app" }).click()
+    // Core's set-up page: the QR code drawn in the page, and the key to type in by hand.
+    expect(await page.locator("svg.qr").count()).toBe(1)
+    const secret = ((await page.locator(".secret").textContent()) ?? "").replace(/\s/g, "")
+    const enrolledAt = totpStepAt()
+    await page.getByLabel("Code from your authenticator app").fill(totpCodeAt(secret, enrolledAt))
+    await page.getByRole("button", { name: "Turn on two-step sign-in" }).click()
+    await page.getByRole("heading", { name: "Save your backup codes" }).waitFor()
+    const backupCodes = await page.locator("ul.codes li").allTextContents()
+    expect(backupCodes).toHaveLength(10)
+    await page.getByRole("link", { name: "I have saved my codes" }).click()
+    await page.waitForURL(`${example.url}/settings`)
+    expect(await page.getByTestId("two-step").textContent()).toContain("on")
+
+    // The Dev IdP alone no longer signs in: the sign-in waits on core's challenge, with no session yet.
+    await signInFresh(page)
+    await page.waitForURL((url) => url.pathname === "/api/auth/mfa")
+    expect(await (await page.request.get(`${example.url}/api/auth/session`)).json()).toBeNull()
+    // The step that confirmed is spent: the app's next code.
+    await page.getByLabel("Code from your authenticator app").fill(totpCodeAt(secret, enrolledAt + 1))
+    await page.getByRole("button", { name: "Continue" }).click()
+    await page.waitForURL(`${example.url}/settings`)
+    expect(await page.getByTestId("signed-in-with").textContent()).toContain("an authenticator code")
+
+    await signInFresh(page)
+    await page.waitForURL((url) => url.pathname === "/api/auth/mfa")
+    await page.getByText("Use a backup code instead").click()
+    await page.getByLabel("Backup code").fill(backupCodes[0] ?? "")
+    await page.getByRole("button", { name: "Use this backup code" }).click()
+    await page.waitForURL(`${example.url}/settings`)
+    expect(await page.getByTestId("signed-in-with").textContent()).toContain("a backup code")
+    expect(await page.getByTestId("backup-codes-left").textContent()).toBe("9")
     expect(run.errors).toEqual([])
   })
 })

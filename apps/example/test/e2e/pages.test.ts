@@ -44,6 +44,7 @@ const SIGNED_IN = [
   { name: "home-signed-in", path: "/" },
   { name: "protected", path: "/protected" },
   { name: "devices", path: "/devices" },
+  { name: "settings", path: "/settings" },
   { name: "sign-out", path: "/api/auth/signout" },
   // Core's sign-in page while signed in: it says who, with the way on and a sign-out link.
   { name: "sign-in-signed-in", path: "/api/auth/signin?callbackUrl=%2Fprotected" },

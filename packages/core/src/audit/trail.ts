@@ -5,7 +5,7 @@
  * is built by `event.ts`, fetched only when the app has `events.audit`.
  */
 import type { InternalConfig, RequestContext } from "../internal.js"
-import type { AuditReason, AuditType } from "../types.js"
+import type { AuditOutcome, AuditReason, AuditType } from "../types.js"
 
 /** Reasons more precise than an error's code tells, set where the error is thrown. */
 const tagged = new WeakMap<object, AuditReason>()
@@ -42,7 +42,7 @@ export async function auditFailure(context: RequestContext, reason: AuditReason,
 /** Sends the event that ends the operation under way, once: a failure met after it (or a second refusal) sends nothing more. */
 export async function endOperation(
   context: RequestContext,
-  outcome: "success" | "failure",
+  outcome: AuditOutcome,
   reason: AuditReason | undefined,
   userId: string | undefined,
   methods: readonly string[] | undefined,

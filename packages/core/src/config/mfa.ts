@@ -20,6 +20,9 @@ const AUTH_FACTOR_METHODS: readonly AdapterMethod[] = [
   "replaceAuthFactors",
 ]
 
+/** A pending sign-in's row (`factors/gate.ts`): its codes counted and it consumed once across instances. */
+const PENDING_METHODS: readonly AdapterMethod[] = ["createVerificationToken", "useVerificationToken"]
+
 const FACTORS: readonly MfaFactor[] = ["totp", "passkey", "email"]
 const OPTIONS = new Set(["factors", "required"])
 
@@ -39,22 +42,6 @@ export function normaliseMfa(value: unknown, adapter: Adapter | undefined): Inte
   const mfa = { factors: readFactors(value.factors), required: readRequired(value.required) }
   checkAdapter(adapter)
   return mfa
-}
-
-/**
- * `mfa` normalised and then refused: the gate that asks a signed-in user for the second factor is
- * not in this release, and an app that set `mfa` (`required: true` above all) would otherwise
- * believe its users have one. What is wrong with the option or the adapter is named first, so an
- * app can be made ready now; the refusal goes once the gate lands.
- *
- * @throws {Configuration} always: the option's or the adapter's problem, else that second factors are not enforced yet.
- */
-export function refuseMfaUntilEnforced(value: unknown, adapter: Adapter | undefined): never {
-  normaliseMfa(value, adapter)
-  throw new Configuration(
-    "`mfa` is checked but not enforced by this release: the sign-in gate that asks for the second factor is not in it yet, " +
-      "so Auth() refuses to start rather than let users in without one. Remove `mfa` until a release whose changelog says the gate is in.",
-  )
 }
 
 function readFactors(value: unknown): MfaFactor[] {
@@ -91,7 +78,7 @@ function readRequired(value: unknown): InternalMfa["required"] {
 }
 
 function checkAdapter(adapter: Adapter | undefined): void {
-  const needed = [...AUTH_FACTOR_METHODS, ...SESSION_RECORD_METHODS]
+  const needed = [...AUTH_FACTOR_METHODS, ...SESSION_RECORD_METHODS, ...PENDING_METHODS]
   if (adapter === undefined) {
     throw new Configuration(
       `\`mfa\` needs an \`adapter\` that keeps second factors and session records (${needed.join(", ")}): ` +

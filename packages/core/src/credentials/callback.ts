@@ -97,6 +97,10 @@ export async function credentialsCallback(context: RequestContext, provider: Int
     throw error
   }
   if (attempts !== undefined) await attempts.store.reset(attempts.key)
+  // Asked by the re-authentication page: `authorize` must have answered the signed-in user.
+  if (context.reauth !== undefined) {
+    return (await import("../reauth/ending.js")).finishReauth(context, { provider: provider.id, startedBy: context.reauth.userId, proves: { userId: user.id }, methods: ["pwd"] }, target)
+  }
   if (config.session.strategy === "database" && config.adapter !== undefined) {
     user = await storedCredentialsUser(config.adapter, user, provider.id)
   }

@@ -26,4 +26,6 @@ export const credentials = {
   // A credentials form posts to its callback; one posted here gets the sign-in page.
   signIn: (context, _provider, request) => Promise.resolve(redirect(context, signInPageUrl(context, { callbackUrl: request.callbackUrl }))),
   callback: async (context, provider) => (await import("./callback.js")).credentialsCallback(context, provider.options),
+  // `authorize` answering the signed-in user's id proves them again.
+  reauth: { offers: () => true },
 } satisfies SignInFlow<InternalCredentialsProvider>

@@ -57,7 +57,8 @@ export async function confirmationPage(context: RequestContext, provider: Intern
   const page = renderConfirmSignIn({
     theme: context.config.theme,
     homeUrl: context.origin,
-    action: callbackRoute(context, provider.id),
+    // A re-authentication's link is confirmed where it was sent: the re-authentication route.
+    action: context.reauth === undefined ? callbackRoute(context, provider.id) : `${context.authUrl}/reauth/${encodeURIComponent(provider.id)}`,
     csrfToken: await csrfToken(context),
     email: link.email,
     token: link.token,
@@ -100,6 +101,11 @@ export async function emailCallback(context: RequestContext, provider: InternalE
   if (context.request.method !== "POST") return confirmationPage(context, provider)
   const { config } = context
   const { identifier, callbackUrl: requested } = await verifySignInLink(context, provider, await readForm(context.request))
+  if (context.reauth !== undefined) {
+    // Asked by the re-authentication page: the used link must have gone to the signed-in user's own verified address.
+    const proof = { provider: provider.id, startedBy: context.reauth.userId, proves: { email: identifier }, methods: ["email"] }
+    return (await import("../reauth/ending.js")).finishReauth(context, proof, await resolveCallbackUrl(context, requested))
+  }
   const adapter = emailAdapter(context, provider)
   const { existing, account, redirectTo } = await askEmailSignIn(context, { adapter, providerId: provider.id, identifier })
   if (redirectTo !== undefined) return redirect(context, redirectTo)

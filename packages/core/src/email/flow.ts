@@ -24,7 +24,9 @@ export const email = {
   draw: () => ({ kind: "email" }),
   startsAs: "emailLinkRequest",
   signIn: async (context, provider, request) => {
-    const { sendSignInLink } = await import("./signin.js")
+    const { sendReauthLink, sendSignInLink } = await import("./signin.js")
+    // Asked by the re-authentication page: the link goes to the signed-in user's own verified address.
+    if (context.reauth !== undefined) return redirect(context, await sendReauthLink(context, provider.options, context.reauth, request.callbackUrl))
     return redirect(context, await sendSignInLink(context, provider.options, request))
   },
   callback: async (context, provider: FlowProvider<InternalEmailProvider>) => (await import("./callback.js")).emailCallback(context, provider.options),
@@ -33,5 +35,7 @@ export const email = {
     return sendMail === undefined ? undefined : (message) => sendMail(message, source)
   },
   // A link is sent only into an account whose address was verified (see `resolveEmailUser`).
+  // A single-use link to the signed-in user's own verified address proves them again.
+  reauth: { offers: () => true },
   waysIn: (_context, provider, user) => Promise.resolve(user.email != null && user.emailVerified != null ? [{ kind: "email" as const, provider: provider.id }] : []),
 } satisfies SignInFlow<InternalEmailProvider>

@@ -5,7 +5,7 @@
 import type { Adapter } from "../adapters.js"
 import { auditSuccess } from "../audit/audit.js"
 import { auditFailure, auditUser, withAuditReason } from "../audit/trail.js"
-import type { RequestContext } from "../internal.js"
+import type { ReauthMarker, RequestContext } from "../internal.js"
 import { AuthError, Configuration } from "../errors/errors.js"
 import { EmailSignInError } from "../errors/errors.js"
 import { mailboxKey } from "../limits/mailbox-key.js"
@@ -16,6 +16,7 @@ import { askEmailSignIn } from "./accounts.js"
 import { readIdentifier } from "./address.js"
 import type { InternalEmailProvider } from "./provider.js"
 import { createToken, useToken } from "./token.js"
+import { callAdapter, storedUser } from "../outbound/store.js"
 
 /** The adapter email sign-in needs; configuration checks make its absence unreachable. */
 export function emailAdapter(context: RequestContext, provider: InternalEmailProvider): Adapter {
@@ -48,6 +49,30 @@ export async function sendSignInLink(
   // hand the victim's token to whoever named that host.
   const route = outboundCallbackUrl(context, provider.id, `Email provider "${provider.id}"`)
   await sendVerificationLink(context, provider, identifier, (token) => `${route}?${new URLSearchParams({ callbackUrl: params.callbackUrl, token, email: identifier }).toString()}`)
+  return verifyRequestUrl(context, provider.id)
+}
+
+/**
+ * Sends a re-authentication link to the signed-in user's own address, when it is verified (see
+ * `RequestContext.reauth`): nothing the request carries names the address. The link leads to
+ * `{basePath}/reauth/:id`, whose confirmation page posts it back there. Answers the "check your
+ * email" page, whether or not a link went out.
+ *
+ * @throws {EmailSignInError} when building or sending the link failed.
+ * @throws {AdapterError} when the store fails.
+ */
+export async function sendReauthLink(context: RequestContext, provider: InternalEmailProvider, reauth: ReauthMarker, callbackUrl: string): Promise<string> {
+  const adapter = emailAdapter(context, provider)
+  const user = storedUser(await callAdapter(adapter, "getUser", reauth.userId))
+  if (user?.email == null || user.emailVerified == null) {
+    context.config.logger.warn("ReauthNoAddress", `Provider "${provider.id}": the signed-in user has no verified address to send a re-authentication link to.`)
+    await auditFailure(context, "invalidRequest", reauth.userId)
+    return verifyRequestUrl(context, provider.id)
+  }
+  auditUser(context, user.id)
+  const identifier = user.email
+  const route = outboundCallbackUrl(context, provider.id, `Email provider "${provider.id}"`, undefined, "reauth")
+  await sendVerificationLink(context, provider, identifier, (token) => `${route}?${new URLSearchParams({ callbackUrl, token, email: identifier }).toString()}`)
   return verifyRequestUrl(context, provider.id)
 }
 

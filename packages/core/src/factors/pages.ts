@@ -129,11 +129,14 @@ function readableSecret(secret: string): string {
  *
  * @throws {Configuration} when `uri` is too long for a QR code (see `qrSvg`).
  */
-export function totpSetupPage(context: FactorPageContext, params: { secret: string; uri: string; csrfToken: string; error?: string | undefined }): string {
+export function totpSetupPage(
+  context: FactorPageContext,
+  params: { secret: string; uri: string; csrfToken: string; error?: string | undefined; /** Where the browser goes once enrolled, posted back with the code. */ callbackUrl?: string | undefined },
+): string {
   const name = escapeHtml(appName(context))
   const error = errorLine(params.error)
   const qr = qrSvg(params.uri, { label: `QR code that adds ${appName(context)} to your authenticator app` })
-  const form = `<form method="post" action="${escapeHtml(`${context.authUrl}/mfa/totp/confirm`)}">${hiddenInput("csrfToken", params.csrfToken)}${codeField("totp-confirm", "Code from your authenticator app", "The 6-digit code the app now shows, to check that it is set up.", ' inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]*" maxlength="8"')}<button type="submit" class="button primary"${themeButtonStyle(context.config.theme)}>Turn on two-step sign-in</button></form>`
+  const form = `<form method="post" action="${escapeHtml(`${context.authUrl}/mfa/totp/confirm`)}">${hiddenInput("csrfToken", params.csrfToken)}${hiddenInput("callbackUrl", params.callbackUrl)}${codeField("totp-confirm", "Code from your authenticator app", "The 6-digit code the app now shows, to check that it is set up.", ' inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]*" maxlength="8"')}<button type="submit" class="button primary"${themeButtonStyle(context.config.theme)}>Turn on two-step sign-in</button></form>`
   return layout(
     context.config.theme,
     "Set up your authenticator app",

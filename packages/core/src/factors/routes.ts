@@ -3,15 +3,114 @@
  * completes a pending sign-in (`/mfa/verify`) here; enrolment and removal (`/mfa/setup`,
  * `/mfa/totp/setup`, `/mfa/totp/confirm`, `/mfa/backup-codes`, `/mfa/remove`) in `enrol-routes.ts`.
  * Loaded by `import()` from `Auth()`'s route table: an app without `mfa` loads none of it.
- *
- * Until the gate lands (issue 37 stage 2), `Auth()` refuses an `mfa` configuration at start, so
- * these routes answer as unknown ones do.
  */
+import { auditAs, auditSuccess } from "../audit/audit.js"
+import { auditFailure, auditUser } from "../audit/trail.js"
+import { answerRoute, html, json, readFields, redirect } from "../http/context.js"
+import { csrfToken, verifyCsrf } from "../http/csrf.js"
 import { notFound } from "../http/failures.js"
+import { signInPageUrl } from "../http/routes.js"
 import type { RequestContext } from "../internal.js"
+import type { AuditReason } from "../types.js"
+import { checkBackupCode, checkTotp, confirmedFactors, type CodeCheck } from "./check-code.js"
+import { mfaChallengePage, type ChallengeFactor } from "./pages.js"
+import { chargePending, completePending, endPending, lastAttempt, readPending } from "./pending.js"
+
+/** The longest code read: a backup code typed with spaces and hyphens is well under it. */
+const MAX_CODE = 64
 
 /** Answers a request to `{basePath}/mfa/{sub}`. */
 export async function mfaRoute(context: RequestContext, method: "GET" | "POST", sub: string): Promise<Response> {
   if (sub !== "" && sub !== "verify") return (await import("./enrol-routes.js")).enrolRoute(context, method, sub)
+  if (context.config.mfa === undefined) return notFound(context.request, context.url, context.config)
+  if (sub === "" && method === "GET") return challenge(context)
+  if (sub === "verify" && method === "POST") return verify(context)
   return notFound(context.request, context.url, context.config)
+}
+
+/** A fetch that asked for JSON (and not a page). */
+function wantsJson(request: Request): boolean {
+  const accept = request.headers.get("accept") ?? ""
+  return accept.includes("application/json") && !accept.includes("text/html")
+}
+
+/** The factors the challenge offers the user: an unlocked TOTP factor, and backup codes while any is left. */
+async function offered(context: RequestContext, userId: string): Promise<ChallengeFactor[]> {
+  const factors = await confirmedFactors(context, userId)
+  const offers: ChallengeFactor[] = []
+  if (factors.some((factor) => factor.type === "totp" && factor.lockedAt == null)) offers.push("totp")
+  if (factors.some((factor) => factor.type === "backup")) offers.push("backup")
+  return offers
+}
+
+/**
+ * `GET /mfa`: the challenge of the request's pending sign-in (JSON `{ factors }` for a fetch that
+ * asks for JSON). Under `mfa.required`, a user with no factor yet is sent to `/mfa/setup`; without
+ * a pending sign-in, to the sign-in page.
+ */
+async function challenge(context: RequestContext): Promise<Response> {
+  const pending = await readPending(context)
+  if (pending === null) {
+    const url = signInPageUrl(context)
+    return wantsJson(context.request) ? json(context, { error: "SessionRequired", url }, 401) : redirect(context, url, 303)
+  }
+  const factors = await offered(context, pending.signedIn.user.id)
+  const setup = `${context.authUrl}/mfa/setup`
+  if (wantsJson(context.request)) return json(context, factors.length === 0 ? { factors, setup } : { factors })
+  if (factors.length === 0) return redirect(context, setup, 303)
+  const { searchParams } = context.url
+  return html(context, mfaChallengePage(context, { factors, csrfToken: await csrfToken(context), error: searchParams.get("error") ?? undefined, factor: searchParams.get("factor") ?? undefined }))
+}
+
+/** The HTTP status of each refusal a JSON client gets. */
+const STATUS: Readonly<Record<Exclude<CodeCheck, { ok: true }>["reason"] | "expired" | "invalidRequest", number>> = {
+  invalidCode: 400,
+  replayed: 400,
+  invalidRequest: 400,
+  expired: 401,
+  locked: 403,
+  rateLimited: 429,
+}
+
+/**
+ * `POST /mfa/verify { csrfToken, factor: "totp" | "backup", code }`: completes the pending sign-in
+ * with a right code and sends the browser where the first factor would have; a wrong one counts
+ * against the pending sign-in (the 5th ends it) and the user. Every attempt
+ * is charged before its code is checked, so parallel guesses with one cookie are refused, not
+ * each checked. Answers by the routes' conventions (`answerRoute`); audited as `secondFactor`.
+ *
+ * @throws {MissingCSRF} when the CSRF token is missing or wrong.
+ * @throws {AdapterError} when the store fails.
+ */
+async function verify(context: RequestContext): Promise<Response> {
+  const fields = await readFields(context.request)
+  const field = (name: string): unknown => (fields instanceof URLSearchParams ? fields.get(name) : fields[name])
+  const token = field("csrfToken")
+  await verifyCsrf(context, typeof token === "string" ? token : null)
+  const pending = await readPending(context)
+  auditAs(context, "secondFactor", pending?.signedIn.account?.provider)
+  if (pending === null) return refuse(context, "expired", signInPageUrl(context))
+  const userId = pending.signedIn.user.id
+  auditUser(context, userId)
+  const factor = field("factor")
+  const code = field("code")
+  const page = `${context.authUrl}/mfa${factor === "backup" ? "?factor=backup" : ""}`
+  if ((factor !== "totp" && factor !== "backup") || typeof code !== "string" || code.length > MAX_CODE) return refuse(context, "invalidRequest", page)
+  const charged = await chargePending(context, pending)
+  if (charged === null) return refuse(context, "expired", signInPageUrl(context))
+  const check = factor === "totp" ? await checkTotp(context, userId, code) : await checkBackupCode(context, userId, code)
+  if (!check.ok) {
+    if (!lastAttempt(charged)) return refuse(context, check.reason, page)
+    await endPending(context, charged)
+    return refuse(context, check.reason, signInPageUrl(context))
+  }
+  await auditSuccess(context, userId, undefined, [check.method])
+  const completed = await completePending(context, charged, [check.method])
+  if (completed === null) return refuse(context, "expired", signInPageUrl(context))
+  return answerRoute(context, { url: completed.target })
+}
+
+async function refuse(context: RequestContext, reason: keyof typeof STATUS, url: string): Promise<Response> {
+  await auditFailure(context, reason satisfies AuditReason)
+  return answerRoute(context, { url, error: reason, status: STATUS[reason] })
 }

@@ -35,13 +35,14 @@ export function publicOrigin(policy: OriginPolicy, origin: string, requestUrl: U
 
 /**
  * The callback route on an origin the app configured, for URLs that leave the server: an OAuth
- * `redirect_uri` (or the redirect proxy's, when one is used) and an emailed sign-in link.
+ * `redirect_uri` (or the redirect proxy's, when one is used) and an emailed sign-in link; with
+ * `route` `"reauth"`, an emailed re-authentication link (`{basePath}/reauth/:id`).
  *
  * @throws {Configuration} when the app configured no origin and the request URL is not on loopback.
  */
-export function outboundCallbackUrl(context: RequestContext, providerId: string, purpose: string, proxy?: URL): string {
+export function outboundCallbackUrl(context: RequestContext, providerId: string, purpose: string, proxy?: URL, route: "callback" | "reauth" = "callback"): string {
   const base = proxy === undefined ? `${publicOrigin(context.config.origins, context.origin, context.url, purpose)}${context.config.basePath}` : proxy.href.replace(/\/+$/, "")
-  return `${base}/callback/${encodeURIComponent(providerId)}`
+  return `${base}/${route}/${encodeURIComponent(providerId)}`
 }
 
 /** The `callbackUrl` remembered in its cookie across the provider round trip. */

@@ -21,10 +21,16 @@ function ruleOf(context: RequestContext, route: Route): ClientRule | undefined {
       return post && route.providerId !== undefined ? "signIn" : undefined
     case "callback":
       return "callback"
+    // A second factor's code completes a sign-in as a provider's callback does.
+    case "mfa":
+      return post && route.providerId === "verify" ? "callback" : undefined
     case "session":
       return post ? "sessionUpdate" : undefined
     case "flow":
       return config.providersById.get(route.providerId ?? "")?.flow.routes?.[route.flowRoute ?? ""]?.clientLimit
+    // A re-authentication's start (a password checked, a provider or a mail sent to) counts as a sign-in's; a passkey's options as theirs.
+    case "reauth":
+      return route.providerId === undefined ? undefined : post ? "signIn" : "passkeyOptions"
     default:
       return undefined
   }

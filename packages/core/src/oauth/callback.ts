@@ -28,6 +28,10 @@ export interface CallbackResult {
   emailVerified: boolean
   /** The user signed in when this flow started, from its sealed checks. */
   startedBy: string | undefined
+  /** When a re-authentication started (epoch seconds), from its sealed checks; `undefined` for a sign-in. */
+  reauthAt: number | undefined
+  /** The ID token's `auth_time`, when it has one. */
+  authTime: number | undefined
 }
 
 /** Seconds a provider's clock may run ahead of ours (oauth4webapi's tolerance for exp and nbf). */
@@ -222,7 +226,7 @@ export async function validateCallback(
 
   const expired = new OAuthCallbackError(`Provider "${provider.id}" did not complete the sign-in within ${provider.callbackTimeout} ms (\`callbackTimeout\`).`)
   const result = await withDeadline(provider.callbackTimeout, expired, (deadline) => exchangeAndProfile(provider, context, checks, deadline))
-  return { ...result, startedBy: checks.startedBy }
+  return { ...result, startedBy: checks.startedBy, reauthAt: checks.reauthAt }
 }
 
 async function exchangeAndProfile(
@@ -230,7 +234,7 @@ async function exchangeAndProfile(
   context: { params: URLSearchParams; redirectUri: string; sensitive: Set<string> },
   checks: VerifiedChecks,
   deadline: AbortSignal,
-): Promise<Omit<CallbackResult, "startedBy">> {
+): Promise<Omit<CallbackResult, "startedBy" | "reauthAt">> {
   const { params } = context
   let server: o.AuthorizationServer
   try {
@@ -290,7 +294,8 @@ async function exchangeAndProfile(
     const { user, emailVerified } = checkedUser(provider, await provider.profile(profile, tokenSet), profile)
     const fields = (await provider.account(tokenSet)) ?? {}
     const account: Account = { ...fields, provider: provider.id, type: provider.type, providerAccountId: user.id }
-    return { user, account, profile, tokens: tokenSet, emailVerified }
+    const authTime = typeof claims?.auth_time === "number" ? claims.auth_time : undefined
+    return { user, account, profile, tokens: tokenSet, emailVerified, authTime }
   } catch (cause) {
     throw describe("profile mapping", provider, cause)
   }
@@ -308,5 +313,21 @@ function checkIdTokenClaims(provider: InternalOAuthProvider, claims: o.IDToken):
   }
   if (claims.azp !== undefined && claims.azp !== provider.clientId) {
     fail(`The ID token of provider "${provider.id}" was issued to another party (azp ${JSON.stringify(claims.azp)}).`)
+  }
+}
+
+/**
+ * Refuses a re-authentication the OpenID provider answered without a fresh login: it was asked
+ * for one (`prompt=login`, `max_age=0`), so its ID token must carry an `auth_time` no older than
+ * when the re-authentication started, less the clock tolerance.
+ *
+ * @throws {OAuthCallbackError} when `auth_time` is missing or older than that.
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#AuthRequest (3.1.2.1, `max_age`, `prompt=login`)
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#IDToken (2, `auth_time`)
+ */
+export function checkFreshLogin(provider: InternalOAuthProvider, authTime: number | undefined, startedAt: number): void {
+  if (authTime === undefined) fail(`The ID token of provider "${provider.id}" has no \`auth_time\`: a re-authentication needs the time of a fresh login.`)
+  if (authTime < startedAt - CLOCK_SKEW) {
+    fail(`The ID token of provider "${provider.id}" has \`auth_time\` ${String(authTime)}, before the re-authentication started (${String(startedAt)}): the provider did not ask the user to log in again.`)
   }
 }

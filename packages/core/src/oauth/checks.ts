@@ -32,12 +32,15 @@ interface Sealed {
   o: string
   b: string
   u?: string
+  /** {@link FlowBinding.reauthAt}. */
+  r?: number
 }
 
 async function seal(secrets: readonly string[], check: CheckName, value: string, binding: FlowBinding): Promise<string> {
   const [key] = await keys(secrets.slice(0, 1), check)
   const payload: Sealed = { v: value, exp: Math.floor(Date.now() / 1000) + CHECK_MAX_AGE, o: binding.origin, b: binding.browser }
   if (binding.userId !== undefined) payload.u = binding.userId
+  if (binding.reauthAt !== undefined) payload.r = binding.reauthAt
   return sealJwe(payload, key as SecretKey)
 }
 
@@ -45,10 +48,13 @@ async function open(secrets: readonly string[], check: CheckName, sealed: string
   if (sealed === undefined || sealed === "" || sealed.length > 4096) return undefined
   const value = await openJwe(sealed, await keys(secrets, check))
   if (typeof value !== "object" || value === null) return undefined
-  const { v, exp, o, b, u } = value as Record<string, unknown>
+  const { v, exp, o, b, u, r } = value as Record<string, unknown>
   if (typeof v !== "string" || typeof exp !== "number" || exp < Date.now() / 1000) return undefined
   if (typeof o !== "string" || typeof b !== "string") return undefined
-  return typeof u === "string" ? { v, exp, o, b, u } : { v, exp, o, b }
+  const opened: Sealed = { v, exp, o, b }
+  if (typeof u === "string") opened.u = u
+  if (typeof r === "number" && Number.isSafeInteger(r)) opened.r = r
+  return opened
 }
 
 /** The values a sign-in sends to the provider, and the cookies that remember them. */
@@ -102,6 +108,8 @@ export interface VerifiedChecks {
   nonce: string | undefined
   /** The user signed in when the flow started, or `undefined` (also when the provider uses no check). */
   startedBy: string | undefined
+  /** When a re-authentication of `startedBy` started (epoch seconds); `undefined` for a sign-in. */
+  reauthAt: number | undefined
 }
 
 /** Cookies that clear every check cookie the browser sent: done after every callback, whatever its outcome. */
@@ -127,13 +135,18 @@ export async function verifyChecks(
   jar: Map<string, string>,
   callback: { state: string | null; origin: string; browser: string | undefined },
 ): Promise<VerifiedChecks> {
-  const result: VerifiedChecks = { state: undefined, codeVerifier: undefined, nonce: undefined, startedBy: undefined }
+  const result: VerifiedChecks = { state: undefined, codeVerifier: undefined, nonce: undefined, startedBy: undefined, reauthAt: undefined }
+  let first: Sealed | undefined
   const bound = (opened: Sealed, what: string): Sealed => {
     if (opened.o !== callback.origin) throw new InvalidCheck(`The ${what} was issued for a sign-in on ${opened.o}, not ${callback.origin}.`)
     if (callback.browser === undefined || opened.b !== callback.browser) {
       throw new InvalidCheck(`The ${what} belongs to a sign-in started in another browser.`)
     }
+    // Every check value of one flow is sealed with one binding: a mix of a sign-in's and a re-authentication's is refused.
+    if (first !== undefined && (opened.u !== first.u || opened.r !== first.r)) throw new InvalidCheck(`The ${what} belongs to another flow.`)
+    first = opened
     result.startedBy = opened.u
+    result.reauthAt = opened.u === undefined ? undefined : opened.r
     return opened
   }
   if (checks.has("state")) {

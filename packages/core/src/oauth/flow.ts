@@ -81,6 +81,9 @@ export const oauth = {
     // Fetched when a provider posts a logout token: an app without back-channel logout loads none of it.
     "backchannel-logout": { POST: async (context, provider) => (await import("./backchannel.js")).backchannelLogout(context, provider) },
   },
+  // A linked account proves its owner again at its provider (see `OAuthConfig.reauth`), only
+  // through sealed checks: they carry the re-authentication to its callback.
+  reauth: { offers: (options) => options.reauth !== false && [...options.checks].some((check) => check !== "none") },
   sessionToken: async (options, token, account) => {
     if (!options.tokensInCookie) return token
     return (await import("../session/cookie-tokens.js")).withProviderTokens(token, account)

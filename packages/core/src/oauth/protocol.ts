@@ -19,10 +19,11 @@ import { isAllowedOrigin, isLoopbackOrigin } from "../http/origins.js"
 import { isLocalOrigin, publicOrigin } from "../http/outbound-urls.js"
 import { callbackUrl } from "../http/routes.js"
 import { outboundCallbackUrl } from "../http/outbound-urls.js"
+import { auditAs } from "../audit/audit.js"
 import { recentIfSignedIn } from "../session/recent.js"
 import { signInAccount } from "../sign-in/sign-in.js"
 import { createAuthorizationUrl } from "./authorize.js"
-import { validateCallback } from "./callback.js"
+import { checkFreshLogin, validateCallback } from "./callback.js"
 import { clearChecks, stateOrigin } from "./checks.js"
 import type { InternalOAuthProvider } from "./provider.js"
 
@@ -34,19 +35,30 @@ export async function signIn(context: RequestContext, { options: provider }: Pro
   const redirectUri = outboundCallbackUrl(context, provider.id, "An OAuth `redirect_uri`", provider.redirectProxyUrl)
   // The CSRF check just passed, so the browser holds a valid CSRF cookie to bind the flow to.
   const browser = (await browserBinding(context)) ?? ""
-  // Only a flow started while signed in may link its account to that user (read only when linking
-  // can happen), and only one who authenticated recently: asked before the browser leaves.
-  const signedIn = context.config.adapter === undefined ? null : await recentIfSignedIn(context, { callbackUrl: request.callbackUrl })
-  if (signedIn?.ok === false) return signedIn.response
-  const userId = signedIn?.current.userId
+  // Only a flow started while signed in may link its account to that user (read only when linking can happen),
+  // and only one who authenticated recently: asked before the browser leaves. A re-authentication is
+  // bound to the user it proves again (whose session is stale by design), and to when it started.
+  const { reauth } = context
+  let userId = reauth?.userId
+  if (reauth === undefined && context.config.adapter !== undefined) {
+    const signedIn = await recentIfSignedIn(context, { callbackUrl: request.callbackUrl })
+    if (signedIn?.ok === false) return signedIn.response
+    userId = signedIn?.current.userId
+  }
+  const extraParams = new URLSearchParams(request.query ?? new URLSearchParams())
+  if (reauth !== undefined) {
+    // A fresh login, whatever the provider's own session: OpenID Connect Core 3.1.2.1.
+    extraParams.set("prompt", "login")
+    if (provider.reauth === "oidc") extraParams.set("max_age", "0")
+  }
   // A redirect proxy sends the callback back to this origin: it must be one the app configured.
   const origin = provider.redirectProxyUrl === undefined ? context.origin : publicOrigin(context.config.origins, context.origin, context.url, "A sign-in through `redirectProxyUrl`")
   const { url, cookies } = await createAuthorizationUrl(provider, {
     redirectUri,
     secrets: context.config.secrets,
     cookies: context.cookies,
-    binding: userId === undefined ? { origin, browser } : { origin, browser, userId },
-    extraParams: request.query ?? new URLSearchParams(),
+    binding: userId === undefined ? { origin, browser } : reauth === undefined ? { origin, browser, userId } : { origin, browser, userId, reauthAt: reauth.at },
+    extraParams,
   })
   context.setCookies.push(...cookies)
   return redirect(context, url.href)
@@ -108,6 +120,13 @@ export async function callback(context: RequestContext, { options: provider }: P
     sensitive: context.sensitive,
   })
 
+  if (result.reauthAt !== undefined && result.startedBy !== undefined) {
+    // A re-authentication links, creates and remembers nothing: it proves the account's owner again.
+    auditAs(context, "reauth", provider.id)
+    if (provider.reauth === "oidc") checkFreshLogin(provider, result.authTime, result.reauthAt)
+    const target = context.returnTo ?? (await resolveCallbackUrl(context, undefined))
+    return (await import("../reauth/ending.js")).finishReauth(context, { provider: provider.id, startedBy: result.startedBy, proves: { account: result.account }, methods: ["fed"] }, target)
+  }
   const response = await signInAccount(context, { ...result, methods: ["fed"] }, provider.allowDangerousEmailAccountLinking)
   if (provider.endSessionOnSignOut) {
     // Kept for the sign-out at the provider: only once the sign-in succeeded, on its own answer.

@@ -54,6 +54,12 @@ export interface InternalOAuthProvider {
   backchannelLogout: boolean
   /** Revoke the tokens once no session holds them (see `OAuthConfig.revokeTokensOnSignOut`). */
   revokeTokensOnSignOut: boolean
+  /**
+   * How the re-authentication page uses this provider (see `OAuthConfig.reauth`): `"oidc"` (a
+   * fresh login proven by the ID token's `auth_time`), `"prompt"` (a plain OAuth 2.0 provider
+   * trusted with `prompt=login`), or `false` (never offered).
+   */
+  reauth: "oidc" | "prompt" | false
   redirectProxyUrl: URL | undefined
   /** Milliseconds one request to the provider may take. */
   timeout: number
@@ -116,6 +122,14 @@ export function checkProviderUrl(url: unknown, option: string, allowInsecureLoop
   if (parsed.protocol !== "https:" && !insecureOk) {
     throw new Configuration(`\`${option}\` must use https (plain http is allowed only on a loopback address with \`allowInsecureLoopbackRequests: true\`).`)
   }
+}
+
+/** `reauth`: an OpenID provider re-authenticates unless `false`; a plain OAuth 2.0 one only with `"prompt"`. */
+function reauthOption(value: unknown, type: "oauth" | "oidc", option: string): InternalOAuthProvider["reauth"] {
+  if (value !== undefined && value !== false && value !== "prompt") throw new Configuration(`\`${option}\` must be \`false\` or "prompt".`)
+  if (value === false) return false
+  // An OpenID provider always proves the login time, whatever else it was told.
+  return type === "oidc" ? "oidc" : value === "prompt" ? "prompt" : false
 }
 
 function booleanOption(value: unknown, option: string): boolean {
@@ -306,6 +320,7 @@ export function normalizeOAuthProvider(given: OAuthConfig, env: Env, proxyUrl: U
     endSessionOnSignOut: booleanOption(config.endSessionOnSignOut, at("endSessionOnSignOut")),
     backchannelLogout: booleanOption(config.backchannelLogout, at("backchannelLogout")),
     revokeTokensOnSignOut: booleanOption(config.revokeTokensOnSignOut, at("revokeTokensOnSignOut")),
+    reauth: reauthOption(config.reauth, type, at("reauth")),
     redirectProxyUrl,
     timeout,
     callbackTimeout,

@@ -17,7 +17,8 @@ export interface PageProvider extends PageEntry {
   style: ProviderButtonStyles
 }
 
-interface InputField {
+/** One field of a built-in form, for {@link input}. */
+export interface InputField {
   name: string
   label: string
   type: string
@@ -31,7 +32,8 @@ interface InputField {
   attributes?: readonly (readonly [name: string, value: string | true])[]
 }
 
-function input(id: string, field: InputField): string {
+/** One labelled `<input>` of a built-in form, its id `{id}-{name}`, every value escaped. */
+export function input(id: string, field: InputField): string {
   const inputId = escapeHtml(`${id}-${field.name}`)
   const placeholder = field.placeholder === undefined ? "" : ` placeholder="${escapeHtml(field.placeholder)}"`
   const autocomplete = field.autocomplete === undefined ? "" : ` autocomplete="${escapeHtml(field.autocomplete)}"`

@@ -177,6 +177,14 @@ export interface OAuth2Config<P = Profile> extends CommonProviderOptions {
    */
   allowDangerousEmailAccountLinking?: boolean
   /**
+   * Whether the re-authentication page (`{basePath}/reauth`) offers this provider to a user who
+   * linked an account at it. An OpenID Connect provider is offered unless this is `false`: it is
+   * asked for a fresh login (`prompt=login`, `max_age=0`) and must answer an ID token whose
+   * `auth_time` shows one. A plain OAuth 2.0 provider proves no login time, so it is offered
+   * only with `"prompt"` (it is sent `prompt=login` and trusted to honour it).
+   */
+  reauth?: false | "prompt"
+  /**
    * Without an `adapter` (JWT sessions), keeps this provider's tokens (access, refresh, expiry,
    * scope) in the sealed session cookie under the `providerTokens` claim, so `getAccessToken`
    * can return and refresh them; a refresh renews the cookie through `getAccessToken`'s fourth

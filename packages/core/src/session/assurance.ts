@@ -44,6 +44,16 @@ export function raisedAssurance(assurance: SessionAssurance, methods: readonly s
   return { level: levelOf(kept), methods: kept, authTime: Math.max(now, assurance.authTime), signedInAt: assurance.signedInAt }
 }
 
+/**
+ * The assurance after a re-authentication at `now` proved `methods`: they replace the old ones, so
+ * the level is what this proof reached (a password after a passkey is level 1 again: a later
+ * `level: 2` check must not pass on a weaker proof), `authTime` moves, `signedInAt` is kept.
+ */
+export function reprovedAssurance(assurance: SessionAssurance, methods: readonly string[], now: number): SessionAssurance {
+  const kept = [...new Set(methods)]
+  return { level: levelOf(kept), methods: kept, authTime: Math.max(now, assurance.authTime), signedInAt: assurance.signedInAt }
+}
+
 /** The assurance of a session that predates the fields, first read at `now`: the lowest, never authenticated since. */
 export function preUpgradeAssurance(now: number): SessionAssurance {
   return { level: 1, methods: [], authTime: 0, signedInAt: now }

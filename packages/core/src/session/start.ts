@@ -9,7 +9,7 @@ import { AccessDenied } from "../errors/flow-errors.js"
 import type { RequestContext } from "../internal.js"
 import type { SessionAssurance } from "../model.js"
 import type { JWT } from "../types.js"
-import { ASSURANCE_CLAIM, assuranceClaim, copyAssurance, newAssurance, raisedAssurance, withReservedClaims } from "./assurance.js"
+import { ASSURANCE_CLAIM, assuranceClaim, copyAssurance, newAssurance, raisedAssurance, reprovedAssurance, withReservedClaims } from "./assurance.js"
 import { loadDatabaseSessions, readSession, resealSession, sealToken, sessionRecords, writeTokenCookie } from "./index.js"
 import { SESSION_ID_CLAIM, type SignedIn } from "./source.js"
 
@@ -64,18 +64,20 @@ export async function startSession(context: RequestContext, signedIn: SignedIn):
 }
 
 /**
- * Raises the request's session after the user authenticated again (a re-authentication, a second
- * factor): `add` joins its methods, its level is recomputed and `authTime` moves to now, while
+ * Raises the request's session after the user authenticated again: `add` (a second factor typed in
+ * a signed-in session) joins its methods; `proved` (a re-authentication) replaces them, so the level
+ * is what that proof reached. Either way the level is recomputed and `authTime` moves to now, while
  * `signedInAt` and the session (its id, its record) stay. A JWT session is re-sealed; a database
  * session's record is updated. Answers the new assurance, or `null` when the request has no session.
  *
  * @throws {SessionTokenError} when a callback throws or the token cannot be sealed.
  * @throws {AdapterError} when the store fails.
  */
-export async function raiseAssurance(context: RequestContext, raise: { add: readonly string[] }): Promise<SessionAssurance | null> {
+export async function raiseAssurance(context: RequestContext, raise: { add: readonly string[] } | { proved: readonly string[] }): Promise<SessionAssurance | null> {
   const current = await readSession(context)
   if (current === null) return null
-  const assurance = raisedAssurance(current.assurance, raise.add, Math.floor(Date.now() / 1000))
+  const now = Math.floor(Date.now() / 1000)
+  const assurance = "proved" in raise ? reprovedAssurance(current.assurance, raise.proved, now) : raisedAssurance(current.assurance, raise.add, now)
   if (context.config.session.strategy === "database") {
     if (current.sessionToken === undefined) return null
     await (await loadDatabaseSessions()).storeAssurance(context, current.sessionToken, current.userId, assurance)

@@ -16,30 +16,51 @@ import { OAuthCallbackError } from "../errors/errors.js"
 import { auditAs, auditSuccess } from "../audit/audit.js"
 import { emit } from "./events.js"
 import type { RequestContext } from "../internal.js"
-import type { Account, Profile, User } from "../model.js"
+import type { Account, Profile, SessionAssurance, User } from "../model.js"
 import { readSession, type SignedIn } from "../session/index.js"
 import { startSession } from "../session/start.js"
 import { askSignIn } from "./sign-in-callback.js"
 
 /**
- * Starts the session, sends the `signIn` event (and the audit trail's `signIn` success) and sends
- * the browser to `target` (or to `pages.newUser` first, for a new user).
+ * Ends a sign-in: when `mfa` is configured and the user owes a second factor, holds it pending
+ * and sends the browser to `{basePath}/mfa` (the gate, fetched only then); otherwise starts the
+ * session, sends the `signIn` event (and the audit trail's `signIn` success) and sends the
+ * browser to `target` (or to `pages.newUser` first, for a new user).
+ *
+ * @throws {SessionTokenError} when the `jwt` callback fails.
+ * @throws {AdapterError} when the store fails.
+ * @throws {Configuration} when `mfa.required` answers anything but a boolean.
+ */
+export async function finishSignIn(context: RequestContext, signedIn: SignedIn, target: string): Promise<Response> {
+  // Whatever the request did before (a passkey added), what ends here is a sign-in.
+  auditAs(context, "signIn", signedIn.account?.provider)
+  if (context.config.mfa !== undefined) {
+    const held = await (await import("../factors/gate.js")).holdSignIn(context, signedIn, target)
+    if (held !== undefined) return held
+  }
+  return redirect(context, await completeAfterGate(context, signedIn, target))
+}
+
+/**
+ * The end of every sign-in once its user owes nothing more: starts the session, sends the
+ * `signIn` event and the audit trail's `signIn` success, and answers where the browser goes
+ * (`pages.newUser` first, for a new user). Called by {@link finishSignIn}, and by the second
+ * factor's completion of a pending sign-in (`factors/pending.ts`), never by a flow.
  *
  * @throws {SessionTokenError} when the `jwt` callback fails.
  * @throws {AdapterError} when the store fails.
  */
-export async function finishSignIn(context: RequestContext, signedIn: SignedIn, target: string): Promise<Response> {
+export async function completeAfterGate(context: RequestContext, signedIn: SignedIn, target: string): Promise<string> {
   const { config } = context
-  // Whatever the request did before (a passkey added), what ends here is a sign-in.
   auditAs(context, "signIn", signedIn.account?.provider)
   await startSession(context, signedIn)
   await emit(config, "signIn", { user: signedIn.user, account: signedIn.account, profile: signedIn.profile, isNewUser: signedIn.isNewUser })
   await auditSuccess(context, signedIn.user.id, undefined, signedIn.methods)
   if (context.jar.has(context.cookies.callbackUrl.name)) context.setCookies.push(clearCookie(context.cookies.callbackUrl))
   if (signedIn.isNewUser && config.pages.newUser !== undefined) {
-    return redirect(context, await resolveCallbackUrl(context, `${config.pages.newUser}${config.pages.newUser.includes("?") ? "&" : "?"}callbackUrl=${encodeURIComponent(target)}`))
+    return resolveCallbackUrl(context, `${config.pages.newUser}${config.pages.newUser.includes("?") ? "&" : "?"}callbackUrl=${encodeURIComponent(target)}`)
   }
-  return redirect(context, target)
+  return target
 }
 
 /** What a provider callback established, for {@link signInAccount}. */
@@ -68,6 +89,7 @@ export async function signInAccount(context: RequestContext, result: AccountSign
   const adapter = config.adapter
   let user: User & { id: string } = result.user
   let isNewUser = false
+  let continues: SessionAssurance | undefined
   // The linking rules load with the first sign-in of an app that has an adapter.
   const accounts = adapter === undefined ? undefined : await import("./accounts.js")
   const accountUser = adapter === undefined || accounts === undefined ? null : await accounts.findUser(adapter, result.account)
@@ -78,7 +100,8 @@ export async function signInAccount(context: RequestContext, result: AccountSign
   if (adapter !== undefined && accounts !== undefined) {
     // Linking to the signed-in user needs both: that user is signed in now, and started this flow.
     // A session cookie planted mid-flow, or a flow started by someone else, links nothing.
-    const current = result.startedBy === undefined ? undefined : (await readSession(context))?.userId
+    const session = result.startedBy === undefined ? null : await readSession(context)
+    const current = session?.userId
     const resolved = await accounts.resolveUser(context, adapter, {
       accountUser,
       profileUser: result.user,
@@ -90,10 +113,13 @@ export async function signInAccount(context: RequestContext, result: AccountSign
     })
     user = resolved.user
     isNewUser = resolved.isNewUser
+    // An account linked to the signed-in user is not a sign-in: the session goes on as it was,
+    // past the second-factor gate, at its level and times.
+    if (session !== null && current === result.startedBy && user.id === current) continues = session.assurance
   }
 
   const target = context.returnTo ?? (await resolveCallbackUrl(context, undefined))
-  return finishSignIn(context, { user, account: result.account, profile: result.profile, isNewUser, methods: result.methods }, target)
+  return finishSignIn(context, { user, account: result.account, profile: result.profile, isNewUser, methods: result.methods, ...(continues === undefined ? {} : { continues }) }, target)
 }
 
 const STRINGIFIED_NOTHING = new Set(["undefined", "null", "NaN", "[object Object]"])

@@ -105,6 +105,21 @@ export async function webauthnOptions(context: RequestContext, provider: Provide
   if (action === "register" && signedIn?.ok === false) return signedIn.response
   const userId = signedIn?.ok === true ? signedIn.current.userId : undefined
 
+  const { reauth } = context
+  if (reauth !== undefined) {
+    // Proving the signed-in user again: only their own passkeys are asked for (allowCredentials).
+    const own = await listAuthenticators(adapter, reauth.userId)
+    const challenge = await issueChallenge(context, provider.id, { action: "authenticate", userId: reauth.userId, reauthAt: reauth.at })
+    const request = await generateAuthenticationOptions({
+      rpID: rp.id,
+      timeout: options.timeout,
+      userVerification: options.userVerification,
+      ...options.authenticationOptions,
+      allowCredentials: own.map((known) => ({ id: credentialIdForOptions(known.credentialID), transports: known.transports?.split(",").filter(Boolean) ?? [] })),
+      challenge,
+    })
+    return json(context, { action: "authenticate", options: request })
+  }
   if (action === "authenticate") {
     const challenge = await issueChallenge(context, provider.id, { action })
     const request = await generateAuthenticationOptions({
@@ -303,6 +318,12 @@ async function authenticate(context: RequestContext, provider: Provider, respons
   await callAdapter(adapter, "updateAuthenticatorCounter", authenticator.credentialID, newCounter)
   if (adapter.updateAuthenticator !== undefined) await callAdapter(adapter, "updateAuthenticator", { credentialID: authenticator.credentialID, lastUsedAt: new Date() })
   const owner: unknown = authenticator.userId
+  const { ceremony } = opened
+  if (ceremony.reauthAt !== undefined && ceremony.userId !== undefined) {
+    // A re-authentication: the passkey must be the signed-in user's own; nobody is signed in.
+    const proof = { provider: provider.id, startedBy: ceremony.userId, proves: { userId: String(owner) }, methods: passkeyMethods(verified.authenticationInfo.userVerified) }
+    return (await import("../reauth/ending.js")).finishReauth(context, proof, target)
+  }
   const user = asUser(await callAdapter(adapter, "getUser", String(owner)))
   if (user === undefined) throw new WebAuthnVerificationError("The passkey's user no longer exists.")
   const account: Account = { provider: provider.id, type: "webauthn", providerAccountId: authenticator.providerAccountId, userId: user.id }

@@ -49,6 +49,8 @@ export interface Ceremony {
   name?: string
   /** The WebAuthn user handle the new passkey is registered under. */
   handle?: string
+  /** A re-authentication of `userId` (the signed-in user) started then, in epoch seconds: see `RequestContext.reauth`. */
+  reauthAt?: number
 }
 
 interface Sealed extends Ceremony {
@@ -173,6 +175,7 @@ export async function consumeChallenge(context: RequestContext, provider: string
     const value = sealed[key]
     if (typeof value === "string") ceremony[key] = value
   }
+  if (sealed.action === "authenticate" && typeof sealed.reauthAt === "number" && ceremony.userId !== undefined) ceremony.reauthAt = sealed.reauthAt
   return { ceremony, nonce: sealed.nonce, expires: new Date(sealed.exp * 1000) }
 }
 

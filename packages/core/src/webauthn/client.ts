@@ -41,6 +41,11 @@ export interface PasskeySignInOptions extends ClientOptions {
   redirect?: boolean
   /** A CSRF token already at hand (the built-in page has one); fetched otherwise. */
   csrfToken?: string
+  /**
+   * `true` to prove the signed-in user again (the re-authentication page): the options come from
+   * `{basePath}/reauth/:id` and name only that user's passkeys; the session is kept.
+   */
+  reauthenticate?: boolean
 }
 
 /** A ceremony's outcome when the browser refused or the person cancelled: nothing was sent. */
@@ -76,7 +81,8 @@ async function ceremonyOptions(providerId: string, options: PasskeySignInOptions
   const query = new URLSearchParams()
   if (options.action !== undefined) query.set("action", options.action)
   if (options.email !== undefined && options.email !== "") query.set("email", options.email)
-  const url = `${base(options)}/webauthn-options/${encodeURIComponent(providerId)}${query.size === 0 ? "" : `?${query.toString()}`}`
+  const route = options.reauthenticate === true ? "reauth" : "webauthn-options"
+  const url = `${base(options)}/${route}/${encodeURIComponent(providerId)}${query.size === 0 || options.reauthenticate === true ? "" : `?${query.toString()}`}`
   return (await fetchJson(url)) as CeremonyOptions
 }
 

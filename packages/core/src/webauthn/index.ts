@@ -19,7 +19,7 @@ import { signInPageUrl } from "../http/routes.js"
 import { listAuthenticators, webauthnCallback, webauthnOptions } from "./ceremony.js"
 import { changePasskey, listPasskeys } from "./manage.js"
 import { configureWebAuthn, type WebAuthnOptions } from "./options.js"
-import { decoratePage, servePageScript } from "./page.js"
+import { decoratePage, reauthControl, servePageScript } from "./page.js"
 
 export type { NewPasskeyUser, RelyingParty, UserVerification, WebAuthnFormField, WebAuthnOptions } from "./options.js"
 export type { PasskeyList, PasskeySummary } from "./manage.js"
@@ -59,6 +59,8 @@ export const webauthn = {
     "webauthn-script": { GET: (context) => Promise.resolve(servePageScript(context)) },
   },
   page: decoratePage,
+  // The signed-in user's own passkeys prove them again (`allowCredentials`).
+  reauth: { offers: () => true, control: reauthControl },
   waysIn: async (context, _provider, user) => {
     const { adapter } = context.config
     if (adapter === undefined) return []

@@ -65,4 +65,32 @@ function wire(form: HTMLFormElement): void {
   }
 }
 
+/** The re-authentication page's one button: the signed-in user's own passkeys, then back where they were going. */
+function wireReauth(form: HTMLFormElement): void {
+  const { passkeyProvider = "passkey", basePath = "/api/auth", csrfToken, callbackUrl } = form.dataset
+  const error = form.querySelector<HTMLElement>("[data-passkey-error]")
+  const show = (message: string): void => {
+    if (error === null) return
+    error.textContent = message
+    error.hidden = false
+  }
+  if (!browserSupportsWebAuthn()) {
+    show(MESSAGES.WebAuthnUnsupported ?? "")
+    return
+  }
+  form.addEventListener("submit", (event) => {
+    event.preventDefault()
+    signInWithPasskey(passkeyProvider, { basePath, csrfToken, callbackUrl, redirect: false, reauthenticate: true })
+      .then((result) => {
+        if (result === undefined) return
+        if (result.error !== null && result.error in MESSAGES) show(MESSAGES[result.error] ?? "")
+        else location.assign(result.url)
+      })
+      .catch(() => {
+        show("Passkeys are not available right now. Please try again.")
+      })
+  })
+}
+
 for (const form of document.querySelectorAll<HTMLFormElement>("form[data-passkey-form]")) wire(form)
+for (const form of document.querySelectorAll<HTMLFormElement>("form[data-reauth-passkey]")) wireReauth(form)

@@ -92,3 +92,19 @@ export function servePageScript(_context: RequestContext): Response {
     },
   })
 }
+
+/**
+ * The re-authentication page's passkey control: one button whose script asks the re-authentication
+ * route for options naming only the signed-in user's passkeys (`{basePath}/reauth/:id`), then posts
+ * the assertion to this provider's callback, and the page's script source for its policy.
+ */
+export function reauthControl(context: RequestContext, provider: FlowProvider<WebAuthnOptions>, page: { csrfToken: string; callbackUrl: string }): { markup: string; script: string } {
+  const data =
+    attribute("data-passkey-provider", provider.id) +
+    attribute("data-base-path", context.config.basePath) +
+    attribute("data-csrf-token", page.csrfToken) +
+    attribute("data-callback-url", page.callbackUrl)
+  const script = `<script src="${escapeHtml(`${context.config.basePath}/webauthn-script/${encodeURIComponent(provider.id)}`)}" integrity="${PAGE_SCRIPT_INTEGRITY}" defer></script>`
+  const markup = `<form class="passkey"${data} data-reauth-passkey><button type="submit" class="button primary"><span>Use your passkey</span></button><p class="error" role="alert" data-passkey-error hidden></p></form>${script}`
+  return { markup, script: `'${PAGE_SCRIPT_INTEGRITY}'` }
+}

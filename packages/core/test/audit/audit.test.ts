@@ -193,7 +193,45 @@ describe("passkeys added and removed (ASVS V16.3.1)", () => {
   })
 })
 
+describe("re-authentication (ASVS V16.3.1, V7.5.1)", () => {
+  it("sends one reauth per attempt: success with the methods, invalidCredentials for a wrong password, wrongUser for another user's", async () => {
+    const config = audited({ providers: [passwordProvider({ authorize: ({ username, password }) => (password === PASSWORD ? { id: `user-${String(username)}` } : null) })] })
+    const jar = await signedIn(config)
+    const from = config.audits.length
+    const reauth = async (username: string, password: string, browser = jar) =>
+      call(config, browser, "/api/auth/reauth/credentials", { form: { username, password, csrfToken: await csrfToken(config, browser), callbackUrl: "/after" } })
+    await reauth("ada", PASSWORD)
+    await reauth("ada", "wrong password")
+    await reauth("bob", PASSWORD)
+    expect(since(config, from)).toEqual(["reauth success", "reauth failure invalidCredentials", "reauth failure wrongUser"])
+    expect(config.audits[from]).toMatchObject({ userId: "user-ada", provider: "credentials", methods: ["pwd"] })
+    expect(config.audits.at(-1)).toMatchObject({ userId: "user-ada", provider: "credentials" })
+  })
+})
+
 describe("what an event carries (ASVS V16.2.1)", () => {
+  it("sends signIn pending for a first factor whose user owes a second, then secondFactor failures with their reasons: replayed, locked", async () => {
+    const { sealFactorSecret } = await import("../../src/factors/sealed-secret.js")
+    const { newTotpSecret, totpCode, totpStep } = await import("../../src/factors/totp.js")
+    const secret = newTotpSecret()
+    const adapter = MemoryAdapter({ authFactors: [{ id: "t1", userId: "user-ada", type: "totp", secret: await sealFactorSecret([SECRET], secret, "user-ada"), createdAt: new Date(), confirmedAt: new Date() }] })
+    const config = audited({ adapter, mfa: {} })
+    const code = await totpCode(secret, totpStep())
+    for (const expected of ["success", "replayed"]) {
+      const jar = new Jar()
+      await call(config, jar, "/api/auth/callback/credentials", { form: { csrfToken: await csrfToken(config, jar), username: "ada", password: PASSWORD } })
+      await call(config, jar, "/api/auth/mfa/verify", { form: { csrfToken: await csrfToken(config, jar), factor: "totp", code } })
+      expect(config.audits.filter((event) => event.type === "secondFactor").at(-1), expected).toMatchObject(expected === "success" ? { outcome: "success" } : { outcome: "failure", reason: expected })
+    }
+    await adapter.updateAuthFactor({ id: "t1", lockedAt: new Date() })
+    const jar = new Jar()
+    await call(config, jar, "/api/auth/callback/credentials", { form: { csrfToken: await csrfToken(config, jar), username: "ada", password: PASSWORD } })
+    await call(config, jar, "/api/auth/mfa/verify", { form: { csrfToken: await csrfToken(config, jar), factor: "totp", code: "000000" } })
+    expect(config.audits.filter((event) => event.type === "signIn").map((event) => event.outcome)).toEqual(["pending", "success", "pending", "pending"])
+    expect(config.audits.at(-1)).toMatchObject({ type: "secondFactor", outcome: "failure", reason: "locked", userId: "user-ada", provider: "credentials" })
+    expect(config.errors).toEqual([])
+  })
+
   it("carries the client address only when the app names one, and the user agent cut to 256 characters as session records keep it", async () => {
     const agent = `Mozilla/5.0 ${"x".repeat(400)}`
     const without = audited()

@@ -12,6 +12,8 @@ const ADA: AdapterUser = { id: "u1", email: "ada@example.com", emailVerified: nu
 /** The methods `mfa` needs beyond what Auth.js's adapters have. */
 const FACTOR_METHODS = ["createAuthFactor", "listAuthFactors", "updateAuthFactor", "deleteAuthFactor", "useAuthFactorStep", "countAuthFactorFailure", "replaceAuthFactors"]
 const RECORD_METHODS = ["createSessionRecord", "getSessionRecord", "listSessionRecords", "updateSessionRecord", "useOnce"]
+/** What a pending sign-in's row needs: Auth.js's adapters have them (email links). */
+const PENDING_METHODS = ["createVerificationToken", "useVerificationToken"]
 
 /** A memory adapter without `methods`, as an Auth.js adapter lacks this project's additions. */
 function adapterWithout(methods: readonly string[]): Adapter {
@@ -103,24 +105,23 @@ describe("Auth() with mfa", () => {
   it("refuses at start without an adapter, naming the methods it needs", async () => {
     const { status, errors } = await start(testConfig({ mfa: {} }))
     expect(status).toBe(503)
-    expect(errors).toContain(`\`mfa\` needs an \`adapter\` that keeps second factors and session records (${[...FACTOR_METHODS, ...RECORD_METHODS].join(", ")})`)
+    expect(errors).toContain(`\`mfa\` needs an \`adapter\` that keeps second factors and session records (${[...FACTOR_METHODS, ...RECORD_METHODS, ...PENDING_METHODS].join(", ")})`)
   })
 
   it("refuses at start an adapter without the factor and session-record methods (an Auth.js adapter), naming the missing ones", async () => {
     const authJsLike = await start(mfaConfig({}, { adapter: adapterWithout([...FACTOR_METHODS, ...RECORD_METHODS]) }))
     expect(authJsLike.status).toBe(503)
     expect(authJsLike.errors).toContain(`\`mfa\` needs adapter methods the \`adapter\` is missing: ${[...FACTOR_METHODS, ...RECORD_METHODS].join(", ")}.`)
-    for (const method of ["useAuthFactorStep", "replaceAuthFactors", "useOnce"]) {
+    for (const method of ["useAuthFactorStep", "replaceAuthFactors", "useOnce", "useVerificationToken"]) {
       const one = await start(mfaConfig({}, { adapter: adapterWithout([method]) }))
       expect(one.errors, method).toContain(`is missing: ${method}.`)
     }
   })
 
-  it("refuses at start, once the option and the adapter are right, because this release does not enforce mfa yet (never users let in without the factor the app asked for)", async () => {
+  it("starts once the option and the adapter are right: the gate enforces it (issue 37 stage 2)", async () => {
     const ready = await start(mfaConfig({ factors: ["totp"], required: true }))
-    expect(ready.status).toBe(503)
-    expect(ready.errors).toContain("`mfa` is checked but not enforced by this release")
-    expect(ready.errors).not.toContain("is missing")
+    expect(ready.status).toBe(200)
+    expect(ready.errors).toBe("")
   })
 
   it("starts with an adapter without the factor methods when mfa is not set", async () => {

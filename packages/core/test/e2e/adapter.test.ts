@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 import { MemoryAdapter } from "@portcullis/adapter-memory"
 import type { Adapter, AdapterUser, AdapterUserFields } from "../../src/adapters.js"
 import type { AuthConfig } from "../../src/types.js"
-import { APP, Harness, e2eConfig, errorOf, idpProvider, useIdp } from "./harness.js"
+import { APP, Harness, SECRET, e2eConfig, errorOf, idpProvider, useIdp } from "./harness.js"
 
 const idp = useIdp()
 
@@ -126,6 +126,22 @@ describe("sign-in with an adapter", () => {
     const first = await adapter.getUserByAccount({ provider: "idp", providerAccountId: "alice" })
     expect((await adapter.getUserByAccount({ provider: "idp-second", providerAccountId: "alice" }))?.id).toBe(first?.id)
     expect(events.filter(([name]) => name === "linkAccount")).toHaveLength(2)
+  })
+
+  it("V6.3.3: linking an account while signed in is no sign-in: it passes the second-factor gate and keeps the session's assurance", async () => {
+    const { sealFactorSecret } = await import("../../src/factors/sealed-secret.js")
+    const { newTotpSecret } = await import("../../src/factors/totp.js")
+    const { adapter, browser } = setup({ overrides: { mfa: {} } })
+    const h = browser()
+    expect((await h.signIn("idp")).url).toBe(`${APP}/protected`)
+    const before = (await h.session()) as { user: { id: string }; assurance: unknown }
+    const userId = before.user.id
+    await adapter.createAuthFactor({ id: "totp-1", userId, type: "totp", secret: await sealFactorSecret([SECRET], newTotpSecret(), userId), createdAt: new Date(), confirmedAt: new Date() })
+    expect((await h.signIn("idp-second")).url).toBe(`${APP}/protected`)
+    expect((await adapter.getUserByAccount({ provider: "idp-second", providerAccountId: "alice" }))?.id).toBe(userId)
+    expect(((await h.session()) as { assurance: unknown }).assurance).toEqual(before.assurance)
+    // A sign-in of the same user in a fresh browser is one, and is held.
+    expect((await browser().signIn("idp-second")).url).toBe(`${APP}/api/auth/mfa`)
   })
 
   it("refuses to link an account that belongs to someone else to the signed-in user", async () => {

@@ -1,10 +1,9 @@
-import { parseForms } from "@portcullis/test-kit/browser"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "@portcullis/adapter-memory"
 import type { Adapter, VerificationToken } from "../../src/adapters.js"
 import type { EmailConfig, SendVerificationRequestParams } from "../../src/providers/index.js"
 import type { AuthConfig } from "../../src/types.js"
-import { Jar, ORIGIN, acmeProvider, call, csrfToken, location, passwordProvider } from "../helpers.js"
+import { Jar, ORIGIN, acmeProvider, call, csrfToken, followEmailLink, location, passwordProvider } from "../helpers.js"
 import { SECRET, e2eConfig } from "./harness.js"
 
 interface Setup {
@@ -53,15 +52,7 @@ async function requestLink(config: AuthConfig, jar: Jar, email: string | string[
 }
 
 /** Opens the link (GET), then presses the confirmation page's button (POST), as a person does. */
-async function followLink(config: AuthConfig, jar: Jar, link: string): Promise<Response> {
-  const page = await call(config, jar, link)
-  expect(page.status).toBe(200)
-  const [confirm] = parseForms(await page.text())
-  if (confirm?.action === undefined) throw new Error("the link opened no confirmation form")
-  const form = new URLSearchParams()
-  for (const control of confirm.controls) if (control.type === "hidden") form.set(control.name, control.values[0] ?? "")
-  return call(config, jar, confirm.action, { form })
-}
+const followLink = followEmailLink
 
 async function session(config: AuthConfig, jar: Jar): Promise<unknown> {
   return (await call(config, jar, "/api/auth/session")).json()

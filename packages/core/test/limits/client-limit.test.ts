@@ -75,6 +75,14 @@ describe("route groups at their defaults", () => {
     expect((await call(config, jar, "/api/auth/webauthn-script/passkey", from("198.51.100.4"))).status).not.toBe(429)
   })
 
+  it("counts a re-authentication's start as a sign-in start (a password guessed against a stolen session), never the page", async () => {
+    const config = addressed({ rateLimit: { perClient: { signIn: { limit: 2 } } } })
+    expect(new Set(await statuses(config, "/api/auth/reauth", 5, from("203.0.113.7")))).not.toContain(429)
+    const starts = await statuses(config, "/api/auth/reauth/credentials", 3, from("203.0.113.7", { method: "POST" }))
+    expect(starts.slice(0, 2)).not.toContain(429)
+    expect(starts[2]).toBe(429)
+  })
+
   it("counts a server-side sign-in under the address the integration recorded on the caller's request", async () => {
     const config = testConfig({ rateLimit: { perClient: { signIn: { limit: 2 } } } })
     const answers: number[] = []

@@ -86,6 +86,12 @@ describe("client authentication (OIDC Core §9)", () => {
   })
 })
 
+describe("`reauth`", () => {
+  it("refuses a value other than false or \"prompt\", naming the option", async () => {
+    expect(await refusal(acmeProvider({ reauth: true }))).toContain('`providers["acme"].reauth` must be `false` or "prompt"')
+  })
+})
+
 describe('"nonce" in an OAuth 2.0 provider\'s checks', () => {
   it("sends a nonce, sealed in its cookie, when the provider's keys are known (OIDC Core §3.1.2.1)", async () => {
     const url = await signInUrl(acmeProvider({ checks: ["pkce", "nonce"], jwks_endpoint: "https://acme.example/jwks" }))

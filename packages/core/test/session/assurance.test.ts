@@ -50,10 +50,10 @@ function requestWith(jar: Jar): Request {
 }
 
 /** Calls `raiseAssurance` as a later route would, and keeps the cookies it queues in `jar`. */
-async function raise(config: AuthConfig, jar: Jar, add: string[]): Promise<SessionAssurance | null> {
+async function raise(config: AuthConfig, jar: Jar, add: string[], how: "add" | "proved" = "add"): Promise<SessionAssurance | null> {
   const url = new URL("/api/auth/session", ORIGIN)
   const context = createContext(await resolveConfig(config), requestWith(jar), url)
-  const raised = await raiseAssurance(context, { add })
+  const raised = await raiseAssurance(context, how === "add" ? { add } : { proved: add })
   for (const cookie of context.setCookies) {
     if (cookie.value === "") jar.cookies.delete(cookie.name)
     else jar.cookies.set(cookie.name, cookie.value)
@@ -314,6 +314,18 @@ describe("raiseAssurance", () => {
     expect(record).toMatchObject({ signedInAt: new Date(T0), authTime: new Date(T0 + HOUR), authMethods: ["pwd", "otp", "mfa"] })
     clockAt(T0 + HOUR + 31_000)
     expect((await sessionOf(other, jar))?.assurance).toEqual(raised)
+  })
+
+  it("V7.5.1: a re-authentication's proof replaces the methods: a password after a second factor is level 1 again, so a level-2 check does not pass on it", async () => {
+    clockAt(T0)
+    const config = testConfig({ adapter: MemoryAdapter(), session: { strategy: "jwt" }, providers: [passwordProvider()] })
+    const jar = await signIn(config)
+    expect(await raise(config, jar, ["otp", "mfa"])).toMatchObject({ level: 2 })
+    clockAt(T0 + HOUR)
+    const reproved: SessionAssurance = { level: 1, methods: ["pwd"], authTime: seconds(T0 + HOUR), signedInAt: seconds(T0) }
+    expect(await raise(config, jar, ["pwd"], "proved")).toEqual(reproved)
+    expect((await sessionOf(config, jar))?.assurance).toEqual(reproved)
+    expect(isRecentAuth(reproved, { level: 2 }, seconds(T0 + HOUR))).toBe(false)
   })
 
   it("answers null for a request without a session", async () => {

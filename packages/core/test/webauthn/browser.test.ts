@@ -236,6 +236,30 @@ describe("passkeys in Chromium with a virtual authenticator", () => {
     await context.close()
   }, scaled(90_000))
 
+  it("V7.5.1: re-authenticates with the re-authentication page's passkey button, keeping the same session with a new authTime", async () => {
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    const violations: string[] = []
+    page.on("console", (message) => {
+      if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text())
+    })
+    await withAuthenticator(page)
+    await page.goto(`${origin}/api/auth/signin?callbackUrl=%2Faccount`)
+    await page.fill("input[name=email]", "lin@example.com")
+    await Promise.all([page.waitForURL(`${origin}/account`), page.click('[data-passkey-action="register"]')])
+    const read = () => page.evaluate(async () => (await (await fetch("/api/auth/sessions")).json()) as { id: string }[])
+    const assurance = () => page.evaluate(async () => ((await (await fetch("/api/auth/session")).json()) as { assurance: { authTime: number } }).assurance)
+    const before = { sessions: await read(), assurance: await assurance() }
+    // authTime counts seconds: one passes, so the re-authentication's is a new one.
+    await new Promise((resolve) => setTimeout(resolve, 1100))
+    await page.goto(`${origin}/api/auth/reauth?callbackUrl=%2Faccount`)
+    await Promise.all([page.waitForURL(`${origin}/account`), page.click("form[data-reauth-passkey] button")])
+    expect(await read()).toEqual(before.sessions.map((session) => ({ ...session, lastSeenAt: expect.any(String) as string })))
+    expect((await assurance()).authTime).toBeGreaterThan(before.assurance.authTime)
+    expect(violations).toEqual([])
+    await context.close()
+  }, scaled(60_000))
+
   it("says so on the page when the person cancels, and signs nobody in", async () => {
     const context = await browser.newContext()
     const page = await context.newPage()
