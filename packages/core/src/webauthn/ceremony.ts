@@ -99,12 +99,6 @@ export async function webauthnOptions(context: RequestContext, provider: Provide
   const { options } = provider
   const adapter = adapterOf(context)
   const rp = resolveRelyingParty(options, context, provider)
-  const signedIn = await recentIfSignedIn(context)
-  const action = ceremonyAction(context.url.searchParams.get("action")) ?? (signedIn === null ? "authenticate" : "register")
-  // Adding a passkey to the signed-in user asks for a recent authentication before any ceremony.
-  if (action === "register" && signedIn?.ok === false) return signedIn.response
-  const userId = signedIn?.ok === true ? signedIn.current.userId : undefined
-
   const { reauth } = context
   if (reauth !== undefined) {
     // Proving the signed-in user again: only their own passkeys are asked for (allowCredentials).
@@ -120,6 +114,11 @@ export async function webauthnOptions(context: RequestContext, provider: Provide
     })
     return json(context, { action: "authenticate", options: request })
   }
+  const signedIn = await recentIfSignedIn(context)
+  const action = ceremonyAction(context.url.searchParams.get("action")) ?? (signedIn === null ? "authenticate" : "register")
+  // Adding a passkey to the signed-in user asks for a recent authentication before any ceremony.
+  if (action === "register" && signedIn?.ok === false) return signedIn.response
+  const userId = signedIn?.ok === true ? signedIn.current.userId : undefined
   if (action === "authenticate") {
     const challenge = await issueChallenge(context, provider.id, { action })
     const request = await generateAuthenticationOptions({
