@@ -252,11 +252,14 @@ export interface UnlinkAccountResult {
   ok: boolean
   /**
    * `null` once unlinked; else the error code: `LastSignInMethod` (the user's last way to sign
-   * in: add another first), `UnknownAccount`, `SignInRequired`, `MissingCSRF`, `Configuration`...
+   * in: add another first), `ReauthRequired` (the user must prove it is still them: see `url`),
+   * `UnknownAccount`, `SignInRequired`, `MissingCSRF`, `Configuration`...
    */
   error: string | null
   /** The account that was unlinked. */
   unlinked?: { provider: string; providerAccountId: string }
+  /** With `ReauthRequired`: the re-authentication page, for {@link reauthenticate}'s navigation or a link. */
+  url?: string
 }
 
 /**
@@ -279,7 +282,27 @@ export async function unlinkAccount(provider: string, options: ClientOptions & {
     headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams(form),
   })
-  const body = (await response.json().catch(() => ({}))) as { error?: unknown; unlinked?: UnlinkAccountResult["unlinked"] }
+  const body = (await response.json().catch(() => ({}))) as { error?: unknown; unlinked?: UnlinkAccountResult["unlinked"]; url?: unknown }
   if (response.ok && body.unlinked !== undefined) return { ok: true, error: null, unlinked: body.unlinked }
-  return { ok: false, error: typeof body.error === "string" ? body.error : `HTTP ${String(response.status)}` }
+  const error = typeof body.error === "string" ? body.error : `HTTP ${String(response.status)}`
+  return error === "ReauthRequired" && typeof body.url === "string" ? { ok: false, error, url: body.url } : { ok: false, error }
+}
+
+/**
+ * Sends the browser to the re-authentication page (`{basePath}/reauth`), where the user proves it
+ * is still them before a sensitive change, and comes back to `callbackUrl` (default: this page);
+ * with `redirect: false`, answers its URL instead of navigating. A sensitive route that answered
+ * `ReauthRequired` gives the same URL as its `url`.
+ *
+ * @example
+ * ```ts
+ * const result = await unlinkAccount("github")
+ * if (result.error === "ReauthRequired") await reauthenticate()
+ * ```
+ */
+export async function reauthenticate(options: ClientOptions & { callbackUrl?: string; redirect?: boolean } = {}): Promise<{ url: string }> {
+  const url = new URL(`${base(options)}/reauth`, location.href)
+  url.searchParams.set("callbackUrl", options.callbackUrl ?? location.href)
+  if (options.redirect !== false) location.assign(url.href)
+  return Promise.resolve({ url: url.href })
 }

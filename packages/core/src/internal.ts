@@ -42,6 +42,10 @@ export interface InternalConfig {
     revocationCheckInterval: number
     /** Seconds an authentication counts as recent (see `SessionOptions.reauthAge`). */
     reauthAge: number
+    /** Seconds from sign-in to the session's end, however it is used (see `SessionOptions.absoluteMaxAge`). */
+    absoluteMaxAge: number
+    /** Seconds without a read that end the session, or `undefined` (see `SessionOptions.idleTimeout`). */
+    idleTimeout: number | undefined
   }
   jwt: { maxAge: number; encode: JWTOptions["encode"]; decode: JWTOptions["decode"] }
   callbacks: CallbacksOptions

@@ -99,6 +99,24 @@ export interface SessionOptions {
    * factor, an email, a password). Default 600 (10 minutes).
    */
   reauthAge?: number
+  /**
+   * Seconds after sign-in (`session.assurance.signedInAt`) when the session ends, however often it
+   * is used, renewed or re-authenticated: the user signs in again. Default 30 days (2592000).
+   * JWT sessions, and database sessions with an adapter that keeps session records (their
+   * sign-in time lives there). A Portcullis addition: Auth.js sessions slide forever.
+   *
+   * @see https://github.com/OWASP/ASVS OWASP ASVS v5 7.3.2 (absolute session lifetime)
+   */
+  absoluteMaxAge?: number
+  /**
+   * Seconds without a read of the session after which it ends (at least 60). Off by default. A
+   * read counts where it can set a cookie (`GET {basePath}/session`, a route handler, a server
+   * action, `getSessionForResponse`); one that cannot (a server component) does not move it. A
+   * Portcullis addition.
+   *
+   * @see https://github.com/OWASP/ASVS OWASP ASVS v5 7.3.1 (inactivity timeout)
+   */
+  idleTimeout?: number
 }
 
 /** Arguments of `jwt.encode`. */
@@ -296,6 +314,7 @@ export type AuditOutcome = "success" | "failure" | "pending"
  * - `signInRequired`: the operation needs a signed-in user and the request has none.
  * - `wrongUser`: another user is signed in than the one who started the operation.
  * - `lastSignInMethod`: refused to remove the user's last way to sign in.
+ * - `reauthRequired`: the change needs a recent authentication (`session.reauthAge`) and the session's is older.
  * - `configuration`: the app's set-up or its own code failed (a callback or `authorize` that threw).
  * - `storeError`: the adapter failed.
  * - On a `sessionRevoke` success: `revoked` (one, or every other, from the user's list of sessions),
@@ -315,6 +334,7 @@ export type AuditReason =
   | "signInRequired"
   | "wrongUser"
   | "lastSignInMethod"
+  | "reauthRequired"
   | "configuration"
   | "storeError"
   | Exclude<SessionRevocationReason, "signOut">
@@ -342,8 +362,11 @@ export interface AuditEvent {
   at: number
 }
 
-/** Why a session was revoked: see the `sessionRevoked` event. */
-export type SessionRevocationReason = "signOut" | "backchannelLogout" | "revoked" | "signOutEverywhere" | "admin"
+/**
+ * Why a session was revoked: see the `sessionRevoked` event. `expired`: it reached
+ * `session.absoluteMaxAge`; `idle`: it went unread for `session.idleTimeout`.
+ */
+export type SessionRevocationReason = "signOut" | "backchannelLogout" | "revoked" | "signOutEverywhere" | "admin" | "expired" | "idle"
 
 /** The app's own pages, used instead of the built-in ones. */
 export interface PagesOptions {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "@portcullis/adapter-memory"
-import { getAccounts, getCsrfToken, getProviders, getSession, signIn, signOut, unlinkAccount } from "../src/client.js"
+import { getAccounts, getCsrfToken, getProviders, getSession, reauthenticate, signIn, signOut, unlinkAccount } from "../src/client.js"
 import { encode } from "../src/session/jwt.js"
 import { Auth, type AuthConfig } from "../src/index.js"
 import { Jar, ORIGIN, PASSWORD, SECRET, acmeProvider, passwordProvider, testConfig, storeSession } from "./helpers.js"
@@ -84,6 +84,13 @@ describe("@portcullis/core/client", () => {
     expect(assigned).toEqual([])
   })
 
+  it("V7.5.1: reauthenticate() navigates to the re-authentication page, back to this page or callbackUrl", async () => {
+    await reauthenticate()
+    expect(assigned).toEqual([`${ORIGIN}/api/auth/reauth?callbackUrl=${encodeURIComponent(`${ORIGIN}/page`)}`])
+    expect(await reauthenticate({ callbackUrl: "/settings", redirect: false })).toEqual({ url: `${ORIGIN}/api/auth/reauth?callbackUrl=%2Fsettings` })
+    expect(assigned).toHaveLength(1)
+  })
+
   it("signs out and clears the session cookie", async () => {
     jar.cookies.set("authjs.session-token", await encode({ token: { name: "Ada" }, secret: SECRET, salt: "authjs.session-token", maxAge: 60 }))
     await signOut({ callbackUrl: "/bye" })
@@ -103,7 +110,7 @@ describe("@portcullis/core/client: linked accounts", () => {
     stubFetch(jar, config)
     const user = await store.createUser({ email: null, emailVerified: null })
     for (const id of ["a-1", "a-2"]) await store.linkAccount({ userId: user.id, type: "oauth", provider: "acme", providerAccountId: id, access_token: `secret-token-${id}` })
-    await storeSession(store, { sessionToken: `session-${user.id}`, userId: user.id, expires: new Date(Date.now() + 60_000) })
+    await storeSession(store, { sessionToken: `session-${user.id}`, userId: user.id, expires: new Date(Date.now() + 3_600_000) }, { methods: ["fed"] })
     jar.cookies.set("authjs.session-token", `session-${user.id}`)
   })
 
@@ -123,6 +130,18 @@ describe("@portcullis/core/client: linked accounts", () => {
     expect(await unlinkAccount("acme", { providerAccountId: "a-1" })).toEqual({ ok: true, error: null, unlinked: { provider: "acme", providerAccountId: "a-1" } })
     expect((await getAccounts()).map(({ providerAccountId, lastSignInMethod }) => [providerAccountId, lastSignInMethod])).toEqual([["a-2", true]])
     expect(await unlinkAccount("acme")).toEqual({ ok: false, error: "LastSignInMethod" })
+  })
+
+  it("V7.5.1: reports ReauthRequired with the re-authentication page's url once the authentication is stale", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] })
+    vi.setSystemTime(Date.now() + 601_000)
+    try {
+      const result = await unlinkAccount("acme", { providerAccountId: "a-1" })
+      expect(result).toMatchObject({ ok: false, error: "ReauthRequired" })
+      expect(result.url).toMatch(`${ORIGIN}/api/auth/reauth?callbackUrl=`)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it("reports SignInRequired when signed out", async () => {

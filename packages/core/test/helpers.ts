@@ -1,9 +1,10 @@
 /** Shared test set-up: a configuration factory and a small cookie-carrying client for `Auth()`. */
+import { expect, vi } from "vitest"
 import { resolveConfig } from "../src/config/config.js"
 import { Auth } from "../src/index.js"
 import type { Adapter, AdapterSession } from "../src/adapters.js"
 import type { CredentialsConfig } from "../src/providers/index.js"
-import type { AuthConfig } from "../src/types.js"
+import type { AuthConfig, Session } from "../src/types.js"
 
 /** A secret as `openssl rand -base64 32` writes one: a weak one is warned about (test/secret-strength.test.ts). */
 export const SECRET = "e8zbFaJ/5ca4DKMc1PPDjGuYdThBfDBZj/Ry7g4C0VU="
@@ -123,10 +124,30 @@ export function location(response: Response): URL {
  * Stores a database session as a sign-in would: its row and the session record naming it (a row
  * without one is a pre-switch session, refused outside `legacySessionCookies`).
  */
-export async function storeSession(adapter: Adapter, session: AdapterSession): Promise<void> {
+export async function storeSession(adapter: Adapter, session: AdapterSession, signedIn?: { methods: string[] }): Promise<void> {
   await adapter.createSession?.(session)
   const now = new Date()
-  await adapter.createSessionRecord?.({ id: `record-${session.sessionToken}`, userId: session.userId, createdAt: now, lastSeenAt: now, expires: session.expires, sessionToken: session.sessionToken })
+  // `signedIn`: the user authenticated just now (a sensitive route asks for a recent authentication); else the session predates the assurance.
+  const assurance = signedIn === undefined ? {} : { signedInAt: now, authTime: now, authMethods: signedIn.methods }
+  await adapter.createSessionRecord?.({ id: `record-${session.sessionToken}`, userId: session.userId, createdAt: now, lastSeenAt: now, expires: session.expires, sessionToken: session.sessionToken, ...assurance })
+}
+
+/** Freezes `Date` (only) at `at`: sign-in times are compared to the second. Undo with `vi.useRealTimers()`. */
+export function clockAt(at: number): void {
+  vi.useFakeTimers({ toFake: ["Date"] })
+  vi.setSystemTime(at)
+}
+
+/** Signs Ada in through {@link passwordProvider}'s form, into `jar`. */
+export async function signInWithPassword(config: AuthConfig, jar = new Jar()): Promise<Jar> {
+  const response = await call(config, jar, "/api/auth/callback/credentials", { form: { csrfToken: await csrfToken(config, jar), username: "ada", password: PASSWORD } })
+  expect(response.status).toBe(302)
+  return jar
+}
+
+/** What `GET /session` answers for `jar`. */
+export async function sessionOf(config: AuthConfig, jar: Jar): Promise<Session | null> {
+  return (await (await call(config, jar, "/api/auth/session")).json()) as Session | null
 }
 
 /** Opens an emailed link (GET: its confirmation page) and presses the page's button (POST), as a person does. */

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { Auth, getAccessToken as coreGetAccessToken, getSessionForResponse, type AccessToken, type AuthConfig, type Session } from "@portcullis/core"
+import { Auth, getAccessToken as coreGetAccessToken, getSessionForResponse, requireRecentAuthForResponse, type AccessToken, type AuthConfig, type RecentAuth, type RecentAuthCheck, type Session } from "@portcullis/core"
 import type { RevokeResult, RevokeTarget, SessionInfo } from "@portcullis/core/sessions"
 import { withClientAddress } from "@portcullis/core/client-address"
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express"
@@ -129,6 +129,40 @@ export async function getSession(req: ExpressRequest, config: ExpressAuthConfig)
   return getSessionForResponse(request, config, (setCookie) => {
     if (res !== undefined && !res.headersSent) appendSetCookie(res, setCookie)
   })
+}
+
+/**
+ * Guards a sensitive route of the app (core's `requireRecentAuth`): `{ ok: true, session }` when
+ * the user authenticated within `maxAge` seconds (default `session.reauthAge`) at `level`; else
+ * `{ ok: false, url }`, where to send the browser: the sign-in page, `{basePath}/mfa/setup` (level 2
+ * without a second factor) or the re-authentication page, back to this page. A renewal's
+ * `Set-Cookie` goes to `req.res`, as `getSession` does. A request without a usable host gets
+ * `{ ok: false, url: "/" }`.
+ *
+ * @throws {AuthError} for the server's own faults only, as `getSession`.
+ * @example
+ * ```ts
+ * import { requireRecentAuth } from "@portcullis/express"
+ *
+ * app.post("/settings/email", async (req, res) => {
+ *   const recent = await requireRecentAuth(req, authConfig)
+ *   if (!recent.ok) return res.redirect(303, recent.url)
+ *   // ... change the email of recent.session.user
+ * })
+ * ```
+ */
+export async function requireRecentAuth(req: ExpressRequest, config: ExpressAuthConfig, options: RecentAuthCheck = {}): Promise<RecentAuth> {
+  const request = toWebRequest(req, { body: false })
+  if (request === undefined) return { ok: false, url: "/" }
+  const res = req.res
+  return requireRecentAuthForResponse(
+    request,
+    config,
+    (setCookie) => {
+      if (res !== undefined && !res.headersSent) appendSetCookie(res, setCookie)
+    },
+    options,
+  )
 }
 
 /**

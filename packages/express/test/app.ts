@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net"
 import { startDevIdp, type DevIdp } from "@portcullis/dev-idp"
 import express5 from "express"
 import express4 from "express4"
-import { ExpressAuth, getAccessToken, getSession, listSessions, revokeSessions, type ExpressAuthConfig } from "../src/index.js"
+import { ExpressAuth, getAccessToken, getSession, listSessions, requireRecentAuth, revokeSessions, type ExpressAuthConfig } from "../src/index.js"
 
 export const SECRET = "an-express-test-secret-of-at-least-32-chars"
 const CLIENT = { id: "express-e2e", secret: "express-e2e-client-secret" }
@@ -91,6 +91,16 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
   app.get("/me", async (req, res, next) => {
     try {
       res.json({ session: await getSession(req, authConfig) })
+    } catch (error) {
+      next(error)
+    }
+  })
+  // A sensitive page of the app's own: only after a recent authentication. The URLs it answers
+  // are under the config's basePath: the mount's, here.
+  const mounted = { ...authConfig, basePath: "/auth" }
+  app.get("/recent", async (req, res, next) => {
+    try {
+      res.json(await requireRecentAuth(req, mounted))
     } catch (error) {
       next(error)
     }

@@ -6,8 +6,8 @@ import { describe, expect, it } from "vitest"
 import * as entry from "../src/index.js"
 
 describe("exports", () => {
-  it("exports ExpressAuth, getSession, getAccessToken, the sessions functions and the error classes", () => {
-    expect(Object.keys(entry).sort()).toEqual(["AuthError", "CredentialsSignin", "ExpressAuth", "RefreshTokenError", "getAccessToken", "getSession", "listSessions", "revokeSessions"])
+  it("exports ExpressAuth, getSession, requireRecentAuth, getAccessToken, the sessions functions and the error classes", () => {
+    expect(Object.keys(entry).sort()).toEqual(["AuthError", "CredentialsSignin", "ExpressAuth", "RefreshTokenError", "getAccessToken", "getSession", "listSessions", "requireRecentAuth", "revokeSessions"])
   })
 
   it("serves @portcullis/express/providers/<id> as @portcullis/providers/<id>", async () => {

@@ -4,7 +4,7 @@
  * trust proxy, several Set-Cookie headers and hostile bodies.
  */
 import { TestBrowser } from "@portcullis/test-kit/browser"
-import { afterAll, describe, expect, it } from "vitest"
+import { afterAll, describe, expect, it, vi } from "vitest"
 // Imported by path, as core's tests do: the memory adapter is not a dependency of this package.
 import { MemoryAdapter } from "../../adapter-memory/src/index.js"
 import { MOUNTS, startApp, type AppOptions, type ExpressVersion, type RunningApp } from "./app.js"
@@ -139,6 +139,21 @@ describe.each([4, 5] as ExpressVersion[])("Express %i", (version) => {
     expect((await me(laptop, app)).session?.user?.email).toBe("alice@example.com")
     const stranger = (await (await new TestBrowser().request(`${app.url}/devices`)).json()) as { sessions: unknown }
     expect(stranger.sessions).toBeNull()
+  })
+
+  it("V7.5.1: requireRecentAuth answers the session after a recent sign-in, and the re-authentication page once it is stale", async () => {
+    const app = await defaultApp()
+    const browser = new TestBrowser()
+    expect(await (await browser.request(`${app.url}/recent`)).json()).toEqual({ ok: false, url: `${app.url}/auth/signin?callbackUrl=${encodeURIComponent(`${app.url}/recent`)}` })
+    await signIn(browser, app)
+    expect(await (await browser.request(`${app.url}/recent`)).json()).toMatchObject({ ok: true, session: { user: { email: "alice@example.com" } } })
+    vi.useFakeTimers({ toFake: ["Date"] })
+    vi.setSystemTime(Date.now() + 601_000)
+    try {
+      expect(await (await browser.request(`${app.url}/recent`)).json()).toEqual({ ok: false, url: `${app.url}/auth/reauth?callbackUrl=${encodeURIComponent(`${app.url}/recent`)}` })
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it("forwards a session renewal found by getSession to the browser", async () => {

@@ -7,14 +7,14 @@
  *
  * @module
  */
-import { Auth, getAccessToken as coreGetAccessToken, getSessionForResponse, unlinkAccount as coreUnlinkAccount, type AccessToken, type AuthConfig, type ServerUnlinkAccountOptions, type Session } from "@portcullis/core"
+import { Auth, getAccessToken as coreGetAccessToken, getSessionForResponse, requireRecentAuthForResponse, unlinkAccount as coreUnlinkAccount, type AccessToken, type AuthConfig, type RecentAuth, type RecentAuthCheck, type ServerUnlinkAccountOptions, type Session } from "@portcullis/core"
 import { withClientAddress } from "@portcullis/core/client-address"
 import { Configuration } from "@portcullis/core/errors"
 import type { RevokeResult, RevokeTarget, SessionInfo } from "@portcullis/core/sessions"
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify"
 
 export { AuthError, CredentialsSignin, RefreshTokenError } from "@portcullis/core/errors"
-export type { AccessToken, Account, Profile, ServerUnlinkAccountOptions, Session, User } from "@portcullis/core"
+export type { AccessToken, Account, Profile, RecentAuth, RecentAuthCheck, ServerUnlinkAccountOptions, Session, User } from "@portcullis/core"
 export type { RevokeResult, RevokeTarget, SessionInfo } from "@portcullis/core/sessions"
 
 declare module "fastify" {
@@ -168,6 +168,27 @@ function forCore(request: FastifyRequest): [Request, AuthConfig, (setCookie: str
 function readSession(request: FastifyRequest, state: RequestState): Promise<Session | null> {
   const web = webRequest(request, false)
   return web === undefined ? Promise.resolve(null) : getSessionForResponse(web, state.config, cookieSink(state.reply))
+}
+
+/**
+ * Guards a sensitive route of the app (core's `requireRecentAuth`): `{ ok: true, session }` when
+ * the user authenticated within `maxAge` seconds (default `session.reauthAge`) at `level`; else
+ * `{ ok: false, url }`: the sign-in page, `{basePath}/mfa/setup` (level 2 without a second factor)
+ * or the re-authentication page, back to this route (`{ ok: false, url: "/" }` for a request
+ * without a usable host). Cookies it sets reach the reply, as `request.auth()`'s do.
+ *
+ * @throws {AuthError} for the server's own faults: `Configuration` outside the plugin's scope, a failing adapter.
+ * @example
+ * ```ts
+ * app.post("/settings/email", async (request, reply) => {
+ *   const recent = await requireRecentAuth(request)
+ *   if (!recent.ok) return reply.redirect(recent.url, 303)
+ * })
+ * ```
+ */
+export function requireRecentAuth(request: FastifyRequest, options: RecentAuthCheck = {}): Promise<RecentAuth> {
+  const args = forCore(request)
+  return args === null ? Promise.resolve({ ok: false, url: "/" }) : requireRecentAuthForResponse(args[0], args[1], args[2], options)
 }
 
 /**

@@ -7,7 +7,7 @@ import * as entry from "../src/index.js"
 
 describe("exports", () => {
   it("exports the plugin (named and default), the server functions and the error classes", () => {
-    expect(Object.keys(entry).sort()).toEqual(["AuthError", "CredentialsSignin", "RefreshTokenError", "default", "getAccessToken", "listSessions", "portcullis", "revokeSessions", "unlinkAccount"])
+    expect(Object.keys(entry).sort()).toEqual(["AuthError", "CredentialsSignin", "RefreshTokenError", "default", "getAccessToken", "listSessions", "portcullis", "requireRecentAuth", "revokeSessions", "unlinkAccount"])
     expect(entry.default).toBe(entry.portcullis)
   })
 

@@ -10,10 +10,10 @@ import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { startDevIdp, type DevIdp } from "@portcullis/dev-idp"
 import Credentials from "@portcullis/providers/credentials"
 import { TestBrowser, type Page } from "@portcullis/test-kit/browser"
-import { csrfToken as kitCsrfToken, integrationTestConfig, signInThroughIdp } from "@portcullis/test-kit/idp-sign-in"
+import { credentialsSignIn, csrfToken as kitCsrfToken, expectedRecentAuthWalk, integrationTestConfig, signInThroughIdp, walkRecentAuth } from "@portcullis/test-kit/idp-sign-in"
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { getAccessToken, listSessions, portcullis, revokeSessions, unlinkAccount, type FastifyAuthConfig } from "../src/index.js"
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
+import { getAccessToken, listSessions, portcullis, requireRecentAuth, revokeSessions, unlinkAccount, type FastifyAuthConfig } from "../src/index.js"
 
 const APP = "http://localhost:3000"
 const CLIENT = { id: "fastify-test", secret: "fastify-test-client-secret" }
@@ -86,6 +86,7 @@ async function fastifyApp(authConfig: FastifyAuthConfig, options: FastifyServerO
   app.get("/form", async (_request, reply) => reply.generateCsrf())
   app.get("/token", async (request) => getAccessToken(request, "idp"))
   app.get("/devices", async (request) => listSessions(request))
+  app.get("/recent", async (request) => requireRecentAuth(request))
   app.post("/devices/others", { preHandler: csrf }, async (request) => revokeSessions(request, { others: true }))
   app.post("/unlink", { preHandler: csrf }, async (request) => unlinkAccount(request, { provider: "idp" }))
   app.post("/profile", { preHandler: csrf }, (request) => ({ saved: request.body }))
@@ -109,6 +110,14 @@ async function appPost(browser: TestBrowser, path: string, fields: Record<string
   const token = await (await browser.request(`${APP}/form`)).text()
   return browser.request(`${APP}${path}`, { method: "POST", headers: FORM, body: new URLSearchParams({ ...fields, _csrf: token }), initiator: `${APP}/` })
 }
+
+describe("requireRecentAuth", () => {
+  it("V7.5.1: answers the session after a recent sign-in, and the re-authentication page once it is stale", async () => {
+    const browser = browserFor(await fastifyApp(config({ session: { strategy: "jwt" } })))
+    const walked = await walkRecentAuth(browser, { app: APP, signIn: () => credentialsSignIn(browser, APP, { username: "ada", password: "right" }), clock: vi })
+    expect(walked).toMatchObject(expectedRecentAuthWalk(APP, "ada@example.com"))
+  })
+})
 
 describe("fastify.register(portcullis, config)", () => {
   it("serves the routes at {prefix}{basePath}: /api/auth by default, /v1/auth registered with prefix /v1 and basePath /auth", async () => {

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { Auth, getAccessToken as coreGetAccessToken, getSessionForResponse, unlinkAccount as coreUnlinkAccount, type AccessToken, type AuthConfig, type ServerUnlinkAccountOptions, type Session } from "@portcullis/core"
+import { Auth, getAccessToken as coreGetAccessToken, getSessionForResponse, requireRecentAuthForResponse, unlinkAccount as coreUnlinkAccount, type AccessToken, type AuthConfig, type RecentAuth, type RecentAuthCheck, type ServerUnlinkAccountOptions, type Session } from "@portcullis/core"
 import { withClientAddress } from "@portcullis/core/client-address"
 import { Configuration } from "@portcullis/core/errors"
 import type { RevokeResult, RevokeTarget, SessionInfo } from "@portcullis/core/sessions"
@@ -16,7 +16,7 @@ import type { GetConnInfo } from "hono/conninfo"
 import { routePath } from "hono/route"
 
 export { AuthError, CredentialsSignin, RefreshTokenError } from "@portcullis/core/errors"
-export type { AccessToken, Account, AuthConfig, Profile, ServerUnlinkAccountOptions, Session, User } from "@portcullis/core"
+export type { AccessToken, Account, AuthConfig, Profile, RecentAuth, RecentAuthCheck, ServerUnlinkAccountOptions, Session, User } from "@portcullis/core"
 export type { RevokeResult, RevokeTarget, SessionInfo } from "@portcullis/core/sessions"
 
 /** Core's `AuthConfig`, plus where Hono learns who is asking. Its `basePath` is taken from where `authHandler` is mounted. */
@@ -227,6 +227,28 @@ export function auth(c: Context, config?: ConfigHandler): Promise<Session | null
   const read = c.get("auth") as (() => Promise<Session | null>) | undefined
   if (read !== undefined && config === undefined) return read()
   return getSessionForResponse(...forCore(c, configOf(c, config), c.req.raw), cookieSink(c))
+}
+
+/**
+ * Guards a sensitive route of the app (core's `requireRecentAuth`): `{ ok: true, session }` when
+ * the user authenticated within `maxAge` seconds (default `session.reauthAge`) at `level`; else
+ * `{ ok: false, url }`: the sign-in page, `{basePath}/mfa/setup` (level 2 without a second factor)
+ * or the re-authentication page, back to this route. A renewal reaches the response as
+ * `c.var.auth()`'s does.
+ *
+ * @throws {AuthError} for the server's own faults: an invalid configuration, a failing adapter.
+ * @example
+ * ```ts
+ * app.post("/settings/email", async (c) => {
+ *   const recent = await requireRecentAuth(c)
+ *   if (!recent.ok) return c.redirect(recent.url, 303)
+ *   // ...
+ * })
+ * ```
+ */
+export function requireRecentAuth(c: Context, options: RecentAuthCheck = {}, config?: ConfigHandler): Promise<RecentAuth> {
+  const [request, core] = forCore(c, configOf(c, config), c.req.raw)
+  return requireRecentAuthForResponse(request, core, cookieSink(c), options)
 }
 
 /**

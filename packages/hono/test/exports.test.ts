@@ -6,8 +6,8 @@ import { describe, expect, it } from "vitest"
 import * as entry from "../src/index.js"
 
 describe("exports", () => {
-  it("exports initAuthConfig, authHandler, verifyAuth, getAuthUser, auth, the server functions and the error classes", () => {
-    expect(Object.keys(entry).sort()).toEqual(["AuthError", "CredentialsSignin", "RefreshTokenError", "auth", "authHandler", "getAccessToken", "getAuthUser", "initAuthConfig", "listSessions", "revokeSessions", "unlinkAccount", "verifyAuth"])
+  it("exports initAuthConfig, authHandler, verifyAuth, getAuthUser, auth, requireRecentAuth, the server functions and the error classes", () => {
+    expect(Object.keys(entry).sort()).toEqual(["AuthError", "CredentialsSignin", "RefreshTokenError", "auth", "authHandler", "getAccessToken", "getAuthUser", "initAuthConfig", "listSessions", "requireRecentAuth", "revokeSessions", "unlinkAccount", "verifyAuth"])
   })
 
   it("serves @portcullis/hono/providers/<id> as @portcullis/providers/<id>", async () => {

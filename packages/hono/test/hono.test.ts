@@ -7,11 +7,11 @@ import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { startDevIdp, type DevIdp } from "@portcullis/dev-idp"
 import Credentials from "@portcullis/providers/credentials"
 import { TestBrowser, type Page } from "@portcullis/test-kit/browser"
-import { csrfToken as kitCsrfToken, integrationTestConfig, signInThroughIdp } from "@portcullis/test-kit/idp-sign-in"
+import { credentialsSignIn, csrfToken as kitCsrfToken, expectedRecentAuthWalk, integrationTestConfig, signInThroughIdp, walkRecentAuth } from "@portcullis/test-kit/idp-sign-in"
 import { Hono } from "hono"
 import { csrf } from "hono/csrf"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { authHandler, getAccessToken, getAuthUser, initAuthConfig, listSessions, revokeSessions, unlinkAccount, verifyAuth, type AuthEnv, type HonoAuthConfig } from "../src/index.js"
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
+import { authHandler, getAccessToken, getAuthUser, initAuthConfig, listSessions, requireRecentAuth, revokeSessions, unlinkAccount, verifyAuth, type AuthEnv, type HonoAuthConfig } from "../src/index.js"
 
 const APP = "http://localhost:3000"
 const CLIENT = { id: "hono-test", secret: "hono-test-client-secret" }
@@ -60,6 +60,7 @@ function honoApp(authConfig: HonoAuthConfig, options: { csrfFirst?: boolean } = 
   app.get("/user", async (c) => c.json(await getAuthUser(c)))
   app.get("/token", async (c) => c.json(await getAccessToken(c, "idp")))
   app.get("/devices", async (c) => c.json(await listSessions(c)))
+  app.get("/recent", async (c) => c.json(await requireRecentAuth(c)))
   app.post("/devices/others", async (c) => c.json(await revokeSessions(c, { others: true })))
   app.post("/unlink", async (c) => unlinkAccount(c, { provider: "idp" }))
   app.post("/profile", (c) => c.text("saved"))
@@ -124,6 +125,14 @@ describe("authHandler", () => {
     }
     expect(statuses.slice(0, 30).every((status) => status === 302), String(statuses)).toBe(true)
     expect(statuses.at(-1)).toBe(429)
+  })
+})
+
+describe("requireRecentAuth", () => {
+  it("V7.5.1: answers the session after a recent sign-in, and the re-authentication page once it is stale", async () => {
+    const browser = browserFor(honoApp(config({ session: { strategy: "jwt" } })))
+    const walked = await walkRecentAuth(browser, { app: APP, signIn: () => credentialsSignIn(browser, APP, { username: "ada", password: "right" }), clock: vi })
+    expect(walked).toMatchObject(expectedRecentAuthWalk(APP, "ada@example.com"))
   })
 })
 

@@ -6,16 +6,16 @@
  *
  * @module
  */
-import { Auth, type AccessToken, type Session } from "@portcullis/core"
+import { Auth, type AccessToken, type RecentAuth, type RecentAuthCheck, type Session } from "@portcullis/core"
 import type { RevokeResult, RevokeTarget, SessionInfo } from "@portcullis/core/sessions"
 import type { NextRequest } from "next/server.js"
 import { configFor, type NextAuthConfigInput } from "./config.js"
 import { handleWithSession, type AuthCallback, type AuthHandler, type MiddlewareOrRouteContext } from "./middleware.js"
 import { forCore } from "./request.js"
-import { accessTokenFromContext, sessionFromContext, signInAction, signOutAction, updateAction, type AuthorizationParams, type SignInOptions, type SignOutOptions } from "./server.js"
+import { accessTokenFromContext, recentAuthFromContext, sessionFromContext, signInAction, signOutAction, updateAction, type AuthorizationParams, type SignInOptions, type SignOutOptions } from "./server.js"
 
 export { AuthError, CredentialsSignin, RefreshTokenError } from "@portcullis/core/errors"
-export type { AccessToken, Account, DefaultSession, Profile, Session, User } from "@portcullis/core"
+export type { AccessToken, Account, DefaultSession, Profile, RecentAuth, RecentAuthCheck, Session, User } from "@portcullis/core"
 export type { AuthorizedParams, NextAuthCallbacks, NextAuthConfig, NextAuthConfigInput } from "./config.js"
 export type { AuthCallback, AuthHandler, MiddlewareOrRouteContext, NextAuthRequest } from "./middleware.js"
 export type { AuthorizationParams, SignInOptions, SignOutOptions } from "./server.js"
@@ -76,6 +76,22 @@ export interface NextAuthResult {
    */
   getAccessToken: (providerId: string) => Promise<AccessToken | null>
   /**
+   * Guards a sensitive page, route handler or server action (core's `requireRecentAuth`):
+   * `{ ok: true, session }` when the user authenticated within `maxAge` seconds (default
+   * `session.reauthAge`) at `level`; else `{ ok: false, url }`: the sign-in page, `/mfa/setup`
+   * (level 2 without a second factor) or the re-authentication page, back to `callbackUrl`
+   * (default: the page the request came from). Read it in a route handler or server action where
+   * it can: a server component cannot set cookies, so with `session.idleTimeout` its read does not
+   * count as activity.
+   *
+   * @example
+   * ```ts
+   * const recent = await requireRecentAuth({ maxAge: 300 })
+   * if (!recent.ok) redirect(recent.url)
+   * ```
+   */
+  requireRecentAuth: (options?: RecentAuthCheck) => Promise<RecentAuth>
+  /**
    * The signed-in user's sessions on every device (core's `listSessions`), the current one first;
    * `null` when signed out. Needs an adapter that keeps session records.
    *
@@ -133,6 +149,7 @@ export default function NextAuth(config: NextAuthConfigInput): NextAuthResult {
     signOut: async (options) => signOutAction(await configFor(config, undefined), options),
     unstable_update: async (data) => updateAction(await configFor(config, undefined), data),
     getAccessToken: async (providerId) => accessTokenFromContext(await configFor(config, undefined), providerId),
+    requireRecentAuth: async (options) => recentAuthFromContext(await configFor(config, undefined), options),
     listSessions: async () => (await import("./sessions.js")).sessionsFromContext(await configFor(config, undefined)),
     revokeSessions: async (target, options) => (await import("./sessions.js")).revokeFromContext(await configFor(config, undefined), target, options?.redirectTo),
   }

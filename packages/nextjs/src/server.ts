@@ -3,7 +3,7 @@
  * server actions, and the `signIn` / `signOut` / `unstable_update` server actions. Each builds the
  * request from `headers()`, makes one call to core, and hands core's cookies to `cookies()`.
  */
-import { getAccessToken, getSessionForResponse, signIn, signOut, updateSession, type AccessToken, type AuthConfig, type Session } from "@portcullis/core"
+import { getAccessToken, getSessionForResponse, requireRecentAuthForResponse, signIn, signOut, updateSession, type AccessToken, type AuthConfig, type RecentAuth, type RecentAuthCheck, type Session } from "@portcullis/core"
 import * as nextCache from "next/cache.js"
 import { cookies, headers } from "next/headers.js"
 import { redirect } from "next/navigation"
@@ -34,13 +34,27 @@ async function requestTime(): Promise<void> {
  * cannot, and the session then rolls on the browser's next visit to a route that can.
  */
 export async function sessionFromContext(config: AuthConfig): Promise<Session | null> {
+  // The read depends only on the host and cookies, not on the page's path, which `headers()` does not give.
+  return readInContext((request, sink) => getSessionForResponse(request, config, sink))
+}
+
+/**
+ * Core's `requireRecentAuth` for the request being rendered, its renewal forwarded as
+ * {@link sessionFromContext} forwards it. Without `callbackUrl`, the browser comes back to the
+ * page the request came from (`Referer`, checked by core as every callback URL), else the app's root.
+ */
+export async function recentAuthFromContext(config: AuthConfig, options: RecentAuthCheck = {}): Promise<RecentAuth> {
+  return readInContext((request, sink) => requireRecentAuthForResponse(request, config, sink, { ...options, callbackUrl: options.callbackUrl ?? request.headers.get("referer") ?? undefined }))
+}
+
+/** Runs a read of core's for the request being rendered, handing its cookies to `cookies()` where Next.js allows. */
+async function readInContext<T>(read: (request: Request, sink: (cookie: string) => void) => Promise<T>): Promise<T> {
   await requestTime()
   const [incoming, store] = await Promise.all([headers(), cookies()])
   const pending: string[] = []
-  // The read depends only on the host and cookies, not on the page's path, which `headers()` does not give.
-  const session = await getSessionForResponse(requestFromHeaders(incoming, "/"), config, (cookie) => pending.push(cookie))
+  const answer = await read(requestFromHeaders(incoming, "/"), (cookie) => pending.push(cookie))
   if (pending.length > 0) setCookies(store, pending)
-  return session
+  return answer
 }
 
 /**

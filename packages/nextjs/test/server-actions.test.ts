@@ -49,7 +49,7 @@ const PASSWORD = "carol-password"
 /** What core logged, by code: a server action has no client address, a refused password is an error. */
 const logged: string[] = []
 
-const { signIn, signOut, unstable_update } = NextAuth({
+const { requireRecentAuth, signIn, signOut, unstable_update } = NextAuth({
   logger: { error: (error) => logged.push(error.code), warn: (code) => logged.push(code) },
   secret: "KcxOXYgYO4L6uWCFTZ4o-KYt0_yaIXkzV8TcAtiQMVE",
   url: "http://app.test",
@@ -147,5 +147,31 @@ describe("a server-action sign-in makes one call to core", () => {
     const session = await unstable_update({ name: "Caroline" })
     expect(next.coreCalls).toEqual(["updateSession"])
     expect(session?.user?.name).toBe("Caroline")
+  })
+})
+
+describe("requireRecentAuth in a server action", () => {
+  it("V7.5.1: answers the session after a recent sign-in in one call to core", async () => {
+    browser(await signedIn())
+    const recent = await requireRecentAuth()
+    expect(next.coreCalls).toEqual(["requireRecentAuthForResponse"])
+    expect(recent).toMatchObject({ ok: true, session: { user: { email: "carol@example.com" } } })
+  })
+
+  it("V7.5.1: sends a stale one to the re-authentication page, back to the page the action came from", async () => {
+    browser(await signedIn())
+    vi.useFakeTimers({ toFake: ["Date"] })
+    vi.setSystemTime(Date.now() + 601_000)
+    try {
+      expect(await requireRecentAuth()).toEqual({ ok: false, url: `http://app.test/api/auth/reauth?callbackUrl=${encodeURIComponent("http://app.test/account")}` })
+      expect(await requireRecentAuth({ maxAge: 3600, callbackUrl: "/settings" })).toMatchObject({ ok: true })
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it("level 2 for a user without a second factor: to /mfa/setup", async () => {
+    browser(await signedIn())
+    expect(await requireRecentAuth({ level: 2 })).toEqual({ ok: false, url: "http://app.test/api/auth/mfa/setup" })
   })
 })

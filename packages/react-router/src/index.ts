@@ -7,13 +7,13 @@
  *
  * @module
  */
-import { Auth, getAccessToken, getSessionForResponse, signIn as coreSignIn, signOut as coreSignOut, unlinkAccount, type AccessToken, type AuthConfig, type ServerUnlinkAccountOptions, type Session } from "@portcullis/core"
+import { Auth, getAccessToken, getSessionForResponse, requireRecentAuthForResponse, signIn as coreSignIn, signOut as coreSignOut, unlinkAccount, type AccessToken, type AuthConfig, type RecentAuth, type RecentAuthCheck, type ServerUnlinkAccountOptions, type Session } from "@portcullis/core"
 import { actionFields, shouldRedirect, type AuthorizationParams, type SignInOptions, type SignOutOptions } from "@portcullis/core/integration"
 import type { RevokeResult, RevokeTarget, SessionInfo } from "@portcullis/core/sessions"
 import { data, redirect, type UNSAFE_DataWithResponseInit as DataWithResponseInit } from "react-router"
 
 export { AuthError, CredentialsSignin, RefreshTokenError } from "@portcullis/core/errors"
-export type { AccessToken, Account, AuthConfig, Profile, ServerUnlinkAccountOptions, Session, User } from "@portcullis/core"
+export type { AccessToken, Account, AuthConfig, Profile, RecentAuth, RecentAuthCheck, ServerUnlinkAccountOptions, Session, User } from "@portcullis/core"
 export type { AuthorizationParams, SignInOptions, SignOutOptions } from "@portcullis/core/integration"
 export type { RevokeResult, RevokeTarget, SessionInfo } from "@portcullis/core/sessions"
 
@@ -70,6 +70,20 @@ export interface ReactRouterAuthResult {
    * @throws {RefreshTokenError} when a due refresh fails; the session stays.
    */
   getAccessToken: (request: Request, providerId: string, headers?: Headers) => Promise<AccessToken | null>
+  /**
+   * Guards a sensitive loader or action (core's `requireRecentAuth`): `{ ok: true, session }` when
+   * the user authenticated within `maxAge` seconds (default `session.reauthAge`) at `level`; else
+   * `{ ok: false, url }` for `throw redirect(url)`: the sign-in page, `{basePath}/mfa/setup`
+   * (level 2 without a second factor) or the re-authentication page, back to this page. A
+   * renewal's cookies go to `headers`, as `auth`'s.
+   *
+   * @example
+   * ```ts
+   * const recent = await requireRecentAuth(request)
+   * if (!recent.ok) throw redirect(recent.url)
+   * ```
+   */
+  requireRecentAuth: (request: Request, options?: RecentAuthCheck, headers?: Headers) => Promise<RecentAuth>
   /**
    * The signed-in user's sessions on every device, the current one first; `null` when signed out.
    *
@@ -221,6 +235,7 @@ export function ReactRouterAuth(config: AuthConfig): ReactRouterAuthResult {
       return signOut(request, { ...(typeof redirectTo === "string" ? { redirectTo } : {}), ...(form.get("redirect") === "false" ? { redirect: false } : {}) })
     },
     getAccessToken: (request, providerId, headers) => getAccessToken(request, config, providerId, sink(headers)),
+    requireRecentAuth: (request, options, headers) => requireRecentAuthForResponse(request, config, sink(headers), options),
     listSessions: async (request, headers) => (await import("@portcullis/core/sessions")).listSessions(request, config, sink(headers)),
     revokeSessions: async (request, target, headers) => {
       refuseCrossSite(request)

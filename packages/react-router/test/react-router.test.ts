@@ -8,9 +8,9 @@ import { MemoryAdapter } from "@portcullis/adapter-memory"
 import type { AuthConfig } from "@portcullis/core"
 import { startDevIdp, type DevIdp } from "@portcullis/dev-idp"
 import Credentials from "@portcullis/providers/credentials"
-import { integrationTestConfig } from "@portcullis/test-kit/idp-sign-in"
+import { expectedRecentAuthWalk, integrationTestConfig, walkRecentAuth } from "@portcullis/test-kit/idp-sign-in"
 import { TestBrowser, type Page } from "@portcullis/test-kit/browser"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { ReactRouterAuth, type ReactRouterAuthResult } from "../src/index.js"
 
 const APP = "http://localhost:3000"
@@ -61,6 +61,7 @@ function app(rr: ReactRouterAuthResult): (request: Request) => Promise<Response>
     "/signin": async (request) => new Response(await rr.signInAction({ request })),
     "/signout": async (request) => new Response(await rr.signOutAction({ request })),
     "/token": async (request) => Response.json(await rr.getAccessToken(request, "idp")),
+    "/recent": async (request) => Response.json(await rr.requireRecentAuth(request)),
     "/devices": async (request) => Response.json(await rr.listSessions(request)),
     "/devices/others": async (request) => Response.json(await rr.revokeSessions(request, { others: true })),
     "/unlink": (request) => rr.unlinkAccount(request, { provider: "idp" }),
@@ -97,6 +98,14 @@ async function signIn(browser: TestBrowser, provider = "idp"): Promise<Page> {
 async function who(browser: TestBrowser): Promise<unknown> {
   return (await browser.request(`${APP}/`)).json()
 }
+
+describe("requireRecentAuth", () => {
+  it("V7.5.1: answers the session after a recent sign-in, and the re-authentication page once it is stale", async () => {
+    const browser = browserFor(app(ReactRouterAuth(config({ session: { strategy: "jwt" } }))))
+    const walked = await walkRecentAuth(browser, { app: APP, signIn: () => browser.navigate(`${APP}/signin`, { method: "POST", headers: FORM, body: new URLSearchParams({ providerId: "credentials", username: "ada", password: "right", redirectTo: "/" }), initiator: `${APP}/` }), clock: vi })
+    expect(walked).toMatchObject(expectedRecentAuthWalk(APP, "ada@example.com"))
+  })
+})
 
 describe("the resource route and the root loader", () => {
   it("serves the auth routes from api.auth.$ and signs in through the dev IdP; the root loader sees the session", async () => {

@@ -3,7 +3,7 @@
  * endpoints, and the `signIn` / `signOut` form actions. Each makes one call to core with the
  * event's request and hands core's cookies to `event.cookies`.
  */
-import { getAccessToken, getSessionForResponse, signIn as coreSignIn, signOut as coreSignOut, type AccessToken, type AuthConfig, type Session } from "@portcullis/core"
+import { getAccessToken, getSessionForResponse, requireRecentAuthForResponse, signIn as coreSignIn, signOut as coreSignOut, type AccessToken, type AuthConfig, type RecentAuth, type RecentAuthCheck, type Session } from "@portcullis/core"
 import { error, redirect, type RequestEvent } from "@sveltejs/kit"
 import { addressedRequest } from "./client-address.js"
 import { setCookies } from "./cookies.js"
@@ -23,6 +23,17 @@ export async function sessionOf(event: RequestEvent, config: AuthConfig): Promis
   const session = await getSessionForResponse(event.request, config, (cookie) => pending.push(cookie))
   setCookies(event.cookies, pending)
   return session
+}
+
+/**
+ * Core's `requireRecentAuth` for the event (`event.locals.requireRecentAuth()`), with a renewal
+ * handed to `event.cookies` as {@link sessionOf} hands it.
+ */
+export async function recentAuthOf(event: RequestEvent, config: AuthConfig, options: RecentAuthCheck | undefined): Promise<RecentAuth> {
+  const pending: string[] = []
+  const answer = await requireRecentAuthForResponse(event.request, config, (cookie) => pending.push(cookie), options)
+  setCookies(event.cookies, pending)
+  return answer
 }
 
 /**

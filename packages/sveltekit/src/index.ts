@@ -6,15 +6,15 @@
  *
  * @module
  */
-import { Auth, type AccessToken, type Session } from "@portcullis/core"
+import { Auth, type AccessToken, type RecentAuth, type RecentAuthCheck, type Session } from "@portcullis/core"
 import type { RevokeResult, RevokeTarget, SessionInfo } from "@portcullis/core/sessions"
 import type { Action, Handle } from "@sveltejs/kit"
-import { accessTokenOf, readForm, signIn, signInFields, signOut, signOutFields, sessionOf } from "./actions.js"
+import { accessTokenOf, readForm, recentAuthOf, signIn, signInFields, signOut, signOutFields, sessionOf } from "./actions.js"
 import { addressedRequest } from "./client-address.js"
 import { basePathOf, configFor, type SvelteKitAuthConfigInput } from "./config.js"
 
 export { AuthError, CredentialsSignin, RefreshTokenError } from "@portcullis/core/errors"
-export type { AccessToken, Account, DefaultSession, Profile, Session, User } from "@portcullis/core"
+export type { AccessToken, Account, DefaultSession, Profile, RecentAuth, RecentAuthCheck, Session, User } from "@portcullis/core"
 export type { RevokeResult, RevokeTarget, SessionInfo } from "@portcullis/core/sessions"
 export type { AuthorizationParams, SignInOptions, SignOutOptions } from "./actions.js"
 export type { SvelteKitAuthConfig, SvelteKitAuthConfigInput } from "./config.js"
@@ -68,6 +68,7 @@ export function SvelteKitAuth(config: SvelteKitAuthConfigInput): SvelteKitAuthRe
       const resolved = await configFor(config, event)
       event.locals.auth = () => sessionOf(event, resolved)
       event.locals.getAccessToken = (providerId) => accessTokenOf(event, resolved, providerId)
+      event.locals.requireRecentAuth = (options) => recentAuthOf(event, resolved, options)
       event.locals.listSessions = async () => (await import("./sessions.js")).sessionsOf(event, resolved)
       event.locals.revokeSessions = async (target, options) => (await import("./sessions.js")).revokeOf(event, resolved, target, options?.redirectTo)
       // eslint-disable-next-line @typescript-eslint/no-deprecated -- kept for apps written against older @auth/sveltekit
@@ -104,6 +105,19 @@ declare global {
        * @throws {RefreshTokenError} when a due refresh fails.
        */
       getAccessToken: (providerId: string) => Promise<AccessToken | null>
+      /**
+       * Guards a sensitive page or action (core's `requireRecentAuth`): `{ ok: true, session }` when
+       * the user authenticated within `maxAge` seconds (default `session.reauthAge`) at `level`;
+       * else `{ ok: false, url }`: the sign-in page, `/mfa/setup` (level 2 without a second
+       * factor) or the re-authentication page, back to this page. A renewal is written on the response.
+       *
+       * @example
+       * ```ts
+       * const recent = await event.locals.requireRecentAuth()
+       * if (!recent.ok) redirect(303, recent.url)
+       * ```
+       */
+      requireRecentAuth: (options?: RecentAuthCheck) => Promise<RecentAuth>
       /**
        * The signed-in user's sessions on every device (core's `listSessions`), the current one
        * first; `null` when signed out. Needs an adapter that keeps session records.

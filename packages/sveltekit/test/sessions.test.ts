@@ -3,7 +3,7 @@
 import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { Auth, type AuthConfig } from "@portcullis/core"
 import type { RequestEvent } from "@sveltejs/kit"
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { SvelteKitAuth } from "../src/index.js"
 
 const ORIGIN = "http://app.test"
@@ -62,5 +62,21 @@ describe("event.locals sessions", () => {
     expect(action.set.get("authjs.session-token")).toBe("")
     expect(await (await page(laptop)).locals.auth()).toBeNull()
     expect(await (await page(laptop)).locals.listSessions()).toBeNull()
+  })
+})
+
+describe("event.locals.requireRecentAuth", () => {
+  it("V7.5.1: answers the session after a recent sign-in, and the re-authentication page under /auth once it is stale", async () => {
+    const cookie = await signIn("Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0")
+    expect(await (await page(cookie)).locals.requireRecentAuth()).toMatchObject({ ok: true, session: { user: { email: "ada@example.com" } } })
+    vi.useFakeTimers({ toFake: ["Date"] })
+    vi.setSystemTime(Date.now() + 601_000)
+    try {
+      expect(await (await page(cookie)).locals.requireRecentAuth()).toEqual({ ok: false, url: `${ORIGIN}/auth/reauth?callbackUrl=${encodeURIComponent(`${ORIGIN}/devices`)}` })
+      expect(await (await page(cookie)).locals.requireRecentAuth({ level: 2 })).toEqual({ ok: false, url: `${ORIGIN}/auth/mfa/setup` })
+    } finally {
+      vi.useRealTimers()
+    }
+    expect(await (await page("")).locals.requireRecentAuth()).toEqual({ ok: false, url: `${ORIGIN}/auth/signin?callbackUrl=${encodeURIComponent(`${ORIGIN}/devices`)}` })
   })
 })

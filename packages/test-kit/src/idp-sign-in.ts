@@ -75,3 +75,51 @@ export function integrationTestConfig<C extends object>(parts: IntegrationTestPa
     errors,
   } as unknown as C & { errors: string[] }
 }
+
+/** What an integration's guarded route (`GET {app}/recent`, answering `requireRecentAuth`'s JSON) answered at each step. */
+export interface RecentAuthWalk {
+  signedOut: unknown
+  recent: unknown
+  stale: unknown
+}
+
+/** The part of vitest's `vi` that moves `Date` (and only it). */
+export interface FakeClock {
+  useFakeTimers(options: { toFake: "Date"[] }): unknown
+  setSystemTime(time: number): unknown
+  useRealTimers(): unknown
+}
+
+/**
+ * Walks an integration's guarded route: signed out, just after `signIn`, and past
+ * `session.reauthAge` (601 seconds later on `clock`, the test's `vi`, faking `Date` only).
+ */
+export async function walkRecentAuth(browser: TestBrowser, { app, signIn, clock }: { app: string; signIn: () => Promise<unknown>; clock: FakeClock }): Promise<RecentAuthWalk> {
+  const read = async (): Promise<unknown> => (await browser.request(`${app}/recent`)).json()
+  const signedOut = await read()
+  await signIn()
+  const recent = await read()
+  clock.useFakeTimers({ toFake: ["Date"] })
+  clock.setSystemTime(Date.now() + 601_000)
+  try {
+    return { signedOut, recent, stale: await read() }
+  } finally {
+    clock.useRealTimers()
+  }
+}
+
+/** What {@link walkRecentAuth} should see for a user `email` on an app whose core routes are at `{app}{base}`. */
+export function expectedRecentAuthWalk(app: string, email: string, base = "/api/auth"): { signedOut: unknown; recent: unknown; stale: unknown } {
+  const back = encodeURIComponent(`${app}/recent`)
+  return {
+    signedOut: { ok: false, url: `${app}${base}/signin?callbackUrl=${back}` },
+    recent: { ok: true, session: { user: { email } } },
+    stale: { ok: false, url: `${app}${base}/reauth?callbackUrl=${back}` },
+  }
+}
+
+/** Signs in with a credentials provider's fields through core's callback route, as the built-in form posts them. */
+export async function credentialsSignIn(browser: TestBrowser, app: string, fields: Record<string, string>, base = "/api/auth"): Promise<void> {
+  const body = new URLSearchParams({ csrfToken: await csrfToken(browser, app, base), callbackUrl: "/", ...fields })
+  await browser.navigate(`${app}${base}/callback/credentials`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body, initiator: `${app}${base}/signin` })
+}

@@ -19,6 +19,7 @@ import { LastSignInMethod, SignInRequired, UnknownAccount } from "../errors/flow
 import { emit } from "../sign-in/events.js"
 import type { FlowProvider, RequestContext } from "../internal.js"
 import { readSession } from "../session/index.js"
+import { requireRecentSession } from "../session/recent.js"
 import { callAdapter, storedUser } from "../outbound/store.js"
 import { keepsAWayIn, keepsOneWithout, linkedAccounts, waysIn } from "../sign-in/ways-in.js"
 
@@ -112,12 +113,16 @@ function refuseLastWayIn(provider: FlowProvider): LastSignInMethod {
  * @throws {SignInRequired} when nobody is signed in.
  * @throws {UnknownAccount} when the user has no such account (see {@link findAccount}).
  * @throws {LastSignInMethod} when it is the user's last way to sign in.
+ * @returns `ReauthRequired` (403 JSON or a 303, see `requireRecentSession`) when the user last
+ * authenticated longer than `session.reauthAge` ago.
  */
 export async function unlinkAccount(context: RequestContext, request: UnlinkRequest): Promise<Response> {
   auditAs(context, "accountUnlink")
   const adapter = unlinkingAdapter(context)
-  const userId = (await readSession(context))?.userId
-  if (userId === undefined) throw new SignInRequired("Unlinking an account needs a signed-in user.")
+  const recent = await requireRecentSession(context)
+  if (!recent.ok && recent.error === "SessionRequired") throw new SignInRequired("Unlinking an account needs a signed-in user.")
+  if (!recent.ok) return recent.response
+  const { userId } = recent.current
   auditUser(context, userId)
   const { provider, account } = await findAccount(context, adapter, userId, request)
   auditUser(context, userId, provider.id)

@@ -61,6 +61,18 @@ export function positiveSeconds(value: unknown, option: string, fallback: number
   return Math.floor(value)
 }
 
+/**
+ * `session.idleTimeout`: off when unset, else at least a minute.
+ *
+ * @throws {Configuration} naming the option when it is not such a number.
+ */
+function readIdleTimeout(value: unknown): number | undefined {
+  if (value === undefined) return undefined
+  const seconds = positiveSeconds(value, "session.idleTimeout", MIN_IDLE_TIMEOUT)
+  if (seconds < MIN_IDLE_TIMEOUT) throw new Configuration(`\`session.idleTimeout\` must be at least ${String(MIN_IDLE_TIMEOUT)} seconds (or left out to turn it off).`)
+  return seconds
+}
+
 // Environment reading has its own home; re-exported for the option readers that import it from here.
 export { envName, readEnv } from "./env.js"
 
@@ -77,6 +89,10 @@ export const DEFAULT_CALLBACK_TIMEOUT_MS = 15_000
 export const DEFAULT_STORE_TIMEOUT_MS = 5_000
 /** An authentication counts as recent this long (`session.reauthAge`): ten minutes, as OWASP's re-authentication guidance suggests for sensitive changes. */
 export const DEFAULT_REAUTH_AGE = 600
+/** A session ends this long after its sign-in, however it is used (`session.absoluteMaxAge`): 30 days, Auth.js's sliding default, now a bound. */
+export const DEFAULT_ABSOLUTE_MAX_AGE = 30 * 24 * 60 * 60
+/** The shortest `session.idleTimeout`: below it, a user reading a page is signed out. */
+const MIN_IDLE_TIMEOUT = 60
 
 /**
  * A duration option in milliseconds, up to two minutes; `fallback` when unset.
@@ -122,6 +138,8 @@ export interface ReadOptions {
     generateSessionToken: (() => string) | undefined
     revocationCheckInterval: number
     reauthAge: number
+    absoluteMaxAge: number
+    idleTimeout: number | undefined
   }
   jwt: { maxAge: number; encode: JWTOptions["encode"]; decode: JWTOptions["decode"] }
   callbacks: NonNullable<AuthConfig["callbacks"]>
@@ -197,6 +215,8 @@ export async function readOptions(config: AuthConfig, env: Env, logSecrets: stri
       generateSessionToken,
       revocationCheckInterval: positiveSeconds(session.revocationCheckInterval, "session.revocationCheckInterval", 30, true),
       reauthAge: positiveSeconds(session.reauthAge, "session.reauthAge", DEFAULT_REAUTH_AGE),
+      absoluteMaxAge: positiveSeconds(session.absoluteMaxAge, "session.absoluteMaxAge", DEFAULT_ABSOLUTE_MAX_AGE),
+      idleTimeout: readIdleTimeout(session.idleTimeout),
     },
     jwt: {
       maxAge: positiveSeconds(jwt.maxAge, "jwt.maxAge", maxAge),

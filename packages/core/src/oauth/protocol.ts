@@ -20,7 +20,7 @@ import { isLocalOrigin, publicOrigin } from "../http/outbound-urls.js"
 import { callbackUrl } from "../http/routes.js"
 import { outboundCallbackUrl } from "../http/outbound-urls.js"
 import { auditAs } from "../audit/audit.js"
-import { readSession } from "../session/index.js"
+import { recentIfSignedIn } from "../session/recent.js"
 import { signInAccount } from "../sign-in/sign-in.js"
 import { createAuthorizationUrl } from "./authorize.js"
 import { checkFreshLogin, validateCallback } from "./callback.js"
@@ -35,10 +35,16 @@ export async function signIn(context: RequestContext, { options: provider }: Pro
   const redirectUri = outboundCallbackUrl(context, provider.id, "An OAuth `redirect_uri`", provider.redirectProxyUrl)
   // The CSRF check just passed, so the browser holds a valid CSRF cookie to bind the flow to.
   const browser = (await browserBinding(context)) ?? ""
-  // Only a flow started while signed in may link its account to that user (read only when linking can happen);
-  // a re-authentication is bound to the user it proves again, and to when it started.
+  // Only a flow started while signed in may link its account to that user (read only when linking can happen),
+  // and only one who authenticated recently: asked before the browser leaves. A re-authentication is
+  // bound to the user it proves again (whose session is stale by design), and to when it started.
   const { reauth } = context
-  const userId = reauth?.userId ?? (context.config.adapter === undefined ? undefined : (await readSession(context))?.userId)
+  let userId = reauth?.userId
+  if (reauth === undefined && context.config.adapter !== undefined) {
+    const signedIn = await recentIfSignedIn(context, { callbackUrl: request.callbackUrl })
+    if (signedIn?.ok === false) return signedIn.response
+    userId = signedIn?.current.userId
+  }
   const extraParams = new URLSearchParams(request.query ?? new URLSearchParams())
   if (reauth !== undefined) {
     // A fresh login, whatever the provider's own session: OpenID Connect Core 3.1.2.1.

@@ -21,7 +21,7 @@ import { OAuthCallbackError } from "../errors/errors.js"
 import type { FlowProvider, SignInFlow } from "../internal.js"
 import type { Account } from "../model.js"
 import { outboundCallbackUrl } from "../http/outbound-urls.js"
-import { readSession } from "../session/index.js"
+import { recentIfSignedIn } from "../session/recent.js"
 import { configureOAuth1, type OAuth1Options } from "./provider.js"
 import { describeFailure, requestCredentials, requestProfile } from "./requests.js"
 import { requestTokenCookie, takeRequestToken } from "./request-token.js"
@@ -43,7 +43,11 @@ async function signIn(context: RequestContext, provider: Provider, request: { ca
   const callback = outboundCallbackUrl(context, provider.id, "An OAuth 1.0a `oauth_callback`")
   // The CSRF check just passed, so the browser holds a valid CSRF cookie to bind the flow to.
   const browser = (await browserBinding(context)) ?? ""
-  const userId = context.config.adapter === undefined ? undefined : (await readSession(context))?.userId
+  // Only a flow started while signed in may link its account to that user (read only when linking
+  // can happen), and only one who authenticated recently: asked before the browser leaves.
+  const signedIn = context.config.adapter === undefined ? null : await recentIfSignedIn(context, { callbackUrl: request.callbackUrl })
+  if (signedIn?.ok === false) return signedIn.response
+  const userId = signedIn?.current.userId
   let answer: Awaited<ReturnType<typeof requestCredentials>>
   try {
     answer = await withRequestTimeout(options.timeout, undefined, (signal) =>

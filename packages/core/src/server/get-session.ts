@@ -4,11 +4,15 @@
 import { currentSession } from "../actions/session.js"
 import { resolveConfig } from "../config/config.js"
 import { createContext } from "../http/context.js"
+import { signInPageUrl } from "../http/routes.js"
 import { serializeCookie } from "../http/cookies.js"
 import { AuthError, Configuration } from "../errors/errors.js"
 import { httpStatus } from "../errors/errors.js"
-import type { SetCookieSink } from "../internal.js"
+import type { InternalConfig, RequestContext, SetCookieSink } from "../internal.js"
 import type { AuthConfig, Session } from "../types.js"
+import type { RecentAuth, RecentAuthCheck } from "./recent-auth.js"
+
+export type { RecentAuth, RecentAuthCheck } from "./recent-auth.js"
 
 export type { SetCookieSink } from "../internal.js"
 
@@ -44,19 +48,37 @@ export type { SetCookieSink } from "../internal.js"
  * }
  * ```
  */
-export async function getSessionForResponse(request: Request, config: AuthConfig, setCookie: SetCookieSink): Promise<Session | null> {
+export function getSessionForResponse(request: Request, config: AuthConfig, setCookie: SetCookieSink): Promise<Session | null> {
+  return readForResponse(request, config, setCookie, currentSession, () => null)
+}
+
+/**
+ * Runs a session read for a server answering `request`, handing its cookies to `setCookie`; what
+ * the request carries that cannot be read (a bad host, a failing callback the request caused) is
+ * logged and answered with `unreadable`'s answer.
+ *
+ * @throws {AuthError} for the server's own faults (a `5xx` code).
+ */
+async function readForResponse<T>(
+  request: Request,
+  config: AuthConfig,
+  setCookie: SetCookieSink,
+  read: (context: RequestContext) => Promise<T>,
+  unreadable: (internal: InternalConfig, context: RequestContext | undefined) => T,
+): Promise<T> {
   const internal = await resolveConfig(config)
+  let context: RequestContext | undefined
   try {
-    const context = createContext(internal, request, new URL(request.url))
-    const session = await currentSession(context)
+    context = createContext(internal, request, new URL(request.url))
+    const answer = await read(context)
     for (const cookie of context.setCookies) setCookie(serializeCookie(cookie))
-    return session
+    return answer
   } catch (thrown) {
     const error = thrown instanceof AuthError ? thrown : new Configuration("An unexpected error occurred while reading the session.", { cause: thrown })
     // 503 is how Auth() marks the server's own fault; everything else was caused by the request.
     if (httpStatus(error.code) >= 500) throw error
     internal.logger.error(error)
-    return null
+    return unreadable(internal, context)
   }
 }
 
@@ -83,4 +105,55 @@ export async function getSessionForResponse(request: Request, config: AuthConfig
  */
 export function getSession(request: Request, config: AuthConfig): Promise<Session | null> {
   return getSessionForResponse(request, config, () => undefined)
+}
+
+/**
+ * Guards an app's own sensitive page or action: the session when its user authenticated within
+ * `maxAge` seconds (default `session.reauthAge`) at `level`, as core's own sensitive routes ask.
+ * Otherwise `url` says where to send the browser: the sign-in page when there is no session; for
+ * `level: 2` and a user with neither a second factor nor a passkey, `{basePath}/mfa/setup`; else
+ * the re-authentication page, `{basePath}/reauth?callbackUrl=` (back to the page requested, or
+ * `callbackUrl`). Cookies the read sets (a slid expiry) go to `setCookie`, as for
+ * {@link getSessionForResponse}. Never throws for what the request carries.
+ *
+ * @throws {Configuration} when the configuration is invalid.
+ * @throws {MissingSecret} when neither `secret` nor `AUTH_SECRET` is set.
+ * @throws {AdapterError} when the adapter fails.
+ * @throws {SessionTokenError} when a `jwt` or `session` callback throws.
+ * @see https://github.com/OWASP/ASVS OWASP ASVS v5 7.5.1 (re-authentication before sensitive changes)
+ * @example
+ * ```ts
+ * const recent = await requireRecentAuthForResponse(request, config, (cookie) => headers.append("set-cookie", cookie), { level: 2 })
+ * if (!recent.ok) return Response.redirect(recent.url, 303)
+ * ```
+ */
+export function requireRecentAuthForResponse(request: Request, config: AuthConfig, setCookie: SetCookieSink, options: RecentAuthCheck = {}): Promise<RecentAuth> {
+  return readForResponse(
+    request,
+    config,
+    setCookie,
+    async (context) => (await import("./recent-auth.js")).recentAuth(context, options),
+    // What the request carries is unreadable (or its host untrusted): as without a session.
+    (internal, context) => ({ ok: false, url: context === undefined ? (internal.pages.signIn ?? `${internal.basePath}/signin`) : signInPageUrl(context, { callbackUrl: options.callbackUrl }) }),
+  )
+}
+
+/**
+ * {@link requireRecentAuthForResponse} for code with no response to set cookies on: a renewal due
+ * on this read does not reach the browser.
+ *
+ * @throws {Configuration} when the configuration is invalid.
+ * @throws {MissingSecret} when neither `secret` nor `AUTH_SECRET` is set.
+ * @throws {AdapterError} when the adapter fails.
+ * @throws {SessionTokenError} when a `jwt` or `session` callback throws.
+ * @example
+ * ```ts
+ * import { requireRecentAuth } from "@portcullis/core"
+ *
+ * const recent = await requireRecentAuth(request, config, { maxAge: 300 })
+ * if (!recent.ok) return Response.redirect(recent.url, 303)
+ * ```
+ */
+export function requireRecentAuth(request: Request, config: AuthConfig, options: RecentAuthCheck = {}): Promise<RecentAuth> {
+  return requireRecentAuthForResponse(request, config, () => undefined, options)
 }

@@ -12,8 +12,8 @@ import type { CallbacksOptions, Session } from "../types.js"
 import type { SessionSource } from "./legacy.js"
 import type { SessionAssurance } from "../model.js"
 import { copyAssurance, untrackedAssurance, withAssurance } from "./assurance.js"
-import { databaseSessionRecord, recordSignIn, revokeRecords, storeRecordAssurance, touchRecord } from "./records.js"
-import { clearUnopened, expireLegacy, sessionSource, sessionUser, type CurrentSession, type EndedSession, type SessionUpdate, type SignedIn } from "./source.js"
+import { databaseSessionRecord, recordSignIn, revokeRecordById, revokeRecords, storeRecordAssurance, touchRecord } from "./records.js"
+import { clearUnopened, expireLegacy, lifetimeOver, renewalAge, sessionSource, sessionUser, type CurrentSession, type EndedSession, type SessionUpdate, type SignedIn } from "./source.js"
 
 type SessionCallbackParams = Parameters<NonNullable<CallbacksOptions["session"]>>[0]
 
@@ -65,8 +65,18 @@ export async function readDatabaseSession(context: RequestContext, update: Sessi
   const recordId = record?.id
   // Without session records there is nowhere to keep it: the lowest, its times unknown.
   const assurance = record?.assurance ?? untrackedAssurance()
-  const { maxAge, updateAge } = config.session
-  const slide = expires.getTime() - maxAge * 1000 + updateAge * 1000 <= now
+  const { maxAge } = config.session
+  // The row's expiry was last moved `maxAge` before it: that is the session's last recorded activity.
+  const lastActivity = Math.floor((expires.getTime() - maxAge * 1000) / 1000)
+  const over = lifetimeOver(config.session, { signedInAt: assurance.signedInAt, lastActivity }, Math.floor(now / 1000))
+  if (over !== undefined) {
+    // Revoking the record deletes the row; without records the row goes alone.
+    if (recordId === undefined) await deleteStoredSession(adapter, sessionToken)
+    else await revokeRecordById(config, recordId, over)
+    clearUnopened(context, source)
+    return null
+  }
+  const slide = expires.getTime() - maxAge * 1000 + renewalAge(config.session) * 1000 <= now
   if (slide) {
     expires = new Date(now + maxAge * 1000)
     await callAdapter(adapter, "updateSession", { sessionToken, expires })

@@ -9,7 +9,7 @@ import { AuthError, SessionTokenError } from "../errors/errors.js"
 import { emit } from "../sign-in/events.js"
 import type { CallbacksOptions, JWT, Session } from "../types.js"
 import { decode, encode } from "./jwt.js"
-import { clearSessionCookie, clearUnopened, expireLegacy, SESSION_ID_CLAIM, sessionSource, sessionUser, type CurrentSession, type EndedSession, type SessionUpdate } from "./source.js"
+import { clearSessionCookie, clearUnopened, expireLegacy, lifetimeOver, renewalAge, SESSION_ID_CLAIM, sessionSource, sessionUser, type CurrentSession, type EndedSession, type SessionUpdate } from "./source.js"
 import { keepsSessionRecords } from "../adapters.js"
 import { ASSURANCE_CLAIM, assuranceClaim, copyAssurance, openAssuranceClaim, preUpgradeAssurance, withAssurance, withReservedClaims } from "./assurance.js"
 
@@ -101,6 +101,14 @@ async function readJwtSession(context: RequestContext, update: SessionUpdate | u
   const opened = openAssuranceClaim(config.secrets, token[ASSURANCE_CLAIM])
   const kept = opened instanceof Promise ? await opened : opened
   const assurance = kept ?? (await assuranceClaim(config.secrets, preUpgradeAssurance(now)))
+  // Every seal sets `iat`, and a read that can set a cookie re-seals within half the idle timeout: it is the last activity.
+  const issuedAt = typeof token.iat === "number" ? token.iat : 0
+  const over = lifetimeOver(config.session, { signedInAt: assurance.signedInAt, lastActivity: issuedAt }, now)
+  if (over !== undefined) {
+    if (keepsSessionRecords(config.adapter)) await (await sessionRecords()).revokeRecordById(config, token[SESSION_ID_CLAIM], over)
+    clearUnopened(context, source)
+    return null
+  }
   const reserved = { sessionId: token[SESSION_ID_CLAIM], assurance }
   // A claim core wrote is in place already; an old session's is rebuilt, and so is the token a
   // `jwt` callback is compared with, which gets the reserved claims back in this same order.
@@ -123,10 +131,9 @@ async function readJwtSession(context: RequestContext, update: SessionUpdate | u
     token = withReservedClaims(after, reserved)
     changed ||= !sameJson(before, token)
   }
-  const issuedAt = typeof token.iat === "number" ? token.iat : 0
-  // Re-sealing on every read costs an encryption and a Set-Cookie; sliding once per updateAge is enough.
+  // Re-sealing on every read costs an encryption and a Set-Cookie; sliding once per updateAge (or half the idle timeout) is enough.
   // A legacy cookie is re-sealed under our name and salt at once, and a pre-switch session with the record it just got.
-  if (changed || update !== undefined || source.legacy || recorded || now - issuedAt >= config.session.updateAge) {
+  if (changed || update !== undefined || source.legacy || recorded || now - issuedAt >= renewalAge(config.session)) {
     const { iat: _iat, exp: _exp, jti: _jti, ...claims } = token
     const sealed = await sealToken(context, claims)
     writeTokenCookie(context, sealed, config.jwt.maxAge)

@@ -3,6 +3,7 @@
  * changes, account changes): the request's session, only when its user authenticated recently
  * enough; otherwise the answer that sends the browser to sign in, or to prove it is still them.
  */
+import { auditFailure } from "../audit/trail.js"
 import type { RequestContext } from "../internal.js"
 import { json, redirect } from "../http/context.js"
 import { signInPageUrl } from "../http/routes.js"
@@ -23,6 +24,15 @@ export interface RecentAuthOptions {
 /** The session of a recent enough authentication, or the answer that refuses the request. */
 export type RecentSession = { ok: true; current: CurrentSession & { userId: string } } | { ok: false; response: Response; error: "SessionRequired" | "ReauthRequired" }
 
+/**
+ * The session of a recent enough authentication, or where the browser goes instead: the sign-in
+ * page (no session), or the re-authentication page (a stale one, whose `current` it names).
+ */
+export type RecentCheck =
+  | { ok: true; current: CurrentSession & { userId: string } }
+  | { ok: false; error: "SessionRequired"; url: string }
+  | { ok: false; error: "ReauthRequired"; url: string; current: CurrentSession & { userId: string } }
+
 /** The re-authentication page for `callbackUrl`: `{origin}{basePath}/reauth?callbackUrl=...`. */
 export function reauthUrl(context: RequestContext, callbackUrl: string | undefined): string {
   const url = new URL(`${context.config.basePath}/reauth`, context.origin)
@@ -31,31 +41,69 @@ export function reauthUrl(context: RequestContext, callbackUrl: string | undefin
 }
 
 /**
+ * Whether the request's session authenticated within `maxAge` seconds at `level`, answering where
+ * the browser goes when not; it reads the internal assurance, never what a callback returned.
+ * Nothing is audited: the server's `requireRecentAuth` asks it for an app's own pages.
+ *
+ * @throws {SessionTokenError} when a `jwt` or `session` callback throws.
+ * @throws {AdapterError} when the adapter fails.
+ * @see https://github.com/OWASP/ASVS OWASP ASVS v5 7.5.1, 7.5.3 (re-authentication before sensitive changes)
+ */
+export async function checkRecentSession(context: RequestContext, options: RecentAuthOptions = {}): Promise<RecentCheck> {
+  const current = await readSession(context)
+  if (current === null || current.userId === undefined) return { ok: false, error: "SessionRequired", url: signInPageUrl(context, { callbackUrl: options.callbackUrl }) }
+  return recentOrStale(context, { ...current, userId: current.userId }, options)
+}
+
+function recentOrStale(context: RequestContext, current: CurrentSession & { userId: string }, options: RecentAuthOptions): RecentCheck {
+  const maxAge = options.maxAge ?? context.config.session.reauthAge
+  if (isRecentAuth(current.assurance, { maxAge, level: options.level }, Math.floor(Date.now() / 1000))) return { ok: true, current }
+  return { ok: false, error: "ReauthRequired", url: reauthUrl(context, options.callbackUrl), current }
+}
+
+/**
  * The request's session when its user authenticated within `maxAge` seconds at `level`; else the
  * refusal: a fetch gets `401 { error: "SessionRequired", url }` (no session) or `403 { error:
  * "ReauthRequired", url }`, a form post `303` to `url` (the sign-in page, or the re-authentication
- * page with `callbackUrl`). It reads the internal assurance, never what a callback returned.
+ * page with `callbackUrl`). A stale session is the failure (`reauthRequired`) of the audited
+ * operation under way, when the route audits one.
  *
  * @throws {SessionTokenError} when a `jwt` or `session` callback throws.
  * @throws {AdapterError} when the adapter fails.
  * @see https://github.com/OWASP/ASVS OWASP ASVS v5 7.5.1, 7.5.3 (re-authentication before sensitive changes)
  */
 export async function requireRecentSession(context: RequestContext, options: RecentAuthOptions = {}): Promise<RecentSession> {
-  const current = await readSession(context)
-  if (current === null || current.userId === undefined) {
-    const url = signInPageUrl(context, { callbackUrl: options.callbackUrl })
-    return { ok: false, error: "SessionRequired", response: refuse(context, "SessionRequired", url, 401) }
-  }
-  const maxAge = options.maxAge ?? context.config.session.reauthAge
-  if (!isRecentAuth(current.assurance, { maxAge, level: options.level }, Math.floor(Date.now() / 1000))) {
-    return { ok: false, error: "ReauthRequired", response: refuse(context, "ReauthRequired", reauthUrl(context, options.callbackUrl), 403) }
-  }
-  return { ok: true, current: { ...current, userId: current.userId } }
+  return refuseStale(context, await checkRecentSession(context, options))
 }
 
+/**
+ * Like {@link requireRecentSession}, for a route that also serves a request without a session
+ * (a provider sign-in, passkey options): `null` when nobody is signed in. Where a signed-in user
+ * adds a way in (linking an account, registering a passkey), it is asked before the browser
+ * leaves for the provider or the authenticator: a stolen session must not add the thief's.
+ *
+ * @throws {SessionTokenError} when a `jwt` or `session` callback throws.
+ * @throws {AdapterError} when the adapter fails.
+ * @see https://github.com/OWASP/ASVS OWASP ASVS v5 7.5.1 (re-authentication before adding a way in)
+ */
+export async function recentIfSignedIn(context: RequestContext, options: RecentAuthOptions = {}): Promise<RecentSession | null> {
+  const current = await readSession(context)
+  if (current === null || current.userId === undefined) return null
+  return refuseStale(context, recentOrStale(context, { ...current, userId: current.userId }, options))
+}
+
+async function refuseStale(context: RequestContext, check: RecentCheck): Promise<RecentSession> {
+  if (check.ok) return check
+  if (check.error === "SessionRequired") return { ok: false, error: check.error, response: refuse(context, check.error, check.url, 401) }
+  // A route that audits (unlinking, passkeys, a sign-in that would link) ends its operation here; one that does not sends nothing.
+  await auditFailure(context, "reauthRequired", check.current.userId)
+  return { ok: false, error: check.error, response: refuse(context, check.error, check.url, 403) }
+}
+
+/** JSON for a fetch and for server code (`unlinkAccount()` answers JSON as its other failures), a 303 for a form. */
 function refuse(context: RequestContext, error: string, url: string, status: number): Response {
   const { request } = context
   const accept = request.headers.get("accept") ?? ""
-  const fetched = request.headers.get("x-auth-return-redirect") === "1" || (accept.includes("application/json") && !accept.includes("text/html"))
+  const fetched = context.serverCall === true || request.headers.get("x-auth-return-redirect") === "1" || (accept.includes("application/json") && !accept.includes("text/html"))
   return fetched ? json(context, { error, url }, status) : redirect(context, url, 303)
 }

@@ -406,3 +406,16 @@ export async function revokeRecords(config: InternalConfig, records: readonly Ad
   }
   return revoked
 }
+
+/**
+ * Revokes the record `id` names, if it is live, with `reason`: a session whose lifetime is over
+ * (`expired`, `idle`) is refused everywhere from now on, its database row deleted with it.
+ *
+ * @throws {AdapterError} when the store fails.
+ */
+export async function revokeRecordById(config: InternalConfig, id: unknown, reason: SessionRevocationReason): Promise<void> {
+  const adapter = config.adapter
+  if (!keepsSessionRecords(adapter) || typeof id !== "string") return
+  const record = await callAdapter(adapter, "getSessionRecord", id)
+  if (record != null) await revokeRecords(config, [record], reason)
+}

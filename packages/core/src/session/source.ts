@@ -97,3 +97,30 @@ export interface EndedSession {
   userId: string | undefined
   token: JWT | null
 }
+
+/**
+ * Why a session's lifetime is over at `now` (epoch seconds): `"expired"` once
+ * `session.absoluteMaxAge` has passed since its sign-in (`signedInAt`, `0` when unknown), `"idle"`
+ * once `session.idleTimeout` has passed since its last recorded activity (`lastActivity`, `0` when
+ * unknown); `undefined` while it lives.
+ *
+ * @see https://github.com/OWASP/ASVS OWASP ASVS v5 7.3.1 (inactivity timeout), 7.3.2 (absolute lifetime)
+ */
+export function lifetimeOver(
+  session: { absoluteMaxAge: number; idleTimeout: number | undefined },
+  times: { signedInAt: number; lastActivity: number },
+  now: number,
+): "expired" | "idle" | undefined {
+  if (times.signedInAt > 0 && now - times.signedInAt >= session.absoluteMaxAge) return "expired"
+  if (session.idleTimeout !== undefined && times.lastActivity > 0 && now - times.lastActivity >= session.idleTimeout) return "idle"
+  return undefined
+}
+
+/**
+ * How long a session goes between two renewals of its cookie (or row): `session.updateAge`, or
+ * half the idle timeout when shorter, so a session read within the timeout always moves its last
+ * activity before it runs out.
+ */
+export function renewalAge(session: { updateAge: number; idleTimeout: number | undefined }): number {
+  return session.idleTimeout === undefined ? session.updateAge : Math.min(session.updateAge, Math.floor(session.idleTimeout / 2))
+}

@@ -27,7 +27,7 @@ import { AdapterError, WebAuthnVerificationError } from "../errors/flow-errors.j
 import type { FlowProvider } from "../internal.js"
 import type { Account } from "../model.js"
 import { signInPageUrl } from "../http/routes.js"
-import { readSession } from "../session/index.js"
+import { recentIfSignedIn } from "../session/recent.js"
 import { callAdapter } from "../outbound/store.js"
 import { aaguidName } from "./aaguid.js"
 import { credentialIdForOptions, findAuthenticator, isAuthjsPasskey, storedBytes } from "./authjs-rows.js"
@@ -99,9 +99,6 @@ export async function webauthnOptions(context: RequestContext, provider: Provide
   const { options } = provider
   const adapter = adapterOf(context)
   const rp = resolveRelyingParty(options, context, provider)
-  const userId = (await readSession(context))?.userId
-  const action = ceremonyAction(context.url.searchParams.get("action")) ?? (userId === undefined ? "authenticate" : "register")
-
   const { reauth } = context
   if (reauth !== undefined) {
     // Proving the signed-in user again: only their own passkeys are asked for (allowCredentials).
@@ -117,6 +114,11 @@ export async function webauthnOptions(context: RequestContext, provider: Provide
     })
     return json(context, { action: "authenticate", options: request })
   }
+  const signedIn = await recentIfSignedIn(context)
+  const action = ceremonyAction(context.url.searchParams.get("action")) ?? (signedIn === null ? "authenticate" : "register")
+  // Adding a passkey to the signed-in user asks for a recent authentication before any ceremony.
+  if (action === "register" && signedIn?.ok === false) return signedIn.response
+  const userId = signedIn?.ok === true ? signedIn.current.userId : undefined
   if (action === "authenticate") {
     const challenge = await issueChallenge(context, provider.id, { action })
     const request = await generateAuthenticationOptions({
@@ -377,8 +379,10 @@ async function register(context: RequestContext, provider: Provider, ceremony: C
   const account: Account = { provider: providerId, type: "webauthn", providerAccountId: handle }
 
   if (ceremony.userId !== undefined) {
-    // Adding a passkey: only the user who asked for the challenge, still signed in.
-    const session = await readSession(context)
+    // Adding a passkey: only the user who asked for the challenge, still signed in, and recently authenticated.
+    const signedIn = await recentIfSignedIn(context, { callbackUrl: target })
+    if (signedIn?.ok === false) return signedIn.response
+    const session = signedIn?.current
     if (session?.userId !== ceremony.userId) throw withAuditReason(new WebAuthnVerificationError("Adding a passkey needs the user who started it to be signed in."), "wrongUser")
     const user = asUser(await callAdapter(adapter, "getUser", ceremony.userId))
     if (user === undefined) throw new WebAuthnVerificationError("The signed-in user no longer exists.")

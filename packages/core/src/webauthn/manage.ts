@@ -14,6 +14,7 @@ import { Configuration } from "../errors/errors.js"
 import { AccessDenied, WebAuthnVerificationError } from "../errors/flow-errors.js"
 import type { FlowProvider } from "../internal.js"
 import { readSession } from "../session/index.js"
+import { requireRecentSession } from "../session/recent.js"
 import { callAdapter } from "../outbound/store.js"
 import { keepsAWayIn } from "../sign-in/ways-in.js"
 import { aaguidName } from "./aaguid.js"
@@ -64,10 +65,21 @@ function summary(authenticator: AdapterAuthenticator): PasskeySummary {
   }
 }
 
-async function signedIn(context: RequestContext): Promise<{ adapter: Adapter; userId: string }> {
+/**
+ * The adapter and the signed-in user; with `recent`, only a user who authenticated within
+ * `session.reauthAge`, else the `ReauthRequired` answer (deleting a passkey removes a way in).
+ */
+async function signedIn(context: RequestContext, recent = false): Promise<{ adapter: Adapter; userId: string } | Response> {
   const adapter = context.config.adapter
   if (adapter === undefined) throw new Configuration("Passkeys need an `adapter`.")
-  const userId = (await readSession(context))?.userId
+  let userId: string | undefined
+  if (recent) {
+    const checked = await requireRecentSession(context)
+    if (!checked.ok && checked.error === "ReauthRequired") return checked.response
+    userId = checked.ok ? checked.current.userId : undefined
+  } else {
+    userId = (await readSession(context))?.userId
+  }
   if (userId === undefined) throw withAuditReason(new AccessDenied("Managing passkeys needs a signed-in user."), "signInRequired")
   auditUser(context, userId)
   return { adapter, userId }
@@ -116,7 +128,9 @@ async function deletePasskey(context: RequestContext, adapter: Adapter, userId: 
  * @throws {AccessDenied} when nobody is signed in.
  */
 export async function listPasskeys(context: RequestContext, provider: FlowProvider<WebAuthnOptions>): Promise<Response> {
-  const { adapter, userId } = await signedIn(context)
+  const actor = await signedIn(context)
+  if (actor instanceof Response) return actor
+  const { adapter, userId } = actor
   const authenticators = await listAuthenticators(adapter, userId)
   const body: PasskeyList = {
     rpId: resolveRelyingParty(provider.options, context, provider).id,
@@ -134,14 +148,17 @@ export async function listPasskeys(context: RequestContext, provider: FlowProvid
  * @throws {AccessDenied} when nobody is signed in.
  * @throws {WebAuthnVerificationError} for an unknown passkey, another user's, a bad name or action.
  * @throws {Configuration} when the adapter has no `updateAuthenticator` / `deleteAuthenticator`.
- * @returns 409 with `code: "last_sign_in_method"` instead of deleting the user's last way to sign in.
+ * @returns 409 with `code: "last_sign_in_method"` instead of deleting the user's last way to sign in;
+ * `ReauthRequired` (see `requireRecentSession`) for a delete when the user last authenticated longer than `session.reauthAge` ago.
  */
 export async function changePasskey(context: RequestContext, provider: FlowProvider<WebAuthnOptions>): Promise<Response> {
   const form = await readForm(context.request)
   // A rename changes a label; a delete removes a way to sign in, which the audit trail records.
   if (form.get("action") === "delete") auditAs(context, "passkeyRemove", provider.id)
   await verifyCsrf(context, form.get("csrfToken"))
-  const { adapter, userId } = await signedIn(context)
+  const actor = await signedIn(context, form.get("action") === "delete")
+  if (actor instanceof Response) return actor
+  const { adapter, userId } = actor
   const credentialId = form.get("credentialId") ?? ""
   if (credentialId === "" || credentialId.length > 1364) throw withAuditReason(new WebAuthnVerificationError("`credentialId` is missing or too long."), "invalidRequest")
   const authenticator = await findAuthenticator(adapter, credentialId)

@@ -152,7 +152,7 @@ describe("a lazy flow's accounts", () => {
     const config = testConfig({ adapter: store, session: { strategy: "database" }, providers: [provider as never] })
     const user = await store.createUser({ email: null, emailVerified: null })
     for (const id of ["e-1", "e-2"]) await store.linkAccount({ userId: user.id, type: "oauth", provider: "echo", providerAccountId: id })
-    await storeSession(store, { sessionToken: "echo-session", userId: user.id, expires: new Date(Date.now() + 60_000) })
+    await storeSession(store, { sessionToken: "echo-session", userId: user.id, expires: new Date(Date.now() + 60_000) }, { methods: ["fed"] })
     const jar = new Jar()
     jar.cookies.set("authjs.session-token", "echo-session")
     return { config, jar }

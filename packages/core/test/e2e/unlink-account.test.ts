@@ -3,7 +3,7 @@
 // token is revoked there (RFC 7009) and no longer works; the user's last way to sign in is never
 // unlinked; hostile requests get typed 4xx answers and unlink nothing.
 import { MemoryAdapter } from "@portcullis/adapter-memory"
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import type { AdapterAccount } from "../../src/adapters.js"
 import { unlinkAccount } from "../../src/index.js"
 import type { AuditEvent, AuthConfig } from "../../src/types.js"
@@ -283,5 +283,74 @@ describe("hostile unlink requests", () => {
     expect(response.status).toBe(503)
     expect(await response.json()).toMatchObject({ error: "Configuration" })
     expect(config.errors.join("\n")).toMatch(/Unlinking an account.*`listAccountsByUserId`/)
+  })
+})
+
+describe("a stale session changing the ways in (issue 38)", () => {
+  /** Runs `step` with the clock `seconds` ahead: the session's authentication is that old then. */
+  async function later<T>(seconds: number, step: () => Promise<T>): Promise<T> {
+    vi.useFakeTimers({ toFake: ["Date"] })
+    vi.setSystemTime(Date.now() + seconds * 1000)
+    try {
+      return await step()
+    } finally {
+      vi.useRealTimers()
+    }
+  }
+
+  it("V7.5.1: POST /accounts/unlink answers 403 ReauthRequired past session.reauthAge, audited, and unlinks nothing", async () => {
+    const { config, store } = setup()
+    const harness = await aliceWithTwoAccounts(config)
+    const userId = await userIdOf(harness)
+    const csrfToken = await harness.csrfToken()
+    const response = await later(601, () =>
+      harness.browser.request(UNLINK, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" }, body: new URLSearchParams({ provider: "idp", csrfToken }), initiator: `${APP}/settings` }),
+    )
+    expect(response.status).toBe(403)
+    expect(await response.json()).toEqual({ error: "ReauthRequired", url: `${APP}/api/auth/reauth?callbackUrl=${encodeURIComponent(APP)}` })
+    expect((await store.listAccountsByUserId(userId)).map((account) => account.provider).sort()).toEqual(["idp", "idp-second"])
+    expect(config.audits.at(-1)).toMatchObject({ type: "accountUnlink", outcome: "failure", reason: "reauthRequired", userId })
+    expect(idp().revocations).toEqual([])
+  })
+
+  it("V7.5.1: the server's unlinkAccount() answers 403 ReauthRequired JSON for a stale session", async () => {
+    const { config, store } = setup()
+    const harness = await aliceWithTwoAccounts(config)
+    const userId = await userIdOf(harness)
+    const cookie = harness.browser.cookies(`${APP}/`).map(({ name, value }) => `${name}=${value}`).join("; ")
+    const refused = await later(601, () => unlinkAccount(new Request(`${APP}/settings`, { method: "POST", headers: { cookie, accept: "text/html" } }), config, { provider: "idp" }))
+    expect(refused.status).toBe(403)
+    expect(await refused.json()).toMatchObject({ error: "ReauthRequired" })
+    expect(await store.listAccountsByUserId(userId)).toHaveLength(2)
+  })
+
+  it("V7.5.1: linking another account while signed in is refused before the redirect to the provider (a stolen session adds no account)", async () => {
+    const { config, store } = setup()
+    const harness = new Harness(config)
+    await harness.signIn("idp")
+    const userId = await userIdOf(harness)
+    const csrfToken = await harness.csrfToken()
+    const response = await later(601, () =>
+      harness.browser.request(`${APP}/api/auth/signin/idp-second`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ csrfToken, callbackUrl: `${APP}/settings` }),
+        initiator: `${APP}/settings`,
+      }),
+    )
+    expect(response.status).toBe(303)
+    expect(response.headers.get("location")).toBe(`${APP}/api/auth/reauth?callbackUrl=${encodeURIComponent(`${APP}/settings`)}`)
+    expect(response.headers.getSetCookie().some((cookie) => /state|pkce|nonce/.test(cookie.split("=")[0] ?? ""))).toBe(false)
+    expect(config.audits.at(-1)).toMatchObject({ type: "signIn", outcome: "failure", reason: "reauthRequired", userId })
+    expect((await store.listAccountsByUserId(userId)).map((account) => account.provider)).toEqual(["idp"])
+  })
+
+  it("a stale session's user may still sign in afresh once signed out: the check is only for linking", async () => {
+    const { config } = setup()
+    const harness = new Harness(config)
+    await harness.signIn("idp")
+    const fresh = new Harness(config)
+    const page = await later(601, () => fresh.startSignIn("idp-second"))
+    expect(new URL(page.url).origin).not.toBe(APP)
   })
 })

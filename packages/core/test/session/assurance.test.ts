@@ -16,7 +16,7 @@ import { decode } from "../../src/session/jwt.js"
 import { raiseAssurance } from "../../src/session/start.js"
 import { revokeUserSessions } from "../../src/sessions.js"
 import type { AuthConfig, JWT, Session } from "../../src/types.js"
-import { Jar, ORIGIN, PASSWORD, SECRET, call, csrfToken, passwordProvider, storeSession, testConfig } from "../helpers.js"
+import { Jar, ORIGIN, SECRET, call, clockAt, csrfToken, passwordProvider, sessionOf, signInWithPassword, storeSession, testConfig } from "../helpers.js"
 
 const NAME = "authjs.session-token"
 const ADA = { id: "user-ada", name: "Ada Lovelace", email: "ada@example.com", emailVerified: null }
@@ -30,21 +30,7 @@ afterEach(() => {
   vi.useRealTimers()
 })
 
-/** Freezes `Date` (only) at `at`: sign-in times are compared to the second. */
-function clockAt(at: number): void {
-  vi.useFakeTimers({ toFake: ["Date"] })
-  vi.setSystemTime(at)
-}
-
-async function signIn(config: AuthConfig, jar = new Jar()): Promise<Jar> {
-  const response = await call(config, jar, "/api/auth/callback/credentials", { form: { csrfToken: await csrfToken(config, jar), username: "ada", password: PASSWORD } })
-  expect(response.status).toBe(302)
-  return jar
-}
-
-async function sessionOf(config: AuthConfig, jar: Jar): Promise<Session | null> {
-  return (await (await call(config, jar, "/api/auth/session")).json()) as Session | null
-}
+const signIn = signInWithPassword
 
 async function update(config: AuthConfig, jar: Jar, data: unknown): Promise<Session | null> {
   const body = JSON.stringify({ csrfToken: await csrfToken(config, jar), data })

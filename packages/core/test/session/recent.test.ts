@@ -6,6 +6,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { resolveConfig } from "../../src/config/config.js"
 import { createContext } from "../../src/http/context.js"
+import { MemoryAdapter } from "@portcullis/adapter-memory"
+import { requireRecentAuth, requireRecentAuthForResponse } from "../../src/index.js"
 import { requireRecentSession, type RecentAuthOptions, type RecentSession } from "../../src/session/recent.js"
 import type { AuthConfig } from "../../src/types.js"
 import { Jar, ORIGIN, PASSWORD, call, csrfToken, passwordProvider, testConfig } from "../helpers.js"
@@ -76,5 +78,59 @@ describe("requireRecentSession", () => {
     const refused = await guard(config, new Jar(), {}, { accept: "application/json" })
     expect(!refused.ok && refused.response.status).toBe(401)
     expect(!refused.ok && (await refused.response.json())).toEqual({ error: "SessionRequired", url: `${ORIGIN}/api/auth/signin` })
+  })
+})
+
+describe("requireRecentAuth (the server's guard for an app's own pages)", () => {
+  const config = testConfig({ providers: [passwordProvider()] })
+  const page = (jar: Jar): Request => new Request(`${ORIGIN}/settings/security?tab=keys`, { headers: { cookie: jar.header() } })
+
+  it("V7.5.1: answers the session of a recent authentication", async () => {
+    clockAt(T0)
+    const jar = await signIn(config)
+    clockAt(T0 + 300_000)
+    const recent = await requireRecentAuth(page(jar), config)
+    expect(recent.ok && recent.session.user?.email).toBe("ada@example.com")
+  })
+
+  it("V7.5.1: sends a stale one to the re-authentication page, back to the page requested", async () => {
+    clockAt(T0)
+    const jar = await signIn(config)
+    clockAt(T0 + 301_000)
+    expect(await requireRecentAuth(page(jar), config, { maxAge: 300 })).toEqual({ ok: false, url: `${ORIGIN}/api/auth/reauth?callbackUrl=${encodeURIComponent(`${ORIGIN}/settings/security?tab=keys`)}` })
+  })
+
+  it("checks callbackUrl as every callback URL: another site's is not where the browser returns", async () => {
+    clockAt(T0)
+    const jar = await signIn(config)
+    clockAt(T0 + 601_000)
+    const refused = await requireRecentAuth(page(jar), config, { callbackUrl: "https://evil.example/phish" })
+    expect(refused).toEqual({ ok: false, url: `${ORIGIN}/api/auth/reauth?callbackUrl=${encodeURIComponent(ORIGIN)}` })
+  })
+
+  it("sends a request without a session to the sign-in page", async () => {
+    expect(await requireRecentAuth(page(new Jar()), config)).toEqual({ ok: false, url: `${ORIGIN}/api/auth/signin?callbackUrl=${encodeURIComponent(`${ORIGIN}/settings/security?tab=keys`)}` })
+  })
+
+  it("level 2 for a user with no second factor and no passkey: to {basePath}/mfa/setup", async () => {
+    const jar = await signIn(config)
+    expect(await requireRecentAuth(page(jar), config, { level: 2 })).toEqual({ ok: false, url: `${ORIGIN}/api/auth/mfa/setup` })
+  })
+
+  it("level 2 for a user with a confirmed TOTP factor: to the re-authentication page", async () => {
+    const adapter = MemoryAdapter()
+    await adapter.createAuthFactor({ id: "f1", userId: "user-ada", type: "totp", secret: "sealed", createdAt: new Date(), confirmedAt: new Date() })
+    const withFactor = testConfig({ providers: [passwordProvider()], adapter, session: { strategy: "jwt" } })
+    const jar = await signIn(withFactor)
+    const refused = await requireRecentAuth(page(jar), withFactor, { level: 2 })
+    expect(!refused.ok && refused.url).toMatch(`${ORIGIN}/api/auth/reauth?callbackUrl=`)
+  })
+
+  it("forwards the cookies the read sets to setCookie, and reads a forged cookie as no session", async () => {
+    const cookies: string[] = []
+    const forged = new Request(`${ORIGIN}/settings`, { headers: { cookie: "authjs.session-token=forged" } })
+    const refused = await requireRecentAuthForResponse(forged, config, (cookie) => void cookies.push(cookie))
+    expect(!refused.ok && refused.url).toMatch(`${ORIGIN}/api/auth/signin`)
+    expect(cookies.some((cookie) => cookie.startsWith("authjs.session-token=;"))).toBe(true)
   })
 })

@@ -3,7 +3,7 @@
  * passkey, not when the other way is an account at a provider no longer configured or a never
  * verified email, and not when two deletes race for the last two passkeys.
  */
-import { describe, expect, it } from "vitest"
+import { afterEach, describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "@portcullis/adapter-memory"
 import type { Adapter } from "../../src/adapters.js"
 import { FLOW } from "../../src/providers/index.js"
@@ -155,5 +155,54 @@ describe("two deletes at once of a user's last two passkeys", () => {
       expect(await user.ids()).toHaveLength(2 - answers.filter((answer) => answer.status === 200).length)
       expect((await user.ids()).length).toBeGreaterThan(0)
     }
+  })
+})
+
+describe("a stale session and the user's passkeys (issue 38)", () => {
+  /** The clock `seconds` ahead of now, for what follows in the test. */
+  function later(seconds: number): void {
+    vi.useFakeTimers({ toFake: ["Date"] })
+    vi.setSystemTime(Date.now() + seconds * 1000)
+  }
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+  const json = { accept: "application/json" }
+
+  it("V7.5.1: deleting a passkey past session.reauthAge answers 403 ReauthRequired and deletes nothing", async () => {
+    const user = await signedUp(MemoryAdapter(), [], 2)
+    const [first] = await user.ids()
+    later(601)
+    const response = await call(user.config, user.jar, "/api/auth/webauthn-credentials/passkey", { form: { action: "delete", credentialId: first ?? "", csrfToken: await csrfToken(user.config, user.jar) }, headers: json })
+    expect(response.status).toBe(403)
+    expect(await response.json()).toMatchObject({ error: "ReauthRequired", url: `${ORIGIN}/api/auth/reauth?callbackUrl=${encodeURIComponent(ORIGIN)}` })
+    expect(await user.ids()).toHaveLength(2)
+  })
+
+  it("V7.5.1: a stale session gets no registration options to add a passkey (refused before the ceremony)", async () => {
+    const user = await signedUp(MemoryAdapter())
+    later(601)
+    const response = await call(user.config, user.jar, "/api/auth/webauthn-options/passkey", { headers: json })
+    expect(response.status).toBe(403)
+    expect(await response.json()).toMatchObject({ error: "ReauthRequired" })
+  })
+
+  it("V7.5.1: a registration finished after the session went stale adds no passkey", async () => {
+    const user = await signedUp(MemoryAdapter())
+    later(590)
+    const data = JSON.stringify(await new SoftAuthenticator(ORIGIN).create(await options(user.config, user.jar)))
+    later(11)
+    const response = await call(user.config, user.jar, "/api/auth/callback/passkey", { form: { action: "register", data, csrfToken: await csrfToken(user.config, user.jar), callbackUrl: `${ORIGIN}/account` } })
+    expect(response.status).toBe(303)
+    expect(response.headers.get("location")).toBe(`${ORIGIN}/api/auth/reauth?callbackUrl=${encodeURIComponent(`${ORIGIN}/account`)}`)
+    expect(await user.ids()).toHaveLength(1)
+  })
+
+  it("renaming one needs no recent authentication (it removes no way in)", async () => {
+    const user = await signedUp(MemoryAdapter())
+    const [first] = await user.ids()
+    later(601)
+    const response = await call(user.config, user.jar, "/api/auth/webauthn-credentials/passkey", { form: { action: "rename", name: "Work key", credentialId: first ?? "", csrfToken: await csrfToken(user.config, user.jar) } })
+    expect(response.status).toBe(200)
   })
 })
