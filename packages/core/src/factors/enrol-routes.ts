@@ -90,9 +90,8 @@ async function actorOf(context: RequestContext, mfa: InternalMfa, options: { enr
   return { ok: true, actor: { user: recent.current.user ?? (await userOf(context, userId, session.user)), enrolled } }
 }
 
-function refusalReason(_error: "SessionRequired" | "ReauthRequired"): AuditReason {
-  // Both mean the request lacks a fresh enough proof of who the user is.
-  return "signInRequired"
+function refusalReason(error: "SessionRequired" | "ReauthRequired"): AuditReason {
+  return error === "ReauthRequired" ? "reauthRequired" : "signInRequired"
 }
 
 /** The name an authenticator app lists the account under: the user's address, else their name, else their id. */

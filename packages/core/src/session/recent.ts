@@ -3,6 +3,7 @@
  * changes, account changes): the request's session, only when its user authenticated recently
  * enough; otherwise the answer that sends the browser to sign in, or to prove it is still them.
  */
+import { keepsSessionRecords } from "../adapters.js"
 import { auditFailure } from "../audit/trail.js"
 import type { RequestContext } from "../internal.js"
 import { json, redirect } from "../http/context.js"
@@ -55,8 +56,26 @@ export async function checkRecentSession(context: RequestContext, options: Recen
   return recentOrStale(context, { ...current, userId: current.userId }, options)
 }
 
+/** The configurations already warned that their sessions' authentication times are unknown. */
+const warnedUntracked = new WeakSet<object>()
+
 function recentOrStale(context: RequestContext, current: CurrentSession & { userId: string }, options: RecentAuthOptions): RecentCheck {
-  const maxAge = options.maxAge ?? context.config.session.reauthAge
+  const { config } = context
+  // A database session on an adapter without session records (Auth.js's) has nowhere to keep when
+  // its user authenticated. Refusing it would lock its user out of their own settings for good (no
+  // re-authentication can be recorded either), so a level-1 check passes as it did before these
+  // checks existed, with one warning naming the fix; a level-2 check (second factors) still refuses.
+  if (config.session.strategy === "database" && !keepsSessionRecords(config.adapter) && (options.level ?? 1) === 1) {
+    if (!warnedUntracked.has(config)) {
+      warnedUntracked.add(config)
+      config.logger.warn(
+        "ReauthUntracked",
+        "Database sessions on an adapter without session records cannot tell when their user last authenticated, so sensitive changes (unlinking, passkeys) are allowed without a recent authentication: add session records (@portcullis/adapter-pg's methods beside your adapter) or use JWT sessions.",
+      )
+    }
+    return { ok: true, current }
+  }
+  const maxAge = options.maxAge ?? config.session.reauthAge
   if (isRecentAuth(current.assurance, { maxAge, level: options.level }, Math.floor(Date.now() / 1000))) return { ok: true, current }
   return { ok: false, error: "ReauthRequired", url: reauthUrl(context, options.callbackUrl), current }
 }

@@ -74,6 +74,21 @@ describe("requireRecentSession", () => {
     expect(!refused.ok && refused.response.status).toBe(403)
   })
 
+  it("a database session on an adapter without session records (Auth.js's) passes a level-1 check with one warning naming the fix, and never a level-2 one", async () => {
+    const { createSessionRecord: _c, getSessionRecord: _g, listSessionRecords: _l, updateSessionRecord: _u, useOnce: _o, ...authJsLike } = MemoryAdapter({ users: [{ id: "user-ada", name: "Ada Lovelace", email: "ada@example.com", emailVerified: null }] })
+    const warnings: string[] = []
+    const untracked = testConfig({ adapter: authJsLike, session: { strategy: "database" }, providers: [passwordProvider()], logger: { error: () => undefined, warn: (code) => void warnings.push(code) } })
+    clockAt(T0)
+    const jar = await signIn(untracked)
+    clockAt(T0 + 86_400_000)
+    const passed = await guard(untracked, jar, {})
+    expect(passed.ok && passed.current.userId).toBe("user-ada")
+    expect((await guard(untracked, jar, {})).ok).toBe(true)
+    expect(warnings).toEqual(["ReauthUntracked"])
+    const refused = await guard(untracked, jar, { level: 2 }, { accept: "application/json" })
+    expect(!refused.ok && refused.error).toBe("ReauthRequired")
+  })
+
   it("sends a request without a session to the sign-in page: 401 SessionRequired", async () => {
     const refused = await guard(config, new Jar(), {}, { accept: "application/json" })
     expect(!refused.ok && refused.response.status).toBe(401)
