@@ -1,7 +1,8 @@
 // The app every runtime serves: core, three providers from @portcullis/providers and the memory
 // adapter, imported from node_modules as an app would. The same sign-ins run under a JWT session
-// (/api/auth) and a database session (/db/auth), each with its own store, and through
-// @portcullis/hono's middleware (/hono, a JWT session). Routes under /test/
+// (/api/auth) and a database session (/db/auth), each with its own store, through
+// @portcullis/hono's middleware (/hono, a JWT session), and with a second factor (/totp/auth, a
+// JWT session under `mfa`). Routes under /test/
 // exist for the driver only: the last link mailed to an address, the provider's access token,
 // the runtime's clock, the timers a response left behind, and which runtime this is.
 import { MemoryAdapter } from "@portcullis/adapter-memory"
@@ -72,9 +73,14 @@ export function createApp(env, { envRead }) {
   const users = new Map([["carol", { id: "carol", name: "Carol", email: "carol@example.com" }]])
   const fromConfig = envRead ? {} : { secret: env.AUTH_SECRET, url: env.AUTH_URL }
 
-  /** @param {string} basePath @param {"jwt" | "database"} strategy @returns {import("@portcullis/core").AuthConfig} */
-  const configFor = (basePath, strategy) => ({
+  /**
+   * @param {string} basePath @param {"jwt" | "database"} strategy
+   * @param {Partial<import("@portcullis/core").AuthConfig>} [extra] options only this app has
+   * @returns {import("@portcullis/core").AuthConfig}
+   */
+  const configFor = (basePath, strategy, extra = {}) => ({
     ...fromConfig,
+    ...extra,
     basePath,
     adapter: MemoryAdapter(),
     session: { strategy },
@@ -98,7 +104,14 @@ export function createApp(env, { envRead }) {
         : []),
     ],
   })
-  const configs = { jwt: configFor("/api/auth", "jwt"), database: configFor("/db/auth", "database"), hono: configFor("/hono/auth", "jwt") }
+  const configs = {
+    jwt: configFor("/api/auth", "jwt"),
+    database: configFor("/db/auth", "database"),
+    hono: configFor("/hono/auth", "jwt"),
+    // Second factors in a store of their own, so that the other sign-ins pass no gate. Notices of
+    // an enrolment go nowhere: the driver does not read them.
+    totp: configFor("/totp/auth", "jwt", { mfa: { factors: ["totp"] }, mail: { send: () => undefined } }),
+  }
 
   const hono = new Hono()
   hono.use(initAuthConfig(configs.hono))
@@ -112,6 +125,7 @@ export function createApp(env, { envRead }) {
     const { pathname, searchParams } = url
     if (pathname.startsWith("/api/auth/")) return Auth(request, configs.jwt)
     if (pathname.startsWith("/db/auth/")) return Auth(request, configs.database)
+    if (pathname.startsWith("/totp/auth/")) return Auth(request, configs.totp)
     if (pathname.startsWith("/hono/")) return hono.fetch(request)
     const config = searchParams.get("session") === "database" ? configs.database : configs.jwt
     if (pathname === "/test/session") return Response.json(await getSession(request, config))

@@ -12,6 +12,7 @@
 import { startDevIdp, type DevIdp } from "@portcullis/dev-idp"
 import type { AppProcess } from "@portcullis/test-kit/app-process"
 import { TestBrowser, type Page } from "@portcullis/test-kit/browser"
+import { totpCodeAt, totpStepAt } from "@portcullis/test-kit/totp"
 import { scaled } from "@portcullis/test-time"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { isThisNode, PACKAGES, startApp, type RuntimeName } from "./runtimes.js"
@@ -61,6 +62,16 @@ async function signInWithIdp(browser: TestBrowser, basePath: string): Promise<Pa
   const login = await post(browser, basePath, "/signin/idp", {})
   expect(new URL(login.url).pathname, login.body.slice(0, 500)).toContain("/interaction/")
   return browser.submitForm(login, { values: ALICE })
+}
+
+/** Posts `fields` to a route of `basePath` as a script asking for JSON would, CSRF token included. */
+async function postForJson(browser: TestBrowser, basePath: string, path: string, fields: Record<string, string>): Promise<Response> {
+  return browser.request(`${APP}${basePath}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+    body: new URLSearchParams({ csrfToken: await csrfToken(browser, basePath), ...fields }),
+    initiator: `${APP}/settings`,
+  })
 }
 
 async function json<T>(browser: TestBrowser, path: string): Promise<T> {
@@ -201,6 +212,37 @@ export function runtimeSignIn(runtime: RuntimeName): void {
       expect(await json<SessionBody>(browser, "/api/auth/session")).toMatchObject({ user: { email: "carol@example.com" } })
       await post(browser, "/api/auth", "/signout", {})
       expect(await json<SessionBody | null>(browser, "/api/auth/session")).toBeNull()
+    })
+
+    it(`${runtime}: an authenticator app (RFC 6238) enrolled through the routes holds the next sign-in at the gate until a code for a later time step, and a used step is refused (RFC 6238 §5.2)`, async () => {
+      const base = "/totp/auth"
+      const credentials = { username: "carol", password: PASSWORD }
+      const browser = browserFor(current())
+      expect((await post(browser, base, "/callback/credentials", credentials)).url).toBe(`${APP}/dashboard`)
+      const setup = await postForJson(browser, base, "/mfa/totp/setup", {})
+      expect(setup.status).toBe(200)
+      const { secret, uri } = (await setup.json()) as { secret: string; uri: string }
+      expect(uri).toMatch(/^otpauth:\/\/totp\//u)
+      // The step is the test's clock's; the runtime accepts one step either side of its own.
+      const step = totpStepAt()
+      const confirmed = await postForJson(browser, base, "/mfa/totp/confirm", { code: totpCodeAt(secret, step) })
+      expect(confirmed.status).toBe(200)
+      expect(((await confirmed.json()) as { backupCodes: string[] }).backupCodes).toHaveLength(10)
+      await post(browser, base, "/signout", {})
+
+      const held = await post(browser, base, "/callback/credentials", credentials)
+      expect(new URL(held.url).pathname).toBe(`${base}/mfa`)
+      expect(await json<SessionBody | null>(browser, `${base}/session`)).toBeNull()
+      // The next step: later than the one the confirmation spent, within the runtime's window.
+      const next = totpCodeAt(secret, step + 1)
+      expect((await post(browser, base, "/mfa/verify", { factor: "totp", code: next })).url).toBe(`${APP}/dashboard`)
+      expect(await json<SessionBody>(browser, `${base}/session`)).toMatchObject({ user: { email: "carol@example.com" } })
+
+      const again = browserFor(current())
+      expect(new URL((await post(again, base, "/callback/credentials", credentials)).url).pathname).toBe(`${base}/mfa`)
+      const replayed = await postForJson(again, base, "/mfa/verify", { factor: "totp", code: next })
+      expect({ status: replayed.status, body: (await replayed.json()) as unknown }).toEqual({ status: 400, body: { error: "replayed" } })
+      expect(await json<SessionBody | null>(again, `${base}/session`)).toBeNull()
     })
 
     it(`${runtime}: no response leaves a timer behind (a runtime may run nothing after the response)`, async () => {
