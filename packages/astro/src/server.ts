@@ -6,7 +6,7 @@
  *
  * @module server
  */
-import { getAccessToken as coreGetAccessToken, getSessionForResponse, unlinkAccount as coreUnlinkAccount, type AccessToken, type ServerUnlinkAccountOptions, type Session } from "@portcullis/core"
+import { getAccessToken as coreGetAccessToken, getSessionForResponse, requireRecentAuthForResponse, unlinkAccount as coreUnlinkAccount, type AccessToken, type RecentAuth, type RecentAuthCheck, type ServerUnlinkAccountOptions, type Session } from "@portcullis/core"
 import { withClientAddress } from "@portcullis/core/client-address"
 import { parseSetCookie } from "@portcullis/core/integration"
 import type { RevokeResult, RevokeTarget, SessionInfo } from "@portcullis/core/sessions"
@@ -14,7 +14,7 @@ import type { AstroCookies } from "astro"
 import { config } from "./config.js"
 
 export { AuthError, CredentialsSignin, RefreshTokenError } from "@portcullis/core/errors"
-export type { AccessToken, ServerUnlinkAccountOptions, Session } from "@portcullis/core"
+export type { AccessToken, RecentAuth, RecentAuthCheck, ServerUnlinkAccountOptions, Session } from "@portcullis/core"
 export type { RevokeResult, RevokeTarget, SessionInfo } from "@portcullis/core/sessions"
 
 /** What the functions read of Astro's context: `Astro` in a page, `context` in an endpoint or middleware. */
@@ -65,6 +65,27 @@ function cookieSink(cookies: AstroCookies): (setCookie: string) => void {
 export function getSession(from: Request | AstroContext): Promise<Session | null> {
   if (from instanceof Request) return getSessionForResponse(from, config, () => undefined)
   return getSessionForResponse(addressed(from), config, cookieSink(from.cookies))
+}
+
+/**
+ * Guards a sensitive page or endpoint (core's `requireRecentAuth`): `{ ok: true, session }` when
+ * the user authenticated within `maxAge` seconds (default `session.reauthAge`) at `level`; else
+ * `{ ok: false, url }` for `Astro.redirect(url, 303)`: the sign-in page, `{basePath}/mfa/setup`
+ * (level 2 without a second factor) or the re-authentication page, back to this page. A renewal is
+ * written with the context's cookies, as `getSession`'s.
+ *
+ * @throws {AuthError} for the server's own faults: an invalid configuration, a failing adapter.
+ * @example
+ * ```astro
+ * ---
+ * import { requireRecentAuth } from "@portcullis/astro/server"
+ * const recent = await requireRecentAuth(Astro)
+ * if (!recent.ok) return Astro.redirect(recent.url, 303)
+ * ---
+ * ```
+ */
+export function requireRecentAuth(context: AstroContext, options: RecentAuthCheck = {}): Promise<RecentAuth> {
+  return requireRecentAuthForResponse(addressed(context), config, cookieSink(context.cookies), options)
 }
 
 /**

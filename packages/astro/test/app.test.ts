@@ -63,6 +63,19 @@ describe("an npm-installed, astro-built app in Chromium", () => {
     expect(running.server.output()).not.toMatch(/error/i)
   })
 
+  it("requireRecentAuth(context): the sign-in page when signed out, the session after a sign-in, the re-authentication page once it is older than maxAge, each back to the endpoint (OWASP ASVS V7.5.1)", async () => {
+    const running = app ?? expect.unreachable()
+    const recent = (path: string): Promise<unknown> => running.page.evaluate(async (url) => (await fetch(url)).json() as Promise<unknown>, path)
+    const back = (path: string): string => encodeURIComponent(`${running.url}${path}`)
+    expect(await recent("/recent")).toEqual({ ok: false, url: `${running.url}/api/auth/signin?callbackUrl=${back("/recent")}` })
+    await running.click("password", "Signed in as ada@example.com")
+    expect(await recent("/recent")).toMatchObject({ ok: true, session: { user: { email: "ada@example.com" } } })
+    // Authentication times are whole seconds: a second later, maxAge 0 has passed.
+    await new Promise((resolve) => setTimeout(resolve, 1_100))
+    expect(await recent("/recent?maxAge=0")).toEqual({ ok: false, url: `${running.url}/api/auth/reauth?callbackUrl=${back("/recent?maxAge=0")}` })
+    await running.click("signout", "Signed out")
+  })
+
   it("with checkOrigin on, Astro refuses a provider's form_post callback and its back-channel logout before core sees them (403), as the README says", async () => {
     const running = app ?? expect.unreachable()
     const base = running.url.replace("localhost", "127.0.0.1")

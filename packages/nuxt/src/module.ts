@@ -2,8 +2,9 @@
  * `@portcullis/nuxt`: `@portcullis/core` as a Nuxt module. `modules: ["@portcullis/nuxt"]` serves
  * the auth routes under `/api/auth` from the configuration in `server/auth.config.ts`, gives the
  * app `useSession()`, `signIn()`, `signOut()` and the `auth` route middleware, and the server
- * `auth(event)`, `getAccessToken`, `listSessions`, `revokeSessions` and `unlinkAccount`.
- * Conversion only: Nitro's event becomes a web `Request`, and every check lives in core.
+ * `auth(event)`, `getAccessToken`, `listSessions`, `revokeSessions`, `unlinkAccount` and
+ * `requireRecentAuth`. Conversion only: Nitro's event becomes a web `Request`, and every check
+ * lives in core.
  *
  * @module
  */
@@ -12,7 +13,7 @@ import { fileURLToPath } from "node:url"
 import type { Nuxt, NuxtModule } from "nuxt/schema"
 
 export { AuthError, CredentialsSignin, RefreshTokenError } from "@portcullis/core/errors"
-export type { AccessToken, Account, AuthConfig, Profile, ServerUnlinkAccountOptions, Session, User } from "@portcullis/core"
+export type { AccessToken, Account, AuthConfig, Profile, RecentAuth, RecentAuthCheck, ServerUnlinkAccountOptions, Session, User } from "@portcullis/core"
 export type { RevokeResult, RevokeTarget, SessionInfo } from "@portcullis/core/sessions"
 
 /** The module's options, under `portcullis` in `nuxt.config` (or inline in `modules`). */
@@ -39,7 +40,7 @@ declare module "nuxt/schema" {
 const NAME = "@portcullis/nuxt"
 const RUNTIME = fileURLToPath(new URL("./runtime", import.meta.url))
 /** The server functions Nitro imports on its own, as `auth(event)` and the rest. */
-const SERVER_FUNCTIONS = ["auth", "getAccessToken", "listSessions", "revokeSessions", "unlinkAccount"]
+const SERVER_FUNCTIONS = ["auth", "getAccessToken", "listSessions", "revokeSessions", "unlinkAccount", "requireRecentAuth"]
 
 /** The configuration file's absolute path (without extension: Nitro resolves `.ts` or `.js`). */
 function configPath(nuxt: Nuxt, file: string): string {

@@ -172,6 +172,18 @@ describe("an npm-installed, nuxt-built app in Chromium", () => {
     await click("signout", "Signed out")
   }, scaled(60_000))
 
+  it("requireRecentAuth(event) in a Nitro route: the sign-in page when signed out, the session after a sign-in, the re-authentication page once it is older than maxAge, each back to the route (OWASP ASVS V7.5.1)", async () => {
+    const back = (path: string): string => encodeURIComponent(`${app}${path}`)
+    await home()
+    expect(await fromPage("/api/recent")).toEqual({ status: 200, body: { ok: false, url: `${app}/api/auth/signin?callbackUrl=${back("/api/recent")}` } })
+    await click("password", "Signed in as ada@example.com")
+    expect(await fromPage("/api/recent")).toMatchObject({ status: 200, body: { ok: true, session: { user: { email: "ada@example.com" } } } })
+    // Authentication times are whole seconds: a second later, maxAge 0 has passed.
+    await new Promise((resolve) => setTimeout(resolve, 1_100))
+    expect(await fromPage("/api/recent?maxAge=0")).toEqual({ status: 200, body: { ok: false, url: `${app}/api/auth/reauth?callbackUrl=${back("/api/recent?maxAge=0")}` } })
+    await click("signout", "Signed out")
+  }, scaled(60_000))
+
   it("signs in with the provider's response_mode=form_post (a cross-site POST to /api/auth that Nitro lets through), and the IdP's back-channel logout (a POST without Origin, OpenID Connect Back-Channel Logout 1.0 §2.5) ends the session", async () => {
     await signInAtIdp("oidc-form-post", `Signed in as ${ALICE.email}`)
     await signInAtIdp("oidc", `Signed in as ${ALICE.email}`)

@@ -35,7 +35,7 @@ describe("exports", () => {
     expect(nitro.alias["#portcullis/config"]).toBe("/app/auth/config")
     expect(nitro.virtual["#portcullis/options"]).toBe('export const basePath = "/auth"')
     expect(nitro.plugins).toEqual([expect.stringMatching(/runtime\/server\/plugin\.js$/)])
-    expect(nitro.imports.imports.map((item) => item.name)).toEqual(["auth", "getAccessToken", "listSessions", "revokeSessions", "unlinkAccount"])
+    expect(nitro.imports.imports.map((item) => item.name)).toEqual(["auth", "getAccessToken", "listSessions", "revokeSessions", "unlinkAccount", "requireRecentAuth"])
     expect((run("imports:extend", []) as { name: string }[]).map((item) => item.name)).toEqual(["useSession", "signIn", "signOut"])
     expect((run("app:resolve", { middleware: [] }) as { middleware: { name: string; global: boolean }[] }).middleware).toMatchObject([{ name: "auth", global: false }])
   })

@@ -4,20 +4,20 @@
  * `/api/auth`), a request middleware putting the session in the server route's context, and the
  * functions a server function's handler calls: `auth()` (for loaders, through a server function),
  * `signIn` / `signOut` (a form posted to a server function), `getAccessToken`, `listSessions`,
- * `revokeSessions` and `unlinkAccount`. Conversion only: Start hands over a web `Request` and
- * takes a `Response`; the request of a server function and its response headers are read and
- * written through Start's own server helpers, and every check lives in core.
+ * `revokeSessions`, `unlinkAccount` and `requireRecentAuth`. Conversion only: Start hands over a
+ * web `Request` and takes a `Response`; the request of a server function and its response headers
+ * are read and written through Start's own server helpers, and every check lives in core.
  *
  * @module
  */
-import { Auth, getAccessToken, getSessionForResponse, signIn as coreSignIn, signOut as coreSignOut, unlinkAccount, type AccessToken, type AuthConfig, type ServerUnlinkAccountOptions, type Session } from "@portcullis/core"
+import { Auth, getAccessToken, getSessionForResponse, requireRecentAuthForResponse, signIn as coreSignIn, signOut as coreSignOut, unlinkAccount, type AccessToken, type AuthConfig, type RecentAuth, type RecentAuthCheck, type ServerUnlinkAccountOptions, type Session } from "@portcullis/core"
 import { actionFields, shouldRedirect, type AuthorizationParams, type SignInOptions, type SignOutOptions } from "@portcullis/core/integration"
 import type { RevokeResult, RevokeTarget, SessionInfo } from "@portcullis/core/sessions"
 import { createMiddleware } from "@tanstack/react-start"
 import { appendResponseHeader, getWebRequest } from "@tanstack/react-start/server"
 
 export { AuthError, CredentialsSignin, RefreshTokenError } from "@portcullis/core/errors"
-export type { AccessToken, Account, AuthConfig, Profile, ServerUnlinkAccountOptions, Session, User } from "@portcullis/core"
+export type { AccessToken, Account, AuthConfig, Profile, RecentAuth, RecentAuthCheck, ServerUnlinkAccountOptions, Session, User } from "@portcullis/core"
 export type { AuthorizationParams, SignInOptions, SignOutOptions } from "@portcullis/core/integration"
 export type { RevokeResult, RevokeTarget, SessionInfo } from "@portcullis/core/sessions"
 
@@ -83,6 +83,22 @@ export interface TanStackStartAuthResult {
    * @throws {RefreshTokenError} when a due refresh fails; the session stays.
    */
   getAccessToken: (providerId: string) => Promise<AccessToken | null>
+  /**
+   * Guards a sensitive server function (core's `requireRecentAuth`): `{ ok: true, session }` when
+   * the user authenticated within `maxAge` seconds (default `session.reauthAge`) at `level`; else
+   * `{ ok: false, url }` for `throw redirect({ href: url })`: the sign-in page,
+   * `{basePath}/mfa/setup` (level 2 without a second factor) or the re-authentication page, back to
+   * the page the request came for (pass `callbackUrl` for a server function called by fetch). A
+   * renewal goes on the response, as `auth()`'s.
+   *
+   * @throws {AuthError} for the server's own faults: an invalid configuration, a failing adapter.
+   * @example
+   * ```ts
+   * const recent = await requireRecentAuth({ callbackUrl: "/settings" })
+   * if (!recent.ok) throw redirect({ href: recent.url })
+   * ```
+   */
+  requireRecentAuth: (options?: RecentAuthCheck) => Promise<RecentAuth>
   /**
    * The signed-in user's sessions on every device, the current one first; `null` when signed out.
    *
@@ -232,6 +248,7 @@ export function TanStackStartAuth(config: AuthConfig): TanStackStartAuthResult {
       return follow(await coreSignOut(request, config, { redirectTo: callbackUrl }), callbackUrl, shouldRedirect(redirect))
     },
     getAccessToken: (providerId) => getAccessToken(getWebRequest(), config, providerId, toResponse),
+    requireRecentAuth: (options) => requireRecentAuthForResponse(getWebRequest(), config, toResponse, options),
     listSessions: async () => (await import("@portcullis/core/sessions")).listSessions(getWebRequest(), config, toResponse),
     revokeSessions: async (target) => (await import("@portcullis/core/sessions")).revokeSessions(sameSiteRequest(), config, target, toResponse),
     unlinkAccount: (options) => unlinkAccount(sameSiteRequest(), config, options),

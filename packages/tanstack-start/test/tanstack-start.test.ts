@@ -13,7 +13,7 @@ import type { AuthConfig } from "@portcullis/core"
 import { startDevIdp, type DevIdp } from "@portcullis/dev-idp"
 import Credentials from "@portcullis/providers/credentials"
 import { TestBrowser, type Page } from "@portcullis/test-kit/browser"
-import { integrationTestConfig } from "@portcullis/test-kit/idp-sign-in"
+import { expectedRecentAuthWalk, integrationTestConfig, walkRecentAuth } from "@portcullis/test-kit/idp-sign-in"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { TanStackStartAuth, type TanStackStartAuthResult } from "../src/index.js"
 
@@ -84,6 +84,7 @@ function app(start: TanStackStartAuthResult): (request: Request) => Promise<Resp
     "/signin": async (request) => start.signIn(await request.formData()),
     "/signout": async (request) => start.signOut(await request.formData()),
     "/token": () => start.getAccessToken("idp"),
+    "/recent": () => start.requireRecentAuth(),
     "/devices": () => start.listSessions(),
     "/devices/others": () => start.revokeSessions({ others: true }),
     "/unlink": () => start.unlinkAccount({ provider: "idp" }),
@@ -120,6 +121,15 @@ async function signIn(browser: TestBrowser, provider = "idp"): Promise<Page> {
 async function who(browser: TestBrowser, path = "/session"): Promise<unknown> {
   return (await browser.request(`${APP}${path}`)).json()
 }
+
+describe("requireRecentAuth", () => {
+  it("V7.5.1: answers the session after a recent sign-in, and the re-authentication page once it is stale", async () => {
+    const browser = browserFor(app(TanStackStartAuth(config({ session: { strategy: "jwt" } }))))
+    const signIn = () => browser.navigate(`${APP}/signin`, { method: "POST", headers: FORM, body: new URLSearchParams({ providerId: "credentials", username: "ada", password: "right", redirectTo: "/" }), initiator: `${APP}/` })
+    const walked = await walkRecentAuth(browser, { app: APP, signIn, clock: vi })
+    expect(walked).toMatchObject(expectedRecentAuthWalk(APP, "ada@example.com"))
+  })
+})
 
 describe("the server route and auth()", () => {
   it("serves the auth routes from /api/auth/$ and signs in through the dev IdP; auth() in a server function and the request middleware see the session", async () => {

@@ -7,7 +7,7 @@
 import { appendResponseHeader, createError, getRequestIP, getRequestURL, getRequestWebStream } from "#imports"
 import config from "#portcullis/config"
 import { basePath } from "#portcullis/options"
-import { getAccessToken as coreGetAccessToken, getSessionForResponse, unlinkAccount as coreUnlinkAccount, type AccessToken, type AuthConfig, type ServerUnlinkAccountOptions, type Session } from "@portcullis/core"
+import { getAccessToken as coreGetAccessToken, getSessionForResponse, requireRecentAuthForResponse, unlinkAccount as coreUnlinkAccount, type AccessToken, type AuthConfig, type RecentAuth, type RecentAuthCheck, type ServerUnlinkAccountOptions, type Session } from "@portcullis/core"
 import { withClientAddress } from "@portcullis/core/client-address"
 import type { RevokeResult, RevokeTarget, SessionInfo } from "@portcullis/core/sessions"
 import type { H3Event } from "h3"
@@ -98,6 +98,30 @@ export function auth(event: H3Event): Promise<Session | null> {
     const request = toRequest(event, false)
     return request === undefined ? Promise.resolve(null) : getSessionForResponse(request, authConfig(), sink(event))
   })())
+}
+
+/**
+ * Guards a sensitive route (core's `requireRecentAuth`): `{ ok: true, session }` when the user
+ * authenticated within `maxAge` seconds (default `session.reauthAge`) at `level`; else
+ * `{ ok: false, url }` for `sendRedirect(event, url, 303)`: the sign-in page, `{basePath}/mfa/setup`
+ * (level 2 without a second factor) or the re-authentication page, back to the route (pass
+ * `callbackUrl` when a page calls it with `$fetch`). A renewed cookie goes onto the event's response.
+ *
+ * @returns `{ ok: false, url }` to the sign-in page for a `Host` that is no plain `host[:port]`.
+ * @throws {AuthError} for the server's own faults: an invalid configuration, a failing adapter.
+ * @example
+ * ```ts
+ * // server/api/settings/email.post.ts
+ * export default defineEventHandler(async (event) => {
+ *   const recent = await requireRecentAuth(event, { callbackUrl: "/settings" })
+ *   if (!recent.ok) return sendRedirect(event, recent.url, 303)
+ * })
+ * ```
+ */
+export function requireRecentAuth(event: H3Event, options: RecentAuthCheck = {}): Promise<RecentAuth> {
+  const request = toRequest(event, false)
+  if (request === undefined) return Promise.resolve({ ok: false, url: authConfig().pages?.signIn ?? `${basePath}/signin` })
+  return requireRecentAuthForResponse(request, authConfig(), sink(event), options)
 }
 
 /**
