@@ -255,13 +255,7 @@ describe("the README's Next.js app", () => {
       await waitFor(async () => (await fetch(`${app}/api/auth/providers`)).ok, 60_000, () => `next start did not answer:\n${server.output()}`)
       // GitHub is never called: its authorize page is where the test stops.
       const authorizeUrls: URL[] = []
-      const browser = new TestBrowser({
-        fetch: (request) => {
-          if (!request.url.startsWith(github)) return fetch(request)
-          authorizeUrls.push(new URL(request.url))
-          return Promise.resolve(new Response("GitHub's sign-in page"))
-        },
-      })
+      const browser = gitHubStubBrowser(authorizeUrls)
 
       const home = await browser.navigate(`${app}/`)
       expect(home.response.status).toBe(200)
@@ -377,6 +371,33 @@ describe("the React Router app of the README and the site", () => {
   })
 })
 
+/** A browser that reaches every origin but GitHub's, whose authorize requests it records in `authorizeUrls` and answers itself. */
+function gitHubStubBrowser(authorizeUrls: URL[]): TestBrowser {
+  return new TestBrowser({
+    fetch: (request) => {
+      if (!request.url.startsWith("https://github.com/")) return fetch(request)
+      authorizeUrls.push(new URL(request.url))
+      return Promise.resolve(new Response("GitHub's sign-in page"))
+    },
+  })
+}
+
+/**
+ * Opens the app's `/profile` signed out, as a browser without JavaScript: the sign-in page it is
+ * sent to, whose GitHub button starts the sign-in at GitHub (never reached) with the app's callback.
+ */
+async function signInUpToGitHub(app: string, server: SpawnedServer): Promise<Page> {
+  const authorizeUrls: URL[] = []
+  const browser = gitHubStubBrowser(authorizeUrls)
+  const signInPage = await browser.navigate(`${app}/profile`)
+  expect(new URL(signInPage.url).pathname).toBe("/api/auth/signin")
+  await browser.submitForm(signInPage, { button: "Sign in with GitHub" })
+  const authorize = authorizeUrls.at(-1) ?? expect.unreachable(`the sign-in never reached GitHub:\n${server.output()}`)
+  expect(`${authorize.origin}${authorize.pathname}`).toBe("https://github.com/login/oauth/authorize")
+  expect(authorize.searchParams.get("redirect_uri")).toBe(`${app}/api/auth/callback/github`)
+  return signInPage
+}
+
 describe("the Astro app of the README and the site", () => {
   const files = projectFiles(snippets, "astro", { shared: false })
 
@@ -396,24 +417,12 @@ describe("the Astro app of the README and the site", () => {
     // localhost: the host the page's astro.config.mjs lets Astro read from the Host header; the standalone server is started as the page says.
     const { app, server } = await startBuiltApp("astro", { host: "localhost", command: [process.execPath, ["./dist/server/entry.mjs"]] })
     try {
-      const authorizeUrls: URL[] = []
-      const browser = new TestBrowser({
-        fetch: (request) => {
-          if (!request.url.startsWith("https://github.com/")) return fetch(request)
-          authorizeUrls.push(new URL(request.url))
-          return Promise.resolve(new Response("GitHub's sign-in page"))
-        },
-      })
-      const home = await browser.navigate(`${app}/`)
+      const home = await gitHubStubBrowser([]).navigate(`${app}/`)
       expect(home.body).toContain("Sign in with GitHub")
       expect(home.body).not.toContain("Signed in as")
-      const signInPage = await browser.navigate(`${app}/profile`)
-      expect([new URL(signInPage.url).pathname, new URL(signInPage.url).searchParams.get("callbackUrl")]).toEqual(["/api/auth/signin", "/profile"])
       // The built-in page's form posts from the app's origin, which Astro's origin check lets through.
-      await browser.submitForm(signInPage, { button: "Sign in with GitHub" })
-      const authorize = authorizeUrls.at(-1) ?? expect.unreachable(`the sign-in never reached GitHub:\n${server.output()}`)
-      expect(`${authorize.origin}${authorize.pathname}`).toBe("https://github.com/login/oauth/authorize")
-      expect(authorize.searchParams.get("redirect_uri")).toBe(`${app}/api/auth/callback/github`)
+      const signInPage = await signInUpToGitHub(app, server)
+      expect(new URL(signInPage.url).searchParams.get("callbackUrl")).toBe("/profile")
       expect(server.output()).not.toMatch(/error/i)
     } finally {
       await server.stop()
@@ -447,27 +456,13 @@ describe("the Nuxt app of the README and the site", () => {
       const profile = await fetch(`${app}/profile`, { redirect: "manual" })
       expect(profile.headers.get("location")).toBe("/api/auth/signin?callbackUrl=%2Fprofile")
       // The sign-in page the middleware sends to, as a browser without JavaScript submits it (GitHub never reached).
-      const authorizeUrls: URL[] = []
-      const browser = new TestBrowser({
-        fetch: (request) => {
-          if (!request.url.startsWith("https://github.com/")) return fetch(request)
-          authorizeUrls.push(new URL(request.url))
-          return Promise.resolve(new Response("GitHub's sign-in page"))
-        },
-      })
-      const signInPage = await browser.navigate(`${app}/profile`)
-      expect(new URL(signInPage.url).pathname).toBe("/api/auth/signin")
-      await browser.submitForm(signInPage, { button: "Sign in with GitHub" })
-      const authorize = authorizeUrls.at(-1) ?? expect.unreachable("the sign-in never reached GitHub")
-      expect(`${authorize.origin}${authorize.pathname}`).toBe("https://github.com/login/oauth/authorize")
-      expect(authorize.searchParams.get("redirect_uri")).toBe(`${app}/api/auth/callback/github`)
+      await signInUpToGitHub(app, server)
       expect(server.output()).not.toMatch(/error/i)
     } finally {
       await server.stop()
     }
   })
 })
-
 
 describe("the site's SvelteKit app", () => {
   const files = projectFiles(snippets, "sveltekit", { shared: false })
