@@ -7,9 +7,11 @@
  * @module
  */
 import { defineNuxtRouteMiddleware, navigateTo, useNuxtApp } from "#imports"
+import type { RouteMiddleware } from "nuxt/app"
 import { useBasePath, useSession } from "./composables.js"
 
-export default defineNuxtRouteMiddleware(async (to) => {
+// Typed by name: the inferred type would name a path inside pnpm's store, which a declaration cannot.
+const middleware: RouteMiddleware = defineNuxtRouteMiddleware(async (to) => {
   const basePath = useBasePath()
   const hydrating = useNuxtApp().isHydrating === true
   const { data, refresh } = useSession()
@@ -17,3 +19,5 @@ export default defineNuxtRouteMiddleware(async (to) => {
   if (data.value !== null) return
   return navigateTo(`${basePath}/signin?${new URLSearchParams({ callbackUrl: to.fullPath }).toString()}`, { external: true })
 })
+
+export default middleware

@@ -6,9 +6,11 @@
  */
 import { defineNuxtPlugin } from "#imports"
 import { configureClient } from "@portcullis/core/client"
+import type { Plugin } from "nuxt/app"
 import { useBasePath, useSession } from "./composables.js"
 
-export default defineNuxtPlugin({
+// Typed by name: the inferred type would name a path inside pnpm's store, which a declaration cannot.
+const plugin: Plugin = defineNuxtPlugin({
   name: "portcullis",
   enforce: "pre",
   async setup(nuxtApp) {
@@ -23,3 +25,5 @@ export default defineNuxtPlugin({
     if (!nuxtApp.payload.serverRendered) await refresh()
   },
 })
+
+export default plugin
