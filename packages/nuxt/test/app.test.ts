@@ -228,8 +228,9 @@ describe("an npm-installed, nuxt-built app in Chromium", () => {
     const forged = await fetch(`${app}/api/auth/callback/credentials`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://evil.example" }, body: "username=ada&password=ada-password&callbackUrl=/", redirect: "manual" })
     expect(forged.headers.getSetCookie().some((cookie) => cookie.includes("session-token"))).toBe(false)
     // Core logs what it refused, and only that: the unlink of an account Alice lacks and the forged post.
-    const logged = (server?.output() ?? "").split("\n").filter((line) => /error|warn/i.test(line))
-    expect(logged.map((line) => /^\[auth\]\[error\] (\w+):/.exec(line)?.[1] ?? line)).toEqual(["UnknownAccount", "MissingCSRF"])
+    // The refusal's log line may reach the pipe after its answer: read until it is there.
+    const logged = (): string[] => (server?.output() ?? "").split("\n").filter((line) => /error|warn/i.test(line)).map((line) => /^\[auth\]\[error\] (\w+):/.exec(line)?.[1] ?? line)
+    await expect.poll(logged, { timeout: scaled(5_000) }).toEqual(["UnknownAccount", "MissingCSRF"])
     // The browser's own report of the unlink's deliberate 400 aside, the pages ran clean.
     expect(pageErrors.filter((error) => !error.startsWith(`${app}/api/unlink:`))).toEqual([])
   }, scaled(60_000))

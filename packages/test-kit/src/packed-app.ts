@@ -20,7 +20,8 @@ import { promisify } from "node:util"
 import { fileURLToPath } from "node:url"
 import type { Browser, Page } from "playwright-core"
 import { addVirtualAuthenticator, enableVirtualAuthenticators, launchChromium } from "./chromium.js"
-import { freePort, spawnServer, type SpawnedServer } from "./system.js"
+import { createServer, type Server } from "node:net"
+import { spawnServer, type SpawnedServer } from "./system.js"
 import { installPackedWithNpm } from "./workspace.js"
 
 /** The configuration and page every app shares, copied beside its `server.mjs` (from `dist/` or `src/`). */
@@ -84,6 +85,31 @@ async function installAndBuild(name: string, dir: string, tarballs: string, buil
   console.info(`${name}: npm install ${((installed - started) / 1000).toFixed(1)} s${build === undefined ? "" : `, build ${((performance.now() - installed) / 1000).toFixed(1)} s`}`)
 }
 
+/**
+ * The app ports held until their server starts: an app's port is chosen before npm installs it
+ * (the IdP registers its callback on it), and in the minute an install takes another process's
+ * free port could land on one merely found free and let go.
+ */
+const heldPorts = new Map<number, Server>()
+
+/** A free loopback port, kept bound (so no one else is given it) until {@link startAppServer} lets it go. */
+function holdPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      if (typeof address !== "object" || address === null) {
+        reject(new Error("no port"))
+        return
+      }
+      server.unref()
+      heldPorts.set(address.port, server)
+      resolve(address.port)
+    })
+  })
+}
+
 /** Options of {@link writeAppDir}. */
 export interface AppDirOptions {
   /** The integration under test, `@portcullis/<framework>`: depended on with core, providers and the memory adapter. */
@@ -96,7 +122,7 @@ export interface AppDirOptions {
 
 /**
  * A scratch folder with the app in `app/` (the fixture and a package.json naming our packages
- * and the framework's), a free port, and the app's origin on it: `http://localhost:<port>`, as an
+ * and the framework's), a free port (held until {@link startAppServer} starts the app on it), and the app's origin on it: `http://localhost:<port>`, as an
  * IP address cannot be a WebAuthn relying party id.
  */
 export async function writeAppDir(options: AppDirOptions): Promise<{ scratch: string; dir: string; port: number; url: string }> {
@@ -106,7 +132,7 @@ export async function writeAppDir(options: AppDirOptions): Promise<{ scratch: st
   await cp(options.fixture, dir, { recursive: true })
   const ours = Object.fromEntries(["@portcullis/core", "@portcullis/providers", "@portcullis/adapter-memory", options.integration].map((pkg) => [pkg, "*"]))
   await writeFile(join(dir, "package.json"), JSON.stringify({ name, private: true, type: "module", dependencies: { ...ours, ...options.framework } }, null, 2))
-  const port = await freePort()
+  const port = await holdPort()
   return { scratch, dir, port, url: `http://localhost:${String(port)}` }
 }
 
@@ -135,6 +161,9 @@ export interface AppServerOptions {
  * @throws Error (from `ready`) when it exits or prints nothing of the kind in time, with its output.
  */
 export function startAppServer(options: AppServerOptions): SpawnedServer & { ready: Promise<void> } {
+  // Let the held port go: the handle closes on this tick's way out, long before the child listens.
+  heldPorts.get(options.port)?.close()
+  heldPorts.delete(options.port)
   const server = spawnServer(process.execPath, options.args, {
     cwd: options.cwd,
     env: {
@@ -199,7 +228,7 @@ export async function startPackedApp(options: PackedAppOptions): Promise<PackedA
   await writeFile(join(dir, "package.json"), JSON.stringify({ name, private: true, type: "module", dependencies: { ...ours, ...options.framework } }, null, 2))
   await copyFile(options.server, join(dir, "server.mjs"))
   await copyFile(fileURLToPath(APP_KIT), join(dir, "app-kit.mjs"))
-  const port = await freePort()
+  const port = await holdPort()
   const url = `http://localhost:${String(port)}`
   let idp: PackedAppIdp | undefined
   let browser: Browser | undefined
