@@ -298,14 +298,17 @@ describe("the README's Next.js app", () => {
   })
 })
 
-/** Each package a framework app's files import is named by the page's install line or by the generator's package.json, and installed in this package. */
-async function expectInstalledImports(framework: string, fixture: string, files: Map<string, string>): Promise<void> {
+/**
+ * Each package a framework app's files import (those whose name `sources` matches) is named by the
+ * page's install line or by the generator's package.json, and installed in this package.
+ */
+async function expectInstalledImports(framework: string, fixture: string, files: Map<string, string>, sources = /\.tsx?$/): Promise<void> {
   const install = snippets.find((snippet) => snippet.framework === framework && snippet.file === "install") ?? expect.unreachable(`no <!-- snippet: ${framework}/install --> block`)
   const { dependencies } = installedPackages(install)
-  const generated = JSON.parse(await readFile(join(fixture, "package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> }
-  const names = [...Object.keys(generated.dependencies), ...Object.keys(generated.devDependencies)]
-  const sources = [...files].filter(([file]) => /\.tsx?$/.test(file)).map(([, text]) => text)
-  for (const name of sources.flatMap(importedPackages)) expect([...dependencies, ...names], `the ${framework} app imports ${name}`).toContain(name)
+  const generated = JSON.parse(await readFile(join(fixture, "package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies?: Record<string, string> }
+  const names = [...Object.keys(generated.dependencies), ...Object.keys(generated.devDependencies ?? {})]
+  const texts = [...files].filter(([file]) => sources.test(file)).map(([, text]) => text)
+  for (const name of texts.flatMap(importedPackages)) expect([...dependencies, ...names], `the ${framework} app imports ${name}`).toContain(name)
   for (const name of [...dependencies, ...names]) expect(Object.keys(self.devDependencies), `add ${name} to packages/docs-test`).toContain(name)
 }
 
@@ -403,14 +406,8 @@ describe("the Astro app of the README and the site", () => {
 
   it("is the install line, config, pages and .env the page shows, the install line naming what they import beside the framework", async () => {
     expect([...files.keys()].sort()).toEqual([".env", "astro.config.mjs", "auth.config.ts", "src/pages/index.astro", "src/pages/profile.astro"])
-    const install = snippets.find((snippet) => snippet.framework === "astro" && snippet.file === "install") ?? expect.unreachable()
-    const { dependencies } = installedPackages(install)
-    const generated = JSON.parse(await readFile(join(CREATE_ASTRO, "package.json"), "utf8")) as { dependencies: Record<string, string> }
-    const framework = Object.keys(generated.dependencies)
     // The pages' frontmatter imports too: what lies between the two fences.
-    const sources = [...files].filter(([file]) => /\.(ts|mjs|astro)$/.test(file)).map(([, text]) => text)
-    for (const name of sources.flatMap(importedPackages)) expect([...dependencies, ...framework], `the Astro app imports ${name}`).toContain(name)
-    for (const name of [...dependencies, ...framework]) expect(Object.keys(self.devDependencies), `add ${name} to packages/docs-test`).toContain(name)
+    await expectInstalledImports("astro", CREATE_ASTRO, files, /\.(ts|mjs|astro)$/)
   })
 
   it("builds with astro build, and its standalone server answers GET /api/auth/providers, the page signed out, /profile's redirect and the sign-in up to GitHub, Astro's origin check on", { timeout: 120_000 }, async () => {
@@ -435,13 +432,8 @@ describe("the Nuxt app of the README and the site", () => {
 
   it("is the install line, the config, pages, server files and .env the page shows, the install line naming what they import beside the framework", async () => {
     expect([...files.keys()].sort()).toEqual([".env", "app.vue", "nuxt.config.ts", "pages/index.vue", "pages/profile.vue", "server/api/me.get.ts", "server/auth.config.ts"])
-    const install = snippets.find((snippet) => snippet.framework === "nuxt" && snippet.file === "install") ?? expect.unreachable()
-    const { dependencies } = installedPackages(install)
-    const generated = JSON.parse(await readFile(join(NUXI_INIT, "package.json"), "utf8")) as { dependencies: Record<string, string> }
-    const framework = Object.keys(generated.dependencies)
-    const sources = [...files].filter(([file]) => /\.ts$/.test(file)).map(([, text]) => text)
-    for (const name of sources.flatMap(importedPackages)) expect([...dependencies, ...framework], `the Nuxt app imports ${name}`).toContain(name)
-    for (const name of [...dependencies, ...framework]) expect(Object.keys(self.devDependencies), `add ${name} to packages/docs-test`).toContain(name)
+    // Its .vue files import nothing: Nuxt auto-imports the composables they call.
+    await expectInstalledImports("nuxt", NUXI_INIT, files, /\.ts$/)
   })
 
   it("builds with nuxt build, and its server answers GET /api/auth/providers, the page signed out, /profile's redirect and the sign-in page's button up to GitHub", { timeout: 120_000 }, async () => {
