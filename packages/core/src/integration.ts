@@ -3,8 +3,9 @@
  * `Auth()` and the server functions, written once. A framework whose cookie API takes a name,
  * a value and options (Next.js's `cookies().set()`, SvelteKit's `event.cookies.set()`) reads
  * core's `Set-Cookie` values with {@link parseSetCookie}; server and form actions read their
- * options with {@link actionFields} and {@link shouldRedirect}. An entry of its own, so an app
- * that never loads an integration bundles none of it, and free of core's other modules.
+ * options with {@link actionFields} and {@link shouldRedirect}, and refuse a cross-site post with
+ * {@link isCrossSiteRequest}. An entry of its own, so an app that never loads an integration
+ * bundles none of it, and free of core's other modules.
  *
  * @module integration
  */
@@ -145,4 +146,33 @@ export function actionFields(options: Readonly<Record<string, string | boolean |
   const fields: Record<string, string> = {}
   for (const [name, value] of Object.entries(options)) if (typeof value === "string") fields[name] = value
   return fields
+}
+
+/**
+ * Whether `request` is one another site made the browser send, for the posts of a framework that
+ * checks no origin of its own (React Router's actions, Start's server functions, Nitro's handlers)
+ * where core's server functions skip its CSRF token. The browser's `Sec-Fetch-Site` decides when
+ * sent: anything but `same-origin` or `none` (typed, bookmarked) is refused, a sibling subdomain's
+ * `same-site` too. An older browser sends only `Origin`: another host than the request URL's, or
+ * no URL at all (`null` from a sandboxed frame), is refused. A request with neither is not a
+ * browser's and carries no cookie a site could use. Never throws.
+ *
+ * @returns `true` when the integration must refuse the request (a `403`).
+ * @see https://www.w3.org/TR/fetch-metadata/#sec-fetch-site-header
+ * @see https://www.rfc-editor.org/rfc/rfc6454#section-7 (the `Origin` header)
+ * @example
+ * ```ts
+ * if (isCrossSiteRequest(request)) throw new Response("Cross-site request refused.", { status: 403 })
+ * ```
+ */
+export function isCrossSiteRequest(request: Request): boolean {
+  const site = request.headers.get("sec-fetch-site")
+  if (site !== null) return site !== "same-origin" && site !== "none"
+  const origin = request.headers.get("origin")
+  if (origin === null) return false
+  try {
+    return new URL(origin).host !== new URL(request.url).host
+  } catch {
+    return true
+  }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { actionFields, parseSetCookie, shouldRedirect } from "../src/integration.js"
+import { actionFields, isCrossSiteRequest, parseSetCookie, shouldRedirect } from "../src/integration.js"
 import { serializeCookie } from "../src/http/cookies.js"
 
 describe("parseSetCookie (RFC 6265 §5.2)", () => {
@@ -53,5 +53,33 @@ describe("action options", () => {
 
   it("passes only text fields on to the provider", () => {
     expect(actionFields({ email: "a@example.com", remember: true, none: undefined })).toEqual({ email: "a@example.com" })
+  })
+})
+
+describe("isCrossSiteRequest (Fetch Metadata's Sec-Fetch-Site, RFC 6454 §7 Origin)", () => {
+  const post = (headers: Record<string, string>) => new Request("https://app.example.com/account", { method: "POST", headers })
+
+  it("refuses what the browser marks as sent by another site, a sibling subdomain included", () => {
+    expect(isCrossSiteRequest(post({ "sec-fetch-site": "cross-site" }))).toBe(true)
+    expect(isCrossSiteRequest(post({ "sec-fetch-site": "same-site" }))).toBe(true)
+    // Sec-Fetch-Site wins over an Origin a browser would not send with it.
+    expect(isCrossSiteRequest(post({ "sec-fetch-site": "cross-site", origin: "https://app.example.com" }))).toBe(true)
+  })
+
+  it("passes the app's own pages and what the user typed or bookmarked", () => {
+    expect(isCrossSiteRequest(post({ "sec-fetch-site": "same-origin", origin: "https://evil.example" }))).toBe(false)
+    expect(isCrossSiteRequest(post({ "sec-fetch-site": "none" }))).toBe(false)
+  })
+
+  it("without Sec-Fetch-Site (an older browser) refuses an Origin of another host, or one that is no URL", () => {
+    expect(isCrossSiteRequest(post({ origin: "https://evil.example" }))).toBe(true)
+    expect(isCrossSiteRequest(post({ origin: "https://app.example.com:8443" }))).toBe(true)
+    // A sandboxed frame or a redirect across origins sends "null".
+    expect(isCrossSiteRequest(post({ origin: "null" }))).toBe(true)
+    expect(isCrossSiteRequest(post({ origin: "https://app.example.com" }))).toBe(false)
+  })
+
+  it("passes a request with neither header: not a browser's, so it carries no cookie another site could use", () => {
+    expect(isCrossSiteRequest(post({}))).toBe(false)
   })
 })

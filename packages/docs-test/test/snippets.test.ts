@@ -9,7 +9,9 @@
  * The Next.js blocks go into an app as `npx create-next-app@16` writes it (test/fixtures/create-next-app),
  * with what the README's install line names added to its package.json and linked in from the
  * workspace, are built with `next build` (Next's type check included) and served by `next start`;
- * GitHub is never reached: the sign-in is checked up to the redirect to its authorize URL.
+ * GitHub is never reached: the sign-in is checked up to the redirect to its authorize URL. The
+ * React Router, TanStack Start, Astro and Nuxt apps, built the same way over their generators'
+ * files, get the dev IdP beside GitHub in their auth configuration and sign in through it.
  */
 import { execFile } from "node:child_process"
 import { readFileSync } from "node:fs"
@@ -47,6 +49,15 @@ const NUXI_INIT = join(HERE, "test", "fixtures", "nuxi-init")
 /** The Next.js app is built inside this package, as migrate's apps are: Turbopack resolves no package outside the workspace's root. */
 const APPS = join(HERE, "test", ".apps")
 const ALICE = DEFAULT_ACCOUNTS[0] ?? expect.unreachable("the dev IdP has no default account")
+/**
+ * The apps whose pages configure GitHub alone, and the file that does: the test adds the dev IdP
+ * beside it (`allowInsecureLoopbackRequests` for its plain-http loopback issuer), its one change
+ * to the pages' files, so the app signs in end to end without GitHub being reached.
+ */
+const DEV_IDP_CONFIG_FILES: Readonly<Record<string, string>> = { "react-router": "app/auth.server.ts", "tanstack-start": "src/auth.ts", astro: "auth.config.ts", nuxt: "server/auth.config.ts" }
+const GITHUB_ONLY = "providers: [GitHub()]"
+/** The host of an app's origin: Astro reads the Host header only for the hosts its page's astro.config.mjs allows (localhost). */
+const APP_HOSTS: Readonly<Record<string, string>> = { astro: "localhost" }
 
 // The apps as the READMEs and the site's getting-started pages show them (the same text where both do: site-pages.test.ts).
 const snippets: Snippet[] = mergeSnippets([...README_FILES, ...SITE_PAGES].map(readSnippets))
@@ -124,8 +135,9 @@ const ports = new Map<string, number>()
 const built = new Map<string, Promise<string>>()
 
 beforeAll(async () => {
-  for (const framework of FRAMEWORKS) ports.set(framework, await freePort())
-  const redirects = [...ports.values()].flatMap((port) => ["--redirect-uri", `http://127.0.0.1:${String(port)}/api/auth/callback/dev-idp`])
+  for (const framework of [...FRAMEWORKS, "nextjs", "sveltekit", ...Object.keys(DEV_IDP_CONFIG_FILES)]) ports.set(framework, await freePort())
+  const signingIn = [...FRAMEWORKS, ...Object.keys(DEV_IDP_CONFIG_FILES)]
+  const redirects = signingIn.flatMap((framework) => ["--redirect-uri", `${appOrigin(framework)}/api/auth/callback/dev-idp`])
   idp = await startDevIdpBin(["--port", "0", ...redirects])
   projects = await mkdtemp(join(tmpdir(), "portcullis-snippets-"))
   for (const framework of FRAMEWORKS) {
@@ -144,27 +156,21 @@ beforeAll(async () => {
     project.catch(() => undefined)
     built.set(framework, project)
   }
-  ports.set("nextjs", await freePort())
   const nextjs = buildFrameworkApp("nextjs", CREATE_NEXT_APP)
   nextjs.catch(() => undefined)
   built.set("nextjs", nextjs)
-  ports.set("sveltekit", await freePort())
   const sveltekit = buildFrameworkApp("sveltekit", SV_CREATE)
   sveltekit.catch(() => undefined)
   built.set("sveltekit", sveltekit)
-  ports.set("react-router", await freePort())
   const reactRouter = buildFrameworkApp("react-router", CREATE_REACT_ROUTER)
   reactRouter.catch(() => undefined)
   built.set("react-router", reactRouter)
-  ports.set("tanstack-start", await freePort())
   const tanstackStart = buildFrameworkApp("tanstack-start", CREATE_TANSTACK_START)
   tanstackStart.catch(() => undefined)
   built.set("tanstack-start", tanstackStart)
-  ports.set("astro", await freePort())
   const astro = buildFrameworkApp("astro", CREATE_ASTRO)
   astro.catch(() => undefined)
   built.set("astro", astro)
-  ports.set("nuxt", await freePort())
   const nuxt = buildFrameworkApp("nuxt", NUXI_INIT)
   nuxt.catch(() => undefined)
   built.set("nuxt", nuxt)
@@ -183,7 +189,7 @@ async function buildFrameworkApp(framework: "nextjs" | "sveltekit" | "react-rout
   await cp(fixture, dir, { recursive: true })
   for (const [file, text] of projectFiles(snippets, framework, { shared: false })) {
     await mkdir(dirname(join(dir, file)), { recursive: true })
-    await writeFile(join(dir, file), asFilledIn(file, text))
+    await writeFile(join(dir, file), file === DEV_IDP_CONFIG_FILES[framework] ? withDevIdp(file, text) : asFilledIn(file, text))
   }
   const install = snippets.find((snippet) => snippet.framework === framework && snippet.file === "install") ?? expect.unreachable(`no <!-- snippet: ${framework}/install --> block`)
   const manifest = JSON.parse(await readFile(join(dir, "package.json"), "utf8")) as { dependencies?: Record<string, string> }
@@ -199,6 +205,22 @@ async function buildFrameworkApp(framework: "nextjs" | "sveltekit" | "react-rout
   await runScript(dir, "build")
   console.info(`building the docs' ${framework} app took ${((performance.now() - started) / 1000).toFixed(1)} s`)
   return dir
+}
+
+/** An app's origin on its port. */
+function appOrigin(framework: string): string {
+  return `http://${APP_HOSTS[framework] ?? "127.0.0.1"}:${String(ports.get(framework) ?? expect.unreachable(`no port for ${framework}`))}`
+}
+
+/**
+ * The page's auth configuration with the dev IdP's provider after GitHub's, as the getting-started
+ * page's `auth.ts` writes it (issuer, client id and secret from `AUTH_DEV_IDP_*`).
+ *
+ * @throws Error when the file configures other than GitHub alone: the test would sign in to another app than the page's.
+ */
+function withDevIdp(file: string, text: string): string {
+  if (text.split(GITHUB_ONLY).length !== 2) throw new Error(`${file}: expected one \`${GITHUB_ONLY}\`, the provider the test adds the dev IdP beside`)
+  return text.replace(GITHUB_ONLY, `providers: [GitHub(), { id: "dev-idp", name: "Dev IdP", type: "oidc", allowInsecureLoopbackRequests: true }]`)
 }
 
 afterAll(async () => {
@@ -241,7 +263,7 @@ describe("the README's Next.js app", () => {
   it("builds with next build (type check included) and runs under next start: the page signed out, sign-in to GitHub, the session routes", { timeout: 240_000 }, async () => {
     const dir = await (built.get("nextjs") ?? expect.unreachable())
     const port = ports.get("nextjs") ?? expect.unreachable()
-    const app = `http://127.0.0.1:${String(port)}`
+    const app = appOrigin("nextjs")
     // Next.js keeps what the environment sets over .env.local: only the origin differs from it.
     const server = spawnServer("sh", ["-c", script(dir, "start")], {
       cwd: dir,
@@ -298,31 +320,42 @@ describe("the README's Next.js app", () => {
   })
 })
 
-/** Each package a framework app's files import is named by the page's install line or by the generator's package.json, and installed in this package. */
-async function expectInstalledImports(framework: string, fixture: string, files: Map<string, string>): Promise<void> {
+/**
+ * Each package a framework app's files import (those whose name `sources` matches) is named by the
+ * page's install line or by the generator's package.json, and installed in this package.
+ */
+async function expectInstalledImports(framework: string, fixture: string, files: Map<string, string>, sources = /\.tsx?$/): Promise<void> {
   const install = snippets.find((snippet) => snippet.framework === framework && snippet.file === "install") ?? expect.unreachable(`no <!-- snippet: ${framework}/install --> block`)
   const { dependencies } = installedPackages(install)
-  const generated = JSON.parse(await readFile(join(fixture, "package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> }
-  const names = [...Object.keys(generated.dependencies), ...Object.keys(generated.devDependencies)]
-  const sources = [...files].filter(([file]) => /\.tsx?$/.test(file)).map(([, text]) => text)
-  for (const name of sources.flatMap(importedPackages)) expect([...dependencies, ...names], `the ${framework} app imports ${name}`).toContain(name)
+  const generated = JSON.parse(await readFile(join(fixture, "package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies?: Record<string, string> }
+  const names = [...Object.keys(generated.dependencies), ...Object.keys(generated.devDependencies ?? {})]
+  const texts = [...files].filter(([file]) => sources.test(file)).map(([, text]) => text)
+  for (const name of texts.flatMap(importedPackages)) expect([...dependencies, ...names], `the ${framework} app imports ${name}`).toContain(name)
   for (const name of [...dependencies, ...names]) expect(Object.keys(self.devDependencies), `add ${name} to packages/docs-test`).toContain(name)
 }
 
+/** The `NAME=value` lines of an `.env` file. */
+function readDotenv(text: string): Record<string, string> {
+  return Object.fromEntries(text.split("\n").filter((line) => /^\w+=/.test(line)).map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]))
+}
+
 /**
- * Starts a built framework app with its `start` script (or `start.command`), its `.env` lines in the environment (the
- * servers read no `.env` file, as the pages say) with this origin, and waits until it lists
- * exactly the GitHub provider the pages configure.
+ * Starts a built framework app with its `start` script (or `command`), its `.env` lines in the environment (the
+ * servers read no `.env` file, as the pages say) with this origin and the dev IdP's lines of the
+ * getting-started page's `.env` (this run's issuer), and waits until it lists the GitHub provider
+ * the pages configure and the dev IdP beside it.
  */
-async function startBuiltApp(framework: string, start: { host?: string; command?: [string, string[]] } = {}): Promise<{ app: string; server: SpawnedServer }> {
+async function startBuiltApp(framework: string, command?: [string, string[]]): Promise<{ app: string; server: SpawnedServer }> {
   const dir = await (built.get(framework) ?? expect.unreachable())
   const port = ports.get(framework) ?? expect.unreachable()
-  const app = `http://${start.host ?? "127.0.0.1"}:${String(port)}`
-  const dotenv = Object.fromEntries((await readFile(join(dir, ".env"), "utf8")).split("\n").filter((line) => /^\w+=/.test(line)).map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]))
-  const [command, args] = start.command ?? ["sh", ["-c", script(dir, "start")]]
-  const server = spawnServer(command, args, {
+  const app = appOrigin(framework)
+  const dotenv = readDotenv(await readFile(join(dir, ".env"), "utf8"))
+  const shared = snippets.find((snippet) => snippet.framework === "shared" && snippet.file === ".env") ?? expect.unreachable("no <!-- snippet: shared/.env --> block")
+  const devIdp = Object.fromEntries(Object.entries(readDotenv(shared.text)).filter(([name]) => name.startsWith("AUTH_DEV_IDP_")))
+  const [file, args] = command ?? ["sh", ["-c", script(dir, "start")]]
+  const server = spawnServer(file, args, {
     cwd: dir,
-    env: projectEnv({ ...dotenv, PORT: String(port), HOST: "127.0.0.1", AUTH_URL: app, NODE_ENV: "production" }),
+    env: projectEnv({ ...dotenv, ...devIdp, AUTH_DEV_IDP_ISSUER: idp.issuer, PORT: String(port), HOST: "127.0.0.1", AUTH_URL: app, NODE_ENV: "production" }),
     stopSignal: "SIGTERM",
     killSignal: "SIGKILL",
     outputLimit: 20_000,
@@ -333,6 +366,7 @@ async function startBuiltApp(framework: string, start: { host?: string; command?
     const providers = (await (await fetch(`${app}/api/auth/providers`)).json()) as Record<string, unknown>
     expect(providers).toEqual({
       github: { id: "github", name: "GitHub", type: "oauth", signinUrl: `${app}/api/auth/signin/github`, callbackUrl: `${app}/api/auth/callback/github` },
+      "dev-idp": { id: "dev-idp", name: "Dev IdP", type: "oidc", signinUrl: `${app}/api/auth/signin/dev-idp`, callbackUrl: `${app}/api/auth/callback/dev-idp` },
     })
   } catch (error) {
     await server.stop()
@@ -349,7 +383,7 @@ describe("the React Router app of the README and the site", () => {
     await expectInstalledImports("react-router", CREATE_REACT_ROUTER, files)
   })
 
-  it("builds with react-router build, and react-router-serve answers GET /api/auth/providers, the page signed out, /profile's redirect and its form action's sign-in up to GitHub", { timeout: 120_000 }, async () => {
+  it("builds with react-router build, and react-router-serve answers GET /api/auth/providers, the page signed out, /profile's redirect, its form action's sign-in up to GitHub, and signs in through the dev IdP to /profile and the page with the session's user", { timeout: 120_000 }, async () => {
     const { app, server } = await startBuiltApp("react-router")
     try {
       const home = await fetch(`${app}/`)
@@ -364,6 +398,7 @@ describe("the React Router app of the README and the site", () => {
       const authorize = new URL(started.headers.get("location") ?? expect.unreachable(`the action answered ${String(started.status)}:\n${server.output()}`))
       expect(`${authorize.origin}${authorize.pathname}`).toBe("https://github.com/login/oauth/authorize")
       expect(authorize.searchParams.get("redirect_uri")).toBe(`${app}/api/auth/callback/github`)
+      await signInThroughDevIdp(app, server)
       expect(server.output()).not.toMatch(/error/i)
     } finally {
       await server.stop()
@@ -398,24 +433,41 @@ async function signInUpToGitHub(app: string, server: SpawnedServer): Promise<Pag
   return signInPage
 }
 
+/** A page's text as a reader sees it: without the comments React and Vue put between text parts. */
+function visibleText(body: string): string {
+  return body.replace(/<!--.*?-->/gs, "")
+}
+
+/**
+ * Opens the app's `/profile` signed out, as a browser without JavaScript, and signs in with the
+ * dev IdP's button of the sign-in page it is sent to, as Alice on the IdP's login and consent
+ * pages: back on `/profile`, the page reads her session, and so does the home page.
+ */
+async function signInThroughDevIdp(app: string, server: SpawnedServer): Promise<void> {
+  const browser = new TestBrowser()
+  const signInPage = await browser.navigate(`${app}/profile`)
+  expect(new URL(signInPage.url).pathname).toBe("/api/auth/signin")
+  const login = await browser.submitForm(signInPage, { formIndex: 1, button: "Sign in with Dev IdP" })
+  expect(new URL(login.url).origin, `${login.body.slice(0, 500)}\n${server.output()}`).toBe(idp.issuer)
+  const consent = await browser.submitForm(login, { values: { login: ALICE.email, password: ALICE.password } })
+  const profile = await browser.submitForm(consent, { button: "Allow" })
+  expect(profile.url, `${profile.body.slice(0, 1000)}\n${server.output()}`).toBe(`${app}/profile`)
+  expect(visibleText(profile.body)).toContain(`Profile of ${ALICE.email}`)
+  expect(visibleText((await browser.navigate(`${app}/`)).body)).toContain(`Signed in as ${ALICE.email}`)
+}
+
 describe("the Astro app of the README and the site", () => {
   const files = projectFiles(snippets, "astro", { shared: false })
 
   it("is the install line, config, pages and .env the page shows, the install line naming what they import beside the framework", async () => {
     expect([...files.keys()].sort()).toEqual([".env", "astro.config.mjs", "auth.config.ts", "src/pages/index.astro", "src/pages/profile.astro"])
-    const install = snippets.find((snippet) => snippet.framework === "astro" && snippet.file === "install") ?? expect.unreachable()
-    const { dependencies } = installedPackages(install)
-    const generated = JSON.parse(await readFile(join(CREATE_ASTRO, "package.json"), "utf8")) as { dependencies: Record<string, string> }
-    const framework = Object.keys(generated.dependencies)
     // The pages' frontmatter imports too: what lies between the two fences.
-    const sources = [...files].filter(([file]) => /\.(ts|mjs|astro)$/.test(file)).map(([, text]) => text)
-    for (const name of sources.flatMap(importedPackages)) expect([...dependencies, ...framework], `the Astro app imports ${name}`).toContain(name)
-    for (const name of [...dependencies, ...framework]) expect(Object.keys(self.devDependencies), `add ${name} to packages/docs-test`).toContain(name)
+    await expectInstalledImports("astro", CREATE_ASTRO, files, /\.(ts|mjs|astro)$/)
   })
 
-  it("builds with astro build, and its standalone server answers GET /api/auth/providers, the page signed out, /profile's redirect and the sign-in up to GitHub, Astro's origin check on", { timeout: 120_000 }, async () => {
-    // localhost: the host the page's astro.config.mjs lets Astro read from the Host header; the standalone server is started as the page says.
-    const { app, server } = await startBuiltApp("astro", { host: "localhost", command: [process.execPath, ["./dist/server/entry.mjs"]] })
+  it("builds with astro build, and its standalone server answers GET /api/auth/providers, the page signed out, /profile's redirect, the sign-in up to GitHub, and signs in through the dev IdP to /profile and the page with the session's user, Astro's origin check on", { timeout: 120_000 }, async () => {
+    // The standalone server, started as the page says.
+    const { app, server } = await startBuiltApp("astro", [process.execPath, ["./dist/server/entry.mjs"]])
     try {
       const home = await gitHubStubBrowser([]).navigate(`${app}/`)
       expect(home.body).toContain("Sign in with GitHub")
@@ -423,6 +475,7 @@ describe("the Astro app of the README and the site", () => {
       // The built-in page's form posts from the app's origin, which Astro's origin check lets through.
       const signInPage = await signInUpToGitHub(app, server)
       expect(new URL(signInPage.url).searchParams.get("callbackUrl")).toBe("/profile")
+      await signInThroughDevIdp(app, server)
       expect(server.output()).not.toMatch(/error/i)
     } finally {
       await server.stop()
@@ -435,16 +488,11 @@ describe("the Nuxt app of the README and the site", () => {
 
   it("is the install line, the config, pages, server files and .env the page shows, the install line naming what they import beside the framework", async () => {
     expect([...files.keys()].sort()).toEqual([".env", "app.vue", "nuxt.config.ts", "pages/index.vue", "pages/profile.vue", "server/api/me.get.ts", "server/auth.config.ts"])
-    const install = snippets.find((snippet) => snippet.framework === "nuxt" && snippet.file === "install") ?? expect.unreachable()
-    const { dependencies } = installedPackages(install)
-    const generated = JSON.parse(await readFile(join(NUXI_INIT, "package.json"), "utf8")) as { dependencies: Record<string, string> }
-    const framework = Object.keys(generated.dependencies)
-    const sources = [...files].filter(([file]) => /\.ts$/.test(file)).map(([, text]) => text)
-    for (const name of sources.flatMap(importedPackages)) expect([...dependencies, ...framework], `the Nuxt app imports ${name}`).toContain(name)
-    for (const name of [...dependencies, ...framework]) expect(Object.keys(self.devDependencies), `add ${name} to packages/docs-test`).toContain(name)
+    // Its .vue files import nothing: Nuxt auto-imports the composables they call.
+    await expectInstalledImports("nuxt", NUXI_INIT, files, /\.ts$/)
   })
 
-  it("builds with nuxt build, and its server answers GET /api/auth/providers, the page signed out, /profile's redirect and the sign-in page's button up to GitHub", { timeout: 120_000 }, async () => {
+  it("builds with nuxt build, and its server answers GET /api/auth/providers, the page signed out, /profile's redirect, the sign-in page's button up to GitHub, and signs in through the dev IdP to /profile and the page with the session's user", { timeout: 120_000 }, async () => {
     // The start script's `node --env-file` keeps what the environment sets: only the origin differs from the page's .env.
     const { app, server } = await startBuiltApp("nuxt")
     try {
@@ -457,6 +505,7 @@ describe("the Nuxt app of the README and the site", () => {
       expect(profile.headers.get("location")).toBe("/api/auth/signin?callbackUrl=%2Fprofile")
       // The sign-in page the middleware sends to, as a browser without JavaScript submits it (GitHub never reached).
       await signInUpToGitHub(app, server)
+      await signInThroughDevIdp(app, server)
       expect(server.output()).not.toMatch(/error/i)
     } finally {
       await server.stop()
@@ -480,7 +529,7 @@ describe("the site's SvelteKit app", () => {
   it("builds with vite build on adapter-node, and its server answers GET /auth/providers, the page signed out, and its sign-in form up to GitHub", { timeout: 120_000 }, async () => {
     const dir = await (built.get("sveltekit") ?? expect.unreachable())
     const port = ports.get("sveltekit") ?? expect.unreachable()
-    const app = `http://127.0.0.1:${String(port)}`
+    const app = appOrigin("sveltekit")
     // `node --env-file` keeps what the environment sets: only the origin differs from the page's .env.
     const server = spawnServer("sh", ["-c", script(dir, "start")], {
       cwd: dir,
@@ -532,7 +581,7 @@ describe.each(FRAMEWORKS)("the README's %s app", (framework) => {
   it("type-checks with the tsconfig shown, starts with the start script shown, and signs in, out and back", async () => {
     const dir = await (built.get(framework) ?? expect.unreachable())
     const port = ports.get(framework) ?? expect.unreachable()
-    const app = `http://127.0.0.1:${String(port)}`
+    const app = appOrigin(framework)
     // `node --env-file` keeps what the environment already sets: only where this run differs
     // from the README's .env (the ports) is set here; the secret and client come from the file.
     const server = spawnServer("sh", ["-c", script(dir, "start")], {
@@ -591,7 +640,7 @@ describe("the TanStack Start app of the README and the site", () => {
     await expectInstalledImports("tanstack-start", CREATE_TANSTACK_START, files)
   })
 
-  it("builds with vite build, and the built server answers GET /api/auth/providers, the page signed out, /profile's redirect and the sign-in form's server function up to GitHub", { timeout: 120_000 }, async () => {
+  it("builds with vite build, and the built server answers GET /api/auth/providers, the page signed out, /profile's redirect, the sign-in form's server function up to GitHub, and signs in through the dev IdP to /profile and the page with the session's user", { timeout: 120_000 }, async () => {
     const { app, server } = await startBuiltApp("tanstack-start")
     try {
       const body = await (await fetch(`${app}/`)).text()
@@ -607,6 +656,7 @@ describe("the TanStack Start app of the README and the site", () => {
       const authorize = new URL(started.headers.get("location") ?? expect.unreachable(`the server function answered ${String(started.status)}:\n${server.output()}`))
       expect(`${authorize.origin}${authorize.pathname}`).toBe("https://github.com/login/oauth/authorize")
       expect(authorize.searchParams.get("redirect_uri")).toBe(`${app}/api/auth/callback/github`)
+      await signInThroughDevIdp(app, server)
       expect(server.output()).not.toMatch(/error/i)
     } finally {
       await server.stop()

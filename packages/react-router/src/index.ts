@@ -8,7 +8,7 @@
  * @module
  */
 import { Auth, getAccessToken, getSessionForResponse, requireRecentAuthForResponse, signIn as coreSignIn, signOut as coreSignOut, unlinkAccount, type AccessToken, type AuthConfig, type RecentAuth, type RecentAuthCheck, type ServerUnlinkAccountOptions, type Session } from "@portcullis/core"
-import { actionFields, shouldRedirect, type AuthorizationParams, type SignInOptions, type SignOutOptions } from "@portcullis/core/integration"
+import { actionFields, isCrossSiteRequest, shouldRedirect, type AuthorizationParams, type SignInOptions, type SignOutOptions } from "@portcullis/core/integration"
 import type { RevokeResult, RevokeTarget, SessionInfo } from "@portcullis/core/sessions"
 import { data, redirect, type UNSAFE_DataWithResponseInit as DataWithResponseInit } from "react-router"
 
@@ -121,25 +121,14 @@ function sink(headers: Headers | undefined): (setCookie: string) => void {
 }
 
 /**
- * Refuses a post another site made the browser send, since React Router's actions have no origin
- * check of their own and core's server functions skip its CSRF token: `Sec-Fetch-Site` when the
- * browser sends it, else an `Origin` naming another host. A request with neither (not from a
- * browser) passes, as it carries no cookies a site could abuse.
+ * Refuses a post another site made the browser send (core's {@link isCrossSiteRequest}), since
+ * React Router's actions have no origin check of their own and core's server functions skip its
+ * CSRF token.
  *
  * @throws `403`, as a thrown `Response` React Router renders with the error boundary.
  */
 function refuseCrossSite(request: Request): void {
-  const site = request.headers.get("sec-fetch-site")
-  const origin = request.headers.get("origin")
-  let foreign = site !== null ? site !== "same-origin" && site !== "none" : false
-  if (site === null && origin !== null) {
-    try {
-      foreign = new URL(origin).host !== new URL(request.url).host
-    } catch {
-      foreign = true
-    }
-  }
-  if (foreign) answer(new Response("Cross-site request refused.", { status: 403 }))
+  if (isCrossSiteRequest(request)) answer(new Response("Cross-site request refused.", { status: 403 }))
 }
 
 /**

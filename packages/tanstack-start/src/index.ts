@@ -11,7 +11,7 @@
  * @module
  */
 import { Auth, getAccessToken, getSessionForResponse, requireRecentAuthForResponse, signIn as coreSignIn, signOut as coreSignOut, unlinkAccount, type AccessToken, type AuthConfig, type RecentAuth, type RecentAuthCheck, type ServerUnlinkAccountOptions, type Session } from "@portcullis/core"
-import { actionFields, shouldRedirect, type AuthorizationParams, type SignInOptions, type SignOutOptions } from "@portcullis/core/integration"
+import { actionFields, isCrossSiteRequest, shouldRedirect, type AuthorizationParams, type SignInOptions, type SignOutOptions } from "@portcullis/core/integration"
 import type { RevokeResult, RevokeTarget, SessionInfo } from "@portcullis/core/sessions"
 import { createMiddleware } from "@tanstack/react-start"
 import { appendResponseHeader, getWebRequest } from "@tanstack/react-start/server"
@@ -135,34 +135,21 @@ function toResponse(setCookie: string): void {
   appendResponseHeader("set-cookie", setCookie)
 }
 
-/** The host an `Origin` header names, or `undefined` for one that is not a URL (`null`, garbage). */
-function hostOf(origin: string): string | undefined {
-  try {
-    return new URL(origin).host
-  } catch {
-    return undefined
-  }
-}
-
 /** A form field's text, `undefined` for a file or a missing field. */
 function text(value: FormDataEntryValue | null): string | undefined {
   return typeof value === "string" ? value : undefined
 }
 
 /**
- * Refuses a post another site made the browser send: Start checks no origin on server functions,
- * and core's server functions skip its CSRF token. A browser says where a request came from in
- * `Sec-Fetch-Site`, an older one only in `Origin`; a request with neither is not a browser's and
- * carries no cookies a site could abuse.
+ * The server function's request, once core's {@link isCrossSiteRequest} finds it no post another
+ * site made the browser send: Start checks no origin on server functions, and core's server
+ * functions skip its CSRF token.
  *
  * @throws `403`, as a thrown `Response`.
  */
 function sameSiteRequest(): Request {
   const request = getWebRequest()
-  const fetchSite = request.headers.get("sec-fetch-site")
-  const origin = request.headers.get("origin")
-  const refused = fetchSite === null ? origin !== null && hostOf(origin) !== new URL(request.url).host : !["same-origin", "none"].includes(fetchSite)
-  return refused ? answer(new Response("Cross-site request refused.", { status: 403 })) : request
+  return isCrossSiteRequest(request) ? answer(new Response("Cross-site request refused.", { status: 403 })) : request
 }
 
 /** Core's answer as the server function's: a `303` with its cookies, or the URL with the cookies on Start's response; a `429` thrown with its `Retry-After`. */

@@ -110,12 +110,17 @@ function holdPort(): Promise<number> {
   })
 }
 
+/** The app's package name (`hono-app` for `@portcullis/hono`), which also names its scratch folder and build log line. */
+function appName(integration: string): string {
+  return `${integration.replace(/^@portcullis\//, "")}-app`
+}
+
 /** Options of {@link writeAppDir}. */
 export interface AppDirOptions {
   /** The integration under test, `@portcullis/<framework>`: depended on with core, providers and the memory adapter. */
   integration: string
-  /** The app's files, copied whole. */
-  fixture: string
+  /** The app's files, copied whole; without them the app is only its package.json. */
+  fixture?: string | undefined
   /** The framework's packages the app depends on, with the ranges to install. */
   framework: Record<string, string>
 }
@@ -126,10 +131,10 @@ export interface AppDirOptions {
  * IP address cannot be a WebAuthn relying party id.
  */
 export async function writeAppDir(options: AppDirOptions): Promise<{ scratch: string; dir: string; port: number; url: string }> {
-  const name = `${options.integration.replace(/^@portcullis\//, "")}-app`
+  const name = appName(options.integration)
   const scratch = await mkdtemp(join(tmpdir(), `portcullis-${name}-`))
   const dir = join(scratch, "app")
-  await cp(options.fixture, dir, { recursive: true })
+  await (options.fixture === undefined ? mkdir(dir) : cp(options.fixture, dir, { recursive: true }))
   const ours = Object.fromEntries(["@portcullis/core", "@portcullis/providers", "@portcullis/adapter-memory", options.integration].map((pkg) => [pkg, "*"]))
   await writeFile(join(dir, "package.json"), JSON.stringify({ name, private: true, type: "module", dependencies: { ...ours, ...options.framework } }, null, 2))
   const port = await holdPort()
@@ -219,17 +224,9 @@ export async function openAppPage(browser: Browser, url: string): Promise<{ page
  * @throws Error when npm fails or the app does not print `listening` in time.
  */
 export async function startPackedApp(options: PackedAppOptions): Promise<PackedApp> {
-  const name = `${options.integration.replace(/^@portcullis\//, "")}-app`
-  const scratch = await mkdtemp(join(tmpdir(), `portcullis-${name}-`))
-  const dir = join(scratch, "app")
-  await mkdir(dir, { recursive: true })
-  if (options.files !== undefined) await cp(options.files, dir, { recursive: true })
-  const ours = Object.fromEntries(["@portcullis/core", "@portcullis/providers", "@portcullis/adapter-memory", options.integration].map((pkg) => [pkg, "*"]))
-  await writeFile(join(dir, "package.json"), JSON.stringify({ name, private: true, type: "module", dependencies: { ...ours, ...options.framework } }, null, 2))
+  const { scratch, dir, port, url } = await writeAppDir({ integration: options.integration, fixture: options.files, framework: options.framework })
   await copyFile(options.server, join(dir, "server.mjs"))
   await copyFile(fileURLToPath(APP_KIT), join(dir, "app-kit.mjs"))
-  const port = await holdPort()
-  const url = `http://localhost:${String(port)}`
   let idp: PackedAppIdp | undefined
   let browser: Browser | undefined
   let server: SpawnedServer | undefined
@@ -240,7 +237,7 @@ export async function startPackedApp(options: PackedAppOptions): Promise<PackedA
     await rm(scratch, { recursive: true, force: true })
   }
   try {
-    const [started, launched] = await Promise.all([options.startIdp(`${url}/api/auth/callback/dev-idp`), launchChromium(), installAndBuild(name, dir, join(scratch, "tarballs"), options.build, options.buildEnv)])
+    const [started, launched] = await Promise.all([options.startIdp(`${url}/api/auth/callback/dev-idp`), launchChromium(), installAndBuild(appName(options.integration), dir, join(scratch, "tarballs"), options.build, options.buildEnv)])
     idp = started
     browser = launched
     const spawned = startAppServer({ args: ["server.mjs"], cwd: dir, url, port, issuer: started.issuer, client: options.client, ready: "listening", scaled: options.scaled })

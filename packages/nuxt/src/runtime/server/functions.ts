@@ -9,6 +9,7 @@ import config from "#portcullis/config"
 import { basePath } from "#portcullis/options"
 import { getAccessToken as coreGetAccessToken, getSessionForResponse, requireRecentAuthForResponse, unlinkAccount as coreUnlinkAccount, type AccessToken, type AuthConfig, type RecentAuth, type RecentAuthCheck, type ServerUnlinkAccountOptions, type Session } from "@portcullis/core"
 import { withClientAddress } from "@portcullis/core/client-address"
+import { isCrossSiteRequest } from "@portcullis/core/integration"
 import type { RevokeResult, RevokeTarget, SessionInfo } from "@portcullis/core/sessions"
 import type { H3Event } from "h3"
 
@@ -60,25 +61,13 @@ function sink(event: H3Event): (setCookie: string) => void {
 }
 
 /**
- * Refuses a post another site made the browser send: Nuxt and Nitro check no origin, and the
- * server functions skip core's CSRF token. `Sec-Fetch-Site` when the browser sends it, else an
- * `Origin` naming another host; a request with neither is not a browser's and carries no cookies
- * a site could abuse.
+ * Refuses a post another site made the browser send (core's {@link isCrossSiteRequest}): Nuxt and
+ * Nitro check no origin, and the server functions skip core's CSRF token.
  *
  * @throws `403` (h3's error).
  */
 function refuseCrossSite(request: Request): void {
-  const site = request.headers.get("sec-fetch-site")
-  const origin = request.headers.get("origin")
-  let foreign = site !== null && site !== "same-origin" && site !== "none"
-  if (site === null && origin !== null) {
-    try {
-      foreign = new URL(origin).host !== new URL(request.url).host
-    } catch {
-      foreign = true
-    }
-  }
-  if (foreign) throw createError({ statusCode: 403, statusMessage: "Cross-site request refused" })
+  if (isCrossSiteRequest(request)) throw createError({ statusCode: 403, statusMessage: "Cross-site request refused" })
 }
 
 /**
