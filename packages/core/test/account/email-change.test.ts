@@ -6,8 +6,9 @@
 import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import type { StrictAdapter } from "../../src/adapters.js"
+import { changeEmail } from "../../src/index.js"
 import type { AuditEvent, AuthConfig, MailMessage } from "../../src/types.js"
-import { Jar, PASSWORD, call, clockAt, csrfToken, followEmailLink, passwordProvider, sessionOf, testConfig } from "../helpers.js"
+import { Jar, ORIGIN, PASSWORD, call, clockAt, csrfToken, followEmailLink, passwordProvider, sessionOf, testConfig } from "../helpers.js"
 
 const T0 = Date.UTC(2026, 10, 2, 9, 0, 0)
 const JSON_ACCEPT = { accept: "application/json" }
@@ -259,5 +260,21 @@ describe("confirming an email change", () => {
     expect((await followEmailLink(config, new Jar(), lastLink(mails))).status).toBe(403)
     expect((await adapter.getUser(user(ADA)))?.email).toBe("ada@example.com")
     expect(audit.at(-1)).toMatchObject({ type: "emailChange", outcome: "failure", reason: "addressTaken" })
+  })
+})
+
+describe("the server's changeEmail()", () => {
+  it("asks for the change from server code (no CSRF token), answers a bad address and a stale session as typed results", async () => {
+    const { config, mails } = await setup()
+    clockAt(T0)
+    const jar = await signIn(config)
+    const request = new Request(`${ORIGIN}/settings`, { method: "POST", headers: { cookie: jar.header() } })
+    expect(await changeEmail(request, config, { email: "ada@new.example" })).toEqual({ ok: true })
+    expect(mails.map((mail) => mail.to)).toEqual(["ada@new.example"])
+    expect(await changeEmail(request, config, { email: "not an address" })).toEqual({ ok: false, error: "EmailSignInError" })
+    clockAt(T0 + 20 * 60_000)
+    expect(await changeEmail(request, config, { email: "ada@other.example" })).toMatchObject({ ok: false, error: "ReauthRequired", url: expect.stringContaining("/api/auth/reauth?") })
+    expect(await changeEmail(new Request(`${ORIGIN}/settings`, { method: "POST" }), config, { email: "ada@other.example" })).toMatchObject({ ok: false, error: "SessionRequired" })
+    expect(mails).toHaveLength(1)
   })
 })
