@@ -6,7 +6,7 @@
  * mail that does not go out never undoes the change it reports.
  */
 import type { RequestContext } from "../internal.js"
-import { sendMail } from "./mail.js"
+import { hasMailTransport, sendMail } from "./mail.js"
 
 /**
  * What changed on the account; each has a subject and plain lines, no link and no code.
@@ -122,9 +122,10 @@ function notice(change: NoticeChange, detail: NoticeDetail | undefined): Notice 
 const ESCAPES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }
 
 /**
- * Mails `to` the notice of `change` (kind `"notice"`), once the change has landed. A user without
- * an address gets none; a mail that does not go out (no transport, a failing one) is logged by
- * `sendMail` and changes nothing of the change itself. A caller that must not wait on the mail
+ * Mails `to` the notice of `change` (kind `"notice"`), once the change has landed, when the app
+ * has a transport (`mail.send`, or an email provider's): without one, or for a user without an
+ * address, nothing is sent and nothing logged. A mail that fails is logged by `sendMail` and
+ * changes nothing of the change itself. A caller that must not wait on the mail
  * (an answer that must take the same time either way) may `void` the promise.
  *
  * @returns when the mail went out or was given up; never throws.
@@ -134,7 +135,7 @@ const ESCAPES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", "
  * ```
  */
 export async function sendNotice(context: RequestContext, to: string | null | undefined, change: NoticeChange, detail?: NoticeDetail): Promise<void> {
-  if (typeof to !== "string" || to === "") return
+  if (typeof to !== "string" || to === "" || !hasMailTransport(context)) return
   const { subject, lines, closing = NOT_YOU } = notice(change, detail)
   const paragraphs = [...lines, closing]
   try {

@@ -79,6 +79,13 @@ describe("sendNotice (OWASP ASVS v5 6.3.7)", () => {
     expect(await capture("passkeyRemoved", undefined, "")).toEqual([])
   })
 
+  it("sends nothing and warns of nothing without a transport: an app may go without notices", async () => {
+    const warnings: string[] = []
+    const context = await contextWith({ logger: { warn: (code) => warnings.push(code) } })
+    await expect(sendNotice(context, "ada@example.com", "accountLinked", { provider: "GitHub" })).resolves.toBeUndefined()
+    expect(warnings).toEqual([])
+  })
+
   it("never throws when the mail fails, and logs it", async () => {
     const errors: string[] = []
     const context = await contextWith({
