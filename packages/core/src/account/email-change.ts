@@ -26,6 +26,7 @@ import type { RequestContext } from "../internal.js"
 import { mailboxKey } from "../limits/mailbox-key.js"
 import { rateLimitsOf, targetKey } from "../limits/rate-limit.js"
 import { sendMail } from "../outbound/mail.js"
+import { sendNotice } from "../outbound/notices.js"
 import { callAdapter, storedUser } from "../outbound/store.js"
 import { escapeHtml } from "../pages/layout.js"
 import { adapterWith, answersJson, recentActor } from "./actor.js"
@@ -108,16 +109,6 @@ async function mailTaken(context: RequestContext, to: string): Promise<void> {
     "If it was you, sign in with this address instead. If it was not, you can ignore this message.",
   ])
   await sendMail(context, { to, kind: "emailChange", subject: "This address already has an account", ...body })
-}
-
-/**
- * The old address's notice. TODO(a38): n38's `sendNotice(context, old, "emailChanged")` from
- * `outbound/notices.ts` replaces this at the merge.
- */
-async function sendNotice(context: RequestContext, to: string | null | undefined, _change: "emailChanged"): Promise<void> {
-  if (typeof to !== "string" || to === "") return
-  const body = paragraphs(["The email address of your account was changed: mail about it now goes to the new address.", "If this was not you, sign in, change how you sign in, and sign out your other sessions."])
-  await sendMail(context, { to, kind: "notice", subject: "Your email address was changed", ...body })
 }
 
 /** The mail with the link to the new address. */
