@@ -153,6 +153,23 @@ describe("asking for an email change", () => {
   })
 })
 
+describe("hostile requests to the account routes", () => {
+  it("answers an unknown path 404, a GET of a POST route 405, and an oversized or forged link token the 'no longer works' page, never a 500", async () => {
+    const { config } = await setup()
+    const jar = await signIn(config)
+    expect((await call(config, jar, "/api/auth/account/nothing")).status).toBe(404)
+    expect((await call(config, jar, "/api/auth/account/email/confirm/extra")).status).toBe(404)
+    for (const path of ["/api/auth/account/email", "/api/auth/account/delete"]) expect((await call(config, jar, path)).status).toBe(405)
+    for (const token of ["x".repeat(5000), "a.b.c.d.e", "%"]) {
+      const page = await call(config, new Jar(), `/api/auth/account/email/confirm?token=${encodeURIComponent(token)}`)
+      expect(page.status).toBe(403)
+    }
+    const forged = await call(config, jar, "/api/auth/account/email/confirm", { form: { csrfToken: await csrfToken(config, jar), token: "x".repeat(5000) }, headers: JSON_ACCEPT })
+    expect(forged.status).toBe(403)
+    expect(await forged.json()).toEqual({ error: "Verification" })
+  })
+})
+
 describe("confirming an email change", () => {
   it("V6.3.7: applies only through the new address's link, in a browser without a session, verified, and tells the old address", async () => {
     const { adapter, config, mails, audit, user } = await setup()
