@@ -1,6 +1,7 @@
 // Per-client limits (issue 28): each client address gets an allowance per route group, over it a
 // 429 with Retry-After; only when the address is known, which no request header decides by default.
 import { describe, expect, it, onTestFinished, vi } from "vitest"
+import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { forwardedFor, withClientAddress } from "../../src/client-address.js"
 import { Auth } from "../../src/index.js"
 import { signIn } from "../../src/server/server.js"
@@ -92,6 +93,14 @@ describe("route groups at their defaults", () => {
     const confirms = await statuses(config, "/api/auth/account/email/confirm", 3, from("203.0.113.7", { method: "POST" }))
     expect(confirms.slice(0, 2)).not.toContain(429)
     expect(confirms[2]).toBe(429)
+  })
+
+  it("V6.3.1: counts a second factor's code as a callback (a code guessed from many sessions), never the challenge page", async () => {
+    const config = addressed({ adapter: MemoryAdapter(), mfa: {}, rateLimit: { perClient: { callback: { limit: 2 } } } })
+    expect(new Set(await statuses(config, "/api/auth/mfa", 4, from("203.0.113.7")))).not.toContain(429)
+    const codes = await statuses(config, "/api/auth/mfa/verify", 3, from("203.0.113.7", { method: "POST" }))
+    expect(codes.slice(0, 2)).not.toContain(429)
+    expect(codes[2]).toBe(429)
   })
 
   it("counts a server-side sign-in under the address the integration recorded on the caller's request", async () => {
