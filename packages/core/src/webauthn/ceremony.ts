@@ -102,17 +102,7 @@ export async function webauthnOptions(context: RequestContext, provider: Provide
   const { reauth } = context
   if (reauth !== undefined) {
     // Proving the signed-in user again: only their own passkeys are asked for (allowCredentials).
-    const own = await listAuthenticators(adapter, reauth.userId)
-    const challenge = await issueChallenge(context, provider.id, { action: "authenticate", userId: reauth.userId, reauthAt: reauth.at })
-    const request = await generateAuthenticationOptions({
-      rpID: rp.id,
-      timeout: options.timeout,
-      userVerification: options.userVerification,
-      ...options.authenticationOptions,
-      allowCredentials: own.map((known) => ({ id: credentialIdForOptions(known.credentialID), transports: known.transports?.split(",").filter(Boolean) ?? [] })),
-      challenge,
-    })
-    return json(context, { action: "authenticate", options: request })
+    return ownPasskeyOptions(context, provider, await listAuthenticators(adapter, reauth.userId), { action: "authenticate", userId: reauth.userId, reauthAt: reauth.at })
   }
   const signedIn = await recentIfSignedIn(context)
   const action = ceremonyAction(context.url.searchParams.get("action")) ?? (signedIn === null ? "authenticate" : "register")
@@ -172,6 +162,27 @@ export async function webauthnOptions(context: RequestContext, provider: Provide
     challenge,
   })
   return json(context, { action, options: creation })
+}
+
+/**
+ * Authentication options asking for one of `own` (`allowCredentials`), with `userVerification` as
+ * the provider says and a challenge issued for `ceremony`: proving a known user again, or their
+ * second factor.
+ *
+ * @throws {MissingCSRF} when the browser has no CSRF cookie.
+ */
+export async function ownPasskeyOptions(context: RequestContext, provider: Provider, own: readonly AdapterAuthenticator[], ceremony: Ceremony): Promise<Response> {
+  const { options } = provider
+  const challenge = await issueChallenge(context, provider.id, ceremony)
+  const request = await generateAuthenticationOptions({
+    rpID: resolveRelyingParty(options, context, provider).id,
+    timeout: options.timeout,
+    userVerification: options.userVerification,
+    ...options.authenticationOptions,
+    allowCredentials: own.map((known) => ({ id: credentialIdForOptions(known.credentialID), transports: known.transports?.split(",").filter(Boolean) ?? [] })),
+    challenge,
+  })
+  return json(context, { action: "authenticate", options: request })
 }
 
 /** The user's passkeys, checked to be a list. */

@@ -8,7 +8,7 @@
  *
  * @see https://www.w3.org/TR/webauthn-3/#sctn-verifying-assertion
  */
-import { generateAuthenticationOptions, type AuthenticationResponseJSON } from "@simplewebauthn/server"
+import type { AuthenticationResponseJSON } from "@simplewebauthn/server"
 import { taggedAuditReason, withAuditReason } from "../audit/trail.js"
 import { json } from "../http/context.js"
 import { signInPageUrl } from "../http/routes.js"
@@ -16,10 +16,10 @@ import { WebAuthnVerificationError } from "../errors/flow-errors.js"
 import type { AdapterAuthenticator } from "../adapters.js"
 import type { FlowProvider, PendingFactor, RequestContext } from "../internal.js"
 import type { AuditReason } from "../types.js"
-import { credentialIdForOptions, findAuthenticator } from "./authjs-rows.js"
-import { checkAssertion, listAuthenticators, readResponse } from "./ceremony.js"
-import { consumeChallenge, issueChallenge } from "./challenge.js"
-import { resolveRelyingParty, type WebAuthnOptions } from "./options.js"
+import { findAuthenticator } from "./authjs-rows.js"
+import { checkAssertion, listAuthenticators, ownPasskeyOptions, readResponse } from "./ceremony.js"
+import { consumeChallenge } from "./challenge.js"
+import type { WebAuthnOptions } from "./options.js"
 import { adapterOf } from "./records.js"
 
 type Provider = FlowProvider<WebAuthnOptions>
@@ -48,17 +48,7 @@ export async function secondFactorOptions(context: RequestContext, provider: Pro
   const except = pending.signedIn.credentialId
   const own = (await listAuthenticators(adapterOf(context), userId)).filter((known) => belongsTo(known, userId) && known.credentialID !== except)
   if (own.length === 0) throw new WebAuthnVerificationError("The pending sign-in's user has no passkey that can be its second factor.")
-  const challenge = await issueChallenge(context, provider.id, { action: "authenticate", userId, pending: pending.id })
-  const { options } = provider
-  const request = await generateAuthenticationOptions({
-    rpID: resolveRelyingParty(options, context, provider).id,
-    timeout: options.timeout,
-    userVerification: options.userVerification,
-    ...options.authenticationOptions,
-    allowCredentials: own.map((known) => ({ id: credentialIdForOptions(known.credentialID), transports: known.transports?.split(",").filter(Boolean) ?? [] })),
-    challenge,
-  })
-  return json(context, { action: "authenticate", options: request })
+  return ownPasskeyOptions(context, provider, own, { action: "authenticate", userId, pending: pending.id })
 }
 
 /**
