@@ -115,7 +115,7 @@ async function verify(context: RequestContext): Promise<Response> {
   const page = `${context.authUrl}/mfa${factor === "backup" ? "?factor=backup" : ""}`
   // A factor the app does not list is refused before it is charged: it could complete nothing.
   if (factorKind(factor) !== undefined && !isListed(context, factor)) return refuse(context, "invalidRequest", `${context.authUrl}/mfa`, "InvalidFactor")
-  if (factor === "passkey") return verifyPasskey(context, pending, field("credential"))
+  if (factor === "passkey") return verifyPasskey(context, pending, asText(field("credential")))
   if ((factor !== "totp" && factor !== "backup") || typeof code !== "string" || code.length > MAX_CODE) return refuse(context, "invalidRequest", page)
   const charged = await chargePending(context, pending)
   if (charged === null) return refuse(context, "expired", signInPageUrl(context))
@@ -138,6 +138,11 @@ async function verifyPasskey(context: RequestContext, pending: PendingSignIn, cr
   if (charged === null) return refuse(context, "expired", signInPageUrl(context))
   const { signedIn } = pending
   return conclude(context, charged, await check(context, provider, { id: pending.id, userId: signedIn.user.id, except: signedIn.credentialId }, credential), page, "passkeyFailed")
+}
+
+/** A posted credential as text: a JSON body may carry the assertion as an object rather than its JSON. */
+function asText(value: unknown): unknown {
+  return typeof value === "object" && value !== null ? JSON.stringify(value) : value
 }
 
 /**
