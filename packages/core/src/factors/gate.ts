@@ -20,13 +20,13 @@ import { openJwe, sealJwe } from "../crypto/sealed.js"
 import { json, redirect } from "../http/context.js"
 import { clearChunked, readChunked, writeChunked } from "../http/cookies.js"
 import { browserBinding, ensureCsrfCookie } from "../http/csrf.js"
-import type { RequestContext } from "../internal.js"
+import type { FlowProvider, RequestContext } from "../internal.js"
 import type { CookieOption } from "../model.js"
 import { MissingCSRF } from "../errors/flow-errors.js"
 import { callAdapter } from "../outbound/store.js"
 import { newAssurance } from "../session/assurance.js"
 import type { SignedIn } from "../session/source.js"
-import { confirmedFactors, factorAdapter } from "./check-code.js"
+import { factorAdapter, listedFactors } from "./check-code.js"
 
 /** How long a pending sign-in lasts: 5 minutes. */
 export const PENDING_MAX_AGE = 5 * 60
@@ -82,8 +82,9 @@ export function codesTried(pending: PendingSignIn): number {
 }
 
 /**
- * Whether the user of `signedIn` owes a second factor: a confirmed factor, or `mfa.required`
- * names them. A sign-in at level 2 already (a passkey that verified its user) and the
+ * Whether the user of `signedIn` owes a second factor: a confirmed factor of a kind
+ * `mfa.factors` lists, a passkey (when it lists `"passkey"`) after any way in but a passkey, or
+ * `mfa.required` names them. A sign-in at level 2 already (a passkey that verified its user) and the
  * continuation of a signed-in session (a passkey added: no authentication) owe nothing.
  *
  * @throws {AdapterError} when the store fails.
@@ -93,8 +94,24 @@ async function owesSecondFactor(context: RequestContext, signedIn: SignedIn): Pr
   const mfa = context.config.mfa
   if (mfa === undefined || signedIn.continues !== undefined) return false
   if (newAssurance(signedIn.methods, 0).level === 2) return false
-  if ((await confirmedFactors(context, signedIn.user.id)).length > 0) return true
+  if ((await listedFactors(context, signedIn.user.id)).length > 0) return true
+  // A passkey is owed after every other way in; after a passkey sign-in it was the first factor.
+  if (!signedIn.methods.includes("hwk") && (await passkeyFactor(context, signedIn)) !== undefined) return true
   return mfa.required(signedIn.user as AdapterUser)
+}
+
+/**
+ * The provider whose passkeys can complete `signedIn` as its second factor, when `mfa.factors`
+ * lists `"passkey"` and its user has one there other than the passkey that was the first factor
+ * (the first provider whose flow offers it, `SignInFlow.secondFactor`); else `undefined`.
+ *
+ * @throws {AdapterError} when the store fails.
+ */
+export async function passkeyFactor(context: RequestContext, signedIn: SignedIn): Promise<FlowProvider | undefined> {
+  if (context.config.mfa?.factors.includes("passkey") !== true) return undefined
+  const provider = context.config.providers.find((each) => each.flow.secondFactor !== undefined)
+  const ways = (await provider?.flow.waysIn?.(context, provider, signedIn.user as AdapterUser)) ?? []
+  return ways.some((way) => way.kind === "passkey" && way.credentialID !== signedIn.credentialId) ? provider : undefined
 }
 
 /**

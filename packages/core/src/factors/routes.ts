@@ -12,12 +12,15 @@ import { notFound } from "../http/failures.js"
 import { signInPageUrl } from "../http/routes.js"
 import type { RequestContext } from "../internal.js"
 import type { AuditReason } from "../types.js"
-import { checkBackupCode, checkTotp, confirmedFactors, type CodeCheck } from "./check-code.js"
+import { checkBackupCode, checkTotp, factorKind, isListed, listedFactors, type CodeCheck } from "./check-code.js"
 import { mfaChallengePage, type ChallengeFactor } from "./pages.js"
-import { chargePending, completePending, endPending, lastAttempt, readPending } from "./pending.js"
+import { passkeyFactor } from "./gate.js"
+import { chargePending, completePending, endPending, lastAttempt, readPending, type PendingSignIn } from "./pending.js"
 
 /** The longest code read: a backup code typed with spaces and hyphens is well under it. */
 const MAX_CODE = 64
+/** The longest passkey assertion read (its JSON): a real one is well under a few kilobytes. */
+const MAX_CREDENTIAL = 16 * 1024
 
 /** Answers a request to `{basePath}/mfa/{sub}`. */
 export async function mfaRoute(context: RequestContext, method: "GET" | "POST", sub: string): Promise<Response> {
@@ -34,10 +37,13 @@ function wantsJson(request: Request): boolean {
   return accept.includes("application/json") && !accept.includes("text/html")
 }
 
-/** The factors the challenge offers the user: an unlocked TOTP factor, and backup codes while any is left. */
-async function offered(context: RequestContext, userId: string): Promise<ChallengeFactor[]> {
-  const factors = await confirmedFactors(context, userId)
-  const offers: ChallengeFactor[] = []
+/**
+ * The factors of the kinds `mfa.factors` lists that the challenge offers the pending user: a
+ * passkey other than the first factor's, an unlocked TOTP factor, and backup codes while any is left.
+ */
+async function offered(context: RequestContext, pending: PendingSignIn): Promise<ChallengeFactor[]> {
+  const factors = await listedFactors(context, pending.signedIn.user.id)
+  const offers: ChallengeFactor[] = (await passkeyFactor(context, pending.signedIn)) === undefined ? [] : ["passkey"]
   if (factors.some((factor) => factor.type === "totp" && factor.lockedAt == null)) offers.push("totp")
   if (factors.some((factor) => factor.type === "backup")) offers.push("backup")
   return offers
@@ -54,15 +60,26 @@ async function challenge(context: RequestContext): Promise<Response> {
     const url = signInPageUrl(context)
     return wantsJson(context.request) ? json(context, { error: "SessionRequired", url }, 401) : redirect(context, url, 303)
   }
-  const factors = await offered(context, pending.signedIn.user.id)
+  const factors = await offered(context, pending)
   const setup = `${context.authUrl}/mfa/setup`
   if (wantsJson(context.request)) return json(context, factors.length === 0 ? { factors, setup } : { factors })
   if (factors.length === 0) return redirect(context, setup, 303)
   const { searchParams } = context.url
-  return html(context, mfaChallengePage(context, { factors, csrfToken: await csrfToken(context), error: searchParams.get("error") ?? undefined, factor: searchParams.get("factor") ?? undefined }))
+  const provider = factors.includes("passkey") ? await passkeyFactor(context, pending.signedIn) : undefined
+  const passkey = provider?.flow.secondFactor?.control(context, provider)
+  const response = html(context, mfaChallengePage(context, { factors, csrfToken: await csrfToken(context), error: searchParams.get("error") ?? undefined, factor: searchParams.get("factor") ?? undefined, passkey }))
+  if (passkey !== undefined) {
+    // The passkey's one script, from our origin and pinned by its hash, and its requests to our routes.
+    const policy = response.headers.get("content-security-policy") ?? ""
+    response.headers.set("content-security-policy", policy.replace("default-src 'none';", `default-src 'none'; script-src 'self' ${passkey.source}; connect-src 'self';`))
+  }
+  return response
 }
 
-/** The HTTP status of each refusal a JSON client gets. */
+/** What a factor's check found: the method it adds to the session's assurance, or why it was refused. */
+type FactorCheck = { ok: true; method: string } | { ok: false; reason: AuditReason }
+
+/** The HTTP status of each refusal a JSON client gets (400 for any other). */
 const STATUS: Readonly<Record<Exclude<CodeCheck, { ok: true }>["reason"] | "expired" | "invalidRequest", number>> = {
   invalidCode: 400,
   replayed: 400,
@@ -74,7 +91,8 @@ const STATUS: Readonly<Record<Exclude<CodeCheck, { ok: true }>["reason"] | "expi
 
 /**
  * `POST /mfa/verify { csrfToken, factor: "totp" | "backup", code }`: completes the pending sign-in
- * with a right code and sends the browser where the first factor would have; a wrong one counts
+ * with a right code and sends the browser where the first factor would have. A factor of a kind
+ * `mfa.factors` does not list is refused as `InvalidFactor` (400), uncharged; a wrong code counts
  * against the pending sign-in (the 5th ends it) and the user. Every attempt
  * is charged before its code is checked, so parallel guesses with one cookie are refused, not
  * each checked. Answers by the routes' conventions (`answerRoute`); audited as `secondFactor`.
@@ -95,22 +113,57 @@ async function verify(context: RequestContext): Promise<Response> {
   const factor = field("factor")
   const code = field("code")
   const page = `${context.authUrl}/mfa${factor === "backup" ? "?factor=backup" : ""}`
+  // A factor the app does not list is refused before it is charged: it could complete nothing.
+  if (factorKind(factor) !== undefined && !isListed(context, factor)) return refuse(context, "invalidRequest", `${context.authUrl}/mfa`, "InvalidFactor")
+  if (factor === "passkey") return verifyPasskey(context, pending, asText(field("credential")))
   if ((factor !== "totp" && factor !== "backup") || typeof code !== "string" || code.length > MAX_CODE) return refuse(context, "invalidRequest", page)
   const charged = await chargePending(context, pending)
   if (charged === null) return refuse(context, "expired", signInPageUrl(context))
   const check = factor === "totp" ? await checkTotp(context, userId, code) : await checkBackupCode(context, userId, code)
+  return conclude(context, charged, check, page)
+}
+
+/**
+ * `POST /mfa/verify { csrfToken, factor: "passkey", credential }`: the assertion (its JSON) of one
+ * of the pending user's passkeys, not the first factor's, made for the challenge
+ * `{basePath}/webauthn-options/:id?action=mfa` issued to this pending sign-in. Charged as a code
+ * is; any refusal answers `passkeyFailed` (400), and the audit trail says why.
+ */
+async function verifyPasskey(context: RequestContext, pending: PendingSignIn, credential: unknown): Promise<Response> {
+  const page = `${context.authUrl}/mfa`
+  const provider = await passkeyFactor(context, pending.signedIn)
+  const check = provider?.flow.secondFactor?.verify
+  if (provider === undefined || check === undefined || typeof credential !== "string" || credential === "" || credential.length > MAX_CREDENTIAL) return refuse(context, "invalidRequest", page)
+  const charged = await chargePending(context, pending)
+  if (charged === null) return refuse(context, "expired", signInPageUrl(context))
+  const { signedIn } = pending
+  return conclude(context, charged, await check(context, provider, { id: pending.id, userId: signedIn.user.id, except: signedIn.credentialId }, credential), page, "passkeyFailed")
+}
+
+/** A posted credential as text: a JSON body may carry the assertion as an object rather than its JSON. */
+function asText(value: unknown): unknown {
+  return typeof value === "object" && value !== null ? JSON.stringify(value) : value
+}
+
+/**
+ * Ends an attempt after its check: a right one completes the pending sign-in with the method it
+ * adds; a wrong one is refused (as `error` when named), and at the last attempt ends the sign-in.
+ */
+async function conclude(context: RequestContext, charged: PendingSignIn, check: FactorCheck, page: string, error?: string): Promise<Response> {
   if (!check.ok) {
-    if (!lastAttempt(charged)) return refuse(context, check.reason, page)
+    if (!lastAttempt(charged)) return refuse(context, check.reason, page, error)
     await endPending(context, charged)
-    return refuse(context, check.reason, signInPageUrl(context))
+    return refuse(context, check.reason, signInPageUrl(context), error)
   }
-  await auditSuccess(context, userId, undefined, [check.method])
+  await auditSuccess(context, charged.signedIn.user.id, undefined, [check.method])
   const completed = await completePending(context, charged, [check.method])
   if (completed === null) return refuse(context, "expired", signInPageUrl(context))
   return answerRoute(context, { url: completed.target })
 }
 
-async function refuse(context: RequestContext, reason: keyof typeof STATUS, url: string): Promise<Response> {
-  await auditFailure(context, reason satisfies AuditReason)
-  return answerRoute(context, { url, error: reason, status: STATUS[reason] })
+/** Audits the refusal by `reason` and answers it by the routes' conventions, as `error` (the reason, unless named: then 400). */
+async function refuse(context: RequestContext, reason: AuditReason, url: string, error?: string): Promise<Response> {
+  await auditFailure(context, reason)
+  const status = error === undefined && Object.hasOwn(STATUS, reason) ? STATUS[reason as keyof typeof STATUS] : 400
+  return answerRoute(context, { url, error: error ?? reason, status })
 }
