@@ -61,9 +61,10 @@ afterAll(async () => {
 /**
  * Runs `body` in a fresh browser context (no cookies at the app or the IdP); on failure saves a
  * screenshot under test-results/ and names it in the error. Also fails on any script error or
- * Content-Security-Policy violation the page reports.
+ * Content-Security-Policy violation the page reports, but for the console errors the test
+ * expects (`expected`: a refusal the page asked for, which Chromium logs as a failed load).
  */
-function browserTest(name: string, body: (page: Page) => Promise<void>): void {
+function browserTest(name: string, body: (page: Page) => Promise<void>, expected: readonly RegExp[] = []): void {
   it(name, async () => {
     browser ??= launchChromium()
     const context = await (await browser).newContext()
@@ -76,6 +77,7 @@ function browserTest(name: string, body: (page: Page) => Promise<void>): void {
       const source = message.location().url
       // The Dev IdP serves no icon; Chromium's request for one is not the example's failure.
       if (message.type() !== "error" || started.some(({ example }) => source === `${example.idp.issuer}/favicon.ico`)) return
+      if (expected.some((pattern) => pattern.test(`${message.text()} (${source})`))) return
       pageErrors.push(`${message.text()} (${source})`)
     })
     try {
@@ -122,7 +124,7 @@ describe("the example with database sessions", () => {
     await page.goto(`${example.url}/`)
     expect(await page.getByTestId("state").textContent()).toContain("Signed out")
 
-    await page.getByRole("link", { name: "Protected page" }).click()
+    await page.getByRole("link", { name: "Protected", exact: true }).click()
     await page.waitForURL(`${example.url}/api/auth/signin?callbackUrl=%2Fprotected`)
     await page.getByRole("button", { name: "Sign in with Dev IdP" }).click()
 
@@ -574,4 +576,66 @@ describe("the signed-in devices page", () => {
     await page.goto(`${example.url}/devices`)
     await page.waitForURL(`${example.url}/api/auth/signin?callbackUrl=%2Fdevices`)
   })
+})
+
+describe("the account page", () => {
+  let run: Started
+  beforeAll(async () => {
+    run = await start()
+  })
+
+  /** The session ids `GET /sessions` lists for this browser's user, this one's marked. */
+  async function sessionIds(page: Page): Promise<{ id: string; current: boolean }[]> {
+    return page.evaluate(async () => ((await (await fetch("/api/auth/sessions")).json()) as { id: string; current: boolean }[]).map(({ id, current }) => ({ id, current })))
+  }
+
+  browserTest("V7.5.1: unlinking with a stale session goes through ReauthRequired to a passkey re-authentication and back, then succeeds on the same session", async (page) => {
+    const { example } = run
+    const cdp = await enableVirtualAuthenticators(page)
+    const authenticatorId = await addVirtualAuthenticator(cdp)
+
+    // Alice signs in with the Dev IdP; her verified address (with email links on) is another way in.
+    await page.goto(`${example.url}/account`)
+    await page.waitForURL(`${example.url}/api/auth/signin?callbackUrl=%2Faccount`)
+    await page.getByRole("button", { name: "Sign in with Dev IdP" }).click()
+    await logInAtIdp(page, example)
+    await page.waitForURL(`${example.url}/account`)
+    const linked = page.getByTestId("linked-account")
+    expect(await linked.textContent()).toContain("Dev IdP")
+
+    // A fresh session adds a passkey at once, from the page.
+    const signedIn = await sessionIds(page)
+    await page.getByRole("button", { name: "Add a passkey" }).click()
+    await page.getByTestId("passkey").waitFor()
+    expect((await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials).toHaveLength(1)
+    const before = { sessions: await sessionIds(page), cookie: await sessionCookie(page), devices: await page.getByTestId("device").count() }
+    // Adding a passkey is no new sign-in: the same session, one device.
+    expect(before.sessions).toEqual(signedIn)
+    expect(before.devices).toBe(1)
+
+    // Eleven minutes on (session.reauthAge is ten), the Dev IdP account can go, but only once Alice proves it is her.
+    vi.useFakeTimers({ toFake: ["Date"] })
+    try {
+      vi.setSystemTime(Date.now() + 11 * 60 * 1000)
+      await page.reload()
+      await page.getByRole("button", { name: "Unlink" }).click()
+      await page.waitForURL((url) => url.pathname === "/api/auth/reauth" && url.searchParams.get("callbackUrl") === `${example.url}/account`)
+      expect(await linked.count(), "nothing was unlinked").toBe(0)
+      await page.locator("form[data-reauth-passkey] button").click()
+      await page.waitForURL(`${example.url}/account`)
+      expect(await linked.count(), "still linked after re-authenticating").toBe(1)
+
+      await page.getByRole("button", { name: "Unlink" }).click()
+      await page.getByRole("button", { name: "Link Dev IdP" }).waitFor()
+      expect(await linked.count()).toBe(0)
+      expect(await page.getByText("No account at another provider is linked.").count()).toBe(1)
+      // The same session throughout: its id, its cookie, and one device listed.
+      expect(await sessionIds(page)).toEqual(before.sessions)
+      expect(await sessionCookie(page)).toBe(before.cookie)
+      expect(await page.getByTestId("device").count()).toBe(before.devices)
+    } finally {
+      vi.useRealTimers()
+    }
+    expect(run.errors).toEqual([])
+  }, [/status of 403 .*\/api\/auth\/accounts\/unlink\)$/])
 })
