@@ -52,6 +52,14 @@ export const ROUTE_DOCS: Record<string, readonly RouteDoc[]> = {
   "POST reauth": [
     { path: "/reauth/:id", does: "Proves the signed-in user again through a provider (a password form, an OpenID provider's fresh login, an email link) or, at `/reauth/totp`, an authenticator app's code; raises the same session. CSRF-checked.", limit: "signIn" },
   ],
+  "GET account": [
+    { path: "/account/email/confirm", does: "The page an email change's link opens: the new address and a form that applies it (opening it changes nothing, so a mail scanner cannot)." },
+  ],
+  "POST account": [
+    { path: "/account/email", does: "Asks to change the signed-in user's address (a recent sign-in, level 2 with a second factor): a one-hour link to the new address; the same answer whatever the address. CSRF-checked.", limit: "signIn" },
+    { path: "/account/email/confirm", does: "Applies the change the link names, once, in any browser; tells the old address. CSRF-checked.", limit: "callback" },
+    { path: "/account/delete", does: "Deletes the signed-in user's account, sign-in methods, sessions, factors and the address's sign-in links (a recent sign-in, level 2 with a second factor). CSRF-checked." },
+  ],
   "POST backchannel-logout": [{ path: "/backchannel-logout/:id", does: "OpenID Connect Back-Channel Logout: the provider posts a signed logout token and the user's sessions end on every instance (`backchannelLogout: true`)." }],
   "GET webauthn-options": [{ path: "/webauthn-options/:id", does: "A passkey challenge (authentication or registration options) for the browser's WebAuthn call.", limit: "passkeyOptions" }],
   "GET webauthn-credentials": [{ path: "/webauthn-credentials/:id", does: "The signed-in user's passkeys as JSON: name, created, last used." }],

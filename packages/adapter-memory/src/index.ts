@@ -350,6 +350,16 @@ export function MemoryAdapter(initial: MemoryAdapterState = {}): Required<Strict
       return hasExpired(found.expires) ? null : found
     },
 
+    deleteVerificationTokens(identifier) {
+      let deleted = 0
+      for (const [key, token] of verificationTokens) {
+        if (token.identifier !== identifier) continue
+        verificationTokens.delete(key)
+        deleted++
+      }
+      return deleted
+    },
+
     createAuthenticator(authenticator) {
       return copy(insertAuthenticator(copy(authenticator), "createAuthenticator()"))
     },

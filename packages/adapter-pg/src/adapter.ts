@@ -375,6 +375,11 @@ export function PostgresAdapter(pool: PostgresPool, options: PostgresAdapterOpti
       return hasExpired(found.expires) ? null : found
     },
 
+    async deleteVerificationTokens(identifier) {
+      const rows = await find("deleteVerificationTokens", `DELETE FROM verification_token WHERE identifier = $1 RETURNING 1`, [identifier])
+      return rows.length
+    },
+
     async createAuthenticator(authenticator) {
       const values = [
         authenticator.credentialID,

@@ -140,4 +140,36 @@ describe("back-channel logout of a JWT session, two processes sharing PostgreSQL
   it("a pre-switch JWT session read through one instance is listed and ended by signing out everywhere on the other (ASVS V7.4.5)", async () => {
     await signOutEverywhereFromSecond("jwt", running().instances, pool)
   })
+
+  it("deleting the account through one instance leaves no row of the user in any table, and its JWT cookie fails on the other", async () => {
+    const { instances } = running()
+    const [first, second] = instances
+    const visitor = await signedInOnBoth(instances)
+    const userId = (await visitor.session())?.user?.id ?? ""
+    expect(userId).not.toBe("")
+    const { rows: tables } = await pool().query<{ name: string }>(`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`)
+    /** Every row, in every table, that names the user by id or address. */
+    const rowsOfUser = async (): Promise<string[]> => {
+      const found: string[] = []
+      for (const { name } of tables) {
+        const { rows } = await pool().query<{ row: string }>(`SELECT row_to_json(t)::text AS row FROM "${name}" t`)
+        for (const { row } of rows) if (row.includes(userId) || row.includes(ALICE.login)) found.push(`${name}: ${row}`)
+      }
+      return found
+    }
+    expect((await rowsOfUser()).map((row) => row.slice(0, row.indexOf(":"))).sort()).toEqual(expect.arrayContaining(["accounts", "session_records", "users"]))
+
+    visitor.target = first
+    const csrfToken = await visitor.csrfToken()
+    const deleted = await visitor.browser.request(`${APP}/api/auth/account/delete`, {
+      method: "POST",
+      headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrfToken }),
+      initiator: `${APP}/settings`,
+    })
+    expect(deleted.status, first.output.join("\n")).toBe(200)
+    expect(await rowsOfUser()).toEqual([])
+    visitor.target = second
+    expect(await visitor.session()).toBeNull()
+  })
 })

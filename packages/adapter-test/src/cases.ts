@@ -58,6 +58,7 @@ export type AdapterTestGroup =
   | "cascade on deleteUser"
   | "sessions"
   | "verification tokens"
+  | "verification token deletion"
   | "uniqueness"
   | "copies"
   | "authenticators"
@@ -605,6 +606,20 @@ const verificationTokens = group("verification tokens", {
     await adapter.createVerificationToken(second)
     assertRecord(await adapter.useVerificationToken(byToken(first)), first, "useVerificationToken() of the first token")
     assertRecord(await adapter.useVerificationToken(byToken(second)), second, "useVerificationToken() of the second token")
+  },
+})
+
+const verificationTokenDeletion = group("verification token deletion", {
+  async "deleteVerificationTokens deletes every token of the identifier, expired ones too, and no other"(adapter, db) {
+    const first = newToken()
+    const second = newToken({ identifier: first.identifier, expires: fromNow(-MINUTE) })
+    const other = newToken()
+    for (const token of [first, second, other]) await adapter.createVerificationToken(token)
+    assert.equal(await adapter.deleteVerificationTokens(first.identifier), 2, "deleteVerificationTokens() answers how many it deleted")
+    if (db) assertGone(await db.verificationToken(first), "a deleted token")
+    assert.equal(await adapter.useVerificationToken(byToken(first)), null, "useVerificationToken() of a deleted token")
+    assertRecord(await adapter.useVerificationToken(byToken(other)), other, "another identifier's token")
+    assert.equal(await adapter.deleteVerificationTokens(first.identifier), 0, "deleteVerificationTokens() of an identifier with none")
   },
 })
 
@@ -1580,6 +1595,7 @@ export const cases: readonly AdapterTestCase[] = [
   ...cascade,
   ...sessions,
   ...verificationTokens,
+  ...verificationTokenDeletion,
   ...uniqueness,
   ...copies,
   ...authenticators,

@@ -148,6 +148,11 @@ function referenceAdapter(store: Store): Required<StrictAdapter> {
       remove(store.tokens, found)
       return found && !expired(found.expires) ? found : null
     },
+    deleteVerificationTokens(identifier) {
+      const gone = store.tokens.filter((stored) => stored.identifier === identifier)
+      for (const token of gone) remove(store.tokens, token)
+      return gone.length
+    },
     createAuthenticator(authenticator) {
       if (findAuthenticator(authenticator.credentialID)) throw new Error("credential taken")
       store.authenticators.push(copy(authenticator))
@@ -648,6 +653,17 @@ const defects: Defect[] = [
     defect: "createVerificationToken stores nothing",
     breaks: () => ({ createVerificationToken: (token) => copy(token) }),
     caughtBy: ["useVerificationToken returns the token created, expires as a Date"],
+  },
+  {
+    defect: "deleteVerificationTokens deletes another identifier's tokens too",
+    breaks: (store) => ({
+      deleteVerificationTokens() {
+        const count = store.tokens.length
+        store.tokens.splice(0)
+        return count
+      },
+    }),
+    caughtBy: ["deleteVerificationTokens deletes every token of the identifier, expired ones too, and no other"],
   },
   {
     defect: "createVerificationToken keeps the object passed in",
@@ -1402,7 +1418,7 @@ describe("an adapter without verification tokens, skipping that group", () => {
   const { createVerificationToken: _create, useVerificationToken: _use, ...adapter } = referenceAdapter(emptyStore())
   runAdapterTests({
     adapter,
-    skip: ["verification tokens", "changing a verification token passed in or returned does not change the store"],
+    skip: ["verification tokens", "verification token deletion", "changing a verification token passed in or returned does not change the store"],
   })
 })
 

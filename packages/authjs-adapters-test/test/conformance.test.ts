@@ -21,6 +21,9 @@ const NO_GET_ACCOUNT = [
 
 /** What `@auth/pg-adapter` lacks on either id type. */
 const PG_LACKS = [
+  // No deleteVerificationTokens (this project's addition): core then refuses email changes, and
+  // account deletion leaves the address's sign-in links to expire (see the core README).
+  "verification token deletion",
   // No authenticator methods: passkeys need another store (core checks this at config time).
   "authenticators",
   "passkey management",
@@ -86,6 +89,8 @@ describe("@auth/unstorage-adapter on Redis", () => {
       // A key-value store without uniqueness checks: every write overwrites. Core looks up
       // before it creates or links, as for PostgreSQL above.
       "uniqueness",
+      // No deleteVerificationTokens (see PG_LACKS).
+      "verification token deletion",
       "createAuthenticator throws for a credentialID that exists",
       // No updateAuthenticator / deleteAuthenticator: renaming and removing passkeys are this
       // project's additions to the contract, which Auth.js's adapters do not have.
@@ -126,6 +131,8 @@ describe("@auth/unstorage-adapter on Redis", () => {
  * OAuth 1.0a tokens, which Auth.js never supported, and expiry checks, which core makes itself.
  */
 const ORMS_LACK = [
+  // No deleteVerificationTokens (see PG_LACKS).
+  "verification token deletion",
   // No updateAuthenticator / deleteAuthenticator, and no columns for a passkey's name, AAGUID
   // and dates: core stores only Auth.js's authenticator fields in such an adapter.
   "passkey management",

@@ -248,6 +248,14 @@ export interface Adapter {
   createVerificationToken?(token: VerificationToken): Awaitable<VerificationToken | null | undefined>
   /** Returns the token and deletes it, so it can be used once only. */
   useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>
+  /**
+   * Deletes every token stored for `identifier` (expired ones included); answers how many it
+   * deleted (`0` for none). This project's extension (Auth.js's adapters do not have it): an
+   * email change (`POST /account/email`) calls it so that only the newest link works, and so do
+   * "sign out everywhere" (a pending change ends) and account deletion (the address's outstanding
+   * sign-in links end). Without it, `/account/email` answers a `Configuration` error naming it.
+   */
+  deleteVerificationTokens?(identifier: string): AwaitableOrNothing<number>
   /** Stores a new WebAuthn credential; throws when its `credentialID` exists. */
   createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>
   getAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>
@@ -319,6 +327,8 @@ export interface StrictAdapter extends Adapter {
   ): Awaitable<AdapterAccount | undefined>
   getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>
   deleteSession?(sessionToken: string): Awaitable<AdapterSession | null | undefined>
+  /** Deletes every token stored for `identifier`; answers how many it deleted. */
+  deleteVerificationTokens?(identifier: string): Awaitable<number>
 }
 
 /**

@@ -306,3 +306,70 @@ export async function reauthenticate(options: ClientOptions & { callbackUrl?: st
   if (options.redirect !== false) location.assign(url.href)
   return Promise.resolve({ url: url.href })
 }
+
+/**
+ * What {@link changeEmail} and {@link deleteAccount} resolve to: done, or the error code
+ * (`ReauthRequired` with `url`, the re-authentication page, for {@link reauthenticate}'s
+ * navigation or a link; `SessionRequired`, `EmailSignInError`, `MissingCSRF`, `Configuration`...).
+ */
+export interface AccountActionResult {
+  ok: boolean
+  /** `null` when done; else the error code. */
+  error: string | null
+  /** With `ReauthRequired` (and `SessionRequired`): where to send the browser. */
+  url?: string
+}
+
+/** Posts `fields` with the CSRF token to an account route and reads its JSON answer. */
+async function postAccount(path: string, fields: Record<string, string>, options: ClientOptions | undefined): Promise<{ result: AccountActionResult; body: Record<string, unknown> }> {
+  const response = await fetch(`${base(options)}${path}`, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ ...fields, csrfToken: await getCsrfToken(options) }),
+  })
+  const body = (await response.json().catch(() => ({}))) as Record<string, unknown>
+  if (response.ok && body.ok === true) return { result: { ok: true, error: null }, body }
+  const error = typeof body.error === "string" ? body.error : `HTTP ${String(response.status)}`
+  return { result: typeof body.url === "string" ? { ok: false, error, url: body.url } : { ok: false, error }, body }
+}
+
+/**
+ * Asks to change the signed-in user's email address (`POST /account/email`): a link goes to the
+ * new address, and the address changes only once that link's page is confirmed. Resolves `{ ok:
+ * true }` whatever the address is (nothing tells whether another account has it); rejects only
+ * when the server cannot be reached.
+ *
+ * @example
+ * ```ts
+ * const result = await changeEmail("ada@new.example")
+ * if (result.error === "ReauthRequired") await reauthenticate()
+ * ```
+ */
+export async function changeEmail(email: string, options?: ClientOptions): Promise<AccountActionResult> {
+  return (await postAccount("/account/email", { email, callbackUrl: location.href }, options)).result
+}
+
+/**
+ * Deletes the signed-in user's account (`POST /account/delete`): the user, their sign-in methods
+ * and every session; this browser is signed out. Where the browser has the WebAuthn Signal API,
+ * its password manager is told the deleted passkeys are gone (`signalUnknownCredential`).
+ * Resolves with the outcome; rejects only when the server cannot be reached.
+ *
+ * @example
+ * ```ts
+ * const result = await deleteAccount()
+ * if (result.error === "ReauthRequired") await reauthenticate()
+ * ```
+ */
+export async function deleteAccount(options?: ClientOptions): Promise<AccountActionResult> {
+  const { result, body } = await postAccount("/account/delete", { callbackUrl: location.href }, options)
+  const passkeys = body.passkeys as { rpId?: unknown; credentialIds?: unknown } | undefined
+  const signal = (globalThis.PublicKeyCredential as { signalUnknownCredential?: (options: { rpId: string; credentialId: string }) => Promise<void> } | undefined)?.signalUnknownCredential
+  if (result.ok && typeof signal === "function" && typeof passkeys?.rpId === "string" && Array.isArray(passkeys.credentialIds)) {
+    for (const credentialId of passkeys.credentialIds) {
+      if (typeof credentialId === "string") await signal.call(globalThis.PublicKeyCredential, { rpId: passkeys.rpId, credentialId }).catch(() => undefined)
+    }
+  }
+  return result
+}

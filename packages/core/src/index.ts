@@ -27,7 +27,22 @@ export { getAccessToken, type AccessToken } from "./server/access-token.js"
 export { memoryRateLimitStore, type RateLimitCount, type RateLimitStore } from "./limits/rate-limit-store.js"
 export { envFlag, envName, envValue, readEnv, type Env } from "./config/env.js"
 export { customFetch } from "./config/flow-key.js"
-export { authBase, signIn, signOut, unlinkAccount, updateSession, type AuthBase, type ServerSignInOptions, type ServerSignOutOptions, type ServerUnlinkAccountOptions } from "./server/server.js"
+export {
+  authBase,
+  changeEmail,
+  deleteAccount,
+  signIn,
+  signOut,
+  unlinkAccount,
+  updateSession,
+  type AccountActionResult,
+  type AuthBase,
+  type ServerChangeEmailOptions,
+  type ServerDeleteAccountOptions,
+  type ServerSignInOptions,
+  type ServerSignOutOptions,
+  type ServerUnlinkAccountOptions,
+} from "./server/server.js"
 
 // How a failed or unknown request is answered loads with the first such request: an app's ordinary requests never need it.
 const failures = () => import("./http/failures.js")
@@ -44,6 +59,8 @@ const accounts: Handler = async (context, action) => (await import("./actions/ac
 // Second factors and re-authentication: apps that configure neither load none of their code.
 const mfa = (method: "GET" | "POST"): Handler => async (context, sub) => (await import("./factors/routes.js")).mfaRoute(context, method, sub ?? "")
 const reauth = (method: "GET" | "POST"): Handler => async (context, sub) => (await import("./reauth/routes.js")).reauthRoute(context, method, sub ?? "")
+// Account settings (email change, deletion) are seldom used: their routes load on first use.
+const account = (method: "GET" | "POST"): Handler => async (context, sub) => (await import("./account/routes.js")).accountRoute(context, method, sub ?? "")
 
 const GET: Partial<Record<Action, Handler>> = {
   providers: (context) => providers(context),
@@ -61,6 +78,7 @@ const GET: Partial<Record<Action, Handler>> = {
   accounts,
   mfa: mfa("GET"),
   reauth: reauth("GET"),
+  account: account("GET"),
 }
 
 const POST: Partial<Record<Action, Handler>> = {
@@ -73,6 +91,7 @@ const POST: Partial<Record<Action, Handler>> = {
   accounts,
   mfa: mfa("POST"),
   reauth: reauth("POST"),
+  account: account("POST"),
 }
 
 /**

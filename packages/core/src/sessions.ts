@@ -19,8 +19,7 @@ import { serializeCookie } from "./http/cookies.js"
 import { AuthError, Configuration } from "./errors/errors.js"
 import { httpStatus } from "./errors/errors.js"
 import type { InternalConfig, RequestContext, SetCookieSink } from "./internal.js"
-import { endUnrecordedPreSwitchSessions, revokeRecords } from "./session/records.js"
-import { callAdapter } from "./outbound/store.js"
+import { revokeUserRecords } from "./session/records.js"
 import type { AuthConfig } from "./types.js"
 
 export type { RevokeResult, RevokeTarget, SessionInfo } from "./actions/sessions.js"
@@ -112,9 +111,7 @@ export async function revokeUserSessions(config: AuthConfig, userId: string): Pr
   if (typeof userId !== "string" || userId === "") return 0
   let revoked: number
   try {
-    await endUnrecordedPreSwitchSessions(internal, userId)
-    const records = (await callAdapter(adapter, "listSessionRecords", { userId })).filter((record) => record.userId === userId)
-    revoked = await revokeRecords(internal, records, "admin")
+    revoked = await revokeUserRecords(internal, userId, "admin")
   } catch (error) {
     await auditWithoutRequest(internal, "sessionRevoke", "failure", error instanceof AuthError ? (await import("./http/failures.js")).auditReasonOf(error) : "storeError", userId)
     throw error

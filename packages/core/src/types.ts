@@ -231,7 +231,8 @@ export interface EventCallbacks {
    * A session was revoked (its record, with an adapter that keeps session records): signed out
    * (`"signOut"`), ended by the provider's back-channel logout (`"backchannelLogout"`), by the
    * user from their list of sessions (`"revoked"`, one or every other), by their "sign out
-   * everywhere" (`"signOutEverywhere"`), or by the app's `revokeUserSessions` (`"admin"`).
+   * everywhere" (`"signOutEverywhere"`), by the app's `revokeUserSessions` (`"admin"`), or
+   * with its user's account (`"accountDeleted"`).
    */
   sessionRevoked?: (message: { userId: string; sessionId: string; reason: SessionRevocationReason }) => Awaitable<void>
   /**
@@ -274,6 +275,12 @@ export interface EventCallbacks {
  * - `mfaEnrol`: an authenticator app confirmed with its first code (`POST /mfa/totp/confirm`).
  * - `mfaRemove`: a second factor removed (`POST /mfa/remove`).
  * - `backupCodesRegenerate`: new backup codes replace the old ones (`POST /mfa/backup-codes`).
+ * - `emailChange`: the email address changed in two steps. The request (`POST /account/email`,
+ *   `changeEmail()`) ends `pending` once the link was mailed to the new address, or fails
+ *   (`addressTaken`: another account has it, a mail without a link says so; `rateLimited`;
+ *   `reauthRequired`...); the link's post (`POST /account/email/confirm`) ends `success` with the
+ *   change applied, or fails (`invalidCode`: unknown, used, expired or cancelled; `addressTaken`).
+ * - `accountDelete`: the user deleted their account (`POST /account/delete`, `deleteAccount()`).
  */
 export type AuditType =
   | "signIn"
@@ -289,10 +296,13 @@ export type AuditType =
   | "mfaEnrol"
   | "mfaRemove"
   | "backupCodesRegenerate"
+  | "emailChange"
+  | "accountDelete"
 
 /**
  * How an audited operation ended; `pending` for a `signIn` whose first factor passed and whose
- * user owes a second (no session yet: a `secondFactor` event and the `signIn` success follow).
+ * user owes a second (no session yet: a `secondFactor` event and the `signIn` success follow),
+ * and for an `emailChange` whose link was mailed (its post sends the success).
  */
 export type AuditOutcome = "success" | "failure" | "pending"
 
@@ -317,6 +327,7 @@ export type AuditOutcome = "success" | "failure" | "pending"
  * - `reauthRequired`: the change needs a recent authentication (`session.reauthAge`) and the session's is older.
  * - `configuration`: the app's set-up or its own code failed (a callback or `authorize` that threw).
  * - `storeError`: the adapter failed.
+ * - `addressTaken`: an email change to an address another account has.
  * - On a `sessionRevoke` success: `revoked` (one, or every other, from the user's list of sessions),
  *   `signOutEverywhere`, `backchannelLogout`, `admin` (`revokeUserSessions`).
  */
@@ -337,7 +348,8 @@ export type AuditReason =
   | "reauthRequired"
   | "configuration"
   | "storeError"
-  | Exclude<SessionRevocationReason, "signOut">
+  | "addressTaken"
+  | Exclude<SessionRevocationReason, "signOut" | "accountDeleted">
 
 /**
  * One authentication operation, as `events.audit` receives it. Fields are present only where known;
@@ -364,9 +376,10 @@ export interface AuditEvent {
 
 /**
  * Why a session was revoked: see the `sessionRevoked` event. `expired`: it reached
- * `session.absoluteMaxAge`; `idle`: it went unread for `session.idleTimeout`.
+ * `session.absoluteMaxAge`; `idle`: it went unread for `session.idleTimeout`; `accountDeleted`:
+ * its user deleted their account (the deletion's own `accountDelete` audit event tells it).
  */
-export type SessionRevocationReason = "signOut" | "backchannelLogout" | "revoked" | "signOutEverywhere" | "admin" | "expired" | "idle"
+export type SessionRevocationReason = "signOut" | "backchannelLogout" | "revoked" | "signOutEverywhere" | "admin" | "expired" | "idle" | "accountDeleted"
 
 /** The app's own pages, used instead of the built-in ones. */
 export interface PagesOptions {

@@ -58,7 +58,7 @@ async function loadedWith(app: string): Promise<{ inputs: string[]; code: string
 }
 
 /** Flows and options an app loads only when it uses them. */
-const LAZY = /^(email\/|credentials\/|oauth\/rare-options\.ts|pages\/email\.ts|session\/(legacy|cookie-tokens|database|jwt-foreign)\.ts|http\/redirect-warning\.ts|oauth1\/|webauthn\/|oauth\/access-token\.ts|oauth\/refresh\.ts|crypto\/crypto-web\.ts|pages\/|session\/records\.ts|oauth\/backchannel\.ts|oauth\/logout-token\.ts|oauth\/end-session\.ts|sign-in\/accounts\.ts|actions\/accounts\.ts|sign-in\/ways-in\.ts|errors\/error-messages\.ts|config\/normalise-rare\.ts|config\/mfa\.ts|outbound\/store-timeout\.ts|outbound\/deadline\.ts|http\/origin-patterns\.ts|limits\/rate-limit\.ts|limits\/client-limit\.ts|limits\/client-limit-rules\.ts|limits\/ip-address\.ts|client-address\.ts|actions\/error\.ts|actions\/verify-request\.ts|actions\/sessions\.ts|session\/device\.ts|sessions\.ts|http\/failures\.ts|http\/other-loopback\.ts|actions\/signin-page\.ts|crypto\/secret-refusals\.ts|outbound\/store\.ts|actions\/signout-page\.ts|session\/start\.ts|limits\/memory-store\.ts|crypto\/sealed\.ts|errors\/log-once\.ts|errors\/flow-errors\.ts|http\/outbound-urls\.ts|factors\/|reauth\/|audit\/event\.ts|outbound\/mail\.ts)/
+const LAZY = /^(email\/|credentials\/|oauth\/rare-options\.ts|pages\/email\.ts|session\/(legacy|cookie-tokens|database|jwt-foreign)\.ts|http\/redirect-warning\.ts|oauth1\/|webauthn\/|oauth\/access-token\.ts|oauth\/refresh\.ts|crypto\/crypto-web\.ts|pages\/|session\/records\.ts|oauth\/backchannel\.ts|oauth\/logout-token\.ts|oauth\/end-session\.ts|sign-in\/accounts\.ts|actions\/accounts\.ts|sign-in\/ways-in\.ts|errors\/error-messages\.ts|config\/normalise-rare\.ts|config\/mfa\.ts|outbound\/store-timeout\.ts|outbound\/deadline\.ts|http\/origin-patterns\.ts|limits\/rate-limit\.ts|limits\/client-limit\.ts|limits\/client-limit-rules\.ts|limits\/ip-address\.ts|client-address\.ts|actions\/error\.ts|actions\/verify-request\.ts|actions\/sessions\.ts|session\/device\.ts|sessions\.ts|http\/failures\.ts|http\/other-loopback\.ts|actions\/signin-page\.ts|crypto\/secret-refusals\.ts|outbound\/store\.ts|actions\/signout-page\.ts|session\/start\.ts|limits\/memory-store\.ts|crypto\/sealed\.ts|errors\/log-once\.ts|errors\/flow-errors\.ts|http\/outbound-urls\.ts|factors\/|reauth\/|account\/|audit\/event\.ts|outbound\/mail\.ts)/
 
 describe("what an app loads with Auth", () => {
   it("holds no flow at all for Auth alone: a provider brings its flow, or the registry fetches it", async () => {
@@ -99,6 +99,12 @@ describe("what an app loads with Auth", () => {
     expect(inputs.filter((input) => input.startsWith("factors/"))).toEqual([])
     // The gate is there to fetch: the ending imports it dynamically.
     expect(Object.values(outputs).some((output) => Object.keys(output.inputs).includes("factors/gate.ts"))).toBe(true)
+  })
+
+  it("fetches the account settings (account/: email change, deletion) only when their route is first asked for", async () => {
+    const { inputs, lazy } = await loadedWith(OAUTH_APP)
+    expect(inputs.filter((input) => input.startsWith("account/"))).toEqual([])
+    expect(lazy).toEqual(expect.arrayContaining(["account/routes.ts", "account/email-change.ts", "account/delete.ts"]))
   })
 
   it("holds the OAuth flow and JWT sessions, and none of the email, credentials, database-session, legacy-cookie, off-origin warning or default-page code", async () => {

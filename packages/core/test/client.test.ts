@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "@portcullis/adapter-memory"
-import { getAccounts, getCsrfToken, getProviders, getSession, reauthenticate, signIn, signOut, unlinkAccount } from "../src/client.js"
+import { changeEmail, deleteAccount, getAccounts, getCsrfToken, getProviders, getSession, reauthenticate, signIn, signOut, unlinkAccount } from "../src/client.js"
 import { encode } from "../src/session/jwt.js"
 import { Auth, type AuthConfig } from "../src/index.js"
 import { Jar, ORIGIN, PASSWORD, SECRET, acmeProvider, passwordProvider, testConfig, storeSession } from "./helpers.js"
@@ -148,5 +148,56 @@ describe("@portcullis/core/client: linked accounts", () => {
     jar.cookies.clear()
     expect(await unlinkAccount("acme")).toEqual({ ok: false, error: "SignInRequired" })
     await expect(getAccounts()).rejects.toThrow(/401/)
+  })
+})
+
+// The account settings, for a stored user with a passkey and a fresh database session.
+describe("@portcullis/core/client: account settings", () => {
+  let jar: Jar
+  let store: ReturnType<typeof MemoryAdapter>
+  let mails: string[]
+  let signalled: unknown[]
+
+  beforeEach(async () => {
+    jar = new Jar()
+    mails = []
+    signalled = []
+    store = MemoryAdapter()
+    const config = testConfig({ adapter: store, session: { strategy: "database" }, providers: [acmeProvider()], mail: { send: ({ to }) => void mails.push(to) } })
+    stubFetch(jar, config)
+    vi.stubGlobal("location", { href: `${ORIGIN}/settings`, assign: () => undefined })
+    vi.stubGlobal("PublicKeyCredential", { signalUnknownCredential: (options: unknown) => Promise.resolve(void signalled.push(options)) })
+    const user = await store.createUser({ email: "ada@example.com", emailVerified: null })
+    await store.linkAccount({ userId: user.id, type: "webauthn", provider: "passkey", providerAccountId: "ada-passkeys" })
+    await store.createAuthenticator({ credentialID: "cred-1", userId: user.id, providerAccountId: "ada-passkeys", credentialPublicKey: "cHVi", counter: 0, credentialDeviceType: "multiDevice", credentialBackedUp: true })
+    await storeSession(store, { sessionToken: `session-${user.id}`, userId: user.id, expires: new Date(Date.now() + 3_600_000) }, { methods: ["fed"] })
+    jar.cookies.set("authjs.session-token", `session-${user.id}`)
+  })
+
+  afterEach(() => {
+    vi.unstubAllGlobals()
+    vi.useRealTimers()
+  })
+
+  it("changeEmail() asks for the change: a link goes to the new address", async () => {
+    expect(await changeEmail("ada@new.example")).toEqual({ ok: true, error: null })
+    expect(mails).toEqual(["ada@new.example"])
+  })
+
+  it("V7.5.1: changeEmail() and deleteAccount() report ReauthRequired with the re-authentication page's url once the authentication is stale", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] })
+    vi.setSystemTime(Date.now() + 601_000)
+    for (const result of [await changeEmail("ada@new.example"), await deleteAccount()]) {
+      expect(result).toMatchObject({ ok: false, error: "ReauthRequired" })
+      expect(result.url).toMatch(`${ORIGIN}/api/auth/reauth?callbackUrl=${encodeURIComponent(`${ORIGIN}/settings`)}`)
+    }
+    expect(mails).toEqual([])
+  })
+
+  it("deleteAccount() deletes the account, signs this browser out, and signals the deleted passkey (WebAuthn signalUnknownCredential)", async () => {
+    expect(await deleteAccount()).toEqual({ ok: true, error: null })
+    expect(jar.cookies.has("authjs.session-token")).toBe(false)
+    expect(await store.getUserByEmail("ada@example.com")).toBeNull()
+    expect(signalled).toEqual([{ rpId: "localhost", credentialId: "cred-1" }])
   })
 })

@@ -153,6 +153,8 @@ export async function revokeSessionsOf(context: RequestContext, target: RevokeTa
     return { revoked }
   }
   let revoked = await revokeRecords(config, others, "signOutEverywhere")
+  // A pending email change ends with the sessions: one asked from a stolen session must not outlive them.
+  if (typeof config.adapter?.deleteVerificationTokens === "function") await (await import("../account/pending.js")).cancelEmailChange(config, me.userId)
   if (records.length > others.length) revoked++
   await auditSuccess(context, me.userId, "signOutEverywhere")
   // The asking session last, as a sign-out: no live session is left, so the provider's tokens go too.

@@ -85,7 +85,10 @@ async function failure(error: AuthError, request: Request, context: RequestConte
     }
     return jsonError(undefined, error.code, httpStatus(error.code))
   }
-  if (JSON_ACTIONS.has(action) || error instanceof UnknownAction) return jsonError(context, error.code, httpStatus(error.code))
+  if (JSON_ACTIONS.has(action) || error instanceof UnknownAction || (action === "account" && (context.serverCall === true || !acceptsHtml(request)))) {
+    // The account settings answer a script (the client, server code) in JSON, a form with a page.
+    return jsonError(context, error.code, httpStatus(error.code))
+  }
   if (error.page === "signin") {
     const openedAt = error instanceof MissingCSRF ? error.openedAt : undefined
     return redirect(context, signInPageUrl(context, { error: error.code, code: error.publicCode, callbackUrl: context.returnTo, openedAt }))

@@ -9,13 +9,14 @@ import { isPublicCode, type AuthErrorCode } from "../errors/errors.js"
  * The actions `Auth()` serves; `flow` is a route a provider's flow adds (see `SignInFlow.routes`).
  * `accounts` is `/accounts` and `/accounts/unlink` (the segment after it is read as the route's id).
  * `mfa` is the second factor's routes (`/mfa`, `/mfa/verify`, `/mfa/totp/setup`: the rest of the
- * path, up to two segments, is read as the route's id); `reauth` the re-authentication page.
+ * path, up to two segments, is read as the route's id); `reauth` the re-authentication page;
+ * `account` the account settings (`/account/email`, `/account/email/confirm`, `/account/delete`).
  */
-export type Action = "providers" | "csrf" | "signin" | "callback" | "session" | "sessions" | "signout" | "signout-callback" | "error" | "verify-request" | "flow" | "accounts" | "mfa" | "reauth"
+export type Action = "providers" | "csrf" | "signin" | "callback" | "session" | "sessions" | "signout" | "signout-callback" | "error" | "verify-request" | "flow" | "accounts" | "mfa" | "reauth" | "account"
 
-const ACTIONS = new Set<string>(["providers", "csrf", "signin", "callback", "session", "sessions", "signout", "error", "verify-request", "accounts", "mfa", "reauth"])
-/** The actions whose id may have two segments (`/mfa/totp/setup`). */
-const NESTED = new Set<string>(["mfa"])
+const ACTIONS = new Set<string>(["providers", "csrf", "signin", "callback", "session", "sessions", "signout", "error", "verify-request", "accounts", "mfa", "reauth", "account"])
+/** The actions whose id may have two segments (`/mfa/totp/setup`, `/account/email/confirm`). */
+const NESTED = new Set<string>(["mfa", "account"])
 const NO_FLOW_ROUTES: ReadonlySet<string> = new Set()
 
 /** What a path under `basePath` names: an action, the provider id after it, and for `flow` the route's name. */

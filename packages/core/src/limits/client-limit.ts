@@ -31,6 +31,9 @@ function ruleOf(context: RequestContext, route: Route): ClientRule | undefined {
     // A re-authentication's start (a password checked, a provider or a mail sent to) counts as a sign-in's; a passkey's options as theirs.
     case "reauth":
       return route.providerId === undefined ? undefined : post ? "signIn" : "passkeyOptions"
+    // An email change's request sends a mail, as a sign-in start does; its link's post uses a token, as a callback does.
+    case "account":
+      return !post ? undefined : route.providerId === "email" ? "signIn" : route.providerId === "email/confirm" ? "callback" : undefined
     default:
       return undefined
   }

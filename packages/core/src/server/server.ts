@@ -1,6 +1,6 @@
 /**
  * The `server/` room: the functions an app's server code calls, exported by the package's entry:
- * sign-in, sign-out, the session update and unlinking (this module), the session read (`get-
+ * sign-in, sign-out, the session update, unlinking, the email change and account deletion (this module), the session read (`get-
  * session.ts`) and `getAccessToken` (`access-token.ts`). It sits on top, beside the routes
  * (`actions/`) it calls: only the entry points import it.
  *
@@ -24,7 +24,7 @@ import { limitClient } from "../limits/client-limit-gate.js"
 import { resolveConfig } from "../config/config.js"
 import { createContext, redirect } from "../http/context.js"
 import { ensureCsrfCookie } from "../http/csrf.js"
-import type { InternalConfig, RequestContext } from "../internal.js"
+import type { InternalConfig, RequestContext, SetCookieSink } from "../internal.js"
 import { resolveOrigin } from "../http/origins.js"
 import { parseRoute, signInPageUrl, type Action } from "../http/routes.js"
 import type { AuthConfig } from "../types.js"
@@ -254,6 +254,87 @@ export function unlinkAccount(request: Request, config: AuthConfig, options: Ser
         otherSignInMethod: options.otherSignInMethod === true,
       }),
   }))
+}
+
+/** What the server's {@link changeEmail} is asked to do. */
+export interface ServerChangeEmailOptions {
+  /** The new address (trimmed and lower-cased, then checked to be one plain address). */
+  email: string
+  /** Receives each `Set-Cookie` the call sets (a slid session), one header value per call. */
+  setCookie?: SetCookieSink
+}
+
+/** Options of the server's {@link deleteAccount}. */
+export interface ServerDeleteAccountOptions {
+  /** Receives each `Set-Cookie` the call sets (the session cookie cleared): hand them to the browser. */
+  setCookie?: SetCookieSink
+}
+
+/**
+ * What {@link changeEmail} and {@link deleteAccount} answer: done, or why not. `ReauthRequired`
+ * (the user last authenticated longer ago than `session.reauthAge`, or owes a second factor) and
+ * `SessionRequired` (nobody is signed in) come with `url`, the page to send the browser to (the
+ * re-authentication page, or the sign-in page); the others are error codes: `EmailSignInError`
+ * (not one plain address), `Configuration` (the adapter lacks a method: the log names it),
+ * `AdapterError`, `TooManyRequests`...
+ */
+export type AccountActionResult = { ok: true } | { ok: false; error: "ReauthRequired" | "SessionRequired"; url: string } | { ok: false; error: string; url?: undefined }
+
+/** The typed result of an account route's JSON answer, its cookies handed to `setCookie`. */
+async function accountResult(response: Response, setCookie: SetCookieSink | undefined): Promise<AccountActionResult> {
+  if (setCookie !== undefined) for (const cookie of response.headers.getSetCookie()) setCookie(cookie)
+  const body = (await response.json().catch(() => ({}))) as { ok?: unknown; error?: unknown; url?: unknown }
+  if (response.ok && body.ok === true) return { ok: true }
+  const error = typeof body.error === "string" ? body.error : `HTTP ${String(response.status)}`
+  if ((error === "ReauthRequired" || error === "SessionRequired") && typeof body.url === "string") return { ok: false, error, url: body.url }
+  return { ok: false, error }
+}
+
+/**
+ * Asks from server code, in one call, to change the signed-in user's email address, as `POST
+ * {basePath}/account/email` does: a link goes to the new address (or, when another account has
+ * it, a mail saying so), and the change applies only when that link's page is confirmed. Answers
+ * `{ ok: true }` whatever the address is. The CSRF token is not checked: call it only from code
+ * the framework protects against cross-site posts. Never throws.
+ *
+ * @example
+ * ```ts
+ * const result = await changeEmail(request, config, { email: form.get("email") as string })
+ * if (!result.ok && result.error === "ReauthRequired") return Response.redirect(result.url, 303)
+ * ```
+ */
+export async function changeEmail(request: Request, config: AuthConfig, options: ServerChangeEmailOptions): Promise<AccountActionResult> {
+  const response = await runServerCall(request, config, (internal) => ({
+    action: "account",
+    path: `${internal.basePath}/account/email`,
+    body: { type: "application/json", text: JSON.stringify({ email: typeof options.email === "string" ? options.email : "" }) },
+    handle: async (context) => (await import("../account/routes.js")).accountRoute(context, "POST", "email"),
+  }))
+  return accountResult(response, options.setCookie)
+}
+
+/**
+ * Deletes the signed-in user's account from server code in one call, as `POST
+ * {basePath}/account/delete` does: the user, their accounts (provider tokens revoked under
+ * `revokeTokensOnSignOut`), every session, passkeys, second factors, a pending email change and
+ * the address's sign-in links. Hand the cleared session cookie (`setCookie`) to the browser. The
+ * CSRF token is not checked: call it only from code the framework protects against cross-site
+ * posts. Never throws.
+ *
+ * @example
+ * ```ts
+ * const result = await deleteAccount(request, config, { setCookie: (cookie) => headers.append("set-cookie", cookie) })
+ * if (!result.ok && result.error === "ReauthRequired") return Response.redirect(result.url, 303)
+ * ```
+ */
+export async function deleteAccount(request: Request, config: AuthConfig, options: ServerDeleteAccountOptions = {}): Promise<AccountActionResult> {
+  const response = await runServerCall(request, config, (internal) => ({
+    action: "account",
+    path: `${internal.basePath}/account/delete`,
+    body: { type: "application/json", text: "{}" },
+    handle: async (context) => (await import("../account/routes.js")).accountRoute(context, "POST", "delete"),
+  }))
+  return accountResult(response, options.setCookie)
 }
 
 /**

@@ -408,6 +408,20 @@ export async function revokeRecords(config: InternalConfig, records: readonly Ad
 }
 
 /**
+ * Ends every session of user `userId`: the pre-switch ones no read has recorded yet, and each
+ * recorded one (`revokeRecords`), with `reason`. Answers how many live recorded sessions it ended.
+ *
+ * @throws {AdapterError} when the store fails.
+ */
+export async function revokeUserRecords(config: InternalConfig, userId: string, reason: SessionRevocationReason): Promise<number> {
+  const adapter = config.adapter
+  if (!keepsSessionRecords(adapter)) return 0
+  await endUnrecordedPreSwitchSessions(config, userId)
+  const records = (await callAdapter(adapter, "listSessionRecords", { userId })).filter((record) => record.userId === userId)
+  return revokeRecords(config, records, reason)
+}
+
+/**
  * Revokes the record `id` names, if it is live, with `reason`: a session whose lifetime is over
  * (`expired`, `idle`) is refused everywhere from now on, its database row deleted with it.
  *

@@ -403,3 +403,26 @@ describe("a stale session changing the ways in (issue 38)", () => {
     expect(new URL(page.url).origin).not.toBe(APP)
   })
 })
+
+describe("deleting the account (issue 38)", () => {
+  it("revokes each linked account's tokens at the provider under revokeTokensOnSignOut, then deletes the user and ends the session", async () => {
+    const { config, store } = setup()
+    const harness = await aliceWithTwoAccounts(config)
+    const userId = await userIdOf(harness)
+    const refreshToken = (await store.listAccountsByUserId(userId)).find((account) => account.provider === "idp")?.refresh_token ?? ""
+    expect(refreshToken.length).toBeGreaterThan(10)
+    const form = new URLSearchParams({ csrfToken: await harness.csrfToken() })
+    const response = await harness.browser.request(`${APP}/api/auth/account/delete`, {
+      method: "POST",
+      headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded" },
+      body: form,
+      initiator: `${APP}/settings`,
+    })
+    expect(response.status).toBe(200)
+    expect(idp().revocations.find((record) => record.token === refreshToken)).toMatchObject({ revoked: "refresh_token", status: 200 })
+    expect(await refreshAtIdp(refreshToken)).toMatchObject({ status: 400, body: { error: "invalid_grant" } })
+    expect(await store.getUser(userId)).toBeNull()
+    expect(await harness.session()).toBeNull()
+    expect(config.audits.at(-1)).toMatchObject({ type: "accountDelete", outcome: "success", userId })
+  })
+})
