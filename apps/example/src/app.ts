@@ -17,7 +17,7 @@ import { bundleClientScript } from "./client-bundle.js"
 import { openDatabase } from "./database.js"
 import { DEMO_PROVIDER_ID, startDemoIdp } from "./demo-idp.js"
 import { createDemoUserCheck, DEMO_USERNAME, demoUserProvider } from "./demo-user.js"
-import { printSignInLink, selectEmailProvider, type EmailDelivery, type SignInLinkSink } from "./email.js"
+import { printMail, printSignInLink, selectEmailProvider, type EmailDelivery, type MailSink, type SignInLinkSink } from "./email.js"
 import { FAVICON, pagePolicy, renderAccount, renderCheckEmail, renderDevices, renderHome, renderNotFound, renderNoToken, renderProtected, renderServerError, renderSettings, renderToken, STYLESHEET, type AccountView, type HomeView, type SessionStore, type SettingsView } from "./pages.js"
 import { selectProviders, type ProviderStatus } from "./providers.js"
 import { readAuthJson, readSession } from "./session.js"
@@ -235,6 +235,11 @@ export interface ExampleOptions {
    * Default: printed to the terminal. Tests read the links here.
    */
   sendSignInLink?: SignInLinkSink
+  /**
+   * Where core's other mails (a notice after a change to how you sign in, the link that confirms
+   * a new address) go when no SMTP server is set. Default: printed to the terminal.
+   */
+  sendMail?: MailSink
 }
 
 /** A started example. */
@@ -353,6 +358,8 @@ export async function startExample(options: ExampleOptions): Promise<RunningExam
     url: readVariable(options.env, "AUTH_URL") ?? url,
     allowedOrigins: [`http://127.0.0.1:${port}`],
     ...(options.authLogger === undefined ? {} : { logger: options.authLogger }),
+    // With SMTP, core sends them through the email provider's transport.
+    ...(email.delivery === "terminal" ? { mail: options.sendMail ?? printMail } : {}),
   })
   const app = createApp({
     auth: config,

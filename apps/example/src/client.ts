@@ -4,11 +4,12 @@
  * `<button data-revoke-session="<id>">` ends that session and `<button data-revoke-others>` every
  * other one, with `@portcullis/core/client`; on the account page, `data-unlink-provider` unlinks
  * an account, `data-add-passkey` and `data-delete-passkey` add and delete passkeys
- * (`@portcullis/core/webauthn/client`), and a change core refuses with `ReauthRequired` sends the
+ * (`@portcullis/core/webauthn/client`), `<form data-change-email>` asks for a new address and
+ * `data-delete-account` deletes the account, and a change core refuses with `ReauthRequired` sends the
  * user to prove it is them (`reauthenticate()`), then back; every `<time data-local-time>` is
  * shown in the browser's time zone.
  */
-import { reauthenticate, revokeOtherSessions, revokeSession, signIn, unlinkAccount } from "@portcullis/core/client"
+import { changeEmail, deleteAccount, reauthenticate, revokeOtherSessions, revokeSession, signIn, unlinkAccount } from "@portcullis/core/client"
 import { deletePasskey, registerPasskey } from "@portcullis/core/webauthn/client"
 
 const status = document.querySelector<HTMLElement>("[data-sign-in-status]")
@@ -118,6 +119,55 @@ for (const button of document.querySelectorAll<HTMLButtonElement>("button[data-a
       if (result !== undefined && !result.ok) throw new Error(`The passkey was not added (${result.error ?? "refused"})`)
     }),
   )
+}
+
+for (const button of document.querySelectorAll<HTMLButtonElement>("button[data-delete-account]")) {
+  button.addEventListener("click", () => {
+    if (!confirm("Delete your account and sign out everywhere? This cannot be undone.")) return
+    button.disabled = true
+    deleteAccount().then(
+      async (result) => {
+        if (result.ok) location.assign("/")
+        else if (result.error === "ReauthRequired") await reauthenticate({ callbackUrl: location.href })
+        else {
+          button.disabled = false
+          if (accountStatus !== null) accountStatus.textContent = `The account was not deleted (${result.error ?? "refused"}).`
+        }
+      },
+      (error: unknown) => {
+        button.disabled = false
+        if (accountStatus !== null) accountStatus.textContent = `The account was not deleted: ${error instanceof Error ? error.message : String(error)}`
+      },
+    )
+  })
+  button.disabled = false
+}
+
+const emailStatus = document.querySelector<HTMLElement>("[data-email-status]")
+for (const form of document.querySelectorAll<HTMLFormElement>("form[data-change-email]")) {
+  const input = form.querySelector<HTMLInputElement>("input[name=email]")
+  const submit = form.querySelector<HTMLButtonElement>("button[type=submit]")
+  if (input === null || submit === null) continue
+  form.addEventListener("submit", (event) => {
+    event.preventDefault()
+    const email = input.value.trim()
+    submit.disabled = true
+    if (emailStatus !== null) emailStatus.textContent = ""
+    changeEmail(email).then(
+      async (result) => {
+        submit.disabled = false
+        // The same answer whatever the address: nothing here tells whether another account has it.
+        if (result.ok && emailStatus !== null) emailStatus.textContent = `Check ${email}: open the link there to confirm the change.`
+        else if (result.error === "ReauthRequired") await reauthenticate({ callbackUrl: location.href })
+        else if (emailStatus !== null) emailStatus.textContent = `The address was not changed (${result.error ?? "refused"}).`
+      },
+      (error: unknown) => {
+        submit.disabled = false
+        if (emailStatus !== null) emailStatus.textContent = `The address was not changed: ${error instanceof Error ? error.message : String(error)}`
+      },
+    )
+  })
+  submit.disabled = false
 }
 
 // Times are rendered on the server in UTC; here each is shown in the browser's own time zone and language.

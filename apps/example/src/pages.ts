@@ -45,6 +45,9 @@ h2{font-size:1.1rem;margin:0 0 .5rem}
 main a.button{color:inherit}
 .button.primary,main a.button.primary{background:var(--brand);border-color:var(--brand);color:#fff}
 .button:disabled{opacity:.6;cursor:progress}
+.button.danger{border-color:var(--alert);color:var(--alert)}
+input[type=email]{flex:1 1 14rem;min-width:0;padding:.6rem .75rem;border:1px solid var(--border);border-radius:8px;background:var(--bg);color:inherit;font:inherit}
+label{font-weight:600}
 .badge{display:inline-block;padding:.1rem .5rem;border-radius:999px;font-size:.85rem;font-weight:600}
 .badge.on{background:#dcfce7;color:#166534}
 .badge.off{background:#fee2e2;color:#991b1b}
@@ -383,8 +386,9 @@ function passkeyList(passkeys: readonly PasskeyView[]): string {
 }
 
 /**
- * The account page: who is signed in, the devices, the linked accounts (unlink, link another),
- * the passkeys (add, delete), two-step sign-in (core's pages). What changes how the user signs
+ * The account page: who is signed in, the email address (change), the devices, the linked
+ * accounts (unlink, link another), the passkeys (add, delete), two-step sign-in (core's pages),
+ * and deleting the account. What changes how the user signs
  * in asks for a recent sign-in: the script sends the user to core's `/reauth` when core answers
  * `ReauthRequired`, and back here afterwards.
  */
@@ -397,6 +401,15 @@ export function renderAccount(view: AccountView): string {
 ${userCard(user)}
 <p class="muted">A change to how you sign in asks you to confirm it is you when you last signed in more than 10 minutes ago. Each one is also told to your email address.</p>
 <p role="status" data-account-status data-sign-in-status></p>
+</section>
+<section class="card" aria-labelledby="email-heading">
+<h2 id="email-heading">Email address</h2>
+<p class="muted">A link goes to the new address; your address changes once you open it and confirm. The old one is told.</p>
+<form data-change-email>
+<label for="new-email">New email address</label>
+<div class="actions"><input id="new-email" name="email" type="email" autocomplete="email" required><button type="submit" class="button" disabled>Change email</button></div>
+</form>
+<p role="status" data-email-status></p>
 </section>
 <section class="card" aria-labelledby="devices-heading">
 <h2 id="devices-heading">Signed-in devices</h2>
@@ -417,6 +430,11 @@ ${passkeyList(view.passkeys)}
 }<section class="card" aria-labelledby="two-step-heading">
 <h2 id="two-step-heading">Two-step sign-in</h2>
 ${twoStep({ ...view.twoStep, session: view.session }, "/account")}
+</section>
+<section class="card" aria-labelledby="delete-heading">
+<h2 id="delete-heading">Delete your account</h2>
+<p class="muted">This deletes your account, the ways you sign in and every session, on every device. It cannot be undone.</p>
+<div class="actions"><button type="button" class="button danger" data-delete-account disabled>Delete my account</button></div>
 </section>`,
   )
 }

@@ -3,6 +3,7 @@
  * clicking through sign-in, consent and sign-out as a new user would, through the demo user's
  * password form and an email sign-in link, and through a passkey sign-up confirmed by email.
  */
+import type { MailMessage } from "@portcullis/core"
 import { DEFAULT_ACCOUNTS } from "@portcullis/dev-idp"
 import { addVirtualAuthenticator, enableVirtualAuthenticators } from "@portcullis/test-kit/chromium"
 import { totpCodeAt, totpStepAt } from "@portcullis/test-kit/totp"
@@ -29,6 +30,8 @@ interface Started {
   errors: string[]
   /** The sign-in links the app would have emailed, in order. */
   links: SignInLink[]
+  /** Core's other mails the app would have sent (notices, address changes), in order. */
+  mails: MailMessage[]
 }
 
 const started: Started[] = []
@@ -36,6 +39,7 @@ const started: Started[] = []
 async function start(env: Record<string, string> = {}, idpAccessTokenTtl?: number): Promise<Started> {
   const errors: string[] = []
   const links: SignInLink[] = []
+  const mails: MailMessage[] = []
   const example = await startExample({
     env: { AUTH_SECRET: SECRET, ...env },
     port: 0,
@@ -47,8 +51,11 @@ async function start(env: Record<string, string> = {}, idpAccessTokenTtl?: numbe
     sendSignInLink: (link) => {
       links.push(link)
     },
+    sendMail: (message) => {
+      mails.push(message)
+    },
   })
-  const run = { example, errors, links }
+  const run = { example, errors, links, mails }
   started.push(run)
   return run
 }
@@ -589,7 +596,7 @@ describe("the account page", () => {
     return page.evaluate(async () => ((await (await fetch("/api/auth/sessions")).json()) as { id: string; current: boolean }[]).map(({ id, current }) => ({ id, current })))
   }
 
-  browserTest("V7.5.1: unlinking with a stale session goes through ReauthRequired to a passkey re-authentication and back, then succeeds on the same session", async (page) => {
+  browserTest("V7.5.1: unlinking with a stale session goes through ReauthRequired to a passkey re-authentication and back, then succeeds on the same session; the address changes by its link, every change is noticed, and the account is deleted", async (page) => {
     const { example } = run
     const cdp = await enableVirtualAuthenticators(page)
     const authenticatorId = await addVirtualAuthenticator(cdp)
@@ -633,9 +640,37 @@ describe("the account page", () => {
       expect(await sessionIds(page)).toEqual(before.sessions)
       expect(await sessionCookie(page)).toBe(before.cookie)
       expect(await page.getByTestId("device").count()).toBe(before.devices)
+
+      // Still recent: the address changes through the link mailed to the new one, and the old one is told.
+      await page.getByLabel("New email address").fill("alice.new@example.org")
+      await page.getByRole("button", { name: "Change email" }).click()
+      await page.getByText("Check alice.new@example.org").waitFor()
+      const change = run.mails.find((mail) => mail.kind === "emailChange")
+      expect(change?.to).toBe("alice.new@example.org")
+      await page.goto(change?.url ?? "")
+      await page.getByRole("button", { name: "Use this address" }).click()
+      await page.getByRole("heading", { name: "Email address changed" }).waitFor()
+      await page.goto(`${example.url}/account`)
+      expect(await page.getByTestId("user-email").textContent()).toBe("alice.new@example.org")
+
+      // Deleting the account signs out everywhere and leaves nothing to sign in with.
+      page.once("dialog", (dialog) => void dialog.accept())
+      await page.getByRole("button", { name: "Delete my account" }).click()
+      await page.waitForURL(`${example.url}/`)
+      expect(await page.getByTestId("state").textContent()).toContain("Signed out")
+      expect(await sessionCookie(page)).toBeUndefined()
     } finally {
       vi.useRealTimers()
     }
+    // Each change that touched how Alice signs in was told to her, in plain words (OWASP ASVS v5 6.3.7).
+    const notices = run.mails.filter((mail) => mail.kind === "notice")
+    expect(notices.map(({ to, subject }) => [to, subject])).toEqual([
+      [ALICE.email, "A passkey was added"],
+      [ALICE.email, "Your Dev IdP account was unlinked"],
+      [ALICE.email, "Your email address was changed"],
+    ])
+    for (const notice of notices) expect(`${notice.text} ${notice.html}`).not.toMatch(/https?:|token/i)
+
     expect(run.errors).toEqual([])
   }, [/status of 403 .*\/api\/auth\/accounts\/unlink\)$/])
 })

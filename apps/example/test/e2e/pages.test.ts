@@ -136,6 +136,7 @@ describe("the example's pages in Chromium", () => {
       warn: () => undefined,
       authLogger: { error: () => undefined, warn: () => undefined },
       sendSignInLink: () => undefined,
+      sendMail: () => undefined,
     })
     browser = await launchChromium()
   })
