@@ -26,6 +26,7 @@ import { launchChromium } from "@portcullis/test-kit/chromium"
 import type jsQRModule from "jsqr"
 import { mfaSetupPage } from "../src/factors/enrol-page.js"
 import { backupCodesPage, mfaChallengePage, totpSetupPage } from "../src/factors/pages.js"
+import { accountDeletedPage, checkInboxPage, confirmEmailPage, emailChangedPage, linkRefusedPage } from "../src/account/pages.js"
 import { html } from "../src/http/context.js"
 import { acmeProvider, PASSWORD, passwordProvider, SECRET } from "./helpers.js"
 import { scaled } from "@portcullis/test-time"
@@ -106,6 +107,28 @@ function factorPage(url: URL, origin: string): Response {
   }
 }
 
+/** The account settings' pages (`src/account/pages.ts`) under `/account-pages/`, served through `html()` as their routes serve them. */
+const ACCOUNT = "/account-pages"
+
+function accountPage(url: URL, origin: string): Response {
+  const branded = url.pathname.startsWith(`${ACCOUNT}/branded/`)
+  const context = { origin, authUrl: `${origin}/api/auth`, config: { theme: (branded ? APPS["/branded/auth"]?.theme : undefined) ?? {} } }
+  switch (url.pathname.replace(/^.*\//, "")) {
+    case "check-inbox":
+      return html(undefined, checkInboxPage(context))
+    case "confirm":
+      return html(undefined, confirmEmailPage(context, { email: "ada@new.example", token: "sealed-token", csrfToken: "csrf-token" }))
+    case "refused":
+      return html(undefined, linkRefusedPage(context), 403)
+    case "changed":
+      return html(undefined, emailChangedPage(context, "ada@new.example"))
+    case "deleted":
+      return html(undefined, accountDeletedPage(context, { rpId: "localhost", credentialIds: [] }))
+    default:
+      return new Response("not here", { status: 404 })
+  }
+}
+
 /** jsQR, a QR decoder, as a script for a blank page (a UMD bundle: it defines `window.jsQR`). */
 const JSQR_SOURCE = readFileSync(createRequire(import.meta.url).resolve("jsqr"), "utf8")
 type JsQR = typeof jsQRModule.default
@@ -166,6 +189,12 @@ const PAGES: PageCase[] = [
   { name: "branded-mfa-backup-codes", path: `${FACTORS}/branded/backup-codes`, themeLogo: true, brand: true, neutral: true },
   { name: "mfa-setup-required", path: `${FACTORS}/setup?required=1` },
   { name: "branded-mfa-setup-on-refused", path: `${FACTORS}/branded/setup-on?error=LastFactor`, themeLogo: true, brand: true },
+  // The account settings' pages (issue 38).
+  { name: "account-check-inbox", path: `${ACCOUNT}/check-inbox` },
+  { name: "account-confirm-email", path: `${ACCOUNT}/confirm` },
+  { name: "account-link-refused", path: `${ACCOUNT}/refused`, status: 403 },
+  { name: "branded-account-email-changed", path: `${ACCOUNT}/branded/changed`, themeLogo: true, brand: true },
+  { name: "branded-account-deleted", path: `${ACCOUNT}/branded/deleted`, themeLogo: true, brand: true },
 ]
 
 /** axe-core runs once per page and color scheme (on the phone): what it checks does not change with the width. */
@@ -186,7 +215,7 @@ async function serve(): Promise<{ server: Server; origin: string }> {
       const chunks: Buffer[] = []
       for await (const chunk of incoming) chunks.push(chunk as Buffer)
       const body = incoming.method === "POST" ? Buffer.concat(chunks) : undefined
-      const factors = url.pathname.startsWith(`${FACTORS}/`) ? factorPage(url, url.origin) : undefined
+      const factors = url.pathname.startsWith(`${FACTORS}/`) ? factorPage(url, url.origin) : url.pathname.startsWith(`${ACCOUNT}/`) ? accountPage(url, url.origin) : undefined
       const response = factors ?? (app === undefined ? new Response("not here", { status: 404 }) : await Auth(new Request(url, { method: incoming.method ?? "GET", headers, body }), APPS[app] as AuthConfig))
       const head: Record<string, string | string[]> = {}
       response.headers.forEach((value, name) => {

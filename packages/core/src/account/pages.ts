@@ -6,22 +6,25 @@
  * script tells the browser's password manager that the account's passkeys are gone.
  */
 import { sha256Base64url } from "../crypto/sealed.js"
-import type { RequestContext } from "../internal.js"
+import type { InternalConfig, RequestContext } from "../internal.js"
 import { escapeHtml, hiddenInput, homePage, layout, themeButtonStyle } from "../pages/layout.js"
+
+/** What a page needs of the request: the app's origin, where the routes live, the theme. */
+export type AccountPageContext = Pick<RequestContext, "origin" | "authUrl"> & { config: Pick<InternalConfig, "theme"> }
 
 /** How long an email change's link works, as the pages say it. */
 export const LINK_LIFETIME_WORDS = "one hour"
 
-function page(context: RequestContext, title: string, body: string): string {
+function page(context: AccountPageContext, title: string, body: string): string {
   return layout(context.config.theme, title, body, context.origin)
 }
 
-function homeLink(context: RequestContext): string {
+function homeLink(context: AccountPageContext): string {
   return `<p class="links"><a href="${escapeHtml(homePage(context.config.theme, context.origin))}">Back to the site</a></p>`
 }
 
 /** After `POST /account/email` from a form: the same page whether or not a link went out. */
-export function checkInboxPage(context: RequestContext): string {
+export function checkInboxPage(context: AccountPageContext): string {
   return page(
     context,
     "Check your inbox",
@@ -30,7 +33,7 @@ export function checkInboxPage(context: RequestContext): string {
 }
 
 /** The page an email change's link opens: the new address, and a form whose post applies the change. */
-export function confirmEmailPage(context: RequestContext, params: { email: string; token: string; csrfToken: string }): string {
+export function confirmEmailPage(context: AccountPageContext, params: { email: string; token: string; csrfToken: string }): string {
   const action = `${context.authUrl}/account/email/confirm`
   return page(
     context,
@@ -41,7 +44,7 @@ export function confirmEmailPage(context: RequestContext, params: { email: strin
 }
 
 /** A link that is unreadable, expired, used, or replaced by a newer request (or ended by "sign out everywhere"). */
-export function linkRefusedPage(context: RequestContext): string {
+export function linkRefusedPage(context: AccountPageContext): string {
   return page(
     context,
     "This link no longer works",
@@ -50,7 +53,7 @@ export function linkRefusedPage(context: RequestContext): string {
 }
 
 /** After the change was applied. */
-export function emailChangedPage(context: RequestContext, email: string): string {
+export function emailChangedPage(context: AccountPageContext, email: string): string {
   return page(context, "Email address changed", `<h1>Email address changed</h1><p>Your account now uses <strong>${escapeHtml(email)}</strong>.</p>${homeLink(context)}`)
 }
 
@@ -81,7 +84,7 @@ export async function signalScriptSource(): Promise<string> {
 }
 
 /** After `POST /account/delete` from a form: the account is gone; the deleted passkeys are signalled to the browser. */
-export function accountDeletedPage(context: RequestContext, passkeys: DeletedPasskeys): string {
+export function accountDeletedPage(context: AccountPageContext, passkeys: DeletedPasskeys): string {
   const signal =
     passkeys.credentialIds.length === 0
       ? ""

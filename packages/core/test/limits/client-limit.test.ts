@@ -83,6 +83,17 @@ describe("route groups at their defaults", () => {
     expect(starts[2]).toBe(429)
   })
 
+  it("counts an email change's request as a sign-in start (a mail sent) and its link's post as a callback, never the link's page", async () => {
+    const config = addressed({ rateLimit: { perClient: { signIn: { limit: 2 }, callback: { limit: 2 } } } })
+    const requests = await statuses(config, "/api/auth/account/email", 3, from("203.0.113.7", { method: "POST" }))
+    expect(requests.slice(0, 2)).not.toContain(429)
+    expect(requests[2]).toBe(429)
+    expect(new Set(await statuses(config, "/api/auth/account/email/confirm?token=x", 4, from("203.0.113.7")))).not.toContain(429)
+    const confirms = await statuses(config, "/api/auth/account/email/confirm", 3, from("203.0.113.7", { method: "POST" }))
+    expect(confirms.slice(0, 2)).not.toContain(429)
+    expect(confirms[2]).toBe(429)
+  })
+
   it("counts a server-side sign-in under the address the integration recorded on the caller's request", async () => {
     const config = testConfig({ rateLimit: { perClient: { signIn: { limit: 2 } } } })
     const answers: number[] = []
