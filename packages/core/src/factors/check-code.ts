@@ -15,7 +15,7 @@ import type { MfaFactor } from "../types.js"
 import { memoryCounters } from "../limits/memory-store.js"
 import { rateLimitsOf, targetKey } from "../limits/rate-limit.js"
 import type { RateLimitStore } from "../limits/rate-limit-store.js"
-import { sendMail } from "../outbound/mail.js"
+import { sendNotice } from "../outbound/notices.js"
 import { callAdapter } from "../outbound/store.js"
 import { matchBackupCode } from "./backup-codes.js"
 import { openFactorSecret } from "./sealed-secret.js"
@@ -184,14 +184,5 @@ async function sendLockNotice(context: RequestContext, userId: string): Promise<
     context.config.logger.warn("SecondFactorLocked", `A user's authenticator-app factor locked after ${LOCK_AFTER} wrong codes; they have no address to be told at.`)
     return
   }
-  const text =
-    `Someone typed ${LOCK_AFTER} wrong codes for your authenticator app in a row, so it no longer signs you in. ` +
-    "If this was not you, someone may know your password: change it. Sign in with a backup code, then set up the authenticator app again."
-  await sendMail(context, {
-    to: user.email,
-    kind: "notice",
-    subject: "Your authenticator app was locked",
-    text,
-    html: `<p>${text}</p>`,
-  })
+  await sendNotice(context, user.email, "totpLocked")
 }
