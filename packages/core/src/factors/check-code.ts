@@ -76,11 +76,12 @@ async function userKey(userId: string): Promise<string> {
 }
 
 /** Whether the user has typed {@link USER_LIMIT} wrong codes in the current window. */
-async function overLimit(context: RequestContext, userId: string): Promise<boolean> {
+export async function overLimit(context: RequestContext, userId: string): Promise<boolean> {
   return (await counters(context).peek(await userKey(userId))).count >= USER_LIMIT
 }
 
-async function countWrong(context: RequestContext, userId: string): Promise<void> {
+/** Counts a wrong code toward the user's {@link USER_LIMIT}, whichever factor it was for. */
+export async function countWrong(context: RequestContext, userId: string): Promise<void> {
   await counters(context).hit(await userKey(userId), USER_WINDOW_SECONDS)
 }
 
