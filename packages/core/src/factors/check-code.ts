@@ -11,6 +11,7 @@
 import type { Adapter, AdapterAuthFactor } from "../adapters.js"
 import { Configuration } from "../errors/errors.js"
 import type { RequestContext } from "../internal.js"
+import type { MfaFactor } from "../types.js"
 import { memoryCounters } from "../limits/memory-store.js"
 import { rateLimitsOf, targetKey } from "../limits/rate-limit.js"
 import type { RateLimitStore } from "../limits/rate-limit-store.js"
@@ -69,6 +70,31 @@ export function factorAdapter(context: RequestContext): Adapter {
 export async function confirmedFactors(context: RequestContext, userId: string): Promise<AdapterAuthFactor[]> {
   const factors = await callAdapter(factorAdapter(context), "listAuthFactors", userId)
   return factors.filter((factor) => factor.type === "backup" || factor.confirmedAt != null)
+}
+
+/** The `mfa.factors` kind of each factor, as stored (`type`) or posted (`factor`): backup codes go with `"totp"`. */
+const FACTOR_KINDS: Readonly<Record<string, MfaFactor>> = { totp: "totp", backup: "totp", passkey: "passkey", email: "email" }
+
+/** The `mfa.factors` kind of a stored or posted factor; `undefined` for a name that is none. */
+export function factorKind(factor: unknown): MfaFactor | undefined {
+  return typeof factor === "string" && Object.hasOwn(FACTOR_KINDS, factor) ? FACTOR_KINDS[factor] : undefined
+}
+
+/** Whether `mfa.factors` lists the kind of `factor` (a stored factor's `type` or a posted `factor`). */
+export function isListed(context: RequestContext, factor: unknown): boolean {
+  const kind = factorKind(factor)
+  return kind !== undefined && context.config.mfa?.factors.includes(kind) === true
+}
+
+/**
+ * The user's {@link confirmedFactors} of the kinds `mfa.factors` lists: the ones that gate a
+ * sign-in and that the challenge offers. A factor of a kind the app no longer lists neither
+ * holds a sign-in nor completes one.
+ *
+ * @throws {AdapterError} when the store fails.
+ */
+export async function listedFactors(context: RequestContext, userId: string): Promise<AdapterAuthFactor[]> {
+  return (await confirmedFactors(context, userId)).filter((factor) => isListed(context, factor.type))
 }
 
 async function userKey(userId: string): Promise<string> {

@@ -26,7 +26,7 @@ import { MissingCSRF } from "../errors/flow-errors.js"
 import { callAdapter } from "../outbound/store.js"
 import { newAssurance } from "../session/assurance.js"
 import type { SignedIn } from "../session/source.js"
-import { confirmedFactors, factorAdapter } from "./check-code.js"
+import { factorAdapter, listedFactors } from "./check-code.js"
 
 /** How long a pending sign-in lasts: 5 minutes. */
 export const PENDING_MAX_AGE = 5 * 60
@@ -82,8 +82,8 @@ export function codesTried(pending: PendingSignIn): number {
 }
 
 /**
- * Whether the user of `signedIn` owes a second factor: a confirmed factor, or `mfa.required`
- * names them. A sign-in at level 2 already (a passkey that verified its user) and the
+ * Whether the user of `signedIn` owes a second factor: a confirmed factor of a kind
+ * `mfa.factors` lists, or `mfa.required` names them. A sign-in at level 2 already (a passkey that verified its user) and the
  * continuation of a signed-in session (a passkey added: no authentication) owe nothing.
  *
  * @throws {AdapterError} when the store fails.
@@ -93,7 +93,7 @@ async function owesSecondFactor(context: RequestContext, signedIn: SignedIn): Pr
   const mfa = context.config.mfa
   if (mfa === undefined || signedIn.continues !== undefined) return false
   if (newAssurance(signedIn.methods, 0).level === 2) return false
-  if ((await confirmedFactors(context, signedIn.user.id)).length > 0) return true
+  if ((await listedFactors(context, signedIn.user.id)).length > 0) return true
   return mfa.required(signedIn.user as AdapterUser)
 }
 

@@ -19,7 +19,7 @@ export type ChallengeFactor = "totp" | "backup" | "passkey"
  * Why the last attempt was refused, as the challenge route names it (`?error=`): each has its
  * sentence; any other value, which may come from a hand-made URL, shows a neutral one.
  */
-export type ChallengeError = "invalidCode" | "replayed" | "rateLimited" | "locked" | "expired" | "passkeyFailed"
+export type ChallengeError = "invalidCode" | "replayed" | "rateLimited" | "locked" | "expired" | "passkeyFailed" | "InvalidFactor"
 
 const CHALLENGE_ERRORS: Readonly<Record<ChallengeError, string>> = {
   invalidCode: "That code did not work. Check it and try again.",
@@ -28,6 +28,7 @@ const CHALLENGE_ERRORS: Readonly<Record<ChallengeError, string>> = {
   locked: "Codes from your authenticator app are turned off after too many wrong ones. Use a backup code, and we have emailed you about it.",
   expired: "This sign-in took too long. Please sign in again.",
   passkeyFailed: "Your passkey was not accepted. Try again, or use a code.",
+  InvalidFactor: "That way to confirm it is you is not offered here. Use one shown on this page.",
 }
 const UNKNOWN_ERROR = "That did not work. Please try again."
 

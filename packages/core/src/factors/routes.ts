@@ -12,7 +12,7 @@ import { notFound } from "../http/failures.js"
 import { signInPageUrl } from "../http/routes.js"
 import type { RequestContext } from "../internal.js"
 import type { AuditReason } from "../types.js"
-import { checkBackupCode, checkTotp, confirmedFactors, type CodeCheck } from "./check-code.js"
+import { checkBackupCode, checkTotp, factorKind, isListed, listedFactors, type CodeCheck } from "./check-code.js"
 import { mfaChallengePage, type ChallengeFactor } from "./pages.js"
 import { chargePending, completePending, endPending, lastAttempt, readPending } from "./pending.js"
 
@@ -34,9 +34,9 @@ function wantsJson(request: Request): boolean {
   return accept.includes("application/json") && !accept.includes("text/html")
 }
 
-/** The factors the challenge offers the user: an unlocked TOTP factor, and backup codes while any is left. */
+/** The factors of the kinds `mfa.factors` lists that the challenge offers the user: an unlocked TOTP factor, and backup codes while any is left. */
 async function offered(context: RequestContext, userId: string): Promise<ChallengeFactor[]> {
-  const factors = await confirmedFactors(context, userId)
+  const factors = await listedFactors(context, userId)
   const offers: ChallengeFactor[] = []
   if (factors.some((factor) => factor.type === "totp" && factor.lockedAt == null)) offers.push("totp")
   if (factors.some((factor) => factor.type === "backup")) offers.push("backup")
@@ -74,7 +74,8 @@ const STATUS: Readonly<Record<Exclude<CodeCheck, { ok: true }>["reason"] | "expi
 
 /**
  * `POST /mfa/verify { csrfToken, factor: "totp" | "backup", code }`: completes the pending sign-in
- * with a right code and sends the browser where the first factor would have; a wrong one counts
+ * with a right code and sends the browser where the first factor would have. A factor of a kind
+ * `mfa.factors` does not list is refused as `InvalidFactor` (400), uncharged; a wrong code counts
  * against the pending sign-in (the 5th ends it) and the user. Every attempt
  * is charged before its code is checked, so parallel guesses with one cookie are refused, not
  * each checked. Answers by the routes' conventions (`answerRoute`); audited as `secondFactor`.
@@ -95,6 +96,8 @@ async function verify(context: RequestContext): Promise<Response> {
   const factor = field("factor")
   const code = field("code")
   const page = `${context.authUrl}/mfa${factor === "backup" ? "?factor=backup" : ""}`
+  // A factor the app does not list is refused before it is charged: it could complete nothing.
+  if (factorKind(factor) !== undefined && !isListed(context, factor)) return refuse(context, "invalidRequest", `${context.authUrl}/mfa`, "InvalidFactor")
   if ((factor !== "totp" && factor !== "backup") || typeof code !== "string" || code.length > MAX_CODE) return refuse(context, "invalidRequest", page)
   const charged = await chargePending(context, pending)
   if (charged === null) return refuse(context, "expired", signInPageUrl(context))
@@ -110,7 +113,8 @@ async function verify(context: RequestContext): Promise<Response> {
   return answerRoute(context, { url: completed.target })
 }
 
-async function refuse(context: RequestContext, reason: keyof typeof STATUS, url: string): Promise<Response> {
+/** Audits the refusal by `reason` and answers it by the routes' conventions, as `error` (the reason, unless named). */
+async function refuse(context: RequestContext, reason: keyof typeof STATUS, url: string, error: string = reason): Promise<Response> {
   await auditFailure(context, reason satisfies AuditReason)
-  return answerRoute(context, { url, error: reason, status: STATUS[reason] })
+  return answerRoute(context, { url, error, status: STATUS[reason] })
 }

@@ -199,3 +199,35 @@ describe("POST /mfa/verify", () => {
     }
   })
 })
+
+describe("mfa.factors at /mfa and /mfa/verify", () => {
+  it("V6.3.3: a factor whose kind mfa.factors does not list answers 400 InvalidFactor, a form the page with its error, audited secondFactor invalidRequest", async () => {
+    const { config, audits } = await setup({ mfa: { factors: ["totp"] } })
+    const jar = await pend(config)
+    const fetched = await call(config, jar, "/api/auth/mfa/verify", { form: { csrfToken: await csrfToken(config, jar), factor: "passkey", credential: "{}" }, headers: { accept: "application/json" } })
+    expect(fetched.status).toBe(400)
+    expect(await fetched.json()).toEqual({ error: "InvalidFactor" })
+    const form = await call(config, jar, "/api/auth/mfa/verify", { form: { csrfToken: await csrfToken(config, jar), factor: "email", code: "123456" } })
+    expect(form.status).toBe(303)
+    expect(location(form).href).toBe(`${ORIGIN}/api/auth/mfa?error=InvalidFactor`)
+    const page = await (await call(config, jar, location(form).href)).text()
+    expect(page).toContain('role="alert"')
+    expect(page).not.toContain("That did not work")
+    expect(audits.filter((event) => event.type === "secondFactor")).toEqual([
+      expect.objectContaining({ outcome: "failure", reason: "invalidRequest", userId: USER }),
+      expect.objectContaining({ outcome: "failure", reason: "invalidRequest", userId: USER }),
+    ])
+    expect(await session(config, jar)).toBeNull()
+  })
+
+  it("V6.3.3: the challenge offers only listed factors (backup codes go with \"totp\"), and a factor of a kind not listed gates nobody", async () => {
+    const { config } = await setup({ mfa: { factors: ["passkey"], required: true } })
+    const jar = await pend(config)
+    expect(await (await call(config, jar, "/api/auth/mfa", { headers: { accept: "application/json" } })).json()).toEqual({ factors: [], setup: `${ORIGIN}/api/auth/mfa/setup` })
+    const { config: optional } = await setup({ mfa: { factors: ["passkey"] } })
+    const signedIn = new Jar()
+    const response = await call(optional, signedIn, "/api/auth/callback/credentials", { form: { csrfToken: await csrfToken(optional, signedIn), username: "ada", password: PASSWORD, callbackUrl: `${ORIGIN}/dashboard` } })
+    expect(location(response).href).toBe(`${ORIGIN}/dashboard`)
+    expect((await session(optional, signedIn))?.assurance).toMatchObject({ level: 1, methods: ["pwd"] })
+  })
+})
