@@ -12,19 +12,20 @@
  * `useVerificationToken` (one caller wins, on any instance), a wrong code writes the next with the
  * tries raised, and a replayed, older cookie names a consumed row. Asking again replaces the code.
  */
-import type { AdapterUser } from "../adapters.js"
 import { deriveKeys, hmac, randomBytes, randomString, verifyHmac, type SecretKey } from "../crypto/crypto.js"
 import { openJwe, sealJwe } from "../crypto/sealed.js"
+import { answerRoute, readFields } from "../http/context.js"
 import { clearCookie } from "../http/cookies.js"
+import { verifyCsrf } from "../http/csrf.js"
+import { signInPageUrl } from "../http/routes.js"
 import type { RequestContext } from "../internal.js"
 import { mailboxKey } from "../limits/mailbox-key.js"
 import { rateLimitsOf, targetKey } from "../limits/rate-limit.js"
 import { sendMail } from "../outbound/mail.js"
 import { callAdapter } from "../outbound/store.js"
 import type { CookieOption } from "../model.js"
-import type { SignedIn } from "../session/source.js"
-import { countWrong, factorAdapter, overLimit } from "./check-code.js"
-import { pendingCookie, type PendingSignIn } from "./gate.js"
+import { countWrong, emailCodeAddress, factorAdapter, overLimit } from "./check-code.js"
+import { openPending, pendingCookie, type PendingSignIn } from "./gate.js"
 
 /** How long a mailed code works: 10 minutes (within its pending sign-in's own 5). */
 export const EMAIL_CODE_MAX_AGE = 10 * 60
@@ -53,20 +54,6 @@ function codeCookie(context: RequestContext): CookieOption {
 
 function identifier(pendingId: string): string {
   return `mfa-email:${pendingId}`
-}
-
-/**
- * The address a pending sign-in's code goes to: the user's verified address, as the store has it
- * now; `undefined` when "email" is not a listed factor, the user has none, or the first factor was
- * an email link (a code to the same mailbox would prove it twice).
- *
- * @throws {AdapterError} when the store fails.
- */
-export async function emailCodeAddress(context: RequestContext, signedIn: SignedIn): Promise<string | undefined> {
-  if (context.config.mfa?.factors.includes("email") !== true || signedIn.methods.includes("email")) return undefined
-  const adapter = factorAdapter(context)
-  const user: AdapterUser | null = typeof adapter.getUser === "function" ? await callAdapter(adapter, "getUser", signedIn.user.id) : null
-  return typeof user?.email === "string" && user.email !== "" && user.emailVerified != null ? user.email : undefined
 }
 
 /** Six decimal digits, uniform: a 32-bit draw below the largest multiple of a million, else drawn again. */
@@ -108,7 +95,30 @@ function clearCode(context: RequestContext): void {
 }
 
 /**
- * Mails a new code for the pending sign-in to `address` ({@link emailCodeAddress}) and names it
+ * `POST {basePath}/mfa/email { csrfToken }`: mails a new code for the request's pending sign-in
+ * and sends the browser back to the challenge, its code field first (`/mfa?factor=email`). The
+ * answer is the same whether or not the mail went out (a mail limit, a failing transport); only a
+ * sign-in that is not offered the factor (an email link was its first factor, or the user has no
+ * verified address) is refused, `InvalidFactor` (400). Without a pending sign-in: `expired` (401)
+ * and the sign-in page. Answers by the routes' conventions (`answerRoute`).
+ *
+ * @throws {MissingCSRF} when the CSRF token is missing or wrong.
+ * @throws {AdapterError} when the store fails.
+ */
+export async function emailCodeRoute(context: RequestContext): Promise<Response> {
+  const fields = await readFields(context.request)
+  const token = fields instanceof URLSearchParams ? fields.get("csrfToken") : fields.csrfToken
+  await verifyCsrf(context, typeof token === "string" ? token : null)
+  const pending = await openPending(context)
+  if (pending === null) return answerRoute(context, { url: signInPageUrl(context), error: "expired", status: 401 })
+  const address = await emailCodeAddress(context, pending.signedIn)
+  if (address === undefined) return answerRoute(context, { url: `${context.authUrl}/mfa`, error: "InvalidFactor", status: 400 })
+  await sendEmailCode(context, pending, address)
+  return answerRoute(context, { url: `${context.authUrl}/mfa?factor=email` })
+}
+
+/**
+ * Mails a new code for the pending sign-in to `address` (`emailCodeAddress` in `check-code.ts`) and names it
  * in the code's cookie; an earlier code of the same sign-in stops working. At most
  * `rateLimit.mailPerAddress` mails go to one mailbox in a window (counted with the sign-in links,
  * per inbox, not per spelling): past it nothing is stored or sent. The caller answers the same
