@@ -68,6 +68,19 @@ describe("trustProviderMfa", () => {
     expect((await h.signIn("idp")).url).toBe(`${APP}/api/auth/mfa/setup`)
   })
 
+  it("V7.5.1: a re-authentication at a trusted provider with a multi-factor login proves level 2 again", async () => {
+    const { h } = setup({ trustProviderMfa: true })
+    await signIn(h, CAROL)
+    const login = await h.browser.navigate(`${APP}/api/auth/reauth/idp`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrfToken: await h.csrfToken(), callbackUrl: `${APP}/settings` }),
+      initiator: `${APP}/api/auth/reauth`,
+    })
+    expect((await h.login(login, CAROL)).url).toBe(`${APP}/settings`)
+    expect(await h.session()).toMatchObject({ assurance: { level: 2, methods: ["fed", "mfa"] } })
+  })
+
   it("a hostile amr (not an array of strings) counts for nothing and fails nothing", async () => {
     const { h } = setup({ trustProviderMfa: true })
     idp().onTokenResponse(async ({ body }) => ({ body: { ...body, id_token: await idp().signJwt({ ...decodeJwt(String(body.id_token)), amr: "pwd otp mfa" }) } }))
