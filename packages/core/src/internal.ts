@@ -13,7 +13,7 @@ import type { RateLimitStore } from "./limits/rate-limit-store.js"
 import type { ClientLimits, ClientRule } from "./limits/client-limit-rules.js"
 import type { Account, Awaitable, CookiesOptions, LoggerInstance, ProviderButtonStyles, ProviderType, Theme } from "./model.js"
 import type { EmailMessage } from "./providers/types.js"
-import type { AuditType, CallbacksOptions, EventCallbacks, JWT, JWTOptions, MailOptions, MfaFactor, PagesOptions, SessionStrategy } from "./types.js"
+import type { AuditReason, AuditType, CallbacksOptions, EventCallbacks, JWT, JWTOptions, MailOptions, MfaFactor, PagesOptions, SessionStrategy } from "./types.js"
 
 /** The configuration as the routes use it. */
 export interface InternalConfig {
@@ -317,6 +317,26 @@ export interface SignInFlow<Options = unknown> {
     control?: (context: RequestContext, provider: FlowProvider<Options>, page: { csrfToken: string; callbackUrl: string }) => { markup: string; script: string }
   }
   /**
+   * For a flow whose credential can be a second factor (passkeys, under `mfa.factors:
+   * ["passkey"]`): the second factor's room (`factors/`) reaches it only through the provider, as
+   * the re-authentication room does. Which credentials a user has comes from `waysIn`.
+   */
+  secondFactor?: {
+    /**
+     * The challenge page's control: the data attributes its form carries for the script, the
+     * script element, and the script source (`'sha256-…'`) the page's Content-Security-Policy admits.
+     */
+    control: (context: RequestContext, provider: FlowProvider<Options>) => { attributes: string; script: string; source: string }
+    /**
+     * Checks the credential posted to `/mfa/verify` (the assertion's JSON, untrusted) against the
+     * pending sign-in it was asked for: only `pending.userId`'s own, never `pending.except`.
+     * Answers the method it adds, or why it was refused; never throws for what a request carries.
+     *
+     * @throws {AdapterError} when the store fails.
+     */
+    verify: (context: RequestContext, provider: FlowProvider<Options>, pending: PendingFactor, credential: string) => Promise<{ ok: true; method: string } | { ok: false; reason: AuditReason }>
+  }
+  /**
    * For a flow that sends mail (email links): how core's other mails go out through this
    * provider (see `outbound/mail.ts`): its transport, or `undefined` when the provider sends
    * only its sign-in links (a custom `sendVerificationRequest` and no `sendMail`).
@@ -324,6 +344,16 @@ export interface SignInFlow<Options = unknown> {
   mailTransport?: (options: Options) => ((message: EmailMessage) => Awaitable<void>) | undefined
   /** What a sign-in through this provider adds to a JWT session token when there is no adapter (OAuth 2.0's `tokensInCookie`). */
   sessionToken?: (options: Options, token: JWT, account: Account) => JWT | Promise<JWT>
+}
+
+/** The pending sign-in a second factor is checked for (`SignInFlow.secondFactor`). */
+export interface PendingFactor {
+  /** The pending sign-in's id: a challenge issued for it is good for it alone. */
+  id: string
+  /** Whose sign-in it is: only their credentials complete it. */
+  userId: string
+  /** The credential that was the first factor, which cannot be the second too. */
+  except?: string | undefined
 }
 
 /**

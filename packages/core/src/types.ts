@@ -301,7 +301,7 @@ export type AuditOutcome = "success" | "failure" | "pending"
  * closed list:
  *
  * - `denied`: refused by the user at the provider, or by the app (`signIn` callback, `jwt` callback).
- * - `invalidCredentials`: a password form `authorize` refused, a passkey that did not verify or is unknown.
+ * - `invalidCredentials`: a password form `authorize` refused, a passkey that did not verify or is unknown (or, as a second factor, was the first).
  * - `invalidCode`: a sign-in link whose token is unknown, used or expired; a wrong second-factor code.
  * - `expired`, `replayed`: a passkey challenge that expired or was used already; a back-channel logout token seen before;
  *   a pending sign-in that ended (5 minutes, 5 wrong codes, completed) and a TOTP step or backup code used already.
@@ -312,7 +312,7 @@ export type AuditOutcome = "success" | "failure" | "pending"
  * - `invalidRequest`: the request itself was wrong: CSRF, state, PKCE, nonce, callback URL, an unknown provider, malformed input.
  * - `providerError`: the provider answered with an error or did not validate, or the email could not be sent.
  * - `signInRequired`: the operation needs a signed-in user and the request has none.
- * - `wrongUser`: another user is signed in than the one who started the operation.
+ * - `wrongUser`: another user is signed in than the one who started the operation; another user's passkey offered as a second factor.
  * - `lastSignInMethod`: refused to remove the user's last way to sign in.
  * - `reauthRequired`: the change needs a recent authentication (`session.reauthAge`) and the session's is older.
  * - `configuration`: the app's set-up or its own code failed (a callback or `authorize` that threw).

@@ -24,7 +24,7 @@ import type { AuditEvent, AuditReason, AuthConfig, SessionStrategy } from "../sr
 import { webauthnFlow } from "../src/webauthn/index.js"
 import { APP, CLIENT, Harness, SECRET as E2E_SECRET, e2eConfig, idpProvider, oauthProvider, useIdp } from "./e2e/harness.js"
 import { Jar, ORIGIN, PASSWORD, SECRET, call, csrfToken, location, passwordProvider } from "./helpers.js"
-import { FLAGS, SoftAuthenticator, b64url, fromB64url } from "./webauthn/authenticator.js"
+import { FLAGS, SoftAuthenticator, b64url, cbor, fromB64url } from "./webauthn/authenticator.js"
 import { sealFactorSecret } from "../src/factors/sealed-secret.js"
 import { newTotpSecret, totpCode, totpStep } from "../src/factors/totp.js"
 import { options, post } from "./webauthn/harness.js"
@@ -653,6 +653,57 @@ describe.each(gated.flatMap((way) => (["jwt", "database"] as const).map((strateg
     expect(replay.status).toBe(400)
     expect(await replay.json()).toEqual({ error: "replayed" })
     expect(sessionCookies(again)).toEqual([])
+  })
+})
+
+/**
+ * A memory adapter in which every user has a passkey on `holder`, registered the first time the
+ * passkeys of a user are asked for: the flows create their users as they sign in.
+ */
+function everyoneWithPasskey(holder: SoftAuthenticator, seed: Parameters<typeof MemoryAdapter>[0] = {}): Adapter {
+  const memory = MemoryAdapter(seed)
+  const listAuthenticatorsByUserId = async (userId: string) => {
+    const known = await memory.listAuthenticatorsByUserId(userId)
+    if (known.length > 0) return known
+    const handle = b64url(crypto.getRandomValues(new Uint8Array(16)))
+    const { passkey } = await holder.register({ challenge: "", rp: {}, user: { id: handle } })
+    holder.passkeys.push(passkey)
+    const jwk = await crypto.subtle.exportKey("jwk", passkey.keys.publicKey)
+    const publicKey = cbor(new Map<number, number | Uint8Array>([[1, 2], [3, -7], [-1, 1], [-2, fromB64url(jwk.x ?? "")], [-3, fromB64url(jwk.y ?? "")]]))
+    const row = { credentialID: b64url(passkey.id), userId, providerAccountId: handle, credentialPublicKey: b64url(publicKey), counter: passkey.counter, credentialDeviceType: "multiDevice", credentialBackedUp: true, transports: "internal" }
+    await memory.createAuthenticator(row)
+    return [row]
+  }
+  return { ...memory, listAuthenticatorsByUserId }
+}
+
+describe.each(gated.slice(0, 4).flatMap((way) => (["jwt", "database"] as const).map((strategy) => ({ ...way, strategy }))))("V6.3.3: $name, $strategy sessions, for a user with a passkey under mfa.factors [\"passkey\"]", ({ row, build, signIn, strategy }) => {
+  it("pends, and one of the user's passkeys completes it at level 2 (hwk, mfa)", async () => {
+    const holder = new SoftAuthenticator(ORIGIN)
+    const seed = row === credentialsRow ? { users: [{ id: "user-ada", name: "Ada Lovelace", email: "ada@example.com", emailVerified: null }] } : {}
+    const first = tableConfig(row, build())
+    const config = { ...first, adapter: everyoneWithPasskey(holder, seed), providers: [...first.providers, webauthnRow.variants[0]?.build() as ProviderConfig], mfa: { factors: ["passkey" as const] }, session: { strategy } }
+    await row.prepare?.(config)
+    const auditsBefore = config.audits.length
+    const jar = new Jar()
+    const response = await signIn(config, jar)
+    keepUsed(jar, { url: "/" })
+    expect(location(response).href).toBe(`${ORIGIN}/api/auth/mfa`)
+    expect(await (await call(config, jar, "/api/auth/session")).json()).toBeNull()
+    expect(await (await call(config, jar, "/api/auth/mfa", { headers: { accept: "application/json" } })).json()).toEqual({ factors: ["passkey"] })
+    const request = (await (await call(config, jar, "/api/auth/webauthn-options/passkey?action=mfa")).json()) as { options: { challenge: string; allowCredentials: { id: string }[] } }
+    expect(request.options.allowCredentials.map((allowed) => allowed.id)).toEqual([b64url(holder.passkeys.at(-1)?.id ?? new Uint8Array())])
+    const form = new URLSearchParams({ csrfToken: await csrfToken(config, jar), factor: "passkey", credential: JSON.stringify(await holder.get(request.options)) })
+    const verified = await send(config, jar, { url: "/api/auth/mfa/verify", form })
+    keepUsed(jar, { url: "/" })
+    expect(location(verified).href).toBe(`${ORIGIN}${row === oauthRow ? "/protected" : "/after"}`)
+    expect(await (await call(config, jar, "/api/auth/session")).json()).toMatchObject({ user: { email: row.email }, assurance: { level: 2, methods: [...row.assurance.methods, "hwk", "mfa"] } })
+    expect(config.audits.slice(auditsBefore).map((event) => [event.type, event.outcome, event.methods])).toEqual([
+      ...(row.before ?? []).map((type) => [type, "success", undefined]),
+      ["signIn", "pending", row.assurance.methods],
+      ["secondFactor", "success", ["hwk"]],
+      ["signIn", "success", [...row.assurance.methods, "hwk", "mfa"]],
+    ])
   })
 })
 

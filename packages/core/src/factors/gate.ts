@@ -20,7 +20,7 @@ import { openJwe, sealJwe } from "../crypto/sealed.js"
 import { json, redirect } from "../http/context.js"
 import { clearChunked, readChunked, writeChunked } from "../http/cookies.js"
 import { browserBinding, ensureCsrfCookie } from "../http/csrf.js"
-import type { RequestContext } from "../internal.js"
+import type { FlowProvider, RequestContext } from "../internal.js"
 import type { CookieOption } from "../model.js"
 import { MissingCSRF } from "../errors/flow-errors.js"
 import { callAdapter } from "../outbound/store.js"
@@ -83,7 +83,8 @@ export function codesTried(pending: PendingSignIn): number {
 
 /**
  * Whether the user of `signedIn` owes a second factor: a confirmed factor of a kind
- * `mfa.factors` lists, or `mfa.required` names them. A sign-in at level 2 already (a passkey that verified its user) and the
+ * `mfa.factors` lists, a passkey (when it lists `"passkey"`) after any way in but a passkey, or
+ * `mfa.required` names them. A sign-in at level 2 already (a passkey that verified its user) and the
  * continuation of a signed-in session (a passkey added: no authentication) owe nothing.
  *
  * @throws {AdapterError} when the store fails.
@@ -96,7 +97,23 @@ async function owesSecondFactor(context: RequestContext, signedIn: SignedIn): Pr
   if ((await listedFactors(context, signedIn.user.id)).length > 0) return true
   // With "email" listed, a verified address is a factor the user has (never after an email link).
   if ((await emailCodeAddress(context, signedIn)) !== undefined) return true
+  // A passkey is owed after every other way in; after a passkey sign-in it was the first factor.
+  if (!signedIn.methods.includes("hwk") && (await passkeyFactor(context, signedIn)) !== undefined) return true
   return mfa.required(signedIn.user as AdapterUser)
+}
+
+/**
+ * The provider whose passkeys can complete `signedIn` as its second factor, when `mfa.factors`
+ * lists `"passkey"` and its user has one there other than the passkey that was the first factor
+ * (the first provider whose flow offers it, `SignInFlow.secondFactor`); else `undefined`.
+ *
+ * @throws {AdapterError} when the store fails.
+ */
+export async function passkeyFactor(context: RequestContext, signedIn: SignedIn): Promise<FlowProvider | undefined> {
+  if (context.config.mfa?.factors.includes("passkey") !== true) return undefined
+  const provider = context.config.providers.find((each) => each.flow.secondFactor !== undefined)
+  const ways = (await provider?.flow.waysIn?.(context, provider, signedIn.user as AdapterUser)) ?? []
+  return ways.some((way) => way.kind === "passkey" && way.credentialID !== signedIn.credentialId) ? provider : undefined
 }
 
 /**

@@ -1,9 +1,9 @@
 /**
  * The second-factor pages, drawn with the built-in pages' layout (theme, brand, dark mode, no
- * script): the challenge a pending sign-in answers (a code from the authenticator app, a backup
+ * script but the passkey flow's own, which its control brings): the challenge a pending sign-in answers (a code from the authenticator app, a backup
  * code, a passkey), the authenticator app's setup with its QR code drawn here, and the backup
  * codes, shown once. Every value from a request or the configuration is escaped; the routes
- * serve them with `html()`, whose policy allows no script.
+ * serve them with `html()`, whose policy allows no script (the challenge's admits the passkey's).
  */
 import type { InternalConfig, RequestContext } from "../internal.js"
 import { escapeHtml, hiddenInput, homePage, layout, themeButtonStyle } from "../pages/layout.js"
@@ -87,6 +87,8 @@ export function mfaChallengePage(
     error?: string | undefined
     /** The factor of the refused attempt (`?factor=`): `"backup"` shows its form open. */
     factor?: string | undefined
+    /** The passkey flow's control (`SignInFlow.secondFactor`): its form's data attributes and its script element. */
+    passkey?: { attributes: string; script: string } | undefined
   },
 ): string {
   const { factors, csrfToken } = params
@@ -103,7 +105,10 @@ export function mfaChallengePage(
   if (factors.includes("passkey")) {
     const first = parts.length === 0
     if (!first) parts.push('<p class="or">or</p>')
-    parts.push(`<form method="post" action="${action}" data-mfa-passkey>${hidden("passkey")}<input type="hidden" name="credential" value=""><button type="submit" class="button${first ? " primary" : ""}"${first ? button : ""}>Use a passkey</button></form>`)
+    const { attributes = "", script = "" } = params.passkey ?? {}
+    parts.push(
+      `<form method="post" action="${action}" data-mfa-passkey${attributes}>${hidden("passkey")}<input type="hidden" name="credential" value=""><button type="submit" class="button${first ? " primary" : ""}"${first ? button : ""}>Use a passkey</button><p class="error" role="alert" data-passkey-error hidden></p></form>${script}`,
+    )
   }
   if (factors.includes("email")) parts.push(...emailParts(context, params, parts.length === 0))
   if (factors.includes("backup")) {

@@ -14,10 +14,13 @@ import type { RequestContext } from "../internal.js"
 import type { AuditReason } from "../types.js"
 import { checkBackupCode, checkTotp, emailCodeAddress, factorKind, isListed, listedFactors, type CodeCheck } from "./check-code.js"
 import { mfaChallengePage, type ChallengeFactor } from "./pages.js"
-import { chargePending, completePending, endPending, lastAttempt, readPending } from "./pending.js"
+import { passkeyFactor } from "./gate.js"
+import { chargePending, completePending, endPending, lastAttempt, readPending, type PendingSignIn } from "./pending.js"
 
 /** The longest code read: a backup code typed with spaces and hyphens is well under it. */
 const MAX_CODE = 64
+/** The longest passkey assertion read (its JSON): a real one is well under a few kilobytes. */
+const MAX_CREDENTIAL = 16 * 1024
 
 /** Answers a request to `{basePath}/mfa/{sub}`. */
 export async function mfaRoute(context: RequestContext, method: "GET" | "POST", sub: string): Promise<Response> {
@@ -35,10 +38,13 @@ function wantsJson(request: Request): boolean {
   return accept.includes("application/json") && !accept.includes("text/html")
 }
 
-/** The factors of the kinds `mfa.factors` lists that the challenge offers the user: an unlocked TOTP factor, and backup codes while any is left. */
-async function offered(context: RequestContext, userId: string): Promise<ChallengeFactor[]> {
-  const factors = await listedFactors(context, userId)
-  const offers: ChallengeFactor[] = []
+/**
+ * The factors of the kinds `mfa.factors` lists that the challenge offers the pending user: a
+ * passkey other than the first factor's, an unlocked TOTP factor, and backup codes while any is left.
+ */
+async function offered(context: RequestContext, pending: PendingSignIn): Promise<ChallengeFactor[]> {
+  const factors = await listedFactors(context, pending.signedIn.user.id)
+  const offers: ChallengeFactor[] = (await passkeyFactor(context, pending.signedIn)) === undefined ? [] : ["passkey"]
   if (factors.some((factor) => factor.type === "totp" && factor.lockedAt == null)) offers.push("totp")
   if (factors.some((factor) => factor.type === "backup")) offers.push("backup")
   return offers
@@ -55,16 +61,27 @@ async function challenge(context: RequestContext): Promise<Response> {
     const url = signInPageUrl(context)
     return wantsJson(context.request) ? json(context, { error: "SessionRequired", url }, 401) : redirect(context, url, 303)
   }
-  const factors = await offered(context, pending.signedIn.user.id)
+  const factors = await offered(context, pending)
   if ((await emailCodeAddress(context, pending.signedIn)) !== undefined) factors.push("email")
   const setup = `${context.authUrl}/mfa/setup`
   if (wantsJson(context.request)) return json(context, factors.length === 0 ? { factors, setup } : { factors })
   if (factors.length === 0) return redirect(context, setup, 303)
   const { searchParams } = context.url
-  return html(context, mfaChallengePage(context, { factors, csrfToken: await csrfToken(context), error: searchParams.get("error") ?? undefined, factor: searchParams.get("factor") ?? undefined }))
+  const provider = factors.includes("passkey") ? await passkeyFactor(context, pending.signedIn) : undefined
+  const passkey = provider?.flow.secondFactor?.control(context, provider)
+  const response = html(context, mfaChallengePage(context, { factors, csrfToken: await csrfToken(context), error: searchParams.get("error") ?? undefined, factor: searchParams.get("factor") ?? undefined, passkey }))
+  if (passkey !== undefined) {
+    // The passkey's one script, from our origin and pinned by its hash, and its requests to our routes.
+    const policy = response.headers.get("content-security-policy") ?? ""
+    response.headers.set("content-security-policy", policy.replace("default-src 'none';", `default-src 'none'; script-src 'self' ${passkey.source}; connect-src 'self';`))
+  }
+  return response
 }
 
-/** The HTTP status of each refusal a JSON client gets. */
+/** What a factor's check found: the method it adds to the session's assurance, or why it was refused. */
+type FactorCheck = { ok: true; method: string } | { ok: false; reason: AuditReason }
+
+/** The HTTP status of each refusal a JSON client gets (400 for any other). */
 const STATUS: Readonly<Record<Exclude<CodeCheck, { ok: true }>["reason"] | "expired" | "invalidRequest", number>> = {
   invalidCode: 400,
   replayed: 400,
@@ -102,6 +119,7 @@ async function verify(context: RequestContext): Promise<Response> {
   const page = `${context.authUrl}/mfa${factor === "backup" || factor === "email" ? `?factor=${factor}` : ""}`
   // A factor the app does not list is refused before it is charged: it could complete nothing.
   if (factorKind(factor) !== undefined && !isListed(context, factor)) return refuse(context, "invalidRequest", `${context.authUrl}/mfa`, "InvalidFactor")
+  if (factor === "passkey") return verifyPasskey(context, pending, asText(field("credential")))
   if ((factor !== "totp" && factor !== "backup" && factor !== "email") || typeof code !== "string" || code.length > MAX_CODE) return refuse(context, "invalidRequest", page)
   // Never after an email link, nor for a user with no verified address: the code could complete nothing.
   if (factor === "email" && (await emailCodeAddress(context, pending.signedIn)) === undefined) return refuse(context, "invalidRequest", `${context.authUrl}/mfa`, "InvalidFactor")
@@ -109,20 +127,51 @@ async function verify(context: RequestContext): Promise<Response> {
   if (charged === null) return refuse(context, "expired", signInPageUrl(context))
   const check =
     factor === "email" ? await (await import("./email-code.js")).checkEmailCode(context, charged, code) : factor === "totp" ? await checkTotp(context, userId, code) : await checkBackupCode(context, userId, code)
+  // A mailed code that expired or was spent: the page asks for a new one (the sign-in goes on).
+  return conclude(context, charged, check, page, factor === "email" && !check.ok && check.reason === "expired" ? "codeExpired" : undefined)
+}
+
+/**
+ * `POST /mfa/verify { csrfToken, factor: "passkey", credential }`: the assertion (its JSON) of one
+ * of the pending user's passkeys, not the first factor's, made for the challenge
+ * `{basePath}/webauthn-options/:id?action=mfa` issued to this pending sign-in. Charged as a code
+ * is; any refusal answers `passkeyFailed` (400), and the audit trail says why.
+ */
+async function verifyPasskey(context: RequestContext, pending: PendingSignIn, credential: unknown): Promise<Response> {
+  const page = `${context.authUrl}/mfa`
+  const provider = await passkeyFactor(context, pending.signedIn)
+  const check = provider?.flow.secondFactor?.verify
+  if (provider === undefined || check === undefined || typeof credential !== "string" || credential === "" || credential.length > MAX_CREDENTIAL) return refuse(context, "invalidRequest", page)
+  const charged = await chargePending(context, pending)
+  if (charged === null) return refuse(context, "expired", signInPageUrl(context))
+  const { signedIn } = pending
+  return conclude(context, charged, await check(context, provider, { id: pending.id, userId: signedIn.user.id, except: signedIn.credentialId }, credential), page, "passkeyFailed")
+}
+
+/** A posted credential as text: a JSON body may carry the assertion as an object rather than its JSON. */
+function asText(value: unknown): unknown {
+  return typeof value === "object" && value !== null ? JSON.stringify(value) : value
+}
+
+/**
+ * Ends an attempt after its check: a right one completes the pending sign-in with the method it
+ * adds; a wrong one is refused (as `error` when named), and at the last attempt ends the sign-in.
+ */
+async function conclude(context: RequestContext, charged: PendingSignIn, check: FactorCheck, page: string, error?: string): Promise<Response> {
   if (!check.ok) {
-    // A mailed code that expired or was spent: the page asks for a new one (the sign-in goes on).
-    if (!lastAttempt(charged)) return refuse(context, check.reason, page, factor === "email" && check.reason === "expired" ? "codeExpired" : check.reason)
+    if (!lastAttempt(charged)) return refuse(context, check.reason, page, error)
     await endPending(context, charged)
-    return refuse(context, check.reason, signInPageUrl(context))
+    return refuse(context, check.reason, signInPageUrl(context), error)
   }
-  await auditSuccess(context, userId, undefined, [check.method])
+  await auditSuccess(context, charged.signedIn.user.id, undefined, [check.method])
   const completed = await completePending(context, charged, [check.method])
   if (completed === null) return refuse(context, "expired", signInPageUrl(context))
   return answerRoute(context, { url: completed.target })
 }
 
-/** Audits the refusal by `reason` and answers it by the routes' conventions, as `error` (the reason, unless named). */
-async function refuse(context: RequestContext, reason: keyof typeof STATUS, url: string, error: string = reason): Promise<Response> {
-  await auditFailure(context, reason satisfies AuditReason)
-  return answerRoute(context, { url, error, status: STATUS[reason] })
+/** Audits the refusal by `reason` and answers it by the routes' conventions, as `error` (the reason, unless named: then 400). */
+async function refuse(context: RequestContext, reason: AuditReason, url: string, error?: string): Promise<Response> {
+  await auditFailure(context, reason)
+  const status = error === undefined && Object.hasOwn(STATUS, reason) ? STATUS[reason as keyof typeof STATUS] : 400
+  return answerRoute(context, { url, error: error ?? reason, status })
 }

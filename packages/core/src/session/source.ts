@@ -81,6 +81,8 @@ export interface SignedIn {
    * factor adds to them.
    */
   methods: string[]
+  /** The id of the passkey that was the first factor, so that a second factor can be another one. */
+  credentialId?: string
   /**
    * The assurance of the signed-in session this one replaces, kept as it is: set where the way
    * through was no authentication (adding a passkey to the signed-in user), so neither its level

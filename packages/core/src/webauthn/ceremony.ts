@@ -102,17 +102,7 @@ export async function webauthnOptions(context: RequestContext, provider: Provide
   const { reauth } = context
   if (reauth !== undefined) {
     // Proving the signed-in user again: only their own passkeys are asked for (allowCredentials).
-    const own = await listAuthenticators(adapter, reauth.userId)
-    const challenge = await issueChallenge(context, provider.id, { action: "authenticate", userId: reauth.userId, reauthAt: reauth.at })
-    const request = await generateAuthenticationOptions({
-      rpID: rp.id,
-      timeout: options.timeout,
-      userVerification: options.userVerification,
-      ...options.authenticationOptions,
-      allowCredentials: own.map((known) => ({ id: credentialIdForOptions(known.credentialID), transports: known.transports?.split(",").filter(Boolean) ?? [] })),
-      challenge,
-    })
-    return json(context, { action: "authenticate", options: request })
+    return ownPasskeyOptions(context, provider, await listAuthenticators(adapter, reauth.userId), { action: "authenticate", userId: reauth.userId, reauthAt: reauth.at })
   }
   const signedIn = await recentIfSignedIn(context)
   const action = ceremonyAction(context.url.searchParams.get("action")) ?? (signedIn === null ? "authenticate" : "register")
@@ -174,6 +164,27 @@ export async function webauthnOptions(context: RequestContext, provider: Provide
   return json(context, { action, options: creation })
 }
 
+/**
+ * Authentication options asking for one of `own` (`allowCredentials`), with `userVerification` as
+ * the provider says and a challenge issued for `ceremony`: proving a known user again, or their
+ * second factor.
+ *
+ * @throws {MissingCSRF} when the browser has no CSRF cookie.
+ */
+export async function ownPasskeyOptions(context: RequestContext, provider: Provider, own: readonly AdapterAuthenticator[], ceremony: Ceremony): Promise<Response> {
+  const { options } = provider
+  const challenge = await issueChallenge(context, provider.id, ceremony)
+  const request = await generateAuthenticationOptions({
+    rpID: resolveRelyingParty(options, context, provider).id,
+    timeout: options.timeout,
+    userVerification: options.userVerification,
+    ...options.authenticationOptions,
+    allowCredentials: own.map((known) => ({ id: credentialIdForOptions(known.credentialID), transports: known.transports?.split(",").filter(Boolean) ?? [] })),
+    challenge,
+  })
+  return json(context, { action: "authenticate", options: request })
+}
+
 /** The user's passkeys, checked to be a list. */
 export async function listAuthenticators(adapter: Adapter, userId: string): Promise<AdapterAuthenticator[]> {
   const listed: unknown = await callAdapter(adapter, "listAuthenticatorsByUserId", userId)
@@ -189,8 +200,12 @@ interface ClientData {
   topOrigin?: string
 }
 
-/** The response the browser posted, checked for shape and size before any cryptography. */
-function readResponse(data: string | null): { json: Record<string, unknown>; id: string; clientData: ClientData } {
+/**
+ * The response the browser posted, checked for shape and size before any cryptography.
+ *
+ * @throws {WebAuthnVerificationError} when it is missing, too large, not JSON or not a credential.
+ */
+export function readResponse(data: string | null): { json: Record<string, unknown>; id: string; clientData: ClientData } {
   if (data === null || data === "") throw new WebAuthnVerificationError("The request has no `data`.")
   if (data.length > MAX_DATA_LENGTH) throw new WebAuthnVerificationError("The `data` field is too large.")
   let parsed: unknown
@@ -246,6 +261,8 @@ export async function webauthnCallback(context: RequestContext, provider: Provid
   const response = readResponse(form.get("data"))
   const opened = await consumeChallenge(context, provider.id, response.clientData.challenge)
   const { ceremony } = opened
+  // A challenge asked for as a pending sign-in's second factor completes that sign-in only (`/mfa/verify`).
+  if (ceremony.pending !== undefined) throw new WebAuthnVerificationError("The challenge was issued for a second factor, which is posted to /mfa/verify.")
   if (posted !== undefined && posted !== ceremony.action) throw new WebAuthnVerificationError(`The challenge was issued to ${ceremony.action}, not to ${posted}.`)
   return ceremony.action === "register"
     ? register(context, provider, ceremony, response.json as unknown as RegistrationResponseJSON, response.clientData.challenge, target)
@@ -274,8 +291,6 @@ function failed(step: string, cause: unknown): WebAuthnVerificationError {
 
 async function authenticate(context: RequestContext, provider: Provider, response: AuthenticationResponseJSON, opened: OpenedChallenge, challenge: string, target: string): Promise<Response> {
   const adapter = adapterOf(context)
-  const { options } = provider
-  const rp = resolveRelyingParty(options, context, provider)
   const authenticator = await findAuthenticator(adapter, response.id)
   if (authenticator == null) {
     if (await isWaitingHere(context, response.id)) {
@@ -283,6 +298,43 @@ async function authenticate(context: RequestContext, provider: Provider, respons
     }
     return refuseUnknownCredential(context)
   }
+  const userVerified = await checkAssertion(context, provider, authenticator, response, opened, challenge)
+  const owner: unknown = authenticator.userId
+  const { ceremony } = opened
+  if (ceremony.reauthAt !== undefined && ceremony.userId !== undefined) {
+    // A re-authentication: the passkey must be the signed-in user's own; nobody is signed in.
+    const proof = { provider: provider.id, startedBy: ceremony.userId, proves: { userId: String(owner) }, methods: passkeyMethods(userVerified) }
+    return (await import("../reauth/ending.js")).finishReauth(context, proof, target)
+  }
+  const user = asUser(await callAdapter(adapter, "getUser", String(owner)))
+  if (user === undefined) throw new WebAuthnVerificationError("The passkey's user no longer exists.")
+  const account: Account = { provider: provider.id, type: "webauthn", providerAccountId: authenticator.providerAccountId, userId: user.id }
+  const redirectTo = await askSignIn(context, { user, account })
+  if (redirectTo !== undefined) return redirect(context, redirectTo)
+  return finishSignIn(context, { user, account, isNewUser: false, methods: passkeyMethods(userVerified), credentialId: authenticator.credentialID }, target)
+}
+
+/**
+ * Verifies an assertion made with the stored `authenticator`: the user handle it was registered
+ * under, the signature over `challenge`, the origin, the RP id hash, the flags the provider asks
+ * for and the signature counter; then spends the challenge and stores the new counter and when the
+ * passkey was last used. Answers whether the authenticator verified its user.
+ *
+ * @throws {WebAuthnVerificationError} when any of that fails, or the challenge was spent already.
+ * @throws {AdapterError} when the store fails or holds an unreadable public key.
+ * @see https://www.w3.org/TR/webauthn-3/#sctn-verifying-assertion
+ */
+export async function checkAssertion(
+  context: RequestContext,
+  provider: Provider,
+  authenticator: AdapterAuthenticator,
+  response: AuthenticationResponseJSON,
+  opened: OpenedChallenge,
+  challenge: string,
+): Promise<boolean> {
+  const adapter = adapterOf(context)
+  const { options } = provider
+  const rp = resolveRelyingParty(options, context, provider)
   const publicKey = storedBytes(authenticator.credentialPublicKey)
   if (publicKey === undefined) throw new AdapterError("The stored passkey's public key is neither base64url nor base64.")
   // The handle the authenticator returns is the one the passkey was registered under: a
@@ -316,19 +368,7 @@ async function authenticate(context: RequestContext, provider: Provider, respons
   const { newCounter } = verified.authenticationInfo
   await callAdapter(adapter, "updateAuthenticatorCounter", authenticator.credentialID, newCounter)
   if (adapter.updateAuthenticator !== undefined) await callAdapter(adapter, "updateAuthenticator", { credentialID: authenticator.credentialID, lastUsedAt: new Date() })
-  const owner: unknown = authenticator.userId
-  const { ceremony } = opened
-  if (ceremony.reauthAt !== undefined && ceremony.userId !== undefined) {
-    // A re-authentication: the passkey must be the signed-in user's own; nobody is signed in.
-    const proof = { provider: provider.id, startedBy: ceremony.userId, proves: { userId: String(owner) }, methods: passkeyMethods(verified.authenticationInfo.userVerified) }
-    return (await import("../reauth/ending.js")).finishReauth(context, proof, target)
-  }
-  const user = asUser(await callAdapter(adapter, "getUser", String(owner)))
-  if (user === undefined) throw new WebAuthnVerificationError("The passkey's user no longer exists.")
-  const account: Account = { provider: provider.id, type: "webauthn", providerAccountId: authenticator.providerAccountId, userId: user.id }
-  const redirectTo = await askSignIn(context, { user, account })
-  if (redirectTo !== undefined) return redirect(context, redirectTo)
-  return finishSignIn(context, { user, account, isNewUser: false, methods: passkeyMethods(verified.authenticationInfo.userVerified) }, target)
+  return verified.authenticationInfo.userVerified
 }
 
 async function register(context: RequestContext, provider: Provider, ceremony: Ceremony, response: RegistrationResponseJSON, challenge: string, target: string): Promise<Response> {

@@ -51,6 +51,8 @@ export interface Ceremony {
   handle?: string
   /** A re-authentication of `userId` (the signed-in user) started then, in epoch seconds: see `RequestContext.reauth`. */
   reauthAt?: number
+  /** The pending sign-in (its id) of `userId` whose second factor this is: only `/mfa/verify` accepts it, for that sign-in alone. */
+  pending?: string
 }
 
 interface Sealed extends Ceremony {
@@ -171,7 +173,7 @@ export async function consumeChallenge(context: RequestContext, provider: string
     if (new Date(stored.expires).getTime() < Date.now()) throw withAuditReason(new WebAuthnVerificationError("The challenge has expired."), "expired")
   }
   const ceremony: Ceremony = { action: sealed.action }
-  for (const key of ["userId", "email", "name", "handle"] as const) {
+  for (const key of ["userId", "email", "name", "handle", "pending"] as const) {
     const value = sealed[key]
     if (typeof value === "string") ceremony[key] = value
   }

@@ -19,7 +19,8 @@ import { signInPageUrl } from "../http/routes.js"
 import { listAuthenticators, webauthnCallback, webauthnOptions } from "./ceremony.js"
 import { changePasskey, listPasskeys } from "./manage.js"
 import { configureWebAuthn, type WebAuthnOptions } from "./options.js"
-import { decoratePage, reauthControl, servePageScript } from "./page.js"
+import { decoratePage, reauthControl, secondFactorControl, servePageScript } from "./page.js"
+import { secondFactorOptions, verifySecondFactor } from "./second-factor.js"
 
 export type { NewPasskeyUser, RelyingParty, UserVerification, WebAuthnFormField, WebAuthnOptions } from "./options.js"
 export type { PasskeyList, PasskeySummary } from "./manage.js"
@@ -54,13 +55,16 @@ export const webauthn = {
   signIn: (context, _provider, request) => Promise.resolve(redirect(context, signInPageUrl(context, { callbackUrl: request.callbackUrl }))),
   callback: (context, provider) => webauthnCallback(context, provider),
   routes: {
-    "webauthn-options": { GET: webauthnOptions, clientLimit: "passkeyOptions" },
+    // `?action=mfa`: the pending user's passkeys, for a second factor.
+    "webauthn-options": { GET: (context, provider) => (context.url.searchParams.get("action") === "mfa" ? secondFactorOptions(context, provider) : webauthnOptions(context, provider)), clientLimit: "passkeyOptions" },
     "webauthn-credentials": { GET: listPasskeys, POST: changePasskey },
     "webauthn-script": { GET: (context) => Promise.resolve(servePageScript(context)) },
   },
   page: decoratePage,
   // The signed-in user's own passkeys prove them again (`allowCredentials`).
   reauth: { offers: () => true, control: reauthControl },
+  // Any of the user's passkeys, but the first factor's, completes a sign-in pending its second factor.
+  secondFactor: { control: secondFactorControl, verify: verifySecondFactor },
   waysIn: async (context, _provider, user) => {
     const { adapter } = context.config
     if (adapter === undefined) return []

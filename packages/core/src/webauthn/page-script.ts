@@ -3,7 +3,7 @@
  * `page-script.generated.ts` by `scripts/build-webauthn-script.mjs`). Everything it needs is in
  * the form's data attributes; nothing is derived from `location`.
  */
-import { browserSupportsWebAuthn } from "@simplewebauthn/browser"
+import { browserSupportsWebAuthn, startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser"
 import * as passkeys from "./client.js"
 import { signInWithPasskey, startPasskeyAutofill, type PasskeySignInOptions } from "./client.js"
 
@@ -92,5 +92,49 @@ function wireReauth(form: HTMLFormElement): void {
   })
 }
 
+/**
+ * The second-factor page's passkey form: asks for options naming the pending user's own passkeys,
+ * runs the ceremony, and posts the assertion in the form's `credential` field to `/mfa/verify`,
+ * which answers with the next page as any of its forms.
+ */
+function wireSecondFactor(form: HTMLFormElement): void {
+  const { passkeyProvider = "passkey", basePath = "/api/auth" } = form.dataset
+  const credential = form.querySelector<HTMLInputElement>('input[name="credential"]')
+  const error = form.querySelector<HTMLElement>("[data-passkey-error]")
+  const show = (message: string): void => {
+    if (error === null) return
+    error.textContent = message
+    error.hidden = false
+  }
+  if (!browserSupportsWebAuthn() || credential === null) {
+    show(MESSAGES.WebAuthnUnsupported ?? "")
+    return
+  }
+  form.addEventListener("submit", (event) => {
+    event.preventDefault()
+    const url = `${basePath.replace(/\/+$/, "")}/webauthn-options/${encodeURIComponent(passkeyProvider)}?action=mfa`
+    fetch(url, { credentials: "same-origin", headers: { accept: "application/json" } })
+      .then(async (response) => {
+        const body = (await response.json().catch(() => ({}))) as { options?: PublicKeyCredentialRequestOptionsJSON; url?: unknown }
+        if (body.options === undefined) {
+          // The pending sign-in ended: the page it is sent to says so.
+          location.assign(typeof body.url === "string" ? body.url : location.href)
+          return
+        }
+        const assertion = await startAuthentication({ optionsJSON: body.options }).catch(() => undefined)
+        if (assertion === undefined) {
+          show(MESSAGES.WebAuthnCancelled ?? "")
+          return
+        }
+        credential.value = JSON.stringify(assertion)
+        form.submit()
+      })
+      .catch(() => {
+        show("Passkeys are not available right now. Please try again.")
+      })
+  })
+}
+
 for (const form of document.querySelectorAll<HTMLFormElement>("form[data-passkey-form]")) wire(form)
+for (const form of document.querySelectorAll<HTMLFormElement>("form[data-mfa-passkey]")) wireSecondFactor(form)
 for (const form of document.querySelectorAll<HTMLFormElement>("form[data-reauth-passkey]")) wireReauth(form)

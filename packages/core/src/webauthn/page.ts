@@ -23,6 +23,11 @@ function attribute(name: string, value: string): string {
   return ` ${name}="${escapeHtml(value)}"`
 }
 
+/** The element that loads the page script from our own origin, pinned by its SRI hash. */
+function scriptTag(context: RequestContext, provider: FlowProvider<WebAuthnOptions>): string {
+  return `<script src="${escapeHtml(`${context.config.basePath}/webauthn-script/${encodeURIComponent(provider.id)}`)}" integrity="${PAGE_SCRIPT_INTEGRITY}" defer></script>`
+}
+
 /**
  * The control: an email field that offers saved passkeys as autofill (`autocomplete="username
  * webauthn"`), a sign-in button and a create button. Everything the script needs (routes, CSRF
@@ -44,7 +49,7 @@ function passkeyControl(context: RequestContext, provider: FlowProvider<WebAuthn
     attribute("data-callback-url", page.callbackUrl ?? context.origin) +
     // Not offered again at once beside a notice about the passkey it just offered.
     attribute("data-autofill", String(enableConditionalUI && email !== undefined && notice === undefined))
-  const script = `<script src="${escapeHtml(`${context.config.basePath}/webauthn-script/${encodeURIComponent(provider.id)}`)}" integrity="${PAGE_SCRIPT_INTEGRITY}" defer></script>`
+  const script = scriptTag(context, provider)
   return `<form class="passkey"${data} data-passkey-form>${field}<button type="submit" class="button primary" data-passkey-action="authenticate"><span>Sign in with ${escapeHtml(provider.name)}</span></button><button type="button" class="button" data-passkey-action="register"><span>Create a passkey</span></button><p class="error" role="alert" data-passkey-error${notice === undefined ? " hidden>" : `>${escapeHtml(notice)}`}</p></form>${script}`
 }
 
@@ -104,7 +109,21 @@ export function reauthControl(context: RequestContext, provider: FlowProvider<We
     attribute("data-base-path", context.config.basePath) +
     attribute("data-csrf-token", page.csrfToken) +
     attribute("data-callback-url", page.callbackUrl)
-  const script = `<script src="${escapeHtml(`${context.config.basePath}/webauthn-script/${encodeURIComponent(provider.id)}`)}" integrity="${PAGE_SCRIPT_INTEGRITY}" defer></script>`
+  const script = scriptTag(context, provider)
   const markup = `<form class="passkey"${data} data-reauth-passkey><button type="submit" class="button primary"><span>Use your passkey</span></button><p class="error" role="alert" data-passkey-error hidden></p></form>${script}`
   return { markup, script: `'${PAGE_SCRIPT_INTEGRITY}'` }
+}
+
+/**
+ * The second-factor page's passkey control (`factors/`' challenge draws the form): the data
+ * attributes its script reads (the provider, where the routes live), the script element, and its
+ * source for the page's policy. The script asks `{basePath}/webauthn-options/:id?action=mfa` for
+ * the pending user's passkeys and posts the assertion in the form, to `{basePath}/mfa/verify`.
+ */
+export function secondFactorControl(context: RequestContext, provider: FlowProvider<WebAuthnOptions>): { attributes: string; script: string; source: string } {
+  return {
+    attributes: attribute("data-passkey-provider", provider.id) + attribute("data-base-path", context.config.basePath),
+    script: scriptTag(context, provider),
+    source: `'${PAGE_SCRIPT_INTEGRITY}'`,
+  }
 }

@@ -140,7 +140,7 @@ describe("POST /mfa/email and /mfa/verify { factor: \"email\" }", () => {
     const code = mails[0]?.code ?? ""
     for (let i = 0; i < 3; i++) expect(location(await verify(config, jar, wrongFor(code))).href).toBe(`${ORIGIN}/api/auth/mfa?factor=email&error=invalidCode`)
     const spent = await verify(config, jar, code, { accept: "application/json" })
-    expect(spent.status).toBe(401)
+    expect(spent.status).toBe(400)
     expect(await spent.json()).toEqual({ error: "codeExpired" })
     expect(await session(config, jar)).toBeNull()
     await askCode(config, jar)

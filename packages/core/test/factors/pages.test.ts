@@ -50,8 +50,10 @@ describe("mfaChallengePage", () => {
 
   it("offers a passkey button only when that factor is allowed, with an empty credential for the passkey script", () => {
     const html = mfaChallengePage(context(), { factors: ["totp", "passkey", "backup"], csrfToken: "t" })
-    expect(html).toMatch(/<form [^>]*data-mfa-passkey>.*name="factor" value="passkey".*<input type="hidden" name="credential" value="">.*Use a passkey<\/button><\/form>/)
+    expect(html).toMatch(/<form [^>]*data-mfa-passkey>.*name="factor" value="passkey".*<input type="hidden" name="credential" value="">.*Use a passkey<\/button><p class="error" role="alert" data-passkey-error hidden><\/p><\/form>/)
     expect(mfaChallengePage(context(), { factors: ["passkey"], csrfToken: "t" })).toMatch(/class="button primary"[^>]*>Use a passkey/)
+    const drawn = mfaChallengePage(context(), { factors: ["passkey"], csrfToken: "t", passkey: { attributes: ' data-passkey-provider="passkey"', script: '<script src="/s" defer></script>' } })
+    expect(drawn).toMatch(/<form [^>]*data-mfa-passkey data-passkey-provider="passkey">.*<\/form><script src="\/s" defer><\/script>/)
   })
 
   it("offers \"Email me a code\" (a post to /mfa/email with the CSRF token) and the code's numeric one-time-code field, posting factor email", () => {
