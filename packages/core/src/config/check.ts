@@ -11,28 +11,13 @@ import type { SessionStrategy } from "../types.js"
 
 /**
  * Checks `config` across its options: the adapter the session strategy and the providers need,
- * that a provider is left to sign in with when some lack a value, and a way to mail the codes of
- * `mfa.factors: ["email"]`.
+ * and that a provider is left to sign in with when some lack a value.
  *
  * @throws {Configuration} naming what to fix.
  */
 export function checkConfig(config: InternalConfig): void {
   checkSomeProvider(config)
   checkAdapter(config.adapter, config.session.strategy, config.providers)
-  checkMailForCodes(config)
-}
-
-/**
- * `mfa.factors` with "email" needs a way to mail the codes (`mail.send`, or an email provider's
- * transport): with "email" listed a user with a verified address owes a code, and one that never
- * arrives would keep them out.
- */
-function checkMailForCodes({ mfa, mail, providers }: InternalConfig): void {
-  if (mfa?.factors.includes("email") !== true || mail.send !== undefined) return
-  if (providers.some((provider) => provider.flow.mailTransport?.(provider.options) !== undefined)) return
-  throw new Configuration(
-    '`mfa.factors` lists "email", but no mail can be sent: set `mail.send`, or configure an email provider with a transport (Resend, Nodemailer...). A user who owes a code that never arrives could not sign in.',
-  )
 }
 
 /**
