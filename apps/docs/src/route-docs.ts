@@ -37,7 +37,8 @@ export const ROUTE_DOCS: Record<string, readonly RouteDoc[]> = {
     { path: "/mfa/setup", does: "The page that starts setting up an authenticator app (a recent sign-in, or under `mfa.required` the pending sign-in of a user with no factor)." },
   ],
   "POST mfa": [
-    { path: "/mfa/verify", does: "Completes a pending sign-in with a TOTP or backup code and goes to the original `callbackUrl`; 5 wrong codes end it. CSRF-checked.", limit: "callback" },
+    { path: "/mfa/verify", does: "Completes a pending sign-in with a TOTP, backup or mailed code and goes to the original `callbackUrl`; 5 wrong codes end it. CSRF-checked.", limit: "callback" },
+    { path: "/mfa/email", does: "Mails a 6-digit code for the pending sign-in (`mfa.factors: [\"email\"]`; 10 minutes, 3 tries; never after an email link) and goes back to `/mfa`; the same answer whether or not the mail went out. CSRF-checked.", limit: "signIn" },
     { path: "/mfa/totp/setup", does: "A new authenticator-app secret and its `otpauth://` URI (QR code on the page); 409 when one is set up already." },
     { path: "/mfa/totp/confirm", does: "Confirms the authenticator app with its first code and shows the backup codes, once." },
     { path: "/mfa/backup-codes", does: "Replaces every backup code with ten new ones (a recent sign-in at level 2)." },

@@ -568,7 +568,11 @@ export type MfaFactor = "totp" | "passkey" | "email"
 
 /** `AuthConfig.mfa`: which second factors users may enrol, and who must have one. */
 export interface MfaOptions {
-  /** The factors offered, each at most once. Default `["totp"]`. */
+  /**
+   * The factors offered, each at most once. Default `["totp"]`. `"email"` (a 6-digit code mailed
+   * through `mail.send`, weaker than the others) is owed by every user with a verified address on
+   * every way in but an email link, and needs a way to send mail (`Auth()` refuses it without one).
+   */
   factors?: MfaFactor[]
   /**
    * Who must have a second factor: `true` for every user, or a function answering `true` or
@@ -583,7 +587,7 @@ export interface MfaOptions {
 export interface RateLimitOptions {
   /** Where the counters live. Default: in this process. */
   store?: RateLimitStore
-  /** Sign-in mails (email links, passkey sign-up links) per address. */
+  /** Sign-in mails (email links, passkey sign-up links, second-factor codes) per address. */
   mailPerAddress?: {
     /** Mails per window. Default 3. */
     limit?: number

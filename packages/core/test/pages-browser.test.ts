@@ -93,7 +93,9 @@ function factorPage(url: URL, origin: string): Response {
   const query = (name: string) => url.searchParams.get(name) ?? undefined
   switch (url.pathname.replace(/^.*\//, "")) {
     case "challenge":
-      return html(undefined, mfaChallengePage(context, { factors: ["totp", "passkey", "backup"], csrfToken: "csrf-token", error: query("error"), factor: query("factor") }))
+      return html(undefined, mfaChallengePage(context, { factors: ["totp", "passkey", "email", "backup"], csrfToken: "csrf-token", error: query("error"), factor: query("factor") }))
+    case "challenge-email":
+      return html(undefined, mfaChallengePage(context, { factors: ["email", "backup"], csrfToken: "csrf-token", error: query("error"), factor: query("factor") }))
     case "totp-setup":
       return html(undefined, totpSetupPage(context, { secret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP", uri: TOTP_URI, csrfToken: "csrf-token", error: query("error") }))
     case "backup-codes":
@@ -183,6 +185,7 @@ const PAGES: PageCase[] = [
   { name: "branded-sign-out", path: "/branded/auth/signout", themeLogo: true, brand: true, signedIn: true },
   // The second-factor pages.
   { name: "mfa-challenge", path: `${FACTORS}/challenge` },
+  { name: "mfa-challenge-email-sent", path: `${FACTORS}/challenge-email?factor=email` },
   { name: "mfa-totp-setup", path: `${FACTORS}/totp-setup` },
   { name: "mfa-backup-codes", path: `${FACTORS}/backup-codes`, neutral: true },
   { name: "branded-mfa-challenge-refused", path: `${FACTORS}/branded/challenge?error=invalidCode&factor=backup`, themeLogo: true, brand: true },

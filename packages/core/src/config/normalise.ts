@@ -57,7 +57,7 @@ export async function normaliseConfig(read: ReadOptions, env: Env, logSecrets: s
     theme: rare?.theme ?? {},
     adapter: adapter === undefined ? undefined : stores?.adapterWithStoreTimeout(adapter, storeTimeout),
     // Loaded only by an app that sets `mfa`: its reading and checks add nothing to the others.
-    mfa: read.mfa === undefined ? undefined : (await import("./mfa.js")).normaliseMfa(read.mfa, adapter),
+    mfa: read.mfa === undefined ? undefined : (await import("./mfa.js")).normaliseMfa(read.mfa, adapter, { mail: read.mail, providers }),
     legacySessionCookies: rare?.legacySessionCookies,
     rateLimit: rateLimit?.store === undefined ? rateLimit : { ...rateLimit, store: stores?.rateLimitStoreWithTimeout(rateLimit.store, storeTimeout) },
     clientAddress: read.clientAddress,

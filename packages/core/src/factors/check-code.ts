@@ -97,16 +97,32 @@ export async function listedFactors(context: RequestContext, userId: string): Pr
   return (await confirmedFactors(context, userId)).filter((factor) => isListed(context, factor.type))
 }
 
+/**
+ * The address a pending sign-in's email code goes to (`mfa.factors: ["email"]`, `email-code.ts`):
+ * the user's verified address, as the store has it now. `undefined` when "email" is not listed,
+ * the user has no verified address, or the first factor was an email link: a code to the same
+ * mailbox would prove it twice, so such a sign-in neither owes nor is offered an email code.
+ *
+ * @throws {AdapterError} when the store fails.
+ */
+export async function emailCodeAddress(context: RequestContext, signedIn: { user: { id: string }; methods: readonly string[] }): Promise<string | undefined> {
+  if (context.config.mfa?.factors.includes("email") !== true || signedIn.methods.includes("email")) return undefined
+  const adapter = factorAdapter(context)
+  const user = typeof adapter.getUser === "function" ? await callAdapter(adapter, "getUser", signedIn.user.id) : null
+  return typeof user?.email === "string" && user.email !== "" && user.emailVerified != null ? user.email : undefined
+}
+
 async function userKey(userId: string): Promise<string> {
   return targetKey("second-factor", userId)
 }
 
 /** Whether the user has typed {@link USER_LIMIT} wrong codes in the current window. */
-async function overLimit(context: RequestContext, userId: string): Promise<boolean> {
+export async function overLimit(context: RequestContext, userId: string): Promise<boolean> {
   return (await counters(context).peek(await userKey(userId))).count >= USER_LIMIT
 }
 
-async function countWrong(context: RequestContext, userId: string): Promise<void> {
+/** Counts a wrong code toward the user's {@link USER_LIMIT}, whichever factor it was for. */
+export async function countWrong(context: RequestContext, userId: string): Promise<void> {
   await counters(context).hit(await userKey(userId), USER_WINDOW_SECONDS)
 }
 

@@ -21,9 +21,9 @@ function ruleOf(context: RequestContext, route: Route): ClientRule | undefined {
       return post && route.providerId !== undefined ? "signIn" : undefined
     case "callback":
       return "callback"
-    // A second factor's code completes a sign-in as a provider's callback does.
+    // A second factor's code completes a sign-in as a provider's callback does; mailing one is a sign-in mail.
     case "mfa":
-      return post && route.providerId === "verify" ? "callback" : undefined
+      return post && route.providerId === "verify" ? "callback" : post && route.providerId === "email" ? "signIn" : undefined
     case "session":
       return post ? "sessionUpdate" : undefined
     case "flow":

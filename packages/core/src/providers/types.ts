@@ -268,6 +268,27 @@ export interface OIDCConfig<P = Profile> extends Omit<OAuth2Config<P>, "type" | 
   checks?: OIDCChecks[]
   /** Read the profile from the ID token's claims (default) or, when `false`, from userinfo. */
   idToken?: boolean
+  /**
+   * Counts this provider's own multi-factor login as the second factor (`mfa`): a sign-in whose
+   * validated ID token has `"mfa"` in `amr`, or `amr` values from two factor categories (know:
+   * `pwd`, `pin`, `kba`; have: `otp`, `hwk`, `swk`, `sms`, `tel`, `sc`; are: `fpt`, `face`,
+   * `iris`, `retina`, `vbm`), or an `acr` listed in {@link OIDCConfig.acrValues}, passes the
+   * second-factor gate; its session's `assurance` is level 2 with methods `["fed", "mfa"]` (a
+   * re-authentication through it too). Only the ID token's claims count, never userinfo's. Set it
+   * only for a provider whose login you trust as much as your own second factor. Default `false`:
+   * the provider's claims count for nothing.
+   *
+   * @see https://www.rfc-editor.org/rfc/rfc8176#section-2 RFC 8176 (`amr` values)
+   */
+  trustProviderMfa?: boolean
+  /**
+   * Authentication context classes to ask the provider for, sent as the `acr_values`
+   * authorization parameter (in this order of preference); with `trustProviderMfa`, an ID token
+   * whose `acr` is one of them counts as the second factor. Each a string without spaces.
+   *
+   * @see https://openid.net/specs/openid-connect-core-1_0.html#AuthRequest (3.1.2.1, `acr_values`)
+   */
+  acrValues?: string[]
 }
 
 /** Either OAuth flavour. */
