@@ -44,6 +44,8 @@ const accounts: Handler = async (context, action) => (await import("./actions/ac
 // Second factors and re-authentication: apps that configure neither load none of their code.
 const mfa = (method: "GET" | "POST"): Handler => async (context, sub) => (await import("./factors/routes.js")).mfaRoute(context, method, sub ?? "")
 const reauth = (method: "GET" | "POST"): Handler => async (context, sub) => (await import("./reauth/routes.js")).reauthRoute(context, method, sub ?? "")
+// Password accounts' sign-up, reset and change: served by the `Password()` provider's flow, loaded only when one is configured.
+const password = (method: "GET" | "POST"): Handler => async (context, sub) => (await import("./actions/password.js")).passwordRoute(context, method, sub ?? "")
 
 const GET: Partial<Record<Action, Handler>> = {
   providers: (context) => providers(context),
@@ -61,6 +63,7 @@ const GET: Partial<Record<Action, Handler>> = {
   accounts,
   mfa: mfa("GET"),
   reauth: reauth("GET"),
+  password: password("GET"),
 }
 
 const POST: Partial<Record<Action, Handler>> = {
@@ -73,6 +76,7 @@ const POST: Partial<Record<Action, Handler>> = {
   accounts,
   mfa: mfa("POST"),
   reauth: reauth("POST"),
+  password: password("POST"),
 }
 
 /**

@@ -23,7 +23,7 @@ import type { ReadOptions } from "./read.js"
 export async function normaliseConfig(read: ReadOptions, env: Env, logSecrets: string[]): Promise<InternalConfig> {
   const rare = await normaliseRare(read, env)
   const redirectProxyUrl = rare?.redirectProxyUrl
-  const { providers, unavailable, unavailableSecrets } = await normaliseProviders(read.providers, { env, redirectProxyUrl })
+  const { providers, unavailable, unavailableSecrets } = await normaliseProviders(read.providers, { env, redirectProxyUrl, mfa: read.mfa })
   for (const provider of providers) logSecrets.push(...(provider.flow.secrets?.(provider.options) ?? []))
   logSecrets.push(...unavailableSecrets)
   const adapter = read.adapter as Adapter | undefined

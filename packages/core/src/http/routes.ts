@@ -10,10 +10,12 @@ import { isPublicCode, type AuthErrorCode } from "../errors/errors.js"
  * `accounts` is `/accounts` and `/accounts/unlink` (the segment after it is read as the route's id).
  * `mfa` is the second factor's routes (`/mfa`, `/mfa/verify`, `/mfa/totp/setup`: the rest of the
  * path, up to two segments, is read as the route's id); `reauth` the re-authentication page.
+ * `password` is `Password()`'s sign-up, reset and change routes (`/password/signup`...), served
+ * only when such a provider is configured.
  */
-export type Action = "providers" | "csrf" | "signin" | "callback" | "session" | "sessions" | "signout" | "signout-callback" | "error" | "verify-request" | "flow" | "accounts" | "mfa" | "reauth"
+export type Action = "providers" | "csrf" | "signin" | "callback" | "session" | "sessions" | "signout" | "signout-callback" | "error" | "verify-request" | "flow" | "accounts" | "mfa" | "reauth" | "password"
 
-const ACTIONS = new Set<string>(["providers", "csrf", "signin", "callback", "session", "sessions", "signout", "error", "verify-request", "accounts", "mfa", "reauth"])
+const ACTIONS = new Set<string>(["providers", "csrf", "signin", "callback", "session", "sessions", "signout", "error", "verify-request", "accounts", "mfa", "reauth", "password"])
 /** The actions whose id may have two segments (`/mfa/totp/setup`). */
 const NESTED = new Set<string>(["mfa"])
 const NO_FLOW_ROUTES: ReadonlySet<string> = new Set()

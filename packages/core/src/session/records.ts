@@ -408,6 +408,27 @@ export async function revokeRecords(config: InternalConfig, records: readonly Ad
 }
 
 /**
+ * Ends every live session of `userId` (the pre-switch ones no read has recorded yet included) but
+ * the one `keep` names (the asking session: its record's id, or a database session's token), with
+ * `reason`. Answers how many it ended; nothing without session records.
+ *
+ * @throws {AdapterError} when the store fails.
+ */
+export async function revokeUserRecords(config: InternalConfig, userId: string, reason: SessionRevocationReason, keep?: { recordId?: unknown; sessionToken?: string | undefined }): Promise<number> {
+  const adapter = config.adapter
+  if (!keepsSessionRecords(adapter)) return 0
+  await endUnrecordedPreSwitchSessions(config, userId)
+  const now = Date.now()
+  const kept = (record: AdapterSessionRecord): boolean =>
+    keep !== undefined && ((typeof keep.recordId === "string" && record.id === keep.recordId) || (keep.sessionToken !== undefined && record.sessionToken === keep.sessionToken))
+  // A store that answers another user's records is not believed.
+  const records = (await callAdapter(adapter, "listSessionRecords", { userId })).filter(
+    (record) => record.userId === userId && new Date(record.expires).getTime() > now && !kept(record),
+  )
+  return revokeRecords(config, records, reason)
+}
+
+/**
  * Revokes the record `id` names, if it is live, with `reason`: a session whose lifetime is over
  * (`expired`, `idle`) is refused everywhere from now on, its database row deleted with it.
  *

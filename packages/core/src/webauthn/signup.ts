@@ -340,7 +340,7 @@ async function addToAccount(
   const account: Account = { provider: provider.id, type: "webauthn", providerAccountId: passkey.providerAccountId }
   const redirectTo = await askSignIn(context, { user: existing, account })
   if (redirectTo !== undefined) return redirect(context, redirectTo)
-  const { user } = await resolveEmailUser(context.config, adapter, email, existing, mailer.allowDangerousEmailAccountLinking)
+  const { user } = await resolveEmailUser(context, adapter, email, existing, mailer.allowDangerousEmailAccountLinking)
   await attachPasskey(adapter, user, { ...passkey, userId: user.id }, provider.id)
   return finishSignIn(context, { user, account: { ...account, userId: user.id }, isNewUser: false, methods: ["email"] }, target)
 }
