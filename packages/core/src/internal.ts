@@ -63,6 +63,8 @@ export interface InternalConfig {
   production: boolean
   theme: Theme
   adapter: Adapter | undefined
+  /** Milliseconds a store call may take (`storeTimeout`): the adapter is bounded already, a store a provider brings (a password store) by its flow. */
+  storeTimeout: number
   /** Second factors (see `AuthConfig.mfa`), read and checked against the adapter; `undefined` when not configured. */
   mfa: InternalMfa | undefined
   /** Until when Auth.js's session cookie names are still read (see `AuthConfig.legacySessionCookies`). */

@@ -82,6 +82,15 @@ describe("what an app loads with Auth", () => {
     expect(lazy.some((input) => input.includes("oauth4webapi"))).toBe(true)
   })
 
+  it("fetches the common-password blocklist and the breach check only when a new password is checked (ASVS 6.2.4), and an OAuth app loads no password rule", async () => {
+    const { inputs, lazy } = await loadedWith(`export { Auth } from "./index.ts"\nexport { checkNewPassword } from "./password/rules.ts"\n`)
+    expect(inputs).toContain("password/rules.ts")
+    expect(inputs.filter((input) => /^password\/(common-passwords|breached)/.test(input))).toEqual([])
+    expect(lazy).toEqual(expect.arrayContaining(["password/common-passwords.ts", "password/common-passwords.generated.ts", "password/breached.ts"]))
+    const oauth = await loadedWith(OAUTH_APP)
+    expect(oauth.inputs.filter((input) => input.startsWith("password/"))).toEqual([])
+  })
+
   it("fetches no second-factor code with the first sign-in: the gate and its routes (factors/) load only when mfa is set", async () => {
     const result = await bundleApp(OAUTH_APP)
     const outputs: Metafile["outputs"] = result.metafile.outputs

@@ -20,6 +20,7 @@ import { emit } from "../sign-in/events.js"
 import type { FlowProvider, RequestContext } from "../internal.js"
 import { readSession } from "../session/index.js"
 import { requireRecentSession } from "../session/recent.js"
+import { sendNotice } from "../outbound/notices.js"
 import { callAdapter, storedUser } from "../outbound/store.js"
 import { keepsAWayIn, keepsOneWithout, linkedAccounts, waysIn } from "../sign-in/ways-in.js"
 
@@ -141,6 +142,7 @@ export async function unlinkAccount(context: RequestContext, request: UnlinkRequ
   const user = storedUser(await callAdapter(adapter, "getUser", userId))
   if (user !== undefined) await emit(context.config, "unlinkAccount", { user, account: unlinked })
   await auditSuccess(context, userId)
+  await sendNotice(context, user?.email, "accountUnlinked", { provider: provider.name })
   const answer: UnlinkAnswer = { unlinked: key }
   return json(context, answer)
 }

@@ -56,6 +56,7 @@ export async function normaliseConfig(read: ReadOptions, env: Env, logSecrets: s
     production: env.NODE_ENV === "production",
     theme: rare?.theme ?? {},
     adapter: adapter === undefined ? undefined : stores?.adapterWithStoreTimeout(adapter, storeTimeout),
+    storeTimeout,
     // Loaded only by an app that sets `mfa`: its reading and checks add nothing to the others.
     mfa: read.mfa === undefined ? undefined : (await import("./mfa.js")).normaliseMfa(read.mfa, adapter),
     legacySessionCookies: rare?.legacySessionCookies,

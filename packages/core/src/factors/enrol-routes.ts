@@ -15,6 +15,7 @@ import { csrfToken, verifyCsrf } from "../http/csrf.js"
 import { jsonError, methodNotAllowed, notFound } from "../http/failures.js"
 import { MissingCSRF } from "../errors/flow-errors.js"
 import type { InternalMfa, RequestContext } from "../internal.js"
+import { sendNotice } from "../outbound/notices.js"
 import { callAdapter, storedUser } from "../outbound/store.js"
 import { homePage } from "../pages/layout.js"
 import { signInPageUrl } from "../http/routes.js"
@@ -22,7 +23,6 @@ import { requireRecentSession } from "../session/recent.js"
 import { raiseAssurance } from "../session/start.js"
 import type { AuditReason } from "../types.js"
 import { checkTotp, confirmedFactors, type CodeCheck } from "./check-code.js"
-import { sendFactorNotice } from "./enrol-notices.js"
 import { mfaSetupPage } from "./enrol-page.js"
 import { confirmedTotp, confirmTotp, issueBackupCodes, listFactors, pendingTotp, removeFactors, startTotp } from "./enrolment.js"
 import { backupCodesPage, totpSetupPage } from "./pages.js"
@@ -229,7 +229,7 @@ async function confirm({ context, actor, callbackUrl }: Step, code: string | nul
   context.sensitive.add(backupCodes.join("\n"))
   for (const backupCode of backupCodes) context.sensitive.add(backupCode)
   await auditSuccess(context, userId)
-  await sendFactorNotice(context, actor.user.email, "totpAdded")
+  await sendNotice(context, actor.user.email, "totpAdded")
   let continueUrl = callbackUrl
   if (waiting !== undefined) {
     const completed = await completePending(context, waiting, ["otp"])
@@ -251,7 +251,7 @@ async function regenerate({ context, actor, callbackUrl }: Step): Promise<Respon
   const backupCodes = await issueBackupCodes(context, userId)
   for (const backupCode of backupCodes) context.sensitive.add(backupCode)
   await auditSuccess(context, userId)
-  await sendFactorNotice(context, actor.user.email, "backupCodesRegenerated")
+  await sendNotice(context, actor.user.email, "backupCodesRegenerated")
   if (wantsData(context.request)) return json(context, { backupCodes, url: callbackUrl })
   return html(context, backupCodesPage(context, { codes: backupCodes, continueUrl: callbackUrl }))
 }
@@ -277,6 +277,6 @@ async function remove({ context, mfa, actor, callbackUrl }: Step, factor: string
   if (factor === "totp") await removeFactors(context, userId, "totp")
   await removeFactors(context, userId, "backup")
   await auditSuccess(context, userId)
-  await sendFactorNotice(context, actor.user.email, factor === "totp" ? "totpRemoved" : "backupCodesRemoved")
+  await sendNotice(context, actor.user.email, factor === "totp" ? "totpRemoved" : "backupCodesRemoved")
   return answerRoute(context, { url: callbackUrl })
 }

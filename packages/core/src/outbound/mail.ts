@@ -26,21 +26,36 @@ function warnOnce(logger: LoggerInstance, message: string): void {
   logger.warn("MailNotSent", message)
 }
 
-/** What sends the mail: `mail.send`, else the first email provider with a transport; `undefined` with a warning (once) naming what to set. */
-function transport(context: RequestContext): ((message: MailMessage) => unknown) | undefined {
+/** What sends the mail: `mail.send`, else the first email provider with a transport. */
+function findTransport(context: RequestContext): ((message: MailMessage) => unknown) | undefined {
   const { config } = context
   if (config.mail.send !== undefined) return config.mail.send
-  const senders = config.providers.filter((provider) => provider.flow.mailTransport !== undefined)
-  for (const provider of senders) {
+  for (const provider of config.providers) {
     const send = provider.flow.mailTransport?.(provider.options)
     if (send !== undefined) return ({ to, subject, text, html }) => send({ to, subject, text, html })
   }
-  const [linkOnly] = senders
+  return undefined
+}
+
+/**
+ * Whether the app can send core's mails that are not sign-in links (`mail.send`, or an email
+ * provider's transport): a notice, which an app may go without, is sent only then.
+ */
+export function hasMailTransport(context: RequestContext): boolean {
+  return findTransport(context) !== undefined
+}
+
+/** {@link findTransport}, else `undefined` with a warning (once) naming what to set. */
+function transport(context: RequestContext): ((message: MailMessage) => unknown) | undefined {
+  const { config } = context
+  const found = findTransport(context)
+  if (found !== undefined) return found
+  const [linkOnly] = config.providers.filter((provider) => provider.flow.mailTransport !== undefined)
   warnOnce(
     config.logger,
     linkOnly === undefined
-      ? "A mail that is not a sign-in link (a second-factor code, a notice) was not sent: set `mail.send` to send it, or configure an email provider (Resend, Nodemailer...) whose transport core uses."
-      : `A mail that is not a sign-in link (a second-factor code, a notice) was not sent: provider "${linkOnly.id}" has only its own \`sendVerificationRequest\`, which sends sign-in links. Set \`mail.send\` to send the other mails.`,
+      ? "A mail that is not a sign-in link (a second-factor code, an address confirmation) was not sent: set `mail.send` to send it, or configure an email provider (Resend, Nodemailer...) whose transport core uses."
+      : `A mail that is not a sign-in link (a second-factor code, an address confirmation) was not sent: provider "${linkOnly.id}" has only its own \`sendVerificationRequest\`, which sends sign-in links. Set \`mail.send\` to send the other mails.`,
   )
   return undefined
 }

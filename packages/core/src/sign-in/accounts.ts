@@ -43,11 +43,16 @@ function toAdapterAccount(account: Account, userId: string): AdapterAccount {
   return { ...account, userId, type: account.type as AdapterAccount["type"] }
 }
 
-/** Links `account` to an existing user: the `linkAccount` event, and the audit trail's `accountLink` inside the sign-in. */
+/**
+ * Links `account` to an existing user: the `linkAccount` event, the audit trail's `accountLink`
+ * inside the sign-in, and the owner's notice (the notices load only on this path).
+ */
 async function link(context: RequestContext, adapter: Adapter, user: AdapterUser, account: Account, profile: User): Promise<void> {
   await callAdapter(adapter, "linkAccount", toAdapterAccount(account, user.id))
   await emit(context.config, "linkAccount", { user, account, profile })
   await auditStep(context, "accountLink", user.id)
+  const { sendNotice } = await import("../outbound/notices.js")
+  await sendNotice(context, user.email, "accountLinked", { provider: context.config.providersById.get(account.provider)?.name ?? account.provider })
 }
 
 /** The user a sign-in signs in, and whether this sign-in created it. */

@@ -28,6 +28,7 @@ import type { FlowProvider } from "../internal.js"
 import type { Account } from "../model.js"
 import { signInPageUrl } from "../http/routes.js"
 import { recentIfSignedIn } from "../session/recent.js"
+import { sendNotice } from "../outbound/notices.js"
 import { callAdapter } from "../outbound/store.js"
 import { aaguidName } from "./aaguid.js"
 import { credentialIdForOptions, findAuthenticator, isAuthjsPasskey, storedBytes } from "./authjs-rows.js"
@@ -388,6 +389,7 @@ async function register(context: RequestContext, provider: Provider, ceremony: C
     if (user === undefined) throw new WebAuthnVerificationError("The signed-in user no longer exists.")
     await attachPasskey(adapter, user, { ...passkey, userId: user.id }, providerId)
     await auditSuccess(context, user.id)
+    await sendNotice(context, user.email, "passkeyAdded", name === undefined ? undefined : { provider: name })
     // Adding a passkey authenticates nobody (the key is new): the session goes on as it was.
     return finishSignIn(context, { user, account: { ...account, userId: user.id }, isNewUser: false, methods: session.assurance.methods, continues: session.assurance }, target)
   }

@@ -15,7 +15,8 @@ import { AccessDenied, WebAuthnVerificationError } from "../errors/flow-errors.j
 import type { FlowProvider } from "../internal.js"
 import { readSession } from "../session/index.js"
 import { requireRecentSession } from "../session/recent.js"
-import { callAdapter } from "../outbound/store.js"
+import { sendNotice } from "../outbound/notices.js"
+import { callAdapter, storedUser } from "../outbound/store.js"
 import { keepsAWayIn } from "../sign-in/ways-in.js"
 import { aaguidName } from "./aaguid.js"
 import { credentialIdForOptions, findAuthenticator, isAuthjsPasskey } from "./authjs-rows.js"
@@ -100,6 +101,13 @@ async function refuseLastWayIn(context: RequestContext, adapter: Adapter): Promi
   return json(context, { error: "WebAuthnVerificationError", code: LAST_SIGN_IN_METHOD, message }, 409)
 }
 
+/** Mails the owner that `authenticator` no longer signs them in, naming the password manager that held it when known. */
+async function noticeRemoved(context: RequestContext, adapter: Adapter, userId: string, authenticator: AdapterAuthenticator): Promise<void> {
+  const user = adapter.getUser === undefined ? undefined : storedUser(await callAdapter(adapter, "getUser", userId))
+  const holder = aaguidName(authenticator.aaguid)
+  await sendNotice(context, user?.email, "passkeyRemoved", holder === undefined ? undefined : { provider: holder })
+}
+
 /**
  * Deletes a passkey unless it is the user's last way to sign in. Two requests deleting a user's
  * last two passkeys at once could each see the other's passkey still there, so the check runs
@@ -119,6 +127,8 @@ async function deletePasskey(context: RequestContext, adapter: Adapter, userId: 
     return refuseLastWayIn(context, adapter)
   }
   await auditSuccess(context, userId)
+  // `null`: the concurrent request that deleted it first tells the owner.
+  if (deleted != null) await noticeRemoved(context, adapter, userId, authenticator)
   return json(context, { deleted: credentialIdForOptions(credentialID) })
 }
 

@@ -25,6 +25,7 @@
  * @see https://www.w3.org/TR/webauthn-3/#sctn-registering-a-new-credential
  */
 import { auditAs } from "../audit/audit.js"
+import { auditStep } from "../audit/trail.js"
 import { findUserByEmail } from "../sign-in/accounts.js"
 import { askSignIn } from "../sign-in/sign-in-callback.js"
 import type { AdapterAuthenticator, AdapterUser } from "../adapters.js"
@@ -48,6 +49,7 @@ import type { FlowProvider } from "../internal.js"
 import type { Account, CookieOption } from "../model.js"
 import { callbackUrl as callbackRoute, signInPageUrl, verifyRequestUrl } from "../http/routes.js"
 import { outboundCallbackUrl } from "../http/outbound-urls.js"
+import { sendNotice } from "../outbound/notices.js"
 import { callAdapter } from "../outbound/store.js"
 import { aaguidName } from "./aaguid.js"
 import { requireBrowser } from "./challenge.js"
@@ -342,6 +344,10 @@ async function addToAccount(
   if (redirectTo !== undefined) return redirect(context, redirectTo)
   const { user } = await resolveEmailUser(context, adapter, email, existing, mailer.allowDangerousEmailAccountLinking)
   await attachPasskey(adapter, user, { ...passkey, userId: user.id }, provider.id)
+  // A step of the link's sign-in, as linking an account is: the owner hears of the new way in.
+  await auditStep(context, "passkeyAdd", user.id)
+  const holder = aaguidName(passkey.aaguid)
+  await sendNotice(context, user.email, "passkeyAdded", holder === undefined ? undefined : { provider: holder })
   return finishSignIn(context, { user, account: { ...account, userId: user.id }, isNewUser: false, methods: ["email"] }, target)
 }
 

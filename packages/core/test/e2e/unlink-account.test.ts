@@ -6,7 +6,7 @@ import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { describe, expect, it, vi } from "vitest"
 import type { AdapterAccount } from "../../src/adapters.js"
 import { unlinkAccount } from "../../src/index.js"
-import type { AuditEvent, AuthConfig } from "../../src/types.js"
+import type { AuditEvent, AuthConfig, MailMessage } from "../../src/types.js"
 import { APP, CLIENT, Harness, e2eConfig, idpProvider, useIdp } from "./harness.js"
 
 const idp = useIdp({ consent: "auto" })
@@ -123,6 +123,39 @@ describe("unlinking an account", () => {
     const started = Date.now()
     expect((await unlink(harness, { provider: "idp" })).status).toBe(200)
     expect(Date.now() - started).toBeLessThan(6_000)
+  })
+})
+
+describe("notices of linked and unlinked accounts (OWASP ASVS v5 6.3.7)", () => {
+  it("mails the owner once an account is linked while signed in or unlinked, naming the provider, with no link or code; a new user's first account sends none", async () => {
+    const mails: MailMessage[] = []
+    const { config } = setup({ mail: { send: (message) => void mails.push(message) } })
+    const harness = new Harness(config)
+    await harness.signIn("idp")
+    expect(mails).toEqual([])
+
+    await harness.signIn("idp-second")
+    expect(mails.map(({ to, kind, subject }) => [to, kind, subject])).toEqual([["alice@example.com", "notice", "Your Second account was linked"]])
+
+    expect((await unlink(harness, { provider: "idp" })).status).toBe(200)
+    expect(mails.map(({ to, kind, subject }) => [to, kind, subject])).toEqual([
+      ["alice@example.com", "notice", "Your Second account was linked"],
+      ["alice@example.com", "notice", "Your Demo IdP account was unlinked"],
+    ])
+    for (const mail of mails) {
+      expect(mail.url).toBeUndefined()
+      expect(mail.code).toBeUndefined()
+      expect(`${mail.text} ${mail.html}`).not.toMatch(/https?:|\/api\/auth|token|\b\d{6}\b/i)
+    }
+  })
+
+  it("sends none for an unlink that was refused (the user's last way in)", async () => {
+    const mails: MailMessage[] = []
+    const { config } = setup({ mail: { send: (message) => void mails.push(message) } })
+    const harness = new Harness(config)
+    await harness.signIn("idp")
+    expect((await unlink(harness, { provider: "idp" })).status).toBe(400)
+    expect(mails).toEqual([])
   })
 })
 

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "@portcullis/adapter-memory"
 import type { Adapter } from "../../src/adapters.js"
 import { FLOW } from "../../src/providers/index.js"
-import type { AuthConfig } from "../../src/types.js"
+import type { AuthConfig, MailMessage } from "../../src/types.js"
 import { webauthn } from "../../src/webauthn/index.js"
 import { Jar, ORIGIN, acmeProvider, call, csrfToken, testConfig } from "../helpers.js"
 import { SoftAuthenticator } from "./authenticator.js"
@@ -17,8 +17,8 @@ type Options = { challenge: string; rp: { id?: string }; user: { id: string } }
 const passkey = { id: "passkey", name: "Passkey", type: "webauthn", formFields: { email: { label: "Email", required: true } }, [FLOW]: webauthn }
 const email = { id: "email", name: "Email", type: "email", sendVerificationRequest: () => undefined }
 
-function configWith(adapter: Adapter, others: object[] = []): AuthConfig {
-  return testConfig({ adapter, providers: [passkey, ...others] as never })
+function configWith(adapter: Adapter, others: object[] = [], extra: Partial<AuthConfig> = {}): AuthConfig {
+  return testConfig({ adapter, providers: [passkey, ...others] as never, ...extra })
 }
 
 async function options(config: AuthConfig, jar: Jar, query = ""): Promise<Options> {
@@ -37,9 +37,9 @@ async function register(config: AuthConfig, jar: Jar, device: SoftAuthenticator,
  * A user signed up with `passkeys` passkeys, signed in in `jar`, on an app that then also
  * configures `others` (with an email provider, a passkey sign-up would start with an email link).
  */
-async function signedUp(adapter: Adapter & Required<Pick<Adapter, "listAuthenticatorsByUserId">>, others: object[] = [], passkeys = 1) {
-  const signUp = configWith(adapter)
-  const config = configWith(adapter, others)
+async function signedUp(adapter: Adapter & Required<Pick<Adapter, "listAuthenticatorsByUserId">>, others: object[] = [], passkeys = 1, extra: Partial<AuthConfig> = {}) {
+  const signUp = configWith(adapter, [], extra)
+  const config = configWith(adapter, others, extra)
   const jar = new Jar()
   await register(signUp, jar, new SoftAuthenticator(ORIGIN), "?action=register&email=ada%40example.com")
   for (let more = 1; more < passkeys; more++) await register(signUp, jar, new SoftAuthenticator(ORIGIN))
@@ -204,5 +204,39 @@ describe("a stale session and the user's passkeys (issue 38)", () => {
     later(601)
     const response = await call(user.config, user.jar, "/api/auth/webauthn-credentials/passkey", { form: { action: "rename", name: "Work key", credentialId: first ?? "", csrfToken: await csrfToken(user.config, user.jar) } })
     expect(response.status).toBe(200)
+  })
+})
+
+describe("notices of added and removed passkeys (OWASP ASVS v5 6.3.7)", () => {
+  function noticed(mails: MailMessage[]): string[][] {
+    for (const mail of mails) {
+      expect(mail.url).toBeUndefined()
+      expect(mail.code).toBeUndefined()
+      expect(`${mail.subject} ${mail.text} ${mail.html}`).not.toMatch(/https?:|\/api\/auth|token|credential|\b\d{6}\b/i)
+    }
+    return mails.map(({ to, kind, subject }) => [to, kind, subject])
+  }
+
+  it("the first passkey of the account its sign-up made sends none; one added while signed in and one deleted each mail the owner", async () => {
+    const mails: MailMessage[] = []
+    const user = await signedUp(MemoryAdapter(), [], 1, { mail: { send: (message) => void mails.push(message) } })
+    expect(mails).toEqual([])
+
+    await register(user.config, user.jar, new SoftAuthenticator(ORIGIN))
+    expect(noticed(mails)).toEqual([["ada@example.com", "notice", "A passkey was added"]])
+
+    const [first = ""] = await user.ids()
+    expect((await user.remove(first)).status).toBe(200)
+    expect(noticed(mails)).toEqual([
+      ["ada@example.com", "notice", "A passkey was added"],
+      ["ada@example.com", "notice", "A passkey was removed"],
+    ])
+  })
+
+  it("sends none for a delete refused as the user's last way in", async () => {
+    const mails: MailMessage[] = []
+    const user = await signedUp(MemoryAdapter(), [], 1, { mail: { send: (message) => void mails.push(message) } })
+    await expectKept(await user.remove((await user.ids())[0] ?? ""))
+    expect(mails).toEqual([])
   })
 })

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { Auth } from "../../src/index.js"
 import { signInMessage } from "../../src/providers/index.js"
+import type { AuditEvent, AuthConfig, MailMessage } from "../../src/types.js"
 import { Jar, ORIGIN, call, csrfToken, setCookies } from "../helpers.js"
 import { SoftAuthenticator, b64url } from "./authenticator.js"
 import { expectRefused, options, passkeyProvider, post, session, setup } from "./harness.js"
@@ -16,7 +17,7 @@ interface Mail {
 }
 
 /** A configuration with the passkey provider (with `passkey` fields) and an email provider whose mails are recorded. */
-function mailed(passkey: Record<string, unknown> = {}) {
+function mailed(passkey: Record<string, unknown> = {}, overrides: Partial<AuthConfig> = {}) {
   const mails: Mail[] = []
   const email = {
     id: "email",
@@ -25,7 +26,7 @@ function mailed(passkey: Record<string, unknown> = {}) {
     from: "no-reply@example.com",
     sendVerificationRequest: ({ identifier, url }: { identifier: string; url: string }) => void mails.push({ identifier, url: new URL(url) }),
   }
-  const ctx = setup({ providers: [passkeyProvider(passkey) as never, email as never] })
+  const ctx = setup({ providers: [passkeyProvider(passkey) as never, email as never], ...overrides })
   return { ...ctx, mails }
 }
 
@@ -235,6 +236,23 @@ describe("a passkey sign-up with an email provider", () => {
     expect(new URL(response.headers.get("location") ?? "").searchParams.get("error")).toBe("AccessDenied")
     expect(asked).toEqual(["email", "passkey"])
     expect(await ctx.adapter.getUserByEmail("new@example.com")).toBeNull()
+  })
+})
+
+describe("notices of a passkey added through a sign-up link (OWASP ASVS v5 6.3.7)", () => {
+  it("the first passkey of the account the link made sends none; one the link adds to an existing account mails the owner and is audited as passkeyAdd", async () => {
+    const notices: MailMessage[] = []
+    const audits: AuditEvent[] = []
+    const ctx = mailed({}, { mail: { send: (message) => void notices.push(message) }, events: { audit: (event) => void audits.push(event) } })
+    const owner = await confirmedUser(ctx, "ada@example.com")
+    expect(notices).toEqual([])
+    expect(audits.filter((event) => event.type === "passkeyAdd")).toEqual([])
+
+    const { jar, link } = await pending(ctx, "ada@example.com")
+    expect((await confirm(ctx, jar, link)).headers.get("location")).toBe(`${ORIGIN}/account`)
+    expect(notices.map(({ to, kind, subject }) => [to, kind, subject])).toEqual([["ada@example.com", "notice", "A passkey was added"]])
+    expect(`${notices[0]?.text ?? ""} ${notices[0]?.html ?? ""}`).not.toMatch(/https?:|\/api\/auth|token/i)
+    expect(audits.filter((event) => event.type === "passkeyAdd").map(({ outcome, provider, userId }) => [outcome, provider, userId])).toEqual([["success", "passkey", owner.user?.id]])
   })
 })
 
