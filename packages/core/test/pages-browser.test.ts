@@ -68,8 +68,6 @@ function config(basePath: string, theme: AuthConfig["theme"]): AuthConfig {
   }
 }
 
-// TEMPORARY until p39h's memory adapter methods land.
-const HASHES = new Map<string, string>()
 /** The mails of the password accounts' app (`/password/auth`). */
 const PASSWORD_MAILS: MailMessage[] = []
 
@@ -83,7 +81,7 @@ function passwordApp(): AuthConfig {
     theme: { colorScheme: "dark" },
     logger: { error: () => undefined, warn: () => undefined },
     mail: { send: (message) => void PASSWORD_MAILS.push(message) },
-    providers: [BRANDED[1] as AuthConfig["providers"][number], passwordProviderConfig({ store: { get: (id) => HASHES.get(id) ?? null, set: (id, hash) => void HASHES.set(id, hash) } })],
+    providers: [BRANDED[1] as AuthConfig["providers"][number], passwordProviderConfig()],
   }
 }
 

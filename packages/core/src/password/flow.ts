@@ -4,7 +4,7 @@
  * change. What the configuration check and the sign-in page need is here; each route's code is
  * fetched on its first request.
  */
-import { SESSION_RECORD_METHODS, type AdapterMethod } from "../adapters.js"
+import { PASSWORD_METHODS, SESSION_RECORD_METHODS, type AdapterMethod } from "../adapters.js"
 import { redirect } from "../http/context.js"
 import { signInPageUrl } from "../http/routes.js"
 import type { FlowRoute, PageEntry, SignInFlow } from "../internal.js"
@@ -13,9 +13,6 @@ import { passwordStore } from "./store.js"
 
 /** What the flow calls: users by address, their links, and the session records that reset and change end. */
 const ADAPTER_METHODS: readonly AdapterMethod[] = ["getUser", "getUserByEmail", "createUser", "updateUser", "deleteUser", "createVerificationToken", "useVerificationToken", ...SESSION_RECORD_METHODS]
-
-/** Where the hashes live when the app gives no `store`. */
-const HASH_METHODS = ["getPasswordHash", "setPasswordHash"] as const satisfies readonly AdapterMethod[]
 
 const routes = {
   signup: {
@@ -49,7 +46,7 @@ const routes = {
 export const password = {
   name: "Password",
   configure: (config, _env, setup) => configurePassword(config, setup),
-  adapterMethods: (options) => [...ADAPTER_METHODS, ...(options.store === undefined ? HASH_METHODS : [])],
+  adapterMethods: (options) => [...ADAPTER_METHODS, ...(options.store === undefined ? PASSWORD_METHODS : [])],
   needsAdapter: "to store its users, their password hashes and their session records",
   // The form is the sign-in: it posts straight to the callback.
   postsTo: "callback",

@@ -20,7 +20,6 @@ import { failedPasswords, readAddress, readPostedForm } from "./form.js"
 import { spendVerifyCost, verifyPassword, hashPassword } from "./hash.js"
 import { mailLink } from "./links.js"
 import type { InternalPasswordProvider } from "./options.js"
-import { normalizePassword } from "./rules.js"
 import { passwordStore } from "./store.js"
 
 function refused(provider: InternalPasswordProvider, reason?: "rateLimited"): CredentialsSignin {
@@ -47,7 +46,7 @@ export async function checkPassword(context: RequestContext, provider: InternalP
   if (!ok) return undefined
   if (rehash) {
     // The sign-in goes on with the old hash still valid: a store that fails here is retried on the next.
-    await hashPassword(normalizePassword(password))
+    await hashPassword(password)
       .then((hash) => store.set(user.id, hash))
       .catch((error: unknown) => {
         context.config.logger.warn("PasswordRehash", `A password hash was not upgraded to today's parameters: ${error instanceof Error ? error.message : "the store failed"}.`)

@@ -8,11 +8,14 @@ import { PASSWORD_METHODS } from "../adapters.js"
 import { Configuration } from "../errors/errors.js"
 import { AdapterError } from "../errors/flow-errors.js"
 import type { RequestContext } from "../internal.js"
+import type { PasswordStore } from "../providers/types.js"
 import { callAdapter } from "../outbound/store.js"
 import { callStore } from "../outbound/store-timeout.js"
 
-/** The app's own place for password hashes: one opaque string per user id, kept exactly as given. */
-export interface PasswordStore {
+export type { PasswordStore } from "../providers/types.js"
+
+/** Where the flow reads and writes hashes: the app's store or the adapter's methods, each call bounded. */
+export interface BoundedPasswordStore {
   /** The user's stored hash, or `null` when the user has none. */
   get(userId: string): Promise<string | null>
   /** Stores `hash` as the user's, replacing any they had. */
@@ -33,13 +36,13 @@ function storedHash(value: unknown, what: string): string | null {
  *
  * @throws {Configuration} when there is no `store` and the adapter lacks the methods (configuration checks make this unreachable).
  */
-export function passwordStore(context: RequestContext, store: PasswordStore | undefined): PasswordStore {
+export function passwordStore(context: RequestContext, store: PasswordStore | undefined): BoundedPasswordStore {
   if (store !== undefined) {
     const ms = context.config.storeTimeout
     return {
-      get: async (userId) => storedHash(await callStore(ms, "The password `store`'s `get`", () => store.get(userId)), "The password `store`'s `get`"),
+      get: async (userId) => storedHash(await callStore(ms, "The password `store`'s `get`", async () => store.get(userId)), "The password `store`'s `get`"),
       set: async (userId, hash) => {
-        await callStore(ms, "The password `store`'s `set`", () => store.set(userId, hash))
+        await callStore(ms, "The password `store`'s `set`", async () => store.set(userId, hash))
       },
     }
   }

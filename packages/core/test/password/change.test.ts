@@ -6,6 +6,8 @@ import { afterEach, describe, expect, it, vi } from "vitest"
 import { Jar, call, location } from "../helpers.js"
 import { GOOD_PASSWORD, mailTo, passwordApp, post, signIn, signUpVerified } from "./harness.js"
 
+vi.mock("../../src/password/scrypt.js", async (original) => (await import("./cheap-scrypt.js")).cheapScrypt(original))
+
 const NEW_PASSWORD = "a brand new phrase for the harbour"
 
 afterEach(() => {

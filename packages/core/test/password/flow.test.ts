@@ -5,7 +5,7 @@
  * account (a provider or an email link that proves the address replaces it).
  */
 import { MemoryAdapter } from "@portcullis/adapter-memory"
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { parseForms } from "@portcullis/test-kit/browser"
 import { resolveConfig } from "../../src/config/config.js"
 import { emailProvider } from "../../src/email/index.js"
@@ -15,6 +15,8 @@ import { resolveUser } from "../../src/sign-in/accounts.js"
 import { waysIn } from "../../src/sign-in/ways-in.js"
 import { Jar, ORIGIN, call, configError, location, testConfig } from "../helpers.js"
 import { GOOD_PASSWORD, passwordApp, passwordProviderConfig, post, signIn, signUpVerified } from "./harness.js"
+
+vi.mock("../../src/password/scrypt.js", async (original) => (await import("./cheap-scrypt.js")).cheapScrypt(original))
 
 async function contextOf(app: ReturnType<typeof passwordApp>) {
   const internal = await resolveConfig(app)

@@ -2,7 +2,7 @@
 import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { expect, vi } from "vitest"
 import { passwordFlow } from "../../src/password/index.js"
-import type { PasswordOptions } from "../../src/providers/types.js"
+import type { PasswordConfig, PasswordOptions } from "../../src/providers/types.js"
 import type { AuthConfig, MailMessage } from "../../src/types.js"
 import { Jar, SECRET, call, csrfToken, followEmailLink, location } from "../helpers.js"
 
@@ -10,7 +10,7 @@ import { Jar, SECRET, call, csrfToken, followEmailLink, location } from "../help
 export const GOOD_PASSWORD = "lanterns over the quiet harbour"
 
 /** `Password()` as the factory builds it: core's tests take the flow from the source. */
-export function passwordProviderConfig(options: PasswordOptions = {}) {
+export function passwordProviderConfig(options: PasswordOptions = {}): PasswordConfig {
   return { ...options, id: options.id ?? "password", name: options.name ?? "Password", type: "credentials" as const, ...passwordFlow }
 }
 
@@ -20,12 +20,7 @@ export type PasswordApp = AuthConfig & { adapter: ReturnType<typeof MemoryAdapte
 export function passwordApp(options: PasswordOptions = {}, overrides: Partial<AuthConfig> = {}): PasswordApp {
   const mails: MailMessage[] = []
   const logged: string[] = []
-  // TEMPORARY until p39h's adapter methods land.
   const adapter = MemoryAdapter()
-  if (typeof (adapter as { getPasswordHash?: unknown }).getPasswordHash !== "function" && options.store === undefined) {
-    const hashes = new Map<string, string>()
-    options = { ...options, store: { get: (id) => hashes.get(id) ?? null, set: (id, hash) => void hashes.set(id, hash) } }
-  }
   const record = (level: string) => (...args: unknown[]) => void logged.push(`${level} ${args.map((arg) => (arg instanceof Error ? `${arg.name}: ${arg.message}` : String(arg))).join(" ")}`)
   return {
     secret: SECRET,

@@ -8,6 +8,8 @@ import { parseForms } from "@portcullis/test-kit/browser"
 import { Jar, call, location } from "../helpers.js"
 import { GOOD_PASSWORD, mailTo, passwordApp, post, signIn, signUpVerified } from "./harness.js"
 
+vi.mock("../../src/password/scrypt.js", async (original) => (await import("./cheap-scrypt.js")).cheapScrypt(original))
+
 const NEW_PASSWORD = "a brand new phrase for the harbour"
 
 /** Opens the mailed reset link and posts the new password on its form. */

@@ -3,9 +3,11 @@
  * signs in only once confirmed; a taken address answers as a new one and gains no password; an
  * unconfirmed password account never becomes a way into the address owner's account.
  */
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { Jar, call, followEmailLink, location, setCookies } from "../helpers.js"
 import { GOOD_PASSWORD, mailTo, passwordApp, post, signIn, signUpVerified } from "./harness.js"
+
+vi.mock("../../src/password/scrypt.js", async (original) => (await import("./cheap-scrypt.js")).cheapScrypt(original))
 
 describe("password sign-up", () => {
   it("mails a link to confirm the address (passwordVerify), and the account signs in only once it is followed (NIST SP 800-63B rev 4 §3.1.1.2)", async () => {
