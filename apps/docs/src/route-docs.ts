@@ -52,6 +52,20 @@ export const ROUTE_DOCS: Record<string, readonly RouteDoc[]> = {
   "POST reauth": [
     { path: "/reauth/:id", does: "Proves the signed-in user again through a provider (a password form, an OpenID provider's fresh login, an email link) or, at `/reauth/totp`, an authenticator app's code; raises the same session. CSRF-checked.", limit: "signIn" },
   ],
+  "GET password": [
+    { path: "/password/signup", does: "`Password()`'s sign-up page (`?sent=1`: \"check your email\"). Served only with a `Password()` provider." },
+    { path: "/password/verify", does: "The page a mailed confirmation link opens: its button confirms the address." },
+    { path: "/password/reset-request", does: "The \"forgot your password?\" page." },
+    { path: "/password/reset", does: "The page a mailed reset link opens: the new-password form." },
+    { path: "/password/change", does: "The signed-in user's change-password form." },
+  ],
+  "POST password": [
+    { path: "/password/signup", does: "Creates a password account and mails the link that confirms its address; a taken address is answered alike. CSRF-checked.", limit: "password" },
+    { path: "/password/verify", does: "Confirms the address of the mailed link, once; signs nobody in. CSRF-checked.", limit: "password" },
+    { path: "/password/reset-request", does: "Mails a reset link (single use, 15 minutes) to the address's account, if there is one; answered alike either way. CSRF-checked.", limit: "password" },
+    { path: "/password/reset", does: "Sets a new password with a reset link's token; ends every session of the user and signs nobody in. CSRF-checked.", limit: "password" },
+    { path: "/password/change", does: "Changes the signed-in user's password (the current one, a recent sign-in); ends every other session. CSRF-checked.", limit: "password" },
+  ],
   "POST backchannel-logout": [{ path: "/backchannel-logout/:id", does: "OpenID Connect Back-Channel Logout: the provider posts a signed logout token and the user's sessions end on every instance (`backchannelLogout: true`)." }],
   "GET webauthn-options": [{ path: "/webauthn-options/:id", does: "A passkey challenge (authentication or registration options) for the browser's WebAuthn call.", limit: "passkeyOptions" }],
   "GET webauthn-credentials": [{ path: "/webauthn-credentials/:id", does: "The signed-in user's passkeys as JSON: name, created, last used." }],
