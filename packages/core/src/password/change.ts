@@ -22,15 +22,9 @@ import { SESSION_ID_CLAIM } from "../session/source.js"
 import { failedPasswords, readPostedForm } from "./form.js"
 import { hashPassword, verifyPassword } from "./hash.js"
 import type { InternalPasswordProvider } from "./options.js"
-import { changePage } from "./pages.js"
+import { changePage, routeUrl } from "./pages.js"
 import { checkNewPassword } from "./rules.js"
 import { passwordStore } from "./store.js"
-
-function changeUrl(context: RequestContext, query: Record<string, string | undefined>): string {
-  const url = new URL(`${context.config.basePath}/password/change`, context.origin)
-  for (const [key, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(key, value)
-  return url.href
-}
 
 /** `GET /password/change`: the form, for a signed-in user (`?done=1`: the page after); else the sign-in page. */
 export async function changeForm(context: RequestContext, provider: FlowProvider<InternalPasswordProvider>): Promise<Response> {
@@ -38,7 +32,7 @@ export async function changeForm(context: RequestContext, provider: FlowProvider
   const requested = query.get("callbackUrl")
   const callbackUrl = requested === null ? undefined : await resolveCallbackUrl(context, requested)
   const current = await readSession(context)
-  if (current?.userId === undefined) return redirect(context, signInPageUrl(context, { callbackUrl: changeUrl(context, { callbackUrl }) }), 303)
+  if (current?.userId === undefined) return redirect(context, signInPageUrl(context, { callbackUrl: routeUrl(context, "change", { callbackUrl }) }), 303)
   const { minLength, maxLength } = provider.options.rules
   return changePage(context, { csrfToken: await csrfToken(context), callbackUrl, rules: { minLength, maxLength }, error: query.get("error"), done: query.get("done") === "1" })
 }
@@ -55,7 +49,7 @@ export async function change(context: RequestContext, provider: FlowProvider<Int
   auditAs(context, "passwordChange", provider.id)
   const { fields, target, requested, malformed } = await readPostedForm(context, ["currentPassword", "newPassword"])
   const callbackUrl = requested ? target : undefined
-  const form = changeUrl(context, { callbackUrl })
+  const form = routeUrl(context, "change", { callbackUrl })
   const recent = await requireRecentSession(context, { callbackUrl: form })
   if (!recent.ok) {
     if (recent.error === "SessionRequired") await auditFailure(context, "signInRequired")
@@ -95,5 +89,5 @@ export async function change(context: RequestContext, provider: FlowProvider<Int
   await revokeUserRecords(config, userId, "passwordChange", { recordId: recent.current.token?.[SESSION_ID_CLAIM], sessionToken: recent.current.sessionToken })
   await sendNotice(context, user.email, "passwordChanged")
   await auditSuccess(context, userId)
-  return answerRoute(context, { url: changeUrl(context, { done: "1", callbackUrl }) })
+  return answerRoute(context, { url: routeUrl(context, "change", { done: "1", callbackUrl }) })
 }

@@ -4,9 +4,8 @@
  * folds it, and the counter of failed passwords per inbox (`rateLimit.credentials`).
  */
 import { defaultNormalizeIdentifier, isSingleAddress } from "../email/address.js"
-import { resolveCallbackUrl } from "../http/callback-url.js"
+import { verifyFormTarget } from "../http/callback-url.js"
 import { readForm } from "../http/context.js"
-import { verifyCsrf } from "../http/csrf.js"
 import type { RequestContext } from "../internal.js"
 import { mailboxKey } from "../limits/mailbox-key.js"
 import { rateLimitsOf, targetKey, type RateLimits } from "../limits/rate-limit.js"
@@ -35,14 +34,7 @@ export interface PostedForm {
 export async function readPostedForm(context: RequestContext, names: readonly string[]): Promise<PostedForm> {
   const form = await readForm(context.request)
   const requested = form.get("callbackUrl")
-  try {
-    await verifyCsrf(context, form.get("csrfToken"), form.get("openedAt"))
-  } catch (error) {
-    if (requested !== null) context.returnTo = await resolveCallbackUrl(context, requested)
-    throw error
-  }
-  const target = await resolveCallbackUrl(context, requested)
-  if (requested !== null) context.returnTo = target
+  const target = await verifyFormTarget(context, form, requested)
   const fields: Record<string, string> = {}
   let malformed = false
   for (const name of names) {

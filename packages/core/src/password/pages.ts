@@ -75,7 +75,8 @@ function button(context: RequestContext, label: string): string {
   return `<button type="submit" class="button primary"${themeButtonStyle(context.config.theme)}>${escapeHtml(label)}</button>`
 }
 
-function routeUrl(context: RequestContext, route: string, query?: Record<string, string | undefined>): string {
+/** The URL of a password page (`{basePath}/password/<route>`) on the request's origin, with the query values that are set. */
+export function routeUrl(context: RequestContext, route: string, query?: Record<string, string | undefined>): string {
   const url = new URL(`${context.config.basePath}/password/${route}`, context.origin)
   for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) url.searchParams.set(key, value)
   return url.href

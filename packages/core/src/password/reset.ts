@@ -24,15 +24,9 @@ import { failedPasswords, readAddress, readPostedForm } from "./form.js"
 import { hashPassword } from "./hash.js"
 import { isLinkToken, mailLink, spendLinkCost, useLink } from "./links.js"
 import type { InternalPasswordProvider } from "./options.js"
-import { forgotPage, resetPage } from "./pages.js"
+import { forgotPage, resetPage, routeUrl } from "./pages.js"
 import { checkNewPassword } from "./rules.js"
 import { passwordStore } from "./store.js"
-
-function routeUrl(context: RequestContext, route: string, query: Record<string, string | undefined>): string {
-  const url = new URL(`${context.config.basePath}/password/${route}`, context.origin)
-  for (const [key, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(key, value)
-  return url.href
-}
 
 /** `GET /password/reset-request`: the forgot-password form (`?sent=1`: what happens next). */
 export async function forgotForm(context: RequestContext): Promise<Response> {

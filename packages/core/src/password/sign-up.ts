@@ -27,18 +27,12 @@ import { readAddress, readPostedForm } from "./form.js"
 import { hashPassword } from "./hash.js"
 import { isLinkToken, mailLink, mayMail, useLink } from "./links.js"
 import type { InternalPasswordProvider } from "./options.js"
-import { signUpPage, verifyPage } from "./pages.js"
+import { routeUrl, signUpPage, verifyPage } from "./pages.js"
 import { checkNewPassword } from "./rules.js"
 import { passwordStore } from "./store.js"
 
 /** The longest name kept from the form. */
 const MAX_NAME = 256
-
-function routeUrl(context: RequestContext, route: string, query: Record<string, string | undefined>): string {
-  const url = new URL(`${context.config.basePath}/password/${route}`, context.origin)
-  for (const [key, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(key, value)
-  return url.href
-}
 
 /** `GET /password/signup`: the form (`?sent=1`: what happens next). */
 export async function signUpForm(context: RequestContext, provider: FlowProvider<InternalPasswordProvider>): Promise<Response> {

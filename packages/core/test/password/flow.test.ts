@@ -13,6 +13,7 @@ import { createContext } from "../../src/http/context.js"
 import type { SendVerificationRequestParams } from "../../src/providers/types.js"
 import { resolveUser } from "../../src/sign-in/accounts.js"
 import { waysIn } from "../../src/sign-in/ways-in.js"
+import { reauthWays } from "../../src/reauth/ways.js"
 import { Jar, ORIGIN, call, configError, location, testConfig } from "../helpers.js"
 import { GOOD_PASSWORD, passwordApp, passwordProviderConfig, post, signIn, signUpVerified } from "./harness.js"
 
@@ -71,6 +72,15 @@ describe("Password() and the flow contract", () => {
     const userId = await signUpVerified(app, "ada@example.com")
     const context = await contextOf(app)
     expect(await waysIn(context, context.config.adapter as never, userId)).toEqual([{ kind: "password", provider: "password" }])
+  })
+
+  it("offers the password on the re-authentication page only to a user who has one", async () => {
+    const app = passwordApp()
+    const userId = await signUpVerified(app, "ada@example.com")
+    const other = await app.adapter.createUser({ id: "u-oauth", email: "oauth@example.com", emailVerified: new Date() })
+    const context = await contextOf(app)
+    expect((await reauthWays(context, userId)).map((way) => way.provider?.id)).toEqual(["password"])
+    expect(await reauthWays(context, other.id)).toEqual([])
   })
 
   it("replaces an unconfirmed password account when a provider that vouches for the address signs in, never linking it", async () => {
