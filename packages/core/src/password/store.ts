@@ -10,14 +10,9 @@ import { AdapterError } from "../errors/flow-errors.js"
 import type { RequestContext } from "../internal.js"
 import { callAdapter } from "../outbound/store.js"
 import { callStore } from "../outbound/store-timeout.js"
+import type { PasswordStore } from "../providers/types.js"
 
-/** The app's own place for password hashes: one opaque string per user id, kept exactly as given. */
-export interface PasswordStore {
-  /** The user's stored hash, or `null` when the user has none. */
-  get(userId: string): Promise<string | null>
-  /** Stores `hash` as the user's, replacing any they had. */
-  set(userId: string, hash: string): Promise<void>
-}
+export type { PasswordStore }
 
 /** A stored hash as the store answered it: a non-empty string, or `null` for none. */
 function storedHash(value: unknown, what: string): string | null {
@@ -33,13 +28,13 @@ function storedHash(value: unknown, what: string): string | null {
  *
  * @throws {Configuration} when there is no `store` and the adapter lacks the methods (configuration checks make this unreachable).
  */
-export function passwordStore(context: RequestContext, store: PasswordStore | undefined): PasswordStore {
+export function passwordStore(context: RequestContext, store: PasswordStore | undefined): { get(userId: string): Promise<string | null>; set(userId: string, hash: string): Promise<void> } {
   if (store !== undefined) {
     const ms = context.config.storeTimeout
     return {
-      get: async (userId) => storedHash(await callStore(ms, "The password `store`'s `get`", () => store.get(userId)), "The password `store`'s `get`"),
+      get: async (userId) => storedHash(await callStore(ms, "The password `store`'s `get`", () => Promise.resolve(store.get(userId))), "The password `store`'s `get`"),
       set: async (userId, hash) => {
-        await callStore(ms, "The password `store`'s `set`", () => store.set(userId, hash))
+        await callStore(ms, "The password `store`'s `set`", () => Promise.resolve(store.set(userId, hash)))
       },
     }
   }
