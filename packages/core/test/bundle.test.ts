@@ -91,6 +91,15 @@ describe("what an app loads with Auth", () => {
     expect(oauth.inputs.filter((input) => input.startsWith("password/"))).toEqual([])
   })
 
+  it("fetches the bcrypt check (legacyHashes) only when a stored bcrypt hash is met, and the pure-JavaScript scrypt only where node:crypto is missing", async () => {
+    const { inputs, lazy } = await loadedWith(`export { Auth } from "./index.ts"\nexport { verifyPassword } from "./password/hash.ts"\n`)
+    expect(inputs).toEqual(expect.arrayContaining(["password/hash.ts", "password/scrypt.ts", "password/hashing-slots.ts"]))
+    expect(inputs.filter((input) => /legacy-bcrypt|bcrypt-ts|@noble\/hashes/.test(input))).toEqual([])
+    expect(lazy).toContain("password/legacy-bcrypt.ts")
+    expect(lazy.some((input) => input.includes("bcrypt-ts"))).toBe(true)
+    expect(lazy.some((input) => input.includes("@noble/hashes"))).toBe(true)
+  })
+
   it("fetches no second-factor code with the first sign-in: the gate and its routes (factors/) load only when mfa is set", async () => {
     const result = await bundleApp(OAUTH_APP)
     const outputs: Metafile["outputs"] = result.metafile.outputs

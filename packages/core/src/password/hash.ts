@@ -15,6 +15,7 @@
 import { randomBytes } from "../crypto/crypto.js"
 import { sameBytes } from "../crypto/crypto-engine.js"
 import { hashingConcurrency, hashingSlots } from "./hashing-slots.js"
+import { normalizePassword } from "./rules.js"
 import { scrypt, scryptMemory, type ScryptCost } from "./scrypt.js"
 
 /** Today's cost: N = 2^14 (16 MiB per lane with r = 8), five lanes; one of OWASP's scrypt lines. */
@@ -90,7 +91,7 @@ export function parseScrypt(stored: string): StoredScrypt | undefined {
 
 /** The bytes a password is hashed as: its NFKC form in UTF-8, whole. */
 function passwordBytes(password: string): Uint8Array {
-  return encoder.encode(password.normalize("NFKC"))
+  return encoder.encode(normalizePassword(password))
 }
 
 /** One capped scrypt derivation. */
@@ -127,7 +128,6 @@ function looksLikeBcrypt(stored: string): boolean {
  * the full cost of a verification, so the answer's time does not tell it apart.
  *
  * @throws {HashingBusy} when too many hashes are already waiting on this instance.
- * @throws {Configuration} when `legacy` is `"bcrypt"` and `bcryptjs` is not installed.
  */
 export async function verifyPassword(stored: string, password: string, options?: { legacy?: "bcrypt" }): Promise<{ ok: boolean; rehash: boolean }> {
   const parsed = parseScrypt(stored)

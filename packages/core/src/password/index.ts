@@ -17,6 +17,8 @@ import { password } from "./flow.js"
 
 export type { PasswordConfig, PasswordOptions, PasswordStore } from "../providers/types.js"
 export { FLOW, password }
+// For seeding a user's hash (a fixture, a migration script) exactly as the flow stores it.
+export { hashPassword, verifyPassword } from "./hash.js"
 
 /** What `Password()` spreads into its configuration: the flow, under {@link FLOW}. */
 export const passwordFlow = { [FLOW]: password } as const

@@ -24,7 +24,7 @@ type NodeScrypt = (
   salt: Uint8Array,
   keyLength: number,
   options: { N: number; r: number; p: number; maxmem: number },
-  callback: (error: Error | null, key: Uint8Array) => void,
+  callback: (error: Error | null | undefined, key: Uint8Array) => void,
 ) => void
 
 /**
@@ -62,8 +62,9 @@ export async function scrypt(password: Uint8Array, salt: Uint8Array, input: Scry
   if (nodeScrypt !== undefined) {
     const derive = nodeScrypt
     return new Promise((resolve, reject) => {
+      // Bun calls back with `undefined`, not `null`, for no error.
       derive(password, salt, input.keyLength, options, (error, key) => {
-        if (error === null) resolve(key)
+        if (error === null || error === undefined) resolve(key)
         else reject(error)
       })
     })

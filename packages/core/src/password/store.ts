@@ -8,19 +8,11 @@ import { PASSWORD_METHODS } from "../adapters.js"
 import { Configuration } from "../errors/errors.js"
 import { AdapterError } from "../errors/flow-errors.js"
 import type { RequestContext } from "../internal.js"
-import type { PasswordStore } from "../providers/types.js"
 import { callAdapter } from "../outbound/store.js"
 import { callStore } from "../outbound/store-timeout.js"
+import type { PasswordStore } from "../providers/types.js"
 
-export type { PasswordStore } from "../providers/types.js"
-
-/** Where the flow reads and writes hashes: the app's store or the adapter's methods, each call bounded. */
-export interface BoundedPasswordStore {
-  /** The user's stored hash, or `null` when the user has none. */
-  get(userId: string): Promise<string | null>
-  /** Stores `hash` as the user's, replacing any they had. */
-  set(userId: string, hash: string): Promise<void>
-}
+export type { PasswordStore }
 
 /** A stored hash as the store answered it: a non-empty string, or `null` for none. */
 function storedHash(value: unknown, what: string): string | null {
@@ -36,13 +28,13 @@ function storedHash(value: unknown, what: string): string | null {
  *
  * @throws {Configuration} when there is no `store` and the adapter lacks the methods (configuration checks make this unreachable).
  */
-export function passwordStore(context: RequestContext, store: PasswordStore | undefined): BoundedPasswordStore {
+export function passwordStore(context: RequestContext, store: PasswordStore | undefined): { get(userId: string): Promise<string | null>; set(userId: string, hash: string): Promise<void> } {
   if (store !== undefined) {
     const ms = context.config.storeTimeout
     return {
-      get: async (userId) => storedHash(await callStore(ms, "The password `store`'s `get`", async () => store.get(userId)), "The password `store`'s `get`"),
+      get: async (userId) => storedHash(await callStore(ms, "The password `store`'s `get`", () => Promise.resolve(store.get(userId))), "The password `store`'s `get`"),
       set: async (userId, hash) => {
-        await callStore(ms, "The password `store`'s `set`", async () => store.set(userId, hash))
+        await callStore(ms, "The password `store`'s `set`", () => Promise.resolve(store.set(userId, hash)))
       },
     }
   }

@@ -79,10 +79,15 @@ describe("the per-instance hashing cap (issue 39 item 8: cost as a weapon)", () 
 
 describe("a verification costs the same whatever is stored (ASVS 6.3.8: no enumeration by timing)", () => {
   it.each([
-    ["a malformed string", "$scrypt$ln=14,r=8,p=5$!!$!!"],
+    ["an empty string", ""],
+    ["garbage", "not a hash at all"],
+    ["a malformed PHC string", "$scrypt$ln=14,r=8,p=5$!!$!!"],
     ["an unknown algorithm", "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHQ$aGFzaA"],
+    ["a cost that would hold the instance", "$scrypt$ln=30,r=8,p=5$MDEyMzQ1Njc4OWFiY2RlZg$MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY"],
+    ["a short salt", "$scrypt$ln=14,r=8,p=5$MDEy$MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY"],
+    ["padded base64", "$scrypt$ln=14,r=8,p=5$MDEyMzQ1Njc4OWFiY2RlZg==$MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY"],
     ["a bcrypt hash without `legacyHashes`", "$2b$10$abcdefghijklmnopqrstuu5Oa1pYJ9eR0uE6bK4v2hKqS7k3jzS2W"],
-  ])("%s stored runs one full derivation at today's cost before answering no match", async (_name, stored) => {
+  ])("%s stored runs one full derivation at today's cost before answering no match, never a throw", async (_name, stored) => {
     expect(await verifyPassword(stored, "any password")).toEqual({ ok: false, rehash: false })
     expect(derivations).toEqual([{ ...SCRYPT_COST, keyLength: 32, running: 1 }])
   })
