@@ -71,9 +71,11 @@ export function normalizePassword(password: string): string {
 
 /**
  * Checks a new password against `rules`: its length in code points after NFKC, the built-in
- * blocklist (NFKC, case-insensitive), then the breach check when configured. Answers the NFKC
- * form to hash, or why the password is refused. Never throws for any input: a failed breach check
- * accepts the password and logs one warning (never the password or its hash).
+ * blocklist (NFKC, case-insensitive: the shipped list, repetitive and sequential passwords, and
+ * the values in `expected`, such as the account's email address), then the breach check when
+ * configured. Answers the NFKC form to hash, or why the password is refused. Never throws for any
+ * input: a failed breach check accepts the password and logs one warning (never the password or
+ * its hash).
  *
  * @see https://pages.nist.gov/800-63-4/sp800-63b.html#passwordver NIST SP 800-63B rev 4 §3.1.1.2
  */
@@ -81,6 +83,7 @@ export async function checkNewPassword(
   context: RequestContext,
   rules: PasswordRules,
   password: string,
+  expected: readonly (string | null | undefined)[] = [],
 ): Promise<{ ok: true; password: string } | { ok: false; reason: PasswordRefusal }> {
   if (password.length > rules.maxLength * UNITS_PER_CODE_POINT_BOUND) return { ok: false, reason: "tooLong" }
   const normalized = normalizePassword(password)
@@ -88,7 +91,7 @@ export async function checkNewPassword(
   if (length < rules.minLength) return { ok: false, reason: "tooShort" }
   if (length > rules.maxLength) return { ok: false, reason: "tooLong" }
   const { isCommonPassword } = await import("./common-passwords.js")
-  if (isCommonPassword(normalized)) return { ok: false, reason: "common" }
+  if (isCommonPassword(normalized, expected)) return { ok: false, reason: "common" }
   if (rules.breached !== undefined) {
     const { isBreachedPassword } = await import("./breached.js")
     if (await isBreachedPassword(context, rules.breached, normalized)) return { ok: false, reason: "breached" }

@@ -102,12 +102,14 @@ describe("the maximum length (ASVS 6.2.9)", () => {
 
 describe("what is counted and kept (NIST SP 800-63B rev 4 §3.1.1.2, ASVS 6.2.8)", () => {
   it("counts code points after NFKC: a ligature counts as its letters, an emoji as one (NIST SP 800-63B rev 4 §3.1.1.2)", async () => {
-    // U+FB03 is "ffi" under NFKC: five of them are 15 code points.
-    expect(await check("\uFB03".repeat(5))).toEqual({ ok: true, password: "ffi".repeat(5) })
-    expect(await check("\uFB03".repeat(4))).toEqual({ ok: false, reason: "tooShort" })
+    // U+FB03 is "ffi" under NFKC: 13 code points typed are 15 counted.
+    expect(await check("\uFB03tuvwxyzpqrst")).toEqual({ ok: true, password: "ffituvwxyzpqrst" })
+    expect(await check("\uFB03tuvwxyzpqrs")).toEqual({ ok: false, reason: "tooShort" })
     // 14 emoji are 28 UTF-16 units but 14 code points.
-    expect(await check("\u{1F510}".repeat(14))).toEqual({ ok: false, reason: "tooShort" })
-    expect(await check("\u{1F510}".repeat(15))).toEqual({ ok: true, password: "\u{1F510}".repeat(15) })
+    const emoji = (count: number) => Array.from({ length: count }, (_, index) => String.fromCodePoint(0x1f600 + ((index * 7) % 40))).join("")
+    expect(emoji(14)).toHaveLength(28)
+    expect(await check(emoji(14))).toEqual({ ok: false, reason: "tooShort" })
+    expect(await check(emoji(15))).toEqual({ ok: true, password: emoji(15) })
   })
 
   it("answers the NFKC form, the only normalisation: no trimming, case kept (ASVS 6.2.8)", async () => {
@@ -143,6 +145,21 @@ describe("the built-in blocklist (ASVS 6.2.4, NIST SP 800-63B rev 4 §3.1.1.2)",
     expect(await check("Password1234", WITH_MFA)).toEqual({ ok: false, reason: "common" })
     expect(await check("iloveyou", WITH_MFA)).toEqual({ ok: false, reason: "common" })
     expect(await check("Tuvwxyz1", WITH_MFA)).toEqual({ ok: true, password: "Tuvwxyz1" })
+  })
+
+  it("refuses repetitive and sequential passwords at any length, which no list holds (NIST SP 800-63B rev 4 §3.1.1.2)", async () => {
+    for (const password of ["aaaaaaaaaaaaaaa", "AbcAbcAbcAbcAbc", "iloveyouILOVEYOU", "dragon12dragon12", "abcdefghijklmnop", "1234567890123456", "zyxwvutsrqponmlk", "987654321098765", "\u{1F510}".repeat(16)]) {
+      expect({ password, checked: await check(password) }).toEqual({ password, checked: { ok: false, reason: "common" } })
+    }
+    // A run inside a longer password is no sequence.
+    expect(await check("abcdefghijklmnopx")).toEqual({ ok: true, password: "abcdefghijklmnopx" })
+    expect(await check("aaaaaaaaaaaaaaab")).toEqual({ ok: true, password: "aaaaaaaaaaaaaaab" })
+  })
+
+  it("refuses the values the account makes expected, such as its email address, case-insensitively after NFKC (NIST SP 800-63B rev 4 §3.1.1.2)", async () => {
+    const context_ = await context()
+    expect(await checkNewPassword(context_, DEFAULTS, "Ada.Lovelace@Example.com", ["ada.lovelace@example.com", null])).toEqual({ ok: false, reason: "common" })
+    expect(await checkNewPassword(context_, DEFAULTS, "ada.lovelace@example.com!", ["ada.lovelace@example.com", undefined, ""])).toEqual({ ok: true, password: "ada.lovelace@example.com!" })
   })
 
   it("holds at least 3,000 passwords a user could choose (8 or more code points), NFKC and lower case, those of 15 or more among them (ASVS 6.2.4)", () => {
