@@ -80,7 +80,7 @@ export async function change(context: RequestContext, provider: FlowProvider<Int
     return answerRoute(context, { url: form, error: "invalidCredentials" })
   }
   if (attempts !== undefined) await attempts.store.reset(attempts.key)
-  const checked = await checkNewPassword(context, options.rules, fields.newPassword ?? "")
+  const checked = await checkNewPassword(context, options.rules, fields.newPassword ?? "", [user.email, user.name])
   if (!checked.ok) {
     await auditFailure(context, "passwordRefused", userId)
     return answerRoute(context, { url: form, error: checked.reason })

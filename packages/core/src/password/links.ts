@@ -131,6 +131,19 @@ function userIdOf(token: string): string | undefined {
 }
 
 /**
+ * The stored user a token names (nothing is used or checked beyond its shape): what a new
+ * password must not be is known before the link is spent.
+ *
+ * @throws {AdapterError} when the store fails.
+ */
+export async function linkUser(context: RequestContext, token: string): Promise<AdapterUser | undefined> {
+  const adapter = context.config.adapter
+  const userId = userIdOf(token)
+  if (adapter === undefined || userId === undefined) return undefined
+  return storedUser(await callAdapter(adapter, "getUser", userId))
+}
+
+/**
  * Uses (deletes) the token of a `kind` link: the user it was made for, when it was stored for the
  * user's address as it is now and has not expired; else `undefined`. A token stored under an
  * older secret is found while that secret is listed.
@@ -139,10 +152,9 @@ function userIdOf(token: string): string | undefined {
  */
 export async function useLink(context: RequestContext, kind: LinkKind, token: string): Promise<AdapterUser | undefined> {
   const adapter = context.config.adapter
-  const userId = userIdOf(token)
-  if (adapter === undefined || userId === undefined) return undefined
+  if (adapter === undefined) return undefined
   context.sensitive.add(token)
-  const user = storedUser(await callAdapter(adapter, "getUser", userId))
+  const user = await linkUser(context, token)
   if (user === undefined || typeof user.email !== "string" || user.email === "") return undefined
   for (const key of await linkKeys(context)) {
     const found = await callAdapter(adapter, "useVerificationToken", { identifier: identifierOf(kind, user.id, user.email), token: await hmac(token, key) })

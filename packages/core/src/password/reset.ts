@@ -22,7 +22,7 @@ import { findUserByEmail } from "../sign-in/accounts.js"
 import { emit } from "../sign-in/events.js"
 import { failedPasswords, readAddress, readPostedForm } from "./form.js"
 import { hashPassword } from "./hash.js"
-import { isLinkToken, mailLink, spendLinkCost, useLink } from "./links.js"
+import { isLinkToken, linkUser, mailLink, spendLinkCost, useLink } from "./links.js"
 import type { InternalPasswordProvider } from "./options.js"
 import { forgotPage, resetPage, routeUrl } from "./pages.js"
 import { checkNewPassword } from "./rules.js"
@@ -81,7 +81,9 @@ export async function reset(context: RequestContext, provider: FlowProvider<Inte
     await auditFailure(context, "invalidCode")
     return answerRoute(context, { url: routeUrl(context, "reset", {}), error: "invalidToken" })
   }
-  const checked = await checkNewPassword(context, options.rules, fields.password ?? "")
+  // The link's user, read (not used) first: its address is among what the password must not be.
+  const named = await linkUser(context, token)
+  const checked = await checkNewPassword(context, options.rules, fields.password ?? "", [named?.email, named?.name])
   if (!checked.ok) {
     await auditFailure(context, "passwordRefused")
     return answerRoute(context, { url: routeUrl(context, "reset", { token }), error: checked.reason })

@@ -96,12 +96,13 @@ export async function signUp(context: RequestContext, provider: FlowProvider<Int
     return answerRoute(context, { url: form, error: "invalidEmail" })
   }
   // The rules answer the same for every address: a refusal here tells nothing about accounts.
-  const checked = await checkNewPassword(context, options.rules, fields.password ?? "")
+  const name = fields.name?.trim().slice(0, MAX_NAME)
+  // The account's own address (and name) is as guessable as a common password.
+  const checked = await checkNewPassword(context, options.rules, fields.password ?? "", [address, fields.email, name])
   if (!checked.ok) {
     await auditFailure(context, "passwordRefused")
     return answerRoute(context, { url: form, error: checked.reason })
   }
-  const name = fields.name?.trim().slice(0, MAX_NAME)
   const existing = await findUserByEmail(adapter, address)
   // The hash runs whether the address is taken or not: the answer's time tells nothing either.
   const hash = await hashPassword(checked.password)

@@ -58,11 +58,14 @@ describe("password sign-up", () => {
     expect((await signIn(app, new Jar(), "ada@example.com", GOOD_PASSWORD)).status).toBe(302)
   })
 
-  it("refuses a password the rules refuse, for any address alike (ASVS 6.2.1)", async () => {
+  it("refuses a password the rules refuse, for any address alike, the address itself included (ASVS 6.2.1, 6.2.4)", async () => {
     const app = passwordApp()
     const response = await post(app, new Jar(), "/api/auth/password/signup", { email: "short@example.com", password: "too short" })
     expect(location(response).searchParams.get("error")).toBe("tooShort")
     expect(await app.adapter.getUserByEmail("short@example.com")).toBeNull()
+    // The account's own address is as guessable as a common password (NIST SP 800-63B rev 4 §3.1.1.2).
+    const own = await post(app, new Jar(), "/api/auth/password/signup", { email: "grace.hopper.navy@example.com", password: "Grace.Hopper.Navy@example.com" })
+    expect(location(own).searchParams.get("error")).toBe("common")
   })
 
   it("with requireEmailVerification: false, signs the new account in at once and tells a taken address", async () => {
