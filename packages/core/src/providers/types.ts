@@ -536,12 +536,57 @@ export interface WebAuthnConfig extends CommonProviderOptions, Omit<WebAuthnUser
 }
 
 /** Any provider configuration object. */
+/**
+ * Where an app that keeps its users elsewhere (an Auth.js adapter) stores the password hashes of
+ * `Password()`: a table of its own, keyed by user id. Core hands it PHC strings only, never a
+ * password; `get` answers `null` for a user without one.
+ */
+export interface PasswordStore {
+  get(userId: string): Awaitable<string | null>
+  set(userId: string, hash: string): Awaitable<void>
+}
+
+/** What `Password()` from `@portcullis/providers/password` takes. */
+export interface PasswordOptions {
+  /** Default `"password"`. */
+  id?: string
+  /** Default `"Password"`. */
+  name?: string
+  /**
+   * A new account signs in only once its address is confirmed through the mailed link. Default
+   * `true`; with `false`, a sign-up signs in at once and tells whether an address is taken.
+   */
+  requireEmailVerification?: boolean
+  /** The least length of a new password, in code points: default 15 (NIST SP 800-63B rev 4), 8 at the least, and only with `mfa.required: true` below 15. */
+  minPasswordLength?: number
+  /** The greatest length of a new password, in code points: default 256 (at least 64). */
+  maxPasswordLength?: number
+  /** Refuses new passwords found in a breach corpus, by a k-anonymity range query (off when absent). */
+  breachedPasswords?: { url?: string; fetch?: typeof fetch }
+  /** Accepts a bcrypt hash (`$2a$`, `$2b$`, `$2y$`) moved from the app's own table once, and re-hashes it on that sign-in. */
+  legacyHashes?: "bcrypt"
+  /** Where the hashes live when the adapter has no `getPasswordHash` / `setPasswordHash` (an Auth.js adapter). */
+  store?: PasswordStore
+  style?: ProviderButtonStyles
+}
+
+/**
+ * Password accounts kept by core: sign-up with a confirmed address, sign-in, reset and change.
+ * Create it with `Password()` from `@portcullis/providers/password`, which carries the flow
+ * (`@portcullis/core/password`); needs an `adapter` with session records. Its `type` is
+ * `"credentials"`: its form posts to `/callback/:id`, as a credentials form does.
+ */
+export interface PasswordConfig extends CommonProviderOptions, Omit<PasswordOptions, "id" | "name"> {
+  type: "credentials"
+}
+
 export type ProviderConfig =
   | OAuth2Config<never>
   | OIDCConfig<never>
   | EmailConfig
   | CredentialsConfig
   | WebAuthnConfig
+  | PasswordConfig
 
 /** A provider: a configuration object, or a factory returning one. */
 export type Provider = ProviderConfig | (() => ProviderConfig)
