@@ -71,6 +71,7 @@ export const password = {
     return hash === null ? [] : [{ kind: "password" as const, provider: provider.id }]
   },
   // Made by a sign-up whose address was never confirmed: it could not sign in, and replacing it loses nobody anything.
+  // Only a hash this flow wrote says so: a legacy one (bcrypt) was carried over with a user an app already had.
   unproven: async (context, provider, user) =>
-    provider.options.requireEmailVerification && user.emailVerified == null && (await passwordStore(context, provider.options.store).get(user.id)) !== null,
+    provider.options.requireEmailVerification && user.emailVerified == null && (await passwordStore(context, provider.options.store).get(user.id))?.startsWith("$scrypt$") === true,
 } satisfies SignInFlow<InternalPasswordProvider>

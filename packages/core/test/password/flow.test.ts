@@ -100,6 +100,15 @@ describe("Password() and the flow contract", () => {
     await expect(resolveUser(await contextOf(app), app.adapter, githubSignIn("ada@example.com"))).rejects.toMatchObject({ code: "OAuthAccountNotLinked" })
   })
 
+  it("keeps a user migrated with a legacy hash and no confirmed address: only an account this flow's sign-up made is replaced, never one an app carried over", async () => {
+    const app = passwordApp({ legacyHashes: "bcrypt" })
+    // An Auth.js Credentials user as apps carry them over: its own bcrypt hash, emailVerified never set, no account rows.
+    const migrated = await app.adapter.createUser({ email: "ada@example.com", emailVerified: null, name: "Ada" })
+    await app.adapter.setPasswordHash(migrated.id, `$2b$10$${"a".repeat(53)}`)
+    await expect(resolveUser(await contextOf(app), app.adapter, githubSignIn("ada@example.com"))).rejects.toMatchObject({ code: "OAuthAccountNotLinked" })
+    expect(await app.adapter.getUser(migrated.id)).not.toBeNull()
+  })
+
   it("replaces an unconfirmed password account when its address's owner follows an email sign-in link", async () => {
     const outbox: SendVerificationRequestParams[] = []
     const email = emailProvider({ id: "email", name: "Email" }, { from: "no-reply@app.example", sendVerificationRequest: (params) => void outbox.push(params) })
