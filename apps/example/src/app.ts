@@ -10,15 +10,19 @@ import { listSessions } from "@portcullis/core/sessions"
 import type { DevIdp } from "@portcullis/dev-idp"
 import { getRequestListener } from "@hono/node-server"
 import { Hono } from "hono"
+import { MemoryAdapter } from "@portcullis/adapter-memory"
+import { hashPassword } from "@portcullis/core/password"
 import Passkey from "@portcullis/providers/passkey"
+import Password from "@portcullis/providers/password"
 
 import { AUTH_BASE_PATH, createAuthConfig } from "./auth.js"
 import { bundleClientScript } from "./client-bundle.js"
 import { openDatabase } from "./database.js"
 import { DEMO_PROVIDER_ID, startDemoIdp } from "./demo-idp.js"
-import { createDemoUserCheck, DEMO_USERNAME, demoUserProvider } from "./demo-user.js"
+import { createDemoUserCheck, DEMO_USER, DEMO_USERNAME, demoUserProvider } from "./demo-user.js"
 import { printMail, printSignInLink, selectEmailProvider, type EmailDelivery, type MailSink, type SignInLinkSink } from "./email.js"
 import { FAVICON, pagePolicy, renderAccount, renderCheckEmail, renderDevices, renderHome, renderNotFound, renderNoToken, renderProtected, renderServerError, renderSettings, renderToken, STYLESHEET, type AccountView, type HomeView, type SessionStore, type SettingsView } from "./pages.js"
+import { PASSWORD_USER, resolvePasswordUserPassword } from "./password-user.js"
 import { selectProviders, type ProviderStatus } from "./providers.js"
 import { readAuthJson, readSession } from "./session.js"
 import { readSessionStrategy, readVariable, resolveDemoPassword, resolveSecret, SettingsError, type Env } from "./settings.js"
@@ -249,6 +253,8 @@ export interface RunningExample {
   idp: DevIdp
   /** The demo user's credentials; `passwordGenerated` when the password was made up at start (no `DEMO_USER_PASSWORD`). */
   demoUser: { username: string; password: string; passwordGenerated: boolean }
+  /** The password user's address and password; `passwordGenerated` when the password was made up at start (no `PASSWORD_USER_PASSWORD`). */
+  passwordUser: { email: string; password: string; passwordGenerated: boolean }
   /** How sign-in links are delivered. */
   emailDelivery: EmailDelivery
   /** Stops the app and the Dev IdP, and closes the database. */
@@ -300,13 +306,16 @@ export async function startExample(options: ExampleOptions): Promise<RunningExam
   const sessionStrategy = readSessionStrategy(options.env)
   const selection = selectProviders(options.env)
   const demoPassword = resolveDemoPassword(options.env)
+  const userPassword = resolvePasswordUserPassword(options.env)
   const email = selectEmailProvider(options.env, options.sendSignInLink ?? printSignInLink)
   if (warning !== undefined) warn(warning)
   selection.warnings.forEach(warn)
   email.warnings.forEach(warn)
   const clientScript = await bundleClientScript()
   // Before listening: a database that cannot be used stops the start with one clear line.
-  const database = await openDatabase(options.env)
+  // Hashed as core stores it: the password user signs in through Password() like any who signed up.
+  const passwordHash = await hashPassword(userPassword.password)
+  const database = await openDatabase(options.env, passwordHash)
 
   // The port must be known before the IdP starts (it registers the callback URL), so the
   // server listens first and serves once the app exists.
@@ -349,11 +358,18 @@ export async function startExample(options: ExampleOptions): Promise<RunningExam
       // Passkeys need nothing set up: they live in the adapter (memory, or PostgreSQL with DATABASE_URL).
       // Its own label: the address is only for a new passkey (core's hint under it says so), and the email form above has "Email".
       Passkey({ formFields: { email: { label: "Email for a new passkey", required: true, autocomplete: "username webauthn" } } }),
+      // Sign-up, sign-in, reset and change for accounts whose password core keeps (the adapter holds the hashes).
+      // After Passkey(): decorating the sign-in page second, the password form's toggle keeps the
+      // passkey script's `connect-src 'self'` (placed first, core's policy would lose it).
+      Password(),
       demoUserProvider(createDemoUserCheck(demoPassword.password, database?.demoUser)),
     ],
     secret,
     sessionStrategy,
-    ...(database === undefined ? {} : { adapter: database.adapter }),
+    adapter:
+      database?.adapter ??
+      // Both seeded users: a database session must refer to a stored user, and the password user's address counts as confirmed.
+      MemoryAdapter({ users: [DEMO_USER, PASSWORD_USER], passwordHashes: [{ userId: PASSWORD_USER.id, hash: passwordHash }] }),
     // AUTH_URL when deployed behind a proxy; the address it listens on otherwise.
     url: readVariable(options.env, "AUTH_URL") ?? url,
     allowedOrigins: [`http://127.0.0.1:${port}`],
@@ -379,6 +395,7 @@ export async function startExample(options: ExampleOptions): Promise<RunningExam
     url,
     idp: demo.idp,
     demoUser: { username: DEMO_USERNAME, password: demoPassword.password, passwordGenerated: demoPassword.generated },
+    passwordUser: { email: PASSWORD_USER.email, password: userPassword.password, passwordGenerated: userPassword.generated },
     emailDelivery: email.delivery,
     close() {
       closing ??= Promise.all([closeServer(server), demo.idp.close()]).then(() => database?.close())

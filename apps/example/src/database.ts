@@ -7,6 +7,7 @@ import { migrate, PostgresAdapter } from "@portcullis/adapter-pg"
 import pg from "pg"
 
 import { DEMO_USER } from "./demo-user.js"
+import { PASSWORD_USER } from "./password-user.js"
 import { readVariable, SettingsError, type Env } from "./settings.js"
 
 /** The example's database: the adapter on it, the demo user as stored there, and how to close it. */
@@ -14,6 +15,8 @@ export interface Database {
   adapter: Adapter
   /** The demo user with the id the database gave it. */
   demoUser: AdapterUser
+  /** The password user with the id the database gave it, holding this start's password hash. */
+  passwordUser: AdapterUser
   /** Ends the connection pool. */
   close(): Promise<void>
 }
@@ -25,16 +28,16 @@ function describe(error: unknown): string {
   return typeof code === "string" ? `${message} (${code})` : message
 }
 
-/** The stored demo user: found by email, or created. Two instances starting at once both end up with the one row. */
-async function seedDemoUser(adapter: Adapter): Promise<AdapterUser> {
-  const { email } = DEMO_USER
-  if (email === null) throw new TypeError("DEMO_USER has no email to find it by")
+/** A stored seeded user: found by email, or created. Two instances starting at once both end up with the one row. */
+async function seedUser(adapter: Adapter, seed: Readonly<AdapterUser>): Promise<AdapterUser> {
+  const { email } = seed
+  if (email === null) throw new TypeError(`the seeded user ${seed.id} has no email to find it by`)
   const find = async (): Promise<AdapterUser | null> => (await adapter.getUserByEmail?.(email)) ?? null
   const existing = await find()
   if (existing !== null) return existing
   try {
-    // The database assigns the id: the one in DEMO_USER is for the memory adapter.
-    return await (adapter.createUser?.({ ...DEMO_USER }) ?? Promise.reject(new Error("the adapter cannot create users")))
+    // The database assigns the id: the one in the seed is for the memory adapter.
+    return await (adapter.createUser?.({ ...seed }) ?? Promise.reject(new Error("the adapter cannot create users")))
   } catch (error) {
     // Another instance created it first (the email is unique): use theirs.
     const created = await find()
@@ -45,13 +48,14 @@ async function seedDemoUser(adapter: Adapter): Promise<AdapterUser> {
 
 /**
  * Opens the database `DATABASE_URL` names, creates or completes its tables with `migrate()` and
- * seeds the demo user. Answers `undefined` when `DATABASE_URL` is unset: the app then keeps
+ * seeds the demo user and the password user, whose hash becomes `passwordHash` (this start's
+ * password: a new random one replaces the last start's, so the printed one is the one that works). Answers `undefined` when `DATABASE_URL` is unset: the app then keeps
  * everything in the memory adapter.
  *
  * @throws {SettingsError} when the database cannot be reached or prepared, naming
  * `DATABASE_URL` but never its value.
  */
-export async function openDatabase(env: Env): Promise<Database | undefined> {
+export async function openDatabase(env: Env, passwordHash: string): Promise<Database | undefined> {
   const connectionString = readVariable(env, "DATABASE_URL")
   if (connectionString === undefined) return undefined
   const pool = new pg.Pool({ connectionString, connectionTimeoutMillis: 5_000 })
@@ -63,8 +67,10 @@ export async function openDatabase(env: Env): Promise<Database | undefined> {
   try {
     await migrate(pool)
     const adapter = PostgresAdapter(pool)
-    const demoUser = await seedDemoUser(adapter)
-    return { adapter, demoUser, close: () => pool.end() }
+    const demoUser = await seedUser(adapter, DEMO_USER)
+    const passwordUser = await seedUser(adapter, PASSWORD_USER)
+    await adapter.setPasswordHash(passwordUser.id, passwordHash)
+    return { adapter, demoUser, passwordUser, close: () => pool.end() }
   } catch (error) {
     await pool.end().catch(() => undefined)
     throw new SettingsError(`Could not prepare the PostgreSQL database DATABASE_URL names: ${describe(error)}. Check that the server runs and the URL is right, or unset DATABASE_URL to keep everything in memory.`, {

@@ -9,6 +9,7 @@ import { DEFAULT_ACCOUNTS } from "@portcullis/dev-idp"
 import { AUTH_BASE_PATH } from "./auth.js"
 import { DEMO_PROVIDER_ID } from "./demo-idp.js"
 import { DEMO_USERNAME } from "./demo-user.js"
+import { PASSWORD_USER } from "./password-user.js"
 import type { EmailDelivery } from "./email.js"
 import type { ProviderStatus } from "./providers.js"
 
@@ -177,7 +178,7 @@ export function renderHome(view: HomeView): string {
 </div>
 <p role="status" data-sign-in-status></p>
 <p class="muted">The Dev IdP is a real OpenID Provider running on your machine at <a href="${escapeHtml(view.demoIdpUrl)}/.well-known/openid-configuration">${escapeHtml(view.demoIdpUrl)}</a>. Sign in as ${DEMO_IDP_ACCOUNTS}.</p>
-<p class="muted">On <a href="${AUTH_BASE_PATH}/signin">the sign-in page</a> you can also sign in as the demo user <code>${DEMO_USERNAME}</code>, with the password printed in the terminal at start (or your <code>DEMO_USER_PASSWORD</code>), ask for a sign-in link by email, or create a passkey.</p>`
+<p class="muted">On <a href="${AUTH_BASE_PATH}/signin">the sign-in page</a> you can also sign in as the demo user <code>${DEMO_USERNAME}</code>, with the password printed in the terminal at start (or your <code>DEMO_USER_PASSWORD</code>), as the password user <code>${PASSWORD_USER.email}</code> (its password printed too), create a password account, ask for a sign-in link by email, or create a passkey.</p>`
       : `<h1>You are signed in</h1>
 <p class="muted" data-testid="state">Signed in ${strategy}</p>
 ${userCard(user)}
@@ -203,6 +204,7 @@ ${status}
 <ul class="providers">
 <li>Dev IdP <span class="badge on">on</span> <span class="muted">always, offline</span></li>
 <li>Demo user (username and password) <span class="badge on">on</span> <span class="muted">always: <code>${DEMO_USERNAME}</code>, with the password printed at start</span></li>
+<li>Password accounts (<code>Password()</code>) <span class="badge on">on</span> <span class="muted">always: <code>${PASSWORD_USER.email}</code>, with the password printed at start, or sign up</span></li>
 <li>Email sign-in link ${EMAIL_STATUS[view.emailDelivery]}</li>
 <li>Passkeys <span class="badge on">on</span> <span class="muted">always: create one on the sign-in page${view.emailDelivery === "off" ? "" : "; the address is confirmed by a link first"}</span></li>
 ${providers}

@@ -21,6 +21,7 @@ async function main(): Promise<void> {
     idpPort: readPort(env, "DEV_IDP_PORT", 4400),
   })
   const { username, password, passwordGenerated } = example.demoUser
+  const passwordUser = example.passwordUser
   const accounts = example.idp.accounts.map((account) => `${account.email} / ${account.password}`).join(" or ")
   const email = {
     smtp: "links are emailed through AUTH_EMAIL_SERVER.",
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
   Sign in as ${accounts}.
 
   Demo user, on the sign-in page: ${username} / ${passwordGenerated ? `${password}  (new at each start; set DEMO_USER_PASSWORD to keep one)` : "the password in DEMO_USER_PASSWORD"}
+  Password user, on the sign-in page: ${passwordUser.email} / ${passwordUser.passwordGenerated ? `${passwordUser.password}  (new at each start; set PASSWORD_USER_PASSWORD to keep one)` : "the password in PASSWORD_USER_PASSWORD"}
   Email sign-in: ${email}${secretSaved ? `\n  AUTH_SECRET: new, saved in ${envFile} (git-ignored), so sessions outlive a restart.` : ""}
   Press Ctrl+C to stop.
 `)

@@ -83,23 +83,46 @@ export function readPort(env: Env, name: string, fallback: number): number {
   return port
 }
 
-/** The demo user's password, and whether it was made up at start (and so must be shown to the user). */
-export interface DemoPassword {
+/** A seeded user's password, and whether it was made up at start (and so must be shown to the user). */
+export interface SeededPassword {
   password: string
   generated: boolean
 }
 
+/** The demo user's password (see {@link resolveDemoPassword}). */
+export type DemoPassword = SeededPassword
+
+/** The bounds a seeded user's password variable is held to, and how its length is counted. */
+export interface PasswordBounds {
+  min: number
+  max: number
+  /** Random bytes of a made-up password, written as hex. */
+  randomBytes: number
+  /** Default: UTF-16 code units (`string.length`). */
+  length?: (password: string) => number
+}
+
 /**
- * `DEMO_USER_PASSWORD`, or a random password made at start (printed by `pnpm dev`), so that no
+ * The password in `variable`, or a random one made at start (printed by `pnpm dev`), so that no
  * password anyone could look up signs in to a running example.
+ *
+ * @throws {SettingsError} when the variable's password is outside `bounds`, naming the variable but not the value.
+ */
+export function resolveSeededPassword(env: Env, variable: string, bounds: PasswordBounds): SeededPassword {
+  const password = readVariable(env, variable)
+  if (password === undefined) return { password: randomBytes(bounds.randomBytes).toString("hex"), generated: true }
+  const length = (bounds.length ?? ((value: string) => value.length))(password)
+  if (length < bounds.min || length > bounds.max) {
+    throw new SettingsError(`${variable} must be ${bounds.min} to ${bounds.max} characters long, got ${length}.`)
+  }
+  return { password, generated: false }
+}
+
+/**
+ * `DEMO_USER_PASSWORD`, or a random password made at start.
  *
  * @throws {SettingsError} when `DEMO_USER_PASSWORD` is shorter than 8 or longer than 128 characters.
  */
 export function resolveDemoPassword(env: Env): DemoPassword {
-  const password = readVariable(env, "DEMO_USER_PASSWORD")
-  if (password === undefined) return { password: randomBytes(12).toString("hex"), generated: true }
-  if (password.length < 8 || password.length > 128) {
-    throw new SettingsError(`DEMO_USER_PASSWORD must be 8 to 128 characters long, got ${password.length}.`)
-  }
-  return { password, generated: false }
+  return resolveSeededPassword(env, "DEMO_USER_PASSWORD", { min: 8, max: 128, randomBytes: 12 })
 }

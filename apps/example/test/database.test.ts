@@ -108,6 +108,26 @@ describe("the example with DATABASE_URL", () => {
     expect(errors).toEqual([])
   })
 
+  it("seeds the password user once, with a confirmed address and a hash of this start's password, and it signs in with Password()", async () => {
+    const password = "violet kettle under 39 lanterns"
+    const example = await start({ PASSWORD_USER_PASSWORD: password })
+    expect(await count(`users WHERE email = $1 AND "emailVerified" IS NOT NULL`, ["password@example.com"])).toBe(1)
+    const { rows } = await pool.query<{ hash: string }>(`SELECT p.hash FROM passwords p JOIN users u ON u.id::text = p."userId" WHERE u.email = $1`, ["password@example.com"])
+    expect(rows).toHaveLength(1)
+    expect(rows[0]?.hash).toMatch(/^\$scrypt\$ln=14,r=8,p=5\$/)
+
+    const browser = new TestBrowser()
+    const page = await browser.navigate(`${example.url}/api/auth/callback/password`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrfToken: await csrfToken(browser, example), email: "password@example.com", password, callbackUrl: "/" }),
+      initiator: `${example.url}/api/auth/signin`,
+    })
+    expect(page.url).toBe(`${example.url}/`)
+    expect(await session(browser, example)).toMatchObject({ user: { email: "password@example.com", name: "Password User" } })
+    expect(errors).toEqual([])
+  })
+
   it("stores the user and the account of a Dev IdP sign-in", async () => {
     const example = await start()
     const browser = new TestBrowser()

@@ -29,10 +29,12 @@ describe("renderHome", () => {
     expect(page).toContain("<code>AUTH_GITHUB_ID</code> and <code>AUTH_GITHUB_SECRET</code>")
   })
 
-  it("lists the demo user and says how sign-in links are delivered", () => {
+  it("lists the demo user and the password user and says how sign-in links are delivered", () => {
     const page = home(null)
     expect(page).toContain("the demo user <code>demo</code>")
     expect(page).toContain("Demo user (username and password) <span class=\"badge on\">on</span>")
+    expect(page).toContain("as the password user <code>password@example.com</code>")
+    expect(page).toContain('Password accounts (<code>Password()</code>) <span class="badge on">on</span>')
     expect(page).toContain("Email sign-in link <span class=\"badge on\">on</span> <span class=\"muted\">links are printed in the terminal")
     expect(home(null, { emailDelivery: "smtp" })).toContain("links are emailed through <code>AUTH_EMAIL_SERVER</code>")
     expect(home(null, { emailDelivery: "off" })).toContain("Email sign-in link <span class=\"badge off\">off</span>")

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 
 import { startExample, type RunningExample } from "../../src/app.js"
 import type { SignInLink } from "../../src/email.js"
-import { launchChromium, screenshot } from "./chromium.js"
+import { launchChromium, screenshot, signInForm } from "./chromium.js"
 import { scaled } from "@portcullis/test-time"
 
 /** The Dev IdP account the tests sign in with: dev-idp's first default account, whose email is verified. */
@@ -337,8 +337,9 @@ describe("the example's own sign-in forms, with database sessions", () => {
     await page.goto(`${example.url}/protected`)
     await page.waitForURL(`${example.url}/api/auth/signin?callbackUrl=%2Fprotected`)
 
-    await page.getByLabel("Username").fill(username)
-    await page.getByLabel("Password").fill(`${password}x`)
+    const demoForm = signInForm(page, "callback/credentials")
+    await demoForm.getByLabel("Username").fill(username)
+    await demoForm.getByLabel("Password").fill(`${password}x`)
     await page.getByRole("button", { name: "Sign in with Demo user" }).click()
     await page.waitForURL(
       `${example.url}/api/auth/signin?error=CredentialsSignin&code=credentials&callbackUrl=${encodeURIComponent(`${example.url}/protected`)}`,
@@ -347,8 +348,8 @@ describe("the example's own sign-in forms, with database sessions", () => {
     expect(await sessionCookie(page)).toBeUndefined()
 
     // The username is still there; only the password is typed again.
-    expect(await page.getByLabel("Username").inputValue()).toBe(username)
-    await page.getByLabel("Password").fill(password)
+    expect(await demoForm.getByLabel("Username").inputValue()).toBe(username)
+    await demoForm.getByLabel("Password").fill(password)
     await page.getByRole("button", { name: "Sign in with Demo user" }).click()
     // The refusal kept where the user was going, so the second try lands there.
     await page.waitForURL(`${example.url}/protected`)
@@ -367,7 +368,7 @@ describe("the example's own sign-in forms, with database sessions", () => {
     const { example } = run
     await page.goto(`${example.url}/protected`)
     await page.waitForURL(`${example.url}/api/auth/signin?callbackUrl=%2Fprotected`)
-    await page.getByLabel("Email", { exact: true }).fill(" Carol@Example.org ")
+    await signInForm(page, "signin/email").getByLabel("Email").fill(" Carol@Example.org ")
     await page.getByRole("button", { name: "Sign in with Email" }).click()
     await page.waitForURL(`${example.url}/api/auth/verify-request?provider=email&type=email`)
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Check your email")
@@ -474,12 +475,54 @@ describe("the example with AUTH_SESSION_STRATEGY=jwt", () => {
   browserTest("seals the demo user signed in with the password form into the cookie", async (page) => {
     const { example } = run
     await page.goto(`${example.url}/api/auth/signin`)
-    await page.getByLabel("Username").fill(example.demoUser.username)
-    await page.getByLabel("Password").fill(example.demoUser.password)
+    await signInForm(page, "callback/credentials").getByLabel("Username").fill(example.demoUser.username)
+    await signInForm(page, "callback/credentials").getByLabel("Password").fill(example.demoUser.password)
     await page.getByRole("button", { name: "Sign in with Demo user" }).click()
     await page.waitForURL(`${example.url}/`)
     expect((await sessionCookie(page))?.split(".")).toHaveLength(5)
     expect(await page.getByTestId("user-name").textContent()).toBe("Demo User")
+    expect(run.errors).toEqual([])
+  })
+
+  browserTest("signs the seeded password user in with core's password form, then signs up, confirms the address by the mailed link and signs in", async (page) => {
+    const { example } = run
+    run.mails.length = 0
+    await page.goto(`${example.url}/protected`)
+    await page.waitForURL(`${example.url}/api/auth/signin?callbackUrl=%2Fprotected`)
+    const passwordForm = signInForm(page, "callback/password")
+    await passwordForm.getByLabel("Email").fill(example.passwordUser.email)
+    await passwordForm.getByLabel("Password", { exact: true }).fill(example.passwordUser.password)
+    await page.getByRole("button", { name: "Sign in with Password" }).click()
+    await page.waitForURL(`${example.url}/protected`)
+    expect(await page.getByTestId("user-email").textContent()).toBe("password@example.com")
+    expect(await page.getByTestId("user-name").textContent()).toBe("Password User")
+
+    // A new account, from the link on the sign-in page, in a browser with no session.
+    await page.context().clearCookies()
+    await page.goto(`${example.url}/api/auth/signin`)
+    await page.getByRole("link", { name: "Create an account" }).click()
+    const secret = "violet kettle under 39 lanterns"
+    await page.getByLabel("Email").fill("erin@example.org")
+    await page.getByLabel("Password", { exact: true }).fill(secret)
+    await page.getByRole("button", { name: "Create account" }).click()
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Check your email")
+    expect(await sessionCookie(page)).toBeUndefined()
+
+    // The mail leaves the response path: it may land just after the page.
+    await expect.poll(() => run.mails.filter((mail) => mail.kind === "passwordVerify").length).toBe(1)
+    const mail = run.mails.find((mail) => mail.kind === "passwordVerify") as MailMessage
+    expect(mail.to).toBe("erin@example.org")
+    await page.goto(mail.url ?? expect.unreachable("the confirmation mail has no link"))
+    await page.getByRole("button", { name: "Confirm my address" }).click()
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Address confirmed")
+    expect(await sessionCookie(page)).toBeUndefined()
+
+    await page.locator("main").getByRole("link", { name: "Sign in", exact: true }).click()
+    await signInForm(page, "callback/password").getByLabel("Email").fill("erin@example.org")
+    await signInForm(page, "callback/password").getByLabel("Password", { exact: true }).fill(secret)
+    await page.getByRole("button", { name: "Sign in with Password" }).click()
+    await page.waitForURL(`${example.url}/`)
+    expect(await page.getByTestId("user-email").textContent()).toBe("erin@example.org")
     expect(run.errors).toEqual([])
   })
 })
@@ -493,8 +536,8 @@ describe("the signed-in devices page", () => {
   /** Signs the demo user in with the password form in `page`'s browser. */
   async function signInDemoUser(page: Page, example: RunningExample): Promise<void> {
     await page.goto(`${example.url}/api/auth/signin?callbackUrl=%2Fdevices`)
-    await page.getByLabel("Username").fill(example.demoUser.username)
-    await page.getByLabel("Password").fill(example.demoUser.password)
+    await signInForm(page, "callback/credentials").getByLabel("Username").fill(example.demoUser.username)
+    await signInForm(page, "callback/credentials").getByLabel("Password").fill(example.demoUser.password)
     await page.getByRole("button", { name: "Sign in with Demo user" }).click()
     await page.waitForURL(`${example.url}/devices`)
   }

@@ -5,7 +5,7 @@
 import { mkdirSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 
-import type { Page } from "playwright-core"
+import type { Locator, Page } from "playwright-core"
 
 export { launchChromium } from "@portcullis/test-kit/chromium"
 
@@ -18,4 +18,12 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const path = `${RESULTS_DIR}${name.replace(/[^\w-]+/g, "-").replace(/^-|-$/g, "")}.png`
   await page.screenshot({ path, fullPage: true })
   return path
+}
+
+/**
+ * One provider's form on core's sign-in page, found by where it posts (`callback/credentials`,
+ * `signin/email`, `callback/password`): "Email" and "Password" label fields of several forms.
+ */
+export function signInForm(page: Page, route: string): Locator {
+  return page.locator(`form[action$="/api/auth/${route}"]`)
 }

@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DEFAULT_ACCOUNTS } from "@portcullis/dev-idp"
 
 import { startExample, type RunningExample } from "../../src/app.js"
-import { launchChromium } from "./chromium.js"
+import { launchChromium, signInForm } from "./chromium.js"
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
 const SCREENSHOTS = process.env.PAGES_SCREENSHOTS === undefined ? undefined : join(tmpdir(), "auth-example-pages")
@@ -175,7 +175,7 @@ describe("the example's pages in Chromium", () => {
           expect(await verticalGap(page, '[data-passkey-action="authenticate"]', '[data-passkey-action="register"]'), "the passkey buttons do not touch").toBeGreaterThan(0)
           // One address per page check: core sends one address at most 3 sign-in mails per 15 minutes.
           const address = `carol.${viewport.name}.${scheme}@example.org`
-          await page.getByLabel("Email", { exact: true }).fill(address)
+          await signInForm(page, "signin/email").getByLabel("Email").fill(address)
           await page.getByRole("button", { name: "Sign in with Email" }).click()
           await page.waitForURL(`${example.url}/api/auth/verify-request?provider=email&type=email`)
           expect(await page.getByTestId("link-address").textContent()).toBe(address)
@@ -208,14 +208,15 @@ describe("the example's pages in Chromium", () => {
 
           // A wrong password: the refusal beside the password form, the username kept.
           await page.goto(`${example.url}/api/auth/signin`)
-          await page.getByLabel("Username").fill(example.demoUser.username)
-          await page.getByLabel("Password").fill(`${example.demoUser.password}x`)
+          const demoForm = signInForm(page, "callback/credentials")
+          await demoForm.getByLabel("Username").fill(example.demoUser.username)
+          await demoForm.getByLabel("Password").fill(`${example.demoUser.password}x`)
           await page.getByRole("button", { name: "Sign in with Demo user" }).click()
           await page.waitForURL((url) => url.searchParams.get("error") === "CredentialsSignin")
-          expect(await page.getByLabel("Username").inputValue()).toBe(example.demoUser.username)
-          expect(await page.locator("form:has([name=password]) [role=alert]").count(), "the refusal is in the password form").toBe(1)
+          expect(await demoForm.getByLabel("Username").inputValue()).toBe(example.demoUser.username)
+          expect(await demoForm.locator("[role=alert]").count(), "the refusal is in the demo user's form").toBe(1)
           await check("sign-in-refused")
-          await page.getByLabel("Password").fill(example.demoUser.password)
+          await demoForm.getByLabel("Password").fill(example.demoUser.password)
           await page.getByRole("button", { name: "Sign in with Demo user" }).click()
           await page.waitForURL(`${example.url}/`)
           for (const pageCase of SIGNED_IN) await visit(pageCase)
