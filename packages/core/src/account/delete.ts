@@ -11,7 +11,7 @@ import { SESSION_RECORD_METHODS } from "../adapters.js"
 import { auditAs, auditSuccess } from "../audit/audit.js"
 import { auditUser } from "../audit/trail.js"
 import { resolveCallbackUrl } from "../http/callback-url.js"
-import { html, json, readFields } from "../http/context.js"
+import { admitScripts, html, json, readFields } from "../http/context.js"
 import { verifyCsrf } from "../http/csrf.js"
 import type { RequestContext } from "../internal.js"
 import { callAdapter, storedUser } from "../outbound/store.js"
@@ -66,8 +66,7 @@ async function deleteBelongings(adapter: Adapter, userId: string, passkeys: read
 async function deletedPage(context: RequestContext, passkeys: DeletedPasskeys): Promise<Response> {
   const response = html(context, accountDeletedPage(context, passkeys))
   if (passkeys.credentialIds.length === 0) return response
-  const policy = response.headers.get("content-security-policy") ?? ""
-  response.headers.set("content-security-policy", policy.replace("default-src 'none';", `default-src 'none'; script-src ${await signalScriptSource()};`))
+  admitScripts(response.headers, [await signalScriptSource()])
   return response
 }
 

@@ -6,7 +6,7 @@
  */
 import { auditAs, auditSuccess } from "../audit/audit.js"
 import { auditFailure, auditUser } from "../audit/trail.js"
-import { answerRoute, html, json, readFields, redirect } from "../http/context.js"
+import { admitScripts, answerRoute, html, json, readFields, redirect } from "../http/context.js"
 import { csrfToken, verifyCsrf } from "../http/csrf.js"
 import { notFound } from "../http/failures.js"
 import { signInPageUrl } from "../http/routes.js"
@@ -72,8 +72,7 @@ async function challenge(context: RequestContext): Promise<Response> {
   const response = html(context, mfaChallengePage(context, { factors, csrfToken: await csrfToken(context), error: searchParams.get("error") ?? undefined, factor: searchParams.get("factor") ?? undefined, passkey }))
   if (passkey !== undefined) {
     // The passkey's one script, from our origin and pinned by its hash, and its requests to our routes.
-    const policy = response.headers.get("content-security-policy") ?? ""
-    response.headers.set("content-security-policy", policy.replace("default-src 'none';", `default-src 'none'; script-src 'self' ${passkey.source}; connect-src 'self';`))
+    admitScripts(response.headers, ["'self'", passkey.source], { connect: true })
   }
   return response
 }

@@ -8,7 +8,7 @@
  *
  * @see https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#autofill
  */
-import { html } from "../http/context.js"
+import { admitScripts, html } from "../http/context.js"
 import type { RequestContext } from "../internal.js"
 import { hiddenInput, escapeHtml, layout, themeButtonStyle } from "../pages/layout.js"
 import { input, type InputField } from "../pages/index.js"
@@ -62,8 +62,7 @@ function passwordField(id: string, field: Omit<InputField, "type">, rules?: { mi
 /** A page of these forms, its policy admitting the toggle's script by hash. */
 async function page(context: RequestContext, title: string, body: string, status = 200): Promise<Response> {
   const response = html(context, layout(context.config.theme, title, body, context.origin, STYLES), status)
-  const policy = response.headers.get("content-security-policy") ?? ""
-  response.headers.set("content-security-policy", policy.replace("default-src 'none';", `default-src 'none'; script-src ${await toggleScriptSource()};`))
+  admitScripts(response.headers, [await toggleScriptSource()])
   return response
 }
 
@@ -202,13 +201,6 @@ export async function decorateSignInPage(context: RequestContext, providerId: st
   if (at >= 0) body = `${body.slice(0, at)}${links(context, callbackUrl, ["forgot", "signup"])}${script()}${body.slice(at)}`
   body = body.replace("</style>", `${STYLES}\n</style>`)
   const headers = new Headers(response.headers)
-  const policy = headers.get("content-security-policy") ?? ""
-  const source = await toggleScriptSource()
-  // `'self'` as the passkey control writes it, so whichever decorates second adds to one directive.
-  const scripts = /script-src 'self'([^;]*);/.exec(policy)
-  headers.set(
-    "content-security-policy",
-    scripts === null ? policy.replace("default-src 'none';", `default-src 'none'; script-src 'self' ${source};`) : policy.replace(scripts[0], `script-src 'self'${scripts[1] ?? ""} ${source};`),
-  )
+  admitScripts(headers, [await toggleScriptSource()])
   return new Response(body, { status: response.status, statusText: response.statusText, headers })
 }

@@ -4,7 +4,7 @@
  * page to return to; a passkey's control is the passkey flow's own, with its one script. Every
  * value from a request or the configuration is escaped.
  */
-import { html } from "../http/context.js"
+import { admitScripts, html } from "../http/context.js"
 import type { RequestContext } from "../internal.js"
 import { escapeHtml, hiddenInput, layout, themeButtonStyle } from "../pages/layout.js"
 import { input } from "../pages/index.js"
@@ -85,8 +85,7 @@ export function reauthPage(context: RequestContext, params: ReauthPageParams): R
       : `<h1>Confirm it is you</h1><p>This step needs a recent sign-in. Confirm it is still you to continue.</p>${errorLine(params.error)}${parts.join("")}<p class="links"><a href="${signIn}">Sign in again instead</a></p>`
   const response = html(context, layout(context.config.theme, "Confirm it is you", body, context.origin))
   if (scripts.length > 0) {
-    const policy = response.headers.get("content-security-policy") ?? ""
-    response.headers.set("content-security-policy", policy.replace("default-src 'none';", `default-src 'none'; script-src 'self' ${scripts.join(" ")}; connect-src 'self';`))
+    admitScripts(response.headers, ["'self'", ...scripts], { connect: true })
   }
   return response
 }

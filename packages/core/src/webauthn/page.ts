@@ -3,6 +3,7 @@
  * from our own origin (no CDN): the page's Content-Security-Policy admits only that script.
  */
 import { errorMessages } from "../errors/error-messages.js"
+import { admitScripts } from "../http/context.js"
 import type { RequestContext } from "../internal.js"
 import type { FlowProvider } from "../internal.js"
 import { escapeHtml } from "../pages/layout.js"
@@ -74,14 +75,7 @@ export async function decoratePage(context: RequestContext, provider: FlowProvid
   // Another provider's form (or another flow's control) is already there: set this one apart.
   const separator = body.lastIndexOf("<form", at) > body.indexOf('<div class="card">') ? '\n<p class="or">or</p>\n' : ""
   const headers = new Headers(response.headers)
-  const policy = headers.get("content-security-policy") ?? ""
-  const scripts = /script-src 'self'([^;]*);/.exec(policy)
-  headers.set(
-    "content-security-policy",
-    scripts === null
-      ? policy.replace("default-src 'none';", `default-src 'none'; script-src 'self' '${PAGE_SCRIPT_INTEGRITY}'; connect-src 'self';`)
-      : policy.replace(scripts[0], `script-src 'self'${scripts[1] ?? ""} '${PAGE_SCRIPT_INTEGRITY}';`),
-  )
+  admitScripts(headers, ["'self'", `'${PAGE_SCRIPT_INTEGRITY}'`], { connect: true })
   const decorated = body.slice(0, at) + separator + passkeyControl(context, provider, page, notice) + body.slice(at)
   return new Response(decorated, { status: response.status, statusText: response.statusText, headers })
 }
