@@ -3,7 +3,13 @@
  * `page-script.generated.ts` by `scripts/build-webauthn-script.mjs`). Everything it needs is in
  * the form's data attributes; nothing is derived from `location`.
  */
-import { browserSupportsWebAuthn, startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser"
+import {
+  browserSupportsWebAuthn,
+  startAuthentication,
+  startRegistration,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+} from "@simplewebauthn/browser"
 import * as passkeys from "./client.js"
 import { signInWithPasskey, startPasskeyAutofill, type PasskeySignInOptions } from "./client.js"
 
@@ -135,6 +141,51 @@ function wireSecondFactor(form: HTMLFormElement): void {
   })
 }
 
+/**
+ * The second-factor set-up page's passkey form (a sign-in waiting under `mfa.required`): posts the
+ * form's CSRF token for registration options made for the pending user, runs the ceremony, and
+ * posts the new passkey in the form's `credential` field, which completes the sign-in.
+ */
+function wireSecondFactorRegistration(form: HTMLFormElement): void {
+  const { basePath = "/api/auth" } = form.dataset
+  const credential = form.querySelector<HTMLInputElement>('input[name="credential"]')
+  const csrfToken = form.querySelector<HTMLInputElement>('input[name="csrfToken"]')?.value ?? ""
+  const error = form.querySelector<HTMLElement>("[data-passkey-error]")
+  const show = (message: string): void => {
+    if (error === null) return
+    error.textContent = message
+    error.hidden = false
+  }
+  if (!browserSupportsWebAuthn() || credential === null) {
+    show(MESSAGES.WebAuthnUnsupported ?? "")
+    return
+  }
+  form.addEventListener("submit", (event) => {
+    event.preventDefault()
+    const url = `${basePath.replace(/\/+$/, "")}/mfa/passkey/options`
+    fetch(url, { method: "POST", credentials: "same-origin", headers: { accept: "application/json" }, body: new URLSearchParams({ csrfToken }) })
+      .then(async (response) => {
+        const body = (await response.json().catch(() => ({}))) as { options?: PublicKeyCredentialCreationOptionsJSON; url?: unknown }
+        if (body.options === undefined) {
+          // The pending sign-in ended, or may not enrol: the page it is sent to says so.
+          location.assign(typeof body.url === "string" ? body.url : location.href)
+          return
+        }
+        const created = await startRegistration({ optionsJSON: body.options }).catch(() => undefined)
+        if (created === undefined) {
+          show(MESSAGES.WebAuthnCancelled ?? "")
+          return
+        }
+        credential.value = JSON.stringify(created)
+        form.submit()
+      })
+      .catch(() => {
+        show("Passkeys are not available right now. Please try again.")
+      })
+  })
+}
+
 for (const form of document.querySelectorAll<HTMLFormElement>("form[data-passkey-form]")) wire(form)
+for (const form of document.querySelectorAll<HTMLFormElement>("form[data-mfa-passkey-register]")) wireSecondFactorRegistration(form)
 for (const form of document.querySelectorAll<HTMLFormElement>("form[data-mfa-passkey]")) wireSecondFactor(form)
 for (const form of document.querySelectorAll<HTMLFormElement>("form[data-reauth-passkey]")) wireReauth(form)

@@ -304,7 +304,8 @@ describe("re-authentication with an authenticator app's code (through the second
   it("V6.3.3: an app whose mfa.factors leaves out totp neither offers the authenticator app nor takes its right code at POST /reauth/totp", async () => {
     clockAt(LATER)
     const ctx = await totpUser({ factors: ["passkey"] })
-    expect(await (await call(ctx.config, ctx.jar, "/api/auth/reauth", { headers: { accept: "application/json" } })).json()).toEqual({ methods: [], url: expect.any(String) })
+    const listed = (await (await call(ctx.config, ctx.jar, "/api/auth/reauth", { headers: { accept: "application/json" } })).json()) as { methods: unknown[] }
+    expect(listed.methods).toEqual([])
     const page = await (await call(ctx.config, ctx.jar, "/api/auth/reauth", { headers: { accept: "text/html" } })).text()
     expect(page).not.toContain("/api/auth/reauth/totp")
     const response = await postCode(ctx.config, ctx.jar, await ctx.code())
