@@ -11,15 +11,16 @@ import { startBenchIdp } from "./src/idp.js"
 import { CLIENT, implementations, ORIGIN, type Impl, type Strategy } from "./src/impls.js"
 import { Jar } from "./src/jar.js"
 import { median, opsPerSecond } from "./src/measure.js"
+import { passwordImplementations, passwordSignIn } from "./src/password.js"
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 800)
 /**
- * `BENCH_ONLY=session,bundle` runs only those groups (`session`, `signin`, `cold`, `bundle`), to
+ * `BENCH_ONLY=session,bundle` runs only those groups (`session`, `signin`, `password`, `cold`, `bundle`), to
  * compare one figure before and after a change; RESULTS.md is then left as it is.
  */
 const ONLY = process.env.BENCH_ONLY?.split(",").map((group) => group.trim())
-const runs = (group: "session" | "signin" | "cold" | "bundle"): boolean => ONLY === undefined || ONLY.includes(group)
+const runs = (group: "session" | "signin" | "password" | "cold" | "bundle"): boolean => ONLY === undefined || ONLY.includes(group)
 
 /**
  * The most an app's bundle may weigh against Auth.js's for the same app (the OAuth-only one):
@@ -95,6 +96,34 @@ async function signedInJars(impl: Impl, count: number): Promise<Jar[]> {
   return jars
 }
 
+/**
+ * A password sign-in's cost is its hash's, set on purpose: ms per sign-in one at a time, and
+ * sign-ins per second of CPU (per core) with 8 at once, where our scrypt runs on the thread pool
+ * and bcryptjs on the main thread. Rounds of at least 2 s: a sign-in takes tens of milliseconds.
+ */
+async function passwordSignIns(): Promise<void> {
+  const impls = await passwordImplementations()
+  const roundMs = Math.max(ROUND_MS, 2000)
+  const latency = new Map<Impl, number[]>(impls.map((impl) => [impl, []]))
+  const perCore = new Map<Impl, number[]>(impls.map((impl) => [impl, []]))
+  for (const impl of impls) await passwordSignIn(impl)
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const impl of round % 2 === 0 ? impls : [...impls].reverse()) {
+      latency.get(impl)?.push(1000 / (await opsPerSecond(() => passwordSignIn(impl), 1, roundMs)))
+      const cpu = process.cpuUsage()
+      const wall = performance.now()
+      const ops = await opsPerSecond(() => passwordSignIn(impl), 8, roundMs)
+      const { user, system } = process.cpuUsage(cpu)
+      const cores = (user + system) / 1000 / (performance.now() - wall)
+      perCore.get(impl)?.push(ops / cores)
+    }
+  }
+  const [ours, theirs] = impls.map((impl) => median(latency.get(impl) ?? []))
+  record("password sign-in (csrf + POST /callback), scrypt N=2^14 r=8 p=5 vs bcrypt cost 10", "ms", ours ?? 0, theirs ?? 0)
+  const [oursPerCore, theirsPerCore] = impls.map((impl) => median(perCore.get(impl) ?? []))
+  record("password sign-ins per CPU-second (per core), concurrency 8", "ops/s", oursPerCore ?? 0, theirsPerCore ?? 0)
+}
+
 function coldStart(): void {
   const runs = { ours: [] as number[], theirs: [] as number[] }
   const script = new URL("./src/cold.mjs", import.meta.url).pathname
@@ -162,6 +191,7 @@ async function main(): Promise<void> {
         })
       }
     }
+    if (runs("password")) await passwordSignIns()
     if (runs("cold")) coldStart()
     if (runs("bundle")) await bundles()
   } finally {

@@ -127,6 +127,15 @@ CREATE TABLE IF NOT EXISTS auth_factors (
 );
 CREATE INDEX IF NOT EXISTS auth_factors_user_id_idx ON auth_factors ("userId", type);
 
+-- Password hashes (`Password()`): one row per user, apart from the users table so that no user
+-- read carries one. Not an Auth.js table. `hash` is the PHC string core made (scrypt, salted):
+-- never a password in the clear. "userId" is text without a foreign key, as for the tables above
+-- (an Auth.js database's user ids may be SERIAL or UUID); deleteUser deletes the row with the user.
+CREATE TABLE IF NOT EXISTS passwords (
+  "userId" TEXT PRIMARY KEY,
+  hash TEXT NOT NULL
+);
+
 -- One user per email and one link per provider account, even when two instances handle the
 -- same person's first sign-in at once: the loser's insert fails instead of duplicating.
 CREATE UNIQUE INDEX IF NOT EXISTS users_email_key ON users (email);

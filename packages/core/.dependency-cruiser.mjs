@@ -8,7 +8,7 @@
 // The tree has no violation left: lint fails on any, with no baseline of known ones.
 
 /** The sign-in flow folders: siblings, each behind the one SignInFlow interface. */
-const FLOWS = ["oauth", "oauth1", "email", "credentials", "webauthn"]
+const FLOWS = ["oauth", "oauth1", "email", "credentials", "webauthn", "password"]
 
 /**
  * The only imports one flow folder may make from another. Each entry names the importing flow,
@@ -24,6 +24,11 @@ const ALLOWED_FLOW_TO_FLOW = [
     why:
       "a passkey sign-up with an address is confirmed by the email flow's own sign-in link: the same address rules, " +
       "verification token, link and confirmation page, so a passkey can never verify an address the email flow would not",
+  },
+  {
+    flow: "password",
+    to: "^src/email/address\\.ts$",
+    why: "a password account's address is read by the email flow's own rules (one plain address, folded alike), so both flows key one person's account by one address",
   },
 ]
 

@@ -76,6 +76,7 @@ export default defineConfig({
     "osu/index": "src/osu/index.ts",
     "passage/index": "src/passage/index.ts",
     "passkey/index": "src/passkey/index.ts",
+    "password/index": "src/password/index.ts",
     "patreon/index": "src/patreon/index.ts",
     "ping-id/index": "src/ping-id/index.ts",
     "pinterest/index": "src/pinterest/index.ts",

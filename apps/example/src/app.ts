@@ -17,10 +17,10 @@ import { bundleClientScript } from "./client-bundle.js"
 import { openDatabase } from "./database.js"
 import { DEMO_PROVIDER_ID, startDemoIdp } from "./demo-idp.js"
 import { createDemoUserCheck, DEMO_USERNAME, demoUserProvider } from "./demo-user.js"
-import { printSignInLink, selectEmailProvider, type EmailDelivery, type SignInLinkSink } from "./email.js"
-import { FAVICON, pagePolicy, renderCheckEmail, renderDevices, renderHome, renderNotFound, renderNoToken, renderProtected, renderServerError, renderSettings, renderToken, STYLESHEET, type HomeView, type SessionStore, type SettingsView } from "./pages.js"
+import { printMail, printSignInLink, selectEmailProvider, type EmailDelivery, type MailSink, type SignInLinkSink } from "./email.js"
+import { FAVICON, pagePolicy, renderAccount, renderCheckEmail, renderDevices, renderHome, renderNotFound, renderNoToken, renderProtected, renderServerError, renderSettings, renderToken, STYLESHEET, type AccountView, type HomeView, type SessionStore, type SettingsView } from "./pages.js"
 import { selectProviders, type ProviderStatus } from "./providers.js"
-import { readSession } from "./session.js"
+import { readAuthJson, readSession } from "./session.js"
 import { readSessionStrategy, readVariable, resolveDemoPassword, resolveSecret, SettingsError, type Env } from "./settings.js"
 
 /** Options of {@link createApp}. */
@@ -43,6 +43,9 @@ export interface AppOptions {
   /** The address `Auth()` sent a sign-in link to while answering a request, named on "Check your email". */
   linkSentTo?: (request: Request) => string | undefined
 }
+
+/** The passkey provider's id (the `Passkey()` default), whose passkeys the account page lists. */
+const PASSKEY_PROVIDER_ID = "passkey"
 
 /** The cookie that carries the address a link went to, to the "check your email" page only. */
 const LINK_SENT_TO = "example.link-sent-to"
@@ -155,6 +158,41 @@ export function createApp(options: AppOptions): Hono {
     }
     return page(renderDevices(devices), 200, setCookies)
   })
+  // Everything about the signed-in user in one place, each part read from core as a browser would.
+  app.get("/account", async (c) => {
+    const request = c.req.raw
+    const setCookies: string[] = []
+    const devices = await listSessions(request, auth, (cookie) => setCookies.push(cookie))
+    const { session } = await readSession(request, auth)
+    const userId = session?.user?.id
+    if (devices === null || session === null || userId === undefined) {
+      const headers = new Headers({ location: `${AUTH_BASE_PATH}/signin?callbackUrl=%2Faccount`, "cache-control": "private, no-store" })
+      for (const cookie of setCookies) headers.append("set-cookie", cookie)
+      return new Response(null, { status: 302, headers })
+    }
+    const providers = (await readAuthJson(request, auth, "/providers")).body as Record<string, { id: string; name: string; type: string }>
+    const [linked, passkeys, factors] = await Promise.all([
+      readAuthJson(request, auth, "/accounts").then(({ body }) => body as { accounts: Omit<AccountView["accounts"][number], "name">[] }),
+      PASSKEY_PROVIDER_ID in providers ? readAuthJson(request, auth, `/webauthn-credentials/${PASSKEY_PROVIDER_ID}`).then(({ body }) => body as { passkeys: AccountView["passkeys"] }) : undefined,
+      auth.adapter?.listAuthFactors?.(userId) ?? [],
+    ])
+    const nameOf = (id: string) => providers[id]?.name ?? id
+    const accounts = linked.accounts.map((account) => ({ ...account, name: nameOf(account.provider) }))
+    const view: AccountView = {
+      session,
+      devices,
+      accounts,
+      linkable: Object.values(providers)
+        .filter((provider) => (provider.type === "oauth" || provider.type === "oidc") && !accounts.some((account) => account.provider === provider.id))
+        .map(({ id, name }) => ({ id, name })),
+      passkeys: passkeys?.passkeys,
+      twoStep: {
+        authenticator: factors.some((factor) => factor.type === "totp" && factor.confirmedAt != null),
+        backupCodes: factors.filter((factor) => factor.type === "backup").length,
+      },
+    }
+    return page(renderAccount(view), 200, setCookies)
+  })
   // The signed-in user's access token at the Dev IdP, refreshed by core when it is due.
   app.get("/token", async (c) => {
     const setCookies: string[] = []
@@ -197,6 +235,11 @@ export interface ExampleOptions {
    * Default: printed to the terminal. Tests read the links here.
    */
   sendSignInLink?: SignInLinkSink
+  /**
+   * Where core's other mails (a notice after a change to how you sign in, the link that confirms
+   * a new address) go when no SMTP server is set. Default: printed to the terminal.
+   */
+  sendMail?: MailSink
 }
 
 /** A started example. */
@@ -315,6 +358,8 @@ export async function startExample(options: ExampleOptions): Promise<RunningExam
     url: readVariable(options.env, "AUTH_URL") ?? url,
     allowedOrigins: [`http://127.0.0.1:${port}`],
     ...(options.authLogger === undefined ? {} : { logger: options.authLogger }),
+    // With SMTP, core sends them through the email provider's transport.
+    ...(email.delivery === "terminal" ? { mail: options.sendMail ?? printMail } : {}),
   })
   const app = createApp({
     auth: config,

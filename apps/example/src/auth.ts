@@ -1,7 +1,7 @@
 /**
  * The example's `AuthConfig`: the providers, the memory adapter and the session strategy.
  */
-import type { Adapter, AuthConfig, LoggerInstance, Provider, SessionStrategy } from "@portcullis/core"
+import type { Adapter, AuthConfig, LoggerInstance, MailOptions, Provider, SessionStrategy } from "@portcullis/core"
 import { MemoryAdapter } from "@portcullis/adapter-memory"
 
 import { DEMO_USER } from "./demo-user.js"
@@ -25,6 +25,8 @@ export interface AuthOptions {
   allowedOrigins?: string[]
   /** Default: core's console logger. */
   logger?: Partial<LoggerInstance>
+  /** Core's other mails (notices, address changes): default, the email provider's transport (SMTP), if any. */
+  mail?: MailOptions["send"]
 }
 
 /** Builds the configuration every `Auth()` call of the app uses (one object: core caches its checks per object). */
@@ -47,5 +49,6 @@ export function createAuthConfig(options: AuthOptions): AuthConfig {
     // a user who did asks for a code after every way in (the adapter keeps the factors).
     mfa: { factors: ["totp"] },
     ...(options.logger === undefined ? {} : { logger: options.logger }),
+    ...(options.mail === undefined ? {} : { mail: { send: options.mail } }),
   }
 }

@@ -3,7 +3,7 @@
  * `AUTH_EMAIL_SERVER` and `AUTH_EMAIL_FROM` are set; in development without them, each link is
  * handed to a sink (by default printed to the terminal) by `@portcullis/providers/email`.
  */
-import type { Provider } from "@portcullis/core"
+import type { MailMessage, Provider } from "@portcullis/core"
 import { Configuration } from "@portcullis/core/errors"
 import Email from "@portcullis/providers/email"
 import Nodemailer from "@portcullis/providers/nodemailer"
@@ -64,6 +64,27 @@ export function formatSignInLink(link: SignInLink): string {
 /** The default sink: prints the link to the terminal. */
 export function printSignInLink(link: SignInLink): void {
   console.log(formatSignInLink(link))
+}
+
+/** Where core's other mails (notices, the link that confirms a new address) go when no SMTP server is set. */
+export type MailSink = (message: MailMessage) => void | Promise<void>
+
+/** One of core's other mails as `pnpm dev` prints it: who it is for, why, and its plain text (a link alone on its line). */
+export function formatMail(message: MailMessage): string {
+  const rule = "─".repeat(72)
+  return `
+  ${rule}
+  Mail to ${message.to} (${message.kind}): ${message.subject}
+  (printed here because AUTH_EMAIL_SERVER and AUTH_EMAIL_FROM are not set)
+
+  ${message.text.replaceAll("\n", "\n  ")}
+  ${rule}
+`
+}
+
+/** The default mail sink: prints the mail to the terminal. */
+export function printMail(message: MailMessage): void {
+  console.log(formatMail(message))
 }
 
 /**

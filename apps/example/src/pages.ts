@@ -28,7 +28,7 @@ header{display:flex;flex-wrap:wrap;gap:.5rem 1.25rem;align-items:center;padding:
 header .brand{font-weight:700;margin-right:auto;color:inherit;text-decoration:none}
 header nav{display:flex;flex-wrap:wrap;gap:.25rem 1.25rem}
 header a{color:var(--link);text-decoration:none}
-@media (max-width:30rem){header{padding:.75rem 1rem;column-gap:.875rem}header nav{column-gap:.875rem}}
+@media (max-width:30rem){header{padding:.75rem;column-gap:.75rem;font-size:.9375rem}header nav{column-gap:.75rem}}
 main{max-width:42rem;margin:2rem auto;padding:0 1rem}
 main a{color:var(--link)}
 .card{background:var(--card);border:1px solid var(--border);border-radius:12px;padding:1.5rem;margin-bottom:1.25rem;overflow-wrap:anywhere}
@@ -45,6 +45,9 @@ h2{font-size:1.1rem;margin:0 0 .5rem}
 main a.button{color:inherit}
 .button.primary,main a.button.primary{background:var(--brand);border-color:var(--brand);color:#fff}
 .button:disabled{opacity:.6;cursor:progress}
+.button.danger{border-color:var(--alert);color:var(--alert)}
+input[type=email]{flex:1 1 14rem;min-width:0;padding:.6rem .75rem;border:1px solid var(--border);border-radius:8px;background:var(--bg);color:inherit;font:inherit}
+label{font-weight:600}
 .badge{display:inline-block;padding:.1rem .5rem;border-radius:999px;font-size:.85rem;font-weight:600}
 .badge.on{background:#dcfce7;color:#166534}
 .badge.off{background:#fee2e2;color:#991b1b}
@@ -94,7 +97,7 @@ function layout(options: LayoutOptions, body: string): string {
 <link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/assets/style.css">${script}
 </head>
 <body>
-<header><a class="brand" href="/">Auth example</a><nav aria-label="Main"><a href="/protected">Protected page</a>${account}</nav></header>
+<header><a class="brand" href="/">Auth example</a><nav aria-label="Main"><a href="/protected">Protected</a><a href="/account">Account</a>${account}</nav></header>
 <main>
 ${body}
 </main>
@@ -243,7 +246,22 @@ const METHOD_NAMES: Record<string, string> = { fed: "an identity provider", emai
  * backup codes or turn it off (each asks for a recent sign-in first).
  */
 export function renderSettings(view: SettingsView): string {
-  const manage = `${AUTH_BASE_PATH}/mfa/setup?callbackUrl=%2Fsettings`
+  return layout(
+    { title: "Settings", signedIn: true },
+    `<section class="card">
+<h1>Settings</h1>
+<h2>Two-step sign-in</h2>
+${twoStep(view, "/settings")}
+</section>`,
+  )
+}
+
+/**
+ * Whether two-step sign-in is on (with the backup codes left), how this session signed in, and
+ * the way to core's pages that manage it, which come back to `back`: the settings and the account page show this.
+ */
+function twoStep(view: SettingsView, back: string): string {
+  const manage = `${AUTH_BASE_PATH}/mfa/setup?${new URLSearchParams({ callbackUrl: back }).toString()}`
   const methods = (view.session.assurance?.methods ?? []).filter((method) => Object.hasOwn(METHOD_NAMES, method)).map((method) => METHOD_NAMES[method] ?? method)
   const how = methods.length === 0 ? "" : `<p class="muted" data-testid="signed-in-with">This session signed in with ${escapeHtml(methods.join(" and "))}.</p>`
   const state = view.authenticator
@@ -253,15 +271,8 @@ export function renderSettings(view: SettingsView): string {
     : `<p data-testid="two-step">Status: <span class="badge off">off</span></p>
 <p class="muted">Turn it on to be asked, after every sign-in, for a code from an authenticator app on your phone. You also get backup codes for when the phone is not at hand.</p>
 <div class="actions"><a class="button primary" href="${manage}">Turn on two-step sign-in</a></div>`
-  return layout(
-    { title: "Settings", signedIn: true },
-    `<section class="card">
-<h1>Settings</h1>
-<h2>Two-step sign-in</h2>
-${state}
-${how}
-</section>`,
-  )
+  return `${state}
+${how}`
 }
 
 /** One signed-in device as the devices page shows it (core's `SessionInfo`). */
@@ -289,6 +300,18 @@ function when(iso: string): string {
  * but the ids and provider names come from the store.
  */
 export function renderDevices(devices: readonly DeviceView[]): string {
+  return layout(
+    { title: "Signed-in devices", signedIn: true, clientScript: true },
+    `<section class="card">
+<h1>Signed-in devices</h1>
+<p class="muted">Where you are signed in now. Signing a device out ends its session: its next page asks it to sign in again.</p>
+${deviceList(devices)}
+</section>`,
+  )
+}
+
+/** The user's sessions, this one marked, each other with its sign-out button: the devices page and the account page show this. */
+function deviceList(devices: readonly DeviceView[]): string {
   const rows = devices
     .map((device) => {
       // What tells two "Chrome on Linux" apart: this one, where and how each signed in, and when.
@@ -304,16 +327,114 @@ export function renderDevices(devices: readonly DeviceView[]): string {
   const others = devices.some((device) => !device.current)
     ? `<p><button type="button" class="button" data-revoke-others disabled>Sign out everywhere else</button></p>`
     : `<p class="muted">No other device is signed in.</p>`
-  return layout(
-    { title: "Signed-in devices", signedIn: true, clientScript: true },
-    `<section class="card">
-<h1>Signed-in devices</h1>
-<p class="muted">Where you are signed in now. Signing a device out ends its session: its next page asks it to sign in again.</p>
-<ul class="devices">
+  return `<ul class="devices">
 ${rows}
 </ul>
 ${others}
-<p role="status" data-devices-status></p>
+<p role="status" data-devices-status></p>`
+}
+
+/** One of the user's accounts at a provider (core's `GET /accounts`), with the provider's name. */
+export interface LinkedAccountView {
+  provider: string
+  providerAccountId: string
+  name: string
+  /** It is the user's last way to sign in, so core refuses to unlink it. */
+  lastSignInMethod: boolean
+}
+
+/** One of the user's passkeys (core's `GET /webauthn-credentials/passkey`). */
+export interface PasskeyView {
+  id: string
+  name: string
+  createdAt: string | null
+  lastUsedAt: string | null
+}
+
+/** What the account page shows. */
+export interface AccountView {
+  session: Session
+  devices: readonly DeviceView[]
+  accounts: readonly LinkedAccountView[]
+  /** The OAuth providers the user has no account at, which they can link while signed in. */
+  linkable: readonly { id: string; name: string }[]
+  /** `undefined` when the app has no passkey provider. */
+  passkeys: readonly PasskeyView[] | undefined
+  twoStep: Omit<SettingsView, "session">
+}
+
+function linkedAccounts(view: AccountView): string {
+  const rows = view.accounts.map((account) => {
+    const action = account.lastSignInMethod
+      ? `<span class="muted">your only way to sign in: add a passkey or link another account before unlinking it</span>`
+      : `<button type="button" class="button" data-unlink-provider="${escapeHtml(account.provider)}" data-unlink-account="${escapeHtml(account.providerAccountId)}" disabled>Unlink</button>`
+    return `<li data-testid="linked-account"><strong>${escapeHtml(account.name)}</strong> ${action}</li>`
+  })
+  const list = rows.length === 0 ? `<p class="muted">No account at another provider is linked.</p>` : `<ul class="providers">\n${rows.join("\n")}\n</ul>`
+  const link = view.linkable.map((provider) => `<button type="button" class="button" data-sign-in="${escapeHtml(provider.id)}" disabled>Link ${escapeHtml(provider.name)}</button>`).join("")
+  return `${list}${link === "" ? "" : `\n<div class="actions">${link}</div>`}`
+}
+
+function passkeyList(passkeys: readonly PasskeyView[]): string {
+  const rows = passkeys.map((passkey) => {
+    const used = passkey.lastUsedAt === null ? "" : ` · last used ${when(passkey.lastUsedAt)}`
+    const made = passkey.createdAt === null ? "" : `added ${when(passkey.createdAt)}`
+    return `<li data-testid="passkey"><strong>${escapeHtml(passkey.name)}</strong> <button type="button" class="button" data-delete-passkey="${escapeHtml(passkey.id)}" disabled>Delete</button><br><span class="muted">${made}${used}</span></li>`
+  })
+  const list = rows.length === 0 ? `<p class="muted">You have no passkey yet.</p>` : `<ul class="devices">\n${rows.join("\n")}\n</ul>`
+  return `${list}\n<div class="actions"><button type="button" class="button primary" data-add-passkey disabled>Add a passkey</button></div>`
+}
+
+/**
+ * The account page: who is signed in, the email address (change), the devices, the linked
+ * accounts (unlink, link another), the passkeys (add, delete), two-step sign-in (core's pages),
+ * and deleting the account. What changes how the user signs
+ * in asks for a recent sign-in: the script sends the user to core's `/reauth` when core answers
+ * `ReauthRequired`, and back here afterwards.
+ */
+export function renderAccount(view: AccountView): string {
+  const user = view.session.user ?? {}
+  return layout(
+    { title: "Account", signedIn: true, clientScript: true },
+    `<section class="card">
+<h1>Account</h1>
+${userCard(user)}
+<p class="muted">A change to how you sign in asks you to confirm it is you when you last signed in more than 10 minutes ago. Each one is also told to your email address.</p>
+<p role="status" data-account-status data-sign-in-status></p>
+</section>
+<section class="card" aria-labelledby="email-heading">
+<h2 id="email-heading">Email address</h2>
+<p class="muted">A link goes to the new address; your address changes once you open it and confirm. The old one is told.</p>
+<form data-change-email>
+<label for="new-email">New email address</label>
+<div class="actions"><input id="new-email" name="email" type="email" autocomplete="email" required><button type="submit" class="button" disabled>Change email</button></div>
+</form>
+<p role="status" data-email-status></p>
+</section>
+<section class="card" aria-labelledby="devices-heading">
+<h2 id="devices-heading">Signed-in devices</h2>
+${deviceList(view.devices)}
+</section>
+<section class="card" aria-labelledby="accounts-heading">
+<h2 id="accounts-heading">Linked accounts</h2>
+${linkedAccounts(view)}
+</section>
+${
+  view.passkeys === undefined
+    ? ""
+    : `<section class="card" aria-labelledby="passkeys-heading">
+<h2 id="passkeys-heading">Passkeys</h2>
+${passkeyList(view.passkeys)}
+</section>
+`
+}<section class="card" aria-labelledby="two-step-heading">
+<h2 id="two-step-heading">Two-step sign-in</h2>
+${twoStep({ ...view.twoStep, session: view.session }, "/account")}
+</section>
+<section class="card" aria-labelledby="delete-heading">
+<h2 id="delete-heading">Delete your account</h2>
+<p class="muted">This deletes your account, the ways you sign in and every session, on every device. It cannot be undone.</p>
+<div class="actions"><button type="button" class="button danger" data-delete-account disabled>Delete my account</button></div>
 </section>`,
   )
 }

@@ -1,7 +1,7 @@
 import type { Session } from "@portcullis/core"
 import { describe, expect, it } from "vitest"
 
-import { escapeHtml, initials, pagePolicy, renderCheckEmail, renderHome, renderNotFound, renderProtected, type HomeView } from "../src/pages.js"
+import { escapeHtml, initials, pagePolicy, renderAccount, renderCheckEmail, renderHome, renderNotFound, renderProtected, type AccountView, type HomeView } from "../src/pages.js"
 
 const hostile = `<script>alert("x")</script>`
 
@@ -141,5 +141,38 @@ describe("renderCheckEmail", () => {
       expect(page).not.toContain("<script>")
       expect(renderCheckEmail(delivery)).not.toContain("link-address")
     }
+  })
+})
+
+describe("renderAccount", () => {
+  const view: AccountView = {
+    session: session({ name: "Ada", email: "ada@example.com" }),
+    devices: [{ id: "s1", device: "Chrome on Linux", createdAt: "2026-01-01T00:00:00.000Z", lastSeenAt: "2026-01-01T00:00:00.000Z", clientAddress: null, current: true, provider: null }],
+    accounts: [
+      { provider: "github", providerAccountId: hostile, name: hostile, lastSignInMethod: false },
+      { provider: "demo", providerAccountId: "alice", name: "Dev IdP", lastSignInMethod: true },
+    ],
+    linkable: [{ id: "google", name: "Google" }],
+    passkeys: [{ id: "cred-1", name: hostile, createdAt: "2026-01-01T00:00:00.000Z", lastUsedAt: null }],
+    twoStep: { authenticator: false, backupCodes: 0 },
+  }
+
+  it("shows every section, each change a button the script enables, and escapes what the store and providers named", () => {
+    const page = renderAccount(view)
+    for (const heading of ["Account", "Signed-in devices", "Linked accounts", "Passkeys", "Two-step sign-in"]) expect(page).toMatch(new RegExp(`<h[12][^>]*>${heading}</h[12]>`))
+    expect(page).not.toContain(hostile)
+    expect(page).toContain(`data-unlink-provider="github" data-unlink-account="${escapeHtml(hostile)}" disabled>Unlink</button>`)
+    // The last way in has no button: the page says why instead.
+    expect(page).toContain("your only way to sign in")
+    expect(page.match(/data-unlink-provider=/g)).toHaveLength(1)
+    expect(page).toContain('<button type="button" class="button" data-sign-in="google" disabled>Link Google</button>')
+    expect(page).toContain('data-delete-passkey="cred-1" disabled>Delete</button>')
+    expect(page).toContain("data-add-passkey disabled>Add a passkey</button>")
+    expect(page).toContain("/api/auth/mfa/setup?callbackUrl=%2Faccount")
+    expect(page).toContain('<script type="module" src="/assets/client.js"></script>')
+  })
+
+  it("leaves the passkeys out of an app without a passkey provider", () => {
+    expect(renderAccount({ ...view, passkeys: undefined })).not.toContain("Passkeys")
   })
 })

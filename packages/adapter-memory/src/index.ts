@@ -32,6 +32,8 @@ export interface MemoryAdapterState {
   sessionRecords?: readonly AdapterSessionRecord[]
   /** Second factors (`createAuthFactor`): TOTP authenticators and backup codes, kept whatever the user id. */
   authFactors?: readonly AdapterAuthFactor[]
+  /** Password hashes (`setPasswordHash`), each of an existing user: PHC strings as core's `hashPassword` makes them. */
+  passwordHashes?: readonly { userId: string; hash: string }[]
 }
 
 type Fields = Record<string, unknown>
@@ -71,7 +73,7 @@ const SWEEP_FLOOR = 1024
  * `createVerificationToken` when the identifier already has this token, from `updateUser` when
  * no user has the id, from `updateAuthenticatorCounter` when no credential has the id, and from
  * `createAuthFactor` / `replaceAuthFactors` when a factor's id exists (or, for the latter, a factor
- * is of another user or type: then nothing changes).
+ * is of another user or type: then nothing changes), and from `setPasswordHash` when no user has the id.
  * @throws {TypeError} When a field the store indexes or checks is missing or of the wrong type
  * (an id or token that is not a string, an `expires` that is not a valid Date, a `counter` or a
  * TOTP `step` that is not a non-negative integer).
@@ -104,6 +106,8 @@ export function MemoryAdapter(initial: MemoryAdapterState = {}): Required<Strict
   /** Single-use keys (`useOnce`) and until when each is kept. */
   const usedKeys = new Map<string, Date>()
   const authFactors = new Map<string, AdapterAuthFactor>()
+  /** Password hashes by user id: opaque strings, apart from the users so no user read carries one. */
+  const passwordHashes = new Map<string, string>()
   const sweepSessionRecords = sweeper(sessionRecords, (record) => record.expires)
   const sweepUsedKeys = sweeper(usedKeys, (expires) => expires)
   const sweepSessions = sweeper(sessions, (session) => session.expires)
@@ -164,6 +168,12 @@ export function MemoryAdapter(initial: MemoryAdapterState = {}): Required<Strict
   }
 
   // No user check either: factors follow session records, kept by user id without a foreign key.
+  function storePasswordHash(userId: string, hash: unknown, where: string): void {
+    requireUser(userId, where)
+    if (typeof hash !== "string" || hash === "") throw new TypeError(`MemoryAdapter: ${where}: \`hash\` must be a non-empty string`)
+    passwordHashes.set(userId, hash)
+  }
+
   function insertAuthFactor(record: object, where: string): AdapterAuthFactor {
     const factor = checkAuthFactor(record, where)
     if (authFactors.has(factor.id)) throw new Error(`MemoryAdapter: ${where}: a factor with this id exists`)
@@ -186,6 +196,9 @@ export function MemoryAdapter(initial: MemoryAdapterState = {}): Required<Strict
   })
   initial.sessionRecords?.forEach((record, i) => insertSessionRecord(copy(record), `initial.sessionRecords[${i}]`))
   initial.authFactors?.forEach((factor, i) => insertAuthFactor(copy(factor), `initial.authFactors[${i}]`))
+  initial.passwordHashes?.forEach(({ userId, hash }, i) => {
+    storePasswordHash(userId, hash, `initial.passwordHashes[${i}]`)
+  })
 
   return {
     createUser(user) {
@@ -248,6 +261,7 @@ export function MemoryAdapter(initial: MemoryAdapterState = {}): Required<Strict
       for (const [id, authenticator] of authenticators) if (authenticator.userId === userId) authenticators.delete(id)
       for (const [id, record] of sessionRecords) if (record.userId === userId) sessionRecords.delete(id)
       for (const [id, factor] of authFactors) if (factor.userId === userId) authFactors.delete(id)
+      passwordHashes.delete(userId)
       // Removed records are handed over as they are: the store no longer holds them.
       return user
     },
@@ -437,6 +451,14 @@ export function MemoryAdapter(initial: MemoryAdapterState = {}): Required<Strict
       sweepUsedKeys()
       usedKeys.set(key, new Date(until.getTime()))
       return true
+    },
+
+    getPasswordHash(userId) {
+      return passwordHashes.get(userId) ?? null
+    },
+
+    setPasswordHash(userId, hash) {
+      storePasswordHash(userId, hash, "setPasswordHash()")
     },
 
     createAuthFactor(factor) {

@@ -34,6 +34,7 @@ function seed(): Required<MemoryAdapterState> {
     ],
     sessionRecords: [{ id: "r1", userId: "u1", createdAt: new Date(), lastSeenAt: new Date(), expires, sessionToken: "s1" }],
     authFactors: [{ id: "f1", userId: "u1", type: "totp", secret: "sealed", createdAt: new Date(), lastUsedStep: 7 }],
+    passwordHashes: [{ userId: "u1", hash: "$scrypt$ln=14,r=8,p=5$c2FsdA$aGFzaA" }],
   }
 }
 
@@ -52,6 +53,7 @@ describe("MemoryAdapter initial state", () => {
     expect(await adapter.listAuthenticatorsByUserId("u1")).toEqual([expect.objectContaining({ credentialID: "c1", counter: 3, transports: null })])
     expect(await adapter.getSessionRecord("r1")).toMatchObject({ userId: "u1", sessionToken: "s1", revokedAt: null })
     expect(await adapter.listAuthFactors("u1")).toEqual([expect.objectContaining({ id: "f1", lastUsedStep: 7, failures: 0, confirmedAt: null })])
+    expect(await adapter.getPasswordHash("u1")).toBe("$scrypt$ln=14,r=8,p=5$c2FsdA$aGFzaA")
   })
 
   it("copies the records in: changing the caller's objects later changes nothing", async () => {
@@ -85,7 +87,7 @@ describe("MemoryAdapter initial state", () => {
   })
 
   it("is checked like new records: unique keys, existing users, Dates", () => {
-    const { users, accounts, sessions, sessionRecords, authFactors } = seed()
+    const { users, accounts, sessions, sessionRecords, authFactors, passwordHashes } = seed()
     const [user] = users
     expect(() => MemoryAdapter({ users: [...users, { ...user, id: "u2" } as AdapterUser] })).toThrow(
       /initial\.users\[1\]: another user has this email/,
@@ -98,6 +100,8 @@ describe("MemoryAdapter initial state", () => {
     expect(() => MemoryAdapter({ sessionRecords: [...sessionRecords, ...sessionRecords] })).toThrow(/initial\.sessionRecords\[1\]: a session record with this id exists/)
     expect(() => MemoryAdapter({ authFactors: [...authFactors, ...authFactors] })).toThrow(/initial\.authFactors\[1\]: a factor with this id exists/)
     expect(() => MemoryAdapter({ authFactors: [{ ...authFactors[0], id: "f2", lastUsedStep: -1 } as never] })).toThrow(/initial\.authFactors\[0\]: step must be a non-negative integer/)
+    expect(() => MemoryAdapter({ passwordHashes })).toThrow(/initial\.passwordHashes\[0\]: no user has the id/)
+    expect(() => MemoryAdapter({ users, passwordHashes: [{ userId: "u1", hash: "" }] })).toThrow(/initial\.passwordHashes\[0\]: `hash` must be a non-empty string/)
     const jsonSession = JSON.parse(JSON.stringify(sessions[0])) as AdapterSession
     expect(() => MemoryAdapter({ users, sessions: [jsonSession] })).toThrow(
       new TypeError("MemoryAdapter: initial.sessions[0]: expires must be a valid Date"),

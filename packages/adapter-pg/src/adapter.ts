@@ -59,7 +59,7 @@ const DEFAULT_QUERY_TIMEOUT_MS = 5_000
  * An Adapter that keeps users, accounts, sessions, verification tokens, WebAuthn
  * authenticators, session records, single-use keys and second factors in PostgreSQL, in the tables of Auth.js's
  * PostgreSQL adapter (`users`, `accounts`, `sessions`, `verification_token`) plus
- * `authenticators`, `session_records`, `used_keys` and `auth_factors`: an Auth.js database switches to it after
+ * `authenticators`, `session_records`, `used_keys`, `auth_factors` and `passwords`: an Auth.js database switches to it after
  * {@link migrate} adds what is new.
  *
  * Several instances may share one database: every write is a single statement or a
@@ -75,8 +75,8 @@ const DEFAULT_QUERY_TIMEOUT_MS = 5_000
  * @returns Every method of the {@link StrictAdapter} contract.
  * @throws {RangeError} when `queryTimeout` is not a positive number.
  * @throws {PostgresAdapterError} from the methods: `Conflict` when a unique key is taken,
- * `MissingSchema` when tables are missing (run `migrate(pool)`), `NotFound` from `updateUser` and
- * `updateAuthenticatorCounter` for an unknown id. Other database errors (a statement past
+ * `MissingSchema` when tables are missing (run `migrate(pool)`), `NotFound` from `updateUser`,
+ * `updateAuthenticatorCounter` and `setPasswordHash` for an unknown id. Other database errors (a statement past
  * `queryTimeout` among them) are thrown as they are.
  * @throws {TypeError} from `useAuthFactorStep` for a step that is not a non-negative integer, and
  * from `replaceAuthFactors` for a factor of another user or type, before the database sees either.
@@ -229,7 +229,7 @@ export function PostgresAdapter(pool: PostgresPool, options: PostgresAdapterOpti
       try {
         return await transaction("deleteUser", async (client) => {
           // Databases made from Auth.js's schema have no foreign keys to cascade along.
-          for (const table of ["accounts", "sessions", "authenticators", "session_records", "auth_factors"]) {
+          for (const table of ["accounts", "sessions", "authenticators", "session_records", "auth_factors", "passwords"]) {
             await run(client, "deleteUser", `DELETE FROM ${table} WHERE "userId" = $1`, [userId])
           }
           const [row] = await run(client, "deleteUser", `DELETE FROM users WHERE id = $1 RETURNING ${USER_COLUMNS}`, [userId])
@@ -520,6 +520,22 @@ export function PostgresAdapter(pool: PostgresPool, options: PostgresAdapterOpti
         )
       }
       return rows.length === 1
+    },
+
+    async getPasswordHash(userId) {
+      const [row] = await find<{ hash: string }>("getPasswordHash", `SELECT hash FROM passwords WHERE "userId" = $1`, [userId])
+      return row?.hash ?? null
+    },
+
+    async setPasswordHash(userId, hash) {
+      // One statement: the user must exist, and of concurrent sets one hash remains whole.
+      const rows = await find(
+        "setPasswordHash",
+        `INSERT INTO passwords ("userId", hash) SELECT id::text, $2 FROM users WHERE id = $1
+         ON CONFLICT ("userId") DO UPDATE SET hash = EXCLUDED.hash RETURNING "userId"`,
+        [userId, hash],
+      )
+      if (rows.length === 0) throw new PostgresAdapterError("NotFound", "PostgresAdapter: setPasswordHash(): no user has this id.")
     },
 
     async createAuthFactor(factor) {

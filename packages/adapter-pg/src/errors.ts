@@ -13,7 +13,7 @@ import { AdapterError } from "@portcullis/core/errors"
  *   same person's first sign-in at once end here on the losing side: the winner's user and
  *   account stay the only ones, and core signs the loser in as that user.
  * - `MissingSchema`: a table or column the adapter uses does not exist: run `migrate(pool)`.
- * - `NotFound`: `updateUser` or `updateAuthenticatorCounter` named a record that does not exist.
+ * - `NotFound`: `updateUser`, `updateAuthenticatorCounter` or `setPasswordHash` named a record that does not exist.
  * - `DuplicateRows`: `migrate` cannot add a unique key because rows already repeat it.
  */
 export type PostgresAdapterErrorReason = "Conflict" | "MissingSchema" | "NotFound" | "DuplicateRows"

@@ -25,7 +25,7 @@ describe("migrate", () => {
     await migrate(pool())
     expect(await describeSchema(pool())).toEqual(first)
     const tables = new Set(first.map((row) => (row as { name: string }).name))
-    expect([...tables].sort()).toEqual(["accounts", "auth_factors", "authenticators", "rate_limits", "session_records", "sessions", "used_keys", "users", "verification_token"])
+    expect([...tables].sort()).toEqual(["accounts", "auth_factors", "authenticators", "passwords", "rate_limits", "session_records", "sessions", "used_keys", "users", "verification_token"])
   })
 
   it("runs from several instances at once", async () => {

@@ -68,6 +68,7 @@ export type AdapterTestGroup =
   | "session records"
   | "single-use keys"
   | "auth factors"
+  | "password hashes"
 
 /** One conformance check: resolves when the adapter conforms, rejects with the reason otherwise. */
 export interface AdapterTestCase {
@@ -1587,6 +1588,76 @@ const authFactors = group("auth factors", {
   },
 })
 
+/** A PHC string as core makes one (its salt and hash vary), with the characters a column must keep. */
+function newPasswordHash(): string {
+  const bytes = (length: number): string => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(length)))).replace(/=+$/u, "")
+  return `$scrypt$ln=14,r=8,p=5$${bytes(16)}$${bytes(32)}`
+}
+
+/**
+ * Password hashes (`PasswordMethods`): this project's addition, which `Password()` needs; skip the
+ * group for a store without them (an app on such a store gives `Password({ store })` its own).
+ */
+const passwordHashes = group("password hashes", {
+  async "setPasswordHash stores a hash that getPasswordHash returns exactly as given"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const hash = newPasswordHash()
+    await adapter.setPasswordHash(user.id, hash)
+    assert.equal(await adapter.getPasswordHash(user.id), hash, "getPasswordHash() after setPasswordHash()")
+    const long = `$scrypt$ln=14,r=8,p=5$${"A+/b".repeat(40)}$${"z9+/".repeat(60)}`
+    await adapter.setPasswordHash(user.id, long)
+    assert.equal(await adapter.getPasswordHash(user.id), long, "getPasswordHash() of a long hash with + and /")
+  },
+
+  async "getPasswordHash returns null for a user without one, and for an unknown user id"(adapter) {
+    const user = await adapter.createUser(newUser())
+    assert.equal(await adapter.getPasswordHash(user.id), null, "getPasswordHash() of a user without a hash")
+    assert.equal(await adapter.getPasswordHash(unique()), null, "getPasswordHash() of an unknown user id")
+  },
+
+  async "setPasswordHash replaces the user's hash and no other user's"(adapter) {
+    const [user, other] = [await adapter.createUser(newUser()), await adapter.createUser(newUser())]
+    const [first, second, theirs] = [newPasswordHash(), newPasswordHash(), newPasswordHash()]
+    await adapter.setPasswordHash(other.id, theirs)
+    await adapter.setPasswordHash(user.id, first)
+    await adapter.setPasswordHash(user.id, second)
+    assert.equal(await adapter.getPasswordHash(user.id), second, "getPasswordHash() after a second setPasswordHash()")
+    assert.equal(await adapter.getPasswordHash(other.id), theirs, "another user's hash")
+  },
+
+  async "setPasswordHash throws for an unknown user id, and stores nothing"(adapter) {
+    const id = unique()
+    await assert.rejects(async () => adapter.setPasswordHash(id, newPasswordHash()), "setPasswordHash() of an unknown user id")
+    assert.equal(await adapter.getPasswordHash(id), null, "getPasswordHash() after the refused set")
+  },
+
+  async "setPasswordHash is atomic: of concurrent sets for one user, one hash remains whole"(adapter) {
+    const user = await adapter.createUser(newUser())
+    const hashes = Array.from({ length: 8 }, newPasswordHash)
+    await within(10_000, "concurrent setPasswordHash()", Promise.all(hashes.map(async (hash) => adapter.setPasswordHash(user.id, hash))))
+    const kept = await adapter.getPasswordHash(user.id)
+    assert.ok(kept !== null && hashes.includes(kept), "the remaining hash is one call's, whole")
+  },
+
+  async "no user read carries the hash"(adapter, db) {
+    const user = await adapter.createUser(newUser())
+    const hash = newPasswordHash()
+    await adapter.setPasswordHash(user.id, hash)
+    const reads = { getUser: await adapter.getUser(user.id), getUserByEmail: await adapter.getUserByEmail(emailOf(user)), stored: await db?.user(user.id) }
+    for (const [read, value] of Object.entries(reads)) assert.ok(!JSON.stringify(value ?? null).includes(hash.split("$")[5] ?? hash), `${read} holds the hash`)
+  },
+
+  async "deleteUser deletes the user's password hash"(adapter) {
+    const [user, kept] = [await adapter.createUser(newUser()), await adapter.createUser(newUser())]
+    const theirs = newPasswordHash()
+    await adapter.setPasswordHash(user.id, newPasswordHash())
+    await adapter.setPasswordHash(kept.id, theirs)
+    await adapter.deleteUser(user.id)
+    assert.equal(await adapter.getPasswordHash(user.id), null, "getPasswordHash() after deleteUser()")
+    assert.equal(await adapter.getPasswordHash(kept.id), theirs, "another user's hash")
+  },
+})
+
 /** Every conformance case, in order, grouped by the part of the contract it checks. */
 export const cases: readonly AdapterTestCase[] = [
   ...users,
@@ -1605,4 +1676,5 @@ export const cases: readonly AdapterTestCase[] = [
   ...sessionRecords,
   ...singleUseKeys,
   ...authFactors,
+  ...passwordHashes,
 ]

@@ -22,6 +22,8 @@ interface Store {
   /** useOnce's keys and until when each is kept. */
   usedKeys: Map<string, Date>
   factors: AdapterAuthFactor[]
+  /** Password hashes by user id. */
+  passwords: Map<string, string>
 }
 
 type AccountKey = Pick<AdapterAccount, "provider" | "providerAccountId">
@@ -29,7 +31,7 @@ type AccountKey = Pick<AdapterAccount, "provider" | "providerAccountId">
 /** `Omit<AdapterUser, "id">` keeps only the index signature, so the new user is typed here. */
 const withId = (user: Omit<AdapterUser, "id">, id: string): AdapterUser => ({ ...user, id }) as AdapterUser
 
-const emptyStore = (): Store => ({ users: [], accounts: [], sessions: [], tokens: [], authenticators: [], records: [], usedKeys: new Map(), factors: [] })
+const emptyStore = (): Store => ({ users: [], accounts: [], sessions: [], tokens: [], authenticators: [], records: [], usedKeys: new Map(), factors: [], passwords: new Map() })
 const copy = <T>(value: T): T => structuredClone(value)
 const expired = (date: Date): boolean => date.getTime() <= Date.now()
 const sameAccount = (a: AccountKey, b: AccountKey): boolean =>
@@ -85,6 +87,7 @@ function referenceAdapter(store: Store): Required<StrictAdapter> {
       store.authenticators = store.authenticators.filter((authenticator) => authenticator.userId !== id)
       store.records = store.records.filter((record) => record.userId !== id)
       store.factors = store.factors.filter((factor) => factor.userId !== id)
+      store.passwords.delete(id)
       return copy(user ?? null)
     },
     linkAccount(account) {
@@ -243,6 +246,11 @@ function referenceAdapter(store: Store): Required<StrictAdapter> {
         if ([...kept, ...factors].filter((other) => other.id === factor.id).length > 1) throw new Error("factor id taken")
       }
       store.factors = [...kept, ...factors.map((factor) => ({ confirmedAt: null, lastUsedStep: null, failures: 0, lockedAt: null, ...copy(factor) }))]
+    },
+    getPasswordHash: (userId) => store.passwords.get(userId) ?? null,
+    setPasswordHash(userId, hash) {
+      if (!findUser(userId)) throw new Error("no such user")
+      store.passwords.set(userId, hash)
     },
   }
 }
@@ -1377,6 +1385,75 @@ const defects: Defect[] = [
     caughtBy: cases.filter((testCase) => testCase.group === "auth factors").map((testCase) => testCase.name),
   },
   {
+    defect: "getPasswordHash trims the hash",
+    only: ["password hashes"],
+    breaks: (_store, correct) => ({ getPasswordHash: async (userId) => (await correct.getPasswordHash(userId))?.slice(0, 60) ?? null }),
+    caughtBy: ["setPasswordHash stores a hash that getPasswordHash returns exactly as given"],
+  },
+  {
+    defect: "getPasswordHash answers an empty string for none",
+    only: ["password hashes"],
+    breaks: (_store, correct) => ({ getPasswordHash: async (userId) => (await correct.getPasswordHash(userId)) ?? "" }),
+    caughtBy: ["getPasswordHash returns null for a user without one, and for an unknown user id"],
+  },
+  {
+    defect: "setPasswordHash keeps the first hash",
+    only: ["password hashes"],
+    breaks: (store, correct) => ({
+      async setPasswordHash(userId, hash) {
+        if (!store.passwords.has(userId)) await correct.setPasswordHash(userId, hash)
+      },
+    }),
+    caughtBy: ["setPasswordHash replaces the user's hash and no other user's"],
+  },
+  {
+    defect: "setPasswordHash stores a hash for a user the store does not keep",
+    only: ["password hashes"],
+    breaks: (store) => ({
+      setPasswordHash(userId, hash) {
+        store.passwords.set(userId, hash)
+      },
+    }),
+    caughtBy: ["setPasswordHash throws for an unknown user id, and stores nothing"],
+  },
+  {
+    defect: "setPasswordHash writes the hash in two pieces",
+    only: ["password hashes"],
+    breaks: (store, correct) => ({
+      async setPasswordHash(userId, hash) {
+        await correct.setPasswordHash(userId, hash.slice(0, 30))
+        await new Promise((resolve) => setTimeout(resolve, 1))
+        store.passwords.set(userId, (store.passwords.get(userId) ?? "") + hash.slice(30))
+      },
+    }),
+    caughtBy: ["setPasswordHash is atomic: of concurrent sets for one user, one hash remains whole"],
+  },
+  {
+    defect: "the user record carries the hash",
+    only: ["password hashes"],
+    breaks: (store, correct) => ({
+      async setPasswordHash(userId, hash) {
+        await correct.setPasswordHash(userId, hash)
+        const user = store.users.find((candidate) => candidate.id === userId)
+        if (user) user.passwordHash = hash
+      },
+    }),
+    caughtBy: ["no user read carries the hash"],
+  },
+  {
+    defect: "deleteUser leaves the user's password hash",
+    only: ["password hashes"],
+    breaks: (store, correct) => ({
+      async deleteUser(id) {
+        const passwords = new Map(store.passwords)
+        const user = await correct.deleteUser(id)
+        store.passwords = passwords
+        return user
+      },
+    }),
+    caughtBy: ["deleteUser deletes the user's password hash"],
+  },
+  {
     defect: "the adapter has no verification token methods",
     breaks: () => ({ createVerificationToken: undefined, useVerificationToken: undefined }),
     caughtBy: cases.filter((testCase) => testCase.group === "verification tokens").map((testCase) => testCase.name),
@@ -1439,6 +1516,11 @@ describe("an adapter without second factors (as Auth.js's adapters), skipping th
     ...adapter
   } = referenceAdapter(emptyStore())
   runAdapterTests({ adapter, skip: ["auth factors"] })
+})
+
+describe("an adapter without password hashes (as Auth.js's adapters), skipping that group", () => {
+  const { getPasswordHash: _get, setPasswordHash: _set, ...adapter } = referenceAdapter(emptyStore())
+  runAdapterTests({ adapter, skip: ["password hashes"] })
 })
 
 describe("the cases", () => {

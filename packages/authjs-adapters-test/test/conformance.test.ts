@@ -39,6 +39,9 @@ const PG_LACKS = [
   // No second-factor methods (this project's addition): Auth() refuses `mfa` with such an adapter
   // at start, naming them; an app adds them from @portcullis/adapter-pg (test/composed-factors.test.ts).
   "auth factors",
+  // No password hash methods (this project's addition): an app gives `Password({ store })` a get
+  // and a set on a table of its own (the core README's "Password accounts").
+  "password hashes",
   // No createUserWithAccount (this project's optional addition): core creates the user, then
   // links the account, and a later verified sign-in finishes a user left without it
   // (packages/adapter-pg/test/killed-sign-in.test.ts).
@@ -104,8 +107,9 @@ describe("@auth/unstorage-adapter on Redis", () => {
       // No session records or useOnce (see PG_LACKS).
       "session records",
       "single-use keys",
-      // No second-factor methods (see PG_LACKS).
+      // No second-factor or password hash methods (see PG_LACKS).
       "auth factors",
+      "password hashes",
       // No createUserWithAccount (see PG_LACKS).
       "user with account",
       // updateUser keeps the old email's index key: getUserByEmail(old) still finds the user.
@@ -143,8 +147,9 @@ const ORMS_LACK = [
   // No session records or useOnce (see PG_LACKS).
   "session records",
   "single-use keys",
-  // No second-factor methods (see PG_LACKS).
+  // No second-factor or password hash methods (see PG_LACKS).
   "auth factors",
+  "password hashes",
   // No createUserWithAccount (see PG_LACKS).
   "user with account",
   // The guides' account tables have no oauth_token / oauth_token_secret columns.

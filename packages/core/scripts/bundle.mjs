@@ -29,6 +29,7 @@ export const ENTRIES = {
   "oauth1/index": "src/oauth1/index.ts",
   "webauthn/index": "src/webauthn/index.ts",
   "webauthn/client": "src/webauthn/client.ts",
+  "password/index": "src/password/index.ts",
   "client-address": "src/client-address.ts",
   integration: "src/integration.ts",
 }

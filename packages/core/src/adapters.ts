@@ -284,6 +284,8 @@ export interface Adapter {
   useAuthFactorStep?: AuthFactorMethods["useAuthFactorStep"]
   countAuthFactorFailure?: AuthFactorMethods["countAuthFactorFailure"]
   replaceAuthFactors?: AuthFactorMethods["replaceAuthFactors"]
+  getPasswordHash?: PasswordMethods["getPasswordHash"]
+  setPasswordHash?: PasswordMethods["setPasswordHash"]
 }
 
 /**
@@ -491,6 +493,29 @@ export interface AuthFactorMethods {
    */
   replaceAuthFactors(userId: string, type: AdapterAuthFactor["type"], factors: AdapterAuthFactor[]): Awaitable<void>
 }
+
+/**
+ * Where the `Password()` provider keeps each user's password hash, apart from the user, its
+ * accounts and every other record: a PHC string (`$scrypt$ln=14,r=8,p=5$<salt>$<hash>`) that is
+ * opaque to the store, which keeps it exactly as given. So the hash never travels with a user, an
+ * account, a callback's or event's arguments, or `GET /accounts`.
+ *
+ * Optional, and this project's extension (Auth.js's adapters have none): an app on an Auth.js
+ * adapter gives `Password({ store })` its own `get` and `set` on a table of its database instead
+ * (see the core README's "Password accounts"). `deleteUser` deletes the user's hash with the user.
+ */
+export interface PasswordMethods {
+  /** The user's stored hash, or `null` when the user has none (or is unknown). */
+  getPasswordHash(userId: string): Awaitable<string | null>
+  /**
+   * Stores `hash` as the user's, replacing any they had (a reset, a change, a re-hash at a new
+   * cost): of concurrent calls for one user, one hash remains whole. Throws when no user has the id.
+   */
+  setPasswordHash(userId: string, hash: string): Awaitable<void>
+}
+
+/** The adapter methods password storage needs (see {@link PasswordMethods}). */
+export const PASSWORD_METHODS: readonly AdapterMethod[] = ["getPasswordHash", "setPasswordHash"]
 
 /** Names of the adapter's methods. */
 export type AdapterMethod = keyof Adapter

@@ -61,6 +61,8 @@ const mfa = (method: "GET" | "POST"): Handler => async (context, sub) => (await 
 const reauth = (method: "GET" | "POST"): Handler => async (context, sub) => (await import("./reauth/routes.js")).reauthRoute(context, method, sub ?? "")
 // Account settings (email change, deletion) are seldom used: their routes load on first use.
 const account = (method: "GET" | "POST"): Handler => async (context, sub) => (await import("./account/routes.js")).accountRoute(context, method, sub ?? "")
+// Password accounts' sign-up, reset and change: served by the `Password()` provider's flow, loaded only when one is configured.
+const password = (method: "GET" | "POST"): Handler => async (context, sub) => (await import("./actions/password.js")).passwordRoute(context, method, sub ?? "")
 
 const GET: Partial<Record<Action, Handler>> = {
   providers: (context) => providers(context),
@@ -79,6 +81,7 @@ const GET: Partial<Record<Action, Handler>> = {
   mfa: mfa("GET"),
   reauth: reauth("GET"),
   account: account("GET"),
+  password: password("GET"),
 }
 
 const POST: Partial<Record<Action, Handler>> = {
@@ -92,6 +95,7 @@ const POST: Partial<Record<Action, Handler>> = {
   mfa: mfa("POST"),
   reauth: reauth("POST"),
   account: account("POST"),
+  password: password("POST"),
 }
 
 /**

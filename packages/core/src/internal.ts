@@ -63,6 +63,8 @@ export interface InternalConfig {
   production: boolean
   theme: Theme
   adapter: Adapter | undefined
+  /** Milliseconds a store call may take (`storeTimeout`): the adapter is bounded already, a store a provider brings (a password store) by its flow. */
+  storeTimeout: number
   /** Second factors (see `AuthConfig.mfa`), read and checked against the adapter; `undefined` when not configured. */
   mfa: InternalMfa | undefined
   /** Until when Auth.js's session cookie names are still read (see `AuthConfig.legacySessionCookies`). */
@@ -172,6 +174,8 @@ export interface ProviderSetup {
   env: Readonly<Record<string, string | undefined>>
   /** The app's `redirectProxyUrl` / `AUTH_REDIRECT_PROXY_URL`, when set. */
   redirectProxyUrl: URL | undefined
+  /** The app's `mfa` option as given, for a flow whose rules depend on a second factor (a password's least length). */
+  mfa?: unknown
 }
 
 /** One field of a form the built-in sign-in page draws. */
@@ -210,9 +214,9 @@ export interface AccessToken {
 /**
  * One way a user can sign in that core can see, for the rule that a user always keeps one (see
  * `ways-in.ts`): an account linked at a provider whose flow signs in with it, a passkey, or a
- * verified email address with an email provider configured.
+ * verified email address with an email provider configured, or a password (`Password()`).
  */
-export type WayIn = { kind: "account"; account: AdapterAccountKey } | { kind: "passkey"; credentialID: string } | { kind: "email"; provider: string }
+export type WayIn = { kind: "account"; account: AdapterAccountKey } | { kind: "passkey"; credentialID: string } | { kind: "email"; provider: string } | { kind: "password"; provider: string }
 
 /** Receives one `Set-Cookie` header value that the response to the request must carry. */
 export type SetCookieSink = (setCookie: string) => void
@@ -268,6 +272,12 @@ export interface SignInFlow<Options = unknown> {
   /** Further routes, by name (e.g. `"webauthn-options"`). */
   routes?: Readonly<Record<string, FlowRoute<Options>>>
   /**
+   * For a flow that owns a route action of its own (`Password()`: `{basePath}/password/signup`...):
+   * the action's name and its routes by the segment after it. The action answers 404 unless a
+   * configured provider's flow declares it; the first such provider serves it.
+   */
+  actionRoutes?: { action: "password"; routes: Readonly<Record<string, FlowRoute<Options>>> }
+  /**
    * Adds this provider's control to the built-in sign-in page (a flow that is not a redirect,
    * such as passkeys, shows no button there): gets the page as rendered and answers the page to
    * send. The flow owns everything it adds, the markup and the Content-Security-Policy that admits
@@ -299,10 +309,17 @@ export interface SignInFlow<Options = unknown> {
   /**
    * For a flow that signs a user in some other way core can see (a link to a verified email
    * address, a passkey): the user's ways in through this provider, for the rule that a user
-   * always keeps one. A flow with neither gives none: core cannot know who has a password, so
-   * credentials never count.
+   * always keeps one. A flow with neither gives none: core cannot know who has a password under
+   * `Credentials()`, so those never count; `Password()` keeps the hash, so its passwords do.
    */
   waysIn?: (context: RequestContext, provider: FlowProvider<Options>, user: AdapterUser) => Promise<readonly WayIn[]>
+  /**
+   * For a flow whose sign-up creates a user before its address is proven (a password account):
+   * whether `user` is such a user, still unproven. A sign-in that proves the address (a provider
+   * that vouches for it, a followed email link) replaces that user rather than linking to it or
+   * being refused, so an unproven claim on an address never becomes a way into its owner's account.
+   */
+  unproven?: (context: RequestContext, provider: FlowProvider<Options>, user: AdapterUser) => Promise<boolean>
   /**
    * For a flow that can prove again who the signed-in user is (the re-authentication page,
    * `reauth/`); a flow without it is never offered there.

@@ -298,6 +298,9 @@ export type AuditType =
   | "backupCodesRegenerate"
   | "emailChange"
   | "accountDelete"
+  | "passwordSignUp"
+  | "passwordReset"
+  | "passwordChange"
 
 /**
  * How an audited operation ended; `pending` for a `signIn` whose first factor passed and whose
@@ -327,9 +330,12 @@ export type AuditOutcome = "success" | "failure" | "pending"
  * - `reauthRequired`: the change needs a recent authentication (`session.reauthAge`) and the session's is older.
  * - `configuration`: the app's set-up or its own code failed (a callback or `authorize` that threw).
  * - `storeError`: the adapter failed.
- * - `addressTaken`: an email change to an address another account has.
+ * - `addressTaken`: an email change to an address another account has; a password sign-up for an address that already has an account (answered as for a new one; the owner is mailed).
+ * - `passwordRefused`: a new password the rules refused (too short, too long, common, breached).
+ * - `unverified`: a password sign-in whose account has not confirmed its address yet (a new link is mailed).
  * - On a `sessionRevoke` success: `revoked` (one, or every other, from the user's list of sessions),
- *   `signOutEverywhere`, `backchannelLogout`, `admin` (`revokeUserSessions`).
+ *   `signOutEverywhere`, `backchannelLogout`, `admin` (`revokeUserSessions`), `passwordChange` (a password reset
+ *   or changed: every session, or every other one).
  */
 export type AuditReason =
   | "denied"
@@ -348,7 +354,9 @@ export type AuditReason =
   | "reauthRequired"
   | "configuration"
   | "storeError"
+  | "passwordRefused"
   | "addressTaken"
+  | "unverified"
   | Exclude<SessionRevocationReason, "signOut" | "accountDeleted">
 
 /**
@@ -377,9 +385,10 @@ export interface AuditEvent {
 /**
  * Why a session was revoked: see the `sessionRevoked` event. `expired`: it reached
  * `session.absoluteMaxAge`; `idle`: it went unread for `session.idleTimeout`; `accountDeleted`:
- * its user deleted their account (the deletion's own `accountDelete` audit event tells it).
+ * its user deleted their account (the deletion's own `accountDelete` audit event tells it);
+ * `passwordChange`: its user's password was reset (every session) or changed (every other one).
  */
-export type SessionRevocationReason = "signOut" | "backchannelLogout" | "revoked" | "signOutEverywhere" | "admin" | "expired" | "idle" | "accountDeleted"
+export type SessionRevocationReason = "signOut" | "backchannelLogout" | "revoked" | "signOutEverywhere" | "admin" | "expired" | "idle" | "accountDeleted" | "passwordChange"
 
 /** The app's own pages, used instead of the built-in ones. */
 export interface PagesOptions {
@@ -568,7 +577,11 @@ export type MfaFactor = "totp" | "passkey" | "email"
 
 /** `AuthConfig.mfa`: which second factors users may enrol, and who must have one. */
 export interface MfaOptions {
-  /** The factors offered, each at most once. Default `["totp"]`. */
+  /**
+   * The factors offered, each at most once. Default `["totp"]`. `"email"` (a 6-digit code mailed
+   * through `mail.send`, weaker than the others) is owed by every user with a verified address on
+   * every way in but an email link, and needs a way to send mail (`Auth()` refuses it without one).
+   */
   factors?: MfaFactor[]
   /**
    * Who must have a second factor: `true` for every user, or a function answering `true` or
@@ -583,7 +596,7 @@ export interface MfaOptions {
 export interface RateLimitOptions {
   /** Where the counters live. Default: in this process. */
   store?: RateLimitStore
-  /** Sign-in mails (email links, passkey sign-up links) per address. */
+  /** Sign-in mails (email links, passkey sign-up links, second-factor codes) per address. */
   mailPerAddress?: {
     /** Mails per window. Default 3. */
     limit?: number
@@ -619,4 +632,6 @@ export interface PerClientRateLimits {
   passkeyOptions?: ClientRateLimit
   /** `POST /session`: a session update. Default 60 per 60 s. */
   sessionUpdate?: ClientRateLimit
+  /** `POST /password/signup`, `/password/reset-request`, `/password/reset`, `/password/change` (`Password()`): each hashes a password or sends a mail. Default 10 per 60 s. */
+  password?: ClientRateLimit
 }

@@ -58,7 +58,7 @@ async function loadedWith(app: string): Promise<{ inputs: string[]; code: string
 }
 
 /** Flows and options an app loads only when it uses them. */
-const LAZY = /^(email\/|credentials\/|oauth\/rare-options\.ts|pages\/email\.ts|session\/(legacy|cookie-tokens|database|jwt-foreign)\.ts|http\/redirect-warning\.ts|oauth1\/|webauthn\/|oauth\/access-token\.ts|oauth\/refresh\.ts|crypto\/crypto-web\.ts|pages\/|session\/records\.ts|oauth\/backchannel\.ts|oauth\/logout-token\.ts|oauth\/end-session\.ts|sign-in\/accounts\.ts|actions\/accounts\.ts|sign-in\/ways-in\.ts|errors\/error-messages\.ts|config\/normalise-rare\.ts|config\/mfa\.ts|outbound\/store-timeout\.ts|outbound\/deadline\.ts|http\/origin-patterns\.ts|limits\/rate-limit\.ts|limits\/client-limit\.ts|limits\/client-limit-rules\.ts|limits\/ip-address\.ts|client-address\.ts|actions\/error\.ts|actions\/verify-request\.ts|actions\/sessions\.ts|session\/device\.ts|sessions\.ts|http\/failures\.ts|http\/other-loopback\.ts|actions\/signin-page\.ts|crypto\/secret-refusals\.ts|outbound\/store\.ts|actions\/signout-page\.ts|session\/start\.ts|limits\/memory-store\.ts|crypto\/sealed\.ts|errors\/log-once\.ts|errors\/flow-errors\.ts|http\/outbound-urls\.ts|factors\/|reauth\/|account\/|audit\/event\.ts|outbound\/mail\.ts)/
+const LAZY = /^(email\/|credentials\/|oauth\/rare-options\.ts|pages\/email\.ts|session\/(legacy|cookie-tokens|database|jwt-foreign)\.ts|http\/redirect-warning\.ts|oauth1\/|webauthn\/|oauth\/access-token\.ts|oauth\/refresh\.ts|crypto\/crypto-web\.ts|pages\/|session\/records\.ts|oauth\/backchannel\.ts|oauth\/logout-token\.ts|oauth\/end-session\.ts|sign-in\/accounts\.ts|actions\/accounts\.ts|sign-in\/ways-in\.ts|errors\/error-messages\.ts|config\/normalise-rare\.ts|config\/mfa\.ts|outbound\/store-timeout\.ts|outbound\/deadline\.ts|http\/origin-patterns\.ts|limits\/rate-limit\.ts|limits\/client-limit\.ts|limits\/client-limit-rules\.ts|limits\/ip-address\.ts|client-address\.ts|actions\/error\.ts|actions\/verify-request\.ts|actions\/sessions\.ts|session\/device\.ts|sessions\.ts|http\/failures\.ts|http\/other-loopback\.ts|actions\/signin-page\.ts|crypto\/secret-refusals\.ts|outbound\/store\.ts|actions\/signout-page\.ts|session\/start\.ts|limits\/memory-store\.ts|crypto\/sealed\.ts|errors\/log-once\.ts|errors\/flow-errors\.ts|http\/outbound-urls\.ts|factors\/|reauth\/|account\/|audit\/event\.ts|outbound\/mail\.ts|password\/|actions\/password\.ts)/
 
 describe("what an app loads with Auth", () => {
   it("holds no flow at all for Auth alone: a provider brings its flow, or the registry fetches it", async () => {
@@ -89,6 +89,15 @@ describe("what an app loads with Auth", () => {
     expect(lazy).toEqual(expect.arrayContaining(["password/common-passwords.ts", "password/common-passwords.generated.ts", "password/breached.ts"]))
     const oauth = await loadedWith(OAUTH_APP)
     expect(oauth.inputs.filter((input) => input.startsWith("password/"))).toEqual([])
+  })
+
+  it("fetches the bcrypt check (legacyHashes) only when a stored bcrypt hash is met, and the pure-JavaScript scrypt only where node:crypto is missing", async () => {
+    const { inputs, lazy } = await loadedWith(`export { Auth } from "./index.ts"\nexport { verifyPassword } from "./password/hash.ts"\n`)
+    expect(inputs).toEqual(expect.arrayContaining(["password/hash.ts", "password/scrypt.ts", "password/hashing-slots.ts"]))
+    expect(inputs.filter((input) => /legacy-bcrypt|bcrypt-ts|@noble\/hashes/.test(input))).toEqual([])
+    expect(lazy).toContain("password/legacy-bcrypt.ts")
+    expect(lazy.some((input) => input.includes("bcrypt-ts"))).toBe(true)
+    expect(lazy.some((input) => input.includes("@noble/hashes"))).toBe(true)
   })
 
   it("fetches no second-factor code with the first sign-in: the gate and its routes (factors/) load only when mfa is set", async () => {

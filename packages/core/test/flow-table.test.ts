@@ -1,7 +1,7 @@
 /**
  * Every sign-in flow through the one `SignInFlow` contract, driven by one table: a row per flow
  * (OAuth 2.0 / OpenID Connect against the real dev IdP, email, credentials, OAuth 1.0a against
- * the simulated provider, WebAuthn with the software authenticator), each with its providers
+ * the simulated provider, WebAuthn with the software authenticator, password accounts), each with its providers
  * built the way an app builds them, and the same assertions for every row: a broken
  * configuration is refused naming the option, the adapter the flow needs is checked at start,
  * the provider is listed and drawn, a sign-in over HTTP through `Auth()` ends in a session, and a
@@ -28,6 +28,11 @@ import { FLAGS, SoftAuthenticator, b64url, cbor, fromB64url } from "./webauthn/a
 import { sealFactorSecret } from "../src/factors/sealed-secret.js"
 import { newTotpSecret, totpCode, totpStep } from "../src/factors/totp.js"
 import { options, post } from "./webauthn/harness.js"
+import { hashPassword } from "../src/password/hash.js"
+import { passwordProviderConfig } from "./password/harness.js"
+
+// The password row's hashes at a fraction of scrypt's cost: the flow is what this table drives.
+vi.mock("../src/password/scrypt.js", async (original) => (await import("./password/cheap-scrypt.js")).cheapScrypt(original))
 
 /** The request that completes a sign-in, as a driver is about to send it: a test may tamper with it. */
 interface CallbackRequest {
@@ -360,7 +365,31 @@ const webauthnRow: FlowRow = {
   },
 }
 
-const rows: FlowRow[] = [oauthRow, emailRow, credentialsRow, oauth1Row, webauthnRow]
+// --- Password accounts: a confirmed user with a stored hash, the page's form ------------------------
+
+const passwordRow: FlowRow = {
+  flow: "password",
+  // `Password()` carries its flow: its `type` is "credentials", whose built-in flow is another.
+  variants: [{ label: "from a factory", build: () => passwordProviderConfig() }],
+  broken: { option: "requireEmailVerification", value: "yes", message: /^Configuration: `providers\["password"\]\.requireEmailVerification` must be a boolean/ },
+  adapter: {
+    needed: true,
+    strategy: "jwt",
+    methods: ["getUser", "getUserByEmail", "createUser", "updateUser", "deleteUser", "createVerificationToken", "useVerificationToken", "createSessionRecord", "getSessionRecord", "listSessionRecords", "updateSessionRecord", "useOnce", "getPasswordHash", "setPasswordHash"],
+  },
+  page: { kind: "fields", fields: ["email", "password"], postsTo: "callback" },
+  async prepare(config) {
+    const adapter = config.adapter as Required<Adapter>
+    const user = await adapter.createUser({ id: crypto.randomUUID(), name: "Pat Okafor", email: "pat@example.com", emailVerified: new Date() })
+    await adapter.setPasswordHash(user.id, await hashPassword(PASSWORD))
+  },
+  signIn: async (config, jar, tamper) => send(config, jar, await pageForm(config, jar, { email: "pat@example.com", password: PASSWORD }), tamper),
+  email: "pat@example.com",
+  assurance: { level: 1, methods: ["pwd"] },
+  tamper: { change: ({ url, form }) => ({ url, form: withField(form, "password", `${PASSWORD}!`) }), error: "CredentialsSignin", reason: "invalidCredentials" },
+}
+
+const rows: FlowRow[] = [oauthRow, emailRow, credentialsRow, oauth1Row, webauthnRow, passwordRow]
 
 // --- The same assertions for every row -----------------------------------------------------------
 
@@ -554,7 +583,7 @@ const UP_ONLY = FLAGS.UP | FLAGS.BE | FLAGS.BS
 
 /** The ways in the gate must hold: every flow, the passkey signing in without user verification. */
 const gated: { name: string; row: FlowRow; build: () => ProviderConfig; signIn: FlowRow["signIn"] }[] = [
-  ...[oauthRow, oauth1Row, emailRow, credentialsRow].map((row) => ({ name: row.flow, row, build: () => (row.variants[0] as Variant).build(), signIn: row.signIn })),
+  ...[oauthRow, oauth1Row, emailRow, credentialsRow, passwordRow].map((row) => ({ name: row.flow, row, build: () => (row.variants[0] as Variant).build(), signIn: row.signIn })),
   {
     name: "passkey without user verification",
     row: { ...webauthnRow, assurance: { level: 1, methods: ["hwk"] } },

@@ -13,7 +13,7 @@ import { join } from "node:path"
 
 import type { AxeResults } from "axe-core"
 import type { Browser, Page } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 
 import { MemoryAdapter } from "@portcullis/adapter-memory"
 import discordLogo from "@portcullis/providers/discord/logo.js"
@@ -29,6 +29,8 @@ import { backupCodesPage, mfaChallengePage, totpSetupPage } from "../src/factors
 import { accountDeletedPage, checkInboxPage, confirmEmailPage, emailChangedPage, linkRefusedPage } from "../src/account/pages.js"
 import { html } from "../src/http/context.js"
 import { acmeProvider, PASSWORD, passwordProvider, SECRET } from "./helpers.js"
+import { passwordProviderConfig } from "./password/harness.js"
+import type { MailMessage } from "../src/types.js"
 import { scaled } from "@portcullis/test-time"
 
 /** Set `PAGES_SCREENSHOTS=1` to keep a screenshot of every page and mode; a failing page is always kept. */
@@ -67,6 +69,23 @@ function config(basePath: string, theme: AuthConfig["theme"]): AuthConfig {
   }
 }
 
+/** The mails of the password accounts' app (`/password/auth`). */
+const PASSWORD_MAILS: MailMessage[] = []
+
+/** An app with `Password()` beside an OAuth button, its mails kept: its pages, and a sign-up walked through in the browser. */
+function passwordApp(): AuthConfig {
+  return {
+    secret: SECRET,
+    trustHost: true,
+    basePath: "/password/auth",
+    adapter: MemoryAdapter(),
+    theme: { colorScheme: "dark" },
+    logger: { error: () => undefined, warn: () => undefined },
+    mail: { send: (message) => void PASSWORD_MAILS.push(message) },
+    providers: [BRANDED[1] as AuthConfig["providers"][number], passwordProviderConfig()],
+  }
+}
+
 /** The base path of an app whose `url` names `localhost` on the server's port, while the server is opened on 127.0.0.1. */
 const LOCAL = "/local/auth"
 
@@ -77,6 +96,7 @@ const APPS: Record<string, AuthConfig> = {
   "/dark/auth": config("/dark/auth", { colorScheme: "dark" }),
   // The app's name and home link; JWT sessions, so the password form signs in without a stored user.
   "/branded/auth": { ...config("/branded/auth", { brandName: BRAND, homeUrl: "/start", logo: THEME_LOGO }), session: { strategy: "jwt" } },
+  "/password/auth": passwordApp(),
 }
 
 /**
@@ -93,7 +113,9 @@ function factorPage(url: URL, origin: string): Response {
   const query = (name: string) => url.searchParams.get(name) ?? undefined
   switch (url.pathname.replace(/^.*\//, "")) {
     case "challenge":
-      return html(undefined, mfaChallengePage(context, { factors: ["totp", "passkey", "backup"], csrfToken: "csrf-token", error: query("error"), factor: query("factor") }))
+      return html(undefined, mfaChallengePage(context, { factors: ["totp", "passkey", "email", "backup"], csrfToken: "csrf-token", error: query("error"), factor: query("factor") }))
+    case "challenge-email":
+      return html(undefined, mfaChallengePage(context, { factors: ["email", "backup"], csrfToken: "csrf-token", error: query("error"), factor: query("factor") }))
     case "totp-setup":
       return html(undefined, totpSetupPage(context, { secret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP", uri: TOTP_URI, csrfToken: "csrf-token", error: query("error") }))
     case "backup-codes":
@@ -152,6 +174,8 @@ interface PageCase {
 }
 
 const LINK = "token=0123456789abcdef&email=ada%40example.com&callbackUrl=%2Fwelcome"
+/** Shaped as a password account's link token (its user's id, base64url, then a random part): the page opens, nothing is used. */
+const RESET_TOKEN = "dXNlci1hZGE.0123456789abcdefghijklmnopqrstuvwxyzABCDEFG"
 const PAGES: PageCase[] = [
   { name: "sign-in", path: "/api/auth/signin", branded: BRANDED_IDS },
   { name: "sign-in-cancelled", path: "/api/auth/signin?error=AccessDenied", branded: BRANDED_IDS, neutral: true },
@@ -181,8 +205,20 @@ const PAGES: PageCase[] = [
   { name: "branded-reauth", path: "/branded/auth/reauth?callbackUrl=%2Fme", themeLogo: true, brand: true, signedIn: true },
   { name: "branded-reauth-wrong-user", path: "/branded/auth/reauth?callbackUrl=%2Fme&error=wrongUser", themeLogo: true, brand: true, signedIn: true },
   { name: "branded-sign-out", path: "/branded/auth/signout", themeLogo: true, brand: true, signedIn: true },
+  // The change form of the one session cookie every app here shares (one secret, one origin).
+  { name: "password-change", path: "/password/auth/password/change?callbackUrl=%2Fme", signedIn: true },
+  // Password accounts (issue 39): the sign-in page's form with its links, and each page of the flow (forced dark).
+  { name: "password-sign-in", path: "/password/auth/signin", branded: ["github"] },
+  { name: "password-sign-up", path: "/password/auth/password/signup?callbackUrl=%2Fme" },
+  { name: "password-sign-up-refused", path: "/password/auth/password/signup?error=tooShort" },
+  { name: "password-sign-up-sent", path: "/password/auth/password/signup?sent=1" },
+  { name: "password-forgot", path: "/password/auth/password/reset-request" },
+  { name: "password-reset", path: `/password/auth/password/reset?token=${RESET_TOKEN}` },
+  { name: "password-reset-expired", path: "/password/auth/password/reset", status: 400 },
+  { name: "password-verify", path: `/password/auth/password/verify?token=${RESET_TOKEN}` },
   // The second-factor pages.
   { name: "mfa-challenge", path: `${FACTORS}/challenge` },
+  { name: "mfa-challenge-email-sent", path: `${FACTORS}/challenge-email?factor=email` },
   { name: "mfa-totp-setup", path: `${FACTORS}/totp-setup` },
   { name: "mfa-backup-codes", path: `${FACTORS}/backup-codes`, neutral: true },
   { name: "branded-mfa-challenge-refused", path: `${FACTORS}/branded/challenge?error=invalidCode&factor=backup`, themeLogo: true, brand: true },
@@ -442,6 +478,43 @@ describe("the default pages in Chromium", () => {
       // Read once: a reload no longer fills it in.
       await page.reload()
       expect(await page.getByLabel("Username").inputValue()).toBe("")
+    } finally {
+      await context.close()
+    }
+  })
+
+  it("walks a password sign-up: the form, the mailed link's confirmation, then sign-in from the sign-in page, with the show-password toggle (ASVS 6.2.1)", async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: "dark" })
+    const page = await context.newPage()
+    const password = "violet lanterns over the quiet harbour"
+    try {
+      await page.goto(`${origin}/password/auth/signin?callbackUrl=%2Fme`)
+      await page.getByRole("link", { name: "Create an account" }).click()
+      await page.getByLabel("Email").fill("walker@example.com")
+      const field = page.getByLabel("Password", { exact: true })
+      expect(await field.getAttribute("autocomplete")).toBe("new-password")
+      await field.fill(password)
+      await page.getByRole("button", { name: "Show password" }).click()
+      expect(await field.getAttribute("type")).toBe("text")
+      expect(await page.getByRole("button", { name: "Hide password" }).getAttribute("aria-pressed")).toBe("true")
+      await page.getByRole("button", { name: "Create account" }).click()
+      await page.getByRole("heading", { name: "Check your email" }).waitFor()
+      const link = await vi.waitFor(() => {
+        const mail = PASSWORD_MAILS.find((sent) => sent.to === "walker@example.com" && sent.kind === "passwordVerify")
+        expect(mail?.url).toBeDefined()
+        return mail?.url ?? ""
+      })
+      await page.goto(link)
+      await page.getByRole("button", { name: "Confirm my address" }).click()
+      await page.getByRole("heading", { name: "Address confirmed" }).waitFor()
+      await page.getByRole("link", { name: "Sign in" }).click()
+      await page.getByLabel("Email").fill("walker@example.com")
+      expect(await page.getByLabel("Password", { exact: true }).getAttribute("autocomplete")).toBe("current-password")
+      await page.getByLabel("Password", { exact: true }).fill(password)
+      await page.getByRole("button", { name: "Sign in with Password" }).click()
+      await page.waitForURL((url) => !url.pathname.includes("/signin"))
+      const session = (await (await page.request.get(`${origin}/password/auth/session`)).json()) as { user: { email: string } }
+      expect(session.user.email).toBe("walker@example.com")
     } finally {
       await context.close()
     }

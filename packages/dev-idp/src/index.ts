@@ -72,7 +72,20 @@ export interface DemoAccount {
   /** Defaults to an initials avatar served by the dev IdP (`<issuer>/avatars/<sub>.svg`). */
   picture?: string
   password: string
+  /**
+   * The authentication methods (RFC 8176 `amr` values) this account's ID tokens carry: how the
+   * demo login claims to have authenticated it. Defaults to `["pwd"]`.
+   */
+  amr?: string[]
+  /** The authentication context class (`acr`) this account's ID tokens carry. None by default. */
+  acr?: string
 }
+
+/** A demo account with its defaults applied (see {@link DevIdp.accounts}). */
+export type StoredDemoAccount = Readonly<Required<Omit<DemoAccount, "acr">> & Pick<DemoAccount, "acr">>
+
+/** The `acr` of {@link DEFAULT_ACCOUNTS}' `carol@example.org`, whose login counts as multi-factor. */
+export const MFA_ACR = "urn:portcullis:dev-idp:mfa"
 
 /** Options of {@link startDevIdp}. */
 export interface DevIdpOptions {
@@ -235,8 +248,8 @@ export interface DevIdp {
   readonly port: number
   /** The public signing keys, as served at `<issuer>/jwks`. */
   readonly jwks: { keys: JWK[] }
-  /** The demo accounts, with defaults applied (a `picture` URL for every account). */
-  readonly accounts: readonly Readonly<Required<DemoAccount>>[]
+  /** The demo accounts, with defaults applied (a `picture` URL and an `amr` for every account). */
+  readonly accounts: readonly StoredDemoAccount[]
   /** Every request received so far, oldest first (a copy). */
   readonly requests: readonly RecordedRequest[]
   /** Forgets the recorded requests. */
@@ -340,10 +353,14 @@ export interface DevIdp {
   close(): Promise<void>
 }
 
-/** The demo accounts used when `accounts` is not given: one verified email, one not. */
+/**
+ * The demo accounts used when `accounts` is not given: one verified email, one not, and one whose
+ * ID tokens say the login was multi-factor (`amr: ["pwd", "otp"]`, `acr` {@link MFA_ACR}).
+ */
 export const DEFAULT_ACCOUNTS: readonly Readonly<DemoAccount>[] = Object.freeze([
   { sub: "alice", email: "alice@example.com", email_verified: true, name: "Alice Example", password: "alice-password" },
   { sub: "bob", email: "bob@example.net", email_verified: false, name: "Bob Example", password: "bob-password" },
+  { sub: "carol", email: "carol@example.org", email_verified: true, name: "Carol Example", password: "carol-password", amr: ["pwd", "otp"], acr: MFA_ACR },
 ])
 
 const ENDPOINT_PATHS: ReadonlyMap<string, DelayedEndpoint> = new Map([
@@ -405,11 +422,12 @@ export async function startDevIdp(options: DevIdpOptions): Promise<DevIdp> {
       server.closeAllConnections()
     })
 
-  const accounts: Readonly<Required<DemoAccount>>[] = settings.accounts.map((account) =>
+  const accounts: StoredDemoAccount[] = settings.accounts.map((account) =>
     Object.freeze({
       email_verified: true,
       picture: `${issuer}/avatars/${encodeURIComponent(account.sub)}.svg`,
       ...account,
+      amr: [...(account.amr ?? ["pwd"])],
     }),
   )
 
@@ -659,6 +677,13 @@ function readOptions(options: DevIdpOptions): Settings {
       if (seen.has(login)) fail(`options.accounts[${index}] reuses the sub or email "${login}"`)
       seen.add(login)
     }
+    if (account.amr !== undefined && (!Array.isArray(account.amr) || account.amr.length === 0 || account.amr.some((value) => typeof value !== "string" || value === ""))) {
+      fail(`options.accounts[${index}].amr must be a non-empty array of non-empty strings`)
+    }
+    // One value of `acr_values`, which separates them with spaces.
+    if (account.acr !== undefined && (typeof account.acr !== "string" || !/^\S+$/u.test(account.acr))) {
+      fail(`options.accounts[${index}].acr must be a non-empty string without spaces`)
+    }
   })
   const port = options.port ?? 0
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
@@ -712,7 +737,7 @@ function readOptions(options: DevIdpOptions): Settings {
 function providerConfiguration(
   settings: Settings,
   keys: SigningKey[],
-  accounts: readonly Readonly<Required<DemoAccount>>[],
+  accounts: readonly StoredDemoAccount[],
   store: MemoryStore,
   InvalidRequest: new (description: string) => Error,
 ): Configuration {
@@ -730,6 +755,8 @@ function providerConfiguration(
         }) as ClientMetadata,
     ),
     jwks: { keys: keys.map((key) => key.privateJwk) },
+    // oidc-provider leaves `acr` out of ID tokens unless it supports some value.
+    acrValues: [...new Set(accounts.flatMap((account) => (account.acr === undefined ? [] : [account.acr])))],
     adapter: store.adapter,
     cookies: { keys: [randomBytes(32).toString("base64url")] },
     claims: {
@@ -737,7 +764,8 @@ function providerConfiguration(
       auth_time: null,
       iss: null,
       sid: null,
-      openid: ["sub"],
+      // Every ID token says how its login went, as hosted IdPs do (the `amr` and `acr` of the demo account).
+      openid: ["sub", "amr", "acr"],
       email: ["email", "email_verified"],
       profile: ["name", "picture"],
     },

@@ -15,6 +15,8 @@ export interface StoredAccount {
   readonly name: string
   readonly picture: string | undefined
   readonly password: string
+  readonly amr: readonly string[]
+  readonly acr?: string | undefined
 }
 
 /** What the interaction pages need to know about the dev IdP. */
@@ -98,7 +100,7 @@ export function interactionPages(provider: Provider, settings: InteractionSettin
           )
           return
         }
-        await finish(ctx, provider, { login: { accountId: account.sub, amr: ["pwd"] } }, false)
+        await finish(ctx, provider, { login: { accountId: account.sub, amr: [...account.amr], ...(account.acr === undefined ? {} : { acr: account.acr }) } }, false)
       } else if (prompt === "consent" && (action === "confirm" || settings.consent === "auto")) {
         const grantId = await saveGrant(provider, interaction)
         await finish(ctx, provider, { consent: { grantId } }, true)

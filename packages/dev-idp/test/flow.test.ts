@@ -2,7 +2,7 @@ import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from "
 import * as oauth from "oauth4webapi"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 
-import { startDevIdp, type DevIdp } from "../src/index.js"
+import { MFA_ACR, startDevIdp, type DevIdp } from "../src/index.js"
 import { APP, REDIRECT_URI, beginFlow, clickThrough, exchangeCode, insecure, lastCallback } from "./relying-party.js"
 
 let idp: DevIdp
@@ -103,6 +103,18 @@ describe("authorization code flow", () => {
     page = await flow.browser.submitForm(page, { button: "Allow" })
     expect(lastCallback(flow).params.has("code")).toBe(true)
     expect(page.url.startsWith(REDIRECT_URI)).toBe(true)
+  })
+
+  it("RFC 8176: carol's ID token says her login was multi-factor (amr pwd+otp, acr MFA_ACR); alice's says pwd and no acr", async () => {
+    const carol = await beginFlow(idp)
+    await clickThrough(carol, { login: "carol@example.org", password: "carol-password" })
+    const claims = oauth.getValidatedIdTokenClaims(await exchangeCode(carol, lastCallback(carol)))
+    expect(claims).toMatchObject({ sub: "carol", amr: ["pwd", "otp"], acr: MFA_ACR })
+    const alice = await beginFlow(idp)
+    await clickThrough(alice)
+    const plain = oauth.getValidatedIdTokenClaims(await exchangeCode(alice, lastCallback(alice)))
+    expect(plain?.amr).toEqual(["pwd"])
+    expect(plain?.acr).toBeUndefined()
   })
 
   it("returns access_denied when the user denies consent", async () => {
@@ -324,6 +336,9 @@ describe("startDevIdp", () => {
         accounts: [{ sub: "a", email: "a@example.com", name: "A", password: "" }],
       }),
     ).rejects.toThrow(/options\.accounts\[0\]\.password/u)
+    const account = { sub: "a", email: "a@example.com", name: "A", password: "p" }
+    await expect(startDevIdp({ clients: [{ client_id: "x", client_secret: "s", redirect_uris: [REDIRECT_URI] }], accounts: [{ ...account, amr: [] }] })).rejects.toThrow(/options\.accounts\[0\]\.amr/u)
+    await expect(startDevIdp({ clients: [{ client_id: "x", client_secret: "s", redirect_uris: [REDIRECT_URI] }], accounts: [{ ...account, acr: "two words" }] })).rejects.toThrow(/options\.accounts\[0\]\.acr/u)
     const client = { client_id: "x", client_secret: "s", redirect_uris: [REDIRECT_URI] }
     await expect(startDevIdp({ clients: [client], logoutConfirmation: "never" as "auto" })).rejects.toThrow(/options\.logoutConfirmation/u)
     await expect(startDevIdp({ clients: [client], revocation: "yes" as unknown as boolean })).rejects.toThrow(/options\.revocation must be a boolean/u)

@@ -8,10 +8,10 @@
  *
  * The Next.js blocks go into an app as `npx create-next-app@16` writes it (test/fixtures/create-next-app),
  * with what the README's install line names added to its package.json and linked in from the
- * workspace, are built with `next build` (Next's type check included) and served by `next start`;
- * GitHub is never reached: the sign-in is checked up to the redirect to its authorize URL. The
- * React Router, TanStack Start, Astro and Nuxt apps, built the same way over their generators'
- * files, get the dev IdP beside GitHub in their auth configuration and sign in through it.
+ * workspace, are built with `next build` (Next's type check included) and served by `next start`.
+ * The Next.js, SvelteKit, React Router, TanStack Start, Astro and Nuxt apps, built the same way over
+ * their generators' files, follow the sign-in up to GitHub's authorize URL (GitHub is never
+ * reached), and get the dev IdP beside GitHub in their auth configuration to sign in through it.
  */
 import { execFile } from "node:child_process"
 import { readFileSync } from "node:fs"
@@ -54,7 +54,9 @@ const ALICE = DEFAULT_ACCOUNTS[0] ?? expect.unreachable("the dev IdP has no defa
  * beside it (`allowInsecureLoopbackRequests` for its plain-http loopback issuer), its one change
  * to the pages' files, so the app signs in end to end without GitHub being reached.
  */
-const DEV_IDP_CONFIG_FILES: Readonly<Record<string, string>> = { "react-router": "app/auth.server.ts", "tanstack-start": "src/auth.ts", astro: "auth.config.ts", nuxt: "server/auth.config.ts" }
+const DEV_IDP_CONFIG_FILES: Readonly<Record<string, string>> = { nextjs: "auth.ts", sveltekit: "src/auth.ts", "react-router": "app/auth.server.ts", "tanstack-start": "src/auth.ts", astro: "auth.config.ts", nuxt: "server/auth.config.ts" }
+/** Where an app's auth routes live, when not under `/api/auth`: SvelteKit's convention. */
+const AUTH_PATHS: Readonly<Record<string, string>> = { sveltekit: "/auth" }
 const GITHUB_ONLY = "providers: [GitHub()]"
 /** The host of an app's origin: Astro reads the Host header only for the hosts its page's astro.config.mjs allows (localhost). */
 const APP_HOSTS: Readonly<Record<string, string>> = { astro: "localhost" }
@@ -135,9 +137,9 @@ const ports = new Map<string, number>()
 const built = new Map<string, Promise<string>>()
 
 beforeAll(async () => {
-  for (const framework of [...FRAMEWORKS, "nextjs", "sveltekit", ...Object.keys(DEV_IDP_CONFIG_FILES)]) ports.set(framework, await freePort())
   const signingIn = [...FRAMEWORKS, ...Object.keys(DEV_IDP_CONFIG_FILES)]
-  const redirects = signingIn.flatMap((framework) => ["--redirect-uri", `${appOrigin(framework)}/api/auth/callback/dev-idp`])
+  for (const framework of signingIn) ports.set(framework, await freePort())
+  const redirects = signingIn.flatMap((framework) => ["--redirect-uri", `${appOrigin(framework)}${AUTH_PATHS[framework] ?? "/api/auth"}/callback/dev-idp`])
   idp = await startDevIdpBin(["--port", "0", ...redirects])
   projects = await mkdtemp(join(tmpdir(), "portcullis-snippets-"))
   for (const framework of FRAMEWORKS) {
@@ -260,14 +262,14 @@ describe("the README's Next.js app", () => {
     expect(asFilledIn(".env.local", files.get(".env.local") ?? "")).toMatch(/^AUTH_SECRET=[A-Za-z0-9+/]{43}=$/m)
   })
 
-  it("builds with next build (type check included) and runs under next start: the page signed out, sign-in to GitHub, the session routes", { timeout: 240_000 }, async () => {
+  it("builds with next build (type check included) and runs under next start: the page signed out, its sign-in up to GitHub, the session routes, and signs in through the dev IdP to the page with the session's user", { timeout: 240_000 }, async () => {
     const dir = await (built.get("nextjs") ?? expect.unreachable())
     const port = ports.get("nextjs") ?? expect.unreachable()
     const app = appOrigin("nextjs")
-    // Next.js keeps what the environment sets over .env.local: only the origin differs from it.
+    // Next.js keeps what the environment sets over .env.local: only the origin differs from it, and the dev IdP's lines are added.
     const server = spawnServer("sh", ["-c", script(dir, "start")], {
       cwd: dir,
-      env: projectEnv({ PORT: String(port), AUTH_URL: app }),
+      env: projectEnv({ ...devIdpEnv(), PORT: String(port), AUTH_URL: app }),
       stopSignal: "SIGTERM",
       killSignal: "SIGKILL",
       outputLimit: 20_000,
@@ -275,7 +277,7 @@ describe("the README's Next.js app", () => {
     })
     try {
       await waitFor(async () => (await fetch(`${app}/api/auth/providers`)).ok, 60_000, () => `next start did not answer:\n${server.output()}`)
-      // GitHub is never called: its authorize page is where the test stops.
+      // GitHub is never called: its authorize page is where its sign-in stops.
       const authorizeUrls: URL[] = []
       const browser = gitHubStubBrowser(authorizeUrls)
 
@@ -308,10 +310,10 @@ describe("the README's Next.js app", () => {
       const session = await fetch(`${app}/api/auth/session`)
       expect(session.status).toBe(200)
       expect(await session.json()).toBeNull()
-      const providers = (await (await fetch(`${app}/api/auth/providers`)).json()) as Record<string, unknown>
-      expect(providers).toEqual({
-        github: { id: "github", name: "GitHub", type: "oauth", signinUrl: `${app}/api/auth/signin/github`, callbackUrl: `${app}/api/auth/callback/github` },
-      })
+      await expectGitHubAndDevIdp(app, "/api/auth")
+      // The page's server action again, to the sign-in page's dev IdP button: back on the page, signed in.
+      const openSignInPage = async (signingIn: TestBrowser) => signingIn.submitForm(await signingIn.navigate(`${app}/`), { button: "Sign in" })
+      await signInThroughDevIdp(app, server, { openSignInPage, landing: { path: "/", shows: `Signed in as ${ALICE.email}` } })
       // Nothing logged: core logs every failure it handles, Next.js every render error (⨯).
       expect(server.output()).not.toMatch(/error|⨯|warn/i)
     } finally {
@@ -340,6 +342,25 @@ function readDotenv(text: string): Record<string, string> {
 }
 
 /**
+ * The dev IdP's lines of the getting-started page's `.env` with this run's issuer: what an app the
+ * test gave the dev IdP's provider reads, set in its environment (its own `.env` names GitHub alone).
+ */
+function devIdpEnv(): Record<string, string> {
+  const shared = snippets.find((snippet) => snippet.framework === "shared" && snippet.file === ".env") ?? expect.unreachable("no <!-- snippet: shared/.env --> block")
+  const lines = Object.entries(readDotenv(shared.text)).filter(([name]) => name.startsWith("AUTH_DEV_IDP_"))
+  return { ...Object.fromEntries(lines), AUTH_DEV_IDP_ISSUER: idp.issuer }
+}
+
+/** The app's providers route lists the pages' GitHub and the dev IdP the test added, with their routes under `authPath`. */
+async function expectGitHubAndDevIdp(app: string, authPath: string): Promise<void> {
+  const providers = (await (await fetch(`${app}${authPath}/providers`)).json()) as Record<string, unknown>
+  expect(providers).toEqual({
+    github: { id: "github", name: "GitHub", type: "oauth", signinUrl: `${app}${authPath}/signin/github`, callbackUrl: `${app}${authPath}/callback/github` },
+    "dev-idp": { id: "dev-idp", name: "Dev IdP", type: "oidc", signinUrl: `${app}${authPath}/signin/dev-idp`, callbackUrl: `${app}${authPath}/callback/dev-idp` },
+  })
+}
+
+/**
  * Starts a built framework app with its `start` script (or `command`), its `.env` lines in the environment (the
  * servers read no `.env` file, as the pages say) with this origin and the dev IdP's lines of the
  * getting-started page's `.env` (this run's issuer), and waits until it lists the GitHub provider
@@ -350,12 +371,10 @@ async function startBuiltApp(framework: string, command?: [string, string[]]): P
   const port = ports.get(framework) ?? expect.unreachable()
   const app = appOrigin(framework)
   const dotenv = readDotenv(await readFile(join(dir, ".env"), "utf8"))
-  const shared = snippets.find((snippet) => snippet.framework === "shared" && snippet.file === ".env") ?? expect.unreachable("no <!-- snippet: shared/.env --> block")
-  const devIdp = Object.fromEntries(Object.entries(readDotenv(shared.text)).filter(([name]) => name.startsWith("AUTH_DEV_IDP_")))
   const [file, args] = command ?? ["sh", ["-c", script(dir, "start")]]
   const server = spawnServer(file, args, {
     cwd: dir,
-    env: projectEnv({ ...dotenv, ...devIdp, AUTH_DEV_IDP_ISSUER: idp.issuer, PORT: String(port), HOST: "127.0.0.1", AUTH_URL: app, NODE_ENV: "production" }),
+    env: projectEnv({ ...dotenv, ...devIdpEnv(), PORT: String(port), HOST: "127.0.0.1", AUTH_URL: app, NODE_ENV: "production" }),
     stopSignal: "SIGTERM",
     killSignal: "SIGKILL",
     outputLimit: 20_000,
@@ -363,11 +382,7 @@ async function startBuiltApp(framework: string, command?: [string, string[]]): P
   })
   try {
     await waitFor(async () => (await fetch(`${app}/api/auth/providers`)).ok, 30_000, () => `the ${framework} app did not answer:\n${server.output()}`)
-    const providers = (await (await fetch(`${app}/api/auth/providers`)).json()) as Record<string, unknown>
-    expect(providers).toEqual({
-      github: { id: "github", name: "GitHub", type: "oauth", signinUrl: `${app}/api/auth/signin/github`, callbackUrl: `${app}/api/auth/callback/github` },
-      "dev-idp": { id: "dev-idp", name: "Dev IdP", type: "oidc", signinUrl: `${app}/api/auth/signin/dev-idp`, callbackUrl: `${app}/api/auth/callback/dev-idp` },
-    })
+    await expectGitHubAndDevIdp(app, "/api/auth")
   } catch (error) {
     await server.stop()
     throw error
@@ -438,21 +453,35 @@ function visibleText(body: string): string {
   return body.replace(/<!--.*?-->/gs, "")
 }
 
-/**
- * Opens the app's `/profile` signed out, as a browser without JavaScript, and signs in with the
- * dev IdP's button of the sign-in page it is sent to, as Alice on the IdP's login and consent
- * pages: back on `/profile`, the page reads her session, and so does the home page.
- */
-async function signInThroughDevIdp(app: string, server: SpawnedServer): Promise<void> {
-  const browser = new TestBrowser()
+/** How an app's signed-out visitor reaches the sign-in page, and the page the sign-in comes back to with what it shows of the user. */
+interface DevIdpSignIn {
+  /** By default `/profile`, which redirects to the sign-in page. */
+  openSignInPage?: (browser: TestBrowser, app: string) => Promise<Page>
+  /** By default `/profile`, reading the session. */
+  landing?: { path: string; shows: string }
+}
+
+/** A signed-out visit to `/profile`: the sign-in page it redirects to. */
+async function viaProfile(browser: TestBrowser, app: string): Promise<Page> {
   const signInPage = await browser.navigate(`${app}/profile`)
   expect(new URL(signInPage.url).pathname).toBe("/api/auth/signin")
+  return signInPage
+}
+
+/**
+ * Brings a browser without JavaScript to the app's sign-in page (by default through `/profile`)
+ * and signs in with its dev IdP button, as Alice on the IdP's login and consent pages: back on the
+ * landing page (by default `/profile`), the page reads her session, and so does the home page.
+ */
+async function signInThroughDevIdp(app: string, server: SpawnedServer, { openSignInPage = viaProfile, landing = { path: "/profile", shows: `Profile of ${ALICE.email}` } }: DevIdpSignIn = {}): Promise<void> {
+  const browser = new TestBrowser()
+  const signInPage = await openSignInPage(browser, app)
   const login = await browser.submitForm(signInPage, { formIndex: 1, button: "Sign in with Dev IdP" })
   expect(new URL(login.url).origin, `${login.body.slice(0, 500)}\n${server.output()}`).toBe(idp.issuer)
   const consent = await browser.submitForm(login, { values: { login: ALICE.email, password: ALICE.password } })
-  const profile = await browser.submitForm(consent, { button: "Allow" })
-  expect(profile.url, `${profile.body.slice(0, 1000)}\n${server.output()}`).toBe(`${app}/profile`)
-  expect(visibleText(profile.body)).toContain(`Profile of ${ALICE.email}`)
+  const landed = await browser.submitForm(consent, { button: "Allow" })
+  expect(landed.url, `${landed.body.slice(0, 1000)}\n${server.output()}`).toBe(`${app}${landing.path}`)
+  expect(visibleText(landed.body)).toContain(landing.shows)
   expect(visibleText((await browser.navigate(`${app}/`)).body)).toContain(`Signed in as ${ALICE.email}`)
 }
 
@@ -526,15 +555,15 @@ describe("the site's SvelteKit app", () => {
     for (const name of dependencies) expect(Object.keys(self.devDependencies), `add ${name} to packages/docs-test`).toContain(name)
   })
 
-  it("builds with vite build on adapter-node, and its server answers GET /auth/providers, the page signed out, and its sign-in form up to GitHub", { timeout: 120_000 }, async () => {
+  it("builds with vite build on adapter-node, and its server answers GET /auth/providers, the page signed out, its sign-in form up to GitHub, and signs in through the dev IdP to the page with the session's user", { timeout: 120_000 }, async () => {
     const dir = await (built.get("sveltekit") ?? expect.unreachable())
     const port = ports.get("sveltekit") ?? expect.unreachable()
     const app = appOrigin("sveltekit")
-    // `node --env-file` keeps what the environment sets: only the origin differs from the page's .env.
+    // `node --env-file` keeps what the environment sets: only the origin differs from the page's .env, and the dev IdP's lines are added.
     const server = spawnServer("sh", ["-c", script(dir, "start")], {
       cwd: dir,
       // ORIGIN: adapter-node cannot tell http from https on its own, and SvelteKit checks form posts against it.
-      env: projectEnv({ PORT: String(port), HOST: "127.0.0.1", ORIGIN: app, AUTH_URL: app }),
+      env: projectEnv({ ...devIdpEnv(), PORT: String(port), HOST: "127.0.0.1", ORIGIN: app, AUTH_URL: app }),
       stopSignal: "SIGTERM",
       killSignal: "SIGKILL",
       outputLimit: 20_000,
@@ -542,10 +571,7 @@ describe("the site's SvelteKit app", () => {
     })
     try {
       await waitFor(async () => (await fetch(`${app}/auth/providers`)).ok, 30_000, () => `the SvelteKit app did not answer:\n${server.output()}`)
-      const providers = (await (await fetch(`${app}/auth/providers`)).json()) as Record<string, unknown>
-      expect(providers).toEqual({
-        github: { id: "github", name: "GitHub", type: "oauth", signinUrl: `${app}/auth/signin/github`, callbackUrl: `${app}/auth/callback/github` },
-      })
+      await expectGitHubAndDevIdp(app, "/auth")
       const home = await fetch(`${app}/`)
       expect(home.status).toBe(200)
       const body = await home.text()
@@ -557,6 +583,9 @@ describe("the site's SvelteKit app", () => {
       const authorize = new URL(started.headers.get("location") ?? expect.unreachable(`the signin action answered ${String(started.status)}`))
       expect(`${authorize.origin}${authorize.pathname}`).toBe("https://github.com/login/oauth/authorize")
       expect(authorize.searchParams.get("redirect_uri")).toBe(`${app}/auth/callback/github`)
+      // The page links to no sign-in page (its form names GitHub): the visitor opens the built-in one under /auth.
+      const openSignInPage = (signingIn: TestBrowser) => signingIn.navigate(`${app}/auth/signin`)
+      await signInThroughDevIdp(app, server, { openSignInPage, landing: { path: "/", shows: `Signed in as ${ALICE.email}` } })
       expect(server.output()).not.toMatch(/error/i)
     } finally {
       await server.stop()

@@ -111,6 +111,7 @@ export type EmailProviderType =
 /** The ids of the built-in credentials providers. */
 export type CredentialsProviderType =
   | "credentials"
+  | "password"
 
 /** The ids of the built-in WebAuthn (passkey) providers. */
 export type WebAuthnProviderType =

@@ -1,20 +1,24 @@
 // The app every runtime serves: core, three providers from @portcullis/providers and the memory
 // adapter, imported from node_modules as an app would. The same sign-ins run under a JWT session
 // (/api/auth) and a database session (/db/auth), each with its own store, through
-// @portcullis/hono's middleware (/hono, a JWT session), and with a second factor (/totp/auth, a
-// JWT session under `mfa`). Routes under /test/
+// @portcullis/hono's middleware (/hono, a JWT session), with a second factor (/totp/auth, a
+// JWT session under `mfa`), and with password accounts (/password/auth, Password() over the memory
+// adapter, its one user's hash made by the driver on Node.js). Routes under /test/
 // exist for the driver only: the last link mailed to an address, the provider's access token,
-// the runtime's clock, the timers a response left behind, and which runtime this is.
+// the runtime's clock, the timers a response left behind, which runtime this is, and a password
+// hashed and verified here.
 import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { Auth, getAccessToken, getSession } from "@portcullis/core"
+import { hashPassword, verifyPassword } from "@portcullis/core/password"
 import { authHandler, initAuthConfig, verifyAuth } from "@portcullis/hono"
 import Credentials from "@portcullis/providers/credentials"
 import Email from "@portcullis/providers/email"
 import Keycloak from "@portcullis/providers/keycloak"
+import Password from "@portcullis/providers/password"
 import { Hono } from "hono"
 
 /** What the driver passes: as environment variables, or a worker's bindings. */
-/** @typedef {{ IDP_ISSUER: string, IDP_CLIENT_ID: string, IDP_CLIENT_SECRET: string, AUTH_SECRET?: string, AUTH_URL?: string }} AppEnv */
+/** @typedef {{ IDP_ISSUER: string, IDP_CLIENT_ID: string, IDP_CLIENT_SECRET: string, PASSWORD_HASH: string, AUTH_SECRET?: string, AUTH_URL?: string }} AppEnv */
 
 /** Carol's password (test/sign-in.ts signs in with it). */
 const PASSWORD = "a runtime test password"
@@ -111,6 +115,17 @@ export function createApp(env, { envRead }) {
     // Second factors in a store of their own, so that the other sign-ins pass no gate. Notices of
     // an enrolment go nowhere: the driver does not read them.
     totp: configFor("/totp/auth", "jwt", { mfa: { factors: ["totp"] }, mail: { send: () => undefined } }),
+    // Dave's hash is the PHC string the driver made on Node.js: the runtime verifies it as stored.
+    password: {
+      ...fromConfig,
+      basePath: "/password/auth",
+      adapter: MemoryAdapter({
+        users: [{ id: "dave", name: "Dave", email: "dave@example.com", emailVerified: new Date(0) }],
+        passwordHashes: [{ userId: "dave", hash: env.PASSWORD_HASH }],
+      }),
+      providers: [Password()],
+      mail: { send: () => undefined },
+    },
   }
 
   const hono = new Hono()
@@ -126,6 +141,7 @@ export function createApp(env, { envRead }) {
     if (pathname.startsWith("/api/auth/")) return Auth(request, configs.jwt)
     if (pathname.startsWith("/db/auth/")) return Auth(request, configs.database)
     if (pathname.startsWith("/totp/auth/")) return Auth(request, configs.totp)
+    if (pathname.startsWith("/password/auth/")) return Auth(request, configs.password)
     if (pathname.startsWith("/hono/")) return hono.fetch(request)
     const config = searchParams.get("session") === "database" ? configs.database : configs.jwt
     if (pathname === "/test/session") return Response.json(await getSession(request, config))
@@ -133,6 +149,11 @@ export function createApp(env, { envRead }) {
     if (pathname === "/test/mail") return Response.json({ url: mailbox.get(searchParams.get("to")) ?? null })
     if (pathname === "/test/timers") return Response.json({ left: leftTimers })
     if (pathname === "/test/runtime") return Response.json(runtimeInfo())
+    if (pathname === "/test/password" && request.method === "POST") {
+      const { password } = await request.json()
+      const hash = await hashPassword(password)
+      return Response.json({ hash, right: await verifyPassword(hash, password), wrong: await verifyPassword(hash, `${password}!`) })
+    }
     if (pathname === "/test/clock") {
       // Burns CPU without I/O (counted: on workerd performance.now() stands still too), then does
       // I/O: on workerd only the second moves the clock.

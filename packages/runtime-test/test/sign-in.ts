@@ -2,13 +2,15 @@
  * The one end-to-end sign-in every runtime passes, driven from this Node.js process with the
  * cookie-jar browser: OpenID Connect through the dev IdP (here, on 127.0.0.1), an email link and
  * credentials, to a JWT session (`/api/auth`) and a database session (`/db/auth`, the memory
- * adapter), and a `getAccessToken` refresh at the provider.
+ * adapter), a `getAccessToken` refresh at the provider, and a password hashed on the runtime and
+ * one hashed on Node.js verified there (`Password()`).
  *
  * The browser talks to the app as `http://localhost:3000` (its `AUTH_URL`, where the IdP sends it
  * back); each request is forwarded to the port the runtime listens on.
  *
  * @module
  */
+import { hashPassword, verifyPassword } from "@portcullis/core/password"
 import { startDevIdp, type DevIdp } from "@portcullis/dev-idp"
 import type { AppProcess } from "@portcullis/test-kit/app-process"
 import { TestBrowser, type Page } from "@portcullis/test-kit/browser"
@@ -22,6 +24,8 @@ const CLIENT = { id: "runtime-test", secret: "runtime-test-client-secret" }
 const ALICE = { login: "alice@example.com", password: "alice-password" }
 /** The app's password for `carol` (app/app.mjs). */
 const PASSWORD = "a runtime test password"
+/** Dave's password in the app's Password() accounts, hashed here on Node.js (`PASSWORD_HASH`). */
+const DAVE = { email: "dave@example.com", password: "dave's password, made on Node.js" }
 
 /** Forwards the browser's requests for {@link APP} to the app's real address, redirects untouched. */
 function forwardTo(origin: string): (request: Request) => Promise<Response> {
@@ -125,6 +129,7 @@ export function runtimeSignIn(runtime: RuntimeName): void {
           IDP_ISSUER: idp.issuer,
           IDP_CLIENT_ID: CLIENT.id,
           IDP_CLIENT_SECRET: CLIENT.secret,
+          PASSWORD_HASH: await hashPassword(DAVE.password),
         })
         run = { idp, app }
       } catch (error) {
@@ -243,6 +248,29 @@ export function runtimeSignIn(runtime: RuntimeName): void {
       const replayed = await postForJson(again, base, "/mfa/verify", { factor: "totp", code: next })
       expect({ status: replayed.status, body: (await replayed.json()) as unknown }).toEqual({ status: 400, body: { error: "replayed" } })
       expect(await json<SessionBody | null>(again, `${base}/session`)).toBeNull()
+    })
+
+    it(`${runtime}: a password hashed here (scrypt, PHC string with a per-hash salt) verifies, and a wrong one does not (NIST SP 800-63B rev 4 §3.1.1.2)`, async () => {
+      const response = await browserFor(current()).request(`${APP}/test/password`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ password: "a password hashed on this runtime" }),
+      })
+      expect(response.status).toBe(200)
+      const { hash, right, wrong } = (await response.json()) as { hash: string; right: unknown; wrong: unknown }
+      expect(hash).toMatch(/^\$scrypt\$ln=14,r=8,p=5\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/u)
+      expect({ right, wrong }).toEqual({ right: { ok: true, rehash: false }, wrong: { ok: false, rehash: false } })
+      // The runtime's hash verifies here on Node.js too: one format on every runtime.
+      expect(await verifyPassword(hash, "a password hashed on this runtime")).toEqual({ ok: true, rehash: false })
+    })
+
+    it(`${runtime}: Password() signs in with a hash made on Node.js, and refuses a wrong password`, async () => {
+      const browser = browserFor(current())
+      const wrong = await post(browser, "/password/auth", "/callback/password", { email: DAVE.email, password: "not dave's password" })
+      expect(new URL(wrong.url).searchParams.get("error")).toBe("CredentialsSignin")
+      const done = await post(browser, "/password/auth", "/callback/password", DAVE)
+      expect(done.url).toBe(`${APP}/dashboard`)
+      expect(await json<SessionBody>(browser, "/password/auth/session")).toMatchObject({ user: { email: DAVE.email } })
     })
 
     it(`${runtime}: no response leaves a timer behind (a runtime may run nothing after the response)`, async () => {

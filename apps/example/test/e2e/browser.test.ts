@@ -3,6 +3,7 @@
  * clicking through sign-in, consent and sign-out as a new user would, through the demo user's
  * password form and an email sign-in link, and through a passkey sign-up confirmed by email.
  */
+import type { MailMessage } from "@portcullis/core"
 import { DEFAULT_ACCOUNTS } from "@portcullis/dev-idp"
 import { addVirtualAuthenticator, enableVirtualAuthenticators } from "@portcullis/test-kit/chromium"
 import { totpCodeAt, totpStepAt } from "@portcullis/test-kit/totp"
@@ -29,6 +30,8 @@ interface Started {
   errors: string[]
   /** The sign-in links the app would have emailed, in order. */
   links: SignInLink[]
+  /** Core's other mails the app would have sent (notices, address changes), in order. */
+  mails: MailMessage[]
 }
 
 const started: Started[] = []
@@ -36,6 +39,7 @@ const started: Started[] = []
 async function start(env: Record<string, string> = {}, idpAccessTokenTtl?: number): Promise<Started> {
   const errors: string[] = []
   const links: SignInLink[] = []
+  const mails: MailMessage[] = []
   const example = await startExample({
     env: { AUTH_SECRET: SECRET, ...env },
     port: 0,
@@ -47,8 +51,11 @@ async function start(env: Record<string, string> = {}, idpAccessTokenTtl?: numbe
     sendSignInLink: (link) => {
       links.push(link)
     },
+    sendMail: (message) => {
+      mails.push(message)
+    },
   })
-  const run = { example, errors, links }
+  const run = { example, errors, links, mails }
   started.push(run)
   return run
 }
@@ -61,9 +68,10 @@ afterAll(async () => {
 /**
  * Runs `body` in a fresh browser context (no cookies at the app or the IdP); on failure saves a
  * screenshot under test-results/ and names it in the error. Also fails on any script error or
- * Content-Security-Policy violation the page reports.
+ * Content-Security-Policy violation the page reports, but for the console errors the test
+ * expects (`expected`: a refusal the page asked for, which Chromium logs as a failed load).
  */
-function browserTest(name: string, body: (page: Page) => Promise<void>): void {
+function browserTest(name: string, body: (page: Page) => Promise<void>, expected: readonly RegExp[] = []): void {
   it(name, async () => {
     browser ??= launchChromium()
     const context = await (await browser).newContext()
@@ -76,6 +84,7 @@ function browserTest(name: string, body: (page: Page) => Promise<void>): void {
       const source = message.location().url
       // The Dev IdP serves no icon; Chromium's request for one is not the example's failure.
       if (message.type() !== "error" || started.some(({ example }) => source === `${example.idp.issuer}/favicon.ico`)) return
+      if (expected.some((pattern) => pattern.test(`${message.text()} (${source})`))) return
       pageErrors.push(`${message.text()} (${source})`)
     })
     try {
@@ -122,7 +131,7 @@ describe("the example with database sessions", () => {
     await page.goto(`${example.url}/`)
     expect(await page.getByTestId("state").textContent()).toContain("Signed out")
 
-    await page.getByRole("link", { name: "Protected page" }).click()
+    await page.getByRole("link", { name: "Protected", exact: true }).click()
     await page.waitForURL(`${example.url}/api/auth/signin?callbackUrl=%2Fprotected`)
     await page.getByRole("button", { name: "Sign in with Dev IdP" }).click()
 
@@ -574,4 +583,94 @@ describe("the signed-in devices page", () => {
     await page.goto(`${example.url}/devices`)
     await page.waitForURL(`${example.url}/api/auth/signin?callbackUrl=%2Fdevices`)
   })
+})
+
+describe("the account page", () => {
+  let run: Started
+  beforeAll(async () => {
+    run = await start()
+  })
+
+  /** The session ids `GET /sessions` lists for this browser's user, this one's marked. */
+  async function sessionIds(page: Page): Promise<{ id: string; current: boolean }[]> {
+    return page.evaluate(async () => ((await (await fetch("/api/auth/sessions")).json()) as { id: string; current: boolean }[]).map(({ id, current }) => ({ id, current })))
+  }
+
+  browserTest("V7.5.1: unlinking with a stale session goes through ReauthRequired to a passkey re-authentication and back, then succeeds on the same session; the address changes by its link, every change is noticed, and the account is deleted", async (page) => {
+    const { example } = run
+    const cdp = await enableVirtualAuthenticators(page)
+    const authenticatorId = await addVirtualAuthenticator(cdp)
+
+    // Alice signs in with the Dev IdP; her verified address (with email links on) is another way in.
+    await page.goto(`${example.url}/account`)
+    await page.waitForURL(`${example.url}/api/auth/signin?callbackUrl=%2Faccount`)
+    await page.getByRole("button", { name: "Sign in with Dev IdP" }).click()
+    await logInAtIdp(page, example)
+    await page.waitForURL(`${example.url}/account`)
+    const linked = page.getByTestId("linked-account")
+    expect(await linked.textContent()).toContain("Dev IdP")
+
+    // A fresh session adds a passkey at once, from the page.
+    const signedIn = await sessionIds(page)
+    await page.getByRole("button", { name: "Add a passkey" }).click()
+    await page.getByTestId("passkey").waitFor()
+    expect((await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials).toHaveLength(1)
+    const before = { sessions: await sessionIds(page), cookie: await sessionCookie(page), devices: await page.getByTestId("device").count() }
+    // Adding a passkey is no new sign-in: the same session, one device.
+    expect(before.sessions).toEqual(signedIn)
+    expect(before.devices).toBe(1)
+
+    // Eleven minutes on (session.reauthAge is ten), the Dev IdP account can go, but only once Alice proves it is her.
+    vi.useFakeTimers({ toFake: ["Date"] })
+    try {
+      vi.setSystemTime(Date.now() + 11 * 60 * 1000)
+      await page.reload()
+      await page.getByRole("button", { name: "Unlink" }).click()
+      await page.waitForURL((url) => url.pathname === "/api/auth/reauth" && url.searchParams.get("callbackUrl") === `${example.url}/account`)
+      expect(await linked.count(), "nothing was unlinked").toBe(0)
+      await page.locator("form[data-reauth-passkey] button").click()
+      await page.waitForURL(`${example.url}/account`)
+      expect(await linked.count(), "still linked after re-authenticating").toBe(1)
+
+      await page.getByRole("button", { name: "Unlink" }).click()
+      await page.getByRole("button", { name: "Link Dev IdP" }).waitFor()
+      expect(await linked.count()).toBe(0)
+      expect(await page.getByText("No account at another provider is linked.").count()).toBe(1)
+      // The same session throughout: its id, its cookie, and one device listed.
+      expect(await sessionIds(page)).toEqual(before.sessions)
+      expect(await sessionCookie(page)).toBe(before.cookie)
+      expect(await page.getByTestId("device").count()).toBe(before.devices)
+
+      // Still recent: the address changes through the link mailed to the new one, and the old one is told.
+      await page.getByLabel("New email address").fill("alice.new@example.org")
+      await page.getByRole("button", { name: "Change email" }).click()
+      await page.getByText("Check alice.new@example.org").waitFor()
+      const change = run.mails.find((mail) => mail.kind === "emailChange")
+      expect(change?.to).toBe("alice.new@example.org")
+      await page.goto(change?.url ?? "")
+      await page.getByRole("button", { name: "Use this address" }).click()
+      await page.getByRole("heading", { name: "Email address changed" }).waitFor()
+      await page.goto(`${example.url}/account`)
+      expect(await page.getByTestId("user-email").textContent()).toBe("alice.new@example.org")
+
+      // Deleting the account signs out everywhere and leaves nothing to sign in with.
+      page.once("dialog", (dialog) => void dialog.accept())
+      await page.getByRole("button", { name: "Delete my account" }).click()
+      await page.waitForURL(`${example.url}/`)
+      expect(await page.getByTestId("state").textContent()).toContain("Signed out")
+      expect(await sessionCookie(page)).toBeUndefined()
+    } finally {
+      vi.useRealTimers()
+    }
+    // Each change that touched how Alice signs in was told to her, in plain words (OWASP ASVS v5 6.3.7).
+    const notices = run.mails.filter((mail) => mail.kind === "notice")
+    expect(notices.map(({ to, subject }) => [to, subject])).toEqual([
+      [ALICE.email, "A passkey was added"],
+      [ALICE.email, "Your Dev IdP account was unlinked"],
+      [ALICE.email, "Your email address was changed"],
+    ])
+    for (const notice of notices) expect(`${notice.text} ${notice.html}`).not.toMatch(/https?:|token/i)
+
+    expect(run.errors).toEqual([])
+  }, [/status of 403 .*\/api\/auth\/accounts\/unlink\)$/])
 })

@@ -45,6 +45,7 @@ const SIGNED_IN = [
   { name: "protected", path: "/protected" },
   { name: "devices", path: "/devices" },
   { name: "settings", path: "/settings" },
+  { name: "account", path: "/account" },
   { name: "sign-out", path: "/api/auth/signout" },
   // Core's sign-in page while signed in: it says who, with the way on and a sign-out link.
   { name: "sign-in-signed-in", path: "/api/auth/signin?callbackUrl=%2Fprotected" },
@@ -100,7 +101,7 @@ async function checkPage(page: Page, label: string, axe: boolean, expected: { ca
   for (const link of seen.headerLinks) expect(link.top, `${label}: "${link.text}" is on the header's one line`).toBeLessThan(first?.bottom ?? 0)
   if (expected.card !== false) {
     // The app's own pages have the header; core's sign-in and sign-out pages have none.
-    if (seen.headerLinks.length > 0) expect(seen.headerLinks.length, `${label}: a header with the brand and its links`).toBe(3)
+    if (seen.headerLinks.length > 0) expect(seen.headerLinks.length, `${label}: a header with the brand and its links`).toBe(4)
     expect(seen.border?.width, `${label}: the card has a border`).toBeGreaterThan(0)
     expect(contrast(seen.border?.color ?? "", seen.background), `${label}: the card's edge shows against the page`).toBeGreaterThanOrEqual(1.3)
   }
@@ -135,6 +136,7 @@ describe("the example's pages in Chromium", () => {
       warn: () => undefined,
       authLogger: { error: () => undefined, warn: () => undefined },
       sendSignInLink: () => undefined,
+      sendMail: () => undefined,
     })
     browser = await launchChromium()
   })

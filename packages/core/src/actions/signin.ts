@@ -1,7 +1,6 @@
 import { auditAs } from "../audit/audit.js"
-import { resolveCallbackUrl } from "../http/callback-url.js"
+import { verifyFormTarget } from "../http/callback-url.js"
 import { readForm } from "../http/context.js"
-import { verifyCsrf } from "../http/csrf.js"
 import { InvalidProvider } from "../errors/errors.js"
 import type { RequestContext } from "../internal.js"
 
@@ -22,16 +21,7 @@ export async function signIn(context: RequestContext, providerId: string): Promi
   const form = await readForm(context.request)
   const query = new URLSearchParams(context.url.searchParams)
   const requested = form.get("callbackUrl") ?? query.get("callbackUrl")
-  try {
-    await verifyCsrf(context, form.get("csrfToken"), form.get("openedAt"))
-  } catch (error) {
-    // The sign-in page it sends the browser back to keeps the requested page (a safe same-app URL only).
-    if (requested !== null) context.returnTo = await resolveCallbackUrl(context, requested)
-    throw error
-  }
-
-  const target = await resolveCallbackUrl(context, requested)
-  if (requested !== null) context.returnTo = target
+  const target = await verifyFormTarget(context, form, requested)
   query.delete("callbackUrl")
   return provider.flow.signIn(context, provider, { form, callbackUrl: target, query })
 }

@@ -5,7 +5,7 @@
  */
 import { SESSION_RECORD_METHODS, type Adapter, type AdapterMethod, type AdapterUser } from "../adapters.js"
 import { Configuration } from "../errors/errors.js"
-import type { InternalMfa } from "../internal.js"
+import type { FlowProvider, InternalConfig, InternalMfa } from "../internal.js"
 import type { MfaFactor } from "../types.js"
 import { isRecord } from "./read.js"
 
@@ -28,19 +28,27 @@ const OPTIONS = new Set(["factors", "required"])
 
 /**
  * `mfa` in its internal form: `factors` checked (default `["totp"]`), `required` made a function
- * whatever was given (default `false`), and the adapter checked for the methods second factors
- * and their sessions call.
+ * whatever was given (default `false`), the adapter checked for the methods second factors and
+ * their sessions call, and `"email"` for a way to mail its codes (`mail.send`, or an email
+ * provider's transport): with it listed a user with a verified address owes a code, and one that
+ * never arrives would keep them out.
  *
  * @throws {Configuration} naming the option that is not usable, an option `mfa` does not have
  * (a misspelt `required` would otherwise leave every user without a second factor), or the
- * adapter methods that are missing.
+ * adapter methods that are missing, or no way to mail an email code.
  */
-export function normaliseMfa(value: unknown, adapter: Adapter | undefined): InternalMfa {
+export function normaliseMfa(value: unknown, adapter: Adapter | undefined, sending?: { mail: InternalConfig["mail"]; providers: readonly FlowProvider[] }): InternalMfa {
   if (!isRecord(value)) throw new Configuration('`mfa` must be an object such as `{ factors: ["totp"], required: true }`.')
   const unknown = Object.keys(value).filter((key) => !OPTIONS.has(key))
   if (unknown.length > 0) throw new Configuration(`\`mfa\` has no option ${unknown.map((key) => `\`${key}\``).join(", ")}: its options are \`factors\` and \`required\`.`)
   const mfa = { factors: readFactors(value.factors), required: readRequired(value.required) }
   checkAdapter(adapter)
+  // `sending` is what `Auth()`'s configuration has to send mail with; a caller without it checks the option alone.
+  if (sending !== undefined && mfa.factors.includes("email") && sending.mail.send === undefined && !sending.providers.some((provider) => provider.flow.mailTransport?.(provider.options) !== undefined)) {
+    throw new Configuration(
+      '`mfa.factors` lists "email", but no mail can be sent: set `mail.send`, or configure an email provider with a transport (Resend, Nodemailer...). A user who owes a code that never arrives could not sign in.',
+    )
+  }
   return mfa
 }
 

@@ -23,7 +23,7 @@ import type { ReadOptions } from "./read.js"
 export async function normaliseConfig(read: ReadOptions, env: Env, logSecrets: string[]): Promise<InternalConfig> {
   const rare = await normaliseRare(read, env)
   const redirectProxyUrl = rare?.redirectProxyUrl
-  const { providers, unavailable, unavailableSecrets } = await normaliseProviders(read.providers, { env, redirectProxyUrl })
+  const { providers, unavailable, unavailableSecrets } = await normaliseProviders(read.providers, { env, redirectProxyUrl, mfa: read.mfa })
   for (const provider of providers) logSecrets.push(...(provider.flow.secrets?.(provider.options) ?? []))
   logSecrets.push(...unavailableSecrets)
   const adapter = read.adapter as Adapter | undefined
@@ -56,8 +56,9 @@ export async function normaliseConfig(read: ReadOptions, env: Env, logSecrets: s
     production: env.NODE_ENV === "production",
     theme: rare?.theme ?? {},
     adapter: adapter === undefined ? undefined : stores?.adapterWithStoreTimeout(adapter, storeTimeout),
+    storeTimeout,
     // Loaded only by an app that sets `mfa`: its reading and checks add nothing to the others.
-    mfa: read.mfa === undefined ? undefined : (await import("./mfa.js")).normaliseMfa(read.mfa, adapter),
+    mfa: read.mfa === undefined ? undefined : (await import("./mfa.js")).normaliseMfa(read.mfa, adapter, { mail: read.mail, providers }),
     legacySessionCookies: rare?.legacySessionCookies,
     rateLimit: rateLimit?.store === undefined ? rateLimit : { ...rateLimit, store: stores?.rateLimitStoreWithTimeout(rateLimit.store, storeTimeout) },
     clientAddress: read.clientAddress,

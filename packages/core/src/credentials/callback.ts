@@ -5,10 +5,9 @@
  */
 import { askSignIn } from "../sign-in/sign-in-callback.js"
 import { finishSignIn } from "../sign-in/sign-in.js"
-import { resolveCallbackUrl } from "../http/callback-url.js"
+import { verifyFormTarget } from "../http/callback-url.js"
 import { readForm, redirect } from "../http/context.js"
 import type { RequestContext } from "../internal.js"
-import { verifyCsrf } from "../http/csrf.js"
 import type { Adapter, AdapterUser } from "../adapters.js"
 import { withAuditReason } from "../audit/trail.js"
 import { InvalidProvider } from "../errors/errors.js"
@@ -63,16 +62,7 @@ export async function credentialsCallback(context: RequestContext, provider: Int
   }
   const { config } = context
   const form = await readForm(context.request)
-  const requested = form.get("callbackUrl")
-  try {
-    await verifyCsrf(context, form.get("csrfToken"), form.get("openedAt"))
-  } catch (error) {
-    // As for the other sign-in forms: the page the refusal sends the browser back to keeps the requested page.
-    if (requested !== null) context.returnTo = await resolveCallbackUrl(context, requested)
-    throw error
-  }
-  const target = await resolveCallbackUrl(context, requested)
-  if (requested !== null) context.returnTo = target
+  const target = await verifyFormTarget(context, form, form.get("callbackUrl"))
   const credentials = readCredentials(provider, form)
   for (const value of Object.values(credentials)) context.sensitive.add(value)
   const attempts = await failedAttempts(config, provider, credentials)

@@ -3,7 +3,7 @@
  * stand-in for a new address), and the user a followed link signs in. Loaded only with the
  * email flow (and passkey sign-up by link).
  */
-import { createUserOrWinner, findUserByEmail, type ResolvedUser } from "../sign-in/accounts.js"
+import { createUserOrWinner, findUserByEmail, replaceUnproven, type ResolvedUser } from "../sign-in/accounts.js"
 import { askSignIn } from "../sign-in/sign-in-callback.js"
 import type { Adapter, AdapterUser } from "../adapters.js"
 import type { InternalConfig } from "../internal.js"
@@ -45,18 +45,22 @@ export async function askEmailSignIn(
  * A user whose address was never verified may have been created by someone who merely claimed
  * it at some provider: signing its owner into that user would hand them the claimant's linked
  * accounts and the claimant a way into the owner's data. Such a sign-in is refused, unless the
- * email provider sets `allowDangerousEmailAccountLinking`.
+ * email provider sets `allowDangerousEmailAccountLinking`; a password sign-up never confirmed is
+ * replaced instead (see `replaceUnproven`).
  *
  * @throws {OAuthAccountNotLinked} when the address belongs to a user whose email was never verified.
  * @throws {AdapterError} when the store fails.
  */
 export async function resolveEmailUser(
-  config: InternalConfig,
+  context: RequestContext,
   adapter: Adapter,
   identifier: string,
-  existing: AdapterUser | null,
+  found: AdapterUser | null,
   allowUnverified: boolean,
 ): Promise<ResolvedUser> {
+  const { config } = context
+  // A password sign-up never confirmed is no one's account yet: the followed link replaces it.
+  const existing = found !== null && (await replaceUnproven(context, adapter, found)) ? null : found
   if (existing !== null) return signInExisting(config, adapter, identifier, existing, allowUnverified)
   return createUserOrWinner(config, adapter, {
     fields: { email: identifier, emailVerified: new Date() },

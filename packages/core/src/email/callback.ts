@@ -99,7 +99,6 @@ export async function verifySignInLink(
  */
 export async function emailCallback(context: RequestContext, provider: InternalEmailProvider): Promise<Response> {
   if (context.request.method !== "POST") return confirmationPage(context, provider)
-  const { config } = context
   const { identifier, callbackUrl: requested } = await verifySignInLink(context, provider, await readForm(context.request))
   if (context.reauth !== undefined) {
     // Asked by the re-authentication page: the used link must have gone to the signed-in user's own verified address.
@@ -109,6 +108,6 @@ export async function emailCallback(context: RequestContext, provider: InternalE
   const adapter = emailAdapter(context, provider)
   const { existing, account, redirectTo } = await askEmailSignIn(context, { adapter, providerId: provider.id, identifier })
   if (redirectTo !== undefined) return redirect(context, redirectTo)
-  const { user, isNewUser } = await resolveEmailUser(config, adapter, identifier, existing, provider.allowDangerousEmailAccountLinking)
+  const { user, isNewUser } = await resolveEmailUser(context, adapter, identifier, existing, provider.allowDangerousEmailAccountLinking)
   return finishSignIn(context, { user, account: { ...account, userId: user.id }, isNewUser, methods: ["email"] }, await resolveCallbackUrl(context, requested))
 }

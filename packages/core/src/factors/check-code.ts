@@ -15,7 +15,7 @@ import type { MfaFactor } from "../types.js"
 import { memoryCounters } from "../limits/memory-store.js"
 import { rateLimitsOf, targetKey } from "../limits/rate-limit.js"
 import type { RateLimitStore } from "../limits/rate-limit-store.js"
-import { sendMail } from "../outbound/mail.js"
+import { sendNotice } from "../outbound/notices.js"
 import { callAdapter } from "../outbound/store.js"
 import { matchBackupCode } from "./backup-codes.js"
 import { openFactorSecret } from "./sealed-secret.js"
@@ -97,16 +97,32 @@ export async function listedFactors(context: RequestContext, userId: string): Pr
   return (await confirmedFactors(context, userId)).filter((factor) => isListed(context, factor.type))
 }
 
+/**
+ * The address a pending sign-in's email code goes to (`mfa.factors: ["email"]`, `email-code.ts`):
+ * the user's verified address, as the store has it now. `undefined` when "email" is not listed,
+ * the user has no verified address, or the first factor was an email link: a code to the same
+ * mailbox would prove it twice, so such a sign-in neither owes nor is offered an email code.
+ *
+ * @throws {AdapterError} when the store fails.
+ */
+export async function emailCodeAddress(context: RequestContext, signedIn: { user: { id: string }; methods: readonly string[] }): Promise<string | undefined> {
+  if (context.config.mfa?.factors.includes("email") !== true || signedIn.methods.includes("email")) return undefined
+  const adapter = factorAdapter(context)
+  const user = typeof adapter.getUser === "function" ? await callAdapter(adapter, "getUser", signedIn.user.id) : null
+  return typeof user?.email === "string" && user.email !== "" && user.emailVerified != null ? user.email : undefined
+}
+
 async function userKey(userId: string): Promise<string> {
   return targetKey("second-factor", userId)
 }
 
 /** Whether the user has typed {@link USER_LIMIT} wrong codes in the current window. */
-async function overLimit(context: RequestContext, userId: string): Promise<boolean> {
+export async function overLimit(context: RequestContext, userId: string): Promise<boolean> {
   return (await counters(context).peek(await userKey(userId))).count >= USER_LIMIT
 }
 
-async function countWrong(context: RequestContext, userId: string): Promise<void> {
+/** Counts a wrong code toward the user's {@link USER_LIMIT}, whichever factor it was for. */
+export async function countWrong(context: RequestContext, userId: string): Promise<void> {
   await counters(context).hit(await userKey(userId), USER_WINDOW_SECONDS)
 }
 
@@ -184,14 +200,5 @@ async function sendLockNotice(context: RequestContext, userId: string): Promise<
     context.config.logger.warn("SecondFactorLocked", `A user's authenticator-app factor locked after ${LOCK_AFTER} wrong codes; they have no address to be told at.`)
     return
   }
-  const text =
-    `Someone typed ${LOCK_AFTER} wrong codes for your authenticator app in a row, so it no longer signs you in. ` +
-    "If this was not you, someone may know your password: change it. Sign in with a backup code, then set up the authenticator app again."
-  await sendMail(context, {
-    to: user.email,
-    kind: "notice",
-    subject: "Your authenticator app was locked",
-    text,
-    html: `<p>${text}</p>`,
-  })
+  await sendNotice(context, user.email, "totpLocked")
 }

@@ -26,7 +26,7 @@ import { MissingCSRF } from "../errors/flow-errors.js"
 import { callAdapter } from "../outbound/store.js"
 import { newAssurance } from "../session/assurance.js"
 import type { SignedIn } from "../session/source.js"
-import { factorAdapter, listedFactors } from "./check-code.js"
+import { emailCodeAddress, factorAdapter, listedFactors } from "./check-code.js"
 
 /** How long a pending sign-in lasts: 5 minutes. */
 export const PENDING_MAX_AGE = 5 * 60
@@ -95,6 +95,8 @@ async function owesSecondFactor(context: RequestContext, signedIn: SignedIn): Pr
   if (mfa === undefined || signedIn.continues !== undefined) return false
   if (newAssurance(signedIn.methods, 0).level === 2) return false
   if ((await listedFactors(context, signedIn.user.id)).length > 0) return true
+  // With "email" listed, a verified address is a factor the user has (never after an email link).
+  if ((await emailCodeAddress(context, signedIn)) !== undefined) return true
   // A passkey is owed after every other way in; after a passkey sign-in it was the first factor.
   if (!signedIn.methods.includes("hwk") && (await passkeyFactor(context, signedIn)) !== undefined) return true
   return mfa.required(signedIn.user as AdapterUser)

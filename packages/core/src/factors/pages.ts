@@ -13,13 +13,13 @@ import { qrSvg } from "./qr.js"
 export type FactorPageContext = Pick<RequestContext, "origin" | "authUrl"> & { config: Pick<InternalConfig, "theme"> }
 
 /** A second factor the challenge page offers. */
-export type ChallengeFactor = "totp" | "backup" | "passkey"
+export type ChallengeFactor = "totp" | "backup" | "passkey" | "email"
 
 /**
  * Why the last attempt was refused, as the challenge route names it (`?error=`): each has its
  * sentence; any other value, which may come from a hand-made URL, shows a neutral one.
  */
-export type ChallengeError = "invalidCode" | "replayed" | "rateLimited" | "locked" | "expired" | "passkeyFailed" | "InvalidFactor"
+export type ChallengeError = "invalidCode" | "replayed" | "rateLimited" | "locked" | "expired" | "passkeyFailed" | "InvalidFactor" | "codeExpired"
 
 const CHALLENGE_ERRORS: Readonly<Record<ChallengeError, string>> = {
   invalidCode: "That code did not work. Check it and try again.",
@@ -29,6 +29,7 @@ const CHALLENGE_ERRORS: Readonly<Record<ChallengeError, string>> = {
   expired: "This sign-in took too long. Please sign in again.",
   passkeyFailed: "Your passkey was not accepted. Try again, or use a code.",
   InvalidFactor: "That way to confirm it is you is not offered here. Use one shown on this page.",
+  codeExpired: "That code has expired or was used up. Ask for a new one.",
 }
 const UNKNOWN_ERROR = "That did not work. Please try again."
 
@@ -66,9 +67,10 @@ function appName(context: FactorPageContext): string {
 /**
  * The challenge of a sign-in that waits for its second factor: the code from the authenticator
  * app (`autocomplete="one-time-code"`, a numeric keyboard), a backup code behind "Use a backup
- * code instead" (open after a refused backup code, or when it is the only way), and a passkey
- * button when that factor is offered. Each form posts to `{basePath}/mfa/verify` with its
- * `factor` and the CSRF token; the passkey form also carries an empty `credential` that the
+ * code instead" (open after a refused backup code, or when it is the only way), a passkey
+ * button when that factor is offered, and a mailed code ("Email me a code", then its field).
+ * Each form posts to `{basePath}/mfa/verify` with its `factor` and the CSRF token (the email
+ * button to `{basePath}/mfa/email`); the passkey form also carries an empty `credential` that the
  * passkey script fills. `error` comes from the URL and is shown only as its fixed sentence.
  *
  * @example
@@ -108,6 +110,7 @@ export function mfaChallengePage(
       `<form method="post" action="${action}" data-mfa-passkey${attributes}>${hidden("passkey")}<input type="hidden" name="credential" value=""><button type="submit" class="button${first ? " primary" : ""}"${first ? button : ""}>Use a passkey</button><p class="error" role="alert" data-passkey-error hidden></p></form>${script}`,
     )
   }
+  if (factors.includes("email")) parts.push(...emailParts(context, params, parts.length === 0))
   if (factors.includes("backup")) {
     const only = parts.length === 0
     const form = `<form method="post" action="${action}">${hidden("backup")}${codeField("mfa-backup", "Backup code", "One of the codes you saved when you turned on two-step sign-in. Each works once.", ` autocomplete="off" autocapitalize="none" spellcheck="false"${only ? " autofocus" : ""}`)}<button type="submit" class="button${only ? " primary" : ""}"${only ? button : ""}>Use this backup code</button></form>`
@@ -121,6 +124,23 @@ export function mfaChallengePage(
     context.origin,
     STYLES,
   )
+}
+
+/**
+ * The mailed code's part of the challenge: "Email me a code" (a post to `{basePath}/mfa/email`),
+ * then the field for the code it sends, first once a code was asked for (`?factor=email`). Behind
+ * "Email me a code instead" when another factor comes first, open once a code was asked for.
+ */
+function emailParts(context: FactorPageContext, params: { csrfToken: string; error?: string | undefined; factor?: string | undefined }, first: boolean): string[] {
+  const asked = params.factor === "email"
+  const button = themeButtonStyle(context.config.theme)
+  const csrf = hiddenInput("csrfToken", params.csrfToken)
+  const send = `<form method="post" action="${escapeHtml(`${context.authUrl}/mfa/email`)}">${csrf}<button type="submit" class="button${first && !asked ? " primary" : ""}"${first && !asked ? button : ""}>${asked ? "Email me a new code" : "Email me a code"}</button></form>`
+  const sent = asked && (params.error === undefined || params.error === "") ? '<p class="notice" role="status">We emailed you a code. It can take a minute to arrive.</p>' : ""
+  const field = `<form method="post" action="${escapeHtml(`${context.authUrl}/mfa/verify`)}">${csrf}${hiddenInput("factor", "email")}${codeField("mfa-email", "Code from the email", "The 6-digit code we emailed you. It works for 10 minutes.", ` inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]*" maxlength="8"${asked ? " autofocus" : ""}`)}<button type="submit" class="button${asked ? " primary" : ""}"${asked ? button : ""}>Continue</button></form>`
+  const body = asked ? `${sent}${field}${send}` : `${send}${field}`
+  if (first) return [body]
+  return [`<details${asked ? " open" : ""}><summary>Email me a code instead</summary>${body}</details>`]
 }
 
 /** A base32 secret in groups of four, as people type it: spaces make it easier to read and are ignored by the apps. */

@@ -1,6 +1,6 @@
 /**
- * The second factor's routes under `{basePath}/mfa`: the challenge page (`/mfa`) and the code that
- * completes a pending sign-in (`/mfa/verify`) here; enrolment and removal (`/mfa/setup`,
+ * The second factor's routes under `{basePath}/mfa`: the challenge page (`/mfa`), the code that
+ * completes a pending sign-in (`/mfa/verify`) and the mailed code's sending (`/mfa/email`) here; enrolment and removal (`/mfa/setup`,
  * `/mfa/totp/setup`, `/mfa/totp/confirm`, `/mfa/backup-codes`, `/mfa/remove`) in `enrol-routes.ts`.
  * Loaded by `import()` from `Auth()`'s route table: an app without `mfa` loads none of it.
  */
@@ -12,7 +12,7 @@ import { notFound } from "../http/failures.js"
 import { signInPageUrl } from "../http/routes.js"
 import type { RequestContext } from "../internal.js"
 import type { AuditReason } from "../types.js"
-import { checkBackupCode, checkTotp, factorKind, isListed, listedFactors, type CodeCheck } from "./check-code.js"
+import { checkBackupCode, checkTotp, emailCodeAddress, factorKind, isListed, listedFactors, type CodeCheck } from "./check-code.js"
 import { mfaChallengePage, type ChallengeFactor } from "./pages.js"
 import { passkeyFactor } from "./gate.js"
 import { chargePending, completePending, endPending, lastAttempt, readPending, type PendingSignIn } from "./pending.js"
@@ -24,10 +24,11 @@ const MAX_CREDENTIAL = 16 * 1024
 
 /** Answers a request to `{basePath}/mfa/{sub}`. */
 export async function mfaRoute(context: RequestContext, method: "GET" | "POST", sub: string): Promise<Response> {
-  if (sub !== "" && sub !== "verify") return (await import("./enrol-routes.js")).enrolRoute(context, method, sub)
+  if (sub !== "" && sub !== "verify" && sub !== "email") return (await import("./enrol-routes.js")).enrolRoute(context, method, sub)
   if (context.config.mfa === undefined) return notFound(context.request, context.url, context.config)
   if (sub === "" && method === "GET") return challenge(context)
   if (sub === "verify" && method === "POST") return verify(context)
+  if (sub === "email" && method === "POST" && context.config.mfa.factors.includes("email")) return (await import("./email-code.js")).emailCodeRoute(context)
   return notFound(context.request, context.url, context.config)
 }
 
@@ -61,6 +62,7 @@ async function challenge(context: RequestContext): Promise<Response> {
     return wantsJson(context.request) ? json(context, { error: "SessionRequired", url }, 401) : redirect(context, url, 303)
   }
   const factors = await offered(context, pending)
+  if ((await emailCodeAddress(context, pending.signedIn)) !== undefined) factors.push("email")
   const setup = `${context.authUrl}/mfa/setup`
   if (wantsJson(context.request)) return json(context, factors.length === 0 ? { factors, setup } : { factors })
   if (factors.length === 0) return redirect(context, setup, 303)
@@ -90,8 +92,10 @@ const STATUS: Readonly<Record<Exclude<CodeCheck, { ok: true }>["reason"] | "expi
 }
 
 /**
- * `POST /mfa/verify { csrfToken, factor: "totp" | "backup", code }`: completes the pending sign-in
- * with a right code and sends the browser where the first factor would have. A factor of a kind
+ * `POST /mfa/verify { csrfToken, factor: "totp" | "backup" | "email", code }`: completes the pending
+ * sign-in with a right code and sends the browser where the first factor would have. An email
+ * code is refused as `InvalidFactor`, uncharged, for a sign-in that began with an email link; one
+ * that expired or was spent answers `codeExpired` (the page asks for a new one). A factor of a kind
  * `mfa.factors` does not list is refused as `InvalidFactor` (400), uncharged; a wrong code counts
  * against the pending sign-in (the 5th ends it) and the user. Every attempt
  * is charged before its code is checked, so parallel guesses with one cookie are refused, not
@@ -112,15 +116,19 @@ async function verify(context: RequestContext): Promise<Response> {
   auditUser(context, userId)
   const factor = field("factor")
   const code = field("code")
-  const page = `${context.authUrl}/mfa${factor === "backup" ? "?factor=backup" : ""}`
+  const page = `${context.authUrl}/mfa${factor === "backup" || factor === "email" ? `?factor=${factor}` : ""}`
   // A factor the app does not list is refused before it is charged: it could complete nothing.
   if (factorKind(factor) !== undefined && !isListed(context, factor)) return refuse(context, "invalidRequest", `${context.authUrl}/mfa`, "InvalidFactor")
   if (factor === "passkey") return verifyPasskey(context, pending, asText(field("credential")))
-  if ((factor !== "totp" && factor !== "backup") || typeof code !== "string" || code.length > MAX_CODE) return refuse(context, "invalidRequest", page)
+  if ((factor !== "totp" && factor !== "backup" && factor !== "email") || typeof code !== "string" || code.length > MAX_CODE) return refuse(context, "invalidRequest", page)
+  // Never after an email link, nor for a user with no verified address: the code could complete nothing.
+  if (factor === "email" && (await emailCodeAddress(context, pending.signedIn)) === undefined) return refuse(context, "invalidRequest", `${context.authUrl}/mfa`, "InvalidFactor")
   const charged = await chargePending(context, pending)
   if (charged === null) return refuse(context, "expired", signInPageUrl(context))
-  const check = factor === "totp" ? await checkTotp(context, userId, code) : await checkBackupCode(context, userId, code)
-  return conclude(context, charged, check, page)
+  const check =
+    factor === "email" ? await (await import("./email-code.js")).checkEmailCode(context, charged, code) : factor === "totp" ? await checkTotp(context, userId, code) : await checkBackupCode(context, userId, code)
+  // A mailed code that expired or was spent: the page asks for a new one (the sign-in goes on).
+  return conclude(context, charged, check, page, factor === "email" && !check.ok && check.reason === "expired" ? "codeExpired" : undefined)
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import type { RequestContext } from "../internal.js"
 import { InvalidCallbackUrl } from "../errors/errors.js"
+import { verifyCsrf } from "./csrf.js"
 import { isAllowedOrigin } from "./origins.js"
 
 /** The default `redirect` rule: same origin or a relative path; anything else becomes the origin. */
@@ -50,4 +51,24 @@ export async function resolveCallbackUrl(context: RequestContext, requested: str
     return baseUrl
   }
   return resolved.href
+}
+
+/**
+ * Checks a posted sign-in form's CSRF token and resolves the page it asks to go on to
+ * (`requested`, its `callbackUrl`), which becomes the request's `returnTo`; a refused form still
+ * keeps the requested page (a safe same-app URL only) for the page the refusal sends the browser back to.
+ *
+ * @throws {MissingCSRF} when the form's CSRF token does not check out.
+ * @throws {InvalidCallbackUrl} when `requested` is not the app's.
+ */
+export async function verifyFormTarget(context: RequestContext, form: URLSearchParams, requested: string | null): Promise<string> {
+  try {
+    await verifyCsrf(context, form.get("csrfToken"), form.get("openedAt"))
+  } catch (error) {
+    if (requested !== null) context.returnTo = await resolveCallbackUrl(context, requested)
+    throw error
+  }
+  const target = await resolveCallbackUrl(context, requested)
+  if (requested !== null) context.returnTo = target
+  return target
 }

@@ -11,10 +11,12 @@ import { isPublicCode, type AuthErrorCode } from "../errors/errors.js"
  * `mfa` is the second factor's routes (`/mfa`, `/mfa/verify`, `/mfa/totp/setup`: the rest of the
  * path, up to two segments, is read as the route's id); `reauth` the re-authentication page;
  * `account` the account settings (`/account/email`, `/account/email/confirm`, `/account/delete`).
+ * `password` is `Password()`'s sign-up, reset and change routes (`/password/signup`...), served
+ * only when such a provider is configured.
  */
-export type Action = "providers" | "csrf" | "signin" | "callback" | "session" | "sessions" | "signout" | "signout-callback" | "error" | "verify-request" | "flow" | "accounts" | "mfa" | "reauth" | "account"
+export type Action = "providers" | "csrf" | "signin" | "callback" | "session" | "sessions" | "signout" | "signout-callback" | "error" | "verify-request" | "flow" | "accounts" | "mfa" | "reauth" | "account" | "password"
 
-const ACTIONS = new Set<string>(["providers", "csrf", "signin", "callback", "session", "sessions", "signout", "error", "verify-request", "accounts", "mfa", "reauth", "account"])
+const ACTIONS = new Set<string>(["providers", "csrf", "signin", "callback", "session", "sessions", "signout", "error", "verify-request", "accounts", "mfa", "reauth", "account", "password"])
 /** The actions whose id may have two segments (`/mfa/totp/setup`, `/account/email/confirm`). */
 const NESTED = new Set<string>(["mfa", "account"])
 const NO_FLOW_ROUTES: ReadonlySet<string> = new Set()

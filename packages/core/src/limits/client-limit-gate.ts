@@ -11,7 +11,7 @@ import type { Route } from "../http/routes.js"
 const warned = new WeakSet<object>()
 
 /** The actions a per-client rule may count (`client-limit.ts` tells which rule, if any): a session read is never one. */
-const COUNTED = new Set(["signin", "callback", "flow", "session", "reauth", "account", "mfa"])
+const COUNTED = new Set(["signin", "callback", "flow", "session", "reauth", "account", "mfa", "password"])
 
 let loaded: typeof import("./client-limit.js") | undefined
 

@@ -5,7 +5,7 @@
  */
 
 /** A route group counted per client. */
-export type ClientRule = "signIn" | "callback" | "passkeyOptions" | "sessionUpdate"
+export type ClientRule = "signIn" | "callback" | "passkeyOptions" | "sessionUpdate" | "password"
 
 /** How many requests of one group a client may make in a window. */
 export interface ClientWindow {
@@ -14,7 +14,7 @@ export interface ClientWindow {
 }
 
 /** The rules in the order they are documented. */
-export const CLIENT_RULES: readonly ClientRule[] = ["signIn", "callback", "passkeyOptions", "sessionUpdate"]
+export const CLIENT_RULES: readonly ClientRule[] = ["signIn", "callback", "passkeyOptions", "sessionUpdate", "password"]
 
 /**
  * The defaults, far above what a person does by hand (a sign-in start every two seconds for a
@@ -25,6 +25,8 @@ export const CLIENT_DEFAULTS: Readonly<Record<ClientRule, ClientWindow>> = {
   callback: { limit: 60, windowSeconds: 60 },
   passkeyOptions: { limit: 30, windowSeconds: 60 },
   sessionUpdate: { limit: 60, windowSeconds: 60 },
+  // Each runs the password hash or sends a mail: a person signs up or resets a few times, a script thousands.
+  password: { limit: 10, windowSeconds: 60 },
 }
 
 /** `rateLimit.perClient` as read: a rule's own window, `false` for a rule turned off, absent for the default. */

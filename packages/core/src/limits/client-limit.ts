@@ -21,13 +21,16 @@ function ruleOf(context: RequestContext, route: Route): ClientRule | undefined {
       return post && route.providerId !== undefined ? "signIn" : undefined
     case "callback":
       return "callback"
-    // A second factor's code completes a sign-in as a provider's callback does.
+    // A second factor's code completes a sign-in as a provider's callback does; mailing one is a sign-in mail.
     case "mfa":
-      return post && route.providerId === "verify" ? "callback" : undefined
+      return post && route.providerId === "verify" ? "callback" : post && route.providerId === "email" ? "signIn" : undefined
     case "session":
       return post ? "sessionUpdate" : undefined
     case "flow":
       return config.providersById.get(route.providerId ?? "")?.flow.routes?.[route.flowRoute ?? ""]?.clientLimit
+    // Password accounts' sign-up, reset and change, as their flow declares them (a page's GET counts against none).
+    case "password":
+      return post ? config.providers.find((provider) => provider.flow.actionRoutes?.action === "password")?.flow.actionRoutes?.routes[route.providerId ?? ""]?.clientLimit : undefined
     // A re-authentication's start (a password checked, a provider or a mail sent to) counts as a sign-in's; a passkey's options as theirs.
     case "reauth":
       return route.providerId === undefined ? undefined : post ? "signIn" : "passkeyOptions"

@@ -32,6 +32,8 @@ export interface CallbackResult {
   reauthAt: number | undefined
   /** The ID token's `auth_time`, when it has one. */
   authTime: number | undefined
+  /** Whether the validated ID token shows a multi-factor login the provider is trusted for (`trustProviderMfa`). */
+  providerMfa: boolean
 }
 
 /** Seconds a provider's clock may run ahead of ours (oauth4webapi's tolerance for exp and nbf). */
@@ -295,10 +297,44 @@ async function exchangeAndProfile(
     const fields = (await provider.account(tokenSet)) ?? {}
     const account: Account = { ...fields, provider: provider.id, type: provider.type, providerAccountId: user.id }
     const authTime = typeof claims?.auth_time === "number" ? claims.auth_time : undefined
-    return { user, account, profile, tokens: tokenSet, emailVerified, authTime }
+    return { user, account, profile, tokens: tokenSet, emailVerified, authTime, providerMfa: provider.trustProviderMfa === true && claims !== undefined && provesMfa(claims, provider.acrValues) }
   } catch (cause) {
     throw describe("profile mapping", provider, cause)
   }
+}
+
+/** RFC 8176's `amr` values by the factor each proves: what is known, what is held, what is. */
+const FACTOR_CATEGORY: Readonly<Record<string, "know" | "have" | "are">> = {
+  pwd: "know",
+  pin: "know",
+  kba: "know",
+  otp: "have",
+  hwk: "have",
+  swk: "have",
+  sms: "have",
+  tel: "have",
+  sc: "have",
+  fpt: "are",
+  face: "are",
+  iris: "are",
+  retina: "are",
+  vbm: "are",
+}
+
+/**
+ * Whether a validated ID token shows a multi-factor login: `"mfa"` in `amr`, `amr` values of two
+ * factor categories, or an `acr` among `acrValues`. Claims of another shape show nothing.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc8176#section-2 (`amr` values)
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#IDToken (2, `acr`, `amr`)
+ */
+function provesMfa(claims: o.IDToken, acrValues: readonly string[] | undefined): boolean {
+  const { amr, acr } = claims
+  if (typeof acr === "string" && acrValues?.includes(acr) === true) return true
+  if (!Array.isArray(amr)) return false
+  const categories = new Set(amr.map((value: unknown) => (typeof value === "string" && Object.hasOwn(FACTOR_CATEGORY, value) ? FACTOR_CATEGORY[value] : undefined)))
+  categories.delete(undefined)
+  return amr.includes("mfa") || categories.size >= 2
 }
 
 /**

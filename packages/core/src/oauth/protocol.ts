@@ -120,14 +120,16 @@ export async function callback(context: RequestContext, { options: provider }: P
     sensitive: context.sensitive,
   })
 
+  // A provider trusted for its own multi-factor login proves the second factor too (`trustProviderMfa`).
+  const methods = result.providerMfa ? ["fed", "mfa"] : ["fed"]
   if (result.reauthAt !== undefined && result.startedBy !== undefined) {
     // A re-authentication links, creates and remembers nothing: it proves the account's owner again.
     auditAs(context, "reauth", provider.id)
     if (provider.reauth === "oidc") checkFreshLogin(provider, result.authTime, result.reauthAt)
     const target = context.returnTo ?? (await resolveCallbackUrl(context, undefined))
-    return (await import("../reauth/ending.js")).finishReauth(context, { provider: provider.id, startedBy: result.startedBy, proves: { account: result.account }, methods: ["fed"] }, target)
+    return (await import("../reauth/ending.js")).finishReauth(context, { provider: provider.id, startedBy: result.startedBy, proves: { account: result.account }, methods }, target)
   }
-  const response = await signInAccount(context, { ...result, methods: ["fed"] }, provider.allowDangerousEmailAccountLinking)
+  const response = await signInAccount(context, { ...result, methods }, provider.allowDangerousEmailAccountLinking)
   if (provider.endSessionOnSignOut) {
     // Kept for the sign-out at the provider: only once the sign-in succeeded, on its own answer.
     const queued = context.setCookies.length

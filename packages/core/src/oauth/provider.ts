@@ -68,6 +68,10 @@ export interface InternalOAuthProvider {
   allowInsecureRequests: boolean
   /** The app's own `fetch` for this provider (`[customFetch]`); the global one when `undefined`. */
   customFetch?: typeof fetch
+  /** Count the provider's own multi-factor login as the second factor (see `OIDCConfig.trustProviderMfa`). */
+  trustProviderMfa?: true
+  /** The `acr_values` asked for, whose `acr` counts with {@link InternalOAuthProvider.trustProviderMfa} (see `OIDCConfig.acrValues`). */
+  acrValues?: readonly string[]
 }
 
 type Env = Record<string, string | undefined>
@@ -330,6 +334,8 @@ export function normalizeOAuthProvider(given: OAuthConfig, env: Env, proxyUrl: U
     (authMethod !== "client_secret_basic" && authMethod !== "client_secret_post" && authMethod !== "none") ||
     config.jwks_endpoint !== undefined ||
     config[customFetch] !== undefined ||
+    "trustProviderMfa" in config ||
+    "acrValues" in config ||
     (type === "oauth" && checks.has("nonce")) ||
     authorizationText === undefined ||
     (params.token !== undefined && tokenText === undefined) ||

@@ -2,7 +2,8 @@
  * The OAuth provider options apps seldom set, checked and normalised: client authentication by
  * a signed assertion (`client_secret_jwt`, `private_key_jwt` with `token.clientPrivateKey`),
  * endpoint `params` that are not text, `"nonce"` on a plain OAuth 2.0 provider, `jwks_endpoint`
- * and `[customFetch]`, each as Auth.js takes it. The flow fetches this module only for a provider
+ * and `[customFetch]`, each as Auth.js takes it, and the provider's own multi-factor login
+ * (`trustProviderMfa`, `acrValues`). The flow fetches this module only for a provider
  * that sets one (`provider.ts` tells), so most apps never load these checks.
  */
 import { customFetch } from "../config/flow-key.js"
@@ -47,6 +48,27 @@ function clientPrivateKeyOf(value: unknown, option: string): CryptoKey | ClientP
 }
 
 /**
+ * `trustProviderMfa` and `acrValues`, for an OpenID Connect provider only (its ID token is always
+ * validated): `acrValues` each a string without spaces, as `acr_values` separates them.
+ *
+ * @throws {Configuration} naming the option that is not usable.
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#AuthRequest (3.1.2.1, `acr_values`)
+ */
+function providerMfaOf(config: OAuthConfig, at: (option: string) => string): { trust: boolean; acrValues: string[] | undefined } {
+  const { trustProviderMfa, acrValues } = config as { trustProviderMfa?: unknown; acrValues?: unknown }
+  if (trustProviderMfa === undefined && acrValues === undefined) return { trust: false, acrValues: undefined }
+  if (config.type !== "oidc") throw new Configuration(`\`${at(trustProviderMfa === undefined ? "acrValues" : "trustProviderMfa")}\` is for OpenID Connect providers (\`type: "oidc"\`), whose ID token says how the user logged in.`)
+  if (trustProviderMfa !== undefined && typeof trustProviderMfa !== "boolean") throw new Configuration(`\`${at("trustProviderMfa")}\` must be a boolean.`)
+  if (acrValues === undefined) return { trust: trustProviderMfa === true, acrValues: undefined }
+  if (!Array.isArray(acrValues) || acrValues.length === 0 || !acrValues.every((value) => typeof value === "string" && /^\S+$/u.test(value))) {
+    throw new Configuration(`\`${at("acrValues")}\` must be a non-empty array of strings without spaces, such as \`["urn:example:loa:mfa"]\`.`)
+  }
+  const params: unknown = isRecord(config.authorization) ? config.authorization.params : undefined
+  if (isRecord(params) && params.acr_values !== undefined) throw new Configuration(`\`${at("acrValues")}\` and \`${at("authorization.params.acr_values")}\` are both set: keep \`acrValues\`.`)
+  return { trust: trustProviderMfa === true, acrValues: [...(acrValues as string[])] }
+}
+
+/**
  * `provider` (what `provider.ts` made of the common options) completed with the seldom set ones
  * of `config`.
  *
@@ -72,15 +94,20 @@ export function withRareOptions(provider: InternalOAuthProvider, config: OAuthCo
     throw new Configuration(`\`${at("checks")}\` has "nonce", which an ID token verified with the provider's keys must carry: set \`jwks_endpoint\` (or \`wellKnown\`).`)
   }
 
+  const providerMfa = providerMfaOf(config, at)
+  const acrValues: Record<string, string> = providerMfa.acrValues === undefined ? {} : { acr_values: providerMfa.acrValues.join(" ") }
+
   const completed: InternalOAuthProvider = {
     ...provider,
     authMethod: authMethod as TokenEndpointAuthMethod,
-    authorization: { ...provider.authorization, params: textParams(params.authorization, at("authorization.params")) },
+    authorization: { ...provider.authorization, params: { ...textParams(params.authorization, at("authorization.params")), ...acrValues } },
     token: { ...provider.token, params: params.token === undefined ? undefined : textParams(params.token, at("token.params")) },
     userinfo: { ...provider.userinfo, params: params.userinfo === undefined ? undefined : textParams(params.userinfo, at("userinfo.params")) },
   }
   if (clientPrivateKey !== undefined) completed.clientPrivateKey = clientPrivateKey
   if (jwksEndpoint !== undefined) completed.jwksEndpoint = jwksEndpoint as string
   if (fetchOverride !== undefined) completed.customFetch = fetchOverride as typeof fetch
+  if (providerMfa.trust) completed.trustProviderMfa = true
+  if (providerMfa.acrValues !== undefined) completed.acrValues = providerMfa.acrValues
   return completed
 }

@@ -12,7 +12,8 @@ import { hasMailTransport, sendMail } from "./mail.js"
  * What changed on the account; each has a subject and plain lines, no link and no code.
  *
  * - `totpAdded`, `totpRemoved`, `backupCodesRegenerated`, `backupCodesRemoved`,
- *   `emailCodeFactorAdded`, `emailCodeFactorRemoved`: the second factors.
+ *   `emailCodeFactorAdded`, `emailCodeFactorRemoved`: the second factors; `totpLocked`: wrong
+ *   codes in a row locked the authenticator app.
  * - `emailChanged`: sent to the **old** address once the change applied; it names neither
  *   address (the old one is where it goes; the new one is not shown, so a mailbox the owner lost
  *   learns nothing of where the account went).
@@ -28,6 +29,7 @@ export type NoticeChange =
   | "totpRemoved"
   | "backupCodesRegenerated"
   | "backupCodesRemoved"
+  | "totpLocked"
   | "emailCodeFactorAdded"
   | "emailCodeFactorRemoved"
   | "emailChanged"
@@ -77,6 +79,12 @@ function notice(change: NoticeChange, detail: NoticeDetail | undefined): Notice 
       return { subject: "New backup codes were made", lines: ["New backup codes were made for your account. The old ones no longer work."] }
     case "backupCodesRemoved":
       return { subject: "Your backup codes were removed", lines: ["The backup codes of your account were removed. Your authenticator app still works."] }
+    case "totpLocked":
+      return {
+        subject: "Your authenticator app was locked",
+        lines: ["Someone typed too many wrong codes for your authenticator app in a row, so it no longer signs you in."],
+        closing: "If this was not you, someone may know your password: change it. Sign in with a backup code, then set up the authenticator app again.",
+      }
     case "emailCodeFactorAdded":
       return { subject: "Sign-in codes by email are on", lines: ["Each sign-in to your account now asks for a code sent to your email address."] }
     case "emailCodeFactorRemoved":

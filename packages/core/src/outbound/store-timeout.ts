@@ -95,18 +95,26 @@ export function adapterWithStoreTimeout(adapter: Adapter, ms: number): Adapter {
 }
 
 /**
+ * One call into a store of the app's that is not the adapter (`rateLimit.store`, a password
+ * store), within `ms`; `what` names it in the error.
+ *
+ * @throws {AdapterError} when the call throws, rejects or outlives `ms`.
+ */
+export async function callStore<T>(ms: number, what: string, work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await withinStoreTimeout(ms, what, work)
+  } catch (cause) {
+    if (cause instanceof AuthError) throw cause
+    throw new AdapterError(`${what} failed.`, { cause })
+  }
+}
+
+/**
  * `rateLimit.store` with a deadline of `ms` on every call, and every failure an
  * {@link AdapterError}: a limit whose store fails or hangs fails closed, answered as a store failure.
  */
 export function rateLimitStoreWithTimeout(store: RateLimitStore, ms: number): RateLimitStore {
-  const call = async <T>(method: keyof RateLimitStore, work: () => Promise<T>): Promise<T> => {
-    try {
-      return await withinStoreTimeout(ms, `The \`rateLimit.store\`'s \`${method}\``, work)
-    } catch (cause) {
-      if (cause instanceof AuthError) throw cause
-      throw new AdapterError(`The \`rateLimit.store\`'s \`${method}\` failed.`, { cause })
-    }
-  }
+  const call = <T>(method: keyof RateLimitStore, work: () => Promise<T>): Promise<T> => callStore(ms, `The \`rateLimit.store\`'s \`${method}\``, work)
   return {
     hit: (key, windowSeconds) => call("hit", () => store.hit(key, windowSeconds)),
     peek: (key) => call("peek", () => store.peek(key)),

@@ -268,6 +268,27 @@ export interface OIDCConfig<P = Profile> extends Omit<OAuth2Config<P>, "type" | 
   checks?: OIDCChecks[]
   /** Read the profile from the ID token's claims (default) or, when `false`, from userinfo. */
   idToken?: boolean
+  /**
+   * Counts this provider's own multi-factor login as the second factor (`mfa`): a sign-in whose
+   * validated ID token has `"mfa"` in `amr`, or `amr` values from two factor categories (know:
+   * `pwd`, `pin`, `kba`; have: `otp`, `hwk`, `swk`, `sms`, `tel`, `sc`; are: `fpt`, `face`,
+   * `iris`, `retina`, `vbm`), or an `acr` listed in {@link OIDCConfig.acrValues}, passes the
+   * second-factor gate; its session's `assurance` is level 2 with methods `["fed", "mfa"]` (a
+   * re-authentication through it too). Only the ID token's claims count, never userinfo's. Set it
+   * only for a provider whose login you trust as much as your own second factor. Default `false`:
+   * the provider's claims count for nothing.
+   *
+   * @see https://www.rfc-editor.org/rfc/rfc8176#section-2 RFC 8176 (`amr` values)
+   */
+  trustProviderMfa?: boolean
+  /**
+   * Authentication context classes to ask the provider for, sent as the `acr_values`
+   * authorization parameter (in this order of preference); with `trustProviderMfa`, an ID token
+   * whose `acr` is one of them counts as the second factor. Each a string without spaces.
+   *
+   * @see https://openid.net/specs/openid-connect-core-1_0.html#AuthRequest (3.1.2.1, `acr_values`)
+   */
+  acrValues?: string[]
 }
 
 /** Either OAuth flavour. */
@@ -515,12 +536,57 @@ export interface WebAuthnConfig extends CommonProviderOptions, Omit<WebAuthnUser
 }
 
 /** Any provider configuration object. */
+/**
+ * Where an app that keeps its users elsewhere (an Auth.js adapter) stores the password hashes of
+ * `Password()`: a table of its own, keyed by user id. Core hands it PHC strings only, never a
+ * password; `get` answers `null` for a user without one.
+ */
+export interface PasswordStore {
+  get(userId: string): Awaitable<string | null>
+  set(userId: string, hash: string): Awaitable<void>
+}
+
+/** What `Password()` from `@portcullis/providers/password` takes. */
+export interface PasswordOptions {
+  /** Default `"password"`. */
+  id?: string
+  /** Default `"Password"`. */
+  name?: string
+  /**
+   * A new account signs in only once its address is confirmed through the mailed link. Default
+   * `true`; with `false`, a sign-up signs in at once and tells whether an address is taken.
+   */
+  requireEmailVerification?: boolean
+  /** The least length of a new password, in code points: default 15 (NIST SP 800-63B rev 4), 8 at the least, and only with `mfa.required: true` below 15. */
+  minPasswordLength?: number
+  /** The greatest length of a new password, in code points: default 256 (at least 64). */
+  maxPasswordLength?: number
+  /** Refuses new passwords found in a breach corpus, by a k-anonymity range query (off when absent). */
+  breachedPasswords?: { url?: string; fetch?: typeof fetch }
+  /** Accepts a bcrypt hash (`$2a$`, `$2b$`, `$2y$`) moved from the app's own table once, and re-hashes it on that sign-in. */
+  legacyHashes?: "bcrypt"
+  /** Where the hashes live when the adapter has no `getPasswordHash` / `setPasswordHash` (an Auth.js adapter). */
+  store?: PasswordStore
+  style?: ProviderButtonStyles
+}
+
+/**
+ * Password accounts kept by core: sign-up with a confirmed address, sign-in, reset and change.
+ * Create it with `Password()` from `@portcullis/providers/password`, which carries the flow
+ * (`@portcullis/core/password`); needs an `adapter` with session records. Its `type` is
+ * `"credentials"`: its form posts to `/callback/:id`, as a credentials form does.
+ */
+export interface PasswordConfig extends CommonProviderOptions, Omit<PasswordOptions, "id" | "name"> {
+  type: "credentials"
+}
+
 export type ProviderConfig =
   | OAuth2Config<never>
   | OIDCConfig<never>
   | EmailConfig
   | CredentialsConfig
   | WebAuthnConfig
+  | PasswordConfig
 
 /** A provider: a configuration object, or a factory returning one. */
 export type Provider = ProviderConfig | (() => ProviderConfig)

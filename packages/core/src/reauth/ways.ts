@@ -46,8 +46,9 @@ function kindOf(provider: FlowProvider): ReauthKind | undefined {
 
 async function hasWay(context: RequestContext, provider: FlowProvider, kind: ReauthKind, user: AdapterUser | undefined): Promise<boolean> {
   const { adapter } = context.config
-  // Core cannot know who has a password: `authorize` answering this user's id is the proof.
-  if (kind === "credentials") return true
+  // Core cannot know who has a password under `Credentials()`: `authorize` answering this user's id is the proof.
+  // A flow that keeps passwords (`Password()`) says whether this user has one.
+  if (kind === "credentials") return provider.flow.waysIn === undefined || user === undefined || (await provider.flow.waysIn(context, provider, user)).length > 0
   if (adapter === undefined || user === undefined) return false
   if (kind === "oidc") return ((await linkedAccounts(adapter, user.id)) ?? []).some((account) => account.provider === provider.id)
   if (kind === "passkey") return ((await provider.flow.waysIn?.(context, provider, user)) ?? []).length > 0

@@ -408,16 +408,21 @@ export async function revokeRecords(config: InternalConfig, records: readonly Ad
 }
 
 /**
- * Ends every session of user `userId`: the pre-switch ones no read has recorded yet, and each
- * recorded one (`revokeRecords`), with `reason`. Answers how many live recorded sessions it ended.
+ * Ends every session of user `userId` (the pre-switch ones no read has recorded yet included) but
+ * the one `keep` names (the asking session: its record's id, or a database session's token), with
+ * `reason` (`revokeRecords`). Answers how many live recorded sessions it ended; nothing without
+ * session records.
  *
  * @throws {AdapterError} when the store fails.
  */
-export async function revokeUserRecords(config: InternalConfig, userId: string, reason: SessionRevocationReason): Promise<number> {
+export async function revokeUserRecords(config: InternalConfig, userId: string, reason: SessionRevocationReason, keep?: { recordId?: unknown; sessionToken?: string | undefined }): Promise<number> {
   const adapter = config.adapter
   if (!keepsSessionRecords(adapter)) return 0
   await endUnrecordedPreSwitchSessions(config, userId)
-  const records = (await callAdapter(adapter, "listSessionRecords", { userId })).filter((record) => record.userId === userId)
+  const kept = (record: AdapterSessionRecord): boolean =>
+    keep !== undefined && ((typeof keep.recordId === "string" && record.id === keep.recordId) || (keep.sessionToken !== undefined && record.sessionToken === keep.sessionToken))
+  // A store that answers another user's records is not believed.
+  const records = (await callAdapter(adapter, "listSessionRecords", { userId })).filter((record) => record.userId === userId && !kept(record))
   return revokeRecords(config, records, reason)
 }
 

@@ -14,13 +14,20 @@ import { loadDatabaseSessions, readSession, resealSession, sealToken, sessionRec
 import { SESSION_ID_CLAIM, type SignedIn } from "./source.js"
 
 /**
- * Starts the session of a user who just signed in.
+ * Starts the session of a user who just signed in. A sign-in that continues the request's own
+ * session (`continues`: an account linked or a passkey added while signed in) keeps that session,
+ * as Auth.js keeps a database session then: its record and id stay, so the devices list does not
+ * gain a second entry for the same browser, nor keep the old cookie's session alive beside it.
  *
  * @throws {AccessDenied} when the `jwt` callback returns `null`.
  * @throws {SessionTokenError} when the token cannot be sealed.
  */
 export async function startSession(context: RequestContext, signedIn: SignedIn): Promise<void> {
   const { config } = context
+  const current = signedIn.continues === undefined ? null : await readSession(context)
+  const kept = current?.userId === signedIn.user.id ? current : null
+  // A database session goes on as it is: its row, its cookie.
+  if (kept !== null && config.session.strategy === "database" && kept.sessionToken !== undefined) return
   // A read of the previous session earlier in this request may have queued its own cookie.
   const name = context.cookies.sessionToken.name
   context.setCookies = context.setCookies.filter((cookie) => cookie.name !== name && !cookie.name.startsWith(`${name}.`))
@@ -52,7 +59,8 @@ export async function startSession(context: RequestContext, signedIn: SignedIn):
   if (account !== null && config.adapter === undefined && provider?.flow.sessionToken !== undefined) {
     token = await provider.flow.sessionToken(provider.options, token, account)
   }
-  const recorded = !keepsSessionRecords(config.adapter) ? undefined : await (await sessionRecords()).recordSignIn(context, {
+  const keptId = kept?.token?.[SESSION_ID_CLAIM]
+  const recorded = typeof keptId === "string" ? keptId : !keepsSessionRecords(config.adapter) ? undefined : await (await sessionRecords()).recordSignIn(context, {
     userId: user.id,
     provider: account?.provider,
     profile: signedIn.profile,

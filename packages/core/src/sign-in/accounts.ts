@@ -169,7 +169,9 @@ export async function resolveUser(
 
   const email = profileUser.email
   if (typeof email === "string" && email !== "") {
-    const byEmail = await findUserByEmail(adapter, email)
+    const found = await findUserByEmail(adapter, email)
+    // A password sign-up never confirmed is no one's account yet: a provider vouching for the address replaces it.
+    const byEmail = found !== null && params.emailVerified && (await replaceUnproven(context, adapter, found)) ? null : found
     if (byEmail !== null) {
       // Both ends must be proven: the provider vouches for the address, and the stored user
       // verified it (a user made by a passkey sign-up or an unverified provider only claimed it).
@@ -233,6 +235,27 @@ async function completeOrphan(context: RequestContext, adapter: Adapter, user: A
   await emit(context.config, "linkAccount", { user, account, profile })
   await auditStep(context, "accountLink", user.id)
   return { user, isNewUser: true }
+}
+
+/**
+ * Deletes `user` when it is an unproven claim on its address (a flow's `unproven`: a password
+ * sign-up whose address was never confirmed) with no way in at all, so that the sign-in which has
+ * just proven the address creates its owner's user in its place; `true` when it did. The claimant
+ * never gains the owner's account, and the owner is never refused for the claimant's sign-up.
+ *
+ * @throws {AdapterError} when the store fails.
+ */
+export async function replaceUnproven(context: RequestContext, adapter: Adapter, user: AdapterUser): Promise<boolean> {
+  if (user.emailVerified != null) return false
+  let claim = false
+  for (const provider of context.config.providers) if (provider.flow.unproven !== undefined && (await provider.flow.unproven(context, provider, user))) claim = true
+  if (!claim) return false
+  // Loaded on this path only.
+  const { hasNoWayIn } = await import("./ways-in.js")
+  if (!(await hasNoWayIn(context, adapter, user))) return false
+  await callAdapter(adapter, "deleteUser", user.id)
+  context.config.logger.debug(`User ${user.id}, a password sign-up whose address was never confirmed, was replaced by a sign-in that proved the address.`)
+  return true
 }
 
 /** The stored user with this email address, if any. */

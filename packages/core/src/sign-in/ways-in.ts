@@ -8,10 +8,11 @@
  *   Connect, OAuth 1.0a: the flow declares `accounts`), known when the adapter has
  *   `listAccountsByUserId`;
  * - a passkey, with a passkey provider configured;
- * - the user's email address, when it is verified and an email provider is configured.
+ * - the user's email address, when it is verified and an email provider is configured;
+ * - a password kept by `Password()` (its flow's `waysIn`).
  *
- * Credentials never count (core cannot know whether the user has a password: server code that
- * knows says so with `unlinkAccount`'s `otherSignInMethod`), nor does an account at a provider
+ * `Credentials()` never counts (core cannot know whether the user has a password there: server
+ * code that knows says so with `unlinkAccount`'s `otherSignInMethod`), nor does an account at a provider
  * the app no longer configures. The reverse question, whether a user has no way in at all (a
  * first sign-in cut off before its account was linked), counts both, to be sure.
  */
@@ -61,6 +62,7 @@ export function keepsOneWithout(ways: readonly WayIn[], removed: WayIn): boolean
 function sameWay(a: WayIn, b: WayIn): boolean {
   if (a.kind === "account" && b.kind === "account") return a.account.provider === b.account.provider && a.account.providerAccountId === b.account.providerAccountId
   if (a.kind === "passkey" && b.kind === "passkey") return a.credentialID === b.credentialID
+  if (a.kind === "password" && b.kind === "password") return a.provider === b.provider
   return a.kind === "email" && b.kind === "email" && a.provider === b.provider
 }
 
@@ -78,7 +80,7 @@ export async function keepsAWayIn(context: RequestContext, adapter: Adapter, use
 /**
  * Whether nothing signs the user in, nor ever did: no account at any provider (configured or not),
  * no passkey, no way in through a configured flow (a verified address with an email provider), and
- * no credentials provider, whose passwords core cannot see. Such a user was left by a first
+ * no credentials provider whose passwords core cannot see (`Password()` shows its own). Such a user was left by a first
  * sign-in that died between creating it and linking its account; `false` when the adapter cannot
  * list the user's accounts, since then core cannot tell.
  *
@@ -86,7 +88,7 @@ export async function keepsAWayIn(context: RequestContext, adapter: Adapter, use
  */
 export async function hasNoWayIn(context: RequestContext, adapter: Adapter, user: AdapterUser): Promise<boolean> {
   const { providers } = context.config
-  if (providers.some((provider) => provider.type === "credentials")) return false
+  if (providers.some((provider) => provider.type === "credentials" && provider.flow.waysIn === undefined)) return false
   const accounts = await linkedAccounts(adapter, user.id)
   if (accounts === undefined || accounts.length > 0) return false
   if (typeof adapter.listAuthenticatorsByUserId === "function") {

@@ -342,7 +342,7 @@ async function addToAccount(
   const account: Account = { provider: provider.id, type: "webauthn", providerAccountId: passkey.providerAccountId }
   const redirectTo = await askSignIn(context, { user: existing, account })
   if (redirectTo !== undefined) return redirect(context, redirectTo)
-  const { user } = await resolveEmailUser(context.config, adapter, email, existing, mailer.allowDangerousEmailAccountLinking)
+  const { user } = await resolveEmailUser(context, adapter, email, existing, mailer.allowDangerousEmailAccountLinking)
   await attachPasskey(adapter, user, { ...passkey, userId: user.id }, provider.id)
   // A step of the link's sign-in, as linking an account is: the owner hears of the new way in.
   await auditStep(context, "passkeyAdd", user.id)

@@ -124,6 +124,13 @@ describe("Auth() with mfa", () => {
     expect(ready.errors).toBe("")
   })
 
+  it("refuses \"email\" among the factors at start when no mail can be sent: a user owing a code could never get one", async () => {
+    expect(await configError(mfaConfig({ factors: ["totp", "email"] }))).toMatch(/^Configuration: `mfa.factors` lists "email", but no mail can be sent: set `mail.send`/)
+    await expect(resolveConfig(mfaConfig({ factors: ["email"] }, { mail: { send: () => undefined } }))).resolves.toBeDefined()
+    const transport = { id: "email", name: "Email", type: "email" as const, from: "no-reply@app.example", sendVerificationRequest: () => undefined, sendMail: () => undefined }
+    await expect(resolveConfig(mfaConfig({ factors: ["email"] }, { providers: [transport] }))).resolves.toBeDefined()
+  })
+
   it("starts with an adapter without the factor methods when mfa is not set", async () => {
     expect((await start(testConfig({ adapter: adapterWithout([...FACTOR_METHODS, ...RECORD_METHODS]) }))).status).toBe(200)
   })

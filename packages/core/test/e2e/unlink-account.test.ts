@@ -126,6 +126,22 @@ describe("unlinking an account", () => {
   })
 })
 
+describe("linking an account while signed in keeps the session", () => {
+  for (const strategy of ["database", "jwt"] as const) {
+    it(`${strategy}: the same session goes on, with one entry in the devices list, and the old cookie is not left behind as another device`, async () => {
+      const { config } = setup({ session: { strategy } })
+      const harness = new Harness(config)
+      await harness.signIn("idp")
+      const list = async () => (await (await harness.browser.request(`${APP}/api/auth/sessions`)).json()) as { id: string; current: boolean }[]
+      const before = await list()
+      expect(before).toHaveLength(1)
+      await harness.signIn("idp-second")
+      expect((await list()).map(({ id, current }) => ({ id, current }))).toEqual(before.map(({ id, current }) => ({ id, current })))
+      expect(config.errors).toEqual([])
+    })
+  }
+})
+
 describe("notices of linked and unlinked accounts (OWASP ASVS v5 6.3.7)", () => {
   it("mails the owner once an account is linked while signed in or unlinked, naming the provider, with no link or code; a new user's first account sends none", async () => {
     const mails: MailMessage[] = []

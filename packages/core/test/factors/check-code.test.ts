@@ -104,7 +104,7 @@ describe("checkTotp", () => {
     expect(await checkTotp(await contextOf(config), USER, await wrongCode(secret))).toEqual({ ok: false, reason: "locked" })
     const [factor] = await adapter.listAuthFactors(USER)
     expect(factor?.lockedAt).toBeInstanceOf(Date)
-    expect(mails).toMatchObject([{ to: "ada@example.com", kind: "notice" }])
+    expect(mails).toMatchObject([{ to: "ada@example.com", kind: "notice", subject: "Your authenticator app was locked" }])
     expect(await checkTotp(await contextOf(config), USER, await totpCode(secret, totpStep()))).toEqual({ ok: false, reason: "locked" })
     expect(mails).toHaveLength(1)
     // A locked factor still gates the sign-in: locking it by guessing lets no one past the gate.

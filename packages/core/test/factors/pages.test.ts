@@ -56,6 +56,27 @@ describe("mfaChallengePage", () => {
     expect(drawn).toMatch(/<form [^>]*data-mfa-passkey data-passkey-provider="passkey">.*<\/form><script src="\/s" defer><\/script>/)
   })
 
+  it("offers \"Email me a code\" (a post to /mfa/email with the CSRF token) and the code's numeric one-time-code field, posting factor email", () => {
+    const html = mfaChallengePage(context(), { factors: ["email", "backup"], csrfToken: "csrf-123" })
+    expect(html).toMatch(/<form method="post" action="https:\/\/app\.example\/api\/auth\/mfa\/email"><input type="hidden" name="csrfToken" value="csrf-123"><button type="submit" class="button primary"[^>]*>Email me a code<\/button><\/form>/)
+    const field = tag(html, "mfa-email")
+    expect(field).toContain('autocomplete="one-time-code"')
+    expect(field).toContain('inputmode="numeric"')
+    expect(html).toContain('<label for="mfa-email">Code from the email</label>')
+    expect(html).toMatch(/<form method="post" action="https:\/\/app\.example\/api\/auth\/mfa\/verify"><input type="hidden" name="csrfToken" value="csrf-123"><input type="hidden" name="factor" value="email">/)
+    expect(html).not.toContain('role="status"')
+  })
+
+  it("once a code was asked for (?factor=email), says it was sent and puts its field first and focused; behind a disclosure, open, when another factor comes first", () => {
+    const sent = mfaChallengePage(context(), { factors: ["email"], csrfToken: "t", factor: "email" })
+    expect(sent).toContain('<p class="notice" role="status">We emailed you a code.')
+    expect(tag(sent, "mfa-email")).toContain("autofocus")
+    expect(sent.indexOf('id="mfa-email"')).toBeLessThan(sent.indexOf("Email me a new code"))
+    expect(mfaChallengePage(context(), { factors: ["email"], csrfToken: "t", factor: "email", error: "codeExpired" })).toContain('<p class="error" role="alert">That code has expired or was used up. Ask for a new one.</p>')
+    expect(mfaChallengePage(context(), { factors: ["totp", "email"], csrfToken: "t" })).toContain("<details><summary>Email me a code instead</summary>")
+    expect(mfaChallengePage(context(), { factors: ["totp", "email"], csrfToken: "t", factor: "email" })).toContain("<details open><summary>Email me a code instead</summary>")
+  })
+
   it("shows the backup form open after a refused backup code, and alone when it is the only way", () => {
     expect(mfaChallengePage(context(), { factors: ["totp", "backup"], csrfToken: "t", error: "invalidCode", factor: "backup" })).toContain("<details open><summary>")
     const only = mfaChallengePage(context(), { factors: ["backup"], csrfToken: "t" })

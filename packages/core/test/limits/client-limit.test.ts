@@ -95,12 +95,15 @@ describe("route groups at their defaults", () => {
     expect(confirms[2]).toBe(429)
   })
 
-  it("V6.3.1: counts a second factor's code as a callback (a code guessed from many sessions), never the challenge page", async () => {
+  it("V6.3.1: counts a second factor's code as a callback (a code guessed from many sessions) and an emailed code's request as a sign-in start (a mail sent), never the challenge page", async () => {
     const config = addressed({ adapter: MemoryAdapter(), mfa: {}, rateLimit: { perClient: { callback: { limit: 2 } } } })
     expect(new Set(await statuses(config, "/api/auth/mfa", 4, from("203.0.113.7")))).not.toContain(429)
     const codes = await statuses(config, "/api/auth/mfa/verify", 3, from("203.0.113.7", { method: "POST" }))
     expect(codes.slice(0, 2)).not.toContain(429)
     expect(codes[2]).toBe(429)
+    const mails = await statuses(addressed({ adapter: MemoryAdapter(), mfa: {}, rateLimit: { perClient: { signIn: { limit: 2 } } } }), "/api/auth/mfa/email", 3, from("203.0.113.7", { method: "POST" }))
+    expect(mails.slice(0, 2)).not.toContain(429)
+    expect(mails[2]).toBe(429)
   })
 
   it("counts a server-side sign-in under the address the integration recorded on the caller's request", async () => {

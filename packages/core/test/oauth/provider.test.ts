@@ -146,3 +146,25 @@ describe("a provider written in Auth.js's style, with `options`", () => {
     expect(await refusal({ ...acmeProvider(), options: "eu" })).toContain('`providers["acme"].options` must be an object')
   })
 })
+
+describe("trustProviderMfa and acrValues", () => {
+  const oidc = (overrides: Record<string, unknown>) => acmeProvider({ type: "oidc", issuer: "https://acme.example", ...overrides })
+
+  it("OIDC Core §3.1.2.1: sends acrValues as acr_values, space-separated in order, and keeps the trust", async () => {
+    const provider = await configured(oidc({ trustProviderMfa: true, acrValues: ["urn:example:loa:mfa", "phr"] }))
+    expect(provider).toMatchObject({ trustProviderMfa: true, acrValues: ["urn:example:loa:mfa", "phr"], authorization: { params: { acr_values: "urn:example:loa:mfa phr" } } })
+    expect((await configured(oidc({ trustProviderMfa: false }))).trustProviderMfa).toBeUndefined()
+  })
+
+  it("refuses acrValues that are not strings without spaces, naming the option", async () => {
+    for (const acrValues of [[], ["two words"], [""], [7], "urn:example:loa:mfa"]) {
+      expect(await refusal(oidc({ acrValues }))).toContain('`providers["acme"].acrValues` must be a non-empty array of strings without spaces')
+    }
+    expect(await refusal(oidc({ trustProviderMfa: "yes" }))).toContain('`providers["acme"].trustProviderMfa` must be a boolean')
+  })
+
+  it("refuses them on a plain OAuth 2.0 provider, and acrValues beside authorization.params.acr_values", async () => {
+    expect(await refusal(acmeProvider({ trustProviderMfa: true }))).toContain('`providers["acme"].trustProviderMfa` is for OpenID Connect providers')
+    expect(await refusal(oidc({ acrValues: ["a"], authorization: { url: "https://acme.example/authorize", params: { acr_values: "b" } } }))).toContain("are both set")
+  })
+})

@@ -17,6 +17,7 @@ const CHANGES: readonly NoticeChange[] = [
   "totpRemoved",
   "backupCodesRegenerated",
   "backupCodesRemoved",
+  "totpLocked",
   "emailCodeFactorAdded",
   "emailCodeFactorRemoved",
   "emailChanged",

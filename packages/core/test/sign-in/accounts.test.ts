@@ -9,7 +9,7 @@ import { resolveUser } from "../../src/sign-in/accounts.js"
 import type { Adapter, AdapterUser } from "../../src/adapters.js"
 import { resolveConfig } from "../../src/config/config.js"
 import { createContext } from "../../src/http/context.js"
-import type { AuthConfig } from "../../src/types.js"
+import type { AuthConfig, MailMessage } from "../../src/types.js"
 import { ORIGIN, acmeProvider, passwordProvider, testConfig } from "../helpers.js"
 
 const winner: AdapterUser = { id: "u-first", email: "ada@example.com", emailVerified: null, name: "Ada" }
@@ -104,4 +104,30 @@ describe("a user its first sign-in left without an account (the process died bet
       expect(await store.getUserByAccount(account)).toBeNull()
     })
   }
+})
+
+describe("the owner's notice of a linked account (OWASP ASVS v5 6.3.7)", () => {
+  const owner: AdapterUser = { id: "owner", email: "ada@example.com", emailVerified: new Date("2026-01-01T00:00:00Z"), name: "Ada" }
+
+  async function linkByEmail(state: MemoryAdapterState): Promise<{ mails: MailMessage[]; isNewUser: boolean }> {
+    const mails: MailMessage[] = []
+    const adapter = MemoryAdapter(state)
+    const config = testConfig({ adapter, providers: [acmeProvider()], mail: { send: (message) => void mails.push(message) } })
+    const url = new URL(`${ORIGIN}/api/auth/callback/acme`)
+    const context = createContext(await resolveConfig(config), new Request(url), url)
+    const { isNewUser } = await resolveUser(context, adapter, { accountUser: null, profileUser, account, profile: {}, emailVerified: true, allowEmailLinking: true, signedInUserId: undefined })
+    return { mails, isNewUser }
+  }
+
+  it("mails the existing user whose verified address allowDangerousEmailAccountLinking linked a new account to, naming the provider", async () => {
+    const { mails, isNewUser } = await linkByEmail({ users: [owner], accounts: [{ userId: "owner", type: "oauth", provider: "other", providerAccountId: "ada-elsewhere" }] })
+    expect(isNewUser).toBe(false)
+    expect(mails.map(({ to, kind, subject }) => [to, kind, subject])).toEqual([["ada@example.com", "notice", "Your Acme account was linked"]])
+  })
+
+  it("sends none for the first account of a user its own sign-in creates", async () => {
+    const { mails, isNewUser } = await linkByEmail({})
+    expect(isNewUser).toBe(true)
+    expect(mails).toEqual([])
+  })
 })

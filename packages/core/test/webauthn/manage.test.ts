@@ -233,6 +233,16 @@ describe("notices of added and removed passkeys (OWASP ASVS v5 6.3.7)", () => {
     ])
   })
 
+  it("adding a passkey while signed in keeps the session: the same one listed, not a second device", async () => {
+    const user = await signedUp(MemoryAdapter())
+    const list = async () => ((await (await call(user.config, user.jar, "/api/auth/sessions")).json()) as { id: string; current: boolean }[]).map(({ id, current }) => ({ id, current }))
+    const before = await list()
+    expect(before).toHaveLength(1)
+    await register(user.config, user.jar, new SoftAuthenticator(ORIGIN))
+    expect(await user.ids()).toHaveLength(2)
+    expect(await list()).toEqual(before)
+  })
+
   it("sends none for a delete refused as the user's last way in", async () => {
     const mails: MailMessage[] = []
     const user = await signedUp(MemoryAdapter(), [], 1, { mail: { send: (message) => void mails.push(message) } })
