@@ -26,6 +26,8 @@ export interface SetupOffers {
   passkey?: { attributes: string; script: string; source: string } | undefined
   /** A signed-in user adds a passkey through the passkey provider, not here: the page says so. */
   passkeyElsewhere: boolean
+  /** Emailed codes are listed: nothing to set up, but an address to confirm (the page says so when nothing else is offered). */
+  email: boolean
 }
 
 /**
@@ -58,7 +60,10 @@ function turnOn(base: string, csrf: string, offers: SetupOffers, button: string)
     forms.push("<p>A passkey you add to your account also works as your second step.</p>")
   }
   if (forms.length > 0) return forms.join("")
-  return "<p>The second step this site uses cannot be set up on this page. Please contact the site's support team, who can help you finish signing in.</p>"
+  const email = offers.email
+    ? "<p>Here, the second step is a code we email you, and it needs an email address you have confirmed. If you signed in with an email link, sign in another way: the code cannot come to the same inbox as the link.</p>"
+    : ""
+  return `${email}<p>The second step this site uses cannot be set up on this page. Please contact the site's support team, who can help you finish signing in.</p>`
 }
 
 /**

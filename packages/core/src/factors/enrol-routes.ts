@@ -199,7 +199,7 @@ function enrollingProvider(context: RequestContext, mfa: InternalMfa): FlowProvi
 function setupOffers(context: RequestContext, mfa: InternalMfa, pending: PendingSignIn | undefined): SetupOffers {
   const provider = enrollingProvider(context, mfa)
   const control = pending === undefined ? undefined : provider?.flow.secondFactor?.control(context, provider)
-  return { totp: mfa.factors.includes("totp"), passkey: control, passkeyElsewhere: pending === undefined && provider !== undefined }
+  return { totp: mfa.factors.includes("totp"), passkey: control, passkeyElsewhere: pending === undefined && provider !== undefined, email: mfa.factors.includes("email") }
 }
 
 /**

@@ -330,8 +330,12 @@ describe("enrolling a passkey as the second factor at /mfa/setup under mfa.requi
 
   it("says in plain words what to do when no listed factor can be set up here (email codes only)", async () => {
     const ctx = setup({ factors: ["email"], required: true })
-    const { jar } = await passwordSignIn(ctx.config, "ada")
-    const page = await (await call(ctx.config, jar, "/api/auth/mfa/setup")).text()
+    const config: AuthConfig = { ...ctx.config, mail: { send: () => undefined } }
+    // Ada's address is not confirmed: no code can be mailed to her.
+    const { jar } = await passwordSignIn(config, "ada")
+    expect(location(await call(config, jar, "/api/auth/mfa")).pathname).toBe("/api/auth/mfa/setup")
+    const page = await (await call(config, jar, "/api/auth/mfa/setup")).text()
+    expect(page).toContain("a code we email you, and it needs an email address you have confirmed")
     expect(page).toContain("cannot be set up on this page")
     expect(page).not.toContain("<form")
   })
