@@ -24,7 +24,7 @@ import { signInPageUrl } from "../http/routes.js"
 import { requireRecentSession } from "../session/recent.js"
 import { raiseAssurance } from "../session/start.js"
 import type { AuditReason } from "../types.js"
-import { checkTotp, confirmedFactors, type CodeCheck } from "./check-code.js"
+import { checkTotp, confirmedFactors, emailCodeAddress, type CodeCheck } from "./check-code.js"
 import { admitPasskeyScript, mfaSetupPage, type SetupOffers } from "./enrol-page.js"
 import { confirmedTotp, confirmTotp, issueBackupCodes, listFactors, pendingTotp, removeFactors, startTotp } from "./enrolment.js"
 import { passkeyFactor } from "./gate.js"
@@ -77,15 +77,15 @@ async function hasConfirmedFactor(context: RequestContext, userId: string): Prom
 /**
  * The request's actor: a recent enough session (level 2 once the user has a confirmed factor);
  * for enrolment, under `mfa.required`, a pending sign-in of a user who has no factor, a passkey
- * that could be the second one included (else a stolen first factor could enrol its own second
- * in place of the user's).
+ * or an address an email code could go to included (else a stolen first factor could enrol its
+ * own second in place of the user's).
  */
 async function actorOf(context: RequestContext, mfa: InternalMfa, options: { enrolment: boolean; callbackUrl: string }): Promise<Allowed> {
   if (options.enrolment) {
     const pending = await readPending(context)
     if (pending !== null) {
       const user = await userOf(context, pending.signedIn.user.id, pending.signedIn.user)
-      const unenrolled = !(await hasConfirmedFactor(context, user.id)) && (await passkeyFactor(context, pending.signedIn)) === undefined
+      const unenrolled = !(await hasConfirmedFactor(context, user.id)) && (await passkeyFactor(context, pending.signedIn)) === undefined && (await emailCodeAddress(context, pending.signedIn)) === undefined
       if (unenrolled && (await mfa.required(user))) return { ok: true, actor: { user, enrolled: false, pending } }
     }
   }

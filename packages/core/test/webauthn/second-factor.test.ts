@@ -319,6 +319,17 @@ describe("enrolling a passkey as the second factor at /mfa/setup under mfa.requi
     expect(await session(ctx.config, jar)).toBeNull()
   })
 
+  it("V6.3.3: a pending user who can get an email code cannot enrol an authenticator app in its place", async () => {
+    const ctx = setup({ factors: ["email", "totp"], required: true })
+    const config: AuthConfig = { ...ctx.config, mail: { send: () => undefined } }
+    await config.adapter?.updateUser?.({ id: "user-ada", emailVerified: new Date() })
+    const jar = await pend(config)
+    expect((await (await call(config, jar, "/api/auth/mfa", { headers: { accept: "application/json" } })).json()) as unknown).toEqual({ factors: ["email"] })
+    const totp = await call(config, jar, "/api/auth/mfa/totp/setup", { form: { csrfToken: await csrfToken(config, jar) }, headers: { accept: "application/json" } })
+    expect(totp.status).toBe(401)
+    expect(await session(config, jar)).toBeNull()
+  })
+
   it("a signed-in user's passkey is added where it always was: the pending-only routes refuse a session", async () => {
     const ctx = setup({ factors: ["passkey"] })
     const { jar } = await passwordSignIn(ctx.config, "ada")
