@@ -352,6 +352,16 @@ export interface SignInFlow<Options = unknown> {
      * @throws {AdapterError} when the store fails.
      */
     verify: (context: RequestContext, provider: FlowProvider<Options>, pending: PendingFactor, credential: string) => Promise<{ ok: true; method: string } | { ok: false; reason: AuditReason }>
+    /**
+     * For a flow whose credential can be enrolled by a pending user under `mfa.required` (the
+     * routes under `/mfa/setup` decide who may): `options` answers what the browser needs to make
+     * one for `pending.userId`, bound to that pending sign-in; `register` checks what the browser
+     * made (untrusted) and stores it, answering the method it adds, or why it was refused.
+     */
+    enrol?: {
+      options: (context: RequestContext, provider: FlowProvider<Options>, pending: PendingFactor) => Promise<Response>
+      register: (context: RequestContext, provider: FlowProvider<Options>, pending: PendingFactor, credential: string) => Promise<{ ok: true; method: string } | { ok: false; reason: AuditReason }>
+    }
   }
   /**
    * For a flow that sends mail (email links): how core's other mails go out through this

@@ -121,9 +121,9 @@ function factorPage(url: URL, origin: string): Response {
     case "backup-codes":
       return html(undefined, backupCodesPage(context, { codes: BACKUP_CODES, continueUrl: "/settings" }))
     case "setup":
-      return html(undefined, mfaSetupPage(context, { enrolled: false, required: query("required") === "1", csrfToken: "csrf-token", callbackUrl: "/settings", error: query("error") }))
+      return html(undefined, mfaSetupPage(context, { enrolled: false, required: query("required") === "1", offers: { totp: true, passkeyElsewhere: false, email: false }, csrfToken: "csrf-token", callbackUrl: "/settings", error: query("error") }))
     case "setup-on":
-      return html(undefined, mfaSetupPage(context, { enrolled: true, required: false, csrfToken: "csrf-token", callbackUrl: "/settings", error: query("error") }))
+      return html(undefined, mfaSetupPage(context, { enrolled: true, required: false, offers: { totp: true, passkeyElsewhere: false, email: false }, csrfToken: "csrf-token", callbackUrl: "/settings", error: query("error") }))
     default:
       return new Response("not here", { status: 404 })
   }

@@ -1,10 +1,12 @@
 /**
  * Enrolling and removing second factors: `/mfa/setup` (the page), `/mfa/totp/setup`,
- * `/mfa/totp/confirm`, `/mfa/backup-codes` and `/mfa/remove`. Each POST is CSRF-checked and acts
+ * `/mfa/totp/confirm`, `/mfa/passkey/options`, `/mfa/passkey/register`, `/mfa/backup-codes` and
+ * `/mfa/remove`. Each POST is CSRF-checked and acts
  * for one user: the signed-in user after a recent authentication (`session/recent.ts`; at level 2
  * once they have a confirmed factor, so a stolen first factor cannot change the second), or,
  * under `mfa.required`, a user without a factor whose sign-in waits for one (the pending state),
- * who may only set one up. What is written, and how two racing requests end, is `enrolment.ts`'s.
+ * who may only set one up. A passkey is set up here only by that pending user: a signed-in user
+ * adds one through the passkey provider's own routes, as before. What is written, and how two racing requests end, is `enrolment.ts`'s.
  */
 import type { AdapterUser } from "../adapters.js"
 import { auditAs, auditSuccess } from "../audit/audit.js"
@@ -14,7 +16,7 @@ import { answerRoute, html, json, readForm } from "../http/context.js"
 import { csrfToken, verifyCsrf } from "../http/csrf.js"
 import { jsonError, methodNotAllowed, notFound } from "../http/failures.js"
 import { MissingCSRF } from "../errors/flow-errors.js"
-import type { InternalMfa, RequestContext } from "../internal.js"
+import type { FlowProvider, InternalMfa, RequestContext } from "../internal.js"
 import { sendNotice } from "../outbound/notices.js"
 import { callAdapter, storedUser } from "../outbound/store.js"
 import { homePage } from "../pages/layout.js"
@@ -22,16 +24,21 @@ import { signInPageUrl } from "../http/routes.js"
 import { requireRecentSession } from "../session/recent.js"
 import { raiseAssurance } from "../session/start.js"
 import type { AuditReason } from "../types.js"
-import { checkTotp, confirmedFactors, type CodeCheck } from "./check-code.js"
-import { mfaSetupPage } from "./enrol-page.js"
+import { checkTotp, confirmedFactors, emailCodeAddress, type CodeCheck } from "./check-code.js"
+import { admitPasskeyScript, mfaSetupPage, type SetupOffers } from "./enrol-page.js"
 import { confirmedTotp, confirmTotp, issueBackupCodes, listFactors, pendingTotp, removeFactors, startTotp } from "./enrolment.js"
+import { passkeyFactor } from "./gate.js"
 import { backupCodesPage, totpSetupPage } from "./pages.js"
 import { chargePending, completePending, endPending, lastAttempt, readPending, type PendingSignIn } from "./pending.js"
 
 /** The routes served here, by their id under `/mfa`. */
-const ROUTES = new Set(["setup", "totp/setup", "totp/confirm", "backup-codes", "remove"])
+const ROUTES = new Set(["setup", "totp/setup", "totp/confirm", "passkey/options", "passkey/register", "backup-codes", "remove"])
 /** The routes that concern the authenticator app, served only when `mfa.factors` lists `"totp"`. */
 const TOTP_ROUTES = new Set(["totp/setup", "totp/confirm"])
+/** The routes that register a passkey for a pending sign-in, served only when `mfa.factors` lists `"passkey"`. */
+const PASSKEY_ROUTES = new Set(["passkey/options", "passkey/register"])
+/** The longest passkey registration read (its JSON): a real one, attestation included, is a few kilobytes. */
+const MAX_CREDENTIAL = 16 * 1024
 
 /** Who a request acts for, once allowed. */
 interface Actor {
@@ -69,14 +76,17 @@ async function hasConfirmedFactor(context: RequestContext, userId: string): Prom
 
 /**
  * The request's actor: a recent enough session (level 2 once the user has a confirmed factor);
- * for enrolment, under `mfa.required`, a pending sign-in of a user who has no factor.
+ * for enrolment, under `mfa.required`, a pending sign-in of a user who has no factor, a passkey
+ * or an address an email code could go to included (else a stolen first factor could enrol its
+ * own second in place of the user's).
  */
 async function actorOf(context: RequestContext, mfa: InternalMfa, options: { enrolment: boolean; callbackUrl: string }): Promise<Allowed> {
   if (options.enrolment) {
     const pending = await readPending(context)
     if (pending !== null) {
       const user = await userOf(context, pending.signedIn.user.id, pending.signedIn.user)
-      if (!(await hasConfirmedFactor(context, user.id)) && (await mfa.required(user))) return { ok: true, actor: { user, enrolled: false, pending } }
+      const unenrolled = !(await hasConfirmedFactor(context, user.id)) && (await passkeyFactor(context, pending.signedIn)) === undefined && (await emailCodeAddress(context, pending.signedIn)) === undefined
+      if (unenrolled && (await mfa.required(user))) return { ok: true, actor: { user, enrolled: false, pending } }
     }
   }
   let recent = await requireRecentSession(context, { callbackUrl: options.callbackUrl })
@@ -113,12 +123,12 @@ const CODE_STATUS: Readonly<Record<Exclude<CodeCheck, { ok: true }>["reason"], n
  */
 export async function enrolRoute(context: RequestContext, method: "GET" | "POST", sub: string): Promise<Response> {
   const { mfa } = context.config
-  if (mfa === undefined || !ROUTES.has(sub) || (TOTP_ROUTES.has(sub) && !mfa.factors.includes("totp"))) {
+  if (mfa === undefined || !ROUTES.has(sub) || (TOTP_ROUTES.has(sub) && !mfa.factors.includes("totp")) || (PASSKEY_ROUTES.has(sub) && !mfa.factors.includes("passkey"))) {
     return notFound(context.request, context.url, context.config)
   }
   if (sub === "setup") return method === "GET" ? setupPage(context, mfa) : methodNotAllowed(context, true, false)
   if (method !== "POST") return methodNotAllowed(context, false, true)
-  if (sub === "totp/confirm") auditAs(context, "mfaEnrol")
+  if (sub === "totp/confirm" || sub === "passkey/register") auditAs(context, "mfaEnrol")
   if (sub === "backup-codes") auditAs(context, "backupCodesRegenerate")
   if (sub === "remove") auditAs(context, "mfaRemove")
   const form = await readForm(context.request)
@@ -133,7 +143,7 @@ export async function enrolRoute(context: RequestContext, method: "GET" | "POST"
     return jsonError(context, error.code, 403)
   }
   const callbackUrl = await resolveCallbackUrl(context, form.get("callbackUrl") ?? homePage(context.config.theme, context.origin))
-  const allowed = await actorOf(context, mfa, { enrolment: TOTP_ROUTES.has(sub), callbackUrl: setupUrl(context, callbackUrl) })
+  const allowed = await actorOf(context, mfa, { enrolment: TOTP_ROUTES.has(sub) || PASSKEY_ROUTES.has(sub), callbackUrl: setupUrl(context, callbackUrl) })
   if (!allowed.ok) {
     await auditFailure(context, allowed.reason)
     return allowed.response
@@ -143,6 +153,7 @@ export async function enrolRoute(context: RequestContext, method: "GET" | "POST"
   const step = { context, mfa, actor, callbackUrl }
   if (sub === "totp/setup") return setupTotp(step)
   if (sub === "totp/confirm") return confirm(step, form.get("code"))
+  if (PASSKEY_ROUTES.has(sub)) return enrolPasskey(step, sub === "passkey/register" ? (form.get("credential") ?? "") : undefined)
   if (sub === "backup-codes") return regenerate(step)
   return remove(step, form.get("factor"))
 }
@@ -166,11 +177,69 @@ async function setupPage(context: RequestContext, mfa: InternalMfa): Promise<Res
   const callbackUrl = await resolveCallbackUrl(context, context.url.searchParams.get("callbackUrl") ?? homePage(context.config.theme, context.origin))
   const allowed = await actorOf(context, mfa, { enrolment: true, callbackUrl: setupUrl(context, callbackUrl) })
   if (!allowed.ok) return allowed.response
-  const { user, enrolled } = allowed.actor
+  const { user, enrolled, pending } = allowed.actor
   const required = await mfa.required(user)
   const error = context.url.searchParams.get("error") ?? undefined
-  if (wantsData(context.request)) return json(context, { enrolled, required })
-  return html(context, mfaSetupPage(context, { enrolled, required, csrfToken: await csrfToken(context), callbackUrl, error }))
+  const offers = setupOffers(context, mfa, pending)
+  if (wantsData(context.request)) return json(context, { enrolled, required, factors: [...(offers.totp ? ["totp"] : []), ...(offers.passkey === undefined ? [] : ["passkey"])] })
+  const page = html(context, mfaSetupPage(context, { enrolled, required, offers, csrfToken: await csrfToken(context), callbackUrl, error }))
+  return offers.passkey === undefined ? page : admitPasskeyScript(page, offers.passkey.source)
+}
+
+/** The provider whose passkeys a pending user may register here (`SignInFlow.secondFactor.enrol`), when `mfa.factors` lists `"passkey"`. */
+function enrollingProvider(context: RequestContext, mfa: InternalMfa): FlowProvider | undefined {
+  return mfa.factors.includes("passkey") ? context.config.providers.find((each) => each.flow.secondFactor?.enrol !== undefined) : undefined
+}
+
+/**
+ * What the set-up page offers, of the kinds `mfa.factors` lists: the authenticator app; a passkey
+ * to a pending sign-in (its control); for a signed-in user, the word that a passkey added to the
+ * account becomes a second step.
+ */
+function setupOffers(context: RequestContext, mfa: InternalMfa, pending: PendingSignIn | undefined): SetupOffers {
+  const provider = enrollingProvider(context, mfa)
+  const control = pending === undefined ? undefined : provider?.flow.secondFactor?.control(context, provider)
+  return { totp: mfa.factors.includes("totp"), passkey: control, passkeyElsewhere: pending === undefined && provider !== undefined, email: mfa.factors.includes("email") }
+}
+
+/**
+ * `POST /mfa/passkey/options` answers the registration options for the pending user (JSON, as the
+ * page's script asks); `POST /mfa/passkey/register { credential }` checks the passkey made with
+ * them and, once it is stored, completes the pending sign-in with `"hwk"` (see the core README's
+ * "Second factors" for why a passkey just registered counts). Only a pending sign-in under
+ * `mfa.required` enrols here (`400 PendingSignInOnly` for a session). The registration is charged
+ * to the pending sign-in as a code is: its fifth refusal ends it.
+ */
+async function enrolPasskey({ context, mfa, actor, callbackUrl }: Step, credential: string | undefined): Promise<Response> {
+  const provider = enrollingProvider(context, mfa)
+  const enrol = provider?.flow.secondFactor?.enrol
+  const { pending } = actor
+  if (pending === undefined || provider === undefined || enrol === undefined) {
+    await auditFailure(context, "invalidRequest", actor.user.id)
+    return answerRoute(context, { url: setupUrl(context, callbackUrl), error: "PendingSignInOnly" })
+  }
+  const factor = { id: pending.id, userId: actor.user.id, except: pending.signedIn.credentialId }
+  if (credential === undefined) return enrol.options(context, provider, factor)
+  if (credential === "" || credential.length > MAX_CREDENTIAL) {
+    await auditFailure(context, "invalidRequest", actor.user.id)
+    return answerRoute(context, { url: setupUrl(context, callbackUrl), error: "passkeyFailed" })
+  }
+  const waiting = await chargePending(context, pending)
+  if (waiting === null) {
+    await auditFailure(context, "expired", actor.user.id)
+    return answerRoute(context, { url: signInPageUrl(context), error: "expired", status: 401 })
+  }
+  const check = await enrol.register(context, provider, factor, credential)
+  if (!check.ok) {
+    await auditFailure(context, check.reason, actor.user.id)
+    if (!lastAttempt(waiting)) return answerRoute(context, { url: setupUrl(context, callbackUrl), error: "passkeyFailed" })
+    await endPending(context, waiting)
+    return answerRoute(context, { url: signInPageUrl(context), error: "passkeyFailed" })
+  }
+  await auditSuccess(context, actor.user.id, undefined, [check.method])
+  const completed = await completePending(context, waiting, [check.method])
+  if (completed === null) return answerRoute(context, { url: signInPageUrl(context), error: "expired", status: 401 })
+  return answerRoute(context, { url: completed.target })
 }
 
 /** `POST /mfa/totp/setup`: a new secret to scan, `409 FactorExists` when an authenticator is confirmed already. */

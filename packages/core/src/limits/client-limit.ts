@@ -12,6 +12,9 @@ import { rateLimitsOf, targetKey } from "./rate-limit.js"
 import type { Route } from "../http/routes.js"
 import { isLoopbackHost } from "../http/loopback.js"
 
+/** The rules of the POST routes under `/mfa` that count. */
+const MFA_RULES: Readonly<Partial<Record<string, ClientRule>>> = { verify: "callback", email: "signIn", "passkey/register": "callback", "passkey/options": "passkeyOptions" }
+
 /** The rule that counts this request, if any: routes a script floods to make us (or a provider, or an inbox) work. */
 function ruleOf(context: RequestContext, route: Route): ClientRule | undefined {
   const { config, request } = context
@@ -21,9 +24,10 @@ function ruleOf(context: RequestContext, route: Route): ClientRule | undefined {
       return post && route.providerId !== undefined ? "signIn" : undefined
     case "callback":
       return "callback"
-    // A second factor's code completes a sign-in as a provider's callback does; mailing one is a sign-in mail.
+    // A second factor's code completes a sign-in as a provider's callback does; mailing one is a sign-in mail;
+    // a pending sign-in's passkey registration and its options count as a passkey's.
     case "mfa":
-      return post && route.providerId === "verify" ? "callback" : post && route.providerId === "email" ? "signIn" : undefined
+      return post && route.providerId !== undefined && Object.hasOwn(MFA_RULES, route.providerId) ? MFA_RULES[route.providerId] : undefined
     case "session":
       return post ? "sessionUpdate" : undefined
     case "flow":

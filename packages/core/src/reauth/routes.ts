@@ -9,7 +9,7 @@
  * Routes: `GET /reauth?callbackUrl=` (the page; JSON `{ methods }` for `Accept: application/json`);
  * `POST /reauth/:id` (a password form, an OpenID provider's redirect, an email link sent);
  * `GET /reauth/:id` (a passkey's options; an email link's confirmation page) and `POST /reauth/totp`
- * (an authenticator app's code, when no provider has the id `totp`).
+ * (an authenticator app's code, when `mfa.factors` lists `"totp"` and no provider has the id `totp`).
  */
 import { auditAs } from "../audit/audit.js"
 import { auditFailure } from "../audit/trail.js"
@@ -129,7 +129,8 @@ export async function reauthRoute(context: RequestContext, method: "GET" | "POST
 /** The page, or the way `sub` names (an authenticator app's code, or a provider's flow with the marker set). */
 async function answerWay(context: RequestContext, userId: string, method: "GET" | "POST", sub: string, callbackUrl: string): Promise<Response> {
   if (sub === "") return method === "GET" ? showPage(context, userId, callbackUrl) : methodNotAllowed(context, true, false)
-  if (sub === TOTP_WAY && context.config.mfa !== undefined && !context.config.providersById.has(sub)) {
+  // Served only where `mfa.factors` lists the authenticator app: a factor the app left out proves nothing.
+  if (sub === TOTP_WAY && context.config.mfa?.factors.includes("totp") === true && !context.config.providersById.has(sub)) {
     return method === "POST" ? (await totp()).reauthWithTotp(context, userId) : methodNotAllowed(context, false, true)
   }
   const way = await reauthWayOf(context, userId, sub)

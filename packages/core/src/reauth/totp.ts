@@ -1,6 +1,7 @@
 /**
  * Re-authentication with an authenticator app's code (`POST {basePath}/reauth/totp`), offered to a
- * user with a confirmed TOTP factor when the app configures second factors (`mfa`). The code is
+ * user with a confirmed TOTP factor when the app's `mfa.factors` lists `"totp"` (a passkey is offered
+ * only as the passkey way, `ways.ts`). The code is
  * checked by the second factors' own check (`factors/check-code.ts`: a time step accepted once,
  * wrong codes counted per user and per factor), so a re-authentication is no easier a way to guess
  * one than a sign-in. Loaded only when `mfa` is set.

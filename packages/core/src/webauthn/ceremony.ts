@@ -123,26 +123,50 @@ export async function webauthnOptions(context: RequestContext, provider: Provide
     return json(context, { action, options: request })
   }
 
-  let ceremony: Ceremony
-  let userName: string
-  let displayName: string
-  let exclude: AdapterAuthenticator[] = []
-  if (userId !== undefined) {
-    const user = asUser(await callAdapter(adapter, "getUser", userId))
-    if (user === undefined) throw new WebAuthnVerificationError("The signed-in user no longer exists.")
-    exclude = await listAuthenticators(adapter, user.id)
-    // Auth.js recorded no handle for its passkeys: a user who has only those gets a new one.
-    const handle = exclude.find((known) => !isAuthjsPasskey(known))?.providerAccountId ?? base64url(randomBytes(32))
-    ceremony = { action, userId: user.id, handle }
-    userName = user.email ?? user.name ?? user.id
-    displayName = user.name ?? userName
-  } else {
-    const info = await newUserInfo(context, provider)
-    // A fresh handle whether or not the email has an account: the answer must not tell.
-    ceremony = { action, handle: base64url(randomBytes(32)), ...info }
-    userName = info.email ?? info.name ?? "Passkey"
-    displayName = info.name ?? userName
-  }
+  if (userId !== undefined) return registrationOptions(context, provider, await addingPasskey(adapter, userId, {}))
+  const info = await newUserInfo(context, provider)
+  // A fresh handle whether or not the email has an account: the answer must not tell.
+  const userName = info.email ?? info.name ?? "Passkey"
+  return registrationOptions(context, provider, { ceremony: { action, handle: base64url(randomBytes(32)), ...info }, userName, displayName: info.name ?? userName, exclude: [] })
+}
+
+/** A registration ceremony to ask the browser for: who registers, the names it shows, the passkeys it must not make again. */
+export interface Registration {
+  ceremony: Ceremony
+  userName: string
+  displayName: string
+  exclude: readonly AdapterAuthenticator[]
+}
+
+/**
+ * The registration adding a passkey to the stored user `userId`, under the user handle of their
+ * passkeys, excluding those (`excludeCredentials`); `bound` adds to the challenge what else it is
+ * bound to (a pending sign-in).
+ *
+ * @throws {WebAuthnVerificationError} when the user no longer exists.
+ * @throws {AdapterError} when the store fails.
+ */
+export async function addingPasskey(adapter: Adapter, userId: string, bound: Pick<Ceremony, "pending">): Promise<Registration> {
+  const user = asUser(await callAdapter(adapter, "getUser", userId))
+  if (user === undefined) throw new WebAuthnVerificationError("The user to add a passkey to no longer exists.")
+  const exclude = await listAuthenticators(adapter, user.id)
+  // Auth.js recorded no handle for its passkeys: a user who has only those gets a new one.
+  const handle = exclude.find((known) => !isAuthjsPasskey(known))?.providerAccountId ?? base64url(randomBytes(32))
+  const userName = user.email ?? user.name ?? user.id
+  return { ceremony: { action: "register", userId: user.id, handle, ...bound }, userName, displayName: user.name ?? userName, exclude }
+}
+
+/**
+ * The options for `navigator.credentials.create`, as `{ action: "register", options }`, with a
+ * challenge issued (single use, in the store) for `registration.ceremony`.
+ *
+ * @throws {MissingCSRF} when the browser has no CSRF cookie.
+ * @throws {AdapterError} when the store fails.
+ * @see https://www.w3.org/TR/webauthn-3/#dictionary-makecredentialoptions
+ */
+export async function registrationOptions(context: RequestContext, provider: Provider, { ceremony, userName, displayName, exclude }: Registration): Promise<Response> {
+  const { options } = provider
+  const rp = resolveRelyingParty(options, context, provider)
   const challenge = await issueChallenge(context, provider.id, ceremony)
   const creation = await generateRegistrationOptions({
     rpName: rp.name,
@@ -162,7 +186,7 @@ export async function webauthnOptions(context: RequestContext, provider: Provide
     excludeCredentials: exclude.map((known) => ({ id: credentialIdForOptions(known.credentialID), transports: known.transports?.split(",").filter(Boolean) ?? [] })),
     challenge,
   })
-  return json(context, { action, options: creation })
+  return json(context, { action: "register", options: creation })
 }
 
 /**
@@ -374,12 +398,54 @@ export async function checkAssertion(
 
 async function register(context: RequestContext, provider: Provider, ceremony: Ceremony, response: RegistrationResponseJSON, challenge: string, target: string): Promise<Response> {
   const adapter = adapterOf(context)
-  const { options, id: providerId } = provider
+  const { id: providerId } = provider
   // Registering while signed in adds a passkey to that user; otherwise it is a sign-up, a sign-in.
   if (ceremony.userId !== undefined) {
     auditAs(context, "passkeyAdd", providerId)
     auditUser(context, ceremony.userId)
   }
+  const { passkey, name, userVerified } = await verifyRegistration(context, provider, ceremony, response, challenge)
+  const handle = passkey.providerAccountId
+  const account: Account = { provider: providerId, type: "webauthn", providerAccountId: handle }
+
+  if (ceremony.userId !== undefined) {
+    // Adding a passkey: only the user who asked for the challenge, still signed in, and recently authenticated.
+    const signedIn = await recentIfSignedIn(context, { callbackUrl: target })
+    if (signedIn?.ok === false) return signedIn.response
+    const session = signedIn?.current
+    if (session?.userId !== ceremony.userId) throw withAuditReason(new WebAuthnVerificationError("Adding a passkey needs the user who started it to be signed in."), "wrongUser")
+    const user = asUser(await callAdapter(adapter, "getUser", ceremony.userId))
+    if (user === undefined) throw new WebAuthnVerificationError("The signed-in user no longer exists.")
+    await attachPasskey(adapter, user, { ...passkey, userId: user.id }, providerId)
+    await auditSuccess(context, user.id)
+    await sendNotice(context, user.email, "passkeyAdded", name === undefined ? undefined : { provider: name })
+    // Adding a passkey authenticates nobody (the key is new): the session goes on as it was.
+    return finishSignIn(context, { user, account: { ...account, userId: user.id }, isNewUser: false, methods: session.assurance.methods, continues: session.assurance }, target)
+  }
+
+  const { email, name: userName } = ceremony
+  return signUp(context, provider, { ...(email === undefined ? {} : { email }), ...(userName === undefined ? {} : { name: userName }), passkey, userVerified }, target)
+}
+
+/**
+ * Verifies a registration made for `ceremony` (its `challenge`, consumed already): the
+ * attestation over the challenge, the origin, the RP id hash and the flags the provider asks for,
+ * a credential id that names no stored passkey yet; answers the passkey to store under the
+ * ceremony's user handle, the authenticator's name (from its AAGUID) and whether it verified its user.
+ *
+ * @throws {WebAuthnVerificationError} when any of that fails.
+ * @throws {AdapterError} when the store fails.
+ * @see https://www.w3.org/TR/webauthn-3/#sctn-registering-a-new-credential
+ */
+export async function verifyRegistration(
+  context: RequestContext,
+  provider: Provider,
+  ceremony: Ceremony,
+  response: RegistrationResponseJSON,
+  challenge: string,
+): Promise<{ passkey: NewPasskey; name: string | undefined; userVerified: boolean }> {
+  const adapter = adapterOf(context)
+  const { options } = provider
   const rp = resolveRelyingParty(options, context, provider)
   let verified
   try {
@@ -417,23 +483,5 @@ async function register(context: RequestContext, provider: Provider, ceremony: C
     createdAt: new Date(),
     lastUsedAt: new Date(),
   }
-  const account: Account = { provider: providerId, type: "webauthn", providerAccountId: handle }
-
-  if (ceremony.userId !== undefined) {
-    // Adding a passkey: only the user who asked for the challenge, still signed in, and recently authenticated.
-    const signedIn = await recentIfSignedIn(context, { callbackUrl: target })
-    if (signedIn?.ok === false) return signedIn.response
-    const session = signedIn?.current
-    if (session?.userId !== ceremony.userId) throw withAuditReason(new WebAuthnVerificationError("Adding a passkey needs the user who started it to be signed in."), "wrongUser")
-    const user = asUser(await callAdapter(adapter, "getUser", ceremony.userId))
-    if (user === undefined) throw new WebAuthnVerificationError("The signed-in user no longer exists.")
-    await attachPasskey(adapter, user, { ...passkey, userId: user.id }, providerId)
-    await auditSuccess(context, user.id)
-    await sendNotice(context, user.email, "passkeyAdded", name === undefined ? undefined : { provider: name })
-    // Adding a passkey authenticates nobody (the key is new): the session goes on as it was.
-    return finishSignIn(context, { user, account: { ...account, userId: user.id }, isNewUser: false, methods: session.assurance.methods, continues: session.assurance }, target)
-  }
-
-  const { email, name: userName } = ceremony
-  return signUp(context, provider, { ...(email === undefined ? {} : { email }), ...(userName === undefined ? {} : { name: userName }), passkey, userVerified: info.userVerified }, target)
+  return { passkey, name, userVerified: info.userVerified }
 }

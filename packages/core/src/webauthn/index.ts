@@ -20,7 +20,7 @@ import { listAuthenticators, webauthnCallback, webauthnOptions } from "./ceremon
 import { changePasskey, listPasskeys } from "./manage.js"
 import { configureWebAuthn, type WebAuthnOptions } from "./options.js"
 import { decoratePage, reauthControl, secondFactorControl, servePageScript } from "./page.js"
-import { secondFactorOptions, verifySecondFactor } from "./second-factor.js"
+import { enrolmentOptions, enrolSecondFactor, secondFactorOptions, verifySecondFactor } from "./second-factor.js"
 
 export type { NewPasskeyUser, RelyingParty, UserVerification, WebAuthnFormField, WebAuthnOptions } from "./options.js"
 export type { PasskeyList, PasskeySummary } from "./manage.js"
@@ -64,7 +64,8 @@ export const webauthn = {
   // The signed-in user's own passkeys prove them again (`allowCredentials`).
   reauth: { offers: () => true, control: reauthControl },
   // Any of the user's passkeys, but the first factor's, completes a sign-in pending its second factor.
-  secondFactor: { control: secondFactorControl, verify: verifySecondFactor },
+  // Under `mfa.required`, a pending user with no factor may register a passkey as their first one.
+  secondFactor: { control: secondFactorControl, verify: verifySecondFactor, enrol: { options: enrolmentOptions, register: enrolSecondFactor } },
   waysIn: async (context, _provider, user) => {
     const { adapter } = context.config
     if (adapter === undefined) return []

@@ -3,7 +3,13 @@
  * `page-script.generated.ts` by `scripts/build-webauthn-script.mjs`). Everything it needs is in
  * the form's data attributes; nothing is derived from `location`.
  */
-import { browserSupportsWebAuthn, startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser"
+import {
+  browserSupportsWebAuthn,
+  startAuthentication,
+  startRegistration,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+} from "@simplewebauthn/browser"
 import * as passkeys from "./client.js"
 import { signInWithPasskey, startPasskeyAutofill, type PasskeySignInOptions } from "./client.js"
 
@@ -93,12 +99,12 @@ function wireReauth(form: HTMLFormElement): void {
 }
 
 /**
- * The second-factor page's passkey form: asks for options naming the pending user's own passkeys,
- * runs the ceremony, and posts the assertion in the form's `credential` field to `/mfa/verify`,
- * which answers with the next page as any of its forms.
+ * A second-factor form's ceremony: on submit, asks `optionsUrl` for the options (`init`: how), runs
+ * `ceremony` with them, and posts what it made in the form's `credential` field, which answers
+ * with the next page as any of the form routes. Without options (the pending sign-in ended, or may
+ * not do this), the browser goes where the answer says.
  */
-function wireSecondFactor(form: HTMLFormElement): void {
-  const { passkeyProvider = "passkey", basePath = "/api/auth" } = form.dataset
+function wireFormCeremony(form: HTMLFormElement, optionsUrl: string, init: RequestInit, ceremony: (options: object) => Promise<unknown>): void {
   const credential = form.querySelector<HTMLInputElement>('input[name="credential"]')
   const error = form.querySelector<HTMLElement>("[data-passkey-error]")
   const show = (message: string): void => {
@@ -112,21 +118,19 @@ function wireSecondFactor(form: HTMLFormElement): void {
   }
   form.addEventListener("submit", (event) => {
     event.preventDefault()
-    const url = `${basePath.replace(/\/+$/, "")}/webauthn-options/${encodeURIComponent(passkeyProvider)}?action=mfa`
-    fetch(url, { credentials: "same-origin", headers: { accept: "application/json" } })
+    fetch(optionsUrl, { ...init, credentials: "same-origin", headers: { accept: "application/json" } })
       .then(async (response) => {
-        const body = (await response.json().catch(() => ({}))) as { options?: PublicKeyCredentialRequestOptionsJSON; url?: unknown }
+        const body = (await response.json().catch(() => ({}))) as { options?: object; url?: unknown }
         if (body.options === undefined) {
-          // The pending sign-in ended: the page it is sent to says so.
           location.assign(typeof body.url === "string" ? body.url : location.href)
           return
         }
-        const assertion = await startAuthentication({ optionsJSON: body.options }).catch(() => undefined)
-        if (assertion === undefined) {
+        const made = await ceremony(body.options).catch(() => undefined)
+        if (made === undefined) {
           show(MESSAGES.WebAuthnCancelled ?? "")
           return
         }
-        credential.value = JSON.stringify(assertion)
+        credential.value = JSON.stringify(made)
         form.submit()
       })
       .catch(() => {
@@ -135,6 +139,33 @@ function wireSecondFactor(form: HTMLFormElement): void {
   })
 }
 
+/** The base of the routes, from the form's data (never from `location`). */
+function routes(form: HTMLFormElement): string {
+  return (form.dataset.basePath ?? "/api/auth").replace(/\/+$/, "")
+}
+
+/**
+ * The second-factor page's passkey form: asks for options naming the pending user's own passkeys,
+ * runs the ceremony, and posts the assertion to `/mfa/verify`.
+ */
+function wireSecondFactor(form: HTMLFormElement): void {
+  const url = `${routes(form)}/webauthn-options/${encodeURIComponent(form.dataset.passkeyProvider ?? "passkey")}?action=mfa`
+  wireFormCeremony(form, url, {}, (options) => startAuthentication({ optionsJSON: options as PublicKeyCredentialRequestOptionsJSON }))
+}
+
+/**
+ * The second-factor set-up page's passkey form (a sign-in waiting under `mfa.required`): posts the
+ * form's CSRF token for registration options made for the pending user, runs the ceremony, and
+ * posts the new passkey to `/mfa/passkey/register`, which completes the sign-in.
+ */
+function wireSecondFactorRegistration(form: HTMLFormElement): void {
+  const csrfToken = form.querySelector<HTMLInputElement>('input[name="csrfToken"]')?.value ?? ""
+  wireFormCeremony(form, `${routes(form)}/mfa/passkey/options`, { method: "POST", body: new URLSearchParams({ csrfToken }) }, (options) =>
+    startRegistration({ optionsJSON: options as PublicKeyCredentialCreationOptionsJSON }),
+  )
+}
+
 for (const form of document.querySelectorAll<HTMLFormElement>("form[data-passkey-form]")) wire(form)
+for (const form of document.querySelectorAll<HTMLFormElement>("form[data-mfa-passkey-register]")) wireSecondFactorRegistration(form)
 for (const form of document.querySelectorAll<HTMLFormElement>("form[data-mfa-passkey]")) wireSecondFactor(form)
 for (const form of document.querySelectorAll<HTMLFormElement>("form[data-reauth-passkey]")) wireReauth(form)

@@ -6,9 +6,14 @@
  * sign-in only, and is single use as a sign-in's is (its cookie cleared when it is tried, its
  * nonce spent once it verifies).
  *
+ * Under `mfa.required`, a pending user with no factor yet may register a passkey as their first
+ * one (`{basePath}/mfa/setup`, whose routes decide who may): the registration's challenge is bound
+ * to the pending sign-in and its user in the same way, and kept in the store until used once.
+ *
  * @see https://www.w3.org/TR/webauthn-3/#sctn-verifying-assertion
+ * @see https://www.w3.org/TR/webauthn-3/#sctn-registering-a-new-credential
  */
-import type { AuthenticationResponseJSON } from "@simplewebauthn/server"
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server"
 import { taggedAuditReason, withAuditReason } from "../audit/trail.js"
 import { json } from "../http/context.js"
 import { signInPageUrl } from "../http/routes.js"
@@ -17,10 +22,12 @@ import type { AdapterAuthenticator } from "../adapters.js"
 import type { FlowProvider, PendingFactor, RequestContext } from "../internal.js"
 import type { AuditReason } from "../types.js"
 import { findAuthenticator } from "./authjs-rows.js"
-import { checkAssertion, listAuthenticators, ownPasskeyOptions, readResponse } from "./ceremony.js"
+import { sendNotice } from "../outbound/notices.js"
+import { callAdapter } from "../outbound/store.js"
+import { addingPasskey, checkAssertion, listAuthenticators, ownPasskeyOptions, readResponse, registrationOptions, verifyRegistration } from "./ceremony.js"
 import { consumeChallenge } from "./challenge.js"
 import type { WebAuthnOptions } from "./options.js"
-import { adapterOf } from "./records.js"
+import { adapterOf, asUser, attachPasskey } from "./records.js"
 
 type Provider = FlowProvider<WebAuthnOptions>
 
@@ -72,6 +79,49 @@ export async function verifySecondFactor(context: RequestContext, provider: Prov
     if (!belongsTo(authenticator, pending.userId)) throw withAuditReason(new WebAuthnVerificationError("The passkey is another user's."), "wrongUser")
     if (authenticator.credentialID === pending.except) throw new WebAuthnVerificationError("The passkey was the sign-in's first factor: the second must be another.")
     await checkAssertion(context, provider, authenticator, response.json as unknown as AuthenticationResponseJSON, opened, response.clientData.challenge)
+    return { ok: true, method: "hwk" }
+  } catch (error) {
+    if (!(error instanceof WebAuthnVerificationError)) throw error
+    context.config.logger.error(error)
+    return { ok: false, reason: taggedAuditReason(error) ?? "invalidCredentials" }
+  }
+}
+
+/**
+ * The registration options for `pending`'s user (`POST {basePath}/mfa/passkey/options`, which has
+ * checked that they may enrol): their user handle, `excludeCredentials` naming their passkeys, a
+ * challenge bound to this pending sign-in, single use.
+ *
+ * @throws {WebAuthnVerificationError} when the user no longer exists.
+ * @throws {MissingCSRF} when the browser has no CSRF cookie.
+ * @throws {AdapterError} when the store fails.
+ */
+export async function enrolmentOptions(context: RequestContext, provider: Provider, pending: PendingFactor): Promise<Response> {
+  return registrationOptions(context, provider, await addingPasskey(adapterOf(context), pending.userId, { pending: pending.id }))
+}
+
+/**
+ * Registers the passkey posted (the registration's JSON, untrusted) as `pending`'s user's, when it
+ * was made for a challenge issued to this pending sign-in (`replayed` otherwise, or once used) and
+ * verifies as a sign-up's or an added passkey's does; the user is mailed the notice. Answers `hwk`,
+ * or the audit reason of the refusal (logged).
+ *
+ * @throws {AdapterError} when the store fails.
+ */
+export async function enrolSecondFactor(context: RequestContext, provider: Provider, pending: PendingFactor, credential: string): Promise<{ ok: true; method: "hwk" } | { ok: false; reason: AuditReason }> {
+  try {
+    const response = readResponse(credential)
+    const opened = await consumeChallenge(context, provider.id, response.clientData.challenge)
+    const { ceremony } = opened
+    if (ceremony.action !== "register" || ceremony.pending !== pending.id || ceremony.userId !== pending.userId) {
+      throw withAuditReason(new WebAuthnVerificationError("The challenge was issued for another sign-in."), "replayed")
+    }
+    const { passkey, name } = await verifyRegistration(context, provider, ceremony, response.json as unknown as RegistrationResponseJSON, response.clientData.challenge)
+    const adapter = adapterOf(context)
+    const user = asUser(await callAdapter(adapter, "getUser", pending.userId))
+    if (user === undefined) throw new WebAuthnVerificationError("The pending sign-in's user no longer exists.")
+    await attachPasskey(adapter, user, { ...passkey, userId: user.id }, provider.id)
+    await sendNotice(context, user.email, "passkeyAdded", name === undefined ? undefined : { provider: name })
     return { ok: true, method: "hwk" }
   } catch (error) {
     if (!(error instanceof WebAuthnVerificationError)) throw error

@@ -106,6 +106,16 @@ describe("route groups at their defaults", () => {
     expect(mails[2]).toBe(429)
   })
 
+  it("V6.3.1: counts a pending sign-in's passkey registration as a callback and its options as a passkey's (each writes to the store)", async () => {
+    const passkeyMfa = { adapter: MemoryAdapter(), mfa: { factors: ["passkey" as const], required: true }, providers: [passkeyProvider({ formFields: {} }) as never] }
+    const registrations = await statuses(addressed({ ...passkeyMfa, rateLimit: { perClient: { callback: { limit: 2 } } } }), "/api/auth/mfa/passkey/register", 3, from("203.0.113.7", { method: "POST" }))
+    expect(registrations.slice(0, 2)).not.toContain(429)
+    expect(registrations[2]).toBe(429)
+    const options = await statuses(addressed({ ...passkeyMfa, adapter: MemoryAdapter(), rateLimit: { perClient: { passkeyOptions: { limit: 2 } } } }), "/api/auth/mfa/passkey/options", 3, from("203.0.113.7", { method: "POST" }))
+    expect(options.slice(0, 2)).not.toContain(429)
+    expect(options[2]).toBe(429)
+  })
+
   it("counts a server-side sign-in under the address the integration recorded on the caller's request", async () => {
     const config = testConfig({ rateLimit: { perClient: { signIn: { limit: 2 } } } })
     const answers: number[] = []

@@ -6,7 +6,7 @@
 import { MemoryAdapter } from "@portcullis/adapter-memory"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import type { SendVerificationRequestParams } from "../../src/providers/index.js"
-import type { AuditEvent, AuthConfig, SessionAssurance } from "../../src/types.js"
+import type { AuditEvent, AuthConfig, MfaOptions, SessionAssurance } from "../../src/types.js"
 import { Jar, ORIGIN, PASSWORD, SECRET, call, csrfToken, followEmailLink, passwordProvider, testConfig } from "../helpers.js"
 import { sealFactorSecret } from "../../src/factors/sealed-secret.js"
 import { newTotpSecret, totpCode, totpStep } from "../../src/factors/totp.js"
@@ -267,14 +267,14 @@ describe("re-authentication with an email link", () => {
 
 describe("re-authentication with an authenticator app's code (through the second factors' check)", () => {
   /** Ada with a confirmed TOTP factor and a database session from T0 (signed in with a password and a code). */
-  async function totpUser() {
+  async function totpUser(mfa: MfaOptions = {}) {
     const secret = newTotpSecret()
     const audit: AuditEvent[] = []
     const adapter = MemoryAdapter({
       users: [{ id: "user-ada", email: "ada@example.com", emailVerified: null }],
       authFactors: [{ id: "totp-1", userId: "user-ada", type: "totp", secret: await sealFactorSecret([SECRET], secret, "user-ada"), createdAt: new Date(T0), confirmedAt: new Date(T0) }],
     })
-    const config = testConfig({ adapter, mfa: {}, session: { strategy: "database" }, events: { audit: (event) => void audit.push(event) } })
+    const config = testConfig({ adapter, mfa, session: { strategy: "database" }, events: { audit: (event) => void audit.push(event) } })
     const expires = new Date(T0 + 86_400_000)
     await adapter.createSession({ sessionToken: "ada-token", userId: "user-ada", expires })
     await adapter.createSessionRecord({ id: "record-ada", userId: "user-ada", createdAt: new Date(T0), lastSeenAt: new Date(T0), expires, sessionToken: "ada-token", signedInAt: new Date(T0), authTime: new Date(T0), authMethods: ["pwd"] })
@@ -299,6 +299,19 @@ describe("re-authentication with an authenticator app's code (through the second
     expect(await assurance(ctx.config, ctx.jar)).toMatchObject({ level: 2, authTime: LATER / 1000, signedInAt: T0 / 1000, methods: ["otp", "mfa"] })
     expect((await sessions(ctx.config, ctx.jar)).map((session) => session.id)).toEqual(["record-ada"])
     expect(ctx.audit.at(-1)).toMatchObject({ type: "reauth", outcome: "success", provider: "totp", methods: ["otp", "mfa"] })
+  })
+
+  it("V6.3.3: an app whose mfa.factors leaves out totp neither offers the authenticator app nor takes its right code at POST /reauth/totp", async () => {
+    clockAt(LATER)
+    const ctx = await totpUser({ factors: ["passkey"] })
+    const listed = (await (await call(ctx.config, ctx.jar, "/api/auth/reauth", { headers: { accept: "application/json" } })).json()) as { methods: unknown[] }
+    expect(listed.methods).toEqual([])
+    const page = await (await call(ctx.config, ctx.jar, "/api/auth/reauth", { headers: { accept: "text/html" } })).text()
+    expect(page).not.toContain("/api/auth/reauth/totp")
+    const response = await postCode(ctx.config, ctx.jar, await ctx.code())
+    expect(response.status).toBe(404)
+    expect(await assurance(ctx.config, ctx.jar)).toMatchObject({ level: 1, authTime: T0 / 1000 })
+    expect(ctx.audit.filter((event) => event.outcome === "success")).toEqual([])
   })
 
   it("RFC 6238 §5.2: a wrong code and a code used already are refused, counted, and the session stays as it was", async () => {

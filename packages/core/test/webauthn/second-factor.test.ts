@@ -207,3 +207,155 @@ describe("passkeys as a second factor", () => {
     expect(refused.status).toBeLessThan(500)
   })
 })
+
+describe("enrolling a passkey as the second factor at /mfa/setup under mfa.required", () => {
+  const REQUIRED: MfaOptions = { factors: ["passkey"], required: true }
+
+  async function registrationOptions(config: AuthConfig, jar: Jar): Promise<Response> {
+    return call(config, jar, "/api/auth/mfa/passkey/options", { form: { csrfToken: await csrfToken(config, jar) }, headers: { accept: "application/json" } })
+  }
+
+  async function creationOptions(config: AuthConfig, jar: Jar) {
+    const response = await registrationOptions(config, jar)
+    expect(response.status).toBe(200)
+    return ((await response.json()) as { options: { challenge: string; rp: { id?: string }; user: { id: string; name: string }; excludeCredentials: { id: string }[]; authenticatorSelection?: { userVerification?: string } } }).options
+  }
+
+  async function register(config: AuthConfig, jar: Jar, credential: unknown): Promise<Response> {
+    return call(config, jar, "/api/auth/mfa/passkey/register", { form: { csrfToken: await csrfToken(config, jar), credential: JSON.stringify(credential) } })
+  }
+
+  async function pendingToSetup(config: AuthConfig, username = "ada", jar = new Jar()): Promise<Jar> {
+    const { response } = await passwordSignIn(config, username, jar)
+    expect(location(response).pathname).toBe("/api/auth/mfa")
+    expect(location(await call(config, jar, "/api/auth/mfa")).pathname).toBe("/api/auth/mfa/setup")
+    return jar
+  }
+
+  it("V6.3.3 / WebAuthn §7.1: a password user with no factor is sent to /mfa/setup, which offers only a passkey; registering one completes the sign-in at level 2 (pwd, hwk, mfa)", async () => {
+    const ctx = setup(REQUIRED)
+    const jar = await pendingToSetup(ctx.config)
+    const page = await (await call(ctx.config, jar, "/api/auth/mfa/setup")).text()
+    expect(page).toContain("Create a passkey")
+    expect(page).toContain('action="http://localhost:3000/api/auth/mfa/passkey/register"')
+    expect(page).not.toContain("/mfa/totp/setup")
+    expect(await (await call(ctx.config, jar, "/api/auth/mfa/setup", { headers: { accept: "application/json" } })).json()).toEqual({ enrolled: false, required: true, factors: ["passkey"] })
+    const creation = await creationOptions(ctx.config, jar)
+    expect(creation.excludeCredentials).toEqual([])
+    expect(creation.user.name).toBe("ada@example.com")
+    const device = new SoftAuthenticator(ORIGIN)
+    const response = await register(ctx.config, jar, await device.create(creation))
+    expect(location(response).href).toBe(`${ORIGIN}/dashboard`)
+    expect((await session(ctx.config, jar))?.assurance).toMatchObject({ level: 2, methods: ["pwd", "hwk", "mfa"] })
+    expect((await ctx.config.adapter?.listAuthenticatorsByUserId?.("user-ada"))?.map((passkey) => passkey.credentialID)).toEqual([b64url(device.passkeys[0]?.id ?? new Uint8Array())])
+    expect(ctx.audits.slice(-3).map((event) => [event.type, event.outcome, event.methods])).toEqual([
+      ["signIn", "pending", ["pwd"]],
+      ["mfaEnrol", "success", ["hwk"]],
+      ["signIn", "success", ["pwd", "hwk", "mfa"]],
+    ])
+    // The next sign-in owes that passkey, and the set-up is no longer open to the pending user.
+    const next = await pend(ctx.config)
+    expect(await (await call(ctx.config, next, "/api/auth/mfa", { headers: { accept: "application/json" } })).json()).toEqual({ factors: ["passkey"] })
+    expect((await registrationOptions(ctx.config, next)).status).toBe(401)
+  })
+
+  it("excludes the passkey that was the first factor (WebAuthn §5.4 excludeCredentials), and a new one then completes that sign-in", async () => {
+    const ctx = setup(REQUIRED, { userVerification: "preferred" })
+    const device = new SoftAuthenticator(ORIGIN)
+    const first = await device.register({ challenge: "x", rp: {}, user: { id: b64url(crypto.getRandomValues(new Uint8Array(16))) } })
+    device.passkeys.push(first.passkey)
+    const { credentialID, publicKey } = await soft(first.json)
+    await ctx.config.adapter?.createAuthenticator?.({ credentialID, userId: "user-ada", providerAccountId: first.passkey.userHandle, credentialPublicKey: publicKey, counter: 0, credentialDeviceType: "multiDevice", credentialBackedUp: true, transports: "internal" })
+    const jar = new Jar()
+    const { options: request } = await options(ctx.config, jar, "?action=authenticate")
+    expect(location(await post(ctx.config, jar, "authenticate", await device.get(request, { flags: FLAGS.UP }))).pathname).toBe("/api/auth/mfa")
+    expect(location(await call(ctx.config, jar, "/api/auth/mfa")).pathname).toBe("/api/auth/mfa/setup")
+    const creation = await creationOptions(ctx.config, jar)
+    expect(creation.excludeCredentials.map((excluded) => excluded.id)).toEqual([credentialID])
+    expect(creation.user.id).toBe(first.passkey.userHandle)
+    expect(location(await register(ctx.config, jar, await device.create(creation))).href).toBe(`${ORIGIN}/account`)
+    expect((await session(ctx.config, jar))?.assurance).toMatchObject({ level: 2, methods: ["hwk", "mfa"] })
+  })
+
+  it("V6.3.3: refuses another pending sign-in's registration challenge (replayed), and a registration challenge used once (replayed)", async () => {
+    const ctx = setup(REQUIRED)
+    const jar = await pendingToSetup(ctx.config, "ada")
+    const adas = await creationOptions(ctx.config, jar)
+    // Bob signs in in the same browser: his pending sign-in replaces Ada's.
+    await pendingToSetup(ctx.config, "bob", jar)
+    const device = new SoftAuthenticator(ORIGIN)
+    const stolen = await register(ctx.config, jar, await device.create(adas))
+    expect(location(stolen).searchParams.get("error")).toBe("passkeyFailed")
+    expect(await session(ctx.config, jar)).toBeNull()
+    expect(ctx.audits.at(-1)).toMatchObject({ type: "mfaEnrol", outcome: "failure", reason: "replayed", userId: "user-bob" })
+    expect(await ctx.config.adapter?.listAuthenticatorsByUserId?.("user-ada")).toEqual([])
+    expect(await ctx.config.adapter?.listAuthenticatorsByUserId?.("user-bob")).toEqual([])
+
+    // Bob's own challenge, spent by a registration that does not verify, cannot be used again.
+    const bobs = await creationOptions(ctx.config, jar)
+    const broken = await register(ctx.config, jar, await device.create(bobs, { rpId: "evil.example" }))
+    expect(location(broken).searchParams.get("error")).toBe("passkeyFailed")
+    const replayed = await register(ctx.config, jar, await device.create(bobs))
+    expect(location(replayed).searchParams.get("error")).toBe("passkeyFailed")
+    expect(ctx.audits.at(-1)).toMatchObject({ type: "mfaEnrol", outcome: "failure", reason: "replayed" })
+    expect(await session(ctx.config, jar)).toBeNull()
+    // Nor does the challenge of a pending sign-in's registration sign anyone in at the passkey callback.
+    const callback = await post(ctx.config, jar, "register", await device.create(await creationOptions(ctx.config, jar)))
+    expect(location(callback).searchParams.get("error")).toBe("WebAuthnVerificationError")
+    expect(await session(ctx.config, jar)).toBeNull()
+  })
+
+  it("V6.3.3: a pending user who has a factor already cannot enrol a new one in its place (a stolen password is not enough)", async () => {
+    const ctx = setup({ factors: ["passkey", "totp"], required: true })
+    const device = new SoftAuthenticator(ORIGIN)
+    const creation = { challenge: "x", rp: {}, user: { id: b64url(crypto.getRandomValues(new Uint8Array(16))) } }
+    const own = await device.register(creation)
+    const { credentialID, publicKey } = await soft(own.json)
+    await ctx.config.adapter?.createAuthenticator?.({ credentialID, userId: "user-ada", providerAccountId: own.passkey.userHandle, credentialPublicKey: publicKey, counter: 0, credentialDeviceType: "multiDevice", credentialBackedUp: true, transports: "internal" })
+    const jar = await pend(ctx.config)
+    expect((await registrationOptions(ctx.config, jar)).status).toBe(401)
+    const totp = await call(ctx.config, jar, "/api/auth/mfa/totp/setup", { form: { csrfToken: await csrfToken(ctx.config, jar) }, headers: { accept: "application/json" } })
+    expect(totp.status).toBe(401)
+    expect(await session(ctx.config, jar)).toBeNull()
+  })
+
+  it("V6.3.3: a pending user who can get an email code cannot enrol an authenticator app in its place", async () => {
+    const ctx = setup({ factors: ["email", "totp"], required: true })
+    const config: AuthConfig = { ...ctx.config, mail: { send: () => undefined } }
+    await config.adapter?.updateUser?.({ id: "user-ada", emailVerified: new Date() })
+    const jar = await pend(config)
+    expect((await (await call(config, jar, "/api/auth/mfa", { headers: { accept: "application/json" } })).json()) as unknown).toEqual({ factors: ["email"] })
+    const totp = await call(config, jar, "/api/auth/mfa/totp/setup", { form: { csrfToken: await csrfToken(config, jar) }, headers: { accept: "application/json" } })
+    expect(totp.status).toBe(401)
+    expect(await session(config, jar)).toBeNull()
+  })
+
+  it("a signed-in user's passkey is added where it always was: the pending-only routes refuse a session", async () => {
+    const ctx = setup({ factors: ["passkey"] })
+    const { jar } = await passwordSignIn(ctx.config, "ada")
+    expect(await session(ctx.config, jar)).not.toBeNull()
+    const response = await registrationOptions(ctx.config, jar)
+    expect(response.status).toBe(400)
+    expect(await response.json()).toEqual({ error: "PendingSignInOnly" })
+  })
+
+  it("says in plain words what to do when no listed factor can be set up here (email codes only)", async () => {
+    const ctx = setup({ factors: ["email"], required: true })
+    const config: AuthConfig = { ...ctx.config, mail: { send: () => undefined } }
+    // Ada's address is not confirmed: no code can be mailed to her.
+    const { jar } = await passwordSignIn(config, "ada")
+    expect(location(await call(config, jar, "/api/auth/mfa")).pathname).toBe("/api/auth/mfa/setup")
+    const page = await (await call(config, jar, "/api/auth/mfa/setup")).text()
+    expect(page).toContain("a code we email you, and it needs an email address you have confirmed")
+    expect(page).toContain("cannot be set up on this page")
+    expect(page).not.toContain("<form")
+  })
+})
+
+/** What the store keeps of a soft passkey registered outside a ceremony: its id and COSE public key. */
+async function soft(json: Record<string, unknown>): Promise<{ credentialID: string; publicKey: string }> {
+  const { decodeAttestationObject, parseAuthenticatorData } = await import("@simplewebauthn/server/helpers")
+  const attestation = decodeAttestationObject(Buffer.from((json.response as { attestationObject: string }).attestationObject, "base64url"))
+  const data = parseAuthenticatorData(attestation.get("authData"))
+  return { credentialID: String(json.id), publicKey: b64url(data.credentialPublicKey ?? new Uint8Array()) }
+}
