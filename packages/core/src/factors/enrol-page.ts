@@ -30,16 +30,6 @@ export interface SetupOffers {
   email: boolean
 }
 
-/**
- * Lets the page's Content-Security-Policy admit the passkey flow's one script (same origin,
- * pinned by `source`, its hash) and the requests it makes to our routes.
- */
-export function admitPasskeyScript(response: Response, source: string): Response {
-  const policy = response.headers.get("content-security-policy") ?? ""
-  response.headers.set("content-security-policy", policy.replace("default-src 'none';", `default-src 'none'; script-src 'self' ${source}; connect-src 'self';`))
-  return response
-}
-
 /** The ways to turn two-step sign-in on that `offers` holds, or the sentence saying none can be set up here. */
 function turnOn(base: string, csrf: string, offers: SetupOffers, button: string): string {
   const forms: string[] = []

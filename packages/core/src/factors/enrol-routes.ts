@@ -12,7 +12,7 @@ import type { AdapterUser } from "../adapters.js"
 import { auditAs, auditSuccess } from "../audit/audit.js"
 import { auditFailure, auditUser } from "../audit/trail.js"
 import { resolveCallbackUrl } from "../http/callback-url.js"
-import { answerRoute, html, json, readForm } from "../http/context.js"
+import { admitScripts, answerRoute, html, json, readForm } from "../http/context.js"
 import { csrfToken, verifyCsrf } from "../http/csrf.js"
 import { jsonError, methodNotAllowed, notFound } from "../http/failures.js"
 import { MissingCSRF } from "../errors/flow-errors.js"
@@ -25,7 +25,7 @@ import { requireRecentSession } from "../session/recent.js"
 import { raiseAssurance } from "../session/start.js"
 import type { AuditReason } from "../types.js"
 import { checkTotp, confirmedFactors, emailCodeAddress, type CodeCheck } from "./check-code.js"
-import { admitPasskeyScript, mfaSetupPage, type SetupOffers } from "./enrol-page.js"
+import { mfaSetupPage, type SetupOffers } from "./enrol-page.js"
 import { confirmedTotp, confirmTotp, issueBackupCodes, listFactors, pendingTotp, removeFactors, startTotp } from "./enrolment.js"
 import { passkeyFactor } from "./gate.js"
 import { backupCodesPage, totpSetupPage } from "./pages.js"
@@ -183,7 +183,9 @@ async function setupPage(context: RequestContext, mfa: InternalMfa): Promise<Res
   const offers = setupOffers(context, mfa, pending)
   if (wantsData(context.request)) return json(context, { enrolled, required, factors: [...(offers.totp ? ["totp"] : []), ...(offers.passkey === undefined ? [] : ["passkey"])] })
   const page = html(context, mfaSetupPage(context, { enrolled, required, offers, csrfToken: await csrfToken(context), callbackUrl, error }))
-  return offers.passkey === undefined ? page : admitPasskeyScript(page, offers.passkey.source)
+  // The passkey flow's one script (same origin, pinned by its hash) and its requests to our routes.
+  if (offers.passkey !== undefined) admitScripts(page.headers, ["'self'", offers.passkey.source], { connect: true })
+  return page
 }
 
 /** The provider whose passkeys a pending user may register here (`SignInFlow.secondFactor.enrol`), when `mfa.factors` lists `"passkey"`. */
