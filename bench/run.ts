@@ -8,7 +8,7 @@ import { cpus, totalmem } from "node:os"
 import { bundleBreakdown, gzippedSize, OUR_PARTS, OUR_SOURCE_ALIAS, OURS, PEER, PEER_PARTS, type App } from "./src/bundle.js"
 import { fullSignIn, readSession, signInStart } from "./src/flows.js"
 import { startBenchIdp } from "./src/idp.js"
-import { CLIENT, implementations, ORIGIN, type Impl, type Strategy } from "./src/impls.js"
+import { CLIENT, implementations, ORIGIN, type Assurance, type Impl, type Strategy } from "./src/impls.js"
 import { Jar } from "./src/jar.js"
 import { median, opsPerSecond } from "./src/measure.js"
 import { passwordImplementations, passwordSignIn } from "./src/password.js"
@@ -145,14 +145,16 @@ async function main(): Promise<void> {
   const idp = await startBenchIdp(CLIENT)
   try {
     if (runs("session")) {
-      const reads: { strategy: Strategy; label: string; concurrencies: number[]; target?: number; checkEvery?: number }[] = [
+      const reads: { strategy: Strategy; label: string; concurrencies: number[]; target?: number; checkEvery?: number; assurance?: Assurance }[] = [
         { strategy: "jwt", label: "session read, JWT", concurrencies: [1, 8], target: 10 },
         { strategy: "jwt-records", label: "session read, JWT with session records (memory adapter), revocation check every 30 s, per-client limits on", concurrencies: [1, 8], target: 10 },
         { strategy: "jwt-records", label: "session read, JWT with session records, revocation check on every read", concurrencies: [1], checkEvery: 0 },
+        { strategy: "jwt-records", label: "session read, JWT with session records, mfa configured and idleTimeout 30 min", concurrencies: [1], target: 10, assurance: { idleTimeout: 1800 } },
+        { strategy: "database", label: "session read, database, mfa configured and idleTimeout 30 min", concurrencies: [1], target: 3, assurance: { idleTimeout: 1800 } },
         { strategy: "database", label: "session read, database (memory adapter)", concurrencies: [1], target: 3 },
       ]
-      for (const { strategy, label, concurrencies, target, checkEvery } of reads) {
-        const impls = implementations(idp.issuer, strategy, checkEvery)
+      for (const { strategy, label, concurrencies, target, checkEvery, assurance } of reads) {
+        const impls = implementations(idp.issuer, strategy, checkEvery, assurance)
         for (const concurrency of concurrencies) {
           await throughput(
             impls,

@@ -56,11 +56,25 @@ function config(issuer: string, strategy: Strategy, checkEvery?: number) {
   }
 }
 
+/**
+ * What the assurance features add to ours for a read (issues 37 and 38): second factors
+ * configured (`mfa`, whose gate runs only at sign-in) and an idle timeout beside the absolute
+ * lifetime every session has. Auth.js has neither, so its configuration stays the same.
+ */
+export interface Assurance {
+  idleTimeout: number
+}
+
 /** Both implementations with the same configuration. */
-export function implementations(issuer: string, strategy: Strategy, checkEvery?: number): Impl[] {
+export function implementations(issuer: string, strategy: Strategy, checkEvery?: number, assurance?: Assurance): Impl[] {
   // With records, ours also knows the client's address, so its per-client limits are on too (a
   // session read is not one of their routes: this shows what knowing the address costs a read).
-  const ourConfig = { ...config(issuer, strategy, checkEvery), ...(strategy === "jwt-records" ? { clientAddress: () => "203.0.113.7" } : {}) }
+  const base = config(issuer, strategy, checkEvery)
+  const ourConfig = {
+    ...base,
+    ...(strategy === "jwt-records" ? { clientAddress: () => "203.0.113.7" } : {}),
+    ...(assurance === undefined ? {} : { mfa: {}, session: { ...base.session, idleTimeout: assurance.idleTimeout } }),
+  }
   const theirConfig = config(issuer, strategy)
   const theirHandle = (request: Request) => theirs(request, theirConfig as never) as unknown as Promise<Response>
   const theirStore = theirConfig.adapter

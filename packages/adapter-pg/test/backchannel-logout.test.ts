@@ -148,12 +148,20 @@ describe("back-channel logout of a JWT session, two processes sharing PostgreSQL
     const userId = (await visitor.session())?.user?.id ?? ""
     expect(userId).not.toBe("")
     const { rows: tables } = await pool().query<{ name: string }>(`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`)
-    /** Every row, in every table, that names the user by id or address. */
+    /**
+     * Every row, in every table, that names the user: its own row, a row whose `userId` is theirs,
+     * or one holding the address. Ids are small serial numbers, so a substring would also match
+     * another user's timestamps and tokens.
+     */
     const rowsOfUser = async (): Promise<string[]> => {
       const found: string[] = []
       for (const { name } of tables) {
         const { rows } = await pool().query<{ row: string }>(`SELECT row_to_json(t)::text AS row FROM "${name}" t`)
-        for (const { row } of rows) if (row.includes(userId) || row.includes(ALICE.login)) found.push(`${name}: ${row}`)
+        for (const { row } of rows) {
+          const fields = JSON.parse(row) as Record<string, unknown>
+          const owner = name === "users" ? fields.id : fields.userId
+          if (String(owner) === userId || row.includes(ALICE.login)) found.push(`${name}: ${row}`)
+        }
       }
       return found
     }
