@@ -6,7 +6,8 @@
  */
 import { auditAs, auditSuccess } from "../audit/audit.js"
 import { auditFailure, auditUser } from "../audit/trail.js"
-import { admitScripts, answerRoute, html, json, readFields, redirect } from "../http/context.js"
+import { answerRoute, html, json, readFields, redirect } from "../http/context.js"
+import { admitScripts } from "../http/script-policy.js"
 import { csrfToken, verifyCsrf } from "../http/csrf.js"
 import { notFound } from "../http/failures.js"
 import { signInPageUrl } from "../http/routes.js"

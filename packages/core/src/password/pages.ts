@@ -8,7 +8,8 @@
  *
  * @see https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#autofill
  */
-import { admitScripts, html } from "../http/context.js"
+import { html } from "../http/context.js"
+import { admitScripts } from "../http/script-policy.js"
 import type { RequestContext } from "../internal.js"
 import { hiddenInput, escapeHtml, layout, themeButtonStyle } from "../pages/layout.js"
 import { input, type InputField } from "../pages/index.js"

@@ -4,7 +4,8 @@
  * page to return to; a passkey's control is the passkey flow's own, with its one script. Every
  * value from a request or the configuration is escaped.
  */
-import { admitScripts, html } from "../http/context.js"
+import { html } from "../http/context.js"
+import { admitScripts } from "../http/script-policy.js"
 import type { RequestContext } from "../internal.js"
 import { escapeHtml, hiddenInput, layout, themeButtonStyle } from "../pages/layout.js"
 import { input } from "../pages/index.js"

@@ -3,7 +3,7 @@
  * from our own origin (no CDN): the page's Content-Security-Policy admits only that script.
  */
 import { errorMessages } from "../errors/error-messages.js"
-import { admitScripts } from "../http/context.js"
+import { admitScripts } from "../http/script-policy.js"
 import type { RequestContext } from "../internal.js"
 import type { FlowProvider } from "../internal.js"
 import { escapeHtml } from "../pages/layout.js"

@@ -4,7 +4,7 @@
  * provider is listed first.
  */
 import { describe, expect, it, vi } from "vitest"
-import { admitScripts } from "../../src/http/context.js"
+import { admitScripts } from "../../src/http/script-policy.js"
 import { Jar, call } from "../helpers.js"
 import { passwordApp, passwordProviderConfig } from "../password/harness.js"
 import { passkeyProvider } from "../webauthn/harness.js"
