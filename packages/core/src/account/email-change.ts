@@ -25,10 +25,9 @@ import { publicOrigin } from "../http/outbound-urls.js"
 import type { RequestContext } from "../internal.js"
 import { mailboxKey } from "../limits/mailbox-key.js"
 import { rateLimitsOf, targetKey } from "../limits/rate-limit.js"
-import { sendMail } from "../outbound/mail.js"
+import { mailBody, sendMail } from "../outbound/mail.js"
 import { sendNotice } from "../outbound/notices.js"
 import { callAdapter, storedUser } from "../outbound/store.js"
-import { escapeHtml } from "../pages/layout.js"
 import { adapterWith, answersJson, recentActor } from "./actor.js"
 import { checkInboxPage, confirmEmailPage, emailChangedPage, LINK_LIFETIME_WORDS, linkRefusedPage } from "./pages.js"
 import { cancelEmailChange, emailChangeIdentifier } from "./pending.js"
@@ -98,13 +97,9 @@ async function overMailLimit(context: RequestContext, address: string): Promise<
   return true
 }
 
-function paragraphs(lines: readonly string[]): { text: string; html: string } {
-  return { text: lines.join("\n\n"), html: lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("") }
-}
-
 /** The mail to an address another account has: no link, only what happened and what to do if it was them. */
 async function mailTaken(context: RequestContext, to: string): Promise<void> {
-  const body = paragraphs([
+  const body = mailBody([
     "Someone asked to move an account to this email address, but another account already uses it, so nothing was changed.",
     "If it was you, sign in with this address instead. If it was not, you can ignore this message.",
   ])
@@ -113,7 +108,7 @@ async function mailTaken(context: RequestContext, to: string): Promise<void> {
 
 /** The mail with the link to the new address. */
 async function mailLink(context: RequestContext, to: string, url: string): Promise<void> {
-  const body = paragraphs([`Open this link within ${LINK_LIFETIME_WORDS} to use this address for your account:`, url, "If you did not ask for this, ignore this message: nothing changes."])
+  const body = mailBody([`Open this link within ${LINK_LIFETIME_WORDS} to use this address for your account:`, url, "If you did not ask for this, ignore this message: nothing changes."])
   await sendMail(context, { to, kind: "emailChange", url, subject: "Confirm your new email address", ...body })
 }
 

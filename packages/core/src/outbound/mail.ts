@@ -60,6 +60,17 @@ function transport(context: RequestContext): ((message: MailMessage) => unknown)
   return undefined
 }
 
+const ESCAPES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }
+
+/**
+ * A mail's text and HTML bodies from plain paragraphs, each escaped for the HTML one (a
+ * provider's name or an address comes from configuration or a request). Its own escaping:
+ * `outbound/` sits below `pages/`, whose `escapeHtml` it may not import.
+ */
+export function mailBody(paragraphs: readonly string[]): { text: string; html: string } {
+  return { text: paragraphs.join("\n\n"), html: paragraphs.map((line) => `<p>${line.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char)}</p>`).join("") }
+}
+
 /**
  * Sends `message` through `mail.send`, else the configured email provider's transport, within
  * a deadline. Its link and code join the request's redacted values first.

@@ -6,7 +6,7 @@
  * mail that does not go out never undoes the change it reports.
  */
 import type { RequestContext } from "../internal.js"
-import { hasMailTransport, sendMail } from "./mail.js"
+import { hasMailTransport, mailBody, sendMail } from "./mail.js"
 
 /**
  * What changed on the account; each has a subject and plain lines, no link and no code.
@@ -127,8 +127,6 @@ function notice(change: NoticeChange, detail: NoticeDetail | undefined): Notice 
   }
 }
 
-const ESCAPES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }
-
 /**
  * Mails `to` the notice of `change` (kind `"notice"`), once the change has landed, when the app
  * has a transport (`mail.send`, or an email provider's): without one, or for a user without an
@@ -151,9 +149,8 @@ export async function sendNotice(context: RequestContext, to: string | null | un
       to,
       kind: "notice",
       subject,
-      text: paragraphs.join("\n\n"),
       // A provider's name comes from configuration: escaped like any text put in HTML.
-      html: paragraphs.map((line) => `<p>${line.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char)}</p>`).join(""),
+      ...mailBody(paragraphs),
     })
   } catch {
     // `sendMail` answers its failures itself: this only keeps a logger that throws from failing a change that landed.
